@@ -1,0 +1,129 @@
+// Package ledger decides what an interaction costs, what a plan allows in a period, and whether a
+// charge may go through. It does no I/O: the store applies a charge atomically.
+package ledger
+
+import (
+	"time"
+
+	"github.com/svcagent/svc/domain"
+)
+
+// Plan is an entry of the plan table: a monthly interaction allowance and whether the web
+// channels (API, website chat, client sessions) are included.
+type Plan struct {
+	Name         string
+	Interactions int
+	WebChannels  bool
+}
+
+// Period is a billing period, [Start, End).
+type Period struct {
+	Start time.Time
+	End   time.Time
+}
+
+// PeriodAt returns the billing period holding t: the calendar month in UTC.
+func PeriodAt(t time.Time) Period {
+	t = t.UTC()
+	start := time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	return Period{Start: start, End: start.AddDate(0, 1, 0)}
+}
+
+// Action is something that may cost interactions.
+type Action string
+
+// The actions of the interface specification, part 8, and DESIGN.md part 4.
+const (
+	ChatReply      Action = "chat_reply"
+	AssistantReply Action = "assistant_reply"
+	WebSearch      Action = "web_search"
+	TaskCreated    Action = "task_created"
+	Picture        Action = "picture"
+	Approval       Action = "approval"
+	ModelReply     Action = "model_reply"
+	Embeddings     Action = "embeddings"
+)
+
+var costs = map[Action]int{
+	ChatReply:      1,
+	AssistantReply: 1,
+	WebSearch:      1,
+	TaskCreated:    1,
+	Picture:        10,
+	Approval:       0,
+	ModelReply:     1,
+	Embeddings:     1,
+}
+
+// Cost returns the interactions an action costs, and false for an unknown action.
+func Cost(a Action) (int, bool) {
+	c, ok := costs[a]
+	return c, ok
+}
+
+// Limit returns the allowance of an account: its custom limit when set, else the plan's.
+func Limit(p Plan, custom int) int {
+	if custom > 0 {
+		return custom
+	}
+	return p.Interactions
+}
+
+// Labels tag a charge in the usage statement (model-compatible endpoints' optional headers).
+type Labels struct {
+	Source      string
+	Workflow    string
+	WorkflowID  string
+	ExecutionID string
+}
+
+// Charge is one spending of interactions by an account.
+type Charge struct {
+	ID        string
+	AccountID string
+	Action    Action
+	Cost      int
+	Ref       string
+	Labels    Labels
+	At        time.Time
+}
+
+// Usage is what an account spent in a period against its limit.
+type Usage struct {
+	Period Period
+	Spent  int
+	Limit  int
+}
+
+// Remaining returns the interactions left, never below zero.
+func (u Usage) Remaining() int {
+	if r := u.Limit - u.Spent; r > 0 {
+		return r
+	}
+	return 0
+}
+
+// Exhausted reports whether nothing is left.
+func (u Usage) Exhausted() bool { return u.Spent >= u.Limit }
+
+// CheckChannel returns 402 plan_required when the plan lacks the web channels and the account has
+// no developer bonus.
+func CheckChannel(p Plan, developerBonus bool) error {
+	if p.WebChannels || developerBonus {
+		return nil
+	}
+	return domain.Errorf(domain.CodePlanRequired, "the %s plan does not include the web channels (API, website chat); upgrade to use them", p.Name)
+}
+
+// Check returns 402 interaction_limit_reached when cost does not fit in what is left.
+func Check(u Usage, cost int) error {
+	if cost <= 0 || u.Spent+cost <= u.Limit {
+		return nil
+	}
+	return LimitReached()
+}
+
+// LimitReached is the error of a charge that did not fit.
+func LimitReached() error {
+	return domain.Errorf(domain.CodeInteractionLimitReached, "the plan's interactions for this period are used up")
+}

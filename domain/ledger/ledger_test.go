@@ -1,0 +1,112 @@
+package ledger
+
+import (
+	"testing"
+	"time"
+
+	"github.com/svcagent/svc/domain"
+)
+
+func TestPeriodAt(t *testing.T) {
+	utc := func(y int, m time.Month, d, h int) time.Time { return time.Date(y, m, d, h, 0, 0, 0, time.UTC) }
+	lisbon := time.FixedZone("UTC+1", 3600)
+	tests := []struct {
+		name       string
+		at         time.Time
+		start, end time.Time
+	}{
+		{"middle of month", utc(2026, 11, 21, 12), utc(2026, 11, 1, 0), utc(2026, 12, 1, 0)},
+		{"first instant", utc(2026, 11, 1, 0), utc(2026, 11, 1, 0), utc(2026, 12, 1, 0)},
+		{"december rolls the year", utc(2026, 12, 31, 23), utc(2026, 12, 1, 0), utc(2027, 1, 1, 0)},
+		{"february leap year", utc(2028, 2, 29, 5), utc(2028, 2, 1, 0), utc(2028, 3, 1, 0)},
+		{"offset zone counts in UTC", time.Date(2026, 12, 1, 0, 30, 0, 0, lisbon), utc(2026, 11, 1, 0), utc(2026, 12, 1, 0)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := PeriodAt(tt.at)
+			if !p.Start.Equal(tt.start) || !p.End.Equal(tt.end) {
+				t.Fatalf("PeriodAt(%v) = %v..%v, want %v..%v", tt.at, p.Start, p.End, tt.start, tt.end)
+			}
+		})
+	}
+}
+
+func TestCost(t *testing.T) {
+	tests := []struct {
+		action Action
+		want   int
+		ok     bool
+	}{
+		{ChatReply, 1, true},
+		{AssistantReply, 1, true},
+		{WebSearch, 1, true},
+		{TaskCreated, 1, true},
+		{Picture, 10, true},
+		{Approval, 0, true},
+		{ModelReply, 1, true},
+		{Embeddings, 1, true},
+		{"teleport", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := Cost(tt.action)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("Cost(%q) = %d, %v; want %d, %v", tt.action, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestLimit(t *testing.T) {
+	starter := Plan{Name: "starter", Interactions: 1000, WebChannels: true}
+	tests := []struct {
+		custom, want int
+	}{{0, 1000}, {-1, 1000}, {50, 50}, {5000, 5000}}
+	for _, tt := range tests {
+		if got := Limit(starter, tt.custom); got != tt.want {
+			t.Errorf("Limit(custom=%d) = %d, want %d", tt.custom, got, tt.want)
+		}
+	}
+}
+
+func TestCheckChannel(t *testing.T) {
+	tests := []struct {
+		name  string
+		plan  Plan
+		bonus bool
+		want  domain.Code
+	}{
+		{"web plan", Plan{Name: "starter", WebChannels: true}, false, ""},
+		{"free plan", Plan{Name: "free"}, false, domain.CodePlanRequired},
+		{"free plan with developer bonus", Plan{Name: "free"}, true, ""},
+	}
+	for _, tt := range tests {
+		if got := domain.ErrorCode(CheckChannel(tt.plan, tt.bonus)); got != tt.want {
+			t.Errorf("%s: code %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestCheckAndRemaining(t *testing.T) {
+	tests := []struct {
+		name               string
+		spent, limit, cost int
+		want               domain.Code
+		remaining          int
+		exhausted          bool
+	}{
+		{"fits", 0, 10, 1, "", 10, false},
+		{"last one fits", 9, 10, 1, "", 1, false},
+		{"nothing left", 10, 10, 1, domain.CodeInteractionLimitReached, 0, true},
+		{"picture does not fit in five", 995, 1000, 10, domain.CodeInteractionLimitReached, 5, false},
+		{"free call when exhausted", 10, 10, 0, "", 0, true},
+		{"over the limit after a lowered custom limit", 12, 10, 1, domain.CodeInteractionLimitReached, 0, true},
+	}
+	for _, tt := range tests {
+		u := Usage{Spent: tt.spent, Limit: tt.limit}
+		if got := domain.ErrorCode(Check(u, tt.cost)); got != tt.want {
+			t.Errorf("%s: Check code %q, want %q", tt.name, got, tt.want)
+		}
+		if u.Remaining() != tt.remaining || u.Exhausted() != tt.exhausted {
+			t.Errorf("%s: Remaining %d Exhausted %v", tt.name, u.Remaining(), u.Exhausted())
+		}
+	}
+}

@@ -1,0 +1,43 @@
+// Package outbox holds the transactional outbox's message and the rules of its life:
+// written with the change that causes it, claimed by a relay, handed to the queue, confirmed done.
+// A message claimed but not confirmed within the lease is claimed again, so nothing is lost when a
+// process dies; handlers are idempotent, keyed by the message id.
+package outbox
+
+import (
+	"time"
+)
+
+// Topics name what a message asks the worker to do.
+const (
+	TopicEvent = "event"       // an account event (spec part 6) to fan out to webhooks
+	TopicPing  = "system.ping" // a pipeline check: done as soon as a worker takes it
+)
+
+// Lease is how long a claimed message may stay unconfirmed before it is claimed again. It is
+// longer than the longest task with its retries (a webhook delivery: 3 × 10 s + 6 s).
+const Lease = 2 * time.Minute
+
+// Message is a unit of work written to the outbox.
+type Message struct {
+	ID         string
+	AccountID  string
+	Topic      string
+	Payload    []byte
+	CreatedAt  time.Time
+	EnqueuedAt time.Time // last claim by a relay; zero when never claimed
+	DoneAt     time.Time // zero until a worker confirmed it
+	Attempts   int       // claims so far
+}
+
+// Done reports whether a worker confirmed the message.
+func (m Message) Done() bool { return !m.DoneAt.IsZero() }
+
+// Claimable reports whether a relay may claim m at now: never claimed, or claimed longer ago than
+// lease and still not done.
+func (m Message) Claimable(now time.Time, lease time.Duration) bool {
+	if m.Done() {
+		return false
+	}
+	return m.EnqueuedAt.IsZero() || !m.EnqueuedAt.After(now.Add(-lease))
+}

@@ -1,0 +1,67 @@
+// Package ratelimit names the request limits of the interface specification, part 8, and turns a
+// limiter's verdict into the spec's error.
+package ratelimit
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/svcagent/svc/domain"
+)
+
+// Limit allows Count requests per Period for one subject (a key or an account).
+type Limit struct {
+	Name   string
+	Count  int
+	Period time.Duration
+}
+
+// The limits of spec part 8.
+var (
+	PerKey      = Limit{Name: "key", Count: 120, Period: time.Minute}
+	Chat        = Limit{Name: "chat", Count: 30, Period: time.Minute}
+	Assistant   = Limit{Name: "assistant", Count: 30, Period: time.Minute}
+	PageUploads = Limit{Name: "pages", Count: 20, Period: time.Hour}
+	Crawls      = Limit{Name: "crawl", Count: 10, Period: time.Hour}
+	Model       = Limit{Name: "model", Count: 60, Period: time.Minute}
+)
+
+// Result is a limiter's verdict on one request.
+type Result struct {
+	Allowed    bool
+	Remaining  int
+	RetryAfter time.Duration // when not allowed: how long until one request fits
+	ResetAfter time.Duration // how long until the whole allowance is back
+}
+
+// Err returns nil when allowed, else 429 rate_limited carrying the wait in whole seconds (at least 1).
+func (r Result) Err(l Limit) error {
+	if r.Allowed {
+		return nil
+	}
+	wait := r.RetryAfter.Round(time.Second)
+	if wait < r.RetryAfter {
+		wait += time.Second
+	}
+	if wait < time.Second {
+		wait = time.Second
+	}
+	return &domain.Error{
+		Code:       domain.CodeRateLimited,
+		Message:    "too many requests: at most " + strconv.Itoa(l.Count) + " per " + periodName(l.Period) + "; try again later",
+		RetryAfter: wait,
+	}
+}
+
+// Subject is the limiter key of a limit for one subject, e.g. "key:key_123" or "chat:acct_9".
+func Subject(l Limit, id string) string { return l.Name + ":" + id }
+
+func periodName(d time.Duration) string {
+	switch d {
+	case time.Minute:
+		return "minute"
+	case time.Hour:
+		return "hour"
+	}
+	return d.String()
+}

@@ -1,0 +1,62 @@
+package ratelimit
+
+import (
+	"testing"
+	"time"
+
+	"github.com/svcagent/svc/domain"
+)
+
+func TestResultErr(t *testing.T) {
+	tests := []struct {
+		name      string
+		r         Result
+		wantCode  domain.Code
+		wantRetry time.Duration
+	}{
+		{"allowed", Result{Allowed: true, Remaining: 3}, "", 0},
+		{"denied rounds up", Result{RetryAfter: 1200 * time.Millisecond}, domain.CodeRateLimited, 2 * time.Second},
+		{"denied exact", Result{RetryAfter: 3 * time.Second}, domain.CodeRateLimited, 3 * time.Second},
+		{"denied below a second", Result{RetryAfter: 10 * time.Millisecond}, domain.CodeRateLimited, time.Second},
+		{"denied with no wait given", Result{}, domain.CodeRateLimited, time.Second},
+	}
+	for _, tt := range tests {
+		err := tt.r.Err(PerKey)
+		if got := domain.ErrorCode(err); got != tt.wantCode {
+			t.Fatalf("%s: code %q, want %q", tt.name, got, tt.wantCode)
+		}
+		if err == nil {
+			continue
+		}
+		e, _ := domain.AsError(err)
+		if e.RetryAfter != tt.wantRetry {
+			t.Errorf("%s: RetryAfter %v, want %v", tt.name, e.RetryAfter, tt.wantRetry)
+		}
+		if e.Message != "too many requests: at most 120 per minute; try again later" {
+			t.Errorf("%s: message %q", tt.name, e.Message)
+		}
+	}
+}
+
+func TestSpecLimits(t *testing.T) {
+	tests := []struct {
+		l      Limit
+		count  int
+		period time.Duration
+	}{
+		{PerKey, 120, time.Minute},
+		{Chat, 30, time.Minute},
+		{Assistant, 30, time.Minute},
+		{PageUploads, 20, time.Hour},
+		{Crawls, 10, time.Hour},
+		{Model, 60, time.Minute},
+	}
+	for _, tt := range tests {
+		if tt.l.Count != tt.count || tt.l.Period != tt.period {
+			t.Errorf("%s = %d/%v, want %d/%v", tt.l.Name, tt.l.Count, tt.l.Period, tt.count, tt.period)
+		}
+	}
+	if Subject(Chat, "acct_1") != "chat:acct_1" {
+		t.Error("Subject")
+	}
+}

@@ -1,0 +1,81 @@
+// Package ports holds the interfaces the inside of the service needs from the outside, in domain
+// words. Adapters implement them; ports/portstest holds the suites every adapter must pass.
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/outbox"
+)
+
+//go:generate go tool mockgen -source=store.go -destination=mock/store.go -package=mock
+
+// Tx runs fn in one transaction. Store calls made with the ctx that fn receives join it; fn's error
+// (or a panic) rolls everything back. Nested calls join the outer transaction.
+type Tx interface {
+	InTx(ctx context.Context, fn func(ctx context.Context) error) error
+}
+
+// Accounts stores business accounts. Get and Update return not_found for an unknown id.
+type Accounts interface {
+	Create(ctx context.Context, a account.Account) error
+	Get(ctx context.Context, accountID string) (account.Account, error)
+	// Update loads the account, lets fn change it and saves it, in one transaction.
+	Update(ctx context.Context, accountID string, fn func(a *account.Account) error) error
+	// Count returns the number of accounts (for first-start set-up; an admin call).
+	Count(ctx context.Context) (int, error)
+}
+
+// Keys stores API keys by the hash of the secret.
+type Keys interface {
+	Create(ctx context.Context, k account.Key) error
+	// ByHash finds a key, revoked or not, by its hash (authentication); not_found when none.
+	ByHash(ctx context.Context, hash string) (account.Key, error)
+	List(ctx context.Context, accountID string) ([]account.Key, error)
+	// Revoke marks a key revoked (an admin call by key id); not_found when none, and a second
+	// revoke keeps the first time.
+	Revoke(ctx context.Context, keyID string, at time.Time) (account.Key, error)
+}
+
+// Agents stores the agent profile of each account.
+type Agents interface {
+	// Get returns the account's profile, or agent.Default when it has none yet.
+	Get(ctx context.Context, accountID string) (agent.Profile, error)
+	Save(ctx context.Context, p agent.Profile) error
+}
+
+// Usage counts interactions per account and period.
+type Usage interface {
+	// Spent returns what the account spent in the period (0 when nothing yet).
+	Spent(ctx context.Context, accountID string, period ledger.Period) (int, error)
+	// Charge adds c.Cost to the period's counter only when the result stays within limit, and
+	// records c, atomically even under concurrent charges. It returns the spent total after the
+	// call and whether the charge went through.
+	Charge(ctx context.Context, c ledger.Charge, period ledger.Period, limit int) (spent int, ok bool, err error)
+	// MarkLimitReached flags the period as reached and reports whether this call was the first.
+	MarkLimitReached(ctx context.Context, accountID string, period ledger.Period) (first bool, err error)
+}
+
+// Outbox is the transactional outbox.
+type Outbox interface {
+	Add(ctx context.Context, m outbox.Message) error
+	// Claim marks up to limit claimable messages (outbox.Message.Claimable) as enqueued at now,
+	// adds one to their attempts and returns them, oldest first. Concurrent claimers never get the
+	// same message within one lease.
+	Claim(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]outbox.Message, error)
+	// Done confirms a message (idempotent); not_found when none.
+	Done(ctx context.Context, id string, at time.Time) error
+	// Get returns one message (admin); not_found when none.
+	Get(ctx context.Context, id string) (outbox.Message, error)
+	// Backlog counts messages not yet done.
+	Backlog(ctx context.Context) (int, error)
+}
+
+// Pinger answers whether a backing service is reachable.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
