@@ -3,6 +3,7 @@
 package ledger
 
 import (
+	"slices"
 	"time"
 
 	"github.com/svcagent/svc/domain"
@@ -126,4 +127,23 @@ func Check(u Usage, cost int) error {
 // LimitReached is the error of a charge that did not fit.
 func LimitReached() error {
 	return domain.Errorf(domain.CodeInteractionLimitReached, "the plan's interactions for this period are used up")
+}
+
+// Plans is the plan table, by plan name.
+type Plans map[string]Plan
+
+// Get returns a plan by name.
+func (p Plans) Get(name string) (Plan, bool) {
+	plan, ok := p[name]
+	return plan, ok
+}
+
+// Names returns the plan names, sorted.
+func (p Plans) Names() []string {
+	names := make([]string, 0, len(p))
+	for n := range p {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }

@@ -110,3 +110,16 @@ func TestCheckAndRemaining(t *testing.T) {
 		}
 	}
 }
+
+func TestPlans(t *testing.T) {
+	plans := Plans{"pro": {Name: "pro"}, "free": {Name: "free"}}
+	if _, ok := plans.Get("starter"); ok {
+		t.Error("Get(starter) found a plan")
+	}
+	if p, ok := plans.Get("pro"); !ok || p.Name != "pro" {
+		t.Error("Get(pro)")
+	}
+	if got := plans.Names(); len(got) != 2 || got[0] != "free" || got[1] != "pro" {
+		t.Errorf("Names() = %v", got)
+	}
+}

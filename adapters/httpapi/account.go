@@ -1,0 +1,99 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/domain/ledger"
+)
+
+type usageJSON struct {
+	InteractionsSpent     int    `json:"interactions_spent"`
+	InteractionsRemaining int    `json:"interactions_remaining"`
+	InteractionsLimit     int    `json:"interactions_limit"`
+	PeriodStart           string `json:"period_start"`
+	PeriodEnd             string `json:"period_end"`
+}
+
+func usageOf(u ledger.Usage) usageJSON {
+	return usageJSON{
+		InteractionsSpent:     u.Spent,
+		InteractionsRemaining: u.Remaining(),
+		InteractionsLimit:     u.Limit,
+		PeriodStart:           stamp(u.Period.Start),
+		PeriodEnd:             stamp(u.Period.End),
+	}
+}
+
+type channelsJSON struct {
+	API       bool `json:"api"`
+	Web       bool `json:"web"`
+	Messaging bool `json:"messaging"`
+}
+
+type agentStatusJSON struct {
+	Configured bool         `json:"configured"`
+	Status     string       `json:"status"`
+	Channels   channelsJSON `json:"channels"`
+}
+
+type accountJSON struct {
+	Object         string          `json:"object"`
+	ID             string          `json:"id"`
+	Name           string          `json:"name"`
+	Status         string          `json:"status"`
+	Plan           string          `json:"plan"`
+	WebChannels    bool            `json:"web_channels"`
+	DeveloperBonus bool            `json:"developer_bonus"`
+	Usage          usageJSON       `json:"usage"`
+	AllowedDomains []string        `json:"allowed_domains"`
+	Agent          agentStatusJSON `json:"agent"`
+	CreatedAt      string          `json:"created_at"`
+}
+
+func accountOf(o accounts.Overview) accountJSON {
+	a := o.Account
+	domains := a.AllowedDomains
+	if domains == nil {
+		domains = []string{}
+	}
+	status := "not_configured"
+	if o.Agent.Configured() {
+		status = "configured"
+	}
+	ch := o.Agent.Channels
+	return accountJSON{
+		Object:         "account",
+		ID:             a.ID,
+		Name:           a.Name,
+		Status:         string(a.Status),
+		Plan:           a.Plan,
+		WebChannels:    o.Plan.WebChannels || a.DeveloperBonus,
+		DeveloperBonus: a.DeveloperBonus,
+		Usage:          usageOf(o.Usage),
+		AllowedDomains: domains,
+		Agent: agentStatusJSON{
+			Configured: o.Agent.Configured(),
+			Status:     status,
+			Channels:   channelsJSON{API: ch.API, Web: ch.Web, Messaging: ch.Messaging},
+		},
+		CreatedAt: stamp(a.CreatedAt),
+	}
+}
+
+// account answers GET /v1/account. It is the one key call a plan without web channels may make.
+func (s *Server) account(c *gin.Context) {
+	p, _ := principal(c)
+	o, err := s.overviews.Get(c.Request.Context(), p.Account)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, accountOf(o))
+}
+
+// stamp renders a time as RFC 3339 in UTC.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -1,0 +1,73 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/domain"
+)
+
+// statusOf maps every error code to its HTTP status: the one place that does.
+var statusOf = map[domain.Code]int{
+	domain.CodeInvalidRequest:          http.StatusBadRequest,
+	domain.CodeInputTooLarge:           http.StatusBadRequest,
+	domain.CodeContentPolicy:           http.StatusBadRequest,
+	domain.CodeUnauthorized:            http.StatusUnauthorized,
+	domain.CodePlanRequired:            http.StatusPaymentRequired,
+	domain.CodeInteractionLimitReached: http.StatusPaymentRequired,
+	domain.CodeAccountInactive:         http.StatusForbidden,
+	domain.CodeNotFound:                http.StatusNotFound,
+	domain.CodeApprovalNotFound:        http.StatusNotFound,
+	domain.CodeAgentNotConfigured:      http.StatusConflict,
+	domain.CodeCrawlFailed:             http.StatusUnprocessableEntity,
+	domain.CodeRateLimited:             http.StatusTooManyRequests,
+	domain.CodeAssistantError:          http.StatusInternalServerError,
+	domain.CodeAgentUnavailable:        http.StatusServiceUnavailable,
+	domain.CodeModelUnavailable:        http.StatusServiceUnavailable,
+	domain.CodeInternal:                http.StatusInternalServerError,
+}
+
+// errorBody is the envelope's inner object (spec part 7).
+type errorBody struct {
+	Code       domain.Code `json:"code"`
+	Message    string      `json:"message"`
+	Param      string      `json:"param,omitempty"`
+	Type       string      `json:"type,omitempty"`
+	RetryAfter int         `json:"retry_after,omitempty"`
+	UpgradeURL string      `json:"upgrade_url,omitempty"`
+}
+
+type errorEnvelope struct {
+	Error errorBody `json:"error"`
+}
+
+// fail answers err with the envelope and its status and ends the request. Errors that carry no
+// code are ours: they are logged here, once, and the caller sees only the request id.
+func (s *Server) fail(c *gin.Context, err error) {
+	e, ok := domain.AsError(err)
+	if !ok || e.Code == domain.CodeInternal {
+		logger(c).Error("request failed", zap.Error(err))
+		e = &domain.Error{Code: domain.CodeInternal, Message: "internal error; quote request id " + c.GetString(ctxRequestID) + " if you contact support"}
+	}
+	status, known := statusOf[e.Code]
+	if !known {
+		status = http.StatusInternalServerError
+	}
+	body := errorBody{Code: e.Code, Message: e.Message, Param: e.Field}
+	switch e.Code {
+	case domain.CodeInteractionLimitReached:
+		body.Type = "insufficient_quota"
+		body.UpgradeURL = s.opts.UpgradeURL
+	case domain.CodePlanRequired:
+		body.UpgradeURL = s.opts.UpgradeURL
+	case domain.CodeRateLimited:
+		secs := max(int((e.RetryAfter+time.Second-1)/time.Second), 1)
+		body.RetryAfter = secs
+		c.Header("Retry-After", strconv.Itoa(secs))
+	}
+	c.AbortWithStatusJSON(status, errorEnvelope{Error: body})
+}

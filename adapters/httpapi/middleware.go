@@ -1,0 +1,166 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/ident"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/ratelimit"
+)
+
+const (
+	ctxRequestID = "svc.request_id"
+	ctxLogger    = "svc.logger"
+	ctxPrincipal = "svc.principal"
+
+	headerRequestID = "X-Request-Id"
+)
+
+// requestID takes the caller's X-Request-Id when it is sane, else makes one, and sets it on the
+// response and on the request's logger.
+func (s *Server) requestID(c *gin.Context) {
+	id := c.GetHeader(headerRequestID)
+	if !saneRequestID(id) {
+		id = ident.New("req")
+	}
+	c.Set(ctxRequestID, id)
+	c.Set(ctxLogger, s.log.With(zap.String("request_id", id)))
+	c.Header(headerRequestID, id)
+	c.Next()
+}
+
+func saneRequestID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, r := range id {
+		if r < 0x21 || r > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// logger returns the request's logger.
+func logger(c *gin.Context) *zap.Logger {
+	if l, ok := c.Get(ctxLogger); ok {
+		return l.(*zap.Logger)
+	}
+	return zap.NewNop()
+}
+
+// accessLog writes one line per request and feeds the metrics. It never logs headers or bodies.
+func (s *Server) accessLog(c *gin.Context) {
+	start := time.Now()
+	c.Next()
+	elapsed := time.Since(start)
+	route := c.FullPath()
+	if route == "" {
+		route = "unmatched"
+	}
+	status := c.Writer.Status()
+	s.metrics.observe(c.Request.Method, route, status, elapsed)
+	fields := []zap.Field{
+		zap.String("method", c.Request.Method),
+		zap.String("route", route),
+		zap.Int("status", status),
+		zap.Duration("duration", elapsed),
+	}
+	if p, ok := principal(c); ok {
+		fields = append(fields, zap.String("account_id", p.Account.ID), zap.String("key_id", p.KeyID))
+	}
+	logger(c).Info("request", fields...)
+}
+
+// recovery turns a panic into a 500 envelope, logged once.
+func (s *Server) recovery(c *gin.Context) {
+	defer func() {
+		if r := recover(); r != nil {
+			if r == http.ErrAbortHandler {
+				panic(r)
+			}
+			logger(c).Error("panic", zap.Any("panic", r), zap.Stack("stack"))
+			if !c.Writer.Written() {
+				s.fail(c, domain.Errorf(domain.CodeInternal, "internal error"))
+			}
+			c.Abort()
+		}
+	}()
+	c.Next()
+}
+
+// limitBody caps the request body; reading past the cap fails the decoding with a 400.
+func (s *Server) limitBody(c *gin.Context) {
+	if c.Request.Body != nil {
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.opts.MaxBodyBytes)
+	}
+	c.Next()
+}
+
+// bearer returns the token of an Authorization: Bearer header.
+func bearer(c *gin.Context) string {
+	h := c.GetHeader("Authorization")
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}
+
+// authKey authenticates the API key and applies the per-key request limit. The account id of the
+// request comes only from here.
+func (s *Server) authKey(c *gin.Context) {
+	p, err := s.access.Authenticate(c.Request.Context(), bearer(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Set(ctxPrincipal, p)
+	if !s.limit(c, p.KeyID, ratelimit.PerKey) {
+		return
+	}
+	c.Next()
+}
+
+// limit counts the request against l for subject, sets the rate-limit headers, and answers 429
+// when over. It reports whether the request may go on.
+func (s *Server) limit(c *gin.Context, subject string, l ratelimit.Limit) bool {
+	res, err := s.access.Limit(c.Request.Context(), subject, l)
+	if l == ratelimit.PerKey && domain.ErrorCode(err) != domain.CodeInternal {
+		c.Header("X-RateLimit-Limit", strconv.Itoa(l.Count))
+		c.Header("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
+		c.Header("X-RateLimit-Reset", strconv.Itoa(int((res.ResetAfter+time.Second-1)/time.Second)))
+	}
+	if err != nil {
+		s.fail(c, err)
+		return false
+	}
+	return true
+}
+
+// webChannels answers 402 plan_required when the account's plan lacks the web channels.
+func (s *Server) webChannels(c *gin.Context) {
+	p, _ := principal(c)
+	if err := s.access.RequireWebChannels(p); err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Next()
+}
+
+// principal returns the authenticated key's principal.
+func principal(c *gin.Context) (accounts.Principal, bool) {
+	v, ok := c.Get(ctxPrincipal)
+	if !ok {
+		return accounts.Principal{}, false
+	}
+	p, ok := v.(accounts.Principal)
+	return p, ok
+}

@@ -1,0 +1,125 @@
+// Package httpapi is the HTTP adapter: the gin router, middleware, handlers, the request and
+// response types, and the one mapping of error codes to HTTP statuses.
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/wire"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/ports"
+)
+
+// Version is the API version of the interface (spec part 9).
+const Version = "2026-09-24"
+
+// Set provides the HTTP adapter.
+var Set = wire.NewSet(New, NewMetrics)
+
+// Options are the adapter's settings.
+type Options struct {
+	PublicURL    string
+	UpgradeURL   string
+	MaxBodyBytes int64
+}
+
+// Check is one dependency that readiness probes.
+type Check struct {
+	Name   string
+	Pinger ports.Pinger
+}
+
+// Readiness lists what GET /readyz checks.
+type Readiness []Check
+
+// Server answers the HTTP interface.
+type Server struct {
+	opts      Options
+	access    *accounts.Access
+	overviews *accounts.Overviews
+	ready     Readiness
+	metrics   *Metrics
+	log       *zap.Logger
+	engine    *gin.Engine
+}
+
+// New returns a Server with every route in place.
+func New(opts Options, access *accounts.Access, overviews *accounts.Overviews, ready Readiness, metrics *Metrics, log *zap.Logger) *Server {
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{opts: opts, access: access, overviews: overviews, ready: ready, metrics: metrics, log: log}
+	s.engine = s.routes()
+	return s
+}
+
+// Handler returns the http.Handler of every route.
+func (s *Server) Handler() http.Handler { return s.engine }
+
+// Routes lists the method and path of every route, for the OpenAPI check.
+func (s *Server) Routes() gin.RoutesInfo { return s.engine.Routes() }
+
+func (s *Server) routes() *gin.Engine {
+	r := gin.New()
+	r.ContextWithFallback = true
+	r.RedirectFixedPath = false
+	r.HandleMethodNotAllowed = false
+	r.Use(s.requestID, s.accessLog, s.recovery, s.limitBody)
+	r.NoRoute(s.notFound)
+	r.NoMethod(s.notFound)
+
+	r.GET("/healthz", s.healthz)
+	r.GET("/readyz", s.readyz)
+	r.GET("/metrics", gin.WrapH(s.metrics.Handler()))
+
+	v1 := r.Group("/v1")
+	v1.GET("", s.apiInfo)
+	v1.GET("/openapi.json", s.openAPI)
+
+	key := v1.Group("", s.authKey)
+	key.GET("/account", s.account)
+	return r
+}
+
+func (s *Server) notFound(c *gin.Context) {
+	s.fail(c, domain.Errorf(domain.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
+}
+
+func (s *Server) healthz(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{"status": "ok"})
+}
+
+func (s *Server) readyz(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
+	defer cancel()
+	checks := map[string]string{}
+	status := http.StatusOK
+	for _, ch := range s.ready {
+		if err := ch.Pinger.Ping(ctx); err != nil {
+			logger(c).Warn("readiness check failed", zap.String("check", ch.Name), zap.Error(err))
+			checks[ch.Name] = "unavailable"
+			status = http.StatusServiceUnavailable
+			continue
+		}
+		checks[ch.Name] = "ok"
+	}
+	state := "ready"
+	if status != http.StatusOK {
+		state = "unavailable"
+	}
+	c.JSON(status, gin.H{"status": state, "checks": checks})
+}
+
+func (s *Server) apiInfo(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{
+		"object":        "api",
+		"name":          "svc",
+		"version":       Version,
+		"base_url":      s.opts.PublicURL + "/v1",
+		"documentation": s.opts.PublicURL + "/v1/openapi.json",
+	})
+}

@@ -1,0 +1,110 @@
+// Package events moves work through the transactional outbox: a Publisher writes account events
+// in the caller's transaction, a Relay hands what was written to the queue, and a Processor runs a
+// queued message and confirms it, so that nothing written is lost when a process dies.
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/svcagent/svc/app/ident"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/event"
+	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/ports"
+)
+
+// Envelope is the JSON form of an event (spec part 2.11), as webhooks receive it.
+type Envelope struct {
+	ID        string         `json:"id"`
+	Type      event.Type     `json:"type"`
+	CreatedAt string         `json:"created_at"`
+	Data      map[string]any `json:"data"`
+}
+
+// Encode renders the envelope of e.
+func Encode(e event.Event) ([]byte, error) {
+	data := e.Data
+	if data == nil {
+		data = map[string]any{}
+	}
+	return json.Marshal(Envelope{ID: e.ID, Type: e.Type, CreatedAt: event.Stamp(e.CreatedAt), Data: data})
+}
+
+// Publisher writes events to the outbox. Call it with the ctx of the transaction that makes the
+// change, so the event exists exactly when the change does.
+type Publisher struct {
+	outbox ports.Outbox
+	clock  ports.Clock
+}
+
+// NewPublisher returns a Publisher.
+func NewPublisher(o ports.Outbox, c ports.Clock) *Publisher {
+	return &Publisher{outbox: o, clock: c}
+}
+
+// Publish writes an event of type t with data for an account and returns it.
+func (p *Publisher) Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error) {
+	if !event.Known(t) {
+		return event.Event{}, fmt.Errorf("publish: unknown event type %q", t)
+	}
+	e := event.Event{ID: ident.New("evt"), AccountID: accountID, Type: t, Data: data, CreatedAt: p.clock.Now().UTC()}
+	body, err := Encode(e)
+	if err != nil {
+		return event.Event{}, fmt.Errorf("publish %s: %w", t, err)
+	}
+	m := outbox.Message{ID: e.ID, AccountID: accountID, Topic: outbox.TopicEvent, Payload: body, CreatedAt: e.CreatedAt}
+	if err := p.outbox.Add(ctx, m); err != nil {
+		return event.Event{}, fmt.Errorf("publish %s: %w", t, err)
+	}
+	return e, nil
+}
+
+// Ping writes a system.ping message, which a worker confirms as soon as it takes it: a check that
+// the whole pipeline (outbox, relay, queue, worker) moves.
+func (p *Publisher) Ping(ctx context.Context) (string, error) {
+	m := outbox.Message{ID: ident.New("ping"), Topic: outbox.TopicPing, Payload: []byte("{}"), CreatedAt: p.clock.Now().UTC()}
+	if err := p.outbox.Add(ctx, m); err != nil {
+		return "", fmt.Errorf("ping: %w", err)
+	}
+	return m.ID, nil
+}
+
+// HandlerFunc does the work of one topic's messages. It may run more than once for one message.
+type HandlerFunc func(ctx context.Context, m outbox.Message) error
+
+// Handlers maps a topic to the function that does its work.
+type Handlers map[string]HandlerFunc
+
+// Processor runs queued messages by topic and confirms each in the outbox once its work is done.
+type Processor struct {
+	handlers Handlers
+	outbox   ports.Outbox
+	clock    ports.Clock
+}
+
+// NewProcessor returns a Processor. The ping topic is always handled.
+func NewProcessor(h Handlers, o ports.Outbox, c ports.Clock) *Processor {
+	all := Handlers{outbox.TopicPing: func(context.Context, outbox.Message) error { return nil }}
+	for topic, fn := range h {
+		all[topic] = fn
+	}
+	return &Processor{handlers: all, outbox: o, clock: c}
+}
+
+// Handle runs m's handler and confirms m. An error leaves m unconfirmed, for the queue to retry
+// and, past that, for the relay to claim again after the lease.
+func (p *Processor) Handle(ctx context.Context, m outbox.Message) error {
+	fn, ok := p.handlers[m.Topic]
+	if !ok {
+		return fmt.Errorf("message %s: no handler for topic %q", m.ID, m.Topic)
+	}
+	if err := fn(ctx, m); err != nil {
+		return fmt.Errorf("message %s (%s): %w", m.ID, m.Topic, err)
+	}
+	if err := p.outbox.Done(ctx, m.ID, p.clock.Now()); err != nil && !domain.IsNotFound(err) {
+		return fmt.Errorf("confirm message %s: %w", m.ID, err)
+	}
+	return nil
+}

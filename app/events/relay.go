@@ -1,0 +1,79 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/ports"
+)
+
+// Relay moves outbox messages to the queue. Each pass claims what was never handed over and what
+// was handed over longer than a lease ago without being confirmed (a process died, or the queue
+// lost it), so the same loop is the relay and the sweep. Several relays may run at once: a claim
+// is exclusive for the lease.
+type Relay struct {
+	outbox ports.Outbox
+	queue  ports.Queue
+	clock  ports.Clock
+	batch  int
+	lease  time.Duration
+	nudge  chan struct{}
+}
+
+// NewRelay returns a Relay with the outbox lease and batches of 100.
+func NewRelay(o ports.Outbox, q ports.Queue, c ports.Clock) *Relay {
+	return &Relay{outbox: o, queue: q, clock: c, batch: 100, lease: outbox.Lease, nudge: make(chan struct{}, 1)}
+}
+
+// Pass claims one batch and enqueues it. It returns how many messages it handed over. A message
+// the queue refused stays claimed and is claimed again after the lease.
+func (r *Relay) Pass(ctx context.Context) (int, error) {
+	msgs, err := r.outbox.Claim(ctx, r.clock.Now(), r.lease, r.batch)
+	if err != nil {
+		return 0, fmt.Errorf("relay: claim: %w", err)
+	}
+	var errs []error
+	sent := 0
+	for _, m := range msgs {
+		if err := r.queue.Enqueue(ctx, m); err != nil {
+			errs = append(errs, fmt.Errorf("relay: enqueue %s: %w", m.ID, err))
+			continue
+		}
+		sent++
+	}
+	return sent, errors.Join(errs...)
+}
+
+// Nudge asks a running relay for a pass now rather than at its next tick (after a commit that
+// wrote to the outbox). It never blocks.
+func (r *Relay) Nudge() {
+	select {
+	case r.nudge <- struct{}{}:
+	default:
+	}
+}
+
+// Run makes passes every interval, and at once when nudged, until ctx ends. A full batch is
+// followed at once by another pass. onErr receives each failed pass.
+func (r *Relay) Run(ctx context.Context, interval time.Duration, onErr func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		n, err := r.Pass(ctx)
+		if err != nil && ctx.Err() == nil {
+			onErr(err)
+		}
+		if n >= r.batch {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-r.nudge:
+		}
+	}
+}

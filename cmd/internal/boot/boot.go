@@ -1,0 +1,128 @@
+// Package boot holds what the three programs share at start: the configuration, the logger, the
+// providers that turn configuration into adapters, and signal handling.
+package boot
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+	"github.com/uptrace/bun"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/queue/asynqq"
+	"github.com/svcagent/svc/adapters/queue/inproc"
+	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/config"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/ports"
+)
+
+// Load reads the configuration and makes the logger. Unknown SVC_* variables are reported.
+func Load(lookup func(string) (string, bool), environ []string) (config.Config, *zap.Logger, error) {
+	cfg, err := config.Load(lookup)
+	if err != nil {
+		return config.Config{}, nil, err
+	}
+	log, err := NewLogger(cfg)
+	if err != nil {
+		return config.Config{}, nil, err
+	}
+	if unknown := config.Unknown(environ); len(unknown) > 0 {
+		log.Warn("unknown SVC_ variables are ignored", zap.Strings("names", unknown))
+	}
+	return cfg, log, nil
+}
+
+// NewLogger returns a JSON logger on stderr at the configured level.
+func NewLogger(cfg config.Config) (*zap.Logger, error) {
+	level, err := zapcore.ParseLevel(cfg.LogLevel)
+	if err != nil {
+		return nil, fmt.Errorf("SVC_LOG_LEVEL: %w", err)
+	}
+	zc := zap.NewProductionConfig()
+	zc.Level = zap.NewAtomicLevelAt(level)
+	zc.EncoderConfig.TimeKey = "time"
+	zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	zc.Sampling = nil
+	return zc.Build(zap.Fields(zap.String("env", cfg.Env)))
+}
+
+// SignalContext returns a context canceled at SIGINT or SIGTERM.
+func SignalContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
+
+// DB opens the configured store.
+func DB(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
+	return store.Open(ctx, cfg.DatabaseURL)
+}
+
+// Plans returns the plan table.
+func Plans(cfg config.Config) ledger.Plans { return cfg.Plans() }
+
+// HTTPOptions returns the HTTP adapter's settings.
+func HTTPOptions(cfg config.Config) httpapi.Options {
+	return httpapi.Options{
+		PublicURL:    strings.TrimRight(cfg.PublicURL, "/"),
+		UpgradeURL:   cfg.Upgrade(),
+		MaxBodyBytes: cfg.MaxBodyBytes,
+	}
+}
+
+// Handlers returns the worker's handler of each outbox topic (the ping topic is built in).
+func Handlers() events.Handlers { return events.Handlers{} }
+
+// InprocOptions returns the in-process queue's settings.
+func InprocOptions(cfg config.Config) inproc.Options {
+	return inproc.Options{Concurrency: cfg.WorkerConcurrency}
+}
+
+// AsynqOptions returns the asynq queue's and worker's settings.
+func AsynqOptions(cfg config.Config) asynqq.Options {
+	return asynqq.Options{Concurrency: cfg.WorkerConcurrency, ShutdownTimeout: cfg.ShutdownTimeout}
+}
+
+// RedisConnOpt parses SVC_REDIS_URL for asynq.
+func RedisConnOpt(cfg config.Config) (asynq.RedisConnOpt, error) {
+	return asynqq.RedisOpt(cfg.RedisURL)
+}
+
+// Redis opens a go-redis client on SVC_REDIS_URL (for the rate limiter and readiness).
+func Redis(cfg config.Config) (*redis.Client, func(), error) {
+	opt, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("SVC_REDIS_URL: %w", err)
+	}
+	c := redis.NewClient(opt)
+	return c, func() { _ = c.Close() }, nil
+}
+
+// RedisPinger checks Redis.
+type RedisPinger struct{ client *redis.Client }
+
+// NewRedisPinger returns a RedisPinger.
+func NewRedisPinger(c *redis.Client) *RedisPinger { return &RedisPinger{client: c} }
+
+// Ping answers whether Redis answers.
+func (p *RedisPinger) Ping(ctx context.Context) error { return p.client.Ping(ctx).Err() }
+
+// EmbeddedReadiness checks the store.
+func EmbeddedReadiness(db *store.Pinger) httpapi.Readiness {
+	return httpapi.Readiness{{Name: "store", Pinger: db}}
+}
+
+// ProductionReadiness checks the store and Redis.
+func ProductionReadiness(db *store.Pinger, r *RedisPinger) httpapi.Readiness {
+	return httpapi.Readiness{{Name: "store", Pinger: db}, {Name: "redis", Pinger: r}}
+}
+
+var _ ports.Pinger = (*RedisPinger)(nil)

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/uptrace/bun"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/cmd/internal/boot"
+	"github.com/svcagent/svc/config"
+)
+
+// jobs runs queued work inside this process (the embedded environment) or nowhere (production,
+// where svc-worker does).
+type jobs interface {
+	Start(ctx context.Context)
+	Stop(ctx context.Context) error
+}
+
+// noJobs is the production jobs: svc-worker takes the queue's tasks.
+type noJobs struct{}
+
+func newNoJobs() noJobs                   { return noJobs{} }
+func (noJobs) Start(context.Context)      {}
+func (noJobs) Stop(context.Context) error { return nil }
+
+// program is the assembled svc-api.
+type program struct {
+	cfg    config.Config
+	log    *zap.Logger
+	db     *bun.DB
+	server *httpapi.Server
+	relay  *events.Relay
+	admin  *accounts.Admin
+	jobs   jobs
+}
+
+func run(ctx context.Context, lookup func(string) (string, bool), environ []string) error {
+	cfg, log, err := boot.Load(lookup, environ)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Sync() }()
+	ctx, stop := boot.SignalContext(ctx)
+	defer stop()
+
+	init := initProduction
+	if cfg.Embedded() {
+		init = initEmbedded
+	}
+	p, cleanup, err := init(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	return p.serve(ctx)
+}
+
+// serve prepares the store (embedded only), listens, and on ctx's end drains: HTTP first, then the
+// relay, then running jobs.
+func (p *program) serve(ctx context.Context) error {
+	if p.cfg.Embedded() {
+		if err := p.prepare(ctx); err != nil {
+			return err
+		}
+	}
+	ln, err := net.Listen("tcp", p.cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("SVC_HTTP_ADDR: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           p.server.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          zap.NewStdLog(p.log.Named("http")),
+	}
+
+	background, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	p.jobs.Start(background)
+	relayDone := make(chan struct{})
+	go func() {
+		defer close(relayDone)
+		p.relay.Run(background, p.cfg.RelayInterval, func(err error) { p.log.Warn("outbox relay", zap.Error(err)) })
+	}()
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	mode := "production"
+	if p.cfg.Embedded() {
+		mode = "embedded"
+	}
+	p.log.Info("svc-api listening", zap.String("addr", ln.Addr().String()), zap.String("environment", mode))
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	p.log.Info("shutting down")
+	drain, cancelDrain := context.WithTimeout(context.WithoutCancel(ctx), p.cfg.ShutdownTimeout)
+	defer cancelDrain()
+	var errs []error
+	if err := srv.Shutdown(drain); err != nil {
+		errs = append(errs, fmt.Errorf("drain http: %w", err))
+	}
+	cancel()
+	<-relayDone
+	if err := p.jobs.Stop(drain); err != nil {
+		errs = append(errs, fmt.Errorf("drain jobs: %w", err))
+	}
+	p.log.Info("stopped")
+	return errors.Join(errs...)
+}
+
+// prepare migrates the embedded store and, when it is empty, makes a demo account and key and
+// logs them once, so that a first start can be tried with one request.
+func (p *program) prepare(ctx context.Context) error {
+	if err := store.Migrate(ctx, p.db); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if !p.cfg.DemoOnFirstStart {
+		return nil
+	}
+	acct, secret, created, err := p.admin.Demo(ctx)
+	if err != nil {
+		return fmt.Errorf("demo account: %w", err)
+	}
+	if created {
+		// The one log line that carries a secret, on purpose: the demo key, printed once.
+		p.log.Info("demo account created; try: curl -H 'Authorization: Bearer "+secret+"' "+p.cfg.PublicURL+"/v1/account",
+			zap.String("account_id", acct.ID), zap.String("api_key", secret))
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+//go:build wireinject
+
+package main
+
+import (
+	"context"
+
+	"github.com/google/wire"
+	"github.com/redis/go-redis/v9"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/adapters/clock"
+	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/queue/asynqq"
+	"github.com/svcagent/svc/adapters/queue/inproc"
+	"github.com/svcagent/svc/adapters/ratelimit"
+	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/cmd/internal/boot"
+	"github.com/svcagent/svc/config"
+	"github.com/svcagent/svc/ports"
+)
+
+var common = wire.NewSet(
+	boot.DB, boot.Plans, boot.HTTPOptions, boot.Handlers,
+	store.Set, clock.Set, httpapi.Set,
+	events.NewPublisher, events.NewRelay, events.NewProcessor,
+	wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
+	wire.Bind(new(ports.Handler), new(*events.Processor)),
+	accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
+	wire.Struct(new(program), "*"),
+)
+
+// initEmbedded assembles svc-api with SQLite (or the configured store), the in-process queue and
+// the in-memory rate limiter.
+func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(common,
+		boot.InprocOptions, inproc.Set, wire.Bind(new(jobs), new(*inproc.Queue)),
+		ratelimit.MemorySet,
+		boot.EmbeddedReadiness,
+	)
+	return nil, nil, nil
+}
+
+// initProduction assembles svc-api with the configured store, asynq on Redis and the Redis rate
+// limiter; svc-worker runs the tasks.
+func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(common,
+		boot.RedisConnOpt, boot.AsynqOptions,
+		asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)),
+		newNoJobs, wire.Bind(new(jobs), new(noJobs)),
+		boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.RedisSet,
+		boot.NewRedisPinger, boot.ProductionReadiness,
+	)
+	return nil, nil, nil
+}

@@ -1,0 +1,74 @@
+// Command svc-worker runs the queue's tasks in the production environment (asynq on Redis) and
+// relays the transactional outbox, re-claiming what was never confirmed. In the embedded
+// environment svc-api does both itself and svc-worker refuses to start.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/adapters/queue/asynqq"
+	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/cmd/internal/boot"
+	"github.com/svcagent/svc/config"
+)
+
+func main() {
+	if err := run(context.Background(), os.LookupEnv, os.Environ()); err != nil {
+		fmt.Fprintln(os.Stderr, "svc-worker:", err)
+		os.Exit(1)
+	}
+}
+
+// program is the assembled svc-worker.
+type program struct {
+	cfg    config.Config
+	log    *zap.Logger
+	worker *asynqq.Worker
+	relay  *events.Relay
+}
+
+func run(ctx context.Context, lookup func(string) (string, bool), environ []string) error {
+	cfg, log, err := boot.Load(lookup, environ)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Sync() }()
+	if cfg.Embedded() {
+		return errors.New("SVC_REDIS_URL is not set: in the embedded environment svc-api runs the queue itself; set SVC_REDIS_URL (and SVC_DATABASE_URL) for the production environment")
+	}
+	ctx, stop := boot.SignalContext(ctx)
+	defer stop()
+	p, cleanup, err := initWorker(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	return p.serve(ctx)
+}
+
+// serve runs the worker and the relay until ctx ends, then stops the relay and lets running tasks
+// finish (up to the shutdown timeout).
+func (p *program) serve(ctx context.Context) error {
+	if err := p.worker.Start(); err != nil {
+		return err
+	}
+	relayCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	relayDone := make(chan struct{})
+	go func() {
+		defer close(relayDone)
+		p.relay.Run(relayCtx, p.cfg.RelayInterval, func(err error) { p.log.Warn("outbox relay", zap.Error(err)) })
+	}()
+	p.log.Info("svc-worker running", zap.Int("concurrency", p.cfg.WorkerConcurrency))
+	<-ctx.Done()
+	p.log.Info("shutting down")
+	cancel()
+	<-relayDone
+	p.worker.Shutdown()
+	p.log.Info("stopped")
+	return nil
+}

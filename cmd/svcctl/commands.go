@@ -1,0 +1,355 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/cmd/internal/boot"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/ports"
+)
+
+// ctl is the assembled svcctl.
+type ctl struct {
+	db        *bun.DB
+	log       *zap.Logger
+	admin     *accounts.Admin
+	overviews *accounts.Overviews
+	publisher *events.Publisher
+	outbox    ports.Outbox
+	clock     ports.Clock
+}
+
+type command func(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error
+
+var commands = map[string]command{
+	"migrate": withCtl(migrate),
+	"account": sub(map[string]command{
+		"create":     withCtl(accountCreate),
+		"show":       withCtl(accountShow),
+		"set-status": withCtl(accountSetStatus),
+		"set-plan":   withCtl(accountSetPlan),
+	}),
+	"key": sub(map[string]command{
+		"create": withCtl(keyCreate),
+		"list":   withCtl(keyList),
+		"revoke": withCtl(keyRevoke),
+	}),
+	"ping": withCtl(ping),
+}
+
+func sub(cmds map[string]command) command {
+	return func(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error {
+		if len(args) == 0 {
+			return fmt.Errorf("missing sub-command: %w", errUsage)
+		}
+		cmd, ok := cmds[args[0]]
+		if !ok {
+			return fmt.Errorf("unknown sub-command %q: %w", args[0], errUsage)
+		}
+		return cmd(ctx, args[1:], stdout, lookup, environ)
+	}
+}
+
+type action func(ctx context.Context, c *ctl, args []string, out *json.Encoder) error
+
+// withCtl loads the configuration, assembles svcctl and runs a.
+func withCtl(a action) command {
+	return func(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error {
+		cfg, log, err := boot.Load(lookup, environ)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = log.Sync() }()
+		c, cleanup, err := initCtl(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		out := json.NewEncoder(stdout)
+		out.SetIndent("", "  ")
+		return a(ctx, c, args, out)
+	}
+}
+
+// flags parses args, which must all be flags.
+func flags(name string, args []string, define func(fs *flag.FlagSet)) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	define(fs)
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%s: %v: %w", name, err, errUsage)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q: %w", name, fs.Arg(0), errUsage)
+	}
+	return nil
+}
+
+func required(name, flagName, value string) error {
+	if strings.TrimSpace(value) == "" {
+		return fmt.Errorf("%s: --%s is required: %w", name, flagName, errUsage)
+	}
+	return nil
+}
+
+func migrate(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	if err := flags("migrate", args, func(*flag.FlagSet) {}); err != nil {
+		return err
+	}
+	if err := store.Migrate(ctx, c.db); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return out.Encode(map[string]any{"migrated": true, "dialect": c.db.Dialect().Name().String()})
+}
+
+type accountJSON struct {
+	AccountID        string    `json:"account_id"`
+	Name             string    `json:"name"`
+	Plan             string    `json:"plan"`
+	Status           string    `json:"status"`
+	InteractionLimit int       `json:"interaction_limit"`
+	OwnerEmail       string    `json:"owner_email"`
+	WidgetToken      string    `json:"widget_token"`
+	DeveloperBonus   bool      `json:"developer_bonus"`
+	AllowedDomains   []string  `json:"allowed_domains"`
+	CreatedAt        time.Time `json:"created_at"`
+	Usage            *usage    `json:"usage,omitempty"`
+}
+
+type usage struct {
+	Spent       int       `json:"interactions_spent"`
+	Remaining   int       `json:"interactions_remaining"`
+	Limit       int       `json:"interactions_limit"`
+	PeriodStart time.Time `json:"period_start"`
+	PeriodEnd   time.Time `json:"period_end"`
+}
+
+func accountOut(a account.Account) accountJSON {
+	domains := a.AllowedDomains
+	if domains == nil {
+		domains = []string{}
+	}
+	return accountJSON{
+		AccountID: a.ID, Name: a.Name, Plan: a.Plan, Status: string(a.Status), InteractionLimit: a.InteractionLimit,
+		OwnerEmail: a.OwnerEmail, WidgetToken: a.WidgetToken, DeveloperBonus: a.DeveloperBonus,
+		AllowedDomains: domains, CreatedAt: a.CreatedAt,
+	}
+}
+
+func accountCreate(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	var in accounts.NewAccount
+	err := flags("account create", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&in.Name, "name", "", "account name")
+		fs.StringVar(&in.Plan, "plan", "starter", "plan: free, starter or pro")
+		fs.IntVar(&in.InteractionLimit, "interaction-limit", 0, "custom interactions per period (0: the plan's)")
+		fs.StringVar(&in.OwnerEmail, "owner-email", "", "the owner's e-mail")
+		fs.BoolVar(&in.DeveloperBonus, "developer-bonus", false, "web channels on any plan")
+	})
+	if err != nil {
+		return err
+	}
+	if err := required("account create", "name", in.Name); err != nil {
+		return err
+	}
+	a, err := c.admin.Create(ctx, in)
+	if err != nil {
+		return err
+	}
+	return out.Encode(accountOut(a))
+}
+
+func accountShow(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	var id string
+	if err := flags("account show", args, func(fs *flag.FlagSet) { fs.StringVar(&id, "account", "", "account id") }); err != nil {
+		return err
+	}
+	if err := required("account show", "account", id); err != nil {
+		return err
+	}
+	a, err := c.admin.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	o, err := c.overviews.Get(ctx, a)
+	if err != nil {
+		return err
+	}
+	res := accountOut(a)
+	res.Usage = &usage{
+		Spent: o.Usage.Spent, Remaining: o.Usage.Remaining(), Limit: o.Usage.Limit,
+		PeriodStart: o.Usage.Period.Start, PeriodEnd: o.Usage.Period.End,
+	}
+	return out.Encode(res)
+}
+
+func accountSetStatus(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	var id, status string
+	err := flags("account set-status", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&id, "account", "", "account id")
+		fs.StringVar(&status, "status", "", "active or inactive")
+	})
+	if err != nil {
+		return err
+	}
+	if err := required("account set-status", "account", id); err != nil {
+		return err
+	}
+	s, err := account.ParseStatus(status)
+	if err != nil {
+		return err
+	}
+	a, err := c.admin.SetStatus(ctx, id, s)
+	if err != nil {
+		return err
+	}
+	return out.Encode(accountOut(a))
+}
+
+func accountSetPlan(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	var id string
+	var ch accounts.PlanChange
+	err := flags("account set-plan", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&id, "account", "", "account id")
+		fs.Func("plan", "plan: free, starter or pro", func(v string) error { ch.Plan = &v; return nil })
+		fs.Func("interaction-limit", "custom interactions per period (0: the plan's)", func(v string) error {
+			var n int
+			if _, err := fmt.Sscanf(v, "%d", &n); err != nil {
+				return fmt.Errorf("not a whole number: %q", v)
+			}
+			ch.InteractionLimit = &n
+			return nil
+		})
+		fs.BoolFunc("developer-bonus", "web channels on any plan", func(v string) error {
+			b := v == "true"
+			if v != "true" && v != "false" {
+				return fmt.Errorf("must be true or false")
+			}
+			ch.DeveloperBonus = &b
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if err := required("account set-plan", "account", id); err != nil {
+		return err
+	}
+	a, err := c.admin.SetPlan(ctx, id, ch)
+	if err != nil {
+		return err
+	}
+	return out.Encode(accountOut(a))
+}
+
+type keyJSON struct {
+	ID                  string     `json:"id"`
+	AccountID           string     `json:"account_id"`
+	Name                string     `json:"name"`
+	Key                 string     `json:"key,omitempty"`
+	Last4               string     `json:"last4"`
+	SendWithoutApproval bool       `json:"send_without_approval"`
+	CreatedAt           time.Time  `json:"created_at"`
+	RevokedAt           *time.Time `json:"revoked_at"`
+}
+
+func keyOut(k account.Key, secret string) keyJSON {
+	out := keyJSON{ID: k.ID, AccountID: k.AccountID, Name: k.Name, Key: secret, Last4: k.Last4,
+		SendWithoutApproval: k.SendWithoutApproval, CreatedAt: k.CreatedAt}
+	if k.Revoked() {
+		at := k.RevokedAt
+		out.RevokedAt = &at
+	}
+	return out
+}
+
+func keyCreate(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	var in accounts.NewKey
+	err := flags("key create", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&in.AccountID, "account", "", "account id")
+		fs.StringVar(&in.Name, "name", "", "a name to recognise the key by")
+		fs.BoolVar(&in.SendWithoutApproval, "send-without-approval", false, "let the assistant send without approval")
+	})
+	if err != nil {
+		return err
+	}
+	if err := required("key create", "account", in.AccountID); err != nil {
+		return err
+	}
+	k, secret, err := c.admin.CreateKey(ctx, in)
+	if err != nil {
+		return err
+	}
+	return out.Encode(keyOut(k, secret))
+}
+
+func keyList(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	var id string
+	if err := flags("key list", args, func(fs *flag.FlagSet) { fs.StringVar(&id, "account", "", "account id") }); err != nil {
+		return err
+	}
+	if err := required("key list", "account", id); err != nil {
+		return err
+	}
+	keys, err := c.admin.Keys(ctx, id)
+	if err != nil {
+		return err
+	}
+	list := make([]keyJSON, 0, len(keys))
+	for _, k := range keys {
+		list = append(list, keyOut(k, ""))
+	}
+	return out.Encode(map[string]any{"data": list})
+}
+
+func keyRevoke(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	var id string
+	if err := flags("key revoke", args, func(fs *flag.FlagSet) { fs.StringVar(&id, "key-id", "", "key id") }); err != nil {
+		return err
+	}
+	if err := required("key revoke", "key-id", id); err != nil {
+		return err
+	}
+	k, err := c.admin.RevokeKey(ctx, id)
+	if err != nil {
+		return err
+	}
+	return out.Encode(keyOut(k, ""))
+}
+
+func ping(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	timeout := 15 * time.Second
+	if err := flags("ping", args, func(fs *flag.FlagSet) { fs.DurationVar(&timeout, "timeout", timeout, "how long to wait") }); err != nil {
+		return err
+	}
+	start := c.clock.Now()
+	id, err := c.publisher.Ping(ctx)
+	if err != nil {
+		return err
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		m, err := c.outbox.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		if m.Done() {
+			return out.Encode(map[string]any{"id": id, "done": true, "latency_ms": m.DoneAt.Sub(start).Milliseconds()})
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("ping %s was not run within %s: is svc-worker running (svc-api in the embedded environment)?", id, timeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

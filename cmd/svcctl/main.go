@@ -1,0 +1,65 @@
+// Command svcctl administers the service: migrations, accounts, plans, keys, and a check of the
+// event pipeline. It prints JSON on stdout, errors on stderr, and exits non-zero on failure. It
+// reads the same SVC_DATABASE_URL as the servers.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/svcagent/svc/domain"
+)
+
+const helpText = `usage: svcctl COMMAND [flags]
+
+commands:
+  migrate                                   apply the store's migrations
+  account create --name NAME [--plan free|starter|pro] [--interaction-limit N] [--owner-email E] [--developer-bonus]
+  account show --account ID
+  account set-status --account ID --status active|inactive
+  account set-plan --account ID [--plan P] [--interaction-limit N] [--developer-bonus=true|false]
+  key create --account ID [--name N] [--send-without-approval]
+  key list --account ID
+  key revoke --key-id ID
+  ping [--timeout 15s]                      write a test task to the outbox and wait for a worker to run it
+`
+
+// errUsage marks a mistake in the command line (exit status 2).
+var errUsage = errors.New("see svcctl --help")
+
+func main() {
+	err := run(context.Background(), os.Args[1:], os.Stdout, os.LookupEnv, os.Environ())
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(os.Stdout, helpText)
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(os.Stderr, "svcctl:", err)
+		os.Exit(2)
+	default:
+		if e, ok := domain.AsError(err); ok && e.Code != domain.CodeInternal {
+			fmt.Fprintf(os.Stderr, "svcctl: %s: %s\n", e.Code, e.Message)
+		} else {
+			fmt.Fprintln(os.Stderr, "svcctl:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("no command: %w", errUsage)
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		return flag.ErrHelp
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		return fmt.Errorf("unknown command %q: %w", args[0], errUsage)
+	}
+	return cmd(ctx, args[1:], stdout, lookup, environ)
+}

@@ -1,0 +1,208 @@
+// Package config loads the service's configuration once, at start, from SVC_* environment
+// variables, into one typed struct. A malformed value stops the program with a message naming the
+// variable.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+
+	"github.com/svcagent/svc/domain/ledger"
+)
+
+// Environment names.
+const (
+	EnvDev        = "dev"
+	EnvProduction = "production"
+)
+
+// Config is everything the programs read from the environment.
+type Config struct {
+	HTTPAddr                string        `env:"SVC_HTTP_ADDR" envDefault:":8080"`
+	DatabaseURL             string        `env:"SVC_DATABASE_URL" envDefault:"sqlite://data/svc.db"`
+	RedisURL                string        `env:"SVC_REDIS_URL"`
+	PublicURL               string        `env:"SVC_PUBLIC_URL" envDefault:"http://localhost:8080"`
+	LogLevel                string        `env:"SVC_LOG_LEVEL" envDefault:"info"`
+	Env                     string        `env:"SVC_ENV" envDefault:"dev"`
+	AllowPrivateTargets     bool          `env:"SVC_ALLOW_PRIVATE_TARGETS" envDefault:"false"`
+	ShutdownTimeout         time.Duration `env:"SVC_SHUTDOWN_TIMEOUT" envDefault:"30s"`
+	WorkerConcurrency       int           `env:"SVC_WORKER_CONCURRENCY" envDefault:"10"`
+	RelayInterval           time.Duration `env:"SVC_RELAY_INTERVAL" envDefault:"250ms"`
+	MaxBodyBytes            int64         `env:"SVC_MAX_BODY_BYTES" envDefault:"8388608"`
+	DemoOnFirstStart        bool          `env:"SVC_DEMO" envDefault:"true"`
+	UpgradeURL              string        `env:"SVC_UPGRADE_URL"`
+	PlanFreeInteractions    int           `env:"SVC_PLAN_FREE_INTERACTIONS" envDefault:"100"`
+	PlanStarterInteractions int           `env:"SVC_PLAN_STARTER_INTERACTIONS" envDefault:"1000"`
+	PlanProInteractions     int           `env:"SVC_PLAN_PRO_INTERACTIONS" envDefault:"10000"`
+}
+
+// Load reads the configuration from the environment given as a lookup function (os.LookupEnv in
+// the programs, a map in tests) and checks it.
+func Load(lookup func(string) (string, bool)) (Config, error) {
+	environ := map[string]string{}
+	for _, name := range Names() {
+		if v, ok := lookup(name); ok {
+			environ[name] = v
+		}
+	}
+	var c Config
+	if err := env.ParseWithOptions(&c, env.Options{Environment: environ}); err != nil {
+		return Config{}, fmt.Errorf("configuration: %w", nameVariables(err))
+	}
+	if err := c.validate(); err != nil {
+		return Config{}, fmt.Errorf("configuration: %w", err)
+	}
+	return c, nil
+}
+
+// Names lists every variable Config reads, sorted.
+func Names() []string {
+	params, err := env.GetFieldParams(&Config{})
+	if err != nil {
+		panic(err) // the struct tags are constants: TestNames catches a broken one
+	}
+	names := make([]string, 0, len(params))
+	for _, p := range params {
+		names = append(names, p.Key)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// nameVariables rewrites the library's parse errors, which name struct fields, to name the
+// environment variable and the value it could not read.
+func nameVariables(err error) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return err
+	}
+	t := reflect.TypeFor[Config]()
+	out := make([]error, 0, len(agg.Errors))
+	for _, e := range agg.Errors {
+		var pe env.ParseError
+		if errors.As(e, &pe) {
+			if f, ok := t.FieldByName(pe.Name); ok {
+				out = append(out, fmt.Errorf("%s: not a valid %s: %w", f.Tag.Get("env"), pe.Type, pe.Err))
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return errors.Join(out...)
+}
+
+func (c *Config) validate() error {
+	var errs []error
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{name}, args...)...))
+	}
+	if _, port, err := net.SplitHostPort(c.HTTPAddr); err != nil || port == "" {
+		bad("SVC_HTTP_ADDR", "%q is not a listen address such as :8080 or 127.0.0.1:8080", c.HTTPAddr)
+	}
+	switch scheme := schemeOf(c.DatabaseURL); scheme {
+	case "sqlite", "postgres", "postgresql":
+	default:
+		bad("SVC_DATABASE_URL", "%q must start with sqlite:// or postgres://", c.DatabaseURL)
+	}
+	if c.RedisURL != "" {
+		if s := schemeOf(c.RedisURL); s != "redis" && s != "rediss" {
+			bad("SVC_REDIS_URL", "%q must start with redis:// or rediss://", c.RedisURL)
+		}
+	}
+	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("SVC_PUBLIC_URL", "%q is not an http(s) URL", c.PublicURL)
+	}
+	if c.UpgradeURL != "" {
+		if u, err := url.Parse(c.UpgradeURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("SVC_UPGRADE_URL", "%q is not an http(s) URL", c.UpgradeURL)
+		}
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("SVC_LOG_LEVEL", "%q must be debug, info, warn or error", c.LogLevel)
+	}
+	switch c.Env {
+	case EnvDev, EnvProduction:
+	default:
+		bad("SVC_ENV", "%q must be %s or %s", c.Env, EnvDev, EnvProduction)
+	}
+	if c.ShutdownTimeout <= 0 {
+		bad("SVC_SHUTDOWN_TIMEOUT", "must be above zero")
+	}
+	if c.WorkerConcurrency < 1 || c.WorkerConcurrency > 1000 {
+		bad("SVC_WORKER_CONCURRENCY", "must be between 1 and 1000")
+	}
+	if c.RelayInterval < 10*time.Millisecond {
+		bad("SVC_RELAY_INTERVAL", "must be at least 10ms")
+	}
+	if c.MaxBodyBytes < 1024 {
+		bad("SVC_MAX_BODY_BYTES", "must be at least 1024")
+	}
+	for name, n := range map[string]int{
+		"SVC_PLAN_FREE_INTERACTIONS":    c.PlanFreeInteractions,
+		"SVC_PLAN_STARTER_INTERACTIONS": c.PlanStarterInteractions,
+		"SVC_PLAN_PRO_INTERACTIONS":     c.PlanProInteractions,
+	} {
+		if n < 0 {
+			bad(name, "must not be negative")
+		}
+	}
+	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+	return errors.Join(errs...)
+}
+
+func schemeOf(raw string) string {
+	i := strings.Index(raw, "://")
+	if i <= 0 {
+		return ""
+	}
+	return strings.ToLower(raw[:i])
+}
+
+// Embedded reports whether the programs run the embedded environment: no Redis, so the queue and
+// the rate limiter live inside svc-api.
+func (c Config) Embedded() bool { return c.RedisURL == "" }
+
+// Upgrade returns the address that plan and limit errors point to.
+func (c Config) Upgrade() string {
+	if c.UpgradeURL != "" {
+		return c.UpgradeURL
+	}
+	return strings.TrimRight(c.PublicURL, "/") + "/billing"
+}
+
+// Plans returns the plan table: free (no web channels), starter and pro.
+func (c Config) Plans() ledger.Plans {
+	return ledger.Plans{
+		"free":    {Name: "free", Interactions: c.PlanFreeInteractions, WebChannels: false},
+		"starter": {Name: "starter", Interactions: c.PlanStarterInteractions, WebChannels: true},
+		"pro":     {Name: "pro", Interactions: c.PlanProInteractions, WebChannels: true},
+	}
+}
+
+// Unknown returns the SVC_* variables set in environ (KEY=VALUE pairs) that Config does not read,
+// so a typo can be reported. SVC_TEST_* variables belong to the test suites and are ignored.
+func Unknown(environ []string) []string {
+	known := map[string]bool{}
+	for _, n := range Names() {
+		known[n] = true
+	}
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "SVC_") && !strings.HasPrefix(name, "SVC_TEST_") && !known[name] {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

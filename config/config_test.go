@@ -1,0 +1,92 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func lookup(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(lookup(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTPAddr != ":8080" || c.DatabaseURL != "sqlite://data/svc.db" || c.RedisURL != "" ||
+		c.PublicURL != "http://localhost:8080" || c.Env != EnvDev || c.AllowPrivateTargets || !c.Embedded() {
+		t.Fatalf("defaults: %+v", c)
+	}
+	if c.Upgrade() != "http://localhost:8080/billing" {
+		t.Fatalf("Upgrade() = %q", c.Upgrade())
+	}
+	plans := c.Plans()
+	if p, _ := plans.Get("free"); p.WebChannels || p.Interactions != 100 {
+		t.Fatalf("free plan %+v", p)
+	}
+	if p, _ := plans.Get("starter"); !p.WebChannels || p.Interactions != 1000 {
+		t.Fatalf("starter plan %+v", p)
+	}
+	if p, _ := plans.Get("pro"); !p.WebChannels || p.Interactions != 10000 {
+		t.Fatalf("pro plan %+v", p)
+	}
+	if got := strings.Join(plans.Names(), ","); got != "free,pro,starter" {
+		t.Fatalf("Names() = %s", got)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name, key, value string
+	}{
+		{"bad env", "SVC_ENV", "staging"},
+		{"bad addr", "SVC_HTTP_ADDR", "nonsense"},
+		{"bad database", "SVC_DATABASE_URL", "mysql://x"},
+		{"bad redis", "SVC_REDIS_URL", "http://localhost"},
+		{"bad public url", "SVC_PUBLIC_URL", "localhost:8080"},
+		{"bad log level", "SVC_LOG_LEVEL", "verbose"},
+		{"bad bool", "SVC_ALLOW_PRIVATE_TARGETS", "maybe"},
+		{"bad duration", "SVC_SHUTDOWN_TIMEOUT", "soon"},
+		{"negative plan", "SVC_PLAN_PRO_INTERACTIONS", "-1"},
+		{"zero concurrency", "SVC_WORKER_CONCURRENCY", "0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(lookup(map[string]string{tt.key: tt.value}))
+			if err == nil {
+				t.Fatalf("%s=%q loaded without error", tt.key, tt.value)
+			}
+			if !strings.Contains(err.Error(), tt.key) {
+				t.Fatalf("error %q does not name %s", err, tt.key)
+			}
+		})
+	}
+}
+
+func TestLoadProduction(t *testing.T) {
+	c, err := Load(lookup(map[string]string{
+		"SVC_DATABASE_URL":          "postgres://postgres@127.0.0.1:5432/test",
+		"SVC_REDIS_URL":             "redis://127.0.0.1:6379/0",
+		"SVC_ENV":                   "production",
+		"SVC_ALLOW_PRIVATE_TARGETS": "true",
+		"SVC_UPGRADE_URL":           "https://app.example.com/plans",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Embedded() || !c.AllowPrivateTargets || c.Upgrade() != "https://app.example.com/plans" {
+		t.Fatalf("production: %+v", c)
+	}
+}
+
+func TestNamesAndUnknown(t *testing.T) {
+	names := Names()
+	if len(names) < 7 || names[0] > names[len(names)-1] {
+		t.Fatalf("Names() = %v", names)
+	}
+	got := Unknown([]string{"SVC_DATABSE_URL=x", "SVC_ENV=dev", "SVC_TEST_REDIS_URL=y", "HOME=/root"})
+	if strings.Join(got, ",") != "SVC_DATABSE_URL" {
+		t.Fatalf("Unknown() = %v", got)
+	}
+}
