@@ -1,0 +1,46 @@
+# The service's tasks. `make run` and `make test` are all a fresh machine with Go needs.
+GO      ?= go
+BIN     := bin
+PKGS    := ./...
+WIRE    := ./cmd/svc-api ./cmd/svc-worker ./cmd/svcctl
+
+.PHONY: run build test test-short bench generate check-generate lint clean
+
+## run: build and start svc-api in the embedded environment (SQLite under ./data, in-process queue)
+run: build
+	./$(BIN)/svc-api
+
+## build: build the three programs into ./bin
+build:
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+## test: every test: domain, app, adapters against SQLite, Postgres and Redis, end to end
+test:
+	$(GO) test -count=1 -timeout 30m $(PKGS)
+
+## test-short: the tests that need no database, Redis or built programs
+test-short:
+	$(GO) test -count=1 -short $(PKGS)
+
+## bench: the benchmarks whose figures the README quotes
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 2000x ./tests/ ./adapters/store/
+
+## generate: regenerate the wire injectors and the gomock mocks
+generate:
+	$(GO) generate ./ports/...
+	$(GO) tool wire gen $(WIRE)
+
+## check-generate: fail when the generated code differs from what `make generate` writes
+check-generate: generate
+	@git diff --exit-code -- ports/mock $(addsuffix /wire_gen.go,$(WIRE)) || \
+		(echo "generated code is stale: run make generate and commit" >&2; exit 1)
+
+## lint: go vet, gofmt and the architecture test
+lint:
+	$(GO) vet $(PKGS)
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) test -count=1 -run 'TestArchitecture' ./tests/
+
+clean:
+	rm -rf $(BIN) data

@@ -1,0 +1,341 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/golang/mock/gomock"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/ports/mock"
+)
+
+var (
+	testNow   = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	testPlans = ledger.Plans{
+		"free":    {Name: "free", Interactions: 100},
+		"starter": {Name: "starter", Interactions: 1000, WebChannels: true},
+	}
+	testKey = account.KeyPrefix + strings.Repeat("t", 43)
+)
+
+type deps struct {
+	accounts *mock.MockAccounts
+	keys     *mock.MockKeys
+	usage    *mock.MockUsage
+	agents   *mock.MockAgents
+	limiter  *mock.MockRateLimiter
+}
+
+func newTestServer(t *testing.T) (*Server, deps) {
+	ctrl := gomock.NewController(t)
+	d := deps{
+		accounts: mock.NewMockAccounts(ctrl),
+		keys:     mock.NewMockKeys(ctrl),
+		usage:    mock.NewMockUsage(ctrl),
+		agents:   mock.NewMockAgents(ctrl),
+		limiter:  mock.NewMockRateLimiter(ctrl),
+	}
+	clock := mock.NewMockClock(ctrl)
+	clock.EXPECT().Now().Return(testNow).AnyTimes()
+	queue := mock.NewMockQueue(ctrl)
+	ob := mock.NewMockOutbox(ctrl)
+	tx := mock.NewMockTx(ctrl)
+	access := accounts.NewAccess(d.accounts, d.keys, d.limiter, testPlans)
+	ledgerUC := accounts.NewLedger(tx, d.accounts, d.usage, nil, testPlans, clock)
+	s := New(Options{PublicURL: "http://svc.test", UpgradeURL: "http://svc.test/billing", MaxBodyBytes: 1024},
+		access, accounts.NewOverviews(ledgerUC, d.agents), Readiness{}, NewMetrics(queue, ob), zap.NewNop())
+	return s, d
+}
+
+func do(s *Server, method, path string, header map[string]string, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	return rec
+}
+
+func envelope(t *testing.T, rec *httptest.ResponseRecorder) errorBody {
+	t.Helper()
+	var env errorEnvelope
+	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil || env.Error.Code == "" {
+		t.Fatalf("not an error envelope: %s", rec.Body.String())
+	}
+	return env.Error
+}
+
+// TestOpenAPIMatchesRoutes keeps openapi.json and the router equal, both ways.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	s, _ := newTestServer(t)
+	var doc struct {
+		OpenAPI string                                `json:"openapi"`
+		Info    struct{ Version string }              `json:"info"`
+		Paths   map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(openAPISpec, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(doc.OpenAPI, "3.1") || doc.Info.Version != Version {
+		t.Fatalf("openapi %q version %q", doc.OpenAPI, doc.Info.Version)
+	}
+	param := regexp.MustCompile(`\{([^}]+)\}`)
+	var documented, routed []string
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			documented = append(documented, strings.ToUpper(method)+" "+param.ReplaceAllString(path, ":$1"))
+		}
+	}
+	for _, r := range s.Routes() {
+		routed = append(routed, r.Method+" "+r.Path)
+	}
+	sort.Strings(documented)
+	sort.Strings(routed)
+	if strings.Join(documented, "\n") != strings.Join(routed, "\n") {
+		t.Fatalf("openapi.json and the router differ\ndocumented:\n%s\n\nrouted:\n%s", strings.Join(documented, "\n"), strings.Join(routed, "\n"))
+	}
+}
+
+func TestErrorMapping(t *testing.T) {
+	tests := []struct {
+		err        error
+		status     int
+		code       domain.Code
+		param      string
+		typ        string
+		upgrade    bool
+		retryAfter string
+	}{
+		{domain.Invalid("message", "message is required"), 400, domain.CodeInvalidRequest, "message", "", false, ""},
+		{domain.Errorf(domain.CodeInputTooLarge, "too long"), 400, domain.CodeInputTooLarge, "", "", false, ""},
+		{domain.Errorf(domain.CodeContentPolicy, "refused"), 400, domain.CodeContentPolicy, "", "", false, ""},
+		{domain.Errorf(domain.CodeUnauthorized, "no"), 401, domain.CodeUnauthorized, "", "", false, ""},
+		{domain.Errorf(domain.CodePlanRequired, "upgrade"), 402, domain.CodePlanRequired, "", "", true, ""},
+		{ledger.LimitReached(), 402, domain.CodeInteractionLimitReached, "", "insufficient_quota", true, ""},
+		{domain.Errorf(domain.CodeAccountInactive, "off"), 403, domain.CodeAccountInactive, "", "", false, ""},
+		{domain.NotFound("conversation"), 404, domain.CodeNotFound, "", "", false, ""},
+		{domain.Errorf(domain.CodeApprovalNotFound, "gone"), 404, domain.CodeApprovalNotFound, "", "", false, ""},
+		{domain.Errorf(domain.CodeAgentNotConfigured, "set up"), 409, domain.CodeAgentNotConfigured, "", "", false, ""},
+		{domain.Errorf(domain.CodeCrawlFailed, "no text"), 422, domain.CodeCrawlFailed, "", "", false, ""},
+		{ratelimit.Result{RetryAfter: 2500 * time.Millisecond}.Err(ratelimit.Chat), 429, domain.CodeRateLimited, "", "", false, "3"},
+		{domain.Errorf(domain.CodeAssistantError, "try again"), 500, domain.CodeAssistantError, "", "", false, ""},
+		{domain.Errorf(domain.CodeAgentUnavailable, "off"), 503, domain.CodeAgentUnavailable, "", "", false, ""},
+		{domain.Errorf(domain.CodeModelUnavailable, "down"), 503, domain.CodeModelUnavailable, "", "", false, ""},
+		{errors.New("pq: password=hunter2 connection refused"), 500, domain.CodeInternal, "", "", false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.code), func(t *testing.T) {
+			s, _ := newTestServer(t)
+			s.engine.GET("/test/fail", func(c *gin.Context) { s.fail(c, tt.err) })
+			rec := do(s, "GET", "/test/fail", nil, "")
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d", rec.Code, tt.status)
+			}
+			e := envelope(t, rec)
+			if e.Code != tt.code || e.Param != tt.param || e.Type != tt.typ || (e.UpgradeURL != "") != tt.upgrade {
+				t.Fatalf("envelope %+v", e)
+			}
+			if got := rec.Header().Get("Retry-After"); got != tt.retryAfter {
+				t.Fatalf("Retry-After %q, want %q", got, tt.retryAfter)
+			}
+			if tt.retryAfter != "" && e.RetryAfter != 3 {
+				t.Fatalf("retry_after %d", e.RetryAfter)
+			}
+			if tt.code == domain.CodeInternal && strings.Contains(rec.Body.String(), "hunter2") {
+				t.Fatalf("internal detail leaked: %s", rec.Body.String())
+			}
+		})
+	}
+}
+
+func TestUnknownRoutesAnswerTheEnvelope(t *testing.T) {
+	s, _ := newTestServer(t)
+	for _, tt := range []struct{ method, path string }{{"GET", "/v2/nothing"}, {"DELETE", "/v1"}, {"POST", "/v1/account"}, {"GET", "/"}} {
+		rec := do(s, tt.method, tt.path, nil, "")
+		if rec.Code != http.StatusNotFound || envelope(t, rec).Code != domain.CodeNotFound {
+			t.Errorf("%s %s: %d %s", tt.method, tt.path, rec.Code, rec.Body.String())
+		}
+	}
+}
+
+func TestRequestID(t *testing.T) {
+	s, _ := newTestServer(t)
+	tests := []struct {
+		name, sent string
+		echoed     bool
+	}{
+		{"kept", "abc-123", true},
+		{"generated when missing", "", false},
+		{"replaced when too long", strings.Repeat("x", 129), false},
+		{"replaced when it has spaces", "a b", false},
+	}
+	for _, tt := range tests {
+		rec := do(s, "GET", "/healthz", map[string]string{"X-Request-Id": tt.sent}, "")
+		got := rec.Header().Get("X-Request-Id")
+		if tt.echoed && got != tt.sent || !tt.echoed && !strings.HasPrefix(got, "req_") {
+			t.Errorf("%s: X-Request-Id %q", tt.name, got)
+		}
+	}
+}
+
+func TestDecodeJSON(t *testing.T) {
+	type body struct {
+		Message string `json:"message"`
+		TTL     int    `json:"ttl_minutes"`
+		Tags    []string
+	}
+	tests := []struct {
+		name, in  string
+		wantField string
+		ok        bool
+	}{
+		{"valid", `{"message":"hi","ttl_minutes":5}`, "", true},
+		{"empty", ``, "", false},
+		{"blank", "  \n", "", false},
+		{"malformed", `{"message":`, "", false},
+		{"syntax", `{"message" "hi"}`, "", false},
+		{"wrong type", `{"message":5}`, "message", false},
+		{"wrong integer", `{"ttl_minutes":"five"}`, "ttl_minutes", false},
+		{"fraction for integer", `{"ttl_minutes":1.5}`, "ttl_minutes", false},
+		{"unknown field", `{"mesage":"hi"}`, "mesage", false},
+		{"array body", `[1,2]`, "", false},
+		{"two objects", `{"message":"a"}{"message":"b"}`, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b body
+			err := decode(strings.NewReader(tt.in), &b, true)
+			if (err == nil) != tt.ok {
+				t.Fatalf("err %v", err)
+			}
+			if err == nil {
+				return
+			}
+			e, ok := domain.AsError(err)
+			if !ok || e.Code != domain.CodeInvalidRequest || e.Field != tt.wantField {
+				t.Fatalf("error %#v, want field %q", err, tt.wantField)
+			}
+		})
+	}
+}
+
+func TestBodyCap(t *testing.T) {
+	s, _ := newTestServer(t)
+	s.engine.POST("/test/echo", func(c *gin.Context) {
+		var v map[string]any
+		if err := decodeJSON(c, &v); err != nil {
+			s.fail(c, err)
+			return
+		}
+		c.JSON(200, v)
+	})
+	rec := do(s, "POST", "/test/echo", nil, `{"a":"`+strings.Repeat("x", 2000)+`"}`)
+	if rec.Code != 400 || !strings.Contains(envelope(t, rec).Message, "larger than 1024 bytes") {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	if rec := do(s, "POST", "/test/echo", nil, `{"a":"b"}`); rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+}
+
+func TestAccountRoute(t *testing.T) {
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
+	tests := []struct {
+		name    string
+		header  string
+		setup   func(d deps)
+		status  int
+		code    domain.Code
+		checkOK func(t *testing.T, body map[string]any)
+	}{
+		{name: "no header", status: 401, code: domain.CodeUnauthorized},
+		{name: "basic auth", header: "Basic dXNlcjpwYXNz", status: 401, code: domain.CodeUnauthorized},
+		{name: "inactive", header: "Bearer " + testKey, status: 403, code: domain.CodeAccountInactive, setup: func(d deps) {
+			d.keys.EXPECT().ByHash(gomock.Any(), key.Hash).Return(key, nil)
+			d.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Inactive}, nil)
+		}},
+		{name: "rate limited", header: "Bearer " + testKey, status: 429, code: domain.CodeRateLimited, setup: func(d deps) {
+			d.keys.EXPECT().ByHash(gomock.Any(), key.Hash).Return(key, nil)
+			d.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}, nil)
+			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{RetryAfter: 400 * time.Millisecond}, nil)
+		}},
+		{name: "free plan may read its account", header: "bearer " + testKey, status: 200, setup: func(d deps) {
+			d.keys.EXPECT().ByHash(gomock.Any(), key.Hash).Return(key, nil)
+			d.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Name: "Lu", Status: account.Active, Plan: "free", InteractionLimit: 50, CreatedAt: testNow}, nil)
+			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
+			d.usage.EXPECT().Spent(gomock.Any(), "acct_1", ledger.PeriodAt(testNow)).Return(7, nil)
+			d.agents.EXPECT().Get(gomock.Any(), "acct_1").Return(agent.Profile{BusinessName: "Padaria Lu", Channels: agent.Channels{API: true}}, nil)
+		}, checkOK: func(t *testing.T, b map[string]any) {
+			u := b["usage"].(map[string]any)
+			a := b["agent"].(map[string]any)
+			if b["object"] != "account" || b["plan"] != "free" || b["web_channels"] != false ||
+				u["interactions_spent"] != 7.0 || u["interactions_remaining"] != 43.0 || u["interactions_limit"] != 50.0 ||
+				u["period_start"] != "2026-11-01T00:00:00Z" || u["period_end"] != "2026-12-01T00:00:00Z" ||
+				a["status"] != "configured" || a["channels"].(map[string]any)["web"] != false {
+				t.Fatalf("body %v", b)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, d := newTestServer(t)
+			if tt.setup != nil {
+				tt.setup(d)
+			}
+			rec := do(s, "GET", "/v1/account", map[string]string{"Authorization": tt.header}, "")
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body.String())
+			}
+			if tt.code != "" && envelope(t, rec).Code != tt.code {
+				t.Fatalf("body %s", rec.Body.String())
+			}
+			if tt.status == 429 && (rec.Header().Get("Retry-After") != "1" || rec.Header().Get("X-RateLimit-Remaining") != "0") {
+				t.Fatalf("headers %v", rec.Header())
+			}
+			if tt.checkOK != nil {
+				if rec.Header().Get("X-RateLimit-Remaining") != "119" {
+					t.Fatalf("headers %v", rec.Header())
+				}
+				var b map[string]any
+				if err := json.Unmarshal(rec.Body.Bytes(), &b); err != nil {
+					t.Fatal(err)
+				}
+				tt.checkOK(t, b)
+			}
+		})
+	}
+}
+
+type pingFunc func(context.Context) error
+
+func (f pingFunc) Ping(ctx context.Context) error { return f(ctx) }
+
+func TestReadiness(t *testing.T) {
+	s, _ := newTestServer(t)
+	s.ready = Readiness{{Name: "store", Pinger: pingFunc(func(context.Context) error { return nil })}}
+	if rec := do(s, "GET", "/readyz", nil, ""); rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	s.ready = append(s.ready, Check{Name: "redis", Pinger: pingFunc(func(context.Context) error { return errors.New("down") })})
+	rec := do(s, "GET", "/readyz", nil, "")
+	if rec.Code != 503 || !strings.Contains(rec.Body.String(), `"redis":"unavailable"`) {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+}

@@ -1,0 +1,298 @@
+package accounts
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang/mock/gomock"
+
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/event"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/ports/mock"
+)
+
+var (
+	now   = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	plans = ledger.Plans{
+		"free":    {Name: "free", Interactions: 100},
+		"starter": {Name: "starter", Interactions: 1000, WebChannels: true},
+	}
+	goodKey = account.KeyPrefix + strings.Repeat("k", 43)
+)
+
+type fixture struct {
+	tx       *mock.MockTx
+	accounts *mock.MockAccounts
+	keys     *mock.MockKeys
+	usage    *mock.MockUsage
+	limiter  *mock.MockRateLimiter
+	clock    *mock.MockClock
+	events   *fakePublisher
+}
+
+// fakePublisher records published events; the outbox write itself is the events package's test.
+type fakePublisher struct{ published []event.Type }
+
+func (f *fakePublisher) Publish(_ context.Context, _ string, t event.Type, _ map[string]any) (event.Event, error) {
+	f.published = append(f.published, t)
+	return event.Event{Type: t}, nil
+}
+
+func newFixture(t *testing.T) fixture {
+	ctrl := gomock.NewController(t)
+	f := fixture{
+		tx:       mock.NewMockTx(ctrl),
+		accounts: mock.NewMockAccounts(ctrl),
+		keys:     mock.NewMockKeys(ctrl),
+		usage:    mock.NewMockUsage(ctrl),
+		limiter:  mock.NewMockRateLimiter(ctrl),
+		clock:    mock.NewMockClock(ctrl),
+		events:   &fakePublisher{},
+	}
+	f.clock.EXPECT().Now().Return(now).AnyTimes()
+	f.tx.EXPECT().InTx(gomock.Any(), gomock.Any()).DoAndReturn(
+		func(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) }).AnyTimes()
+	return f
+}
+
+func TestAuthenticate(t *testing.T) {
+	active := account.Account{ID: "acct_1", Plan: "starter", Status: account.Active}
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(goodKey)}
+	tests := []struct {
+		name    string
+		secret  string
+		setup   func(f fixture)
+		want    domain.Code
+		wantKey string
+	}{
+		{name: "empty", secret: "", want: domain.CodeUnauthorized},
+		{name: "client token", secret: "svc_cs_" + strings.Repeat("x", 43), want: domain.CodeUnauthorized},
+		{name: "unknown key", secret: goodKey, want: domain.CodeUnauthorized, setup: func(f fixture) {
+			f.keys.EXPECT().ByHash(gomock.Any(), account.HashSecret(goodKey)).Return(account.Key{}, domain.NotFound("key"))
+		}},
+		{name: "revoked key", secret: goodKey, want: domain.CodeUnauthorized, setup: func(f fixture) {
+			revoked := key
+			revoked.RevokedAt = now
+			f.keys.EXPECT().ByHash(gomock.Any(), gomock.Any()).Return(revoked, nil)
+		}},
+		{name: "inactive account", secret: goodKey, want: domain.CodeAccountInactive, setup: func(f fixture) {
+			f.keys.EXPECT().ByHash(gomock.Any(), gomock.Any()).Return(key, nil)
+			f.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Inactive}, nil)
+		}},
+		{name: "store failure", secret: goodKey, want: domain.CodeInternal, setup: func(f fixture) {
+			f.keys.EXPECT().ByHash(gomock.Any(), gomock.Any()).Return(account.Key{}, errors.New("connection refused"))
+		}},
+		{name: "valid", secret: goodKey, wantKey: "key_1", setup: func(f fixture) {
+			f.keys.EXPECT().ByHash(gomock.Any(), gomock.Any()).Return(key, nil)
+			f.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(active, nil)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			if tt.setup != nil {
+				tt.setup(f)
+			}
+			p, err := NewAccess(f.accounts, f.keys, f.limiter, plans).Authenticate(context.Background(), tt.secret)
+			if got := domain.ErrorCode(err); got != tt.want {
+				t.Fatalf("code %q, want %q (%v)", got, tt.want, err)
+			}
+			if p.KeyID != tt.wantKey {
+				t.Fatalf("key %q, want %q", p.KeyID, tt.wantKey)
+			}
+		})
+	}
+}
+
+func TestRequireWebChannels(t *testing.T) {
+	tests := []struct {
+		name string
+		acct account.Account
+		want domain.Code
+	}{
+		{"starter", account.Account{Plan: "starter"}, ""},
+		{"free", account.Account{Plan: "free"}, domain.CodePlanRequired},
+		{"free with bonus", account.Account{Plan: "free", DeveloperBonus: true}, ""},
+		{"plan missing from the table", account.Account{Plan: "gold"}, domain.CodeInternal},
+	}
+	for _, tt := range tests {
+		f := newFixture(t)
+		err := NewAccess(f.accounts, f.keys, f.limiter, plans).RequireWebChannels(Principal{Account: tt.acct})
+		if got := domain.ErrorCode(err); got != tt.want {
+			t.Errorf("%s: code %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestLimit(t *testing.T) {
+	tests := []struct {
+		name      string
+		res       ratelimit.Result
+		err       error
+		want      domain.Code
+		wantRetry time.Duration
+	}{
+		{"allowed", ratelimit.Result{Allowed: true, Remaining: 5}, nil, "", 0},
+		{"denied", ratelimit.Result{RetryAfter: 1500 * time.Millisecond}, nil, domain.CodeRateLimited, 2 * time.Second},
+		{"limiter down", ratelimit.Result{}, errors.New("redis: connection refused"), domain.CodeInternal, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.limiter.EXPECT().Allow(gomock.Any(), "chat:acct_1", ratelimit.Chat).Return(tt.res, tt.err)
+			_, err := NewAccess(f.accounts, f.keys, f.limiter, plans).Limit(context.Background(), "acct_1", ratelimit.Chat)
+			if got := domain.ErrorCode(err); got != tt.want {
+				t.Fatalf("code %q, want %q", got, tt.want)
+			}
+			if e, ok := domain.AsError(err); ok && e.RetryAfter != tt.wantRetry {
+				t.Fatalf("retry after %v, want %v", e.RetryAfter, tt.wantRetry)
+			}
+		})
+	}
+}
+
+func TestCharge(t *testing.T) {
+	period := ledger.PeriodAt(now)
+	tests := []struct {
+		name        string
+		acct        account.Account
+		action      ledger.Action
+		wantLimit   int
+		spentAfter  int
+		charged     bool
+		firstMark   bool
+		wantMark    bool
+		want        domain.Code
+		wantEvents  int
+		wantSpent   int
+		wantRemains int
+	}{
+		{name: "plain charge", acct: account.Account{ID: "a", Plan: "starter"}, action: ledger.ChatReply,
+			wantLimit: 1000, spentAfter: 1, charged: true, wantSpent: 1, wantRemains: 999},
+		{name: "custom limit", acct: account.Account{ID: "a", Plan: "starter", InteractionLimit: 10}, action: ledger.Picture,
+			wantLimit: 10, spentAfter: 10, charged: true, wantMark: true, firstMark: true, wantEvents: 1, wantSpent: 10},
+		{name: "last interaction emits limit.reached", acct: account.Account{ID: "a", Plan: "starter"}, action: ledger.ChatReply,
+			wantLimit: 1000, spentAfter: 1000, charged: true, wantMark: true, firstMark: true, wantEvents: 1, wantSpent: 1000},
+		{name: "refused when exhausted, event already sent", acct: account.Account{ID: "a", Plan: "starter"}, action: ledger.ChatReply,
+			wantLimit: 1000, spentAfter: 1000, charged: false, wantMark: true, firstMark: false,
+			want: domain.CodeInteractionLimitReached, wantSpent: 1000},
+		{name: "refused picture with five left: not exhausted", acct: account.Account{ID: "a", Plan: "starter"}, action: ledger.Picture,
+			wantLimit: 1000, spentAfter: 995, charged: false, want: domain.CodeInteractionLimitReached, wantSpent: 995, wantRemains: 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.accounts.EXPECT().Get(gomock.Any(), "a").Return(tt.acct, nil)
+			cost, _ := ledger.Cost(tt.action)
+			f.usage.EXPECT().Charge(gomock.Any(), gomock.Any(), period, tt.wantLimit).DoAndReturn(
+				func(_ context.Context, c ledger.Charge, _ ledger.Period, _ int) (int, bool, error) {
+					if c.Cost != cost || c.AccountID != "a" || c.Action != tt.action || !strings.HasPrefix(c.ID, "chg_") {
+						t.Errorf("charge %+v", c)
+					}
+					return tt.spentAfter, tt.charged, nil
+				})
+			if tt.wantMark {
+				f.usage.EXPECT().MarkLimitReached(gomock.Any(), "a", period).Return(tt.firstMark, nil)
+			}
+			l := NewLedger(f.tx, f.accounts, f.usage, f.events, plans, f.clock)
+			u, err := l.Charge(context.Background(), "a", tt.action, "msg_1", ledger.Labels{})
+			if got := domain.ErrorCode(err); got != tt.want {
+				t.Fatalf("code %q, want %q", got, tt.want)
+			}
+			if u.Spent != tt.wantSpent || u.Remaining() != tt.wantRemains || u.Limit != tt.wantLimit {
+				t.Fatalf("usage %+v", u)
+			}
+			if len(f.events.published) != tt.wantEvents {
+				t.Fatalf("events %v, want %d", f.events.published, tt.wantEvents)
+			}
+			if tt.wantEvents > 0 && f.events.published[0] != event.LimitReached {
+				t.Fatalf("event %q", f.events.published[0])
+			}
+		})
+	}
+}
+
+func TestAdminCreate(t *testing.T) {
+	tests := []struct {
+		name      string
+		in        NewAccount
+		want      domain.Code
+		wantField string
+		wantPlan  string
+	}{
+		{name: "defaults to starter", in: NewAccount{Name: " Acme "}, wantPlan: "starter"},
+		{name: "free", in: NewAccount{Name: "Acme", Plan: "free"}, wantPlan: "free"},
+		{name: "unknown plan", in: NewAccount{Name: "Acme", Plan: "gold"}, want: domain.CodeInvalidRequest, wantField: "plan"},
+		{name: "no name", in: NewAccount{Name: ""}, want: domain.CodeInvalidRequest, wantField: "name"},
+		{name: "negative limit", in: NewAccount{Name: "Acme", InteractionLimit: -5}, want: domain.CodeInvalidRequest, wantField: "interaction_limit"},
+		{name: "bad e-mail", in: NewAccount{Name: "Acme", OwnerEmail: "nope"}, want: domain.CodeInvalidRequest, wantField: "owner_email"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			if tt.want == "" {
+				f.accounts.EXPECT().Create(gomock.Any(), gomock.Any()).Return(nil)
+			}
+			a, err := NewAdmin(f.tx, f.accounts, f.keys, plans, f.clock).Create(context.Background(), tt.in)
+			if got := domain.ErrorCode(err); got != tt.want {
+				t.Fatalf("code %q, want %q (%v)", got, tt.want, err)
+			}
+			if e, ok := domain.AsError(err); ok && e.Field != tt.wantField {
+				t.Fatalf("field %q, want %q", e.Field, tt.wantField)
+			}
+			if err == nil && (a.Plan != tt.wantPlan || a.Name != "Acme" || a.Status != account.Active ||
+				!strings.HasPrefix(a.ID, "acct_") || !strings.HasPrefix(a.WidgetToken, "wt_") || !a.CreatedAt.Equal(now)) {
+				t.Fatalf("account %+v", a)
+			}
+		})
+	}
+}
+
+func TestCreateKeyStoresOnlyTheHash(t *testing.T) {
+	f := newFixture(t)
+	f.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1"}, nil)
+	var stored account.Key
+	f.keys.EXPECT().Create(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, k account.Key) error {
+		stored = k
+		return nil
+	})
+	k, secret, err := NewAdmin(f.tx, f.accounts, f.keys, plans, f.clock).CreateKey(context.Background(), NewKey{AccountID: "acct_1", Name: "ci"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !account.LooksLikeKey(secret) || stored.Hash != account.HashSecret(secret) || k.Hash != stored.Hash {
+		t.Fatalf("secret %q stored %+v", secret, stored)
+	}
+	if strings.Contains(stored.Hash, secret) || stored.Last4 != secret[len(secret)-4:] {
+		t.Fatalf("stored key holds the secret: %+v", stored)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	t.Run("store has accounts", func(t *testing.T) {
+		f := newFixture(t)
+		f.accounts.EXPECT().Count(gomock.Any()).Return(1, nil)
+		_, _, ok, err := NewAdmin(f.tx, f.accounts, f.keys, plans, f.clock).Demo(context.Background())
+		if err != nil || ok {
+			t.Fatalf("ok %v err %v", ok, err)
+		}
+	})
+	t.Run("empty store", func(t *testing.T) {
+		f := newFixture(t)
+		pro := ledger.Plans{"pro": {Name: "pro", Interactions: 10000, WebChannels: true}}
+		f.accounts.EXPECT().Count(gomock.Any()).Return(0, nil)
+		f.accounts.EXPECT().Create(gomock.Any(), gomock.Any()).Return(nil)
+		f.accounts.EXPECT().Get(gomock.Any(), gomock.Any()).Return(account.Account{}, nil)
+		f.keys.EXPECT().Create(gomock.Any(), gomock.Any()).Return(nil)
+		a, secret, ok, err := NewAdmin(f.tx, f.accounts, f.keys, pro, f.clock).Demo(context.Background())
+		if err != nil || !ok || a.Plan != "pro" || !account.LooksLikeKey(secret) {
+			t.Fatalf("demo %+v %q %v %v", a, secret, ok, err)
+		}
+	})
+}
