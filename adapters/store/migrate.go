@@ -1,0 +1,61 @@
+package store
+
+import (
+	"context"
+	"embed"
+	"fmt"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+	"github.com/uptrace/bun/migrate"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migrateLockID keys the Postgres advisory lock that serialises concurrent Migrate calls.
+const migrateLockID = 7_400_211_026
+
+// Migrate brings the schema up to date. It is idempotent and safe to run from several processes
+// at once: on Postgres they take turns on an advisory lock, and every statement is IF NOT EXISTS
+// and recorded with an upsert, so a repeated run changes nothing.
+func Migrate(ctx context.Context, db *bun.DB) error {
+	migrations := migrate.NewMigrations()
+	if err := migrations.Discover(migrationFiles); err != nil {
+		return fmt.Errorf("migrate: discover: %w", err)
+	}
+	if db.Dialect().Name() == dialect.PG {
+		unlock, err := advisoryLock(ctx, db)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	m := migrate.NewMigrator(db, migrations,
+		migrate.WithMarkAppliedOnSuccess(true),
+		migrate.WithUpsert(true),
+	)
+	if err := m.Init(ctx); err != nil {
+		return fmt.Errorf("migrate: init: %w", err)
+	}
+	if _, err := m.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// advisoryLock holds a session-level advisory lock on a dedicated connection until unlock.
+func advisoryLock(ctx context.Context, db *bun.DB) (unlock func(), err error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: lock: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(?)", migrateLockID); err != nil {
+		_ = conn.Close()
+		return nil, fmt.Errorf("migrate: lock: %w", err)
+	}
+	return func() {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(?)", migrateLockID)
+		_ = conn.Close()
+	}, nil
+}

@@ -1,0 +1,101 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/uptrace/bun/driver/sqliteshim"
+)
+
+// sqliteParams configure every SQLite connection: WAL so that readers run beside the writer, a
+// busy timeout so that writers wait for each other instead of failing, foreign keys, and
+// immediate transactions so that two transactions never deadlock upgrading a read lock.
+const sqliteParams = "_pragma=busy_timeout(10000)" +
+	"&_pragma=journal_mode(WAL)" +
+	"&_pragma=synchronous(NORMAL)" +
+	"&_pragma=foreign_keys(1)" +
+	"&_txlock=immediate"
+
+// Open connects to the database at databaseURL and checks that it answers. It accepts
+// sqlite://PATH (relative to the working directory, e.g. sqlite://data/svc.db),
+// sqlite:///ABSOLUTE/PATH, and postgres://… or postgresql://…. The returned function closes the
+// database. Errors never repeat the URL, which may hold a password.
+func Open(ctx context.Context, databaseURL string) (*bun.DB, func(), error) {
+	scheme, rest, ok := strings.Cut(databaseURL, "://")
+	if !ok {
+		return nil, nil, errors.New("store: database URL needs a scheme: sqlite://PATH or postgres://…")
+	}
+	var (
+		db  *bun.DB
+		err error
+	)
+	switch strings.ToLower(scheme) {
+	case "sqlite":
+		db, err = openSQLite(rest)
+	case "postgres", "postgresql":
+		db, err = openPostgres(databaseURL)
+	default:
+		return nil, nil, fmt.Errorf("store: unsupported database URL scheme %q: use sqlite:// or postgres://", scheme)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := db.PingContext(ctx); err != nil {
+		_ = db.Close()
+		return nil, nil, fmt.Errorf("store: connect to %s database: %w", scheme, err)
+	}
+	return db, func() { _ = db.Close() }, nil
+}
+
+func openSQLite(rest string) (*bun.DB, error) {
+	path, query, _ := strings.Cut(rest, "?")
+	if path == "" || path == ":memory:" {
+		return nil, errors.New("store: sqlite:// needs a file path, e.g. sqlite://data/svc.db")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return nil, fmt.Errorf("store: create the SQLite directory: %w", err)
+	}
+	dsn := path + "?" + sqliteParams
+	if query != "" {
+		dsn += "&" + query
+	}
+	sqldb, err := sql.Open(sqliteshim.ShimName, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open SQLite: %w", err)
+	}
+	// In WAL mode readers run concurrently; writers queue on the busy timeout.
+	n := max(4, runtime.GOMAXPROCS(0))
+	sqldb.SetMaxOpenConns(n)
+	sqldb.SetMaxIdleConns(n)
+	return bun.NewDB(sqldb, sqlitedialect.New()), nil
+}
+
+func openPostgres(databaseURL string) (db *bun.DB, err error) {
+	if _, err := url.Parse(databaseURL); err != nil {
+		return nil, errors.New("store: the postgres URL does not parse")
+	}
+	// pgdriver panics on an option it cannot parse (such as an unknown sslmode).
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, fmt.Errorf("store: invalid postgres URL: %v", r)
+		}
+	}()
+	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(databaseURL)))
+	n := max(8, 4*runtime.GOMAXPROCS(0))
+	sqldb.SetMaxOpenConns(n)
+	sqldb.SetMaxIdleConns(n)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	return bun.NewDB(sqldb, pgdialect.New()), nil
+}

@@ -1,0 +1,113 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/ports"
+)
+
+var _ ports.Outbox = (*Outbox)(nil)
+
+// Outbox implements ports.Outbox. It is system-wide: the relay works for every account.
+type Outbox struct{ db *bun.DB }
+
+// NewOutbox returns the outbox of db.
+func NewOutbox(db *bun.DB) *Outbox { return &Outbox{db: db} }
+
+// Add writes a message, in the caller's transaction when ctx has one.
+func (r *Outbox) Add(ctx context.Context, m outbox.Message) error {
+	if _, err := idb(ctx, r.db).NewInsert().Model(toMessageModel(m)).Exec(ctx); err != nil {
+		return fmt.Errorf("add outbox message: %w", err)
+	}
+	return nil
+}
+
+// Claim marks up to limit claimable messages as enqueued at now, adds one to their attempts and
+// returns them, oldest first. It selects candidates, then claims each with an update that checks
+// the condition again, so that of two concurrent claimers only one gets a message.
+func (r *Outbox) Claim(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]outbox.Message, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	db := idb(ctx, r.db)
+	now = dbTime(now)
+	cutoff := now.Add(-lease)
+	var ids []string
+	if err := db.NewSelect().Model((*messageModel)(nil)).
+		Column("id").
+		Where(claimable, cutoff).
+		Order("created_at", "id").
+		Limit(int64(limit)).
+		Scan(ctx, &ids); err != nil {
+		return nil, fmt.Errorf("claim outbox messages: %w", err)
+	}
+	claimed := make([]outbox.Message, 0, len(ids))
+	for _, id := range ids {
+		var m messageModel
+		err := db.NewUpdate().Model(&m).
+			Set("enqueued_at = ?", now).
+			Set("attempts = attempts + 1").
+			Where("id = ?", id).
+			Where(claimable, cutoff).
+			Returning("*").
+			Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // another claimer was first
+		}
+		if err != nil {
+			return nil, fmt.Errorf("claim outbox message: %w", err)
+		}
+		claimed = append(claimed, m.domain())
+	}
+	return claimed, nil
+}
+
+// claimable selects what outbox.Message.Claimable accepts: not done, and never enqueued or
+// enqueued at the cutoff (now - lease) or before.
+const claimable = "done_at IS NULL AND (enqueued_at IS NULL OR enqueued_at <= ?)"
+
+// Done confirms a message. Confirming it again changes nothing; not_found when none.
+func (r *Outbox) Done(ctx context.Context, id string, at time.Time) error {
+	db := idb(ctx, r.db)
+	res, err := db.NewUpdate().Model((*messageModel)(nil)).
+		Set("done_at = ?", dbTime(at)).
+		Where("id = ?", id).
+		Where("done_at IS NULL").
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("confirm outbox message: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("confirm outbox message: %w", err)
+	}
+	if n == 0 { // already done, or unknown
+		_, err = r.Get(ctx, id)
+	}
+	return err
+}
+
+// Get returns one message; not_found when none.
+func (r *Outbox) Get(ctx context.Context, id string) (outbox.Message, error) {
+	var m messageModel
+	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("id = ?", id).Scan(ctx); err != nil {
+		return outbox.Message{}, notFound(err, "outbox message", "get outbox message")
+	}
+	return m.domain(), nil
+}
+
+// Backlog counts the messages not done yet.
+func (r *Outbox) Backlog(ctx context.Context) (int, error) {
+	n, err := idb(ctx, r.db).NewSelect().Model((*messageModel)(nil)).Where("done_at IS NULL").Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("count outbox backlog: %w", err)
+	}
+	return int(n), nil
+}

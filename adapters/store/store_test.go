@@ -1,0 +1,216 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/internal/testenv"
+	"github.com/svcagent/svc/ports/portstest"
+)
+
+// dialects are the databases every test runs against; each call gives a fresh, empty one.
+var dialects = []struct {
+	name string
+	url  func(testing.TB) string
+}{
+	{"SQLite", testenv.SQLite},
+	{"Postgres", testenv.Postgres},
+}
+
+// newDB opens and migrates the database at url, closed when the test ends.
+func newDB(tb testing.TB, url string) *bun.DB {
+	tb.Helper()
+	ctx := context.Background()
+	db, closeDB, err := store.Open(ctx, url)
+	if err != nil {
+		tb.Fatalf("Open: %v", err)
+	}
+	tb.Cleanup(closeDB)
+	if err := store.Migrate(ctx, db); err != nil {
+		tb.Fatalf("Migrate: %v", err)
+	}
+	return db
+}
+
+func stores(db *bun.DB) portstest.Stores {
+	return portstest.Stores{
+		Tx:       store.NewTx(db),
+		Accounts: store.NewAccounts(db),
+		Keys:     store.NewKeys(db),
+		Agents:   store.NewAgents(db),
+		Usage:    store.NewUsage(db),
+		Outbox:   store.NewOutbox(db),
+	}
+}
+
+func TestStores(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			portstest.RunStores(t, func(t *testing.T) portstest.Stores {
+				return stores(newDB(t, d.url(t)))
+			})
+		})
+	}
+}
+
+func TestMigrateIsIdempotentAndConcurrent(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			db := newDB(t, d.url(t))
+			var wg sync.WaitGroup
+			for range 4 {
+				wg.Go(func() {
+					if err := store.Migrate(t.Context(), db); err != nil {
+						t.Errorf("Migrate again: %v", err)
+					}
+				})
+			}
+			wg.Wait()
+			var n int
+			if err := db.NewRaw("SELECT count(*) FROM bun_migrations").Scan(t.Context(), &n); err != nil || n != 1 {
+				t.Errorf("recorded migrations = %d, %v; want 1", n, err)
+			}
+		})
+	}
+}
+
+// TestChargeRows checks what the ports cannot see: a charge row for each charge that went through.
+func TestChargeRows(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			db := newDB(t, d.url(t))
+			ctx := t.Context()
+			now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+			if err := store.NewAccounts(db).Create(ctx, account.Account{
+				ID: "acct_a", Name: "A", Plan: "starter", Status: account.Active, CreatedAt: now, UpdatedAt: now,
+			}); err != nil {
+				t.Fatalf("Create: %v", err)
+			}
+			usage := store.NewUsage(db)
+			var wg sync.WaitGroup
+			for i := range 50 {
+				wg.Go(func() {
+					c := ledger.Charge{ID: fmt.Sprint("chg_", i), AccountID: "acct_a", Action: ledger.ChatReply, Cost: 1, At: now}
+					if _, _, err := usage.Charge(ctx, c, ledger.PeriodAt(now), 10); err != nil {
+						t.Errorf("Charge: %v", err)
+					}
+				})
+			}
+			wg.Wait()
+			n, err := db.NewSelect().Table("charges").Where("account_id = ?", "acct_a").Count(ctx)
+			if err != nil || n != 10 {
+				t.Errorf("charge rows = %d, %v; want 10", n, err)
+			}
+		})
+	}
+}
+
+func TestOpenSQLite(t *testing.T) {
+	t.Chdir(t.TempDir())
+	db, closeDB, err := store.Open(t.Context(), "sqlite://data/svc.db")
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer closeDB()
+	if _, err := os.Stat("data/svc.db"); err != nil {
+		t.Errorf("database file not created relative to the working directory: %v", err)
+	}
+	for _, tt := range []struct{ pragma, want string }{
+		{"journal_mode", "wal"},
+		{"foreign_keys", "1"},
+		{"busy_timeout", "10000"},
+	} {
+		var got string
+		if err := db.NewRaw("PRAGMA "+tt.pragma).Scan(t.Context(), &got); err != nil || got != tt.want {
+			t.Errorf("PRAGMA %s = %q, %v; want %q", tt.pragma, got, err, tt.want)
+		}
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	tests := []struct {
+		name, url, want string
+	}{
+		{"no scheme", "data/svc.db", "needs a scheme"},
+		{"unknown scheme", "mysql://u:secret@localhost/db", "unsupported database URL scheme"},
+		{"no sqlite path", "sqlite://", "needs a file path"},
+		{"sqlite in memory", "sqlite://:memory:", "needs a file path"},
+		{"bad postgres option", "postgres://u:secret@127.0.0.1:1/db?sslmode=bogus", "invalid postgres URL"},
+		{"postgres down", "postgres://u:secret@127.0.0.1:1/db?sslmode=disable", "connect to postgres database"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := store.Open(t.Context(), tt.url)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Open(%q) = %v; want an error with %q", tt.url, err, tt.want)
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("error %q shows the password", err)
+			}
+		})
+	}
+}
+
+func TestPinger(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			db := newDB(t, d.url(t))
+			if err := store.NewPinger(db).Ping(t.Context()); err != nil {
+				t.Fatalf("Ping: %v", err)
+			}
+			_ = db.Close()
+			if err := store.NewPinger(db).Ping(t.Context()); err == nil {
+				t.Fatal("Ping of a closed database = nil; want an error")
+			}
+		})
+	}
+}
+
+// BenchmarkKeyByHash measures the authentication lookup among 10,000 keys.
+func BenchmarkKeyByHash(b *testing.B) {
+	const n = 10_000
+	for _, d := range dialects {
+		b.Run(d.name, func(b *testing.B) {
+			db := newDB(b, d.url(b))
+			ctx := context.Background()
+			now := time.Now()
+			if err := store.NewAccounts(db).Create(ctx, account.Account{
+				ID: "acct_a", Name: "A", Plan: "starter", Status: account.Active, CreatedAt: now, UpdatedAt: now,
+			}); err != nil {
+				b.Fatalf("Create: %v", err)
+			}
+			keys := store.NewKeys(db)
+			hashes := make([]string, n)
+			err := store.NewTx(db).InTx(ctx, func(ctx context.Context) error {
+				for i := range hashes {
+					hashes[i] = account.HashSecret(fmt.Sprint("svc_live_", i))
+					k := account.Key{ID: fmt.Sprint("key_", i), AccountID: "acct_a", Hash: hashes[i], CreatedAt: now}
+					if err := keys.Create(ctx, k); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatalf("create keys: %v", err)
+			}
+			i := 0
+			for b.Loop() {
+				if _, err := keys.ByHash(ctx, hashes[i%n]); err != nil {
+					b.Fatalf("ByHash: %v", err)
+				}
+				i++
+			}
+		})
+	}
+}

@@ -1,0 +1,113 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/ports"
+)
+
+var _ ports.Usage = (*Usage)(nil)
+
+// Usage implements ports.Usage with one counter row per account and period.
+type Usage struct{ db *bun.DB }
+
+// NewUsage returns the usage repository of db.
+func NewUsage(db *bun.DB) *Usage { return &Usage{db: db} }
+
+// Spent returns what the account spent in the period (0 when nothing yet).
+func (r *Usage) Spent(ctx context.Context, accountID string, period ledger.Period) (int, error) {
+	return spent(ctx, idb(ctx, r.db), accountID, dbTime(period.Start))
+}
+
+// Charge adds c.Cost to the period's counter when the total stays within limit (as ledger.Check
+// decides: a cost of zero or less always fits) and records c, in one transaction (the caller's
+// when ctx has one). The conditional update makes concurrent charges queue on the counter row,
+// so they never overspend.
+func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Period, limit int) (total int, ok bool, err error) {
+	start := dbTime(period.Start)
+	err = inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		if err := ensurePeriod(ctx, tx, c.AccountID, start); err != nil {
+			return err
+		}
+		err := tx.NewUpdate().Model((*usagePeriodModel)(nil)).
+			Set("spent = spent + ?", c.Cost).
+			Where("account_id = ?", c.AccountID).
+			Where("period_start = ?", start).
+			Where("(? <= 0 OR spent + ? <= ?)", c.Cost, c.Cost, limit).
+			Returning("spent").
+			Scan(ctx, &total)
+		if errors.Is(err, sql.ErrNoRows) {
+			total, err = spent(ctx, tx, c.AccountID, start)
+			return err
+		}
+		if err != nil {
+			return fmt.Errorf("charge: %w", err)
+		}
+		if _, err := tx.NewInsert().Model(toChargeModel(c, period)).Exec(ctx); err != nil {
+			return fmt.Errorf("record charge: %w", err)
+		}
+		ok = true
+		return nil
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	return total, ok, nil
+}
+
+// MarkLimitReached flags the period as reached and reports whether this call was the first.
+func (r *Usage) MarkLimitReached(ctx context.Context, accountID string, period ledger.Period) (bool, error) {
+	db := idb(ctx, r.db)
+	start := dbTime(period.Start)
+	if err := ensurePeriod(ctx, db, accountID, start); err != nil {
+		return false, err
+	}
+	res, err := db.NewUpdate().Model((*usagePeriodModel)(nil)).
+		Set("limit_reached_at = ?", dbTime(time.Now())).
+		Where("account_id = ?", accountID).
+		Where("period_start = ?", start).
+		Where("limit_reached_at IS NULL").
+		Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("mark limit reached: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("mark limit reached: %w", err)
+	}
+	return n == 1, nil
+}
+
+// ensurePeriod creates the period's counter row unless it exists.
+func ensurePeriod(ctx context.Context, db bun.IDB, accountID string, start time.Time) error {
+	if _, err := db.NewInsert().
+		Model(&usagePeriodModel{AccountID: accountID, PeriodStart: start}).
+		On("CONFLICT (account_id, period_start) DO NOTHING").
+		Exec(ctx); err != nil {
+		return fmt.Errorf("open usage period: %w", err)
+	}
+	return nil
+}
+
+func spent(ctx context.Context, db bun.IDB, accountID string, start time.Time) (int, error) {
+	var n int
+	err := db.NewSelect().Model((*usagePeriodModel)(nil)).
+		Column("spent").
+		Where("account_id = ?", accountID).
+		Where("period_start = ?", start).
+		Scan(ctx, &n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("get usage: %w", err)
+	}
+	return n, nil
+}
