@@ -1,0 +1,169 @@
+package asynqq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/ports"
+)
+
+const (
+	// An idle worker looks for work this often.
+	taskCheckInterval = 100 * time.Millisecond
+	// Due retries move to the pending list this often.
+	delayedTaskCheckInterval = 200 * time.Millisecond
+	// asynq keeps retry times in whole seconds, so a retry may become pending up to a second early
+	// (never late, thanks to this lead over the check intervals); the worker then waits for the
+	// exact time, which it keeps in Redis under dueKeyPrefix.
+	retryLead    = 2 * (taskCheckInterval + delayedTaskCheckInterval)
+	maxDueWait   = time.Second + retryLead
+	dueKeyPrefix = "svc:asynqq:due:"
+)
+
+// Worker runs an asynq server that hands every task of its queue to one ports.Handler.
+type Worker struct {
+	srv  *asynq.Server
+	rdb  redis.UniversalClient
+	h    ports.Handler
+	opts Options
+	log  *zap.Logger
+}
+
+// NewWorker returns a worker on r that handles every message of opts.Queue with h. Like
+// asynq.NewServer, it panics when r makes no Redis client (a RedisConnOpt of asynq's own types
+// always does).
+func NewWorker(r asynq.RedisConnOpt, h ports.Handler, opts Options, log *zap.Logger) *Worker {
+	opts = opts.withDefaults()
+	rdb, ok := r.MakeRedisClient().(redis.UniversalClient)
+	if !ok {
+		panic(fmt.Sprintf("asynqq: unsupported RedisConnOpt %T", r))
+	}
+	w := &Worker{rdb: rdb, h: h, opts: opts, log: log}
+	w.srv = asynq.NewServerFromRedisClient(rdb, asynq.Config{
+		Concurrency:              opts.Concurrency,
+		Queues:                   map[string]int{opts.Queue: 1},
+		TaskCheckInterval:        taskCheckInterval,
+		DelayedTaskCheckInterval: delayedTaskCheckInterval,
+		RetryDelayFunc:           w.retryDelay,
+		ShutdownTimeout:          opts.ShutdownTimeout,
+		ErrorHandler:             asynq.ErrorHandlerFunc(w.logError),
+		Logger:                   log.Named("asynq").Sugar(),
+	})
+	return w
+}
+
+// Start starts handling tasks; it returns at once.
+func (w *Worker) Start() error {
+	if err := w.srv.Start(asynq.HandlerFunc(w.process)); err != nil {
+		return fmt.Errorf("start asynq worker: %w", err)
+	}
+	return nil
+}
+
+// Shutdown stops taking tasks, waits up to ShutdownTimeout for running handlers (tasks still
+// running then go back to the queue, their contexts canceled) and closes the Redis connection.
+func (w *Worker) Shutdown() {
+	w.srv.Shutdown()
+	if err := w.rdb.Close(); err != nil {
+		w.log.Warn("close redis", zap.Error(err))
+	}
+}
+
+// process decodes a task, waits for the exact time of a retry and calls the handler. On failure
+// it keeps the time of the next attempt, and hands the delay to retryDelay in the error.
+func (w *Worker) process(ctx context.Context, t *asynq.Task) error {
+	m, err := ParseTask(t)
+	if err != nil {
+		return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
+	}
+	id, _ := asynq.GetTaskID(ctx)
+	n, _ := asynq.GetRetryCount(ctx)
+	if n > 0 {
+		if err := w.waitDue(ctx, id); err != nil {
+			return err
+		}
+	}
+	err = w.h.Handle(ctx, m)
+	if err == nil {
+		return nil
+	}
+	if maxRetry, _ := asynq.GetMaxRetry(ctx); n >= maxRetry {
+		return err
+	}
+	d := w.opts.RetryDelay(n, err)
+	due := time.Now().Add(d)
+	if serr := w.rdb.Set(ctx, w.dueKey(id), due.UnixNano(), d+time.Minute).Err(); serr != nil {
+		w.log.Warn("keep retry time", zap.String("message_id", id), zap.Error(serr))
+	}
+	return &retryError{err: err, delay: d}
+}
+
+// waitDue sleeps until the time kept for the task's retry, if it is still ahead.
+func (w *Worker) waitDue(ctx context.Context, id string) error {
+	v, err := w.rdb.Get(ctx, w.dueKey(id)).Result()
+	if err != nil {
+		return nil // none kept (or Redis hiccup): run now
+	}
+	ns, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return nil
+	}
+	wait := min(time.Until(time.Unix(0, ns)), maxDueWait)
+	if wait <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (w *Worker) dueKey(id string) string { return dueKeyPrefix + w.opts.Queue + ":" + id }
+
+// retryDelay schedules the next attempt retryLead early; process waits for the exact time.
+func (w *Worker) retryDelay(n int, err error, _ *asynq.Task) time.Duration {
+	var rerr *retryError
+	if errors.As(err, &rerr) {
+		return max(rerr.delay-retryLead, 0)
+	}
+	return w.opts.RetryDelay(n, err)
+}
+
+// logError logs a failed attempt, never the payload.
+func (w *Worker) logError(ctx context.Context, t *asynq.Task, err error) {
+	id, _ := asynq.GetTaskID(ctx)
+	n, _ := asynq.GetRetryCount(ctx)
+	maxRetry, _ := asynq.GetMaxRetry(ctx)
+	fields := []zap.Field{
+		zap.String("message_id", id),
+		zap.String("topic", t.Type()),
+		zap.Int("attempt", n+1),
+		zap.Error(err),
+	}
+	if n >= maxRetry || errors.Is(err, asynq.SkipRetry) {
+		w.log.Error("message failed; giving up", fields...)
+		return
+	}
+	w.log.Warn("message failed; will retry", fields...)
+}
+
+// retryError carries the delay process chose for the next attempt to retryDelay.
+type retryError struct {
+	err   error
+	delay time.Duration
+}
+
+func (e *retryError) Error() string { return e.err.Error() }
+
+func (e *retryError) Unwrap() error { return e.err }

@@ -1,0 +1,145 @@
+package inproc_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/svcagent/svc/adapters/queue/inproc"
+	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/ports"
+	"github.com/svcagent/svc/ports/portstest"
+)
+
+func TestQueue(t *testing.T) {
+	portstest.RunQueue(t, func(t *testing.T, h ports.Handler) ports.Queue {
+		return start(t, h, inproc.Options{RetryDelay: fixedDelay(50 * time.Millisecond)})
+	})
+}
+
+func TestStopWaitsForRunningHandler(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	var finished atomic.Bool
+	q := inproc.New(handlerFunc(func(context.Context, outbox.Message) error {
+		close(started)
+		<-release
+		finished.Store(true)
+		return nil
+	}), inproc.Options{}, zaptest.NewLogger(t))
+	q.Start(context.Background())
+	if err := q.Enqueue(context.Background(), outbox.Message{ID: "m1"}); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+
+	stopped := make(chan error, 1)
+	go func() { stopped <- q.Stop(context.Background()) }()
+	select {
+	case err := <-stopped:
+		t.Fatalf("Stop returned (%v) while a handler ran", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if err := q.Enqueue(context.Background(), outbox.Message{ID: "m2"}); !errors.Is(err, inproc.ErrStopped) {
+		t.Errorf("Enqueue while stopping: %v, want ErrStopped", err)
+	}
+	close(release)
+	if err := <-stopped; err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if !finished.Load() {
+		t.Error("Stop returned before the handler finished")
+	}
+}
+
+func TestStopGivesUpWithContext(t *testing.T) {
+	started := make(chan struct{})
+	canceled := make(chan struct{})
+	q := inproc.New(handlerFunc(func(ctx context.Context, _ outbox.Message) error {
+		close(started)
+		<-ctx.Done()
+		close(canceled)
+		return ctx.Err()
+	}), inproc.Options{}, zap.NewNop()) // it logs the failure after the test ends
+	q.Start(context.Background())
+	if err := q.Enqueue(context.Background(), outbox.Message{ID: "stuck"}); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := q.Stop(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Stop: %v, want deadline exceeded", err)
+	}
+	select {
+	case <-canceled:
+	case <-time.After(time.Second):
+		t.Error("the handler's context was not canceled when Stop gave up")
+	}
+}
+
+func TestEnqueueFailsWhenFull(t *testing.T) {
+	q := inproc.New(handlerFunc(func(context.Context, outbox.Message) error { return nil }),
+		inproc.Options{Capacity: 2}, zaptest.NewLogger(t)) // not started: nothing drains
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "a"} {
+		if err := q.Enqueue(ctx, outbox.Message{ID: id}); err != nil {
+			t.Fatalf("Enqueue(%s): %v", id, err)
+		}
+	}
+	if err := q.Enqueue(ctx, outbox.Message{ID: "c"}); !errors.Is(err, inproc.ErrFull) {
+		t.Errorf("Enqueue past capacity: %v, want ErrFull", err)
+	}
+	if n, _ := q.Depth(ctx); n != 2 {
+		t.Errorf("Depth = %d, want 2", n)
+	}
+}
+
+func TestGivesUpAfterMaxRetry(t *testing.T) {
+	var calls atomic.Int32
+	q := start(t, handlerFunc(func(context.Context, outbox.Message) error {
+		calls.Add(1)
+		panic("boom") // a panic is a failure like any other
+	}), inproc.Options{MaxRetry: 2, RetryDelay: fixedDelay(10 * time.Millisecond)})
+	if err := q.Enqueue(context.Background(), outbox.Message{ID: "doomed"}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for n, _ := q.Depth(context.Background()); n != 0; n, _ = q.Depth(context.Background()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("Depth = %d after 5s, want 0", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := calls.Load(); n != 3 {
+		t.Errorf("handled %d times, want 3 (once and 2 retries)", n)
+	}
+}
+
+// start returns a started queue, stopped when the test ends.
+func start(t *testing.T, h ports.Handler, opts inproc.Options) *inproc.Queue {
+	t.Helper()
+	q := inproc.New(h, opts, zaptest.NewLogger(t))
+	q.Start(context.Background())
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := q.Stop(ctx); err != nil {
+			t.Errorf("Stop: %v", err)
+		}
+	})
+	return q
+}
+
+func fixedDelay(d time.Duration) func(int, error) time.Duration {
+	return func(int, error) time.Duration { return d }
+}
+
+type handlerFunc func(ctx context.Context, m outbox.Message) error
+
+func (f handlerFunc) Handle(ctx context.Context, m outbox.Message) error { return f(ctx, m) }
