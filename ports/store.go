@@ -8,6 +8,7 @@ import (
 
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/outbox"
 )
@@ -78,4 +79,21 @@ type Outbox interface {
 // Pinger answers whether a backing service is reachable.
 type Pinger interface {
 	Ping(ctx context.Context) error
+}
+
+// Knowledge stores the Brain of each account. Every change increases the account's version.
+type Knowledge interface {
+	// State returns the account's Brain state (version 0 when it has none yet).
+	State(ctx context.Context, accountID string) (knowledge.State, error)
+	// Replace deletes the account's pages of r.Source (of r.Site when set) with their chunks,
+	// stores r's pages and chunks, and returns the new state.
+	Replace(ctx context.Context, accountID string, r knowledge.Replacement) (knowledge.State, error)
+	// UpsertFAQ adds items, or updates those whose Normalized question the account already has.
+	UpsertFAQ(ctx context.Context, accountID string, items []knowledge.FAQItem, at time.Time) (knowledge.FAQUpsert, knowledge.State, error)
+	// Pages lists the account's pages, without content, oldest first.
+	Pages(ctx context.Context, accountID string) ([]knowledge.StoredPage, error)
+	// FAQ lists the account's FAQ items with their vectors, oldest first.
+	FAQ(ctx context.Context, accountID string) ([]knowledge.FAQItem, error)
+	// Chunks lists the account's chunks with their vectors.
+	Chunks(ctx context.Context, accountID string) ([]knowledge.StoredChunk, error)
 }

@@ -47,6 +47,10 @@ func (r *Agents) Save(ctx context.Context, p agent.Profile) error {
 		Set("channel_api = EXCLUDED.channel_api").
 		Set("channel_web = EXCLUDED.channel_web").
 		Set("channel_messaging = EXCLUDED.channel_messaging").
+		Set("description = EXCLUDED.description").
+		Set("instructions = EXCLUDED.instructions").
+		Set("contact = EXCLUDED.contact").
+		Set("appearance = EXCLUDED.appearance").
 		Set("updated_at = EXCLUDED.updated_at").
 		Exec(ctx); err != nil {
 		return fmt.Errorf("save agent: %w", err)

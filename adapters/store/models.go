@@ -118,7 +118,26 @@ type agentModel struct {
 	ChannelAPI       bool      `bun:"channel_api"`
 	ChannelWeb       bool      `bun:"channel_web"`
 	ChannelMessaging bool      `bun:"channel_messaging"`
+	Description      string    `bun:"description"`
+	Instructions     string    `bun:"instructions"`
+	Contact          string    `bun:"contact"`
+	Appearance       string    `bun:"appearance"`
 	UpdatedAt        time.Time `bun:"updated_at"`
+}
+
+// contactJSON and appearanceJSON are the stored forms of the agent's contact and appearance.
+type contactJSON struct {
+	Email   string `json:"email,omitempty"`
+	Phone   string `json:"phone,omitempty"`
+	Address string `json:"address,omitempty"`
+	Hours   string `json:"hours,omitempty"`
+}
+
+type appearanceJSON struct {
+	Name        string              `json:"name,omitempty"`
+	AvatarURL   string              `json:"avatar_url,omitempty"`
+	Greeting    map[string]string   `json:"greeting,omitempty"`
+	Suggestions map[string][]string `json:"suggestions,omitempty"`
 }
 
 func toAgentModel(p agent.Profile) (*agentModel, error) {
@@ -126,8 +145,20 @@ func toAgentModel(p agent.Profile) (*agentModel, error) {
 	if err != nil {
 		return nil, err
 	}
+	contact, err := json.Marshal(contactJSON(p.Contact))
+	if err != nil {
+		return nil, fmt.Errorf("encode contact: %w", err)
+	}
+	appearance, err := json.Marshal(appearanceJSON(p.Appearance))
+	if err != nil {
+		return nil, fmt.Errorf("encode appearance: %w", err)
+	}
 	return &agentModel{
 		AccountID:        p.AccountID,
+		Description:      p.Description,
+		Instructions:     p.Instructions,
+		Contact:          string(contact),
+		Appearance:       string(appearance),
 		BusinessName:     p.BusinessName,
 		Languages:        langs,
 		Tone:             p.Tone,
@@ -143,11 +174,23 @@ func (m *agentModel) domain() (agent.Profile, error) {
 	if err != nil {
 		return agent.Profile{}, fmt.Errorf("agent %s: languages: %w", m.AccountID, err)
 	}
+	var contact contactJSON
+	if err := json.Unmarshal([]byte(m.Contact), &contact); err != nil {
+		return agent.Profile{}, fmt.Errorf("agent %s: contact: %w", m.AccountID, err)
+	}
+	var appearance appearanceJSON
+	if err := json.Unmarshal([]byte(m.Appearance), &appearance); err != nil {
+		return agent.Profile{}, fmt.Errorf("agent %s: appearance: %w", m.AccountID, err)
+	}
 	return agent.Profile{
 		AccountID:    m.AccountID,
 		BusinessName: m.BusinessName,
 		Languages:    langs,
 		Tone:         m.Tone,
+		Description:  m.Description,
+		Instructions: m.Instructions,
+		Contact:      agent.Contact(contact),
+		Appearance:   agent.Appearance(appearance),
 		Channels: agent.Channels{
 			API:       m.ChannelAPI,
 			Web:       m.ChannelWeb,

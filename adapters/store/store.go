@@ -26,6 +26,7 @@ var Set = wire.NewSet(
 	NewAgents, wire.Bind(new(ports.Agents), new(*Agents)),
 	NewUsage, wire.Bind(new(ports.Usage), new(*Usage)),
 	NewOutbox, wire.Bind(new(ports.Outbox), new(*Outbox)),
+	NewKnowledge, wire.Bind(new(ports.Knowledge), new(*Knowledge)),
 	NewPinger, wire.Bind(new(ports.Pinger), new(*Pinger)),
 )
 

@@ -1,4 +1,5 @@
-// Package agent holds the account's AI agent: its business profile and channel switches.
+// Package agent holds the account's AI agent: its business profile, its chat appearance and its
+// channel switches, with the rules a change must follow.
 package agent
 
 import (
@@ -16,20 +17,65 @@ type Channels struct {
 // AllOn is the default: every channel answers.
 var AllOn = Channels{API: true, Web: true, Messaging: true}
 
+// Contact is how customers reach the business when the agent cannot help.
+type Contact struct {
+	Email   string
+	Phone   string
+	Address string
+	Hours   string
+}
+
+// Empty reports whether no contact detail is set.
+func (c Contact) Empty() bool { return c == Contact{} }
+
+// Appearance is how the chat looks: the agent's display name, avatar, the greeting and the
+// suggested questions per language code.
+type Appearance struct {
+	Name        string
+	AvatarURL   string
+	Greeting    map[string]string
+	Suggestions map[string][]string
+}
+
 // Profile is the agent of one account.
 type Profile struct {
 	AccountID    string
 	BusinessName string
 	Languages    []string
 	Tone         string
+	Description  string
+	Instructions string
+	Contact      Contact
 	Channels     Channels
+	Appearance   Appearance
 	UpdatedAt    time.Time
 }
 
 // Default returns the profile of an account whose owner has not set anything yet.
 func Default(accountID string) Profile {
-	return Profile{AccountID: accountID, Channels: AllOn}
+	return Profile{
+		AccountID:  accountID,
+		Languages:  []string{},
+		Channels:   AllOn,
+		Appearance: Appearance{Greeting: map[string]string{}, Suggestions: map[string][]string{}},
+	}
 }
 
 // Configured reports whether the agent may reply: it needs a business name.
 func (p Profile) Configured() bool { return strings.TrimSpace(p.BusinessName) != "" }
+
+// DisplayName is the name the chat shows: the appearance's name, else the business name.
+func (p Profile) DisplayName() string {
+	if p.Appearance.Name != "" {
+		return p.Appearance.Name
+	}
+	return p.BusinessName
+}
+
+// Language returns the agent's first language, or "en".
+func (p Profile) Language() string {
+	if len(p.Languages) > 0 {
+		return p.Languages[0]
+	}
+	return "en"
+}

@@ -12,6 +12,7 @@ import (
 	gomock "github.com/golang/mock/gomock"
 	account "github.com/svcagent/svc/domain/account"
 	agent "github.com/svcagent/svc/domain/agent"
+	knowledge "github.com/svcagent/svc/domain/knowledge"
 	ledger "github.com/svcagent/svc/domain/ledger"
 	outbox "github.com/svcagent/svc/domain/outbox"
 )
@@ -468,4 +469,118 @@ func (m *MockPinger) Ping(ctx context.Context) error {
 func (mr *MockPingerMockRecorder) Ping(ctx interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Ping", reflect.TypeOf((*MockPinger)(nil).Ping), ctx)
+}
+
+// MockKnowledge is a mock of Knowledge interface.
+type MockKnowledge struct {
+	ctrl     *gomock.Controller
+	recorder *MockKnowledgeMockRecorder
+}
+
+// MockKnowledgeMockRecorder is the mock recorder for MockKnowledge.
+type MockKnowledgeMockRecorder struct {
+	mock *MockKnowledge
+}
+
+// NewMockKnowledge creates a new mock instance.
+func NewMockKnowledge(ctrl *gomock.Controller) *MockKnowledge {
+	mock := &MockKnowledge{ctrl: ctrl}
+	mock.recorder = &MockKnowledgeMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockKnowledge) EXPECT() *MockKnowledgeMockRecorder {
+	return m.recorder
+}
+
+// Chunks mocks base method.
+func (m *MockKnowledge) Chunks(ctx context.Context, accountID string) ([]knowledge.StoredChunk, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Chunks", ctx, accountID)
+	ret0, _ := ret[0].([]knowledge.StoredChunk)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Chunks indicates an expected call of Chunks.
+func (mr *MockKnowledgeMockRecorder) Chunks(ctx, accountID interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Chunks", reflect.TypeOf((*MockKnowledge)(nil).Chunks), ctx, accountID)
+}
+
+// FAQ mocks base method.
+func (m *MockKnowledge) FAQ(ctx context.Context, accountID string) ([]knowledge.FAQItem, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "FAQ", ctx, accountID)
+	ret0, _ := ret[0].([]knowledge.FAQItem)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// FAQ indicates an expected call of FAQ.
+func (mr *MockKnowledgeMockRecorder) FAQ(ctx, accountID interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "FAQ", reflect.TypeOf((*MockKnowledge)(nil).FAQ), ctx, accountID)
+}
+
+// Pages mocks base method.
+func (m *MockKnowledge) Pages(ctx context.Context, accountID string) ([]knowledge.StoredPage, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Pages", ctx, accountID)
+	ret0, _ := ret[0].([]knowledge.StoredPage)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Pages indicates an expected call of Pages.
+func (mr *MockKnowledgeMockRecorder) Pages(ctx, accountID interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Pages", reflect.TypeOf((*MockKnowledge)(nil).Pages), ctx, accountID)
+}
+
+// Replace mocks base method.
+func (m *MockKnowledge) Replace(ctx context.Context, accountID string, r knowledge.Replacement) (knowledge.State, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Replace", ctx, accountID, r)
+	ret0, _ := ret[0].(knowledge.State)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Replace indicates an expected call of Replace.
+func (mr *MockKnowledgeMockRecorder) Replace(ctx, accountID, r interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Replace", reflect.TypeOf((*MockKnowledge)(nil).Replace), ctx, accountID, r)
+}
+
+// State mocks base method.
+func (m *MockKnowledge) State(ctx context.Context, accountID string) (knowledge.State, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "State", ctx, accountID)
+	ret0, _ := ret[0].(knowledge.State)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// State indicates an expected call of State.
+func (mr *MockKnowledgeMockRecorder) State(ctx, accountID interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "State", reflect.TypeOf((*MockKnowledge)(nil).State), ctx, accountID)
+}
+
+// UpsertFAQ mocks base method.
+func (m *MockKnowledge) UpsertFAQ(ctx context.Context, accountID string, items []knowledge.FAQItem, at time.Time) (knowledge.FAQUpsert, knowledge.State, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UpsertFAQ", ctx, accountID, items, at)
+	ret0, _ := ret[0].(knowledge.FAQUpsert)
+	ret1, _ := ret[1].(knowledge.State)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// UpsertFAQ indicates an expected call of UpsertFAQ.
+func (mr *MockKnowledgeMockRecorder) UpsertFAQ(ctx, accountID, items, at interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UpsertFAQ", reflect.TypeOf((*MockKnowledge)(nil).UpsertFAQ), ctx, accountID, items, at)
 }

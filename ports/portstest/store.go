@@ -24,12 +24,13 @@ import (
 
 // Stores are the store ports of one adapter, all over the same database.
 type Stores struct {
-	Tx       ports.Tx
-	Accounts ports.Accounts
-	Keys     ports.Keys
-	Agents   ports.Agents
-	Usage    ports.Usage
-	Outbox   ports.Outbox
+	Tx        ports.Tx
+	Accounts  ports.Accounts
+	Keys      ports.Keys
+	Agents    ports.Agents
+	Usage     ports.Usage
+	Outbox    ports.Outbox
+	Knowledge ports.Knowledge
 }
 
 // RunStores runs the store conformance suite. newStores is called once per subtest and must
@@ -51,6 +52,10 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"OutboxConcurrentClaimers", testOutboxConcurrentClaimers},
 		{"Tx", testTx},
 		{"TimesUTC", testTimesUTC},
+		{"AgentProfileFields", testAgentProfileFields},
+		{"KnowledgeReplace", testKnowledgeReplace},
+		{"KnowledgeFAQUpsert", testKnowledgeFAQ},
+		{"KnowledgeScopedToAccount", testKnowledgeScoped},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStores(t)) })

@@ -1,0 +1,284 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/ports"
+)
+
+var _ ports.Knowledge = (*Knowledge)(nil)
+
+// Knowledge implements ports.Knowledge.
+type Knowledge struct{ db *bun.DB }
+
+// NewKnowledge returns the Brain repository of db.
+func NewKnowledge(db *bun.DB) *Knowledge { return &Knowledge{db: db} }
+
+type knowledgeStateModel struct {
+	bun.BaseModel `bun:"table:knowledge_state"`
+
+	AccountID       string    `bun:"account_id,pk"`
+	Version         int64     `bun:"version"`
+	BusinessSummary string    `bun:"business_summary"`
+	SiteURL         string    `bun:"site_url"`
+	UpdatedAt       time.Time `bun:"updated_at"`
+}
+
+func (m *knowledgeStateModel) domain() knowledge.State {
+	return knowledge.State{AccountID: m.AccountID, Version: m.Version, BusinessSummary: m.BusinessSummary,
+		SiteURL: m.SiteURL, UpdatedAt: domainTime(m.UpdatedAt)}
+}
+
+type pageModel struct {
+	bun.BaseModel `bun:"table:pages"`
+
+	ID        string    `bun:"id,pk"`
+	AccountID string    `bun:"account_id"`
+	Source    string    `bun:"source"`
+	Site      string    `bun:"site"`
+	URL       string    `bun:"url"`
+	Title     string    `bun:"title"`
+	Content   string    `bun:"content"`
+	Chars     int       `bun:"chars"`
+	Position  int       `bun:"position"`
+	CreatedAt time.Time `bun:"created_at"`
+}
+
+type chunkModel struct {
+	bun.BaseModel `bun:"table:chunks"`
+
+	ID        string `bun:"id,pk"`
+	AccountID string `bun:"account_id"`
+	PageID    string `bun:"page_id"`
+	Source    string `bun:"source"`
+	URL       string `bun:"url"`
+	Title     string `bun:"title"`
+	Text      string `bun:"text"`
+	Ordinal   int    `bun:"ordinal"`
+	Vector    []byte `bun:"vector"`
+}
+
+type faqModel struct {
+	bun.BaseModel `bun:"table:faqs"`
+
+	ID         string    `bun:"id,pk"`
+	AccountID  string    `bun:"account_id"`
+	Question   string    `bun:"question"`
+	Normalized string    `bun:"normalized"`
+	Answer     string    `bun:"answer"`
+	Vector     []byte    `bun:"vector"`
+	CreatedAt  time.Time `bun:"created_at"`
+	UpdatedAt  time.Time `bun:"updated_at"`
+}
+
+func (m *faqModel) domain() knowledge.FAQItem {
+	return knowledge.FAQItem{ID: m.ID, Question: m.Question, Answer: m.Answer, Normalized: m.Normalized,
+		Vector: decodeVector(m.Vector), CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
+}
+
+// State returns the account's Brain state (version 0 when it has none yet).
+func (r *Knowledge) State(ctx context.Context, accountID string) (knowledge.State, error) {
+	var m knowledgeStateModel
+	err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return knowledge.State{AccountID: accountID}, nil
+	}
+	if err != nil {
+		return knowledge.State{}, fmt.Errorf("knowledge state: %w", err)
+	}
+	return m.domain(), nil
+}
+
+// bump increases the account's version (creating its state row) and applies the optional summary
+// and site address, inside tx.
+func bump(ctx context.Context, tx bun.IDB, accountID string, summary, siteURL *string, at time.Time) (knowledge.State, error) {
+	m := knowledgeStateModel{AccountID: accountID, Version: 1, UpdatedAt: dbTime(at)}
+	if summary != nil {
+		m.BusinessSummary = *summary
+	}
+	if siteURL != nil {
+		m.SiteURL = *siteURL
+	}
+	q := tx.NewInsert().Model(&m).
+		On("CONFLICT (account_id) DO UPDATE").
+		Set("version = ?TableAlias.version + 1").
+		Set("updated_at = EXCLUDED.updated_at")
+	if summary != nil {
+		q = q.Set("business_summary = EXCLUDED.business_summary")
+	}
+	if siteURL != nil {
+		q = q.Set("site_url = EXCLUDED.site_url")
+	}
+	if _, err := q.Exec(ctx); err != nil {
+		return knowledge.State{}, fmt.Errorf("bump knowledge version: %w", err)
+	}
+	var out knowledgeStateModel
+	if err := tx.NewSelect().Model(&out).Where("account_id = ?", accountID).Scan(ctx); err != nil {
+		return knowledge.State{}, fmt.Errorf("read knowledge state: %w", err)
+	}
+	return out.domain(), nil
+}
+
+// Replace swaps the pages of one source (and site) for new ones, with their chunks, in one
+// transaction.
+func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge.Replacement) (knowledge.State, error) {
+	var state knowledge.State
+	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		// Chunks go with their pages (ON DELETE CASCADE); deleting them first keeps SQLite
+		// connections without foreign keys just as clean.
+		old := tx.NewSelect().Model((*pageModel)(nil)).Column("id").
+			Where("account_id = ?", accountID).Where("source = ?", string(rep.Source))
+		if rep.Site != "" {
+			old = old.Where("site = ?", rep.Site)
+		}
+		if _, err := tx.NewDelete().Model((*chunkModel)(nil)).
+			Where("account_id = ?", accountID).Where("page_id IN (?)", old).Exec(ctx); err != nil {
+			return fmt.Errorf("delete chunks: %w", err)
+		}
+		del := tx.NewDelete().Model((*pageModel)(nil)).
+			Where("account_id = ?", accountID).Where("source = ?", string(rep.Source))
+		if rep.Site != "" {
+			del = del.Where("site = ?", rep.Site)
+		}
+		if _, err := del.Exec(ctx); err != nil {
+			return fmt.Errorf("delete pages: %w", err)
+		}
+		if len(rep.Pages) > 0 {
+			pages := make([]pageModel, len(rep.Pages))
+			for i, p := range rep.Pages {
+				pages[i] = pageModel{ID: p.ID, AccountID: accountID, Source: string(rep.Source), Site: rep.Site,
+					URL: p.Page.URL, Title: p.Page.Title, Content: p.Page.Content, Chars: p.Chars, Position: i,
+					CreatedAt: dbTime(rep.At)}
+			}
+			if _, err := tx.NewInsert().Model(&pages).Exec(ctx); err != nil {
+				return fmt.Errorf("insert pages: %w", err)
+			}
+		}
+		for start := 0; start < len(rep.Chunks); start += 500 {
+			batch := rep.Chunks[start:min(start+500, len(rep.Chunks))]
+			chunks := make([]chunkModel, len(batch))
+			for i, c := range batch {
+				chunks[i] = chunkModel{ID: c.ID, AccountID: accountID, PageID: c.PageID, Source: string(rep.Source),
+					URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal, Vector: encodeVector(c.Vector)}
+			}
+			if _, err := tx.NewInsert().Model(&chunks).Exec(ctx); err != nil {
+				return fmt.Errorf("insert chunks: %w", err)
+			}
+		}
+		var err error
+		state, err = bump(ctx, tx, accountID, rep.BusinessSummary, rep.SiteURL, rep.At)
+		return err
+	})
+	return state, err
+}
+
+// UpsertFAQ adds items or updates those whose normalised question exists, in one transaction.
+func (r *Knowledge) UpsertFAQ(ctx context.Context, accountID string, items []knowledge.FAQItem, at time.Time) (knowledge.FAQUpsert, knowledge.State, error) {
+	var res knowledge.FAQUpsert
+	var state knowledge.State
+	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		res = knowledge.FAQUpsert{}
+		for _, it := range items {
+			m := faqModel{ID: it.ID, AccountID: accountID, Question: it.Question, Normalized: it.Normalized,
+				Answer: it.Answer, Vector: encodeVector(it.Vector), CreatedAt: dbTime(at), UpdatedAt: dbTime(at)}
+			n, err := tx.NewUpdate().Model(&m).
+				Column("question", "answer", "vector", "updated_at").
+				Where("account_id = ?", accountID).Where("normalized = ?", it.Normalized).
+				Exec(ctx)
+			if err != nil {
+				return fmt.Errorf("update faq: %w", err)
+			}
+			if rows, _ := n.RowsAffected(); rows > 0 {
+				res.Updated++
+				continue
+			}
+			if _, err := tx.NewInsert().Model(&m).Exec(ctx); err != nil {
+				return fmt.Errorf("insert faq: %w", err)
+			}
+			res.Created++
+		}
+		var err error
+		state, err = bump(ctx, tx, accountID, nil, nil, at)
+		return err
+	})
+	return res, state, err
+}
+
+// Pages lists the account's pages without their content, in the order they were given.
+func (r *Knowledge) Pages(ctx context.Context, accountID string) ([]knowledge.StoredPage, error) {
+	var ms []pageModel
+	err := idb(ctx, r.db).NewSelect().Model(&ms).
+		Column("id", "source", "site", "url", "title", "chars", "created_at").
+		Where("account_id = ?", accountID).
+		Order("created_at", "position").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list pages: %w", err)
+	}
+	out := make([]knowledge.StoredPage, len(ms))
+	for i, m := range ms {
+		out[i] = knowledge.StoredPage{ID: m.ID, Source: knowledge.Source(m.Source), Site: m.Site,
+			Page: knowledge.Page{URL: m.URL, Title: m.Title}, Chars: m.Chars, CreatedAt: domainTime(m.CreatedAt)}
+	}
+	return out, nil
+}
+
+// FAQ lists the account's FAQ items, oldest first.
+func (r *Knowledge) FAQ(ctx context.Context, accountID string) ([]knowledge.FAQItem, error) {
+	var ms []faqModel
+	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
+		Order("created_at", "id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list faq: %w", err)
+	}
+	out := make([]knowledge.FAQItem, len(ms))
+	for i := range ms {
+		out[i] = ms[i].domain()
+	}
+	return out, nil
+}
+
+// Chunks lists the account's chunks with their vectors.
+func (r *Knowledge) Chunks(ctx context.Context, accountID string) ([]knowledge.StoredChunk, error) {
+	var ms []chunkModel
+	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
+		Order("page_id", "ordinal").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list chunks: %w", err)
+	}
+	out := make([]knowledge.StoredChunk, len(ms))
+	for i, m := range ms {
+		out[i] = knowledge.StoredChunk{ID: m.ID, PageID: m.PageID, Source: knowledge.Source(m.Source), URL: m.URL,
+			Title: m.Title, Text: m.Text, Ordinal: m.Ordinal, Vector: decodeVector(m.Vector)}
+	}
+	return out, nil
+}
+
+// encodeVector stores a vector as little-endian float32s; nil stays nil.
+func encodeVector(v []float32) []byte {
+	if v == nil {
+		return nil
+	}
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+func decodeVector(b []byte) []float32 {
+	if len(b) == 0 {
+		return nil
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}

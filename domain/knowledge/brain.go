@@ -1,0 +1,178 @@
+package knowledge
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/svcagent/svc/domain"
+)
+
+// Limits of the knowledge endpoints (spec part 8, and decisions where it is silent).
+const (
+	MaxFAQItems        = 100     // per call
+	MaxQuestion        = 500     // characters
+	MaxAnswer          = 5000    // characters
+	MaxPages           = 500     // per PUT /v1/knowledge/pages
+	MaxPageContent     = 200_000 // characters of one page
+	MaxTitle           = 500
+	MaxURL             = 2048
+	MaxBusinessSummary = 5000
+)
+
+// StoredPage is a page kept in the Brain. Site groups crawled pages by host, so a re-crawl of a
+// site replaces that site's pages only.
+type StoredPage struct {
+	ID        string
+	Source    Source
+	Site      string
+	Page      Page
+	Chars     int
+	CreatedAt time.Time
+}
+
+// StoredChunk is a piece of a stored page with its vector.
+type StoredChunk struct {
+	ID      string
+	PageID  string
+	Source  Source
+	URL     string
+	Title   string
+	Text    string
+	Ordinal int
+	Vector  []float32
+}
+
+// FAQItem is a question and its answer. Normalized is the key an upsert matches on.
+type FAQItem struct {
+	ID         string
+	Question   string
+	Answer     string
+	Normalized string
+	Vector     []float32
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// State is the account's Brain as a whole: a version that every change increases (caches of the
+// index compare it), and the business summary and site address given with pages.
+type State struct {
+	AccountID       string
+	Version         int64
+	BusinessSummary string
+	SiteURL         string
+	UpdatedAt       time.Time
+}
+
+// Replacement replaces the pages of one source (and, for a crawl, one site) with new ones.
+// A nil BusinessSummary or SiteURL keeps the stored value.
+type Replacement struct {
+	Source          Source
+	Site            string
+	Pages           []StoredPage
+	Chunks          []StoredChunk
+	BusinessSummary *string
+	SiteURL         *string
+	At              time.Time
+}
+
+// FAQUpsert is the outcome of adding or updating FAQ items.
+type FAQUpsert struct {
+	Created int
+	Updated int
+}
+
+// ValidatePages checks the pages of PUT /v1/knowledge/pages, naming the field at fault.
+func ValidatePages(pages []Page) error {
+	if pages == nil {
+		return domain.Invalid("pages", "pages is required (an array of {url, title, content})")
+	}
+	if len(pages) > MaxPages {
+		return domain.Invalid("pages", "at most %d pages per call (got %d)", MaxPages, len(pages))
+	}
+	for i, p := range pages {
+		field := fmt.Sprintf("pages[%d]", i)
+		if strings.TrimSpace(p.Content) == "" {
+			return domain.Invalid(field+".content", "%s.content is required", field)
+		}
+		if n := utf8.RuneCountInString(p.Content); n > MaxPageContent {
+			return domain.Invalid(field+".content", "%s.content must be at most %d characters (got %d)", field, MaxPageContent, n)
+		}
+		if utf8.RuneCountInString(p.Title) > MaxTitle {
+			return domain.Invalid(field+".title", "%s.title must be at most %d characters", field, MaxTitle)
+		}
+		if p.URL != "" && !WebURL(p.URL) {
+			return domain.Invalid(field+".url", "%s.url must be an absolute http(s) URL", field)
+		}
+	}
+	return nil
+}
+
+// ValidateFAQ checks the items of POST /v1/knowledge/faq, naming the field at fault.
+func ValidateFAQ(items []FAQItem) error {
+	if items == nil {
+		return domain.Invalid("items", "items is required (an array of {question, answer})")
+	}
+	if len(items) == 0 {
+		return domain.Invalid("items", "items must hold at least one item")
+	}
+	if len(items) > MaxFAQItems {
+		return domain.Invalid("items", "at most %d items per call (got %d)", MaxFAQItems, len(items))
+	}
+	for i, it := range items {
+		field := fmt.Sprintf("items[%d]", i)
+		switch q := strings.TrimSpace(it.Question); {
+		case q == "":
+			return domain.Invalid(field+".question", "%s.question is required", field)
+		case utf8.RuneCountInString(q) > MaxQuestion:
+			return domain.Invalid(field+".question", "%s.question must be at most %d characters", field, MaxQuestion)
+		}
+		switch a := strings.TrimSpace(it.Answer); {
+		case a == "":
+			return domain.Invalid(field+".answer", "%s.answer is required", field)
+		case utf8.RuneCountInString(a) > MaxAnswer:
+			return domain.Invalid(field+".answer", "%s.answer must be at most %d characters", field, MaxAnswer)
+		}
+	}
+	return nil
+}
+
+// ValidateSite checks an optional site address and business summary given with pages.
+func ValidateSite(siteURL, summary *string) error {
+	if siteURL != nil && *siteURL != "" && !WebURL(*siteURL) {
+		return domain.Invalid("site_url", "site_url must be an absolute http(s) URL")
+	}
+	if summary != nil && utf8.RuneCountInString(*summary) > MaxBusinessSummary {
+		return domain.Invalid("business_summary", "business_summary must be at most %d characters", MaxBusinessSummary)
+	}
+	return nil
+}
+
+// WebURL reports whether s is an absolute http(s) URL of sane length.
+func WebURL(s string) bool {
+	if len(s) > MaxURL {
+		return false
+	}
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// SiteOf returns the site key of an address: its host, lower case, without "www.".
+func SiteOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}
+
+// Chars counts the characters of the pages' content.
+func Chars(pages []Page) int {
+	n := 0
+	for _, p := range pages {
+		n += utf8.RuneCountInString(p.Content)
+	}
+	return n
+}

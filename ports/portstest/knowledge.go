@@ -1,0 +1,164 @@
+package portstest
+
+import (
+	"testing"
+
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/knowledge"
+)
+
+func testAgentProfileFields(t *testing.T, s Stores) {
+	createAccounts(t, s, "acct_a")
+	p := agent.Default("acct_a")
+	p.BusinessName = "Padaria Lu"
+	p.Languages = []string{"pt-BR", "en"}
+	p.Tone = "warm"
+	p.Description = "Bakery in Porto\nsince 1990"
+	p.Instructions = "Answer briefly."
+	p.Contact = agent.Contact{Email: "lu@example.com", Phone: "+351 1", Address: "Rua A, 1", Hours: "8-18"}
+	p.Channels = agent.Channels{API: true, Web: false, Messaging: true}
+	p.Appearance = agent.Appearance{Name: "Lu", AvatarURL: "https://cdn.example.com/lu.png",
+		Greeting: map[string]string{"en": "Hi!", "pt-BR": "Olá!"}, Suggestions: map[string][]string{"en": {"Hours?"}}}
+	p.UpdatedAt = t0
+	if err := s.Agents.Save(t.Context(), p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Agents.Get(t.Context(), "acct_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "profile", got, p)
+}
+
+func page(url, title, content string) knowledge.StoredPage {
+	return knowledge.StoredPage{ID: "pg_" + title, Page: knowledge.Page{URL: url, Title: title, Content: content}, Chars: len(content)}
+}
+
+func chunk(pageID, text string, ord int) knowledge.StoredChunk {
+	return knowledge.StoredChunk{ID: pageID + "_c" + string(rune('0'+ord)), PageID: pageID, URL: "https://x.example/" + pageID,
+		Title: pageID, Text: text, Ordinal: ord, Vector: []float32{0.5, -0.25, 1e-7}}
+}
+
+func testKnowledgeReplace(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	st, err := s.Knowledge.State(ctx, "acct_a")
+	if err != nil || st.Version != 0 {
+		t.Fatalf("initial state %+v %v", st, err)
+	}
+	summary, site := "A bakery", "https://lu.example"
+	first := knowledge.Replacement{Source: knowledge.SourcePages, At: t0,
+		Pages:           []knowledge.StoredPage{page("https://lu.example/a", "A", "alpha"), page("", "B", "beta")},
+		Chunks:          []knowledge.StoredChunk{chunk("pg_A", "alpha", 0), chunk("pg_B", "beta", 0)},
+		BusinessSummary: &summary, SiteURL: &site}
+	st, err = s.Knowledge.Replace(ctx, "acct_a", first)
+	if err != nil || st.Version != 1 || st.BusinessSummary != summary || st.SiteURL != site {
+		t.Fatalf("state after first replace %+v %v", st, err)
+	}
+	crawl := knowledge.Replacement{Source: knowledge.SourceCrawl, Site: "lu.example", At: t0,
+		Pages:  []knowledge.StoredPage{page("https://lu.example/c", "C", "gamma")},
+		Chunks: []knowledge.StoredChunk{chunk("pg_C", "gamma", 0)}}
+	if _, err := s.Knowledge.Replace(ctx, "acct_a", crawl); err != nil {
+		t.Fatal(err)
+	}
+	second := knowledge.Replacement{Source: knowledge.SourcePages, At: t0,
+		Pages:  []knowledge.StoredPage{page("", "D", "delta")},
+		Chunks: []knowledge.StoredChunk{chunk("pg_D", "delta one", 0), chunk("pg_D", "delta two", 1)}}
+	st, err = s.Knowledge.Replace(ctx, "acct_a", second)
+	if err != nil || st.Version != 3 || st.BusinessSummary != summary {
+		t.Fatalf("state after second replace %+v %v (a nil summary keeps the stored one)", st, err)
+	}
+	pages, err := s.Knowledge.Pages(ctx, "acct_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, p := range pages {
+		titles = append(titles, p.Page.Title+":"+string(p.Source))
+		if p.Page.Content != "" {
+			t.Fatalf("Pages returned content %q", p.Page.Content)
+		}
+	}
+	equal(t, "pages after replace", titles, []string{"C:crawl", "D:pages"})
+	chunks, err := s.Knowledge.Chunks(ctx, "acct_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, c := range chunks {
+		texts = append(texts, c.Text)
+		equal(t, "vector", c.Vector, []float32{0.5, -0.25, 1e-7})
+	}
+	equal(t, "chunks after replace", texts, []string{"gamma", "delta one", "delta two"})
+	// A re-crawl of the same site replaces that site's pages only.
+	recrawl := crawl
+	recrawl.Pages = []knowledge.StoredPage{page("https://lu.example/e", "E", "epsilon")}
+	recrawl.Chunks = []knowledge.StoredChunk{chunk("pg_E", "epsilon", 0)}
+	if _, err := s.Knowledge.Replace(ctx, "acct_a", recrawl); err != nil {
+		t.Fatal(err)
+	}
+	if chunks, _ = s.Knowledge.Chunks(ctx, "acct_a"); len(chunks) != 3 {
+		t.Fatalf("chunks after re-crawl: %d, want 3 (no duplicates)", len(chunks))
+	}
+}
+
+func testKnowledgeFAQ(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	items := []knowledge.FAQItem{
+		{ID: "faq_1", Question: "Do you deliver?", Normalized: "do you deliver", Answer: "Yes.", Vector: []float32{1}},
+		{ID: "faq_2", Question: "Opening hours?", Normalized: "opening hours", Answer: "8 to 18."},
+	}
+	res, st, err := s.Knowledge.UpsertFAQ(ctx, "acct_a", items, t0)
+	if err != nil || res != (knowledge.FAQUpsert{Created: 2}) || st.Version != 1 {
+		t.Fatalf("first upsert %+v %+v %v", res, st, err)
+	}
+	update := []knowledge.FAQItem{
+		{ID: "faq_3", Question: "DO YOU DELIVER??", Normalized: "do you deliver", Answer: "Yes, in Porto."},
+		{ID: "faq_4", Question: "Parking?", Normalized: "parking", Answer: "No."},
+	}
+	res, st, err = s.Knowledge.UpsertFAQ(ctx, "acct_a", update, t0)
+	if err != nil || res != (knowledge.FAQUpsert{Created: 1, Updated: 1}) || st.Version != 2 {
+		t.Fatalf("second upsert %+v %+v %v", res, st, err)
+	}
+	got, err := s.Knowledge.FAQ(ctx, "acct_a")
+	if err != nil || len(got) != 3 {
+		t.Fatalf("faq %+v %v", got, err)
+	}
+	for _, it := range got {
+		if it.Normalized == "do you deliver" && (it.ID != "faq_1" || it.Answer != "Yes, in Porto." || it.Question != "DO YOU DELIVER??") {
+			t.Fatalf("updated item %+v", it)
+		}
+	}
+}
+
+func testKnowledgeScoped(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	rep := knowledge.Replacement{Source: knowledge.SourcePages, At: t0,
+		Pages: []knowledge.StoredPage{page("", "A", "alpha")}, Chunks: []knowledge.StoredChunk{chunk("pg_A", "alpha", 0)}}
+	if _, err := s.Knowledge.Replace(ctx, "acct_a", rep); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Knowledge.UpsertFAQ(ctx, "acct_a", []knowledge.FAQItem{{ID: "faq_a", Question: "Q", Normalized: "q", Answer: "A"}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	// Account B replacing its pages leaves A's alone, and sees none of A's.
+	if _, err := s.Knowledge.Replace(ctx, "acct_b", knowledge.Replacement{Source: knowledge.SourcePages, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := s.Knowledge.Pages(ctx, "acct_b")
+	faq, _ := s.Knowledge.FAQ(ctx, "acct_b")
+	chunks, _ := s.Knowledge.Chunks(ctx, "acct_b")
+	if len(pages)+len(faq)+len(chunks) != 0 {
+		t.Fatalf("account b sees %d pages, %d faq, %d chunks", len(pages), len(faq), len(chunks))
+	}
+	if pages, _ = s.Knowledge.Pages(ctx, "acct_a"); len(pages) != 1 {
+		t.Fatalf("account a lost its pages: %d", len(pages))
+	}
+	stA, _ := s.Knowledge.State(ctx, "acct_a")
+	stB, _ := s.Knowledge.State(ctx, "acct_b")
+	if stA.Version != 2 || stB.Version != 1 {
+		t.Fatalf("versions a %d b %d", stA.Version, stB.Version)
+	}
+}
