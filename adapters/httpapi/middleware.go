@@ -117,7 +117,7 @@ func bearer(c *gin.Context) string {
 // authKey authenticates the API key and applies the per-key request limit. The account id of the
 // request comes only from here.
 func (s *Server) authKey(c *gin.Context) {
-	p, err := s.access.Authenticate(c.Request.Context(), bearer(c))
+	p, err := s.uc.Access.Authenticate(c.Request.Context(), bearer(c))
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -132,7 +132,7 @@ func (s *Server) authKey(c *gin.Context) {
 // limit counts the request against l for subject, sets the rate-limit headers, and answers 429
 // when over. It reports whether the request may go on.
 func (s *Server) limit(c *gin.Context, subject string, l ratelimit.Limit) bool {
-	res, err := s.access.Limit(c.Request.Context(), subject, l)
+	res, err := s.uc.Access.Limit(c.Request.Context(), subject, l)
 	if l == ratelimit.PerKey && domain.ErrorCode(err) != domain.CodeInternal {
 		c.Header("X-RateLimit-Limit", strconv.Itoa(l.Count))
 		c.Header("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
@@ -148,7 +148,7 @@ func (s *Server) limit(c *gin.Context, subject string, l ratelimit.Limit) bool {
 // webChannels answers 402 plan_required when the account's plan lacks the web channels.
 func (s *Server) webChannels(c *gin.Context) {
 	p, _ := principal(c)
-	if err := s.access.RequireWebChannels(p); err != nil {
+	if err := s.uc.Access.RequireWebChannels(p); err != nil {
 		s.fail(c, err)
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/ports"
 )
@@ -20,7 +21,14 @@ import (
 const Version = "2026-09-24"
 
 // Set provides the HTTP adapter.
-var Set = wire.NewSet(New, NewMetrics)
+var Set = wire.NewSet(New, NewMetrics, wire.Struct(new(UseCases), "*"))
+
+// UseCases are the application's use cases the handlers call.
+type UseCases struct {
+	Access    *accounts.Access
+	Overviews *accounts.Overviews
+	Profiles  *agents.Profiles
+}
 
 // Options are the adapter's settings.
 type Options struct {
@@ -40,19 +48,18 @@ type Readiness []Check
 
 // Server answers the HTTP interface.
 type Server struct {
-	opts      Options
-	access    *accounts.Access
-	overviews *accounts.Overviews
-	ready     Readiness
-	metrics   *Metrics
-	log       *zap.Logger
-	engine    *gin.Engine
+	opts    Options
+	uc      UseCases
+	ready   Readiness
+	metrics *Metrics
+	log     *zap.Logger
+	engine  *gin.Engine
 }
 
 // New returns a Server with every route in place.
-func New(opts Options, access *accounts.Access, overviews *accounts.Overviews, ready Readiness, metrics *Metrics, log *zap.Logger) *Server {
+func New(opts Options, uc UseCases, ready Readiness, metrics *Metrics, log *zap.Logger) *Server {
 	gin.SetMode(gin.ReleaseMode)
-	s := &Server{opts: opts, access: access, overviews: overviews, ready: ready, metrics: metrics, log: log}
+	s := &Server{opts: opts, uc: uc, ready: ready, metrics: metrics, log: log}
 	s.engine = s.routes()
 	return s
 }
@@ -82,6 +89,11 @@ func (s *Server) routes() *gin.Engine {
 
 	key := v1.Group("", s.authKey)
 	key.GET("/account", s.account)
+
+	web := key.Group("", s.webChannels)
+	web.GET("/agent", s.getAgent)
+	web.PATCH("/agent", s.patchAgent)
+	web.PATCH("/agent/appearance", s.patchAppearance)
 	return r
 }
 

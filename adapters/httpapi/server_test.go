@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/agent"
@@ -58,8 +59,9 @@ func newTestServer(t *testing.T) (*Server, deps) {
 	tx := mock.NewMockTx(ctrl)
 	access := accounts.NewAccess(d.accounts, d.keys, d.limiter, testPlans)
 	ledgerUC := accounts.NewLedger(tx, d.accounts, d.usage, nil, testPlans, clock)
+	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.agents), Profiles: agents.NewProfiles(tx, d.agents, clock)}
 	s := New(Options{PublicURL: "http://svc.test", UpgradeURL: "http://svc.test/billing", MaxBodyBytes: 1024},
-		access, accounts.NewOverviews(ledgerUC, d.agents), Readiness{}, NewMetrics(queue, ob), zap.NewNop())
+		uc, Readiness{}, NewMetrics(queue, ob), zap.NewNop())
 	return s, d
 }
 

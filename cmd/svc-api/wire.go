@@ -16,6 +16,7 @@ import (
 	"github.com/svcagent/svc/adapters/ratelimit"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -29,6 +30,7 @@ var common = wire.NewSet(
 	wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
 	wire.Bind(new(ports.Handler), new(*events.Processor)),
 	accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
+	agents.NewProfiles,
 	wire.Struct(new(program), "*"),
 )
 

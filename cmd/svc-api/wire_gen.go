@@ -16,6 +16,7 @@ import (
 	"github.com/svcagent/svc/adapters/ratelimit"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -44,8 +45,14 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	outbox := store.NewOutbox(db)
 	publisher := events.NewPublisher(outbox, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	agents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, agents)
+	storeAgents := store.NewAgents(db)
+	overviews := accounts.NewOverviews(ledger, storeAgents)
+	profiles := agents.NewProfiles(tx, storeAgents, system)
+	useCases := httpapi.UseCases{
+		Access:    access,
+		Overviews: overviews,
+		Profiles:  profiles,
+	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
 	handlers := boot.Handlers()
@@ -53,7 +60,7 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	metrics := httpapi.NewMetrics(queue, outbox)
-	server := httpapi.New(options, access, overviews, readiness, metrics, log)
+	server := httpapi.New(options, useCases, readiness, metrics, log)
 	relay := events.NewRelay(outbox, queue, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
@@ -94,8 +101,14 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	system := clock.New()
 	publisher := events.NewPublisher(outbox, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	agents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, agents)
+	storeAgents := store.NewAgents(db)
+	overviews := accounts.NewOverviews(ledger, storeAgents)
+	profiles := agents.NewProfiles(tx, storeAgents, system)
+	useCases := httpapi.UseCases{
+		Access:    access,
+		Overviews: overviews,
+		Profiles:  profiles,
+	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
 	readiness := boot.ProductionReadiness(pinger, redisPinger)
@@ -110,7 +123,7 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	asynqqOptions := boot.AsynqOptions(cfg)
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	metrics := httpapi.NewMetrics(queue, outbox)
-	server := httpapi.New(options, access, overviews, readiness, metrics, log)
+	server := httpapi.New(options, useCases, readiness, metrics, log)
 	relay := events.NewRelay(outbox, queue, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
@@ -133,4 +146,4 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 
 // wire.go:
 
-var common = wire.NewSet(boot.DB, boot.Plans, boot.HTTPOptions, boot.Handlers, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.DB, boot.Plans, boot.HTTPOptions, boot.Handlers, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, wire.Struct(new(program), "*"))
