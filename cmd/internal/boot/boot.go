@@ -16,6 +16,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
@@ -126,3 +127,8 @@ func ProductionReadiness(db *store.Pinger, r *RedisPinger) httpapi.Readiness {
 }
 
 var _ ports.Pinger = (*RedisPinger)(nil)
+
+// CrawlOptions returns the crawler's settings.
+func CrawlOptions(cfg config.Config) crawl.Options {
+	return crawl.Options{AllowPrivate: cfg.AllowPrivateTargets}
+}
