@@ -13,6 +13,7 @@ import (
 
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/ports"
 )
@@ -28,6 +29,7 @@ type UseCases struct {
 	Access    *accounts.Access
 	Overviews *accounts.Overviews
 	Profiles  *agents.Profiles
+	Brain     *knowledge.Brain
 }
 
 // Options are the adapter's settings.
@@ -94,6 +96,10 @@ func (s *Server) routes() *gin.Engine {
 	web.GET("/agent", s.getAgent)
 	web.PATCH("/agent", s.patchAgent)
 	web.PATCH("/agent/appearance", s.patchAppearance)
+	web.GET("/knowledge", s.getKnowledge)
+	web.PUT("/knowledge/pages", s.putPages)
+	web.POST("/knowledge/faq", s.postFAQ)
+	web.POST("/knowledge/crawl", s.postCrawl)
 	return r
 }
 

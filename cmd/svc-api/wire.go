@@ -10,7 +10,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/adapters/clock"
+	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
 	"github.com/svcagent/svc/adapters/ratelimit"
@@ -18,6 +20,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -31,6 +34,8 @@ var common = wire.NewSet(
 	wire.Bind(new(ports.Handler), new(*events.Processor)),
 	accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
 	agents.NewProfiles,
+	boot.CrawlOptions, crawl.Set, local.Set,
+	knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)),
 	wire.Struct(new(program), "*"),
 )
 

@@ -10,7 +10,9 @@ import (
 	"context"
 	"github.com/google/wire"
 	"github.com/svcagent/svc/adapters/clock"
+	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
 	"github.com/svcagent/svc/adapters/ratelimit"
@@ -18,6 +20,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -48,10 +51,16 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	storeAgents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, storeAgents)
 	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
 	useCases := httpapi.UseCases{
 		Access:    access,
 		Overviews: overviews,
 		Profiles:  profiles,
+		Brain:     brain,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -104,10 +113,16 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	storeAgents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, storeAgents)
 	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
 	useCases := httpapi.UseCases{
 		Access:    access,
 		Overviews: overviews,
 		Profiles:  profiles,
+		Brain:     brain,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -146,4 +161,4 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 
 // wire.go:
 
-var common = wire.NewSet(boot.DB, boot.Plans, boot.HTTPOptions, boot.Handlers, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.DB, boot.Plans, boot.HTTPOptions, boot.Handlers, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)), wire.Struct(new(program), "*"))

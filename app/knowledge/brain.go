@@ -1,0 +1,268 @@
+// Package knowledge holds the Brain's use cases: replacing pages, adding FAQ items, reading a site,
+// listing what the Brain knows, and searching it for the agent.
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/svcagent/svc/app/ident"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/event"
+	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/ports"
+)
+
+// Publisher writes an account event to the outbox in the caller's transaction.
+type Publisher interface {
+	Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error)
+}
+
+// Brain runs the knowledge use cases of an account.
+type Brain struct {
+	tx       ports.Tx
+	store    ports.Knowledge
+	crawler  ports.Crawler
+	embedder ports.Embedder
+	events   Publisher
+	clock    ports.Clock
+	indexes  *indexCache
+}
+
+// NewBrain returns a Brain.
+func NewBrain(tx ports.Tx, s ports.Knowledge, c ports.Crawler, e ports.Embedder, p Publisher, clock ports.Clock) *Brain {
+	return &Brain{tx: tx, store: s, crawler: c, embedder: e, events: p, clock: clock, indexes: newIndexCache(1024)}
+}
+
+// Overview is what GET /v1/knowledge shows.
+type Overview struct {
+	State knowledge.State
+	Pages []knowledge.StoredPage
+	FAQ   []knowledge.FAQItem
+}
+
+// Overview lists the account's pages (without content) and FAQ items.
+func (b *Brain) Overview(ctx context.Context, accountID string) (Overview, error) {
+	state, err := b.store.State(ctx, accountID)
+	if err != nil {
+		return Overview{}, err
+	}
+	pages, err := b.store.Pages(ctx, accountID)
+	if err != nil {
+		return Overview{}, err
+	}
+	faq, err := b.store.FAQ(ctx, accountID)
+	if err != nil {
+		return Overview{}, err
+	}
+	return Overview{State: state, Pages: pages, FAQ: faq}, nil
+}
+
+// PagesInput is the body of PUT /v1/knowledge/pages.
+type PagesInput struct {
+	Pages           []knowledge.Page
+	BusinessSummary *string
+	SiteURL         *string
+}
+
+// Update is the outcome of a change of the Brain.
+type Update struct {
+	Source  knowledge.Source
+	Pages   int
+	Chars   int
+	Chunks  int
+	Version int64
+}
+
+// ReplacePages replaces the pages uploaded through the API with in.Pages, in one transaction.
+func (b *Brain) ReplacePages(ctx context.Context, accountID string, in PagesInput) (Update, error) {
+	if err := knowledge.ValidatePages(in.Pages); err != nil {
+		return Update{}, err
+	}
+	if err := knowledge.ValidateSite(in.SiteURL, in.BusinessSummary); err != nil {
+		return Update{}, err
+	}
+	rep, err := b.replacement(ctx, knowledge.SourcePages, "", in.Pages)
+	if err != nil {
+		return Update{}, err
+	}
+	rep.BusinessSummary, rep.SiteURL = in.BusinessSummary, in.SiteURL
+	return b.apply(ctx, accountID, rep)
+}
+
+// CrawlOutcome is what a crawl read and stored.
+type CrawlOutcome struct {
+	Update
+	Result knowledge.CrawlResult
+}
+
+// Crawl reads a public site and replaces that site's crawled pages with what it read. A site
+// that cannot be read answers 422 crawl_failed, and nothing stored is lost.
+func (b *Brain) Crawl(ctx context.Context, accountID string, req knowledge.CrawlRequest) (CrawlOutcome, error) {
+	if strings.TrimSpace(req.URL) == "" {
+		return CrawlOutcome{}, domain.Invalid("url", "url is required")
+	}
+	if !knowledge.WebURL(req.URL) {
+		return CrawlOutcome{}, domain.Invalid("url", "url must be an absolute http(s) URL")
+	}
+	switch {
+	case req.MaxPages == 0:
+		req.MaxPages = knowledge.MaxCrawlPages
+	case req.MaxPages < 1 || req.MaxPages > knowledge.MaxCrawlPages:
+		return CrawlOutcome{}, domain.Invalid("max_pages", "max_pages must be between 1 and %d", knowledge.MaxCrawlPages)
+	}
+	res, err := b.crawler.Crawl(ctx, req)
+	if err != nil {
+		return CrawlOutcome{}, err
+	}
+	if len(res.Pages) == 0 {
+		return CrawlOutcome{}, domain.Errorf(domain.CodeCrawlFailed, "no page of %s could be read", req.URL)
+	}
+	rep, err := b.replacement(ctx, knowledge.SourceCrawl, knowledge.SiteOf(req.URL), res.Pages)
+	if err != nil {
+		return CrawlOutcome{}, err
+	}
+	up, err := b.apply(ctx, accountID, rep)
+	if err != nil {
+		return CrawlOutcome{}, err
+	}
+	return CrawlOutcome{Update: up, Result: res}, nil
+}
+
+// FAQInput is one item of POST /v1/knowledge/faq.
+type FAQInput struct {
+	Question string
+	Answer   string
+}
+
+// FAQOutcome is the outcome of an FAQ upsert.
+type FAQOutcome struct {
+	knowledge.FAQUpsert
+	Version int64
+	Total   int
+}
+
+// UpsertFAQ adds items, or updates those whose question (normalised) the account already has.
+// Within one call a repeated question keeps its last answer.
+func (b *Brain) UpsertFAQ(ctx context.Context, accountID string, in []FAQInput) (FAQOutcome, error) {
+	items := make([]knowledge.FAQItem, len(in))
+	for i, it := range in {
+		items[i] = knowledge.FAQItem{Question: strings.TrimSpace(it.Question), Answer: strings.TrimSpace(it.Answer)}
+	}
+	if in == nil {
+		items = nil
+	}
+	if err := knowledge.ValidateFAQ(items); err != nil {
+		return FAQOutcome{}, err
+	}
+	byKey := map[string]int{}
+	unique := items[:0]
+	for _, it := range items {
+		it.Normalized = knowledge.NormalizeQuestion(it.Question)
+		if i, ok := byKey[it.Normalized]; ok {
+			unique[i] = it
+			continue
+		}
+		byKey[it.Normalized] = len(unique)
+		unique = append(unique, it)
+	}
+	texts := make([]string, len(unique))
+	for i, it := range unique {
+		texts[i] = it.Question
+	}
+	vectors, err := b.embed(ctx, texts)
+	if err != nil {
+		return FAQOutcome{}, err
+	}
+	for i := range unique {
+		unique[i].ID = ident.New("faq")
+		unique[i].Vector = vectors[i]
+	}
+	var out FAQOutcome
+	err = b.tx.InTx(ctx, func(ctx context.Context) error {
+		res, state, err := b.store.UpsertFAQ(ctx, accountID, unique, b.clock.Now())
+		if err != nil {
+			return err
+		}
+		out = FAQOutcome{FAQUpsert: res, Version: state.Version}
+		chars := 0
+		for _, it := range unique {
+			chars += utf8.RuneCountInString(it.Question) + utf8.RuneCountInString(it.Answer)
+		}
+		_, err = b.events.Publish(ctx, accountID, event.KnowledgeUpdated, map[string]any{
+			"source": string(knowledge.SourceFAQ), "pages": len(unique), "chars": chars})
+		return err
+	})
+	if err != nil {
+		return FAQOutcome{}, err
+	}
+	all, err := b.store.FAQ(ctx, accountID)
+	if err != nil {
+		return FAQOutcome{}, err
+	}
+	out.Total = len(all)
+	return out, nil
+}
+
+// replacement splits pages into chunks and embeds them, outside any transaction.
+func (b *Brain) replacement(ctx context.Context, source knowledge.Source, site string, pages []knowledge.Page) (knowledge.Replacement, error) {
+	rep := knowledge.Replacement{Source: source, Site: site, At: b.clock.Now().UTC()}
+	var texts []string
+	for _, p := range pages {
+		p.Content = strings.TrimSpace(p.Content)
+		sp := knowledge.StoredPage{ID: ident.New("pg"), Source: source, Site: site, Page: p, Chars: utf8.RuneCountInString(p.Content)}
+		rep.Pages = append(rep.Pages, sp)
+		for _, c := range knowledge.Split(p, 0, 0) {
+			rep.Chunks = append(rep.Chunks, knowledge.StoredChunk{ID: ident.New("chk"), PageID: sp.ID, Source: source,
+				URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal})
+			texts = append(texts, c.Title+"\n"+c.Text)
+		}
+	}
+	vectors, err := b.embed(ctx, texts)
+	if err != nil {
+		return knowledge.Replacement{}, err
+	}
+	for i := range rep.Chunks {
+		rep.Chunks[i].Vector = vectors[i]
+	}
+	return rep, nil
+}
+
+// apply stores a replacement and writes knowledge.updated in the same transaction.
+func (b *Brain) apply(ctx context.Context, accountID string, rep knowledge.Replacement) (Update, error) {
+	up := Update{Source: rep.Source, Pages: len(rep.Pages), Chunks: len(rep.Chunks)}
+	for _, p := range rep.Pages {
+		up.Chars += p.Chars
+	}
+	err := b.tx.InTx(ctx, func(ctx context.Context) error {
+		state, err := b.store.Replace(ctx, accountID, rep)
+		if err != nil {
+			return err
+		}
+		up.Version = state.Version
+		_, err = b.events.Publish(ctx, accountID, event.KnowledgeUpdated, map[string]any{
+			"source": string(rep.Source), "pages": up.Pages, "chars": up.Chars})
+		return err
+	})
+	if err != nil {
+		return Update{}, err
+	}
+	return up, nil
+}
+
+// embedBatch bounds one embedding call.
+const embedBatch = 256
+
+func (b *Brain) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, 0, len(texts))
+	for start := 0; start < len(texts); start += embedBatch {
+		vs, err := b.embedder.Embed(ctx, texts[start:min(start+embedBatch, len(texts))], 0)
+		if err != nil {
+			return nil, fmt.Errorf("embed: %w", err)
+		}
+		out = append(out, vs...)
+	}
+	return out, nil
+}

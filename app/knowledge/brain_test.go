@@ -1,0 +1,231 @@
+package knowledge
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang/mock/gomock"
+
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/event"
+	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/ports/mock"
+)
+
+var now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+type recorder struct {
+	events []map[string]any
+}
+
+func (r *recorder) Publish(_ context.Context, _ string, t event.Type, data map[string]any) (event.Event, error) {
+	if t != event.KnowledgeUpdated {
+		panic("unexpected event " + string(t))
+	}
+	r.events = append(r.events, data)
+	return event.Event{}, nil
+}
+
+type fixture struct {
+	store    *mock.MockKnowledge
+	crawler  *mock.MockCrawler
+	embedder *mock.MockEmbedder
+	events   *recorder
+	brain    *Brain
+}
+
+func newFixture(t *testing.T) fixture {
+	ctrl := gomock.NewController(t)
+	tx := mock.NewMockTx(ctrl)
+	tx.EXPECT().InTx(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) }).AnyTimes()
+	clock := mock.NewMockClock(ctrl)
+	clock.EXPECT().Now().Return(now).AnyTimes()
+	f := fixture{store: mock.NewMockKnowledge(ctrl), crawler: mock.NewMockCrawler(ctrl), embedder: mock.NewMockEmbedder(ctrl), events: &recorder{}}
+	f.embedder.EXPECT().Embed(gomock.Any(), gomock.Any(), 0).DoAndReturn(func(_ context.Context, texts []string, _ int) ([][]float32, error) {
+		out := make([][]float32, len(texts))
+		for i := range texts {
+			out[i] = []float32{1, 0}
+		}
+		return out, nil
+	}).AnyTimes()
+	f.brain = NewBrain(tx, f.store, f.crawler, f.embedder, f.events, clock)
+	return f
+}
+
+func TestReplacePages(t *testing.T) {
+	tests := []struct {
+		name      string
+		in        PagesInput
+		wantField string
+		wantPages int
+	}{
+		{name: "two pages", in: PagesInput{Pages: []knowledge.Page{{Title: "Hours", Content: "We open at 8."}, {URL: "https://lu.example/menu", Title: "Menu", Content: "Bread and cakes."}}}, wantPages: 2},
+		{name: "empty list clears", in: PagesInput{Pages: []knowledge.Page{}}, wantPages: 0},
+		{name: "missing pages", in: PagesInput{}, wantField: "pages"},
+		{name: "page without content", in: PagesInput{Pages: []knowledge.Page{{Title: "x"}}}, wantField: "pages[0].content"},
+		{name: "bad url", in: PagesInput{Pages: []knowledge.Page{{URL: "ftp://x", Content: "y"}}}, wantField: "pages[0].url"},
+		{name: "bad site url", in: PagesInput{Pages: []knowledge.Page{}, SiteURL: ptr("lu.example")}, wantField: "site_url"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			if tt.wantField == "" {
+				f.store.EXPECT().Replace(gomock.Any(), "acct_1", gomock.Any()).DoAndReturn(
+					func(_ context.Context, _ string, r knowledge.Replacement) (knowledge.State, error) {
+						if r.Source != knowledge.SourcePages || len(r.Pages) != tt.wantPages || r.Site != "" {
+							t.Fatalf("replacement %+v", r)
+						}
+						for _, c := range r.Chunks {
+							if c.Vector == nil || !strings.HasPrefix(c.ID, "chk_") || !strings.HasPrefix(c.PageID, "pg_") {
+								t.Fatalf("chunk %+v", c)
+							}
+						}
+						return knowledge.State{Version: 4}, nil
+					})
+			}
+			up, err := f.brain.ReplacePages(context.Background(), "acct_1", tt.in)
+			if tt.wantField != "" {
+				if e, ok := domain.AsError(err); !ok || e.Field != tt.wantField {
+					t.Fatalf("err %v, want field %q", err, tt.wantField)
+				}
+				if len(f.events.events) != 0 {
+					t.Fatal("an event was written for a refused change")
+				}
+				return
+			}
+			if err != nil || up.Pages != tt.wantPages || up.Version != 4 {
+				t.Fatalf("update %+v %v", up, err)
+			}
+			if len(f.events.events) != 1 || f.events.events[0]["source"] != "pages" || f.events.events[0]["pages"] != tt.wantPages {
+				t.Fatalf("events %v", f.events.events)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestUpsertFAQ(t *testing.T) {
+	t.Run("deduplicates by normalised question, last answer wins", func(t *testing.T) {
+		f := newFixture(t)
+		f.store.EXPECT().UpsertFAQ(gomock.Any(), "acct_1", gomock.Any(), now).DoAndReturn(
+			func(_ context.Context, _ string, items []knowledge.FAQItem, _ time.Time) (knowledge.FAQUpsert, knowledge.State, error) {
+				if len(items) != 2 || items[0].Answer != "Yes, in Porto." || items[0].Normalized != knowledge.NormalizeQuestion("Do you deliver?") {
+					t.Fatalf("items %+v", items)
+				}
+				return knowledge.FAQUpsert{Created: 2}, knowledge.State{Version: 1}, nil
+			})
+		f.store.EXPECT().FAQ(gomock.Any(), "acct_1").Return(make([]knowledge.FAQItem, 2), nil)
+		out, err := f.brain.UpsertFAQ(context.Background(), "acct_1", []FAQInput{
+			{Question: "Do you deliver?", Answer: "Yes."}, {Question: "Hours?", Answer: "8-18"}, {Question: "do you DELIVER", Answer: "Yes, in Porto."}})
+		if err != nil || out.Created != 2 || out.Total != 2 {
+			t.Fatalf("%+v %v", out, err)
+		}
+		if f.events.events[0]["source"] != "faq" {
+			t.Fatalf("events %v", f.events.events)
+		}
+	})
+	for _, tt := range []struct {
+		name  string
+		in    []FAQInput
+		field string
+	}{
+		{"nil", nil, "items"},
+		{"empty", []FAQInput{}, "items"},
+		{"101 items", make([]FAQInput, 101), "items"},
+		{"no answer", []FAQInput{{Question: "Q?"}}, "items[0].answer"},
+		{"no question", []FAQInput{{Question: "ok", Answer: "a"}, {Answer: "A"}}, "items[1].question"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			_, err := f.brain.UpsertFAQ(context.Background(), "acct_1", tt.in)
+			if e, ok := domain.AsError(err); !ok || e.Field != tt.field {
+				t.Fatalf("err %v, want field %q", err, tt.field)
+			}
+		})
+	}
+}
+
+func TestCrawl(t *testing.T) {
+	tests := []struct {
+		name     string
+		req      knowledge.CrawlRequest
+		result   *knowledge.CrawlResult
+		crawlErr error
+		want     domain.Code
+		field    string
+		maxPages int
+	}{
+		{name: "no url", req: knowledge.CrawlRequest{}, want: domain.CodeInvalidRequest, field: "url"},
+		{name: "not http", req: knowledge.CrawlRequest{URL: "file:///etc/passwd"}, want: domain.CodeInvalidRequest, field: "url"},
+		{name: "too many pages", req: knowledge.CrawlRequest{URL: "https://lu.example", MaxPages: 31}, want: domain.CodeInvalidRequest, field: "max_pages"},
+		{name: "crawler fails: nothing stored", req: knowledge.CrawlRequest{URL: "https://lu.example"}, maxPages: 30,
+			crawlErr: domain.Errorf(domain.CodeCrawlFailed, "no readable text"), want: domain.CodeCrawlFailed},
+		{name: "no page read", req: knowledge.CrawlRequest{URL: "https://lu.example"}, maxPages: 30,
+			result: &knowledge.CrawlResult{Skipped: []knowledge.Skip{{URL: "https://lu.example/", Reason: "no text"}}}, want: domain.CodeCrawlFailed},
+		{name: "pages read replace the site's", req: knowledge.CrawlRequest{URL: "https://www.lu.example/docs/", MaxPages: 3}, maxPages: 3,
+			result: &knowledge.CrawlResult{Pages: []knowledge.Page{{URL: "https://www.lu.example/docs/", Title: "Docs", Content: "Our bread is baked daily."}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			if tt.maxPages > 0 {
+				f.crawler.EXPECT().Crawl(gomock.Any(), knowledge.CrawlRequest{URL: tt.req.URL, MaxPages: tt.maxPages}).DoAndReturn(
+					func(context.Context, knowledge.CrawlRequest) (knowledge.CrawlResult, error) {
+						if tt.result == nil {
+							return knowledge.CrawlResult{}, tt.crawlErr
+						}
+						return *tt.result, nil
+					})
+			}
+			if tt.want == "" {
+				f.store.EXPECT().Replace(gomock.Any(), "acct_1", gomock.Any()).DoAndReturn(
+					func(_ context.Context, _ string, r knowledge.Replacement) (knowledge.State, error) {
+						if r.Source != knowledge.SourceCrawl || r.Site != "lu.example" || len(r.Pages) != 1 {
+							t.Fatalf("replacement %+v", r)
+						}
+						return knowledge.State{Version: 2}, nil
+					})
+			}
+			out, err := f.brain.Crawl(context.Background(), "acct_1", tt.req)
+			if got := domain.ErrorCode(err); got != tt.want {
+				t.Fatalf("code %q, want %q (%v)", got, tt.want, err)
+			}
+			if e, ok := domain.AsError(err); ok && e.Field != tt.field {
+				t.Fatalf("field %q, want %q", e.Field, tt.field)
+			}
+			if tt.want == "" && (out.Pages != 1 || out.Version != 2 || len(f.events.events) != 1) {
+				t.Fatalf("outcome %+v events %v", out, f.events.events)
+			}
+		})
+	}
+}
+
+func TestSearchCachesByVersion(t *testing.T) {
+	f := newFixture(t)
+	chunks := []knowledge.StoredChunk{{ID: "c1", URL: "https://lu.example/hours", Title: "Hours", Text: "We open every day at 8 in the morning.", Vector: []float32{1, 0}}}
+	gomock.InOrder(
+		f.store.EXPECT().State(gomock.Any(), "acct_1").Return(knowledge.State{Version: 1}, nil),
+		f.store.EXPECT().Chunks(gomock.Any(), "acct_1").Return(chunks, nil),
+		f.store.EXPECT().FAQ(gomock.Any(), "acct_1").Return(nil, nil),
+		f.store.EXPECT().State(gomock.Any(), "acct_1").Return(knowledge.State{Version: 1}, nil), // cached: no reload
+		f.store.EXPECT().State(gomock.Any(), "acct_1").Return(knowledge.State{Version: 2}, nil), // changed elsewhere: reload
+		f.store.EXPECT().Chunks(gomock.Any(), "acct_1").Return(nil, nil),
+		f.store.EXPECT().FAQ(gomock.Any(), "acct_1").Return([]knowledge.FAQItem{{ID: "f1", Question: "When do you open?", Answer: "At 8."}}, nil),
+	)
+	for i, want := range []string{"c1", "c1", "f1"} {
+		hits, err := f.brain.Search(context.Background(), "acct_1", "when do you open", 3)
+		if err != nil || len(hits) == 0 {
+			t.Fatalf("search %d: %v %v", i, hits, err)
+		}
+		got := hits[0].Chunk.ID
+		if hits[0].Kind == knowledge.KindFAQ {
+			got = hits[0].FAQ.ID
+		}
+		if got != want {
+			t.Fatalf("search %d: top hit %q, want %q", i, got, want)
+		}
+	}
+}

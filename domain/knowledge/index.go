@@ -1,0 +1,431 @@
+package knowledge
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Kind says what a Hit is.
+type Kind string
+
+// The kinds of hits.
+const (
+	KindChunk Kind = "chunk"
+	KindFAQ   Kind = "faq"
+)
+
+// Doc is a chunk to index with its vector (nil when there is none).
+type Doc struct {
+	Chunk  Chunk
+	Vector []float32
+}
+
+// FAQ is a question and answer to index. Vector should embed the question: it is compared with
+// the customer's question to tell a close match.
+type FAQ struct {
+	ID       string
+	Question string
+	Answer   string
+	Vector   []float32
+}
+
+// Hit is a chunk or FAQ item that matches a query, without its vector. Score is the fused relevance in [0, 1]; BM25
+// and Cosine are its parts before fusion (Cosine is 0 without vectors). Strong marks an FAQ item
+// whose question matches the query closely enough to answer with its answer directly.
+type Hit struct {
+	Kind   Kind
+	Chunk  Chunk // when Kind is KindChunk
+	FAQ    FAQ   // when Kind is KindFAQ
+	Score  float64
+	BM25   float64
+	Cosine float64
+	Strong bool
+}
+
+// Ranking parameters.
+const (
+	// BM25 term-frequency saturation and length normalisation.
+	bm25K1 = 1.2
+	bm25B  = 0.75
+	// lexicalWeight is the share of the lexical score in the fused one when the query has a
+	// vector; the cosine has the rest.
+	lexicalWeight = 0.5
+	// StrongOverlap is the least overlap (Dice coefficient) of the query's and an FAQ question's
+	// terms that makes the item a Strong hit: 3 shared terms of 4 in each, or 2 of 2 and 3.
+	StrongOverlap = 0.75
+	// StrongCosine is the least cosine of the query's and an FAQ item's vectors that makes the
+	// item a Strong hit, when the two also share a term.
+	StrongCosine = 0.9
+)
+
+// DefaultHits is how many hits Search returns when asked for 0.
+const DefaultHits = 5
+
+// Index ranks the chunks and FAQ items of one version of an account's knowledge. Build it once
+// with NewIndex and share it: Search is safe for concurrent use.
+//
+// Ranking fuses two scores by a weighted sum of normalised parts:
+//
+//   - lexical: BM25 (k1 1.2, b 0.75) over each chunk's title and text and each FAQ item's question
+//     and answer, divided by the most any document could score for the query (every query term at
+//     saturation), so it lies in [0, 1] and query terms absent from the knowledge lower it. For an
+//     FAQ item it is at least the overlap of the query's and the question's terms (Dice: twice the
+//     shared terms over the terms of both), and 1 when the normalised question equals the query
+//     (NormalizeQuestion), so a question asked in other words finds the item.
+//   - vector: the cosine of the query's and the document's vectors, floored at 0.
+//
+// Score is lexical when the query has no vector (or one of other dimensions than the index's),
+// else half lexical and half cosine; documents without a vector then score only their lexical
+// half. Unlike reciprocal rank fusion the score is absolute, so a caller can tell a weak best hit
+// from a good one. An FAQ item is Strong when its question's overlap with the query reaches
+// StrongOverlap, or its cosine reaches StrongCosine and they share a term; Strong hits come first.
+// Ties are broken by ID, then kind, so the order is deterministic.
+type Index struct {
+	chunks []Chunk
+	faqs   []FAQ    // without vectors
+	ids    []string // of each entry: chunks first, then FAQ items
+	terms  map[string]int32
+	idf    []float64
+	posts  []postings // by term
+	// idfUnseen is the idf of a term no entry holds.
+	idfUnseen float64
+
+	dims int       // of the vectors; 0 when there are none
+	vecs []float32 // entry i's unit vector at [i*dims, (i+1)*dims), zeros when it has none
+
+	questions  []string  // normalised question of each FAQ item
+	questTerms [][]int32 // sorted distinct terms of each FAQ item's question
+
+	scratch sync.Pool // of *[]float64 with one BM25 score per entry
+}
+
+// postings are the entries that hold a term, each with its BM25 term weight before idf.
+type postings struct {
+	entries []int32
+	weights []float32
+}
+
+// NewIndex indexes chunks and FAQ items. Vectors are compared only with vectors of the same
+// dimensions as the first one given; the others are ignored.
+func NewIndex(docs []Doc, faqs []FAQ) *Index {
+	n := len(docs) + len(faqs)
+	ix := &Index{
+		chunks:     make([]Chunk, len(docs)),
+		faqs:       make([]FAQ, len(faqs)),
+		ids:        make([]string, 0, n),
+		terms:      make(map[string]int32),
+		questions:  make([]string, len(faqs)),
+		questTerms: make([][]int32, len(faqs)),
+	}
+	lengths := make([]int, 0, n)
+	counts := make(map[int32]int)
+	add := func(id string, tokens []string) {
+		entry := int32(len(ix.ids))
+		ix.ids = append(ix.ids, id)
+		lengths = append(lengths, len(tokens))
+		clear(counts)
+		for _, t := range tokens {
+			counts[ix.term(t)]++
+		}
+		for t, c := range counts {
+			p := &ix.posts[t]
+			p.entries = append(p.entries, entry)
+			p.weights = append(p.weights, float32(c))
+		}
+	}
+	for i, d := range docs {
+		ix.chunks[i] = d.Chunk
+		add(d.Chunk.ID, Tokens(d.Chunk.Title+"\n"+d.Chunk.Text))
+	}
+	for i, f := range faqs {
+		ix.faqs[i] = FAQ{ID: f.ID, Question: f.Question, Answer: f.Answer}
+		add(f.ID, Tokens(f.Question+"\n"+f.Answer))
+		ix.questions[i] = NormalizeQuestion(f.Question)
+		ix.questTerms[i], _ = ix.lookup(Tokens(f.Question))
+	}
+
+	total := 0
+	for _, l := range lengths {
+		total += l
+	}
+	avg := max(float64(total)/float64(max(n, 1)), 1)
+	ix.idf = make([]float64, len(ix.posts))
+	for t := range ix.posts {
+		p := &ix.posts[t]
+		ix.idf[t] = idf(n, len(p.entries))
+		// Postings were appended in entry order (map order only shuffles terms within an
+		// entry), so they are sorted; turn counts into weights.
+		for i, e := range p.entries {
+			tf := float64(p.weights[i])
+			norm := 1 - bm25B + bm25B*float64(lengths[e])/avg
+			p.weights[i] = float32(tf * (bm25K1 + 1) / (tf + bm25K1*norm))
+		}
+	}
+	ix.idfUnseen = idf(n, 0)
+
+	ix.indexVectors(docs, faqs)
+	ix.scratch.New = func() any {
+		s := make([]float64, n)
+		return &s
+	}
+	return ix
+}
+
+// idf is BM25's inverse document frequency of a term held by df of n entries, never negative.
+func idf(n, df int) float64 {
+	return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5))
+}
+
+// term returns the id of a term, adding it when it is new.
+func (ix *Index) term(t string) int32 {
+	id, ok := ix.terms[t]
+	if !ok {
+		id = int32(len(ix.posts))
+		ix.terms[t] = id
+		ix.posts = append(ix.posts, postings{})
+	}
+	return id
+}
+
+// lookup returns the sorted distinct ids of the tokens the index knows and how many distinct
+// tokens it does not know.
+func (ix *Index) lookup(tokens []string) (known []int32, unknown int) {
+	seen := make(map[string]struct{}, len(tokens))
+	for _, t := range tokens {
+		if _, dup := seen[t]; dup {
+			continue
+		}
+		seen[t] = struct{}{}
+		if id, ok := ix.terms[t]; ok {
+			known = append(known, id)
+		} else {
+			unknown++
+		}
+	}
+	slices.Sort(known)
+	return known, unknown
+}
+
+// indexVectors copies the entries' vectors of the first vector's dimensions, scaled to unit
+// length, into one slice.
+func (ix *Index) indexVectors(docs []Doc, faqs []FAQ) {
+	n := len(docs) + len(faqs)
+	vector := func(i int) []float32 {
+		if i < len(docs) {
+			return docs[i].Vector
+		}
+		return faqs[i-len(docs)].Vector
+	}
+	for i := range n {
+		if v := vector(i); len(v) > 0 {
+			ix.dims = len(v)
+			break
+		}
+	}
+	if ix.dims == 0 {
+		return
+	}
+	ix.vecs = make([]float32, n*ix.dims)
+	for i := range n {
+		v := vector(i)
+		if len(v) != ix.dims {
+			continue
+		}
+		if norm := math.Sqrt(float64(dot(v, v))); norm > 0 {
+			dst := ix.vecs[i*ix.dims : (i+1)*ix.dims]
+			for j, x := range v {
+				dst[j] = float32(float64(x) / norm)
+			}
+		}
+	}
+}
+
+// candidate is an entry being ranked.
+type candidate struct {
+	entry        int32
+	score        float64
+	bm25, cosine float64
+	strong       bool
+}
+
+// Search returns the k best hits for a query, best first; k 0 means DefaultHits. queryVec is the
+// query's vector from the embedder that made the index's vectors, or nil. Entries that score 0
+// are left out.
+func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
+	if k <= 0 {
+		k = DefaultHits
+	}
+	n := len(ix.ids)
+	if n == 0 {
+		return nil
+	}
+	known, unknown := ix.lookup(Tokens(query))
+	normQuery := NormalizeQuestion(query)
+
+	// BM25 of every entry, and the most any entry could score.
+	bufp := ix.scratch.Get().(*[]float64)
+	defer ix.scratch.Put(bufp)
+	bm25 := *bufp
+	clear(bm25)
+	best := float64(unknown) * ix.idfUnseen * (bm25K1 + 1)
+	for _, t := range known {
+		idf := ix.idf[t]
+		best += idf * (bm25K1 + 1)
+		p := &ix.posts[t]
+		for i, e := range p.entries {
+			bm25[e] += idf * float64(p.weights[i])
+		}
+	}
+
+	var qv []float32
+	if ix.dims > 0 && len(queryVec) == ix.dims {
+		if norm := math.Sqrt(float64(dot(queryVec, queryVec))); norm > 0 {
+			qv = make([]float32, ix.dims)
+			for i, x := range queryVec {
+				qv[i] = float32(float64(x) / norm)
+			}
+		}
+	}
+
+	top := make(topK, 0, k)
+	for e := range n {
+		c := candidate{entry: int32(e), bm25: bm25[e]}
+		lexical := 0.0
+		if best > 0 {
+			lexical = c.bm25 / best
+		}
+		if qv != nil {
+			c.cosine = float64(dot(qv, ix.vecs[e*ix.dims:(e+1)*ix.dims]))
+		}
+		if f := e - len(ix.chunks); f >= 0 {
+			overlap := dice(known, unknown, ix.questTerms[f])
+			if normQuery != "" && normQuery == ix.questions[f] {
+				overlap = 1
+			}
+			lexical = max(lexical, overlap)
+			c.strong = overlap >= StrongOverlap || (overlap > 0 && c.cosine >= StrongCosine)
+		}
+		c.score = lexical
+		if qv != nil {
+			c.score = lexicalWeight*lexical + (1-lexicalWeight)*max(c.cosine, 0)
+		}
+		if c.score > 0 {
+			top.push(c, ix.better)
+		}
+	}
+
+	slices.SortFunc(top, func(a, b candidate) int {
+		if ix.better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	if len(top) == 0 {
+		return nil
+	}
+	hits := make([]Hit, len(top))
+	for i, c := range top {
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Strong: c.strong}
+		if e := int(c.entry); e < len(ix.chunks) {
+			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
+		} else {
+			h.Kind, h.FAQ = KindFAQ, ix.faqs[e-len(ix.chunks)]
+		}
+		hits[i] = h
+	}
+	return hits
+}
+
+// better reports whether a ranks before b: Strong first, then by score, then by ID and kind.
+func (ix *Index) better(a, b candidate) bool {
+	if a.strong != b.strong {
+		return a.strong
+	}
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if c := strings.Compare(ix.ids[a.entry], ix.ids[b.entry]); c != 0 {
+		return c < 0
+	}
+	return a.entry < b.entry // chunks before FAQ items
+}
+
+// dice is the overlap of a query's terms (known ids and a count of unknown ones) and a
+// question's: twice the shared terms over the terms of both.
+func dice(query []int32, unknown int, question []int32) float64 {
+	shared, i, j := 0, 0, 0
+	for i < len(query) && j < len(question) {
+		switch {
+		case query[i] < question[j]:
+			i++
+		case query[i] > question[j]:
+			j++
+		default:
+			shared++
+			i++
+			j++
+		}
+	}
+	all := len(query) + unknown + len(question)
+	if all == 0 {
+		return 0
+	}
+	return 2 * float64(shared) / float64(all)
+}
+
+// topK keeps the best candidates seen, as a heap with the worst at the root.
+type topK []candidate
+
+func (h *topK) push(c candidate, better func(a, b candidate) bool) {
+	s := *h
+	if len(s) < cap(s) {
+		s = append(s, c)
+		for i := len(s) - 1; i > 0; { // sift up
+			parent := (i - 1) / 2
+			if !better(s[parent], s[i]) {
+				break
+			}
+			s[parent], s[i] = s[i], s[parent]
+			i = parent
+		}
+		*h = s
+		return
+	}
+	if !better(c, s[0]) {
+		return
+	}
+	s[0] = c
+	for i := 0; ; { // sift down
+		worst, l, r := i, 2*i+1, 2*i+2
+		if l < len(s) && better(s[worst], s[l]) {
+			worst = l
+		}
+		if r < len(s) && better(s[worst], s[r]) {
+			worst = r
+		}
+		if worst == i {
+			return
+		}
+		s[i], s[worst] = s[worst], s[i]
+		i = worst
+	}
+}
+
+// dot is the dot product of two vectors of the same length.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
+}
