@@ -25,6 +25,7 @@ test-short:
 ## bench: the benchmarks whose figures the README quotes
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./tests/ ./adapters/store/
+	$(GO) test -run '^$$' -bench . -benchtime 200x ./domain/knowledge/ ./adapters/model/local/
 
 ## generate: regenerate the wire injectors and the gomock mocks
 generate:
