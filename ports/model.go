@@ -2,6 +2,9 @@ package ports
 
 import (
 	"context"
+
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/model"
 )
 
 //go:generate go tool mockgen -source=model.go -destination=mock/model.go -package=mock
@@ -10,4 +13,17 @@ import (
 // and dimensions. dimensions 0 means the embedder's default.
 type Embedder interface {
 	Embed(ctx context.Context, texts []string, dimensions int) ([][]float32, error)
+}
+
+// ChatModel is a chat-completions model (an OpenAI-compatible upstream). Failures of the upstream
+// are 503 model_unavailable; content its safety filter refused is 400 content_policy.
+type ChatModel interface {
+	Complete(ctx context.Context, req model.Request) (model.Response, error)
+	// Stream calls fn with each piece of the reply as it comes and returns the whole reply.
+	Stream(ctx context.Context, req model.Request, fn func(model.Chunk) error) (model.Response, error)
+}
+
+// Replier writes the agent's reply to one customer turn.
+type Replier interface {
+	Reply(ctx context.Context, turn conversation.Turn) (conversation.Draft, error)
 }

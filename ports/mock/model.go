@@ -9,6 +9,8 @@ import (
 	reflect "reflect"
 
 	gomock "github.com/golang/mock/gomock"
+	conversation "github.com/svcagent/svc/domain/conversation"
+	model "github.com/svcagent/svc/domain/model"
 )
 
 // MockEmbedder is a mock of Embedder interface.
@@ -47,4 +49,95 @@ func (m *MockEmbedder) Embed(ctx context.Context, texts []string, dimensions int
 func (mr *MockEmbedderMockRecorder) Embed(ctx, texts, dimensions interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Embed", reflect.TypeOf((*MockEmbedder)(nil).Embed), ctx, texts, dimensions)
+}
+
+// MockChatModel is a mock of ChatModel interface.
+type MockChatModel struct {
+	ctrl     *gomock.Controller
+	recorder *MockChatModelMockRecorder
+}
+
+// MockChatModelMockRecorder is the mock recorder for MockChatModel.
+type MockChatModelMockRecorder struct {
+	mock *MockChatModel
+}
+
+// NewMockChatModel creates a new mock instance.
+func NewMockChatModel(ctrl *gomock.Controller) *MockChatModel {
+	mock := &MockChatModel{ctrl: ctrl}
+	mock.recorder = &MockChatModelMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockChatModel) EXPECT() *MockChatModelMockRecorder {
+	return m.recorder
+}
+
+// Complete mocks base method.
+func (m *MockChatModel) Complete(ctx context.Context, req model.Request) (model.Response, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Complete", ctx, req)
+	ret0, _ := ret[0].(model.Response)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Complete indicates an expected call of Complete.
+func (mr *MockChatModelMockRecorder) Complete(ctx, req interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Complete", reflect.TypeOf((*MockChatModel)(nil).Complete), ctx, req)
+}
+
+// Stream mocks base method.
+func (m *MockChatModel) Stream(ctx context.Context, req model.Request, fn func(model.Chunk) error) (model.Response, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Stream", ctx, req, fn)
+	ret0, _ := ret[0].(model.Response)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Stream indicates an expected call of Stream.
+func (mr *MockChatModelMockRecorder) Stream(ctx, req, fn interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Stream", reflect.TypeOf((*MockChatModel)(nil).Stream), ctx, req, fn)
+}
+
+// MockReplier is a mock of Replier interface.
+type MockReplier struct {
+	ctrl     *gomock.Controller
+	recorder *MockReplierMockRecorder
+}
+
+// MockReplierMockRecorder is the mock recorder for MockReplier.
+type MockReplierMockRecorder struct {
+	mock *MockReplier
+}
+
+// NewMockReplier creates a new mock instance.
+func NewMockReplier(ctrl *gomock.Controller) *MockReplier {
+	mock := &MockReplier{ctrl: ctrl}
+	mock.recorder = &MockReplierMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockReplier) EXPECT() *MockReplierMockRecorder {
+	return m.recorder
+}
+
+// Reply mocks base method.
+func (m *MockReplier) Reply(ctx context.Context, turn conversation.Turn) (conversation.Draft, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Reply", ctx, turn)
+	ret0, _ := ret[0].(conversation.Draft)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Reply indicates an expected call of Reply.
+func (mr *MockReplierMockRecorder) Reply(ctx, turn interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Reply", reflect.TypeOf((*MockReplier)(nil).Reply), ctx, turn)
 }

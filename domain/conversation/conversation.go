@@ -1,0 +1,84 @@
+// Package conversation holds conversations between a business's customers and its agent, the
+// messages in them, and what the agent needs to write one reply.
+package conversation
+
+import (
+	"time"
+
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/knowledge"
+)
+
+// Channel is where a conversation happens (the message.replied event's data.channel).
+type Channel string
+
+// The channels.
+const (
+	ChannelAPI       Channel = "api"
+	ChannelWeb       Channel = "web"
+	ChannelMessaging Channel = "messaging"
+)
+
+// Roles of a message in a conversation.
+const (
+	RoleCustomer = "customer"
+	RoleAgent    = "agent"
+)
+
+// Message is one message of a conversation.
+type Message struct {
+	ID             string
+	ConversationID string
+	Role           string
+	Content        string
+	Actions        []Action
+	CreatedAt      time.Time
+}
+
+// Action is a structured action parsed out of an agent reply's action tokens: "open" with URL,
+// "cart" with ProductID and Qty, "checkout".
+type Action struct {
+	Type      string
+	URL       string
+	ProductID string
+	Qty       int
+}
+
+// Booking is an appointment or reservation the agent made for a customer.
+type Booking struct {
+	ID             string
+	ConversationID string
+	CustomerName   string
+	Date           string // YYYY-MM-DD
+	Time           string // HH:MM
+	Duration       string // e.g. "30 min"
+	Type           string
+	CreatedAt      time.Time
+}
+
+// Turn is everything the agent needs to write one reply.
+type Turn struct {
+	Profile      agent.Profile
+	Summary      string          // the business summary given with pages
+	Hits         []knowledge.Hit // the Brain's best matches for the message, best first
+	History      []Message       // earlier messages, oldest first, without the new one
+	Message      string          // the customer's new message
+	CustomerName string
+	Lang         string // the language to answer in (en, pt, pt-BR, es …)
+	Channel      Channel
+	Now          time.Time
+}
+
+// Draft is the agent's reply before it is stored: text that may hold action tokens, a booking
+// when the agent made one, and the tokens the model used.
+type Draft struct {
+	Text    string
+	Booking *Booking
+	Usage   Usage
+}
+
+// Usage counts model tokens (zero for the built-in engine).
+type Usage struct {
+	PromptTokens     int
+	CompletionTokens int
+}
