@@ -27,6 +27,10 @@ var Set = wire.NewSet(
 	NewUsage, wire.Bind(new(ports.Usage), new(*Usage)),
 	NewOutbox, wire.Bind(new(ports.Outbox), new(*Outbox)),
 	NewKnowledge, wire.Bind(new(ports.Knowledge), new(*Knowledge)),
+	NewConversations, wire.Bind(new(ports.Conversations), new(*Conversations)),
+	NewReplyJobs, wire.Bind(new(ports.ReplyJobs), new(*ReplyJobs)),
+	NewSessions, wire.Bind(new(ports.Sessions), new(*Sessions)),
+	NewBookings, wire.Bind(new(ports.Bookings), new(*Bookings)),
 	NewPinger, wire.Bind(new(ports.Pinger), new(*Pinger)),
 )
 

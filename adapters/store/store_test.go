@@ -45,13 +45,17 @@ func newDB(tb testing.TB, url string) *bun.DB {
 
 func stores(db *bun.DB) portstest.Stores {
 	return portstest.Stores{
-		Tx:        store.NewTx(db),
-		Accounts:  store.NewAccounts(db),
-		Keys:      store.NewKeys(db),
-		Agents:    store.NewAgents(db),
-		Usage:     store.NewUsage(db),
-		Outbox:    store.NewOutbox(db),
-		Knowledge: store.NewKnowledge(db),
+		Tx:            store.NewTx(db),
+		Accounts:      store.NewAccounts(db),
+		Keys:          store.NewKeys(db),
+		Agents:        store.NewAgents(db),
+		Usage:         store.NewUsage(db),
+		Outbox:        store.NewOutbox(db),
+		Knowledge:     store.NewKnowledge(db),
+		Conversations: store.NewConversations(db),
+		ReplyJobs:     store.NewReplyJobs(db),
+		Sessions:      store.NewSessions(db),
+		Bookings:      store.NewBookings(db),
 	}
 }
 

@@ -24,13 +24,17 @@ import (
 
 // Stores are the store ports of one adapter, all over the same database.
 type Stores struct {
-	Tx        ports.Tx
-	Accounts  ports.Accounts
-	Keys      ports.Keys
-	Agents    ports.Agents
-	Usage     ports.Usage
-	Outbox    ports.Outbox
-	Knowledge ports.Knowledge
+	Tx            ports.Tx
+	Accounts      ports.Accounts
+	Keys          ports.Keys
+	Agents        ports.Agents
+	Usage         ports.Usage
+	Outbox        ports.Outbox
+	Knowledge     ports.Knowledge
+	Conversations ports.Conversations
+	ReplyJobs     ports.ReplyJobs
+	Sessions      ports.Sessions
+	Bookings      ports.Bookings
 }
 
 // RunStores runs the store conformance suite. newStores is called once per subtest and must
@@ -56,6 +60,11 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"KnowledgeReplace", testKnowledgeReplace},
 		{"KnowledgeFAQUpsert", testKnowledgeFAQ},
 		{"KnowledgeScopedToAccount", testKnowledgeScoped},
+		{"Conversations", testConversations},
+		{"ConversationPages", testConversationPages},
+		{"ReplyJobs", testReplyJobs},
+		{"ReplyJobsConcurrentClaimers", testReplyJobsConcurrent},
+		{"SessionsAndBookings", testSessionsAndBookings},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStores(t)) })

@@ -1,0 +1,374 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/session"
+	"github.com/svcagent/svc/ports"
+)
+
+var (
+	_ ports.Conversations = (*Conversations)(nil)
+	_ ports.ReplyJobs     = (*ReplyJobs)(nil)
+	_ ports.Sessions      = (*Sessions)(nil)
+	_ ports.Bookings      = (*Bookings)(nil)
+)
+
+type conversationModel struct {
+	bun.BaseModel `bun:"table:conversations"`
+
+	AccountID    string    `bun:"account_id,pk"`
+	ID           string    `bun:"id,pk"`
+	Channel      string    `bun:"channel"`
+	CustomerName string    `bun:"customer_name"`
+	ContactID    string    `bun:"contact_id"`
+	Tags         string    `bun:"tags"`
+	CreatedAt    time.Time `bun:"created_at"`
+	UpdatedAt    time.Time `bun:"updated_at"`
+}
+
+func (m *conversationModel) domain() (conversation.Conversation, error) {
+	tags, err := decodeList(m.Tags)
+	if err != nil {
+		return conversation.Conversation{}, fmt.Errorf("conversation %s: tags: %w", m.ID, err)
+	}
+	return conversation.Conversation{AccountID: m.AccountID, ID: m.ID, Channel: conversation.Channel(m.Channel),
+		CustomerName: m.CustomerName, ContactID: m.ContactID, Tags: tags,
+		CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}, nil
+}
+
+type messageRowModel struct {
+	bun.BaseModel `bun:"table:messages"`
+
+	ID             string    `bun:"id,pk"`
+	AccountID      string    `bun:"account_id"`
+	ConversationID string    `bun:"conversation_id"`
+	Role           string    `bun:"role"`
+	Content        string    `bun:"content"`
+	Actions        string    `bun:"actions"`
+	CreatedAt      time.Time `bun:"created_at"`
+	Seq            int64     `bun:"seq"`
+}
+
+type actionJSON struct {
+	Type      string `json:"type"`
+	URL       string `json:"url,omitempty"`
+	ProductID string `json:"product_id,omitempty"`
+	Qty       int    `json:"qty,omitempty"`
+}
+
+// Conversations implements ports.Conversations.
+type Conversations struct{ db *bun.DB }
+
+// NewConversations returns the conversation repository of db.
+func NewConversations(db *bun.DB) *Conversations { return &Conversations{db: db} }
+
+// Open returns the conversation, creating it when new.
+func (r *Conversations) Open(ctx context.Context, c conversation.Conversation) (conversation.Conversation, error) {
+	var out conversation.Conversation
+	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		tags, err := encodeList(c.Tags)
+		if err != nil {
+			return err
+		}
+		m := conversationModel{AccountID: c.AccountID, ID: c.ID, Channel: string(c.Channel), CustomerName: c.CustomerName,
+			ContactID: c.ContactID, Tags: tags, CreatedAt: dbTime(c.CreatedAt), UpdatedAt: dbTime(c.UpdatedAt)}
+		if _, err := tx.NewInsert().Model(&m).On("CONFLICT (account_id, id) DO NOTHING").Exec(ctx); err != nil {
+			return fmt.Errorf("open conversation: %w", err)
+		}
+		if c.CustomerName != "" {
+			if _, err := tx.NewUpdate().Model((*conversationModel)(nil)).Set("customer_name = ?", c.CustomerName).
+				Where("account_id = ?", c.AccountID).Where("id = ?", c.ID).Exec(ctx); err != nil {
+				return fmt.Errorf("name conversation: %w", err)
+			}
+		}
+		out, err = getConversation(ctx, tx, c.AccountID, c.ID)
+		return err
+	})
+	return out, err
+}
+
+func getConversation(ctx context.Context, db bun.IDB, accountID, id string) (conversation.Conversation, error) {
+	var m conversationModel
+	err := db.NewSelect().Model(&m).Where("account_id = ?", accountID).Where("id = ?", id).Scan(ctx)
+	if err != nil {
+		return conversation.Conversation{}, notFound(err, "conversation", "get conversation")
+	}
+	return m.domain()
+}
+
+// Get returns one conversation of the account.
+func (r *Conversations) Get(ctx context.Context, accountID, conversationID string) (conversation.Conversation, error) {
+	return getConversation(ctx, idb(ctx, r.db), accountID, conversationID)
+}
+
+// List pages through the account's conversations, newest first (by creation, then id).
+func (r *Conversations) List(ctx context.Context, accountID string, q conversation.ListQuery) (conversation.Page, error) {
+	var ms []conversationModel
+	sel := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID)
+	if q.Channel != "" {
+		sel = sel.Where("channel = ?", string(q.Channel))
+	}
+	if q.After != nil {
+		at := dbTime(q.After.CreatedAt)
+		sel = sel.Where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, q.After.ID)
+	}
+	if err := sel.OrderExpr("created_at DESC, id DESC").Limit(int64(q.Limit + 1)).Scan(ctx); err != nil {
+		return conversation.Page{}, fmt.Errorf("list conversations: %w", err)
+	}
+	page := conversation.Page{HasMore: len(ms) > q.Limit}
+	for i := range ms[:min(len(ms), q.Limit)] {
+		c, err := ms[i].domain()
+		if err != nil {
+			return conversation.Page{}, err
+		}
+		page.Conversations = append(page.Conversations, c)
+	}
+	return page, nil
+}
+
+// AddMessage stores a message and touches its conversation.
+func (r *Conversations) AddMessage(ctx context.Context, accountID string, m conversation.Message) error {
+	actions := make([]actionJSON, len(m.Actions))
+	for i, a := range m.Actions {
+		actions[i] = actionJSON(a)
+	}
+	b, err := json.Marshal(actions)
+	if err != nil {
+		return fmt.Errorf("encode actions: %w", err)
+	}
+	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		row := messageRowModel{ID: m.ID, AccountID: accountID, ConversationID: m.ConversationID, Role: m.Role,
+			Content: m.Content, Actions: string(b), CreatedAt: dbTime(m.CreatedAt), Seq: m.CreatedAt.UnixNano()}
+		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+			return fmt.Errorf("add message: %w", err)
+		}
+		res, err := tx.NewUpdate().Model((*conversationModel)(nil)).Set("updated_at = ?", dbTime(m.CreatedAt)).
+			Where("account_id = ?", accountID).Where("id = ?", m.ConversationID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("touch conversation: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notFound(sql.ErrNoRows, "conversation", "add message")
+		}
+		return nil
+	})
+}
+
+// Messages returns the last limit messages, oldest first.
+func (r *Conversations) Messages(ctx context.Context, accountID, conversationID string, limit int) ([]conversation.Message, error) {
+	var rows []messageRowModel
+	q := idb(ctx, r.db).NewSelect().Model(&rows).Where("account_id = ?", accountID).
+		Where("conversation_id = ?", conversationID).OrderExpr("seq DESC, id DESC")
+	if limit > 0 {
+		q = q.Limit(int64(limit))
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list messages: %w", err)
+	}
+	slices.Reverse(rows)
+	out := make([]conversation.Message, len(rows))
+	for i, row := range rows {
+		var actions []actionJSON
+		if err := json.Unmarshal([]byte(row.Actions), &actions); err != nil {
+			return nil, fmt.Errorf("message %s: actions: %w", row.ID, err)
+		}
+		out[i] = conversation.Message{ID: row.ID, ConversationID: row.ConversationID, Role: row.Role,
+			Content: row.Content, CreatedAt: domainTime(row.CreatedAt)}
+		for _, a := range actions {
+			out[i].Actions = append(out[i].Actions, conversation.Action(a))
+		}
+	}
+	return out, nil
+}
+
+// Tag adds a tag to a conversation, once.
+func (r *Conversations) Tag(ctx context.Context, accountID, conversationID, tag string, at time.Time) error {
+	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		var m conversationModel
+		q := tx.NewSelect().Model(&m).Where("account_id = ?", accountID).Where("id = ?", conversationID)
+		if err := lockForUpdate(q, tx).Scan(ctx); err != nil {
+			return notFound(err, "conversation", "tag conversation")
+		}
+		tags, err := decodeList(m.Tags)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(tags, tag) {
+			return nil
+		}
+		enc, err := encodeList(append(tags, tag))
+		if err != nil {
+			return err
+		}
+		_, err = tx.NewUpdate().Model((*conversationModel)(nil)).Set("tags = ?", enc).Set("updated_at = ?", dbTime(at)).
+			Where("account_id = ?", accountID).Where("id = ?", conversationID).Exec(ctx)
+		return err
+	})
+}
+
+type jobModel struct {
+	bun.BaseModel `bun:"table:reply_jobs"`
+
+	ID             string    `bun:"id,pk"`
+	AccountID      string    `bun:"account_id"`
+	ConversationID string    `bun:"conversation_id"`
+	MessageID      string    `bun:"message_id"`
+	Channel        string    `bun:"channel"`
+	Status         string    `bun:"status"`
+	LeaseUntil     time.Time `bun:"lease_until"`
+	Attempts       int       `bun:"attempts"`
+	ReplyID        string    `bun:"reply_id"`
+	Error          string    `bun:"error"`
+	CreatedAt      time.Time `bun:"created_at"`
+	UpdatedAt      time.Time `bun:"updated_at"`
+}
+
+func (m *jobModel) domain() conversation.Job {
+	return conversation.Job{ID: m.ID, AccountID: m.AccountID, ConversationID: m.ConversationID, MessageID: m.MessageID,
+		Channel: conversation.Channel(m.Channel), Status: m.Status, LeaseUntil: domainTime(m.LeaseUntil), Attempts: m.Attempts,
+		ReplyID: m.ReplyID, Error: m.Error, CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
+}
+
+// ReplyJobs implements ports.ReplyJobs.
+type ReplyJobs struct{ db *bun.DB }
+
+// NewReplyJobs returns the reply job repository of db.
+func NewReplyJobs(db *bun.DB) *ReplyJobs { return &ReplyJobs{db: db} }
+
+// Create stores a job.
+func (r *ReplyJobs) Create(ctx context.Context, j conversation.Job) error {
+	m := jobModel{ID: j.ID, AccountID: j.AccountID, ConversationID: j.ConversationID, MessageID: j.MessageID,
+		Channel: string(j.Channel), Status: j.Status, LeaseUntil: dbTime(j.LeaseUntil), Attempts: j.Attempts,
+		CreatedAt: dbTime(j.CreatedAt), UpdatedAt: dbTime(j.UpdatedAt)}
+	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
+		return fmt.Errorf("create reply job: %w", err)
+	}
+	return nil
+}
+
+// Get returns one job of the account.
+func (r *ReplyJobs) Get(ctx context.Context, accountID, jobID string) (conversation.Job, error) {
+	var m jobModel
+	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Where("id = ?", jobID).Scan(ctx); err != nil {
+		return conversation.Job{}, notFound(err, "reply job", "get reply job")
+	}
+	return m.domain(), nil
+}
+
+// Finish moves a pending job to status and reports whether this call did.
+func (r *ReplyJobs) Finish(ctx context.Context, accountID, jobID, status, replyID, reason string, at time.Time) (bool, error) {
+	res, err := idb(ctx, r.db).NewUpdate().Model((*jobModel)(nil)).
+		Set("status = ?", status).Set("reply_id = ?", replyID).Set("error = ?", reason).Set("updated_at = ?", dbTime(at)).
+		Where("account_id = ?", accountID).Where("id = ?", jobID).Where("status = ?", conversation.JobPending).
+		Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("finish reply job: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// ClaimExpired takes over pending jobs whose lease ended.
+func (r *ReplyJobs) ClaimExpired(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]conversation.Job, error) {
+	db := idb(ctx, r.db)
+	var ids []string
+	if err := db.NewSelect().Model((*jobModel)(nil)).Column("id").
+		Where("status = ?", conversation.JobPending).Where("lease_until < ?", dbTime(now)).
+		Order("lease_until").Limit(int64(limit)).Scan(ctx, &ids); err != nil {
+		return nil, fmt.Errorf("find expired reply jobs: %w", err)
+	}
+	var out []conversation.Job
+	for _, id := range ids {
+		var m jobModel
+		err := db.NewUpdate().Model(&m).
+			Set("lease_until = ?", dbTime(now.Add(lease))).Set("attempts = attempts + 1").Set("updated_at = ?", dbTime(now)).
+			Where("id = ?", id).Where("status = ?", conversation.JobPending).Where("lease_until < ?", dbTime(now)).
+			Returning("*").Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // another sweeper took it
+		}
+		if err != nil {
+			return nil, fmt.Errorf("claim reply job: %w", err)
+		}
+		out = append(out, m.domain())
+	}
+	return out, nil
+}
+
+type sessionModel struct {
+	bun.BaseModel `bun:"table:client_sessions"`
+
+	ID             string    `bun:"id,pk"`
+	AccountID      string    `bun:"account_id"`
+	ConversationID string    `bun:"conversation_id"`
+	CustomerName   string    `bun:"customer_name"`
+	Hash           string    `bun:"hash"`
+	ExpiresAt      time.Time `bun:"expires_at"`
+	CreatedAt      time.Time `bun:"created_at"`
+}
+
+// Sessions implements ports.Sessions.
+type Sessions struct{ db *bun.DB }
+
+// NewSessions returns the client session repository of db.
+func NewSessions(db *bun.DB) *Sessions { return &Sessions{db: db} }
+
+// Create stores a session.
+func (r *Sessions) Create(ctx context.Context, s session.Session) error {
+	m := sessionModel{ID: s.ID, AccountID: s.AccountID, ConversationID: s.ConversationID, CustomerName: s.CustomerName,
+		Hash: s.Hash, ExpiresAt: dbTime(s.ExpiresAt), CreatedAt: dbTime(s.CreatedAt)}
+	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
+		return fmt.Errorf("create client session: %w", err)
+	}
+	return nil
+}
+
+// ByHash finds a session by its token's hash.
+func (r *Sessions) ByHash(ctx context.Context, hash string) (session.Session, error) {
+	var m sessionModel
+	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("hash = ?", hash).Scan(ctx); err != nil {
+		return session.Session{}, notFound(err, "client session", "find client session")
+	}
+	return session.Session{ID: m.ID, AccountID: m.AccountID, ConversationID: m.ConversationID, CustomerName: m.CustomerName,
+		Hash: m.Hash, ExpiresAt: domainTime(m.ExpiresAt), CreatedAt: domainTime(m.CreatedAt)}, nil
+}
+
+type bookingModel struct {
+	bun.BaseModel `bun:"table:bookings"`
+
+	ID             string    `bun:"id,pk"`
+	AccountID      string    `bun:"account_id"`
+	ConversationID string    `bun:"conversation_id"`
+	CustomerName   string    `bun:"customer_name"`
+	Date           string    `bun:"date"`
+	Time           string    `bun:"time"`
+	Duration       string    `bun:"duration"`
+	Type           string    `bun:"type"`
+	CreatedAt      time.Time `bun:"created_at"`
+}
+
+// Bookings implements ports.Bookings.
+type Bookings struct{ db *bun.DB }
+
+// NewBookings returns the booking repository of db.
+func NewBookings(db *bun.DB) *Bookings { return &Bookings{db: db} }
+
+// Create stores a booking.
+func (r *Bookings) Create(ctx context.Context, accountID string, b conversation.Booking) error {
+	m := bookingModel{ID: b.ID, AccountID: accountID, ConversationID: b.ConversationID, CustomerName: b.CustomerName,
+		Date: b.Date, Time: b.Time, Duration: b.Duration, Type: b.Type, CreatedAt: dbTime(b.CreatedAt)}
+	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
+		return fmt.Errorf("create booking: %w", err)
+	}
+	return nil
+}

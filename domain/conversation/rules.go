@@ -1,0 +1,116 @@
+package conversation
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/svcagent/svc/domain"
+)
+
+// Conversation is an exchange between one customer and the agent. ID is the caller's key,
+// unique within the account.
+type Conversation struct {
+	AccountID    string
+	ID           string
+	Channel      Channel
+	CustomerName string
+	ContactID    string
+	Tags         []string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// Limits of chat input.
+const (
+	MaxMessage      = 8000 // characters of a customer message
+	MaxIDLength     = 200
+	MaxCustomerName = 200
+	MaxListLimit    = 100
+	DefaultLimit    = 20
+	HistoryTurns    = 20 // earlier messages the agent reads
+)
+
+// ValidateMessage checks a customer message: 1 to MaxMessage characters, not blank.
+func ValidateMessage(field, msg string) error {
+	if strings.TrimSpace(msg) == "" {
+		return domain.Invalid(field, "%s is required", field)
+	}
+	if n := utf8.RuneCountInString(msg); n > MaxMessage {
+		return domain.Invalid(field, "%s must be at most %d characters (got %d)", field, MaxMessage, n)
+	}
+	return nil
+}
+
+// ValidateID checks a caller-chosen conversation key: 1 to MaxIDLength characters of letters,
+// digits and . _ : @ -.
+func ValidateID(field, id string) error {
+	if id == "" || len(id) > MaxIDLength {
+		return domain.Invalid(field, "%s must be 1 to %d characters", field, MaxIDLength)
+	}
+	for _, r := range id {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:@-", r)
+		if !ok {
+			return domain.Invalid(field, "%s may hold only letters, digits and . _ : @ -", field)
+		}
+	}
+	return nil
+}
+
+// ValidateCustomerName checks an optional display name.
+func ValidateCustomerName(name string) error {
+	if utf8.RuneCountInString(name) > MaxCustomerName {
+		return domain.Invalid("customer_name", "customer_name must be at most %d characters", MaxCustomerName)
+	}
+	return nil
+}
+
+// ContactID is the contact id of a conversation's customer (the events' data.contact_id): the
+// web channel's "web:<id>", the API's "api:<id>".
+func ContactID(ch Channel, conversationID string) string {
+	return string(ch) + ":" + conversationID
+}
+
+// Job statuses of a reply.
+const (
+	JobPending = "pending"
+	JobDone    = "done"
+	JobFailed  = "failed"
+)
+
+// Job is the pending reply to one customer message. The process that accepted the message
+// generates it while holding the lease; past the lease a sweep takes it over. Finishing is a
+// conditional change from pending, so a reply is stored once.
+type Job struct {
+	ID             string
+	AccountID      string
+	ConversationID string
+	MessageID      string // the customer message
+	Channel        Channel
+	Status         string
+	LeaseUntil     time.Time
+	Attempts       int
+	ReplyID        string // the agent message, when done
+	Error          string // why it failed
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// ListQuery pages through conversations, newest first.
+type ListQuery struct {
+	Channel Channel
+	Limit   int
+	After   *Cursor
+}
+
+// Cursor is the position after which a page starts.
+type Cursor struct {
+	CreatedAt time.Time
+	ID        string
+}
+
+// Page is one page of conversations.
+type Page struct {
+	Conversations []Conversation
+	HasMore       bool
+}

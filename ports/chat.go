@@ -1,0 +1,52 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/session"
+)
+
+//go:generate go tool mockgen -source=chat.go -destination=mock/chat.go -package=mock
+
+// Conversations stores conversations and their messages.
+type Conversations interface {
+	// Open returns the account's conversation c.ID, creating it from c when it does not exist;
+	// a non-empty c.CustomerName replaces the stored one.
+	Open(ctx context.Context, c conversation.Conversation) (conversation.Conversation, error)
+	// Get returns one conversation; not_found when the account has none with that id.
+	Get(ctx context.Context, accountID, conversationID string) (conversation.Conversation, error)
+	// List pages through the account's conversations, newest first.
+	List(ctx context.Context, accountID string, q conversation.ListQuery) (conversation.Page, error)
+	// AddMessage stores a message and touches the conversation's updated_at.
+	AddMessage(ctx context.Context, accountID string, m conversation.Message) error
+	// Messages returns the last limit messages of a conversation, oldest first (limit 0: all).
+	Messages(ctx context.Context, accountID, conversationID string, limit int) ([]conversation.Message, error)
+	// Tag adds a tag to a conversation (idempotent); not_found when it does not exist.
+	Tag(ctx context.Context, accountID, conversationID, tag string, at time.Time) error
+}
+
+// ReplyJobs stores the pending replies.
+type ReplyJobs interface {
+	Create(ctx context.Context, j conversation.Job) error
+	Get(ctx context.Context, accountID, jobID string) (conversation.Job, error)
+	// Finish moves a pending job to done (with its reply) or failed (with the reason) and
+	// reports whether this call did; a job already finished is left alone.
+	Finish(ctx context.Context, accountID, jobID, status, replyID, reason string, at time.Time) (bool, error)
+	// ClaimExpired takes over up to limit pending jobs whose lease ended before now: their lease
+	// becomes now+lease and their attempts grow by one. Concurrent claimers never get the same job.
+	ClaimExpired(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]conversation.Job, error)
+}
+
+// Sessions stores client sessions by the hash of their token.
+type Sessions interface {
+	Create(ctx context.Context, s session.Session) error
+	// ByHash finds a session (expired or not); not_found when none.
+	ByHash(ctx context.Context, hash string) (session.Session, error)
+}
+
+// Bookings stores the bookings the agent makes.
+type Bookings interface {
+	Create(ctx context.Context, accountID string, b conversation.Booking) error
+}

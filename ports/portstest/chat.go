@@ -1,0 +1,216 @@
+package portstest
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/session"
+)
+
+func openConversation(t *testing.T, s Stores, accountID, id string, at time.Time) conversation.Conversation {
+	t.Helper()
+	c, err := s.Conversations.Open(t.Context(), conversation.Conversation{AccountID: accountID, ID: id, Channel: conversation.ChannelAPI,
+		ContactID: conversation.ContactID(conversation.ChannelAPI, id), CreatedAt: at, UpdatedAt: at})
+	if err != nil {
+		t.Fatalf("Open(%s): %v", id, err)
+	}
+	return c
+}
+
+func testConversations(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	c := openConversation(t, s, "acct_a", "order-1", t0)
+	if c.Channel != conversation.ChannelAPI || c.ContactID != "api:order-1" || !c.CreatedAt.Equal(t0) {
+		t.Fatalf("opened %+v", c)
+	}
+	// Opening again keeps it, and a customer name given later is set.
+	again, err := s.Conversations.Open(ctx, conversation.Conversation{AccountID: "acct_a", ID: "order-1", Channel: conversation.ChannelWeb,
+		CustomerName: "Ana", CreatedAt: t0.Add(time.Hour), UpdatedAt: t0.Add(time.Hour)})
+	if err != nil || again.Channel != conversation.ChannelAPI || again.CustomerName != "Ana" || !again.CreatedAt.Equal(t0) {
+		t.Fatalf("reopened %+v %v", again, err)
+	}
+	msgs := []conversation.Message{
+		{ID: "msg_1", ConversationID: "order-1", Role: conversation.RoleCustomer, Content: "Hi", CreatedAt: t0.Add(time.Second)},
+		{ID: "msg_2", ConversationID: "order-1", Role: conversation.RoleAgent, Content: "Hello!", CreatedAt: t0.Add(2 * time.Second),
+			Actions: []conversation.Action{{Type: "open", URL: "https://x.example/a"}, {Type: "cart", ProductID: "42", Qty: 2}}},
+		{ID: "msg_3", ConversationID: "order-1", Role: conversation.RoleCustomer, Content: "Bye", CreatedAt: t0.Add(3 * time.Second)},
+	}
+	for _, m := range msgs {
+		if err := s.Conversations.AddMessage(ctx, "acct_a", m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Conversations.Messages(ctx, "acct_a", "order-1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "messages", got, msgs)
+	last2, _ := s.Conversations.Messages(ctx, "acct_a", "order-1", 2)
+	if len(last2) != 2 || last2[0].ID != "msg_2" || last2[1].ID != "msg_3" {
+		t.Fatalf("last two %+v", last2)
+	}
+	c, _ = s.Conversations.Get(ctx, "acct_a", "order-1")
+	if !c.UpdatedAt.Equal(t0.Add(3 * time.Second)) {
+		t.Fatalf("updated_at %v", c.UpdatedAt)
+	}
+	// Another account sees none of it, and cannot write into it.
+	if _, err := s.Conversations.Get(ctx, "acct_b", "order-1"); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Fatalf("account b reads a's conversation: %v", err)
+	}
+	if m, _ := s.Conversations.Messages(ctx, "acct_b", "order-1", 0); len(m) != 0 {
+		t.Fatalf("account b reads a's messages: %v", m)
+	}
+	if err := s.Conversations.AddMessage(ctx, "acct_b", conversation.Message{ID: "msg_x", ConversationID: "order-1", Role: "customer", Content: "x", CreatedAt: t0}); err == nil {
+		t.Fatal("account b wrote into a's conversation")
+	}
+	for range 2 {
+		if err := s.Conversations.Tag(ctx, "acct_a", "order-1", "sale", t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ = s.Conversations.Get(ctx, "acct_a", "order-1")
+	equal(t, "tags", c.Tags, []string{"sale"})
+	if err := s.Conversations.Tag(ctx, "acct_b", "order-1", "sale", t0); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Fatalf("tag of another account's conversation: %v", err)
+	}
+}
+
+func testConversationPages(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	for i := range 5 {
+		openConversation(t, s, "acct_a", fmt.Sprintf("c%d", i), t0.Add(time.Duration(i)*time.Minute))
+	}
+	if _, err := s.Conversations.Open(ctx, conversation.Conversation{AccountID: "acct_a", ID: "w1", Channel: conversation.ChannelWeb, CreatedAt: t0, UpdatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	q := conversation.ListQuery{Channel: conversation.ChannelAPI, Limit: 2}
+	for page := 0; ; page++ {
+		p, err := s.Conversations.List(ctx, "acct_a", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range p.Conversations {
+			ids = append(ids, c.ID)
+		}
+		if !p.HasMore {
+			break
+		}
+		last := p.Conversations[len(p.Conversations)-1]
+		q.After = &conversation.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}
+		if page > 5 {
+			t.Fatal("paging does not end")
+		}
+	}
+	equal(t, "pages, newest first, api channel only", ids, []string{"c4", "c3", "c2", "c1", "c0"})
+}
+
+func testReplyJobs(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	j := conversation.Job{ID: "job_1", AccountID: "acct_a", ConversationID: "c", MessageID: "msg_1", Channel: conversation.ChannelAPI,
+		Status: conversation.JobPending, LeaseUntil: t0.Add(time.Minute), CreatedAt: t0, UpdatedAt: t0}
+	if err := s.ReplyJobs.Create(ctx, j); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ReplyJobs.Get(ctx, "acct_a", "job_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "job", got, j)
+	if _, err := s.ReplyJobs.Get(ctx, "acct_b", "job_1"); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Fatalf("account b reads a's job: %v", err)
+	}
+	// Within the lease nothing is claimed; after it, the job is, once.
+	if c, _ := s.ReplyJobs.ClaimExpired(ctx, t0.Add(30*time.Second), time.Minute, 10); len(c) != 0 {
+		t.Fatalf("claimed within the lease: %+v", c)
+	}
+	c, err := s.ReplyJobs.ClaimExpired(ctx, t0.Add(2*time.Minute), time.Minute, 10)
+	if err != nil || len(c) != 1 || c[0].Attempts != 1 || !c[0].LeaseUntil.Equal(t0.Add(3*time.Minute)) {
+		t.Fatalf("claim %+v %v", c, err)
+	}
+	if ok, err := s.ReplyJobs.Finish(ctx, "acct_b", "job_1", conversation.JobDone, "msg_2", "", t0); err != nil || ok {
+		t.Fatalf("account b finished a's job: %v %v", ok, err)
+	}
+	if ok, err := s.ReplyJobs.Finish(ctx, "acct_a", "job_1", conversation.JobDone, "msg_2", "", t0); err != nil || !ok {
+		t.Fatalf("finish %v %v", ok, err)
+	}
+	if ok, _ := s.ReplyJobs.Finish(ctx, "acct_a", "job_1", conversation.JobFailed, "", "late", t0); ok {
+		t.Fatal("a finished job finished twice")
+	}
+	got, _ = s.ReplyJobs.Get(ctx, "acct_a", "job_1")
+	if got.Status != conversation.JobDone || got.ReplyID != "msg_2" {
+		t.Fatalf("finished job %+v", got)
+	}
+	if c, _ := s.ReplyJobs.ClaimExpired(ctx, t0.Add(time.Hour), time.Minute, 10); len(c) != 0 {
+		t.Fatalf("a done job was claimed: %+v", c)
+	}
+}
+
+func testReplyJobsConcurrent(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	for i := range 20 {
+		if err := s.ReplyJobs.Create(ctx, conversation.Job{ID: fmt.Sprintf("job_%02d", i), AccountID: "acct_a", ConversationID: "c",
+			MessageID: "m", Channel: conversation.ChannelAPI, Status: conversation.JobPending, LeaseUntil: t0, CreatedAt: t0, UpdatedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			jobs, err := s.ReplyJobs.ClaimExpired(ctx, t0.Add(time.Minute), time.Minute, 20)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, j := range jobs {
+				seen[j.ID]++
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != 20 {
+		t.Fatalf("claimed %d jobs, want 20", len(seen))
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Fatalf("job %s claimed %d times", id, n)
+		}
+	}
+}
+
+func testSessionsAndBookings(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	sess := session.Session{ID: "cs_1", AccountID: "acct_a", ConversationID: "c1", CustomerName: "Ana", Hash: "h1",
+		ExpiresAt: t0.Add(time.Hour), CreatedAt: t0}
+	if err := s.Sessions.Create(ctx, sess); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Sessions.ByHash(ctx, "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "session", got, sess)
+	if _, err := s.Sessions.ByHash(ctx, "nope"); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Fatalf("unknown hash: %v", err)
+	}
+	if err := s.Sessions.Create(ctx, sess); err == nil || domain.IsNotFound(err) {
+		t.Fatalf("duplicate session: %v", err)
+	}
+	b := conversation.Booking{ID: "bk_1", ConversationID: "c1", CustomerName: "Ana", Date: "2026-12-01", Time: "10:30", Duration: "30 min", Type: "haircut", CreatedAt: t0}
+	if err := s.Bookings.Create(ctx, "acct_a", b); err != nil {
+		t.Fatal(err)
+	}
+}
