@@ -1,0 +1,534 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/knowledge"
+)
+
+// MinScore is the least knowledge.Hit Score the engine answers from when no FAQ item matches
+// Strongly. Measured with the built-in embedder and the default chunk sizes on test Brains (a
+// bakery, a bike shop): questions unrelated to the Brain score 0.01 to 0.1, and up to 0.19 when
+// they share one ordinary word with a page ("do you repair cars?" at a bike shop); questions a
+// page answers in the words they are asked score 0.22 to 0.5, a few short Portuguese and Spanish
+// ones from 0.2 (few terms, so an unmatched one weighs much). MinScore keeps a margin of 0.03
+// over the unrelated side: a false match quotes a passage off the point, while a miss still gets
+// an honest "I don't know" with the contact. TestMinScore checks both sides with real scores.
+const MinScore = 0.22
+
+// maxPassage is about the most characters of a page the engine quotes.
+const maxPassage = 400
+
+// Engine is the built-in Replier, used when no model upstream is configured. It is an honest
+// retrieval agent, not a language model: it answers greetings, thanks and goodbyes, then answers
+// from the Brain's hits with an FAQ item's answer or a passage quoted from a page, and otherwise
+// says it does not know and gives the business's contact. It never invents text, never emits
+// cart or checkout tokens and never acts. Replies are deterministic and need no network.
+type Engine struct{}
+
+// NewEngine returns the built-in reply engine.
+func NewEngine() *Engine { return &Engine{} }
+
+// Reply writes the reply to one customer turn in turn.Lang (en, pt, pt-BR or es; others fall
+// back to the profile's first language, then English). Usage is always zero.
+func (e *Engine) Reply(ctx context.Context, turn conversation.Turn) (conversation.Draft, error) {
+	if err := ctx.Err(); err != nil {
+		return conversation.Draft{}, err
+	}
+	return conversation.Draft{Text: reply(turn)}, nil
+}
+
+// reply decides what to say, in the order: small talk, a Strong FAQ item, the best hit scoring
+// at least MinScore, "I don't know".
+func reply(turn conversation.Turn) string {
+	p := turn.Profile
+	ph := phrasesFor(turn.Lang, p.Language())
+	business := strings.TrimSpace(p.BusinessName)
+	if business == "" {
+		business = ph.business
+	}
+
+	switch smallTalk(turn.Message, p) {
+	case hello:
+		if g, ok := greeting(p, turn.Lang); ok {
+			return g
+		}
+		return fmt.Sprintf(ph.greeting, business)
+	case thanks:
+		return ph.welcome
+	case bye:
+		return fmt.Sprintf(ph.goodbye, business)
+	}
+
+	for _, h := range turn.Hits {
+		if h.Kind == knowledge.KindFAQ && h.Strong {
+			if a := clean(h.FAQ.Answer, true); a != "" {
+				return a
+			}
+			break
+		}
+	}
+	if h, ok := best(turn.Hits); ok && h.Score >= MinScore {
+		if a := answer(h, turn.Message); a != "" {
+			return a
+		}
+	}
+	return dontKnow(ph, p.Contact, business)
+}
+
+// phrasesFor returns the table of the base of lang, else of fallback, else English.
+func phrasesFor(lang, fallback string) *phrases {
+	for _, l := range [...]string{lang, fallback} {
+		if ph, ok := phrasebook[strings.ToLower(base(l))]; ok {
+			return ph
+		}
+	}
+	return phrasebook["en"]
+}
+
+// base returns the language of a code without its region: "pt" for "pt-BR".
+func base(lang string) string {
+	if i := strings.IndexAny(lang, "-_"); i >= 0 {
+		return lang[:i]
+	}
+	return lang
+}
+
+// greeting returns the appearance's greeting for lang: the exact code, else its base language,
+// else another region of it, else the profile's first language.
+func greeting(p agent.Profile, lang string) (string, bool) {
+	g := p.Appearance.Greeting
+	keys := make([]string, 0, len(g))
+	for k, s := range g {
+		if strings.TrimSpace(s) != "" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys) // deterministic when several regions match
+	for _, l := range [...]string{lang, p.Language()} {
+		if l == "" {
+			continue
+		}
+		for _, match := range [...]func(k string) bool{
+			func(k string) bool { return strings.EqualFold(k, l) },
+			func(k string) bool { return strings.EqualFold(k, base(l)) },
+			func(k string) bool { return strings.EqualFold(base(k), base(l)) },
+		} {
+			for _, k := range keys {
+				if match(k) {
+					return strings.TrimSpace(g[k]), true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// best returns the hit with the highest score, the first of equals.
+func best(hits []knowledge.Hit) (knowledge.Hit, bool) {
+	if len(hits) == 0 {
+		return knowledge.Hit{}, false
+	}
+	b := hits[0]
+	for _, h := range hits[1:] {
+		if h.Score > b.Score {
+			b = h
+		}
+	}
+	return b, true
+}
+
+// answer is the reply from one hit: an FAQ item's answer, or a chunk's best passage followed by
+// an open token for its page.
+func answer(h knowledge.Hit, question string) string {
+	if h.Kind == knowledge.KindFAQ {
+		return clean(h.FAQ.Answer, true)
+	}
+	text := passage(clean(h.Chunk.Text, false), question)
+	if text == "" {
+		return ""
+	}
+	if u := h.Chunk.URL; u != "" && !strings.ContainsAny(u, "[] \t\r\n") {
+		text += "\n\n[OPEN:" + u + "]"
+	}
+	return text
+}
+
+// dontKnow says plainly that the engine does not know, and how to reach the business.
+func dontKnow(ph *phrases, c agent.Contact, business string) string {
+	var ways []string
+	for _, w := range [...]string{c.Email, c.Phone} {
+		if w = strings.TrimSpace(w); w != "" {
+			ways = append(ways, w)
+		}
+	}
+	parts := []string{ph.dontKnow}
+	switch addr := strings.TrimSpace(c.Address); {
+	case len(ways) > 0:
+		parts = append(parts, fmt.Sprintf(ph.reach, business, strings.Join(ways, ph.or)))
+	case addr != "":
+		parts = append(parts, fmt.Sprintf(ph.visit, business, addr))
+	default:
+		parts = append(parts, fmt.Sprintf(ph.leave, business))
+	}
+	if h := strings.TrimRight(strings.TrimSpace(c.Hours), "."); h != "" {
+		parts = append(parts, fmt.Sprintf(ph.hours, h))
+	}
+	return strings.Join(parts, " ")
+}
+
+// actionToken matches what the app would read as an action token.
+var actionToken = regexp.MustCompile(`(?i)\[\s*(?:(?:open|cart)\s*:[^\[\]\n]*|checkout\s*)\]`)
+
+// clean trims knowledge text and removes action tokens from it, so that no text of the Brain
+// can make the reply act; an FAQ answer the owner wrote may keep its open tokens (keepOpen).
+func clean(s string, keepOpen bool) string {
+	if strings.IndexByte(s, '[') >= 0 {
+		s = actionToken.ReplaceAllStringFunc(s, func(tok string) string {
+			name := strings.ToLower(strings.TrimLeft(tok[1:], " \t"))
+			if keepOpen && strings.HasPrefix(name, "open") {
+				return tok
+			}
+			return ""
+		})
+	}
+	return strings.TrimSpace(s)
+}
+
+// Small talk.
+
+// talk is what a message says when it says nothing to look up.
+type talk uint8
+
+const (
+	question talk = iota // anything else
+	hello
+	thanks
+	bye
+	filler // courtesy words that only go with the others
+)
+
+// smallTalkWords bounds the words of a message read as small talk.
+const smallTalkWords = 12
+
+// smallTalk tells a message made only of greetings, thanks, goodbyes (in any of the engine's
+// languages), courtesy words and the agent's or business's name. A goodbye wins over thanks,
+// thanks over a greeting ("thanks, bye" is a goodbye); any other word makes it a question.
+func smallTalk(message string, p agent.Profile) talk {
+	words := strings.Fields(knowledge.NormalizeQuestion(message))
+	if len(words) == 0 || len(words) > smallTalkWords {
+		return question
+	}
+	for i, w := range words {
+		words[i] = squeeze(w)
+	}
+	names := strings.Fields(knowledge.NormalizeQuestion(p.BusinessName + " " + p.Appearance.Name))
+	var said [filler + 1]bool
+	for i := 0; i < len(words); {
+		if n, t := matchTalk(words[i:]); n > 0 {
+			said[t] = true
+			i += n
+			continue
+		}
+		if !slices.ContainsFunc(names, func(n string) bool { return squeeze(n) == words[i] }) {
+			return question
+		}
+		i++
+	}
+	for _, t := range [...]talk{bye, thanks, hello} {
+		if said[t] {
+			return t
+		}
+	}
+	return question // only courtesy words or names
+}
+
+// phrase is a small-talk phrase as squeezed words.
+type phrase struct {
+	words []string
+	talk  talk
+}
+
+// talkIndex holds the small-talk phrases of every language by their first word, longest first.
+var talkIndex = func() map[string][]phrase {
+	idx := make(map[string][]phrase)
+	for _, ph := range phrasebook {
+		for t, list := range map[talk][]string{hello: ph.hello, thanks: ph.thanks, bye: ph.bye, filler: ph.filler} {
+			for _, s := range list {
+				words := strings.Fields(knowledge.NormalizeQuestion(s))
+				for i, w := range words {
+					words[i] = squeeze(w)
+				}
+				idx[words[0]] = append(idx[words[0]], phrase{words, t})
+			}
+		}
+	}
+	for _, list := range idx {
+		// Longest first; among equals, the stronger talk, so the result never depends on map order.
+		slices.SortStableFunc(list, func(a, b phrase) int {
+			if d := len(b.words) - len(a.words); d != 0 {
+				return d
+			}
+			return int(a.talk) - int(b.talk)
+		})
+	}
+	return idx
+}()
+
+// matchTalk returns the words and kind of the longest small-talk phrase words begin with, or 0.
+func matchTalk(words []string) (int, talk) {
+	for _, p := range talkIndex[words[0]] {
+		if len(p.words) <= len(words) && slices.Equal(p.words, words[:len(p.words)]) {
+			return len(p.words), p.talk
+		}
+	}
+	return 0, question
+}
+
+// squeeze collapses runs of a repeated ASCII letter, so that "hellooo" and "hello" (both "helo")
+// meet.
+func squeeze(w string) string {
+	for i := 1; i < len(w); i++ {
+		if w[i] == w[i-1] && w[i] < utf8.RuneSelf {
+			b := []byte(w[:i])
+			for j := i; j < len(w); j++ {
+				if w[j] != b[len(b)-1] || w[j] >= utf8.RuneSelf {
+					b = append(b, w[j])
+				}
+			}
+			return string(b)
+		}
+	}
+	return w
+}
+
+// Passages.
+
+// sentence is a sentence or an unpunctuated line of a chunk (a heading, a list item), with the
+// line it is on.
+type sentence struct {
+	text  string
+	line  int
+	terms []string // distinct knowledge.Tokens
+}
+
+// passage returns the one to three sentences of text that best match the question's terms, in
+// their order in the text, at most about maxPassage characters.
+func passage(text, question string) string {
+	ss := sentences(text)
+	if len(ss) == 0 {
+		return ""
+	}
+	chosen := withContext(ss, choose(ss, distinct(knowledge.Tokens(question))))
+	for len(chosen) > 1 && length(ss, chosen) > maxPassage {
+		chosen = chosen[:len(chosen)-1] // the last chosen matters least
+	}
+	return cut(join(ss, chosen), maxPassage)
+}
+
+// choose returns up to three sentences for the question's terms q, most telling first. Terms
+// weigh more the fewer sentences hold them; the first sentence is the one of most weight, each
+// next the one that adds most weight of terms not yet covered; of equals, the one with fewer
+// terms (it is more about them), then the first. With no sentence matching, the first one.
+func choose(ss []sentence, q []string) []int {
+	df := make(map[string]int, len(q))
+	for _, s := range ss {
+		for _, t := range s.terms {
+			if slices.Contains(q, t) {
+				df[t]++
+			}
+		}
+	}
+	var chosen []int
+	var covered []string
+	gain := func(i int) float64 {
+		w := 0.0
+		for _, t := range ss[i].terms {
+			if df[t] > 0 && !slices.Contains(covered, t) {
+				w += 1 + math.Log(float64(len(ss))/float64(df[t]))
+			}
+		}
+		return w
+	}
+	for len(chosen) < 3 {
+		pick, most := -1, 0.0
+		for i := range ss {
+			if w := gain(i); w > 0 && (w > most || w == most && len(ss[i].terms) < len(ss[pick].terms)) {
+				pick, most = i, w
+			}
+		}
+		if pick < 0 {
+			break
+		}
+		chosen = append(chosen, pick)
+		for _, t := range ss[pick].terms {
+			if df[t] > 0 && !slices.Contains(covered, t) {
+				covered = append(covered, t)
+			}
+		}
+	}
+	if len(chosen) == 0 {
+		return []int{0}
+	}
+	return chosen
+}
+
+// withContext gives chosen sentences that are only fragments (a heading, a list item) the line that
+// leads in to them, else the lines after them, then before them, until one is a whole sentence or
+// there are three.
+func withContext(ss []sentence, chosen []int) []int {
+	whole := func(i int) bool { return isSentence(ss[i].text) }
+	if slices.ContainsFunc(chosen, whole) {
+		return chosen
+	}
+	if i := leadIn(ss, slices.Min(chosen)); i >= 0 {
+		return append(chosen, i)
+	}
+	for len(chosen) < 3 && !slices.ContainsFunc(chosen, whole) {
+		switch first, last := slices.Min(chosen), slices.Max(chosen); {
+		case last+1 < len(ss):
+			chosen = append(chosen, last+1)
+		case first > 0:
+			chosen = append(chosen, first-1)
+		default:
+			return chosen
+		}
+	}
+	return chosen
+}
+
+// leadIn returns the line that introduces a fragment at ss[i] (a list item): the nearest of the
+// few before it that ends with a colon, unless a complete sentence comes between; else -1.
+func leadIn(ss []sentence, i int) int {
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		switch t := ss[j].text; {
+		case strings.HasSuffix(t, ":"):
+			return j
+		case isSentence(t):
+			return -1
+		}
+	}
+	return -1
+}
+
+// join writes the chosen sentences in their order in the text: a space between sentences of a
+// line, a line break between lines.
+func join(ss []sentence, chosen []int) string {
+	sorted := slices.Clone(chosen)
+	slices.Sort(sorted)
+	var b strings.Builder
+	for k, i := range sorted {
+		if k > 0 {
+			if ss[i].line == ss[sorted[k-1]].line {
+				b.WriteByte(' ')
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(ss[i].text)
+	}
+	return b.String()
+}
+
+// length is the characters of the chosen sentences joined.
+func length(ss []sentence, chosen []int) int {
+	n := len(chosen) - 1
+	for _, i := range chosen {
+		n += utf8.RuneCountInString(ss[i].text)
+	}
+	return n
+}
+
+// cut shortens s to at most max characters at the end of a word, and marks the cut with "…".
+// A shorter s, or one with no space before max, is returned as it is.
+func cut(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	end, n := 0, 0
+	for i, r := range s {
+		if n >= max {
+			break
+		}
+		if unicode.IsSpace(r) {
+			end = i
+		}
+		n++
+	}
+	if end == 0 {
+		return s
+	}
+	return strings.TrimRightFunc(s[:end], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) + "…"
+}
+
+// isSentence reports whether s ends as a sentence does, with a full stop, question or
+// exclamation mark or ellipsis, maybe inside closing quotes or brackets.
+func isSentence(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, closers))
+	return strings.ContainsRune(enders, r)
+}
+
+// Marks that end a sentence, and that may close one after its end.
+const (
+	enders  = ".!?…"
+	closers = `"')]}»”’`
+)
+
+// sentences splits text into its lines, and lines into sentences: a full stop, question or
+// exclamation mark or ellipsis (and any closing quotes or brackets) followed by a space and a
+// capital letter, a digit or an opening mark ends one.
+func sentences(text string) []sentence {
+	var out []sentence
+	add := func(s string, line int) {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, sentence{text: s, line: line, terms: distinct(knowledge.Tokens(s))})
+		}
+	}
+	line := 0
+	for l := range strings.Lines(text) {
+		l = strings.Join(strings.Fields(l), " ")
+		start := 0
+		for i, r := range l {
+			if !strings.ContainsRune(enders, r) {
+				continue
+			}
+			j := i + utf8.RuneLen(r)
+			for j < len(l) {
+				c, size := utf8.DecodeRuneInString(l[j:])
+				if !strings.ContainsRune(closers, c) {
+					break
+				}
+				j += size
+			}
+			if j+1 < len(l) && l[j] == ' ' {
+				if next, _ := utf8.DecodeRuneInString(l[j+1:]); unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(`"'(«“¿¡`, next) {
+					add(l[start:j], line)
+					start = j + 1
+				}
+			}
+		}
+		add(l[start:], line)
+		line++
+	}
+	return out
+}
+
+// distinct returns the terms without repeats, in order of first appearance.
+func distinct(terms []string) []string {
+	out := terms[:0]
+	for _, t := range terms {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}

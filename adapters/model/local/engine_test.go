@@ -1,0 +1,467 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/ports"
+)
+
+var _ ports.Replier = (*Engine)(nil)
+
+// lu is the bakery's agent profile: Portuguese first, with an email and a phone.
+var lu = agent.Profile{
+	BusinessName: "Padaria Lu",
+	Languages:    []string{"pt", "en", "es"},
+	Contact:      agent.Contact{Email: "lu@example.com", Phone: "+351 900 000 000"},
+	Appearance:   agent.Appearance{Name: "Lu"},
+}
+
+// say returns the engine's reply to a turn, checking what every reply must be.
+func say(t testing.TB, turn conversation.Turn) string {
+	t.Helper()
+	d, err := NewEngine().Reply(context.Background(), turn)
+	if err != nil {
+		t.Fatalf("Reply(%q): %v", turn.Message, err)
+	}
+	if d.Usage != (conversation.Usage{}) || d.Booking != nil {
+		t.Errorf("Reply(%q): usage %+v, booking %v; want none", turn.Message, d.Usage, d.Booking)
+	}
+	if up := strings.ToUpper(d.Text); strings.Contains(up, "[CART") || strings.Contains(up, "[CHECKOUT") {
+		t.Errorf("Reply(%q) = %q: acts", turn.Message, d.Text)
+	}
+	return d.Text
+}
+
+// bakeryPages and bakeryFAQ are the Brain of a bakery in Porto, in English, Portuguese and Spanish.
+var bakeryPages = []knowledge.Page{
+	{URL: "https://padarialu.example/hours", Title: "Opening hours and location", Content: `Padaria Lu is a family bakery in the centre of Porto, on Rua das Flores, two minutes from São Bento station.
+
+Our shop is open Monday to Friday from 8:00 to 19:00 and on Saturday from 8:00 to 13:00. We are closed on Sundays and public holidays. During August we close for two weeks of holidays; the dates are announced on our Instagram page in July.
+
+There is no parking in Rua das Flores itself, but the Trindade car park is a five-minute walk away.`},
+	{URL: "https://padarialu.example/delivery", Title: "Delivery", Content: `We deliver cakes, bread and pastries in Porto, Gaia and Matosinhos. Delivery is free for orders above 30 euros; below that it costs 3 euros. Orders placed before 11:00 are delivered the same day, between 14:00 and 18:00.
+
+We do not ship outside the Porto area, because our products are baked fresh every morning and do not travel well. Frozen products are not available.
+
+If nobody is at home when we deliver, the driver calls the number given with the order and waits ten minutes.`},
+	{URL: "https://padarialu.example/cakes", Title: "Custom cakes", Content: `We bake custom cakes for birthdays, weddings and christenings. Order at least three days in advance, or two weeks for wedding cakes with more than one tier.
+
+Gluten-free and vegan sponges are available on request, at no extra cost. Prices start at 25 euros for a cake for eight people. A deposit of half the price confirms the order.
+
+You can bring a photo of the cake you want and we will do our best to reproduce it. Writing on the cake is free.`},
+	{URL: "https://padarialu.example/returns", Title: "Returns and refunds", Content: `Fresh products cannot be returned once delivered. If a cake arrives damaged, send us a photo within 24 hours and we refund the full price or bake a new one, as you prefer. Refunds reach your card within five working days.
+
+Deposits for custom cakes are refunded in full when the order is cancelled at least 48 hours before the delivery date.`},
+	{URL: "https://padarialu.example/pt/entregas", Title: "Entregas", Content: `Entregamos bolos, pão e pastelaria no Porto, em Gaia e em Matosinhos. A entrega é gratuita para encomendas acima de 30 euros; abaixo disso custa 3 euros.
+
+Encomendas feitas antes das 11:00 são entregues no próprio dia, entre as 14:00 e as 18:00. Não fazemos envios para fora da área do Porto.`},
+	{URL: "https://padarialu.example/pt/pagamentos", Title: "Pagamentos", Content: `Aceitamos cartões de débito e crédito, MB WAY e dinheiro. As faturas com número de contribuinte são enviadas por email no próprio dia.
+
+Para bolos por encomenda pedimos um sinal de metade do preço, pago por MB WAY ou transferência bancária.`},
+	{URL: "https://padarialu.example/es/alergias", Title: "Alergias e ingredientes", Content: `Todos nuestros productos pueden contener trazas de frutos secos y de sésamo. Tenemos panes sin gluten elaborados en un horno separado, los martes y los viernes.
+
+Consulte la lista completa de ingredientes de cada producto en la tienda o pídala por correo electrónico. No usamos conservantes ni colorantes artificiales.`},
+}
+
+var bakeryFAQ = []knowledge.FAQ{
+	{ID: "faq-hours", Question: "What are your opening hours?", Answer: "Monday to Friday 8:00–19:00, Saturday 8:00–13:00. Closed on Sundays."},
+	{ID: "faq-parking", Question: "Is there parking near the shop?", Answer: "Yes: the Trindade car park is a five-minute walk away."},
+	{ID: "faq-pay", Question: "Which payment methods do you accept?", Answer: "Cards, MB WAY and cash."},
+	{ID: "faq-wifi", Question: "Do you have wifi?", Answer: "Yes, ask at the counter for the password."},
+	{ID: "faq-pt-horario", Question: "Qual é o horário de funcionamento?", Answer: "De segunda a sexta das 8:00 às 19:00, sábado das 8:00 às 13:00."},
+	{ID: "faq-pt-estacionamento", Question: "Há estacionamento perto da loja?", Answer: "Sim, o parque da Trindade fica a cinco minutos a pé."},
+	{ID: "faq-es-madrid", Question: "¿Hacéis envíos a Madrid?", Answer: "No, solo entregamos en la zona de Oporto."},
+	{ID: "faq-es-pago", Question: "¿Qué formas de pago aceptáis?", Answer: "Tarjetas, MB WAY y efectivo."},
+}
+
+// brain is a searchable Brain built the way the app builds it: pages split with the default
+// sizes, chunks and FAQ questions embedded with the built-in embedder.
+type brain struct {
+	index    *knowledge.Index
+	embedder *Embedder
+}
+
+func newBrain(t testing.TB) *brain {
+	t.Helper()
+	e := NewEmbedder()
+	var chunks []knowledge.Chunk
+	var texts []string
+	for i, p := range bakeryPages {
+		for _, c := range knowledge.Split(p, 0, 0) {
+			c.ID = fmt.Sprintf("page%d-%d", i, c.Ordinal)
+			chunks = append(chunks, c)
+			texts = append(texts, c.Title+"\n"+c.Text)
+		}
+	}
+	faqs := append([]knowledge.FAQ(nil), bakeryFAQ...)
+	for _, f := range faqs {
+		texts = append(texts, f.Question)
+	}
+	vecs := embed(t, e, 0, texts...)
+	docs := make([]knowledge.Doc, len(chunks))
+	for i, c := range chunks {
+		docs[i] = knowledge.Doc{Chunk: c, Vector: vecs[i]}
+	}
+	for i := range faqs {
+		faqs[i].Vector = vecs[len(chunks)+i]
+	}
+	return &brain{index: knowledge.NewIndex(docs, faqs), embedder: e}
+}
+
+// search returns the Brain's hits for a message, as the app gives them to the engine.
+func (b *brain) search(t testing.TB, message string) []knowledge.Hit {
+	t.Helper()
+	vs, err := b.embedder.Embed(context.Background(), []string{message}, 0)
+	if err != nil {
+		t.Fatalf("Embed: %v", err)
+	}
+	return b.index.Search(message, vs[0], knowledge.DefaultHits)
+}
+
+func TestReplySmallTalk(t *testing.T) {
+	configured := map[string]string{
+		"en":    "Welcome to Padaria Lu! Ask me about cakes, bread or delivery.",
+		"pt":    "Bem-vindo à Padaria Lu! Pergunte-me sobre bolos, pão ou entregas.",
+		"es-MX": "¡Bienvenido a Padaria Lu! Pregúntame por pasteles, pan o envíos.",
+	}
+	tests := []struct {
+		name     string
+		lang     string
+		greeting map[string]string // the appearance's
+		message  string
+		want     string
+	}{
+		// Greetings: the configured one, by exact code, base language, another region, then the
+		// profile's first language; else the default.
+		{"en default", "en", nil, "Hi Lu!", "Hi! I'm the assistant of Padaria Lu. How can I help you?"},
+		{"en default, two words", "en", nil, "Good morning :)", "Hi! I'm the assistant of Padaria Lu. How can I help you?"},
+		{"pt default", "pt", nil, "Olá, bom dia!", "Olá! Sou o assistente de Padaria Lu. Em que posso ajudar?"},
+		{"pt-BR default", "pt-BR", nil, "Oiii, tudo bem?", "Olá! Sou o assistente de Padaria Lu. Em que posso ajudar?"},
+		{"es default", "es", nil, "¡Hola, buenas tardes!", "¡Hola! Soy el asistente de Padaria Lu. ¿En qué puedo ayudarte?"},
+		{"unknown language: the profile's", "fr", nil, "hello", "Olá! Sou o assistente de Padaria Lu. Em que posso ajudar?"},
+		{"en configured", "en", configured, "hellooo there", configured["en"]},
+		{"pt-BR configured: base", "pt-BR", configured, "Oi, Padaria Lu!", configured["pt"]},
+		{"es configured: other region", "es", configured, "Buenos días", configured["es-MX"]},
+		{"es-ES configured: other region", "es-ES", configured, "hola", configured["es-MX"]},
+		{"only pt configured: the profile's first", "en", map[string]string{"pt": "Olá!"}, "hey", "Olá!"},
+		{"blank configured: default", "en", map[string]string{"en": "  "}, "hi", "Hi! I'm the assistant of Padaria Lu. How can I help you?"},
+
+		{"en thanks", "en", nil, "Thank you so much!", "You're welcome! Anything else I can help with?"},
+		{"en thanks for the help", "en", nil, "ok, thanks for your help", "You're welcome! Anything else I can help with?"},
+		{"pt thanks", "pt", nil, "Muito obrigada!", "De nada! Posso ajudar em mais alguma coisa?"},
+		{"pt-BR valeu", "pt-BR", nil, "valeu!!", "De nada! Posso ajudar em mais alguma coisa?"},
+		{"es thanks", "es", nil, "Muchas gracias", "¡De nada! ¿Te puedo ayudar en algo más?"},
+		{"es thanks for the help", "es", nil, "gracias por la ayuda", "¡De nada! ¿Te puedo ayudar en algo más?"},
+
+		{"en bye", "en", nil, "Bye!", "Goodbye, and thanks for contacting Padaria Lu!"},
+		{"en thanks and bye", "en", nil, "ok thanks, bye", "Goodbye, and thanks for contacting Padaria Lu!"},
+		{"pt tchau", "pt", nil, "Tchau", "Até breve! Obrigado por falar com Padaria Lu."},
+		{"pt até logo", "pt", nil, "Obrigado, até logo!", "Até breve! Obrigado por falar com Padaria Lu."},
+		{"pt adeus", "pt-BR", nil, "adeus", "Até breve! Obrigado por falar com Padaria Lu."},
+		{"es adiós", "es", nil, "¡Adiós!", "¡Hasta pronto! Gracias por escribir a Padaria Lu."},
+		{"es hasta luego", "es", nil, "Gracias, hasta luego", "¡Hasta pronto! Gracias por escribir a Padaria Lu."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := lu
+			p.Appearance.Greeting = tt.greeting
+			if got := say(t, conversation.Turn{Profile: p, Lang: tt.lang, Message: tt.message}); got != tt.want {
+				t.Errorf("reply to %q = %q, want %q", tt.message, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSmallTalk(t *testing.T) {
+	tests := []struct {
+		message string
+		want    talk
+	}{
+		{"hi", hello},
+		{"Hello, Lu.", hello},
+		{"HOLA!!!", hello},
+		{"Bom dia, pessoal", hello},
+		{"thanks a lot", thanks},
+		{"obrigadooo", thanks},
+		{"mil gracias", thanks},
+		{"thank you, goodbye", bye},
+		{"hasta la próxima", bye},
+		{"hi, do you deliver to Gaia?", question},
+		{"thanks, how much is delivery?", question},
+		{"obrigado, e aceitam MB WAY?", question},
+		{"gracias, ¿hacéis envíos?", question},
+		{"Hi, I have a question", question},
+		{"good", question}, // only a courtesy word
+		{"ok", question},
+		{"", question},
+		{"👍", question},
+		{strings.Repeat("thanks ", smallTalkWords+1), question},
+	}
+	for _, tt := range tests {
+		if got := smallTalk(tt.message, lu); got != tt.want {
+			t.Errorf("smallTalk(%q) = %d, want %d", tt.message, got, tt.want)
+		}
+	}
+}
+
+func TestReplyRetrieval(t *testing.T) {
+	b := newBrain(t)
+	tests := []struct {
+		name      string
+		lang      string
+		message   string
+		noContact bool
+		want      string // the whole reply, when set
+		page      string // else the page the passage must come from
+		contains  string // and a part of it
+	}{
+		{"en strong FAQ", "en", "What are your opening hours?", false, bakeryFAQ[0].Answer, "", ""},
+		{"en strong FAQ, other words", "en", "opening hours?", false, bakeryFAQ[0].Answer, "", ""},
+		{"pt strong FAQ", "pt", "Qual é o horário de funcionamento?", false, bakeryFAQ[4].Answer, "", ""},
+		{"es strong FAQ", "es", "¿Hacéis envíos a Madrid?", false, bakeryFAQ[6].Answer, "", ""},
+		{"es close FAQ", "es", "¿Hacen envíos a Madrid?", false, bakeryFAQ[6].Answer, "", ""},
+
+		{"en page", "en", "Do you deliver to Matosinhos?", false, "", "https://padarialu.example/delivery", "Gaia and Matosinhos"},
+		{"en page, refunds", "en", "How long do refunds take?", false, "", "https://padarialu.example/returns", "within five working days"},
+		{"en page, sundays", "en", "Are you closed on Sundays?", false, "", "https://padarialu.example/hours", "closed on Sundays"},
+		{"en page, deposit", "en", "Is there a deposit for wedding cakes?", false, "", "https://padarialu.example/cakes", "A deposit of half the price"},
+		{"en greeting and question", "en", "Hi, do you deliver bread?", false, "", "https://padarialu.example/delivery", "We deliver cakes, bread"},
+		{"en thanks and question", "en", "Thanks! And what if nobody is home?", false, "", "https://padarialu.example/delivery", "the driver calls"},
+		{"pt page", "pt", "Quanto custa a entrega?", false, "", "https://padarialu.example/pt/entregas", "custa 3 euros"},
+		{"pt thanks and question", "pt", "Obrigado! Aceitam MB WAY?", false, "", "https://padarialu.example/pt/pagamentos", "MB WAY e dinheiro"},
+		{"es page", "es", "¿Tenéis pan sin gluten?", false, "", "https://padarialu.example/es/alergias", "panes sin gluten"},
+		{"es thanks and question", "es", "Gracias. ¿Los productos tienen frutos secos?", false, "", "https://padarialu.example/es/alergias", "trazas de frutos secos"},
+
+		{"en unknown", "en", "Do you sell car insurance?", false,
+			"I'm sorry, I don't know the answer to that. You can reach Padaria Lu at lu@example.com or +351 900 000 000.", "", ""},
+		{"pt unknown", "pt", "Qual é a cotação do bitcoin?", false,
+			"Desculpe, não sei a resposta a essa pergunta. Pode falar com Padaria Lu através de lu@example.com ou +351 900 000 000.", "", ""},
+		{"es unknown", "es", "¿Quién ganó el partido de fútbol?", false,
+			"Lo siento, no lo sé; no tengo esa información. Puedes contactar con Padaria Lu a través de lu@example.com o +351 900 000 000.", "", ""},
+		{"en unknown, no contact", "en", "How do I renew my passport?", true,
+			"I'm sorry, I don't know the answer to that. Leave your message here with your email or phone number and Padaria Lu will get back to you.", "", ""},
+		{"pt unknown, no contact", "pt-BR", "Vocês vendem telemóveis?", true,
+			"Desculpe, não sei a resposta a essa pergunta. Deixe aqui a sua mensagem com o seu email ou telefone e Padaria Lu responderá assim que possível.", "", ""},
+		{"es unknown, no contact", "es", "¿Dónde puedo comprar un coche?", true,
+			"Lo siento, no lo sé; no tengo esa información. Deja aquí tu mensaje con tu email o teléfono y Padaria Lu te responderá lo antes posible.", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := lu
+			if tt.noContact {
+				p.Contact = agent.Contact{}
+			}
+			got := say(t, conversation.Turn{Profile: p, Lang: tt.lang, Message: tt.message, Hits: b.search(t, tt.message)})
+			if tt.want != "" {
+				if got != tt.want {
+					t.Errorf("reply to %q =\n%q\nwant\n%q", tt.message, got, tt.want)
+				}
+				return
+			}
+			text, ok := strings.CutSuffix(got, "\n\n[OPEN:"+tt.page+"]")
+			if !ok {
+				t.Fatalf("reply to %q = %q, want a passage and [OPEN:%s]", tt.message, got, tt.page)
+			}
+			if !strings.Contains(text, tt.contains) {
+				t.Errorf("passage %q does not hold %q", text, tt.contains)
+			}
+			checkQuoted(t, text, pageContent(t, tt.page))
+		})
+	}
+}
+
+// checkQuoted fails unless every line of a passage is in the page, word for word.
+func checkQuoted(t *testing.T, passage, content string) {
+	t.Helper()
+	content = strings.Join(strings.Fields(content), " ")
+	for line := range strings.Lines(passage) {
+		if !strings.Contains(content, strings.TrimSpace(line)) {
+			t.Errorf("passage line %q is not in the page", line)
+		}
+	}
+	if n := utf8.RuneCountInString(passage); n > maxPassage {
+		t.Errorf("passage of %d characters, want at most %d", n, maxPassage)
+	}
+}
+
+func pageContent(t *testing.T, url string) string {
+	t.Helper()
+	for _, p := range bakeryPages {
+		if p.URL == url {
+			return p.Content
+		}
+	}
+	t.Fatalf("no page %s", url)
+	return ""
+}
+
+// TestMinScore checks MinScore against real scores: questions the Brain answers in their own
+// words must reach it, unrelated ones (some sharing an ordinary word with a page) must not.
+func TestMinScore(t *testing.T) {
+	b := newBrain(t)
+	onTopic := []string{
+		"Do you deliver to Matosinhos?", "How long do refunds take?", "Can I order a vegan birthday cake?",
+		"Are you closed on Sundays?", "How much does delivery cost?", "Can I pay with MB WAY?",
+		"what if nobody is home", "Can I cancel my cake order?", "My cake arrived damaged",
+		"Do you have frozen products?", "When do you close for holidays in August?", "Is delivery free?",
+		"Can you write on the cake?", "How much is a cake for 8 people?",
+		"Fazem entregas em Gaia?", "Quanto custa a entrega?", "Qual o preço da entrega?", "Aceitam MB WAY?",
+		"¿Tenéis pan sin gluten?", "¿Los productos tienen frutos secos?",
+	}
+	unrelated := []string{
+		"What is the capital of France?", "Can you recommend a good movie?", "Do you repair bicycles?",
+		"What's the weather tomorrow?", "How do I renew my passport?", "Do you sell car insurance?",
+		"I need a plumber", "Can I bring my dog?", "Can I rent a car?", "Do you have a photo studio?",
+		"How do I reset my password?", "What is your return policy for electronics?",
+		"Do you do weddings photography?", "Is there a swimming pool?",
+		"Qual é a cotação do bitcoin?", "Tenho uma dúvida sobre impostos", "Vocês vendem telemóveis?",
+		"Quero marcar uma consulta no dentista", "¿Quién ganó el partido de fútbol?",
+		"¿Dónde puedo comprar un coche?", "¿Cuál es la contraseña del correo?",
+	}
+	lowest, highest := 1.0, 0.0
+	for _, q := range onTopic {
+		h, _ := best(b.search(t, q))
+		lowest = min(lowest, h.Score)
+		if h.Score < MinScore {
+			t.Errorf("on topic %q scores %.3f, below MinScore %.2f", q, h.Score, MinScore)
+		}
+		if got := say(t, conversation.Turn{Profile: lu, Lang: "en", Message: q, Hits: b.search(t, q)}); strings.Contains(got, "I don't know") {
+			t.Errorf("on topic %q: %q", q, got)
+		}
+	}
+	for _, q := range unrelated {
+		h, _ := best(b.search(t, q))
+		highest = max(highest, h.Score)
+		if h.Score >= MinScore {
+			t.Errorf("unrelated %q scores %.3f, at or above MinScore %.2f", q, h.Score, MinScore)
+		}
+		if got := say(t, conversation.Turn{Profile: lu, Lang: "en", Message: q, Hits: b.search(t, q)}); !strings.HasPrefix(got, "I'm sorry, I don't know") {
+			t.Errorf("unrelated %q: %q", q, got)
+		}
+	}
+	t.Logf("unrelated score at most %.3f, on topic at least %.3f, MinScore %.2f", highest, lowest, MinScore)
+}
+
+func TestDontKnow(t *testing.T) {
+	const sorry = "I'm sorry, I don't know the answer to that. "
+	tests := []struct {
+		contact agent.Contact
+		want    string
+	}{
+		{agent.Contact{Email: "lu@example.com"}, "You can reach Padaria Lu at lu@example.com."},
+		{agent.Contact{Phone: "+351 900 000 000"}, "You can reach Padaria Lu at +351 900 000 000."},
+		{agent.Contact{Email: "lu@example.com", Phone: "+351 900 000 000", Address: "Rua das Flores 12", Hours: "Mon–Fri 8:00–19:00."},
+			"You can reach Padaria Lu at lu@example.com or +351 900 000 000. Opening hours: Mon–Fri 8:00–19:00."},
+		{agent.Contact{Address: "Rua das Flores 12, Porto"}, "You can visit Padaria Lu at Rua das Flores 12, Porto."},
+		{agent.Contact{Hours: "every day 9–18"},
+			"Leave your message here with your email or phone number and Padaria Lu will get back to you. Opening hours: every day 9–18."},
+		{agent.Contact{Email: "  "}, "Leave your message here with your email or phone number and Padaria Lu will get back to you."},
+	}
+	for _, tt := range tests {
+		p := lu
+		p.Contact = tt.contact
+		if got := say(t, conversation.Turn{Profile: p, Lang: "en", Message: "Do you repair bicycles?"}); got != sorry+tt.want {
+			t.Errorf("contact %+v: reply %q, want %q", tt.contact, got, sorry+tt.want)
+		}
+	}
+}
+
+func TestPassage(t *testing.T) {
+	long := func(topic string) string {
+		return "The " + topic + " is described here in a long sentence" + strings.Repeat(" with many more words", 5) + "."
+	}
+	tests := []struct {
+		name, text, question, want string
+	}{
+		{"one sentence", "We open at 9. We deliver in Porto. We close at 7.", "do you deliver?", "We deliver in Porto."},
+		{"in their order", "Cakes are baked daily. Bread is baked at night. Prices start at 2 euros. Sourdough costs 4 euros.",
+			"sourdough and cake prices?", "Cakes are baked daily. Prices start at 2 euros. Sourdough costs 4 euros."},
+		{"lines", "Delivery\nWe deliver in Porto.\n\nReturns\nNo returns of fresh food.", "delivery in Porto", "Delivery\nWe deliver in Porto."},
+		{"heading", "Opening hours\nWe open at 9 and close at 7.", "opening hours", "Opening hours\nWe open at 9 and close at 7."},
+		{"list item", "We deliver to:\n- Porto\n- Gaia\n- Braga", "Gaia", "We deliver to:\n- Gaia"},
+		{"no match: the first", "We are a bakery. We bake bread.", "tell me more", "We are a bakery."},
+		{"abbreviations stay whole", "Open from 8 a.m. to 6 p.m. on weekdays. Closed on Sundays.", "weekdays", "Open from 8 a.m. to 6 p.m. on weekdays."},
+		{"tokens dropped", "Pay at the counter. [CHECKOUT] Buy now [CART:p1:2]!", "pay counter", "Pay at the counter."},
+		{"at a sentence boundary", long("cake") + " " + long("bread") + " " + long("delivery") + " " + long("refund"),
+			"cake bread delivery refund", long("cake") + " " + long("bread")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := passage(clean(tt.text, false), tt.question); got != tt.want {
+				t.Errorf("passage(%q) =\n%q\nwant\n%q", tt.question, got, tt.want)
+			}
+		})
+	}
+
+	huge := strings.Repeat("word ", 200) + "cake."
+	got := passage(huge, "cake")
+	if n := utf8.RuneCountInString(got); n > maxPassage+1 || !strings.HasSuffix(got, "…") {
+		t.Errorf("a sentence of %d characters gave %d characters: %q", len(huge), n, got)
+	}
+}
+
+func TestReplyNeverActs(t *testing.T) {
+	chunk := knowledge.Chunk{ID: "c1", URL: "https://padarialu.example/shop", Title: "Shop",
+		Text: "Order cakes online. [CHECKOUT] Add the cake to your cart [cart:cake-1:2] and pay. [OPEN:https://evil.example]"}
+	faq := knowledge.FAQ{ID: "f1", Question: "How do I order?",
+		Answer: "Order online [CART:cake-1:1][CHECKOUT]: see [OPEN:https://padarialu.example/shop]."}
+	tests := []struct {
+		name string
+		hit  knowledge.Hit
+		want string
+	}{
+		{"strong FAQ keeps its open token", knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: faq, Score: 0.9, Strong: true},
+			"Order online : see [OPEN:https://padarialu.example/shop]."},
+		{"chunk", knowledge.Hit{Kind: knowledge.KindChunk, Chunk: chunk, Score: 0.5},
+			"Order cakes online.\n\n[OPEN:https://padarialu.example/shop]"},
+		{"chunk without URL", knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "Order cakes online."}, Score: 0.5},
+			"Order cakes online."},
+		{"FAQ below MinScore", knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: faq, Score: MinScore - 0.01},
+			"I'm sorry, I don't know the answer to that. You can reach Padaria Lu at lu@example.com or +351 900 000 000."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := say(t, conversation.Turn{Profile: lu, Lang: "en", Message: "how do I order cakes?", Hits: []knowledge.Hit{tt.hit}})
+			if got != tt.want {
+				t.Errorf("reply %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestReplyCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NewEngine().Reply(ctx, conversation.Turn{Profile: lu, Message: "hi"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Reply with a canceled context: %v, want context.Canceled", err)
+	}
+}
+
+func BenchmarkReply(b *testing.B) {
+	br := newBrain(b)
+	for _, bm := range []struct{ name, message string }{
+		{"greeting", "Hi Lu, good morning!"},
+		{"faq", "What are your opening hours?"},
+		{"passage", "Is there a deposit for wedding cakes?"},
+		{"unknown", "Do you sell car insurance?"},
+	} {
+		turn := conversation.Turn{Profile: lu, Lang: "en", Message: bm.message, Hits: br.search(b, bm.message)}
+		e := NewEngine()
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Reply(context.Background(), turn); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
