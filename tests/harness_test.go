@@ -495,7 +495,40 @@ var httpClient = &http.Client{Timeout: httpTimeout}
 // call sends a request without a body; headers come in name, value pairs.
 func call(t testing.TB, method, url string, headers ...string) response {
 	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
+	return callRaw(t, method, url, nil, headers...)
+}
+
+// callJSON sends a request with a JSON body: a string or []byte goes as it is, anything else is
+// encoded with encoding/json. Content-Type is application/json unless headers (name, value pairs)
+// set another.
+func callJSON(t testing.TB, method, url string, body any, headers ...string) response {
+	t.Helper()
+	var raw []byte
+	switch b := body.(type) {
+	case string:
+		raw = []byte(b)
+	case []byte:
+		raw = b
+	default:
+		var err error
+		if raw, err = json.Marshal(body); err != nil {
+			t.Fatalf("%s %s: encoding the body: %v", method, url, err)
+		}
+	}
+	if raw == nil {
+		raw = []byte{}
+	}
+	return callRaw(t, method, url, raw, append([]string{"Content-Type", "application/json"}, headers...)...)
+}
+
+// callRaw sends a request with body (none when nil); headers come in name, value pairs.
+func callRaw(t testing.TB, method, url string, body []byte, headers ...string) response {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
 	if err != nil {
 		t.Fatalf("request %s %s: %v", method, url, err)
 	}

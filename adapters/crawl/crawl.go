@@ -7,9 +7,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/google/wire"
@@ -220,11 +222,23 @@ func describe(err error) string {
 		err = ue.Err
 	}
 	var timeout interface{ Timeout() bool }
+	var dns *net.DNSError
+	var op *net.OpError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &timeout) && timeout.Timeout():
 		return "timed out"
 	case errors.Is(err, safehttp.ErrTooManyRedirects):
 		return "too many redirects"
+	case errors.As(err, &dns):
+		// The resolver's own address is ours, not the caller's business.
+		if dns.IsNotFound {
+			return "the host name " + dns.Name + " does not exist"
+		}
+		return "the host name " + dns.Name + " could not be resolved"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the connection was refused"
+	case errors.As(err, &op) && op.Op == "dial":
+		return "the host could not be reached"
 	}
 	return err.Error()
 }

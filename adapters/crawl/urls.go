@@ -65,10 +65,18 @@ type scope struct {
 	prefix string
 }
 
+// newScope reads the start path as a directory: "/docs/" and "/docs" both scope the crawl to
+// /docs/…, while a file such as "/docs/index.html" scopes it to its directory.
 func newScope(start *url.URL) scope {
 	p := start.EscapedPath()
-	if !strings.HasSuffix(p, "/") {
+	switch last := p[strings.LastIndex(p, "/")+1:]; {
+	case p == "":
+		p = "/"
+	case strings.HasSuffix(p, "/"):
+	case strings.Contains(last, "."):
 		p = p[:strings.LastIndex(p, "/")+1]
+	default:
+		p += "/"
 	}
 	return scope{site: siteHost(start), prefix: p}
 }

@@ -29,8 +29,12 @@ func decode(r io.Reader, dst any, strict bool) error {
 		}
 		return domain.Invalid("", "request body could not be read")
 	}
-	if len(bytes.TrimSpace(body)) == 0 {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
 		return domain.Invalid("", "request body is required: send a JSON object")
+	}
+	if trimmed[0] != '{' {
+		return domain.Invalid("", "request body must be a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if strict {

@@ -186,9 +186,14 @@ func (s *Server) postCrawl(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	read := make([]storedPageJSON, 0, len(out.Result.Pages))
+	type readJSON struct {
+		URL   string `json:"url"`
+		Title string `json:"title"`
+		Chars int    `json:"chars"`
+	}
+	read := make([]readJSON, 0, len(out.Result.Pages))
 	for _, pg := range out.Result.Pages {
-		read = append(read, storedPageJSON{URL: pg.URL, Title: pg.Title, Source: string(knowledge.SourceCrawl), Chars: len([]rune(pg.Content))})
+		read = append(read, readJSON{URL: pg.URL, Title: pg.Title, Chars: len([]rune(pg.Content))})
 	}
 	skipped := make([]skipJSON, 0, len(out.Result.Skipped))
 	for _, sk := range out.Result.Skipped {

@@ -218,6 +218,8 @@ func TestDecodeJSON(t *testing.T) {
 		{"fraction for integer", `{"ttl_minutes":1.5}`, "ttl_minutes", false},
 		{"unknown field", `{"mesage":"hi"}`, "mesage", false},
 		{"array body", `[1,2]`, "", false},
+		{"null body", `null`, "", false},
+		{"string body", `"hi"`, "", false},
 		{"two objects", `{"message":"a"}{"message":"b"}`, "", false},
 	}
 	for _, tt := range tests {

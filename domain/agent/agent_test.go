@@ -119,6 +119,7 @@ func TestApplyAppearance(t *testing.T) {
 				t.Fatalf("%v", a.Greeting)
 			}
 		}},
+		{name: "same language twice", patch: AppearancePatch{Greeting: map[string]*string{"en": ptr("Hi"), "EN": ptr("Hello")}}, wantField: "greeting"},
 		{name: "bad greeting language", patch: AppearancePatch{Greeting: map[string]*string{"english!": ptr("Hi")}}, wantField: "greeting"},
 		{name: "long greeting", patch: AppearancePatch{Greeting: map[string]*string{"en": ptr(strings.Repeat("x", MaxGreeting+1))}}, wantField: "greeting.en"},
 		{name: "suggestions", patch: AppearancePatch{Suggestions: map[string]*[]string{"en": {"Opening hours?", "Do you deliver?"}}}, check: func(t *testing.T, a Appearance) {

@@ -135,6 +135,9 @@ func (p *Profile) ApplyAppearance(ch AppearancePatch) error {
 		next.AvatarURL = u
 	}
 	if ch.Greeting != nil {
+		if err := distinctLanguages("greeting", keys(ch.Greeting)); err != nil {
+			return err
+		}
 		g := copyMap(next.Greeting)
 		for lang, v := range ch.Greeting {
 			code, err := languageKey("greeting", lang)
@@ -157,6 +160,9 @@ func (p *Profile) ApplyAppearance(ch AppearancePatch) error {
 		next.Greeting = g
 	}
 	if ch.Suggestions != nil {
+		if err := distinctLanguages("suggestions", keys(ch.Suggestions)); err != nil {
+			return err
+		}
 		s := copyMap(next.Suggestions)
 		for lang, v := range ch.Suggestions {
 			code, err := languageKey("suggestions", lang)
@@ -311,5 +317,31 @@ func copyMap[V any](m map[string]V) map[string]V {
 	for k, v := range m {
 		out[k] = v
 	}
+	return out
+}
+
+// distinctLanguages refuses two keys that name the same language ("en" and "EN"), whose order a
+// JSON object does not keep.
+func distinctLanguages(field string, codes []string) error {
+	seen := map[string]string{}
+	for _, c := range codes {
+		norm, ok := NormalizeLanguage(c)
+		if !ok {
+			continue // reported by languageKey
+		}
+		if other, dup := seen[norm]; dup {
+			return domain.Invalid(field, "%q and %q name the same language", other, c)
+		}
+		seen[norm] = c
+	}
+	return nil
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }
