@@ -42,6 +42,12 @@ type Config struct {
 	PlanFreeInteractions    int           `env:"SVC_PLAN_FREE_INTERACTIONS" envDefault:"100"`
 	PlanStarterInteractions int           `env:"SVC_PLAN_STARTER_INTERACTIONS" envDefault:"1000"`
 	PlanProInteractions     int           `env:"SVC_PLAN_PRO_INTERACTIONS" envDefault:"10000"`
+	ModelBaseURL            string        `env:"SVC_MODEL_BASE_URL"`
+	ModelAPIKey             string        `env:"SVC_MODEL_API_KEY"`
+	ModelName               string        `env:"SVC_MODEL_NAME" envDefault:"gpt-4o-mini"`
+	ChatWait                time.Duration `env:"SVC_CHAT_WAIT" envDefault:"40s"`
+	ReplyTimeout            time.Duration `env:"SVC_REPLY_TIMEOUT" envDefault:"75s"`
+	SweepInterval           time.Duration `env:"SVC_SWEEP_INTERVAL" envDefault:"5s"`
 }
 
 // Load reads the configuration from the environment given as a lookup function (os.LookupEnv in
@@ -134,6 +140,20 @@ func (c *Config) validate() error {
 	case EnvDev, EnvProduction:
 	default:
 		bad("SVC_ENV", "%q must be %s or %s", c.Env, EnvDev, EnvProduction)
+	}
+	if c.ModelBaseURL != "" {
+		if u, err := url.Parse(c.ModelBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("SVC_MODEL_BASE_URL", "%q is not an http(s) URL such as https://api.openai.com/v1", c.ModelBaseURL)
+		}
+	}
+	if c.ChatWait <= 0 || c.ChatWait > 10*time.Minute {
+		bad("SVC_CHAT_WAIT", "must be above zero and at most 10m")
+	}
+	if c.ReplyTimeout < time.Second {
+		bad("SVC_REPLY_TIMEOUT", "must be at least 1s")
+	}
+	if c.SweepInterval < 100*time.Millisecond {
+		bad("SVC_SWEEP_INTERVAL", "must be at least 100ms")
 	}
 	if c.ShutdownTimeout <= 0 {
 		bad("SVC_SHUTDOWN_TIMEOUT", "must be above zero")

@@ -148,7 +148,7 @@ func (s *Server) limit(c *gin.Context, subject string, l ratelimit.Limit) bool {
 // webChannels answers 402 plan_required when the account's plan lacks the web channels.
 func (s *Server) webChannels(c *gin.Context) {
 	p, _ := principal(c)
-	if err := s.uc.Access.RequireWebChannels(p); err != nil {
+	if err := s.uc.Access.RequireWebChannels(p.Account); err != nil {
 		s.fail(c, err)
 		return
 	}

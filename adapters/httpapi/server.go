@@ -13,7 +13,9 @@ import (
 
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/ports"
 )
@@ -30,6 +32,9 @@ type UseCases struct {
 	Overviews *accounts.Overviews
 	Profiles  *agents.Profiles
 	Brain     *knowledge.Brain
+	Ledger    *accounts.Ledger
+	Chat      *chat.Agent
+	Sessions  *sessions.Sessions
 }
 
 // Options are the adapter's settings.
@@ -77,7 +82,7 @@ func (s *Server) routes() *gin.Engine {
 	r.ContextWithFallback = true
 	r.RedirectFixedPath = false
 	r.HandleMethodNotAllowed = false
-	r.Use(s.requestID, s.accessLog, s.recovery, s.limitBody)
+	r.Use(s.requestID, s.accessLog, s.recovery, s.cors, s.limitBody)
 	r.NoRoute(s.notFound)
 	r.NoMethod(s.notFound)
 
@@ -100,6 +105,15 @@ func (s *Server) routes() *gin.Engine {
 	web.PUT("/knowledge/pages", s.putPages)
 	web.POST("/knowledge/faq", s.postFAQ)
 	web.POST("/knowledge/crawl", s.postCrawl)
+	web.POST("/chat", s.postChat)
+	web.GET("/conversations", s.listConversations)
+	web.GET("/conversations/:conversation_id", s.getConversation)
+	web.POST("/sessions", s.postSession)
+
+	cl := v1.Group("/client", s.authClient)
+	cl.POST("/chat", s.clientChat)
+	cl.GET("/messages", s.clientMessages)
+	cl.GET("/agent", s.clientAgent)
 	return r
 }
 

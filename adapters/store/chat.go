@@ -147,8 +147,14 @@ func (r *Conversations) AddMessage(ctx context.Context, accountID string, m conv
 		return fmt.Errorf("encode actions: %w", err)
 	}
 	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		// seq orders a conversation's messages as they were added, whatever their clocks say.
+		var last int64
+		if err := tx.NewSelect().Model((*messageRowModel)(nil)).ColumnExpr("COALESCE(MAX(seq), 0)").
+			Where("account_id = ?", accountID).Where("conversation_id = ?", m.ConversationID).Scan(ctx, &last); err != nil {
+			return fmt.Errorf("add message: %w", err)
+		}
 		row := messageRowModel{ID: m.ID, AccountID: accountID, ConversationID: m.ConversationID, Role: m.Role,
-			Content: m.Content, Actions: string(b), CreatedAt: dbTime(m.CreatedAt), Seq: m.CreatedAt.UnixNano()}
+			Content: m.Content, Actions: string(b), CreatedAt: dbTime(m.CreatedAt), Seq: last + 1}
 		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
 			return fmt.Errorf("add message: %w", err)
 		}

@@ -63,13 +63,13 @@ func (a *Access) Authenticate(ctx context.Context, secret string) (Principal, er
 	return Principal{Account: acct, KeyID: k.ID, SendWithoutApproval: k.SendWithoutApproval}, nil
 }
 
-// RequireWebChannels returns 402 plan_required when the principal's plan lacks the web channels.
-func (a *Access) RequireWebChannels(p Principal) error {
-	plan, ok := a.plans.Get(p.Account.Plan)
+// RequireWebChannels returns 402 plan_required when the account's plan lacks the web channels.
+func (a *Access) RequireWebChannels(acct account.Account) error {
+	plan, ok := a.plans.Get(acct.Plan)
 	if !ok {
-		return fmt.Errorf("account %s has plan %q, which the plan table lacks", p.Account.ID, p.Account.Plan)
+		return fmt.Errorf("account %s has plan %q, which the plan table lacks", acct.ID, acct.Plan)
 	}
-	return ledger.CheckChannel(plan, p.Account.DeveloperBonus)
+	return ledger.CheckChannel(plan, acct.DeveloperBonus)
 }
 
 // Limit counts one request of subject (a key or an account id) against l. Past the limit it

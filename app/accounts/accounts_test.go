@@ -123,7 +123,7 @@ func TestRequireWebChannels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := newFixture(t)
-		err := NewAccess(f.accounts, f.keys, f.limiter, plans).RequireWebChannels(Principal{Account: tt.acct})
+		err := NewAccess(f.accounts, f.keys, f.limiter, plans).RequireWebChannels(tt.acct)
 		if got := domain.ErrorCode(err); got != tt.want {
 			t.Errorf("%s: code %q, want %q", tt.name, got, tt.want)
 		}

@@ -93,3 +93,8 @@ func (c *indexCache) put(accountID string, version int64, ix *knowledge.Index) {
 	}
 	c.entries[accountID] = cachedIndex{version: version, index: ix}
 }
+
+// State returns the account's Brain state: its version, business summary and site address.
+func (b *Brain) State(ctx context.Context, accountID string) (knowledge.State, error) {
+	return b.store.State(ctx, accountID)
+}

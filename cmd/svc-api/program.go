@@ -14,6 +14,7 @@ import (
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -41,6 +42,7 @@ type program struct {
 	server *httpapi.Server
 	relay  *events.Relay
 	admin  *accounts.Admin
+	chat   *chat.Agent
 	jobs   jobs
 }
 
@@ -93,6 +95,14 @@ func (p *program) serve(ctx context.Context) error {
 		defer close(relayDone)
 		p.relay.Run(background, p.cfg.RelayInterval, func(err error) { p.log.Warn("outbox relay", zap.Error(err)) })
 	}()
+	sweepDone := make(chan struct{})
+	go func() {
+		defer close(sweepDone)
+		if !p.cfg.Embedded() {
+			return // svc-worker sweeps in production
+		}
+		p.chat.RunSweep(background, p.cfg.SweepInterval, func(err error) { p.log.Warn("reply sweep", zap.Error(err)) })
+	}()
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -116,6 +126,7 @@ func (p *program) serve(ctx context.Context) error {
 	}
 	cancel()
 	<-relayDone
+	<-sweepDone
 	if err := p.jobs.Stop(drain); err != nil {
 		errs = append(errs, fmt.Errorf("drain jobs: %w", err))
 	}

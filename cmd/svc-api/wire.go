@@ -19,8 +19,10 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -36,6 +38,11 @@ var common = wire.NewSet(
 	agents.NewProfiles,
 	boot.CrawlOptions, crawl.Set, local.Set,
 	knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)),
+	boot.Replier, boot.ChatOptions, sessions.New,
+	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
+	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
+	wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
+	wire.Bind(new(chat.Publisher), new(*events.Publisher)),
 	wire.Struct(new(program), "*"),
 )
 

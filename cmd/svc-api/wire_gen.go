@@ -19,8 +19,10 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -56,11 +58,35 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	crawler := crawl.NewGuarded(crawlOptions, log)
 	embedder := local.NewEmbedder()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	replier := boot.Replier(cfg, log)
+	deps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       replier,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(deps, chatOptions)
+	storeSessions := store.NewSessions(db)
+	sessionsSessions := sessions.New(tx, storeSessions, conversations, storeAccounts, system)
 	useCases := httpapi.UseCases{
 		Access:    access,
 		Overviews: overviews,
 		Profiles:  profiles,
 		Brain:     brain,
+		Ledger:    ledger,
+		Chat:      agent,
+		Sessions:  sessionsSessions,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -79,6 +105,7 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 		server: server,
 		relay:  relay,
 		admin:  admin,
+		chat:   agent,
 		jobs:   queue,
 	}
 	return mainProgram, func() {
@@ -118,11 +145,35 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	crawler := crawl.NewGuarded(crawlOptions, log)
 	embedder := local.NewEmbedder()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	replier := boot.Replier(cfg, log)
+	deps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       replier,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(deps, chatOptions)
+	storeSessions := store.NewSessions(db)
+	sessionsSessions := sessions.New(tx, storeSessions, conversations, storeAccounts, system)
 	useCases := httpapi.UseCases{
 		Access:    access,
 		Overviews: overviews,
 		Profiles:  profiles,
 		Brain:     brain,
+		Ledger:    ledger,
+		Chat:      agent,
+		Sessions:  sessionsSessions,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -149,6 +200,7 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 		server: server,
 		relay:  relay,
 		admin:  admin,
+		chat:   agent,
 		jobs:   mainNoJobs,
 	}
 	return mainProgram, func() {
@@ -161,4 +213,4 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 
 // wire.go:
 
-var common = wire.NewSet(boot.DB, boot.Plans, boot.HTTPOptions, boot.Handlers, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.DB, boot.Plans, boot.HTTPOptions, boot.Handlers, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)), boot.Replier, boot.ChatOptions, sessions.New, chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Bind(new(chat.Publisher), new(*events.Publisher)), wire.Struct(new(program), "*"))

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/adapters/queue/asynqq"
+	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -30,6 +31,7 @@ type program struct {
 	log    *zap.Logger
 	worker *asynqq.Worker
 	relay  *events.Relay
+	chat   *chat.Agent
 }
 
 func run(ctx context.Context, lookup func(string) (string, bool), environ []string) error {
@@ -51,8 +53,8 @@ func run(ctx context.Context, lookup func(string) (string, bool), environ []stri
 	return p.serve(ctx)
 }
 
-// serve runs the worker and the relay until ctx ends, then stops the relay and lets running tasks
-// finish (up to the shutdown timeout).
+// serve runs the worker, the relay and the reply sweep until ctx ends, then stops the relay and
+// the sweep and lets running tasks finish (up to the shutdown timeout).
 func (p *program) serve(ctx context.Context) error {
 	if err := p.worker.Start(); err != nil {
 		return err
@@ -63,11 +65,17 @@ func (p *program) serve(ctx context.Context) error {
 		defer close(relayDone)
 		p.relay.Run(relayCtx, p.cfg.RelayInterval, func(err error) { p.log.Warn("outbox relay", zap.Error(err)) })
 	}()
+	sweepDone := make(chan struct{})
+	go func() {
+		defer close(sweepDone)
+		p.chat.RunSweep(relayCtx, p.cfg.SweepInterval, func(err error) { p.log.Warn("reply sweep", zap.Error(err)) })
+	}()
 	p.log.Info("svc-worker running", zap.Int("concurrency", p.cfg.WorkerConcurrency))
 	<-ctx.Done()
 	p.log.Info("shutting down")
 	cancel()
 	<-relayDone
+	<-sweepDone
 	p.worker.Shutdown()
 	p.log.Info("stopped")
 	return nil

@@ -9,9 +9,14 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/adapters/clock"
+	"github.com/svcagent/svc/adapters/crawl"
+	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -22,8 +27,17 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 	wire.Build(
 		boot.DB, boot.Handlers, boot.RedisConnOpt, boot.AsynqOptions,
 		store.Set, clock.Set, asynqq.Set,
-		events.NewProcessor, events.NewRelay,
+		events.NewProcessor, events.NewRelay, events.NewPublisher,
 		wire.Bind(new(ports.Handler), new(*events.Processor)),
+		boot.Plans, boot.CrawlOptions, crawl.Set, local.Set,
+		wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
+		accounts.NewLedger,
+		knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)),
+		boot.Replier, boot.ChatOptions,
+		chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
+		wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
+		wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
+		wire.Bind(new(chat.Publisher), new(*events.Publisher)),
 		wire.Struct(new(program), "*"),
 	)
 	return nil, nil, nil

@@ -9,9 +9,14 @@ package main
 import (
 	"context"
 	"github.com/svcagent/svc/adapters/clock"
+	"github.com/svcagent/svc/adapters/crawl"
+	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"go.uber.org/zap"
@@ -39,11 +44,43 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(client, inspector, options)
 	relay := events.NewRelay(outbox, queue, system)
+	tx := store.NewTx(db)
+	storeAccounts := store.NewAccounts(db)
+	agents := store.NewAgents(db)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	publisher := events.NewPublisher(outbox, system)
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	replier := boot.Replier(cfg, log)
+	usage := store.NewUsage(db)
+	plans := boot.Plans(cfg)
+	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	deps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        agents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       replier,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(deps, chatOptions)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
 		worker: worker,
 		relay:  relay,
+		chat:   agent,
 	}
 	return mainProgram, func() {
 		cleanup3()

@@ -47,7 +47,10 @@ func Postgres(t testing.TB) string {
 	}
 
 	name := "svc_test_" + randomHex(t, 8)
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+	// Creating a database copies the template and waits for a checkpoint: slow on a busy machine.
+	createCtx, cancelCreate := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancelCreate()
+	if _, err := admin.ExecContext(createCtx, "CREATE DATABASE "+name); err != nil {
 		t.Fatalf("testenv: create database %s: %v", name, err)
 	}
 	t.Cleanup(func() {

@@ -18,9 +18,12 @@ import (
 
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/model/local"
+	"github.com/svcagent/svc/adapters/model/openai"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/domain/ledger"
@@ -131,4 +134,19 @@ var _ ports.Pinger = (*RedisPinger)(nil)
 // CrawlOptions returns the crawler's settings.
 func CrawlOptions(cfg config.Config) crawl.Options {
 	return crawl.Options{AllowPrivate: cfg.AllowPrivateTargets}
+}
+
+// Replier picks what writes the agent's replies: the OpenAI-compatible upstream when
+// SVC_MODEL_BASE_URL is set, else the built-in retrieval engine.
+func Replier(cfg config.Config, log *zap.Logger) ports.Replier {
+	if cfg.ModelBaseURL == "" {
+		return local.NewEngine()
+	}
+	up := openai.New(openai.Options{BaseURL: cfg.ModelBaseURL, APIKey: cfg.ModelAPIKey, Model: cfg.ModelName}, log.Named("model"))
+	return chat.NewModelReplier(up, cfg.ModelName)
+}
+
+// ChatOptions returns the agent's timings.
+func ChatOptions(cfg config.Config) chat.Options {
+	return chat.Options{Wait: cfg.ChatWait, Generate: cfg.ReplyTimeout}
 }

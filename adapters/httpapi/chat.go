@@ -1,0 +1,322 @@
+package httpapi
+
+import (
+	"encoding/base64"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/app/sessions"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/ratelimit"
+)
+
+type actionJSON struct {
+	Type      string `json:"type"`
+	URL       string `json:"url,omitempty"`
+	ProductID string `json:"product_id,omitempty"`
+	Qty       int    `json:"qty,omitempty"`
+}
+
+func actionsOf(as []conversation.Action) []actionJSON {
+	out := make([]actionJSON, 0, len(as))
+	for _, a := range as {
+		out = append(out, actionJSON(a))
+	}
+	return out
+}
+
+type interactionsJSON struct {
+	Spent     int `json:"interactions_spent"`
+	Remaining int `json:"interactions_remaining"`
+	Limit     int `json:"interactions_limit"`
+}
+
+func interactionsOf(u ledger.Usage) interactionsJSON {
+	return interactionsJSON{Spent: u.Spent, Remaining: u.Remaining(), Limit: u.Limit}
+}
+
+type chatReplyJSON struct {
+	Object            string           `json:"object"`
+	Status            string           `json:"status"`
+	ConversationID    string           `json:"conversation_id"`
+	MessageID         string           `json:"message_id"`
+	CustomerMessageID string           `json:"customer_message_id"`
+	Reply             *string          `json:"reply"`
+	Actions           []actionJSON     `json:"actions"`
+	Usage             interactionsJSON `json:"usage"`
+	CreatedAt         string           `json:"created_at"`
+}
+
+// send runs one customer message and answers 200 with the reply, or 202 while it is pending.
+func (s *Server) send(c *gin.Context, acct account.Account, req chat.Request) {
+	r, err := s.uc.Chat.Send(c.Request.Context(), req)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out := chatReplyJSON{Object: "chat.reply", Status: r.Status, ConversationID: r.ConversationID, MessageID: r.ReplyID,
+		CustomerMessageID: r.MessageID, Actions: actionsOf(r.Actions), CreatedAt: stamp(r.CreatedAt)}
+	status := http.StatusOK
+	if r.Status == chat.StatusPending {
+		status = http.StatusAccepted
+		out.MessageID = r.MessageID
+		if u, err := s.uc.Ledger.Usage(c.Request.Context(), acct); err == nil {
+			out.Usage = interactionsOf(u)
+		}
+	} else {
+		out.Reply = &r.Text
+		out.Usage = interactionsOf(r.Usage)
+	}
+	c.JSON(status, out)
+}
+
+func (s *Server) postChat(c *gin.Context) {
+	p, _ := principal(c)
+	var body struct {
+		Message        *string `json:"message"`
+		ConversationID string  `json:"conversation_id"`
+		CustomerName   string  `json:"customer_name"`
+	}
+	if err := decodeJSON(c, &body); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if body.Message == nil {
+		s.fail(c, domain.Invalid("message", "message is required"))
+		return
+	}
+	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
+		return
+	}
+	s.send(c, p.Account, chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: body.ConversationID,
+		CustomerName: body.CustomerName, Message: *body.Message})
+}
+
+type messageJSON struct {
+	ID        string       `json:"id"`
+	Role      string       `json:"role"`
+	Content   string       `json:"content"`
+	Actions   []actionJSON `json:"actions"`
+	CreatedAt string       `json:"created_at"`
+}
+
+type conversationJSON struct {
+	Object       string   `json:"object"`
+	ID           string   `json:"id"`
+	Channel      string   `json:"channel"`
+	CustomerName string   `json:"customer_name"`
+	ContactID    string   `json:"contact_id"`
+	Tags         []string `json:"tags"`
+	CreatedAt    string   `json:"created_at"`
+	UpdatedAt    string   `json:"updated_at"`
+}
+
+// threadJSON is a conversation with its messages.
+type threadJSON struct {
+	conversationJSON
+	Messages []messageJSON `json:"messages"`
+}
+
+func conversationOf(c conversation.Conversation) conversationJSON {
+	tags := c.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return conversationJSON{Object: "conversation", ID: c.ID, Channel: string(c.Channel), CustomerName: c.CustomerName,
+		ContactID: c.ContactID, Tags: tags, CreatedAt: stamp(c.CreatedAt), UpdatedAt: stamp(c.UpdatedAt)}
+}
+
+// writeThread answers a conversation with its messages.
+func writeThread(c *gin.Context, t chat.Thread) {
+	out := threadJSON{conversationJSON: conversationOf(t.Conversation), Messages: make([]messageJSON, 0, len(t.Messages))}
+	for _, m := range t.Messages {
+		out.Messages = append(out.Messages, messageJSON{ID: m.ID, Role: m.Role, Content: m.Content, Actions: actionsOf(m.Actions), CreatedAt: stamp(m.CreatedAt)})
+	}
+	c.JSON(http.StatusOK, out)
+}
+
+func (s *Server) getConversation(c *gin.Context) {
+	p, _ := principal(c)
+	t, err := s.uc.Chat.Conversation(c.Request.Context(), p.Account.ID, c.Param("conversation_id"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	writeThread(c, t)
+}
+
+func (s *Server) listConversations(c *gin.Context) {
+	p, _ := principal(c)
+	q := conversation.ListQuery{Channel: conversation.ChannelAPI}
+	if raw, ok := c.GetQuery("limit"); ok {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 || n > conversation.MaxListLimit {
+			s.fail(c, domain.Invalid("limit", "limit must be an integer between 1 and %d", conversation.MaxListLimit))
+			return
+		}
+		q.Limit = n
+	}
+	if raw := c.Query("cursor"); raw != "" {
+		cur, ok := decodeCursor(raw)
+		if !ok {
+			s.fail(c, domain.Invalid("cursor", "cursor is not one this API returned"))
+			return
+		}
+		q.After = &cur
+	}
+	page, err := s.uc.Chat.Conversations(c.Request.Context(), p.Account.ID, q)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	data := make([]conversationJSON, 0, len(page.Conversations))
+	for _, conv := range page.Conversations {
+		data = append(data, conversationOf(conv))
+	}
+	var next *string
+	if page.HasMore && len(page.Conversations) > 0 {
+		last := page.Conversations[len(page.Conversations)-1]
+		cur := encodeCursor(conversation.Cursor{CreatedAt: last.CreatedAt, ID: last.ID})
+		next = &cur
+	}
+	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": page.HasMore, "next_cursor": next})
+}
+
+func encodeCursor(c conversation.Cursor) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(c.CreatedAt.UnixMicro(), 10) + "|" + c.ID))
+}
+
+func decodeCursor(s string) (conversation.Cursor, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return conversation.Cursor{}, false
+	}
+	at, id, ok := strings.Cut(string(b), "|")
+	micros, err := strconv.ParseInt(at, 10, 64)
+	if !ok || err != nil || id == "" {
+		return conversation.Cursor{}, false
+	}
+	return conversation.Cursor{CreatedAt: time.UnixMicro(micros).UTC(), ID: id}, true
+}
+
+func (s *Server) postSession(c *gin.Context) {
+	p, _ := principal(c)
+	var body struct {
+		ConversationID string `json:"conversation_id"`
+		CustomerName   string `json:"customer_name"`
+		TTLMinutes     *int   `json:"ttl_minutes"`
+	}
+	if c.Request.ContentLength != 0 {
+		if err := decodeJSON(c, &body); err != nil {
+			s.fail(c, err)
+			return
+		}
+	}
+	in := sessions.Input{ConversationID: body.ConversationID, CustomerName: body.CustomerName}
+	if body.TTLMinutes != nil {
+		in.TTLMinutes, in.TTLGiven = *body.TTLMinutes, true
+	}
+	created, err := s.uc.Sessions.Create(c.Request.Context(), p.Account, in)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, gin.H{"object": "client_session", "token": created.Token,
+		"conversation_id": created.Session.ConversationID, "customer_name": created.Session.CustomerName,
+		"expires_at": stamp(created.Session.ExpiresAt)})
+}
+
+const ctxClient = "svc.client"
+
+// authClient authenticates a client session token; the conversation comes only from it.
+func (s *Server) authClient(c *gin.Context) {
+	p, err := s.uc.Sessions.Authenticate(c.Request.Context(), bearer(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if err := s.uc.Access.RequireWebChannels(p.Account); err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Set(ctxClient, p)
+	if !s.limit(c, p.Session.ID, ratelimit.PerKey) {
+		return
+	}
+	c.Next()
+}
+
+func client(c *gin.Context) sessions.Principal {
+	v, _ := c.Get(ctxClient)
+	p, _ := v.(sessions.Principal)
+	return p
+}
+
+// cors opens the client routes to apps on any origin; no other route answers cross-origin.
+func (s *Server) cors(c *gin.Context) {
+	if !strings.HasPrefix(c.Request.URL.Path, "/v1/client/") {
+		c.Next()
+		return
+	}
+	h := c.Writer.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id")
+	h.Set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After")
+	h.Set("Access-Control-Max-Age", "600")
+	if c.Request.Method == http.MethodOptions {
+		c.AbortWithStatus(http.StatusNoContent)
+		return
+	}
+	c.Next()
+}
+
+func (s *Server) clientChat(c *gin.Context) {
+	p := client(c)
+	var body struct {
+		Message *string `json:"message"`
+	}
+	if err := decodeJSON(c, &body); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if body.Message == nil {
+		s.fail(c, domain.Invalid("message", "message is required"))
+		return
+	}
+	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
+		return
+	}
+	s.send(c, p.Account, chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: p.Session.ConversationID,
+		CustomerName: p.Session.CustomerName, Message: *body.Message})
+}
+
+func (s *Server) clientMessages(c *gin.Context) {
+	p := client(c)
+	t, err := s.uc.Chat.Conversation(c.Request.Context(), p.Account.ID, p.Session.ConversationID)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	writeThread(c, t)
+}
+
+func (s *Server) clientAgent(c *gin.Context) {
+	p := client(c)
+	prof, err := s.uc.Profiles.Get(c.Request.Context(), p.Account.ID)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	a := appearanceOf(prof.Appearance)
+	c.JSON(http.StatusOK, gin.H{"object": "client_agent", "name": prof.DisplayName(), "avatar_url": a.AvatarURL,
+		"greeting": a.Greeting, "suggestions": a.Suggestions, "languages": agentOf(prof).Languages})
+}

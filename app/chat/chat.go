@@ -1,0 +1,241 @@
+// Package chat holds the customer chat: the agent that answers a business's customers on every
+// channel, the conversations it keeps, and the sweep that finishes replies a process left behind.
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/svcagent/svc/app/ident"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/event"
+	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/ports"
+)
+
+// Publisher writes an account event to the outbox in the caller's transaction.
+type Publisher interface {
+	Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error)
+}
+
+// Ledger reads usage and charges interactions.
+type Ledger interface {
+	Usage(ctx context.Context, acct account.Account) (ledger.Usage, error)
+	Charge(ctx context.Context, accountID string, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error)
+}
+
+// Brain searches an account's knowledge.
+type Brain interface {
+	Search(ctx context.Context, accountID, query string, k int) ([]knowledge.Hit, error)
+	State(ctx context.Context, accountID string) (knowledge.State, error)
+}
+
+// Options tune the agent.
+type Options struct {
+	// Wait is how long a request waits for its reply before answering pending (spec: 40 s).
+	Wait time.Duration
+	// Lease is how long the accepting process owns a reply; past it a sweep takes over. It must
+	// exceed Generate.
+	Lease time.Duration
+	// Generate bounds the making of one reply.
+	Generate time.Duration
+	// MaxAttempts is how many times a reply is tried before it is given up.
+	MaxAttempts int
+}
+
+// Agent answers customers.
+type Agent struct {
+	tx            ports.Tx
+	accounts      ports.Accounts
+	agents        ports.Agents
+	conversations ports.Conversations
+	jobs          ports.ReplyJobs
+	bookings      ports.Bookings
+	brain         Brain
+	replier       ports.Replier
+	ledger        Ledger
+	events        Publisher
+	clock         ports.Clock
+	opts          Options
+	background    context.Context
+}
+
+// Deps are the Agent's collaborators.
+type Deps struct {
+	Tx            ports.Tx
+	Accounts      ports.Accounts
+	Agents        ports.Agents
+	Conversations ports.Conversations
+	Jobs          ports.ReplyJobs
+	Bookings      ports.Bookings
+	Brain         Brain
+	Replier       ports.Replier
+	Ledger        Ledger
+	Events        Publisher
+	Clock         ports.Clock
+}
+
+// NewAgent returns an Agent. Replies outlive the request that asked for them: they run under a
+// context of their own, bounded by opts.Generate.
+func NewAgent(d Deps, opts Options) *Agent {
+	if opts.Wait <= 0 {
+		opts.Wait = 40 * time.Second
+	}
+	if opts.Generate <= 0 {
+		opts.Generate = 75 * time.Second
+	}
+	if opts.Lease <= opts.Generate {
+		opts.Lease = opts.Generate + 15*time.Second
+	}
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = 3
+	}
+	return &Agent{tx: d.Tx, accounts: d.Accounts, agents: d.Agents, conversations: d.Conversations, jobs: d.Jobs,
+		bookings: d.Bookings, brain: d.Brain, replier: d.Replier, ledger: d.Ledger, events: d.Events, clock: d.Clock,
+		opts: opts, background: context.Background()}
+}
+
+// Request is one customer message.
+type Request struct {
+	Account        account.Account
+	Channel        conversation.Channel
+	ConversationID string // empty: a new conversation
+	CustomerName   string
+	Message        string
+}
+
+// Statuses of a reply.
+const (
+	StatusCompleted = "completed"
+	StatusPending   = "pending"
+)
+
+// Reply is the outcome of a customer message.
+type Reply struct {
+	Status         string
+	ConversationID string
+	MessageID      string // the customer's message
+	ReplyID        string // the agent's message, when completed
+	Text           string
+	Actions        []conversation.Action
+	Usage          ledger.Usage
+	CreatedAt      time.Time
+}
+
+// Send stores the customer message and its pending reply, then makes the reply while the caller
+// waits, up to the wait. Past it the reply is pending and goes on; it appears in the conversation
+// and in a message.replied event when ready.
+func (a *Agent) Send(ctx context.Context, req Request) (Reply, error) {
+	if err := a.check(ctx, req); err != nil {
+		return Reply{}, err
+	}
+	job, err := a.accept(ctx, req)
+	if err != nil {
+		return Reply{}, err
+	}
+	done := make(chan result, 1)
+	var gone atomic.Bool // the caller stopped waiting: a failure is left for the sweep to retry
+	go func() {
+		gctx, cancel := context.WithTimeout(a.background, a.opts.Generate)
+		defer cancel()
+		r, err := a.generate(gctx, job, gone.Load)
+		done <- result{r, err}
+	}()
+	timer := time.NewTimer(a.opts.Wait)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.reply, r.err
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	gone.Store(true)
+	return Reply{Status: StatusPending, ConversationID: job.ConversationID, MessageID: job.MessageID, CreatedAt: job.CreatedAt}, nil
+}
+
+type result struct {
+	reply Reply
+	err   error
+}
+
+// check refuses a message before anything is stored: bad input, an agent not set up or switched
+// off for the channel, no interactions left.
+func (a *Agent) check(ctx context.Context, req Request) error {
+	if err := conversation.ValidateMessage("message", req.Message); err != nil {
+		return err
+	}
+	if req.ConversationID != "" {
+		if err := conversation.ValidateID("conversation_id", req.ConversationID); err != nil {
+			return err
+		}
+	}
+	if err := conversation.ValidateCustomerName(req.CustomerName); err != nil {
+		return err
+	}
+	prof, err := a.agents.Get(ctx, req.Account.ID)
+	if err != nil {
+		return fmt.Errorf("load agent: %w", err)
+	}
+	if !prof.Configured() {
+		return domain.Errorf(domain.CodeAgentNotConfigured, "the agent must first be set up with PATCH /v1/agent (business_name)")
+	}
+	if !channelOn(prof.Channels, req.Channel) {
+		return domain.Errorf(domain.CodeAgentUnavailable, "the owner turned the AI off for the %s channel", req.Channel)
+	}
+	usage, err := a.ledger.Usage(ctx, req.Account)
+	if err != nil {
+		return err
+	}
+	cost, _ := ledger.Cost(ledger.ChatReply)
+	return ledger.Check(usage, cost)
+}
+
+func channelOn(ch agent.Channels, c conversation.Channel) bool {
+	switch c {
+	case conversation.ChannelAPI:
+		return ch.API
+	case conversation.ChannelWeb:
+		return ch.Web
+	case conversation.ChannelMessaging:
+		return ch.Messaging
+	}
+	return false
+}
+
+// accept stores the customer message and the pending reply job in one transaction.
+func (a *Agent) accept(ctx context.Context, req Request) (conversation.Job, error) {
+	now := a.clock.Now().UTC()
+	convID := req.ConversationID
+	if convID == "" {
+		convID = ident.New("conv")
+	}
+	job := conversation.Job{ID: ident.New("job"), AccountID: req.Account.ID, ConversationID: convID, MessageID: ident.New("msg"),
+		Channel: req.Channel, Status: conversation.JobPending, LeaseUntil: now.Add(a.opts.Lease), CreatedAt: now, UpdatedAt: now}
+	err := a.tx.InTx(ctx, func(ctx context.Context) error {
+		c, err := a.conversations.Open(ctx, conversation.Conversation{AccountID: req.Account.ID, ID: convID, Channel: req.Channel,
+			CustomerName: req.CustomerName, ContactID: conversation.ContactID(req.Channel, convID), CreatedAt: now, UpdatedAt: now})
+		if err != nil {
+			return err
+		}
+		job.Channel = c.Channel
+		msg := conversation.Message{ID: job.MessageID, ConversationID: convID, Role: conversation.RoleCustomer, Content: req.Message, CreatedAt: now}
+		if err := a.conversations.AddMessage(ctx, req.Account.ID, msg); err != nil {
+			return err
+		}
+		return a.jobs.Create(ctx, job)
+	})
+	if err != nil {
+		return conversation.Job{}, fmt.Errorf("accept message: %w", err)
+	}
+	return job, nil
+}
+
+// errFinished says another process finished the reply first.
+var errFinished = errors.New("the reply was finished by another process")

@@ -1,0 +1,250 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/svcagent/svc/app/ident"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/actiontoken"
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/event"
+	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/language"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/policy"
+)
+
+// searchHits is how many Brain matches the agent reads for one message.
+const searchHits = 5
+
+// generate makes the reply of a job and finishes it. A failure the caller is waiting to hear of
+// fails the job at once; one nobody waits for (unattended reports true) leaves the job pending for
+// the sweep to try again, until MaxAttempts.
+func (a *Agent) generate(ctx context.Context, job conversation.Job, unattended func() bool) (Reply, error) {
+	reply, err := a.makeReply(ctx, job)
+	if err == nil {
+		return reply, nil
+	}
+	if errors.Is(err, errFinished) {
+		return a.stored(ctx, job)
+	}
+	if unattended() && job.Attempts < a.opts.MaxAttempts && retryable(err) {
+		return Reply{}, err
+	}
+	now := a.clock.Now()
+	if _, ferr := a.jobs.Finish(context.WithoutCancel(ctx), job.AccountID, job.ID, conversation.JobFailed, "", string(domain.ErrorCode(err)), now); ferr != nil {
+		return Reply{}, errors.Join(err, ferr)
+	}
+	return Reply{}, err
+}
+
+// retryable reports whether another attempt may succeed.
+func retryable(err error) bool {
+	switch domain.ErrorCode(err) {
+	case domain.CodeInteractionLimitReached, domain.CodeAgentNotConfigured, domain.CodeAccountInactive, domain.CodeInvalidRequest, domain.CodeContentPolicy:
+		return false
+	}
+	return true
+}
+
+func (a *Agent) makeReply(ctx context.Context, job conversation.Job) (Reply, error) {
+	acct, err := a.accounts.Get(ctx, job.AccountID)
+	if err != nil {
+		return Reply{}, err
+	}
+	if err := acct.Usable(); err != nil {
+		return Reply{}, err
+	}
+	prof, err := a.agents.Get(ctx, job.AccountID)
+	if err != nil {
+		return Reply{}, fmt.Errorf("load agent: %w", err)
+	}
+	conv, err := a.conversations.Get(ctx, job.AccountID, job.ConversationID)
+	if err != nil {
+		return Reply{}, err
+	}
+	msgs, err := a.conversations.Messages(ctx, job.AccountID, job.ConversationID, conversation.HistoryTurns+1)
+	if err != nil {
+		return Reply{}, err
+	}
+	customer, history := split(msgs, job.MessageID)
+	if customer == nil {
+		return Reply{}, fmt.Errorf("reply job %s: customer message %s not found", job.ID, job.MessageID)
+	}
+	state, err := a.brain.State(ctx, job.AccountID)
+	if err != nil {
+		return Reply{}, err
+	}
+	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, History: history, Message: customer.Content,
+		CustomerName: conv.CustomerName, Lang: pickLanguage(customer.Content, prof), Channel: job.Channel, Now: a.clock.Now()}
+
+	var draft conversation.Draft
+	if v := policy.Screen(customer.Content); !v.Allowed {
+		// The customers-only rule: a polite customer-service answer, never an action.
+		draft.Text = policy.Refusal(turn.Lang, prof.BusinessName)
+	} else {
+		turn.Hits, err = a.brain.Search(ctx, job.AccountID, customer.Content, searchHits)
+		if err != nil {
+			return Reply{}, err
+		}
+		draft, err = a.replier.Reply(ctx, turn)
+		if err != nil {
+			return Reply{}, err
+		}
+	}
+	text, actions := actiontoken.Parse(draft.Text, siteOf(acct, state, turn.Hits))
+	text = strings.TrimSpace(text)
+	if text == "" && len(actions) == 0 {
+		return Reply{}, domain.Errorf(domain.CodeModelUnavailable, "the model returned an empty reply; try again")
+	}
+	return a.finish(ctx, job, conv, customer.Content, text, actions, draft.Booking)
+}
+
+// finish charges the interaction, stores the reply, marks the job done and writes the events,
+// in one transaction. Only one finish of a job succeeds.
+func (a *Agent) finish(ctx context.Context, job conversation.Job, conv conversation.Conversation, customerMsg, text string,
+	actions []conversation.Action, booking *conversation.Booking) (Reply, error) {
+	ctx = context.WithoutCancel(ctx) // a reply that was made is stored, even if its caller left
+	now := a.clock.Now().UTC()
+	reply := Reply{Status: StatusCompleted, ConversationID: job.ConversationID, MessageID: job.MessageID,
+		ReplyID: ident.New("msg"), Text: text, Actions: actions, CreatedAt: now}
+	var refused error
+	err := a.tx.InTx(ctx, func(ctx context.Context) error {
+		usage, err := a.ledger.Charge(ctx, job.AccountID, ledger.ChatReply, reply.ReplyID, ledger.Labels{})
+		if domain.ErrorCode(err) == domain.CodeInteractionLimitReached {
+			refused = err
+			ok, ferr := a.jobs.Finish(ctx, job.AccountID, job.ID, conversation.JobFailed, "", string(domain.CodeInteractionLimitReached), now)
+			if ferr == nil && !ok {
+				return errFinished
+			}
+			return ferr
+		}
+		if err != nil {
+			return err
+		}
+		reply.Usage = usage
+		ok, err := a.jobs.Finish(ctx, job.AccountID, job.ID, conversation.JobDone, reply.ReplyID, "", now)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errFinished
+		}
+		msg := conversation.Message{ID: reply.ReplyID, ConversationID: job.ConversationID, Role: conversation.RoleAgent,
+			Content: text, Actions: actions, CreatedAt: now}
+		if err := a.conversations.AddMessage(ctx, job.AccountID, msg); err != nil {
+			return err
+		}
+		if booking != nil {
+			if err := a.book(ctx, job, conv, *booking, now); err != nil {
+				return err
+			}
+		}
+		_, err = a.events.Publish(ctx, job.AccountID, event.MessageReplied, map[string]any{
+			"channel": string(job.Channel), "contact_id": conv.ContactID, "customer_message": customerMsg, "reply": text})
+		return err
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	if refused != nil {
+		return Reply{}, refused
+	}
+	return reply, nil
+}
+
+// book stores a booking the agent made and writes booking.created.
+func (a *Agent) book(ctx context.Context, job conversation.Job, conv conversation.Conversation, b conversation.Booking, now time.Time) error {
+	b.ID = ident.New("bk")
+	b.ConversationID = job.ConversationID
+	b.CreatedAt = now
+	if b.CustomerName == "" {
+		b.CustomerName = conv.CustomerName
+	}
+	if err := a.bookings.Create(ctx, job.AccountID, b); err != nil {
+		return err
+	}
+	_, err := a.events.Publish(ctx, job.AccountID, event.BookingCreated, map[string]any{
+		"channel": string(job.Channel), "contact_id": conv.ContactID, "customer_name": b.CustomerName,
+		"date": b.Date, "time": b.Time, "duration": b.Duration, "type": b.Type})
+	return err
+}
+
+// stored returns the reply another process finished.
+func (a *Agent) stored(ctx context.Context, job conversation.Job) (Reply, error) {
+	j, err := a.jobs.Get(ctx, job.AccountID, job.ID)
+	if err != nil {
+		return Reply{}, err
+	}
+	if j.Status != conversation.JobDone {
+		code := domain.Code(j.Error)
+		if code == "" {
+			code = domain.CodeInternal
+		}
+		return Reply{}, domain.Errorf(code, "the reply could not be made")
+	}
+	msgs, err := a.conversations.Messages(ctx, job.AccountID, job.ConversationID, 0)
+	if err != nil {
+		return Reply{}, err
+	}
+	for _, m := range msgs {
+		if m.ID == j.ReplyID {
+			return Reply{Status: StatusCompleted, ConversationID: job.ConversationID, MessageID: job.MessageID, ReplyID: m.ID,
+				Text: m.Content, Actions: m.Actions, CreatedAt: m.CreatedAt}, nil
+		}
+	}
+	return Reply{}, fmt.Errorf("reply %s of job %s not found", j.ReplyID, j.ID)
+}
+
+// split finds the customer message of a job and the history before it.
+func split(msgs []conversation.Message, messageID string) (*conversation.Message, []conversation.Message) {
+	for i := range msgs {
+		if msgs[i].ID == messageID {
+			return &msgs[i], msgs[:i]
+		}
+	}
+	return nil, nil
+}
+
+// pickLanguage answers in the customer's language when it is one the service speaks, using the
+// profile's regional form (pt-BR) when it has one; else the agent's first language.
+func pickLanguage(message string, prof agent.Profile) string {
+	fallback := prof.Language()
+	lang := language.Detect(message, language.Base(fallback))
+	for _, l := range prof.Languages {
+		if language.Base(l) == lang {
+			return l
+		}
+	}
+	return lang
+}
+
+// siteOf tells which hosts an agent's links may point to: the account's widget domains, the
+// site given with pages, and the hosts of the Brain's own pages.
+func siteOf(acct account.Account, state knowledge.State, hits []knowledge.Hit) actiontoken.Site {
+	var site actiontoken.Site
+	add := func(raw string) {
+		if h := knowledge.SiteOf(raw); h != "" {
+			site.Hosts = append(site.Hosts, h, "www."+h)
+		}
+	}
+	if state.SiteURL != "" {
+		site.BaseURL = strings.TrimRight(state.SiteURL, "/")
+		add(state.SiteURL)
+	}
+	for _, d := range acct.AllowedDomains {
+		add("https://" + d)
+	}
+	for _, h := range hits {
+		if h.Kind == knowledge.KindChunk && h.Chunk.URL != "" {
+			add(h.Chunk.URL)
+		}
+	}
+	return site
+}

@@ -1,0 +1,41 @@
+package chat
+
+import (
+	"context"
+
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversation"
+)
+
+// Thread is a conversation with its messages.
+type Thread struct {
+	Conversation conversation.Conversation
+	Messages     []conversation.Message
+}
+
+// Conversation returns one of the account's conversations with all its messages.
+func (a *Agent) Conversation(ctx context.Context, accountID, conversationID string) (Thread, error) {
+	if err := conversation.ValidateID("conversation_id", conversationID); err != nil {
+		return Thread{}, domain.NotFound("conversation")
+	}
+	c, err := a.conversations.Get(ctx, accountID, conversationID)
+	if err != nil {
+		return Thread{}, err
+	}
+	msgs, err := a.conversations.Messages(ctx, accountID, conversationID, 0)
+	if err != nil {
+		return Thread{}, err
+	}
+	return Thread{Conversation: c, Messages: msgs}, nil
+}
+
+// Conversations pages through the account's conversations on a channel, newest first.
+func (a *Agent) Conversations(ctx context.Context, accountID string, q conversation.ListQuery) (conversation.Page, error) {
+	switch {
+	case q.Limit == 0:
+		q.Limit = conversation.DefaultLimit
+	case q.Limit < 1 || q.Limit > conversation.MaxListLimit:
+		return conversation.Page{}, domain.Invalid("limit", "limit must be between 1 and %d", conversation.MaxListLimit)
+	}
+	return a.conversations.List(ctx, accountID, q)
+}

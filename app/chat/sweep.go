@@ -1,0 +1,47 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Sweep takes over the replies whose lease ended (the process that accepted them died) and makes
+// them. It returns how many it finished.
+func (a *Agent) Sweep(ctx context.Context) (int, error) {
+	jobs, err := a.jobs.ClaimExpired(ctx, a.clock.Now(), a.opts.Lease, 10)
+	if err != nil {
+		return 0, fmt.Errorf("sweep: %w", err)
+	}
+	done := 0
+	var firstErr error
+	for _, job := range jobs {
+		gctx, cancel := context.WithTimeout(ctx, a.opts.Generate)
+		_, err := a.generate(gctx, job, func() bool { return true })
+		cancel()
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("sweep: reply job %s: %w", job.ID, err)
+			}
+			continue
+		}
+		done++
+	}
+	return done, firstErr
+}
+
+// RunSweep sweeps every interval until ctx ends; onErr receives failures.
+func (a *Agent) RunSweep(ctx context.Context, interval time.Duration, onErr func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := a.Sweep(ctx); err != nil && ctx.Err() == nil {
+			onErr(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
