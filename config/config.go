@@ -48,6 +48,9 @@ type Config struct {
 	ChatWait                time.Duration `env:"SVC_CHAT_WAIT" envDefault:"40s"`
 	ReplyTimeout            time.Duration `env:"SVC_REPLY_TIMEOUT" envDefault:"75s"`
 	SweepInterval           time.Duration `env:"SVC_SWEEP_INTERVAL" envDefault:"5s"`
+	SecretKey               string        `env:"SVC_SECRET_KEY"`
+	SMTPURL                 string        `env:"SVC_SMTP_URL"`
+	MailFrom                string        `env:"SVC_MAIL_FROM" envDefault:"svc <no-reply@localhost>"`
 }
 
 // Load reads the configuration from the environment given as a lookup function (os.LookupEnv in
@@ -154,6 +157,14 @@ func (c *Config) validate() error {
 	}
 	if c.SweepInterval < 100*time.Millisecond {
 		bad("SVC_SWEEP_INTERVAL", "must be at least 100ms")
+	}
+	if c.SMTPURL != "" {
+		if sch := schemeOf(c.SMTPURL); sch != "smtp" && sch != "smtps" {
+			bad("SVC_SMTP_URL", "must start with smtp:// or smtps://")
+		}
+	}
+	if c.Env == EnvProduction && c.SecretKey == "" {
+		bad("SVC_SECRET_KEY", "is required in production (32 random bytes, base64): it seals webhook signing secrets")
 	}
 	if c.ShutdownTimeout <= 0 {
 		bad("SVC_SHUTDOWN_TIMEOUT", "must be above zero")

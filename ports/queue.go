@@ -2,6 +2,8 @@ package ports
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/svcagent/svc/domain/outbox"
 )
@@ -16,7 +18,27 @@ type Queue interface {
 	Depth(ctx context.Context) (int, error)
 }
 
-// Handler does the work of a message taken from the queue. An error makes the queue retry it.
+// Handler does the work of a message taken from the queue. An error makes the queue retry it,
+// after the queue's own delay, or after the one a *RetryLater in the error asks for. The queue
+// sets m.Retry to the number of failed runs before this one.
 type Handler interface {
 	Handle(ctx context.Context, m outbox.Message) error
 }
+
+// RetryLater is a handler's error that asks for the next run after exactly Delay instead of the
+// queue's own schedule (a webhook delivery retries 2 s, then 4 s, after its failures). The
+// queue's limit on retries still applies.
+type RetryLater struct {
+	Delay time.Duration
+	Err   error
+}
+
+func (e *RetryLater) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("retry in %v", e.Delay)
+	}
+	return fmt.Sprintf("retry in %v: %v", e.Delay, e.Err)
+}
+
+// Unwrap returns the failure that made the handler ask for a retry.
+func (e *RetryLater) Unwrap() error { return e.Err }

@@ -64,6 +64,8 @@ type Usage interface {
 // Outbox is the transactional outbox.
 type Outbox interface {
 	Add(ctx context.Context, m outbox.Message) error
+	// Ensure adds m unless a message with its id exists (idempotent fan-out).
+	Ensure(ctx context.Context, m outbox.Message) error
 	// Claim marks up to limit claimable messages (outbox.Message.Claimable) as enqueued at now,
 	// adds one to their attempts and returns them, oldest first. Concurrent claimers never get the
 	// same message within one lease.

@@ -14,8 +14,12 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/app/conversions"
+	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
+	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/ports"
 )
@@ -28,13 +32,17 @@ var Set = wire.NewSet(New, NewMetrics, wire.Struct(new(UseCases), "*"))
 
 // UseCases are the application's use cases the handlers call.
 type UseCases struct {
-	Access    *accounts.Access
-	Overviews *accounts.Overviews
-	Profiles  *agents.Profiles
-	Brain     *knowledge.Brain
-	Ledger    *accounts.Ledger
-	Chat      *chat.Agent
-	Sessions  *sessions.Sessions
+	Access      *accounts.Access
+	Overviews   *accounts.Overviews
+	Profiles    *agents.Profiles
+	Brain       *knowledge.Brain
+	Ledger      *accounts.Ledger
+	Chat        *chat.Agent
+	Sessions    *sessions.Sessions
+	Webhooks    *webhooks.Manager
+	Conversions *conversions.Service
+	Notices     *notices.Notifier
+	Relay       *events.Relay
 }
 
 // Options are the adapter's settings.
@@ -109,6 +117,18 @@ func (s *Server) routes() *gin.Engine {
 	web.GET("/conversations", s.listConversations)
 	web.GET("/conversations/:conversation_id", s.getConversation)
 	web.POST("/sessions", s.postSession)
+
+	web.GET("/webhooks", s.listWebhooks)
+	web.POST("/webhooks", s.createWebhook)
+	web.GET("/webhooks/:id", s.getWebhook)
+	web.PATCH("/webhooks/:id", s.patchWebhook)
+	web.DELETE("/webhooks/:id", s.deleteWebhook)
+	web.POST("/webhooks/:id/test", s.testWebhook)
+	web.GET("/webhooks/:id/deliveries", s.listDeliveries)
+	web.POST("/webhooks/:id/deliveries/:event_id/redeliver", s.redeliver)
+	web.POST("/conversions", s.createConversion)
+	web.GET("/conversions", s.listConversions)
+	web.GET("/notifications", s.listNotifications)
 
 	cl := v1.Group("/client", s.authClient)
 	cl.POST("/chat", s.clientChat)

@@ -29,6 +29,14 @@ func (r *Outbox) Add(ctx context.Context, m outbox.Message) error {
 	return nil
 }
 
+// Ensure adds m unless a message with its id exists.
+func (r *Outbox) Ensure(ctx context.Context, m outbox.Message) error {
+	if _, err := idb(ctx, r.db).NewInsert().Model(toMessageModel(m)).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+		return fmt.Errorf("ensure outbox message: %w", err)
+	}
+	return nil
+}
+
 // Claim marks up to limit claimable messages as enqueued at now, adds one to their attempts and
 // returns them, oldest first. It selects candidates, then claims each with an update that checks
 // the condition again, so that of two concurrent claimers only one gets a message.

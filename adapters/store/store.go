@@ -31,6 +31,11 @@ var Set = wire.NewSet(
 	NewReplyJobs, wire.Bind(new(ports.ReplyJobs), new(*ReplyJobs)),
 	NewSessions, wire.Bind(new(ports.Sessions), new(*Sessions)),
 	NewBookings, wire.Bind(new(ports.Bookings), new(*Bookings)),
+	NewWebhooks, wire.Bind(new(ports.Webhooks), new(*Webhooks)),
+	NewDeliveries, wire.Bind(new(ports.Deliveries), new(*Deliveries)),
+	NewConversions, wire.Bind(new(ports.Conversions), new(*Conversions)),
+	NewNotifications, wire.Bind(new(ports.Notifications), new(*Notifications)),
+	NewSettings,
 	NewPinger, wire.Bind(new(ports.Pinger), new(*Pinger)),
 )
 

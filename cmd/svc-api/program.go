@@ -8,11 +8,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/uptrace/bun"
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/adapters/httpapi"
-	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
@@ -38,7 +36,6 @@ func (noJobs) Stop(context.Context) error { return nil }
 type program struct {
 	cfg    config.Config
 	log    *zap.Logger
-	db     *bun.DB
 	server *httpapi.Server
 	relay  *events.Relay
 	admin  *accounts.Admin
@@ -71,7 +68,7 @@ func run(ctx context.Context, lookup func(string) (string, bool), environ []stri
 // relay, then running jobs.
 func (p *program) serve(ctx context.Context) error {
 	if p.cfg.Embedded() {
-		if err := p.prepare(ctx); err != nil {
+		if err := p.demo(ctx); err != nil {
 			return err
 		}
 	}
@@ -134,12 +131,9 @@ func (p *program) serve(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// prepare migrates the embedded store and, when it is empty, makes a demo account and key and
+// demo makes, when the embedded store (migrated at assembly) is empty, a demo account and key and
 // logs them once, so that a first start can be tried with one request.
-func (p *program) prepare(ctx context.Context) error {
-	if err := store.Migrate(ctx, p.db); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
+func (p *program) demo(ctx context.Context) error {
 	if !p.cfg.DemoOnFirstStart {
 		return nil
 	}

@@ -20,8 +20,10 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -29,7 +31,7 @@ import (
 )
 
 var common = wire.NewSet(
-	boot.DB, boot.Plans, boot.HTTPOptions, boot.Handlers,
+	boot.Plans, boot.HTTPOptions, boot.EventSet,
 	store.Set, clock.Set, httpapi.Set,
 	events.NewPublisher, events.NewRelay, events.NewProcessor,
 	wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
@@ -39,6 +41,7 @@ var common = wire.NewSet(
 	boot.CrawlOptions, crawl.Set, local.Set,
 	knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)),
 	boot.Replier, boot.ChatOptions, sessions.New,
+	conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)),
 	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
 	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
 	wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
@@ -49,7 +52,7 @@ var common = wire.NewSet(
 // initEmbedded assembles svc-api with SQLite (or the configured store), the in-process queue and
 // the in-memory rate limiter.
 func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(common,
+	wire.Build(common, boot.MigratedDB,
 		boot.InprocOptions, inproc.Set, wire.Bind(new(jobs), new(*inproc.Queue)),
 		ratelimit.MemorySet,
 		boot.EmbeddedReadiness,
@@ -60,7 +63,7 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 // initProduction assembles svc-api with the configured store, asynq on Redis and the Redis rate
 // limiter; svc-worker runs the tasks.
 func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(common,
+	wire.Build(common, boot.DB,
 		boot.RedisConnOpt, boot.AsynqOptions,
 		asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)),
 		newNoJobs, wire.Bind(new(jobs), new(noJobs)),

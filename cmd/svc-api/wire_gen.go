@@ -17,12 +17,16 @@ import (
 	"github.com/svcagent/svc/adapters/queue/inproc"
 	"github.com/svcagent/svc/adapters/ratelimit"
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
+	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -34,11 +38,11 @@ import (
 // initEmbedded assembles svc-api with SQLite (or the configured store), the in-process queue and
 // the in-memory rate limiter.
 func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	db, cleanup, err := boot.DB(ctx, cfg)
+	options := boot.HTTPOptions(cfg)
+	db, cleanup, err := boot.MigratedDB(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	options := boot.HTTPOptions(cfg)
 	storeAccounts := store.NewAccounts(db)
 	keys := store.NewKeys(db)
 	system := clock.New()
@@ -79,29 +83,63 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	agent := chat.NewAgent(deps, chatOptions)
 	storeSessions := store.NewSessions(db)
 	sessionsSessions := sessions.New(tx, storeSessions, conversations, storeAccounts, system)
-	useCases := httpapi.UseCases{
-		Access:    access,
-		Overviews: overviews,
-		Profiles:  profiles,
-		Brain:     brain,
-		Ledger:    ledger,
-		Chat:      agent,
-		Sessions:  sessionsSessions,
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
 	}
-	pinger := store.NewPinger(db)
-	readiness := boot.EmbeddedReadiness(pinger)
-	handlers := boot.Handlers()
+	webhookhttpOptions := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(webhookhttpOptions, log)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	notifier := notices.New(storeAccounts, notifications, outbox, mailer, system)
+	webhooksDeps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     outbox,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
+	storeConversions := store.NewConversions(db)
+	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	handlers := boot.EventHandlers(manager, notifier)
 	processor := events.NewProcessor(handlers, outbox, system)
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
+	relay := events.NewRelay(outbox, queue, system)
+	useCases := httpapi.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    profiles,
+		Brain:       brain,
+		Ledger:      ledger,
+		Chat:        agent,
+		Sessions:    sessionsSessions,
+		Webhooks:    manager,
+		Conversions: service,
+		Notices:     notifier,
+		Relay:       relay,
+	}
+	pinger := store.NewPinger(db)
+	readiness := boot.EmbeddedReadiness(pinger)
 	metrics := httpapi.NewMetrics(queue, outbox)
 	server := httpapi.New(options, useCases, readiness, metrics, log)
-	relay := events.NewRelay(outbox, queue, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
-		db:     db,
 		server: server,
 		relay:  relay,
 		admin:  admin,
@@ -116,11 +154,11 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 // initProduction assembles svc-api with the configured store, asynq on Redis and the Redis rate
 // limiter; svc-worker runs the tasks.
 func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	options := boot.HTTPOptions(cfg)
 	db, cleanup, err := boot.DB(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	options := boot.HTTPOptions(cfg)
 	storeAccounts := store.NewAccounts(db)
 	keys := store.NewKeys(db)
 	client, cleanup2, err := boot.Redis(cfg)
@@ -166,18 +204,39 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	agent := chat.NewAgent(deps, chatOptions)
 	storeSessions := store.NewSessions(db)
 	sessionsSessions := sessions.New(tx, storeSessions, conversations, storeAccounts, system)
-	useCases := httpapi.UseCases{
-		Access:    access,
-		Overviews: overviews,
-		Profiles:  profiles,
-		Brain:     brain,
-		Ledger:    ledger,
-		Chat:      agent,
-		Sessions:  sessionsSessions,
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
 	}
-	pinger := store.NewPinger(db)
-	redisPinger := boot.NewRedisPinger(client)
-	readiness := boot.ProductionReadiness(pinger, redisPinger)
+	webhookhttpOptions := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(webhookhttpOptions, log)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	notifier := notices.New(storeAccounts, notifications, outbox, mailer, system)
+	webhooksDeps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     outbox,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
+	storeConversions := store.NewConversions(db)
+	service := conversions.New(tx, storeConversions, conversations, notifier, system)
 	redisConnOpt, err := boot.RedisConnOpt(cfg)
 	if err != nil {
 		cleanup2()
@@ -188,15 +247,30 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	inspector, cleanup4 := asynqq.NewInspector(redisConnOpt)
 	asynqqOptions := boot.AsynqOptions(cfg)
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
+	relay := events.NewRelay(outbox, queue, system)
+	useCases := httpapi.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    profiles,
+		Brain:       brain,
+		Ledger:      ledger,
+		Chat:        agent,
+		Sessions:    sessionsSessions,
+		Webhooks:    manager,
+		Conversions: service,
+		Notices:     notifier,
+		Relay:       relay,
+	}
+	pinger := store.NewPinger(db)
+	redisPinger := boot.NewRedisPinger(client)
+	readiness := boot.ProductionReadiness(pinger, redisPinger)
 	metrics := httpapi.NewMetrics(queue, outbox)
 	server := httpapi.New(options, useCases, readiness, metrics, log)
-	relay := events.NewRelay(outbox, queue, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
-		db:     db,
 		server: server,
 		relay:  relay,
 		admin:  admin,
@@ -213,4 +287,4 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 
 // wire.go:
 
-var common = wire.NewSet(boot.DB, boot.Plans, boot.HTTPOptions, boot.Handlers, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)), boot.Replier, boot.ChatOptions, sessions.New, chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Bind(new(chat.Publisher), new(*events.Publisher)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)), boot.Replier, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Bind(new(chat.Publisher), new(*events.Publisher)), wire.Struct(new(program), "*"))

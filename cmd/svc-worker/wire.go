@@ -25,7 +25,7 @@ import (
 // initWorker assembles svc-worker: the store, asynq on Redis, the processor and the relay.
 func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	wire.Build(
-		boot.DB, boot.Handlers, boot.RedisConnOpt, boot.AsynqOptions,
+		boot.DB, boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions,
 		store.Set, clock.Set, asynqq.Set,
 		events.NewProcessor, events.NewRelay, events.NewPublisher,
 		wire.Bind(new(ports.Handler), new(*events.Processor)),

@@ -13,10 +13,13 @@ import (
 	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"go.uber.org/zap"
@@ -30,22 +33,51 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 	if err != nil {
 		return nil, nil, err
 	}
-	handlers := boot.Handlers()
 	db, cleanup, err := boot.DB(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
+	tx := store.NewTx(db)
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
 	outbox := store.NewOutbox(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	options := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(options, log)
+	storeAccounts := store.NewAccounts(db)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	system := clock.New()
+	notifier := notices.New(storeAccounts, notifications, outbox, mailer, system)
+	deps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     outbox,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(deps, webhooksOptions)
+	handlers := boot.EventHandlers(manager, notifier)
 	processor := events.NewProcessor(handlers, outbox, system)
-	options := boot.AsynqOptions(cfg)
-	worker := asynqq.NewWorker(redisConnOpt, processor, options, log)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	worker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
 	client, cleanup2 := asynqq.NewClient(redisConnOpt)
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
-	queue := asynqq.NewQueue(client, inspector, options)
+	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
 	relay := events.NewRelay(outbox, queue, system)
-	tx := store.NewTx(db)
-	storeAccounts := store.NewAccounts(db)
 	agents := store.NewAgents(db)
 	conversations := store.NewConversations(db)
 	replyJobs := store.NewReplyJobs(db)
@@ -60,7 +92,7 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 	usage := store.NewUsage(db)
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	deps := chat.Deps{
+	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Agents:        agents,
@@ -74,7 +106,7 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
-	agent := chat.NewAgent(deps, chatOptions)
+	agent := chat.NewAgent(chatDeps, chatOptions)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,

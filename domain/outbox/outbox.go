@@ -12,6 +12,10 @@ import (
 const (
 	TopicEvent = "event"       // an account event (spec part 6) to fan out to webhooks
 	TopicPing  = "system.ping" // a pipeline check: done as soon as a worker takes it
+	// TopicDelivery is one event's delivery to one webhook.
+	TopicDelivery = "webhook.delivery"
+	// TopicMail is an e-mail to an account owner.
+	TopicMail = "notify.mail"
 )
 
 // Lease is how long a claimed message may stay unconfirmed before it is claimed again. It is
@@ -28,6 +32,7 @@ type Message struct {
 	EnqueuedAt time.Time // last claim by a relay; zero when never claimed
 	DoneAt     time.Time // zero until a worker confirmed it
 	Attempts   int       // claims so far
+	Retry      int       // failed runs before this one in the queue (0 on the first); set by the queue
 }
 
 // Done reports whether a worker confirmed the message.

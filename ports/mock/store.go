@@ -419,6 +419,20 @@ func (mr *MockOutboxMockRecorder) Done(ctx, id, at interface{}) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Done", reflect.TypeOf((*MockOutbox)(nil).Done), ctx, id, at)
 }
 
+// Ensure mocks base method.
+func (m_2 *MockOutbox) Ensure(ctx context.Context, m outbox.Message) error {
+	m_2.ctrl.T.Helper()
+	ret := m_2.ctrl.Call(m_2, "Ensure", ctx, m)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// Ensure indicates an expected call of Ensure.
+func (mr *MockOutboxMockRecorder) Ensure(ctx, m interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Ensure", reflect.TypeOf((*MockOutbox)(nil).Ensure), ctx, m)
+}
+
 // Get mocks base method.
 func (m *MockOutbox) Get(ctx context.Context, id string) (outbox.Message, error) {
 	m.ctrl.T.Helper()

@@ -41,8 +41,9 @@ type Options struct {
 	// MaxRetry is how many times a failed message is retried (default 8; negative: never).
 	MaxRetry int
 	// RetryDelay is the wait before retry n+1 after the handler failed with err, n retries done so
-	// far (default 1 s, 2 s, 4 s … capped at 1 min). It must not depend on chance: the worker
-	// calls it once to schedule a retry and once to time it.
+	// far (default 1 s, 2 s, 4 s … capped at 1 min), unless err is a *ports.RetryLater, whose
+	// Delay is used instead. It must not depend on chance: the worker calls it once to schedule a
+	// retry and once to time it.
 	RetryDelay func(n int, err error) time.Duration
 	// ShutdownTimeout is how long Shutdown waits for running handlers; it must exceed the longest
 	// task (default 60 s).

@@ -90,6 +90,7 @@ func (w *Worker) process(ctx context.Context, t *asynq.Task) error {
 			return err
 		}
 	}
+	m.Retry = n
 	err = w.h.Handle(ctx, m)
 	if err == nil {
 		return nil
@@ -97,12 +98,21 @@ func (w *Worker) process(ctx context.Context, t *asynq.Task) error {
 	if maxRetry, _ := asynq.GetMaxRetry(ctx); n >= maxRetry {
 		return err
 	}
-	d := w.opts.RetryDelay(n, err)
+	d := w.nextDelay(n, err)
 	due := time.Now().Add(d)
 	if serr := w.rdb.Set(ctx, w.dueKey(id), due.UnixNano(), d+time.Minute).Err(); serr != nil {
 		w.log.Warn("keep retry time", zap.String("message_id", id), zap.Error(serr))
 	}
 	return &retryError{err: err, delay: d}
+}
+
+// nextDelay is the wait before the next run after the handler failed with err, n retries done:
+// the delay of a *ports.RetryLater in err, else the configured schedule.
+func (w *Worker) nextDelay(n int, err error) time.Duration {
+	if rl, ok := errors.AsType[*ports.RetryLater](err); ok {
+		return max(rl.Delay, 0)
+	}
+	return w.opts.RetryDelay(n, err)
 }
 
 // waitDue sleeps until the time kept for the task's retry, if it is still ahead.
@@ -137,7 +147,7 @@ func (w *Worker) retryDelay(n int, err error, _ *asynq.Task) time.Duration {
 	if errors.As(err, &rerr) {
 		return max(rerr.delay-retryLead, 0)
 	}
-	return w.opts.RetryDelay(n, err)
+	return w.nextDelay(n, err)
 }
 
 // logError logs a failed attempt, never the payload.

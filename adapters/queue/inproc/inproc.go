@@ -33,7 +33,8 @@ type Options struct {
 	// MaxRetry is how many times a failed message is retried (default 8; negative: never).
 	MaxRetry int
 	// RetryDelay is the wait before retry n+1 after the handler failed with err, n retries done so
-	// far (default 1 s, 2 s, 4 s … capped at 1 min).
+	// far (default 1 s, 2 s, 4 s … capped at 1 min), unless err is a *ports.RetryLater, whose
+	// Delay is used instead.
 	RetryDelay func(n int, err error) time.Duration
 	// Capacity is how many messages the queue holds at once, waiting, running or waiting for a
 	// retry (default 1000); past it Enqueue fails with ErrFull.
@@ -204,7 +205,9 @@ func (q *Queue) work(ctx, runCtx context.Context) {
 
 // run handles j and then forgets it, or sets a timer to make it ready again.
 func (q *Queue) run(ctx context.Context, j job) {
-	err := q.handle(ctx, j.m)
+	m := j.m
+	m.Retry = j.retried
+	err := q.handle(ctx, m)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if err == nil {
@@ -223,7 +226,12 @@ func (q *Queue) run(ctx context.Context, j job) {
 		return
 	}
 	q.log.Warn("message failed; will retry", fields...)
-	d := q.opts.RetryDelay(j.retried, err)
+	var d time.Duration
+	if rl, ok := errors.AsType[*ports.RetryLater](err); ok {
+		d = max(rl.Delay, 0)
+	} else {
+		d = q.opts.RetryDelay(j.retried, err)
+	}
 	j.retried++
 	q.timers[j.m.ID] = time.AfterFunc(d, func() { q.ready(j) })
 }

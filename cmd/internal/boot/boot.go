@@ -4,6 +4,8 @@ package boot
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"os"
 	"os/signal"
@@ -18,15 +20,21 @@ import (
 
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/mail"
 	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/model/openai"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/vault"
+	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -81,9 +89,6 @@ func HTTPOptions(cfg config.Config) httpapi.Options {
 		MaxBodyBytes: cfg.MaxBodyBytes,
 	}
 }
-
-// Handlers returns the worker's handler of each outbox topic (the ping topic is built in).
-func Handlers() events.Handlers { return events.Handlers{} }
 
 // InprocOptions returns the in-process queue's settings.
 func InprocOptions(cfg config.Config) inproc.Options {
@@ -149,4 +154,71 @@ func Replier(cfg config.Config, log *zap.Logger) ports.Replier {
 // ChatOptions returns the agent's timings.
 func ChatOptions(cfg config.Config) chat.Options {
 	return chat.Options{Wait: cfg.ChatWait, Generate: cfg.ReplyTimeout}
+}
+
+// Vault returns the sealer of webhook secrets. Its key is SVC_SECRET_KEY; without one (dev and
+// tests only; production requires it) a random key is made once and kept in the store's own
+// settings, so that every process of the service shares it.
+func Vault(ctx context.Context, cfg config.Config, settings *store.Settings) (*vault.AESGCM, error) {
+	raw := cfg.SecretKey
+	if raw == "" {
+		b := make([]byte, 32)
+		if _, err := rand.Read(b); err != nil {
+			return nil, fmt.Errorf("vault key: %w", err)
+		}
+		var err error
+		if raw, err = settings.Ensure(ctx, "vault_key", base64.StdEncoding.EncodeToString(b)); err != nil {
+			return nil, err
+		}
+	}
+	key, err := vault.ParseKey(raw)
+	if err != nil {
+		return nil, fmt.Errorf("SVC_SECRET_KEY: %w", err)
+	}
+	return vault.New(key)
+}
+
+// Mailer sends owner e-mail by SMTP when SVC_SMTP_URL is set, else writes it to the log.
+func Mailer(cfg config.Config, log *zap.Logger) (ports.Mailer, error) {
+	if cfg.SMTPURL == "" {
+		return mail.NewLog(log.Named("mail")), nil
+	}
+	m, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom, log.Named("mail"))
+	if err != nil {
+		return nil, fmt.Errorf("SVC_SMTP_URL: %w", err)
+	}
+	return m, nil
+}
+
+// SenderOptions returns the webhook sender's settings.
+func SenderOptions(cfg config.Config) webhookhttp.Options {
+	return webhookhttp.Options{AllowPrivate: cfg.AllowPrivateTargets}
+}
+
+// WebhookOptions returns the webhook use cases' settings.
+func WebhookOptions(cfg config.Config) webhooks.Options {
+	return webhooks.Options{AllowPrivate: cfg.AllowPrivateTargets}
+}
+
+// EventHandlers maps each outbox topic to its handler (the ping topic is built in).
+func EventHandlers(w *webhooks.Manager, n *notices.Notifier) events.Handlers {
+	return events.Handlers{
+		outbox.TopicEvent:    w.FanOut,
+		outbox.TopicDelivery: w.Deliver,
+		outbox.TopicMail:     n.SendMail,
+	}
+}
+
+// MigratedDB opens the configured store and brings its schema up to date: the embedded
+// environment migrates by itself, before anything reads the store.
+func MigratedDB(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
+	db, cleanup, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := store.Migrate(ctx, db); err != nil {
+		cleanup()
+		return nil, nil, fmt.Errorf("migrate: %w", err)
+	}
+	return db, cleanup, nil
 }

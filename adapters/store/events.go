@@ -1,0 +1,315 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcagent/svc/domain/conversion"
+	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/webhook"
+	"github.com/svcagent/svc/ports"
+)
+
+var (
+	_ ports.Webhooks      = (*Webhooks)(nil)
+	_ ports.Deliveries    = (*Deliveries)(nil)
+	_ ports.Conversions   = (*Conversions)(nil)
+	_ ports.Notifications = (*Notifications)(nil)
+)
+
+type webhookModel struct {
+	bun.BaseModel `bun:"table:webhooks"`
+
+	ID             string    `bun:"id,pk"`
+	AccountID      string    `bun:"account_id"`
+	URL            string    `bun:"url"`
+	Events         string    `bun:"events"`
+	Active         bool      `bun:"active"`
+	SealedSecret   []byte    `bun:"sealed_secret"`
+	Failures       int       `bun:"failures"`
+	LastStatus     int       `bun:"last_status"`
+	LastDeliveryAt time.Time `bun:"last_delivery_at,nullzero"`
+	CreatedAt      time.Time `bun:"created_at"`
+	UpdatedAt      time.Time `bun:"updated_at"`
+}
+
+func toWebhookModel(w webhook.Webhook) (*webhookModel, error) {
+	events, err := encodeList(w.Events)
+	if err != nil {
+		return nil, err
+	}
+	return &webhookModel{ID: w.ID, AccountID: w.AccountID, URL: w.URL, Events: events, Active: w.Active,
+		SealedSecret: w.SealedSecret, Failures: w.Failures, LastStatus: w.LastStatus, LastDeliveryAt: dbTime(w.LastDeliveryAt),
+		CreatedAt: dbTime(w.CreatedAt), UpdatedAt: dbTime(w.UpdatedAt)}, nil
+}
+
+func (m *webhookModel) domain() (webhook.Webhook, error) {
+	events, err := decodeList(m.Events)
+	if err != nil {
+		return webhook.Webhook{}, fmt.Errorf("webhook %s: events: %w", m.ID, err)
+	}
+	return webhook.Webhook{ID: m.ID, AccountID: m.AccountID, URL: m.URL, Events: events, Active: m.Active,
+		SealedSecret: m.SealedSecret, Failures: m.Failures, LastStatus: m.LastStatus, LastDeliveryAt: domainTime(m.LastDeliveryAt),
+		CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}, nil
+}
+
+// Webhooks implements ports.Webhooks.
+type Webhooks struct{ db *bun.DB }
+
+// NewWebhooks returns the webhook repository of db.
+func NewWebhooks(db *bun.DB) *Webhooks { return &Webhooks{db: db} }
+
+// Create stores a webhook.
+func (r *Webhooks) Create(ctx context.Context, w webhook.Webhook) error {
+	m, err := toWebhookModel(w)
+	if err != nil {
+		return err
+	}
+	if _, err := idb(ctx, r.db).NewInsert().Model(m).Exec(ctx); err != nil {
+		return fmt.Errorf("create webhook: %w", err)
+	}
+	return nil
+}
+
+func getWebhook(ctx context.Context, db bun.IDB, accountID, id string, lock bool) (webhook.Webhook, error) {
+	var m webhookModel
+	q := db.NewSelect().Model(&m).Where("account_id = ?", accountID).Where("id = ?", id)
+	if lock {
+		q = lockForUpdate(q, db)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return webhook.Webhook{}, notFound(err, "webhook", "get webhook")
+	}
+	return m.domain()
+}
+
+// Get returns one webhook of the account.
+func (r *Webhooks) Get(ctx context.Context, accountID, webhookID string) (webhook.Webhook, error) {
+	return getWebhook(ctx, idb(ctx, r.db), accountID, webhookID, false)
+}
+
+// List returns the account's webhooks, oldest first.
+func (r *Webhooks) List(ctx context.Context, accountID string) ([]webhook.Webhook, error) {
+	var ms []webhookModel
+	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).Order("created_at", "id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list webhooks: %w", err)
+	}
+	out := make([]webhook.Webhook, 0, len(ms))
+	for i := range ms {
+		w, err := ms[i].domain()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// Update changes a webhook in one transaction, the row locked.
+func (r *Webhooks) Update(ctx context.Context, accountID, webhookID string, fn func(w *webhook.Webhook) error) (webhook.Webhook, error) {
+	var out webhook.Webhook
+	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		w, err := getWebhook(ctx, tx, accountID, webhookID, true)
+		if err != nil {
+			return err
+		}
+		if err := fn(&w); err != nil {
+			return err
+		}
+		w.ID, w.AccountID = webhookID, accountID
+		m, err := toWebhookModel(w)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.NewUpdate().Model(m).WherePK().Where("account_id = ?", accountID).Exec(ctx); err != nil {
+			return fmt.Errorf("update webhook: %w", err)
+		}
+		out = w
+		return nil
+	})
+	return out, err
+}
+
+// Delete removes a webhook of the account.
+func (r *Webhooks) Delete(ctx context.Context, accountID, webhookID string) error {
+	res, err := idb(ctx, r.db).NewDelete().Model((*webhookModel)(nil)).Where("account_id = ?", accountID).Where("id = ?", webhookID).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("delete webhook: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound(sql.ErrNoRows, "webhook", "delete webhook")
+	}
+	return nil
+}
+
+type deliveryModel struct {
+	bun.BaseModel `bun:"table:webhook_deliveries"`
+
+	ID         string    `bun:"id,pk"`
+	AccountID  string    `bun:"account_id"`
+	WebhookID  string    `bun:"webhook_id"`
+	EventID    string    `bun:"event_id"`
+	EventType  string    `bun:"event_type"`
+	Attempt    int       `bun:"attempt"`
+	StatusCode int       `bun:"status_code"`
+	DurationMS int64     `bun:"duration_ms"`
+	Error      string    `bun:"error"`
+	CreatedAt  time.Time `bun:"created_at"`
+}
+
+// Deliveries implements ports.Deliveries.
+type Deliveries struct{ db *bun.DB }
+
+// NewDeliveries returns the delivery log of db.
+func NewDeliveries(db *bun.DB) *Deliveries { return &Deliveries{db: db} }
+
+// Add records an attempt.
+func (r *Deliveries) Add(ctx context.Context, accountID string, a webhook.Attempt) error {
+	m := deliveryModel{ID: fmt.Sprintf("%s:%s:%d:%d", a.WebhookID, a.EventID, a.Number, a.At.UnixNano()), AccountID: accountID,
+		WebhookID: a.WebhookID, EventID: a.EventID, EventType: a.EventType, Attempt: a.Number, StatusCode: a.StatusCode,
+		DurationMS: a.Duration.Milliseconds(), Error: a.Error, CreatedAt: dbTime(a.At)}
+	if _, err := idb(ctx, r.db).NewInsert().Model(&m).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+		return fmt.Errorf("record delivery: %w", err)
+	}
+	return nil
+}
+
+// List returns the webhook's latest attempts, newest first.
+func (r *Deliveries) List(ctx context.Context, accountID, webhookID string, limit int) ([]webhook.Attempt, error) {
+	var ms []deliveryModel
+	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).Where("webhook_id = ?", webhookID).
+		OrderExpr("created_at DESC, attempt DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list deliveries: %w", err)
+	}
+	out := make([]webhook.Attempt, len(ms))
+	for i, m := range ms {
+		out[i] = webhook.Attempt{WebhookID: m.WebhookID, EventID: m.EventID, EventType: m.EventType, Number: m.Attempt,
+			StatusCode: m.StatusCode, Duration: time.Duration(m.DurationMS) * time.Millisecond, Error: m.Error, At: domainTime(m.CreatedAt)}
+	}
+	return out, nil
+}
+
+type conversionModel struct {
+	bun.BaseModel `bun:"table:conversions"`
+
+	ID             string          `bun:"id,pk"`
+	AccountID      string          `bun:"account_id"`
+	Kind           string          `bun:"kind"`
+	Amount         sql.NullFloat64 `bun:"amount"`
+	Currency       string          `bun:"currency"`
+	Reference      string          `bun:"reference"`
+	ConversationID string          `bun:"conversation_id"`
+	CreatedAt      time.Time       `bun:"created_at"`
+}
+
+// Conversions implements ports.Conversions.
+type Conversions struct{ db *bun.DB }
+
+// NewConversions returns the conversion repository of db.
+func NewConversions(db *bun.DB) *Conversions { return &Conversions{db: db} }
+
+// Create stores a conversion.
+func (r *Conversions) Create(ctx context.Context, c conversion.Conversion) error {
+	m := conversionModel{ID: c.ID, AccountID: c.AccountID, Kind: c.Kind, Amount: sql.NullFloat64{Float64: c.Amount, Valid: c.HasAmount},
+		Currency: c.Currency, Reference: c.Reference, ConversationID: c.ConversationID, CreatedAt: dbTime(c.CreatedAt)}
+	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
+		return fmt.Errorf("create conversion: %w", err)
+	}
+	return nil
+}
+
+// List returns the account's conversions in [from, to), newest first.
+func (r *Conversions) List(ctx context.Context, accountID string, from, to time.Time) ([]conversion.Conversion, error) {
+	var ms []conversionModel
+	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
+		Where("created_at >= ?", dbTime(from)).Where("created_at < ?", dbTime(to)).
+		OrderExpr("created_at DESC, id DESC").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list conversions: %w", err)
+	}
+	out := make([]conversion.Conversion, len(ms))
+	for i, m := range ms {
+		out[i] = conversion.Conversion{ID: m.ID, AccountID: m.AccountID, Kind: m.Kind, Amount: m.Amount.Float64, HasAmount: m.Amount.Valid,
+			Currency: m.Currency, Reference: m.Reference, ConversationID: m.ConversationID, CreatedAt: domainTime(m.CreatedAt)}
+	}
+	return out, nil
+}
+
+type notificationModel struct {
+	bun.BaseModel `bun:"table:notifications"`
+
+	ID        string    `bun:"id,pk"`
+	AccountID string    `bun:"account_id"`
+	Kind      string    `bun:"kind"`
+	Title     string    `bun:"title"`
+	Body      string    `bun:"body"`
+	CreatedAt time.Time `bun:"created_at"`
+	ReadAt    time.Time `bun:"read_at,nullzero"`
+}
+
+// Notifications implements ports.Notifications.
+type Notifications struct{ db *bun.DB }
+
+// NewNotifications returns the notification repository of db.
+func NewNotifications(db *bun.DB) *Notifications { return &Notifications{db: db} }
+
+// Create stores a notification.
+func (r *Notifications) Create(ctx context.Context, n notify.Notification) error {
+	m := notificationModel{ID: n.ID, AccountID: n.AccountID, Kind: n.Kind, Title: n.Title, Body: n.Body,
+		CreatedAt: dbTime(n.CreatedAt), ReadAt: dbTime(n.ReadAt)}
+	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
+		return fmt.Errorf("create notification: %w", err)
+	}
+	return nil
+}
+
+// List returns the account's latest notifications, newest first.
+func (r *Notifications) List(ctx context.Context, accountID string, limit int) ([]notify.Notification, error) {
+	var ms []notificationModel
+	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
+		OrderExpr("created_at DESC, id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list notifications: %w", err)
+	}
+	out := make([]notify.Notification, len(ms))
+	for i, m := range ms {
+		out[i] = notify.Notification{ID: m.ID, AccountID: m.AccountID, Kind: m.Kind, Title: m.Title, Body: m.Body,
+			CreatedAt: domainTime(m.CreatedAt), ReadAt: domainTime(m.ReadAt)}
+	}
+	return out, nil
+}
+
+// Settings keeps the service's own settings, such as the vault key when none is configured.
+type Settings struct{ db *bun.DB }
+
+// NewSettings returns the settings of db.
+func NewSettings(db *bun.DB) *Settings { return &Settings{db: db} }
+
+type settingModel struct {
+	bun.BaseModel `bun:"table:service_settings"`
+
+	Name      string    `bun:"name,pk"`
+	Value     string    `bun:"value"`
+	CreatedAt time.Time `bun:"created_at"`
+}
+
+// Ensure stores value under name unless a value is there already, and returns the stored one:
+// every process of the service agrees on the first value written.
+func (r *Settings) Ensure(ctx context.Context, name, value string) (string, error) {
+	db := idb(ctx, r.db)
+	m := settingModel{Name: name, Value: value, CreatedAt: dbTime(time.Now())}
+	if _, err := db.NewInsert().Model(&m).On("CONFLICT (name) DO NOTHING").Exec(ctx); err != nil {
+		return "", fmt.Errorf("ensure setting %s: %w", name, err)
+	}
+	var stored settingModel
+	if err := db.NewSelect().Model(&stored).Where("name = ?", name).Scan(ctx); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", fmt.Errorf("setting %s vanished", name)
+		}
+		return "", fmt.Errorf("read setting %s: %w", name, err)
+	}
+	return stored.Value, nil
+}

@@ -1,0 +1,104 @@
+// Package conversions records that a conversation turned into a sale, a lead, a signup or a
+// booking, tags the conversation, tells the owner, and reports the totals.
+package conversions
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/svcagent/svc/app/ident"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversion"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/ports"
+)
+
+// Notifier tells the owner.
+type Notifier interface {
+	Notify(ctx context.Context, accountID, kind, title, body string) error
+}
+
+// Service records and reports conversions.
+type Service struct {
+	tx            ports.Tx
+	conversions   ports.Conversions
+	conversations ports.Conversations
+	notifier      Notifier
+	clock         ports.Clock
+}
+
+// New returns a Service.
+func New(tx ports.Tx, c ports.Conversions, conv ports.Conversations, n Notifier, clock ports.Clock) *Service {
+	return &Service{tx: tx, conversions: c, conversations: conv, notifier: n, clock: clock}
+}
+
+// Record stores a conversion of the account; a conversation it names must be the account's (else
+// 404), and is tagged with the kind.
+func (s *Service) Record(ctx context.Context, accountID string, c conversion.Conversion) (conversion.Conversion, error) {
+	if err := c.Validate(); err != nil {
+		return conversion.Conversion{}, err
+	}
+	c.ID, c.AccountID, c.CreatedAt = ident.New("cv"), accountID, s.clock.Now().UTC()
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		if c.ConversationID != "" {
+			if err := s.conversations.Tag(ctx, accountID, c.ConversationID, c.Kind, c.CreatedAt); err != nil {
+				if domain.IsNotFound(err) {
+					return domain.NotFound("conversation " + c.ConversationID)
+				}
+				return err
+			}
+		}
+		if err := s.conversions.Create(ctx, c); err != nil {
+			return err
+		}
+		return s.notifier.Notify(ctx, accountID, notify.KindConversion, title(c), body(c))
+	})
+	if err != nil {
+		return conversion.Conversion{}, err
+	}
+	return c, nil
+}
+
+func title(c conversion.Conversion) string {
+	if c.HasAmount {
+		return fmt.Sprintf("New %s: %.2f %s", c.Kind, c.Amount, c.Currency)
+	}
+	return "New " + c.Kind
+}
+
+func body(c conversion.Conversion) string {
+	b := "A " + c.Kind + " was reported"
+	if c.ConversationID != "" {
+		b += " from conversation " + c.ConversationID
+	}
+	if c.Reference != "" {
+		b += " (reference " + c.Reference + ")"
+	}
+	return b + "."
+}
+
+// Report is the owner report of a period.
+type Report struct {
+	From, To    time.Time
+	Conversions []conversion.Conversion
+	Totals      []conversion.Total
+}
+
+// Report lists the account's conversions in [from, to) with their totals; zero times mean the
+// current billing period.
+func (s *Service) Report(ctx context.Context, accountID string, from, to time.Time) (Report, error) {
+	if from.IsZero() && to.IsZero() {
+		p := ledger.PeriodAt(s.clock.Now())
+		from, to = p.Start, p.End
+	}
+	if !to.After(from) {
+		return Report{}, domain.Invalid("to", "to must be after from")
+	}
+	cs, err := s.conversions.List(ctx, accountID, from, to)
+	if err != nil {
+		return Report{}, err
+	}
+	return Report{From: from, To: to, Conversions: cs, Totals: conversion.Totals(cs)}, nil
+}

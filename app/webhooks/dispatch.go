@@ -1,0 +1,103 @@
+package webhooks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/event"
+	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/domain/webhook"
+	"github.com/svcagent/svc/ports"
+)
+
+// FanOut handles an event message: one delivery message per active webhook that wants the event,
+// written together (a rerun writes none twice), and a notice to the owner for limit.reached.
+func (m *Manager) FanOut(ctx context.Context, msg outbox.Message) error {
+	var env envelope
+	if err := json.Unmarshal(msg.Payload, &env); err != nil {
+		return nil // not an event envelope: nothing can deliver it
+	}
+	hooks, err := m.webhooks.List(ctx, msg.AccountID)
+	if err != nil {
+		return err
+	}
+	return m.tx.InTx(ctx, func(ctx context.Context) error {
+		for _, w := range hooks {
+			if !w.Active || !w.Wants(string(env.Type)) {
+				continue
+			}
+			payload, err := json.Marshal(delivery{WebhookID: w.ID, EventID: msg.ID})
+			if err != nil {
+				return err
+			}
+			if err := m.outbox.Ensure(ctx, outbox.Message{ID: "dlv_" + msg.ID + "_" + w.ID, AccountID: msg.AccountID,
+				Topic: outbox.TopicDelivery, Payload: payload, CreatedAt: m.clock.Now().UTC()}); err != nil {
+				return err
+			}
+		}
+		if env.Type == event.LimitReached {
+			return m.notifier.Notify(ctx, msg.AccountID, notify.KindLimitReached, "Interaction limit reached",
+				fmt.Sprintf("Your %v plan's interactions for this period are used up: the agent stops replying on the web channels until the next period or an upgrade.", env.Data["plan"]))
+		}
+		return nil
+	})
+}
+
+// Deliver handles a delivery message: one attempt; a failure before the last attempt asks the
+// queue to run it again after the retry delay. The last attempt's outcome counts in the
+// webhook's failures, and the 20th consecutive failed delivery turns it off and tells the owner.
+func (m *Manager) Deliver(ctx context.Context, msg outbox.Message) error {
+	var d delivery
+	if err := json.Unmarshal(msg.Payload, &d); err != nil {
+		return nil
+	}
+	w, err := m.webhooks.Get(ctx, msg.AccountID, d.WebhookID)
+	if domain.IsNotFound(err) {
+		return nil // deleted since
+	}
+	if err != nil {
+		return err
+	}
+	if !w.Active && !d.Manual {
+		return nil
+	}
+	ev, err := m.outbox.Get(ctx, d.EventID)
+	if domain.IsNotFound(err) || (err == nil && ev.AccountID != msg.AccountID) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var env envelope
+	if err := json.Unmarshal(ev.Payload, &env); err != nil {
+		return nil
+	}
+	number := msg.Retry + 1
+	a, err := m.attempt(ctx, w, ev.ID, env.Type, ev.Payload, number)
+	if err != nil {
+		return err
+	}
+	final := a.OK() || number >= webhook.MaxAttempts
+	deactivated := false
+	updated, err := m.webhooks.Update(context.WithoutCancel(ctx), w.AccountID, w.ID, func(w *webhook.Webhook) error {
+		deactivated = w.Record(a, final)
+		return nil
+	})
+	if err != nil && !domain.IsNotFound(err) {
+		return err
+	}
+	if deactivated {
+		if err := m.notifier.Notify(context.WithoutCancel(ctx), w.AccountID, notify.KindWebhookDeactivated, "A webhook was turned off",
+			fmt.Sprintf("The webhook %s (%s) failed %d deliveries in a row and was turned off. Fix the receiver, then turn it on again with PATCH /v1/webhooks/%s {\"active\": true}.", w.ID, w.URL, updated.Failures, w.ID)); err != nil {
+			return err
+		}
+	}
+	if !final {
+		return &ports.RetryLater{Delay: retryAfter(number), Err: errors.New("delivery failed: " + a.Error)}
+	}
+	return nil
+}

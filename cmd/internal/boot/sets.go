@@ -1,0 +1,23 @@
+package boot
+
+import (
+	"github.com/google/wire"
+
+	"github.com/svcagent/svc/adapters/vault"
+	"github.com/svcagent/svc/adapters/webhookhttp"
+	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/webhooks"
+	"github.com/svcagent/svc/ports"
+)
+
+// EventSet provides what handles the outbox's messages in every process that runs them: webhook
+// fan-out and delivery, owner notices and their e-mail.
+var EventSet = wire.NewSet(
+	Vault, wire.Bind(new(ports.Vault), new(*vault.AESGCM)),
+	Mailer,
+	SenderOptions, webhookhttp.Set,
+	WebhookOptions, webhooks.New, wire.Struct(new(webhooks.Deps), "*"),
+	wire.Bind(new(webhooks.Notifier), new(*notices.Notifier)),
+	notices.New,
+	EventHandlers,
+)

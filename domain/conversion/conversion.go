@@ -1,0 +1,130 @@
+// Package conversion holds conversions: a conversation that turned into a sale, a lead, a signup
+// or a booking (spec part 2.9), and the totals the owner report shows.
+package conversion
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/svcagent/svc/domain"
+)
+
+// Kinds of conversion.
+const (
+	KindSale    = "sale"
+	KindLead    = "lead"
+	KindSignup  = "signup"
+	KindBooking = "booking"
+)
+
+// Kinds lists the kinds in the specification's order.
+var Kinds = []string{KindSale, KindLead, KindSignup, KindBooking}
+
+// Conversion is one reported conversion. Amount is in the currency's units (e.g. 12.50 EUR);
+// HasAmount says whether one was given.
+type Conversion struct {
+	ID             string
+	AccountID      string
+	Kind           string
+	Amount         float64
+	HasAmount      bool
+	Currency       string
+	Reference      string
+	ConversationID string
+	CreatedAt      time.Time
+}
+
+// MaxReference bounds the caller's reference; MaxAmount the amount.
+const (
+	MaxReference = 200
+	MaxAmount    = 1e12
+)
+
+// Validate checks a conversion before it is stored, naming the field at fault, and puts the
+// currency in upper case.
+func (c *Conversion) Validate() error {
+	if !slices.Contains(Kinds, c.Kind) {
+		return domain.Invalid("kind", "kind must be one of %s", strings.Join(Kinds, ", "))
+	}
+	if c.HasAmount {
+		if math.IsNaN(c.Amount) || math.IsInf(c.Amount, 0) || c.Amount < 0 {
+			return domain.Invalid("amount", "amount must be a number of at least 0")
+		}
+		if c.Amount > MaxAmount {
+			return domain.Invalid("amount", "amount is too large")
+		}
+		if c.Currency == "" {
+			return domain.Invalid("currency", "currency is required with amount (an ISO 4217 code such as EUR)")
+		}
+	}
+	if c.Currency != "" {
+		code := strings.ToUpper(strings.TrimSpace(c.Currency))
+		if !IsCurrency(code) {
+			return domain.Invalid("currency", "%q is not an ISO 4217 currency code", c.Currency)
+		}
+		c.Currency = code
+	}
+	if utf8.RuneCountInString(c.Reference) > MaxReference {
+		return domain.Invalid("reference", "reference must be at most %d characters", MaxReference)
+	}
+	return nil
+}
+
+// Total is the sum of one kind's conversions in one currency ("" for those without an amount).
+type Total struct {
+	Kind     string
+	Currency string
+	Count    int
+	Amount   float64
+}
+
+// Totals groups conversions by kind and currency, in the order of Kinds then currency.
+func Totals(cs []Conversion) []Total {
+	type key struct{ kind, currency string }
+	sums := map[key]*Total{}
+	for _, c := range cs {
+		k := key{c.Kind, c.Currency}
+		t, ok := sums[k]
+		if !ok {
+			t = &Total{Kind: c.Kind, Currency: c.Currency}
+			sums[k] = t
+		}
+		t.Count++
+		t.Amount += c.Amount
+	}
+	out := make([]Total, 0, len(sums))
+	for _, t := range sums {
+		t.Amount = math.Round(t.Amount*100) / 100
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(a, b Total) int {
+		if d := slices.Index(Kinds, a.Kind) - slices.Index(Kinds, b.Kind); d != 0 {
+			return d
+		}
+		return strings.Compare(a.Currency, b.Currency)
+	})
+	return out
+}
+
+// IsCurrency reports whether code is an active ISO 4217 currency code.
+func IsCurrency(code string) bool {
+	_, ok := currencies[code]
+	return ok
+}
+
+// currencies are the active ISO 4217 codes.
+var currencies = func() map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, c := range strings.Fields(`AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD
+		BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP
+		GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP
+		LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK
+		PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND
+		TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VED VES VND VUV WST XAF XCD XCG XOF XPF YER ZAR ZMW ZWG`) {
+		m[c] = struct{}{}
+	}
+	return m
+}()

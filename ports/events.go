@@ -1,0 +1,43 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/svcagent/svc/domain/conversion"
+	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/webhook"
+)
+
+//go:generate go tool mockgen -source=events.go -destination=mock/events.go -package=mock
+
+// Webhooks stores webhooks. Every method is scoped to the account.
+type Webhooks interface {
+	Create(ctx context.Context, w webhook.Webhook) error
+	Get(ctx context.Context, accountID, webhookID string) (webhook.Webhook, error)
+	List(ctx context.Context, accountID string) ([]webhook.Webhook, error)
+	// Update loads the webhook, lets fn change it and saves it, in one transaction.
+	Update(ctx context.Context, accountID, webhookID string, fn func(w *webhook.Webhook) error) (webhook.Webhook, error)
+	Delete(ctx context.Context, accountID, webhookID string) error
+}
+
+// Deliveries keeps the log of delivery attempts.
+type Deliveries interface {
+	Add(ctx context.Context, accountID string, a webhook.Attempt) error
+	// List returns the webhook's latest attempts, newest first.
+	List(ctx context.Context, accountID, webhookID string, limit int) ([]webhook.Attempt, error)
+}
+
+// Conversions stores conversions.
+type Conversions interface {
+	Create(ctx context.Context, c conversion.Conversion) error
+	// List returns the account's conversions created in [from, to), newest first.
+	List(ctx context.Context, accountID string, from, to time.Time) ([]conversion.Conversion, error)
+}
+
+// Notifications stores the owner's notifications.
+type Notifications interface {
+	Create(ctx context.Context, n notify.Notification) error
+	// List returns the account's latest notifications, newest first.
+	List(ctx context.Context, accountID string, limit int) ([]notify.Notification, error)
+}
