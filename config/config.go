@@ -164,7 +164,7 @@ func (c *Config) validate() error {
 		}
 	}
 	if c.Env == EnvProduction && c.SecretKey == "" {
-		bad("SVC_SECRET_KEY", "is required in production (32 random bytes, base64): it seals webhook signing secrets")
+		bad("SVC_SECRET_KEY", "is required when SVC_ENV=production (32 random bytes, base64): it seals webhook signing secrets")
 	}
 	if c.ShutdownTimeout <= 0 {
 		bad("SVC_SHUTDOWN_TIMEOUT", "must be above zero")

@@ -50,6 +50,9 @@ func TestLoadErrors(t *testing.T) {
 		{"bad duration", "SVC_SHUTDOWN_TIMEOUT", "soon"},
 		{"negative plan", "SVC_PLAN_PRO_INTERACTIONS", "-1"},
 		{"zero concurrency", "SVC_WORKER_CONCURRENCY", "0"},
+		{"bad model url", "SVC_MODEL_BASE_URL", "localhost:11434"},
+		{"bad smtp url", "SVC_SMTP_URL", "mail.example.com"},
+		{"production without a secret key", "SVC_ENV", "production"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,6 +74,7 @@ func TestLoadProduction(t *testing.T) {
 		"SVC_ENV":                   "production",
 		"SVC_ALLOW_PRIVATE_TARGETS": "true",
 		"SVC_UPGRADE_URL":           "https://app.example.com/plans",
+		"SVC_SECRET_KEY":            "MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDE=",
 	}))
 	if err != nil {
 		t.Fatal(err)
