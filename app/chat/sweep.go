@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -13,20 +14,31 @@ func (a *Agent) Sweep(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("sweep: %w", err)
 	}
-	done := 0
-	var firstErr error
+	// The claimed jobs run at once: each must finish within its own lease, which a batch made one
+	// after another would outlive.
+	var (
+		mu       sync.Mutex
+		wg       sync.WaitGroup
+		done     int
+		firstErr error
+	)
 	for _, job := range jobs {
-		gctx, cancel := context.WithTimeout(ctx, a.opts.Generate)
-		_, err := a.generate(gctx, job, func() bool { return true })
-		cancel()
-		if err != nil {
-			if firstErr == nil {
-				firstErr = fmt.Errorf("sweep: reply job %s: %w", job.ID, err)
+		wg.Go(func() {
+			gctx, cancel := context.WithTimeout(ctx, a.opts.Generate)
+			defer cancel()
+			_, err := a.generate(gctx, job, func() bool { return true })
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = fmt.Errorf("sweep: reply job %s: %w", job.ID, err)
+				}
+				return
 			}
-			continue
-		}
-		done++
+			done++
+		})
 	}
+	wg.Wait()
 	return done, firstErr
 }
 

@@ -1,0 +1,220 @@
+package tests
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// chatsPerAccount is how many chat messages the benchmark sends with one account over the whole
+// run: below the limit of 30 a minute per account, so the benchmark measures replies, not 429s.
+const chatsPerAccount = 25
+
+// chatBenchQuestions are asked in turn: an FAQ question, a page question, one the Brain cannot
+// answer, and another FAQ question written otherwise.
+var chatBenchQuestions = []string{
+	"Do you have gluten-free bread?",
+	"Do you deliver to Alfama by bicycle?",
+	"Can you repair my motorcycle engine?",
+	"can I pay with a card",
+}
+
+// BenchmarkChat measures POST /v1/chat with the built-in engine (no model upstream) over loopback
+// with keep-alive connections, in both environments: each message opens a new conversation of an
+// agent with a small Brain (three pages, three FAQ items). It reports replies per second and the
+// p50 and p99 latency in milliseconds. The accounts are made before the timer starts, one for
+// every chatsPerAccount messages:
+//
+//	go test ./tests -run '^$' -bench BenchmarkChat -benchtime 1000x
+func BenchmarkChat(b *testing.B) {
+	for _, tc := range chatStacks {
+		// Set up at the first run of the sub-benchmark and shared by its later runs.
+		var env *chatBench
+		b.Run(tc.name, func(sb *testing.B) {
+			if env == nil {
+				env = newChatBench(outliving{TB: sb, outer: b}, tc.stack)
+			}
+			env.run(sb)
+		})
+	}
+}
+
+type chatBench struct {
+	s      stack
+	api    *proc
+	client *http.Client
+	url    string
+
+	mu   sync.Mutex
+	keys []string // keys[i] (of its own account) serves messages i*chatsPerAccount up to the next
+	sent atomic.Int64
+}
+
+func newChatBench(t testing.TB, newStack func(testing.TB) stack) *chatBench {
+	s := newStack(t)
+	api := s.startAPI(t, "SVC_LOG_LEVEL", "warn")
+	return &chatBench{
+		s:   s,
+		api: api,
+		url: api.URL() + "/v1/chat",
+		client: &http.Client{
+			Timeout: 2 * time.Minute,
+			Transport: &http.Transport{
+				MaxIdleConns:        256,
+				MaxIdleConnsPerHost: 256,
+				IdleConnTimeout:     time.Minute,
+			},
+		},
+	}
+}
+
+// ensureAccounts makes accounts, each with a key, a configured agent and the Brain, until the
+// messages up to total are covered.
+func (e *chatBench) ensureAccounts(b *testing.B, total int64) {
+	need := int((total + chatsPerAccount - 1) / chatsPerAccount)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	missing := need - len(e.keys)
+	if missing <= 0 {
+		return
+	}
+	// svcctl is a process per call; a few at a time is quicker. SQLite takes one writer at a time,
+	// so the embedded store gets them one by one.
+	workers := 4
+	if !e.s.production {
+		workers = 1
+	}
+	made := make([]string, missing)
+	var wg sync.WaitGroup
+	var errMu sync.Mutex
+	var firstErr error
+	fail := func(err error) {
+		errMu.Lock()
+		defer errMu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	var next atomic.Int64
+	base := len(e.keys)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= missing {
+					return
+				}
+				key, err := e.newAccount(b, fmt.Sprintf("Bench bakery %d", base+i))
+				if err != nil {
+					fail(err)
+					return
+				}
+				made[i] = key
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		b.Fatal(firstErr)
+	}
+	e.keys = append(e.keys, made...)
+}
+
+// newAccount makes one account ready to chat and returns its key. It reports failures instead of
+// failing the benchmark, as it runs outside the benchmark's goroutine.
+func (e *chatBench) newAccount(b *testing.B, name string) (string, error) {
+	res := run(b, cmdTimeout, "svcctl", e.s.env, "account", "create", "--name", name, "--plan", "pro")
+	acct := parseObj(res.stdout)
+	if res.code != 0 || acct.str("account_id") == "" {
+		return "", fmt.Errorf("svcctl account create: exit %d: %s %s", res.code, res.stdout, res.stderr)
+	}
+	res = run(b, cmdTimeout, "svcctl", e.s.env, "key", "create", "--account", acct.str("account_id"))
+	k := parseObj(res.stdout)
+	if res.code != 0 || k.str("key") == "" {
+		return "", fmt.Errorf("svcctl key create: exit %d: %s %s", res.code, res.stdout, res.stderr)
+	}
+	key := k.str("key")
+	for _, step := range []struct {
+		method, path string
+		body         any
+	}{
+		{"PATCH", "/v1/agent", chatProfile},
+		{"PUT", "/v1/knowledge/pages", map[string]any{"pages": chatPages, "site_url": chatSite}},
+		{"POST", "/v1/knowledge/faq", map[string]any{"items": chatFAQ}},
+	} {
+		raw, _ := json.Marshal(step.body)
+		req, _ := http.NewRequest(step.method, e.api.URL()+step.path, bytes.NewReader(raw))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := e.client.Do(req)
+		if err != nil {
+			return "", fmt.Errorf("%s %s: %v", step.method, step.path, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return "", fmt.Errorf("%s %s: %d %s", step.method, step.path, resp.StatusCode, body)
+		}
+	}
+	return key, nil
+}
+
+func (e *chatBench) run(b *testing.B) {
+	first := e.sent.Load()
+	e.ensureAccounts(b, first+int64(b.N))
+	keys := e.keys // not grown while the messages go out
+
+	var (
+		mu        sync.Mutex
+		latencies = make([]time.Duration, 0, b.N)
+		failures  atomic.Int64
+		firstFail atomic.Value
+	)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		local := make([]time.Duration, 0, 256)
+		for pb.Next() {
+			n := e.sent.Add(1) - 1
+			body, _ := json.Marshal(map[string]any{"message": chatBenchQuestions[n%int64(len(chatBenchQuestions))]})
+			req, _ := http.NewRequest("POST", e.url, bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+keys[n/chatsPerAccount])
+			began := time.Now()
+			resp, err := e.client.Do(req)
+			if err != nil {
+				failures.Add(1)
+				firstFail.CompareAndSwap(nil, err.Error())
+				continue
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			local = append(local, time.Since(began))
+			if resp.StatusCode != http.StatusOK || !bytes.Contains(raw, []byte(`"status":"completed"`)) {
+				failures.Add(1)
+				firstFail.CompareAndSwap(nil, fmt.Sprintf("%s %s", resp.Status, raw))
+			}
+		}
+		mu.Lock()
+		latencies = append(latencies, local...)
+		mu.Unlock()
+	})
+	b.StopTimer()
+	if f := failures.Load(); f > 0 {
+		b.Fatalf("%d of %d messages failed; the first: %v", f, b.N, firstFail.Load())
+	}
+	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
+	if s := b.Elapsed().Seconds(); s > 0 {
+		b.ReportMetric(float64(b.N)/s, "replies/s")
+	}
+	b.ReportMetric(percentile(latencies, 0.50)/1000, "p50-ms")
+	b.ReportMetric(percentile(latencies, 0.99)/1000, "p99-ms")
+}
