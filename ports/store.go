@@ -59,6 +59,9 @@ type Usage interface {
 	Charge(ctx context.Context, c ledger.Charge, period ledger.Period, limit int) (spent int, ok bool, err error)
 	// MarkLimitReached flags the period as reached and reports whether this call was the first.
 	MarkLimitReached(ctx context.Context, accountID string, period ledger.Period) (first bool, err error)
+	// Statement groups the account's charges made in [from, to) by action and labels, ordered by
+	// action, then labels.
+	Statement(ctx context.Context, accountID string, from, to time.Time) ([]ledger.Line, error)
 }
 
 // Outbox is the transactional outbox.

@@ -48,6 +48,13 @@ type errorEnvelope struct {
 // fail answers err with the envelope and its status and ends the request. Errors that carry no
 // code are ours: they are logged here, once, and the caller sees only the request id.
 func (s *Server) fail(c *gin.Context, err error) {
+	status, body := s.errorOf(c, err)
+	c.AbortWithStatusJSON(status, errorEnvelope{Error: body})
+}
+
+// errorOf maps err to its status and the envelope's inner object, setting the headers that go
+// with it; fail writes them, and a stream that has begun writes the object as its last event.
+func (s *Server) errorOf(c *gin.Context, err error) (int, errorBody) {
 	e, ok := domain.AsError(err)
 	if !ok || e.Code == domain.CodeInternal {
 		logger(c).Error("request failed", zap.Error(err))
@@ -69,5 +76,5 @@ func (s *Server) fail(c *gin.Context, err error) {
 		body.RetryAfter = secs
 		c.Header("Retry-After", strconv.Itoa(secs))
 	}
-	c.AbortWithStatusJSON(status, errorEnvelope{Error: body})
+	return status, body
 }

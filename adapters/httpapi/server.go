@@ -17,6 +17,7 @@ import (
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/models"
 	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
@@ -43,6 +44,7 @@ type UseCases struct {
 	Conversions *conversions.Service
 	Notices     *notices.Notifier
 	Relay       *events.Relay
+	Models      *models.Service
 }
 
 // Options are the adapter's settings.
@@ -129,6 +131,14 @@ func (s *Server) routes() *gin.Engine {
 	web.POST("/conversions", s.createConversion)
 	web.GET("/conversions", s.listConversions)
 	web.GET("/notifications", s.listNotifications)
+
+	// Model-compatible endpoints (spec 4.8), 60 requests a minute per account, and the usage
+	// statement their labels feed.
+	mdl := web.Group("", s.modelLimit)
+	mdl.POST("/chat/completions", s.chatCompletions)
+	mdl.POST("/responses", s.responses)
+	mdl.POST("/embeddings", s.embeddings)
+	key.GET("/usage", s.usageStatement)
 
 	cl := v1.Group("/client", s.authClient)
 	cl.POST("/chat", s.clientChat)

@@ -111,3 +111,40 @@ func spent(ctx context.Context, db bun.IDB, accountID string, start time.Time) (
 	}
 	return n, nil
 }
+
+// Statement groups the account's charges made in [from, to) by action and labels: how many and
+// what they cost, ordered by action, then labels.
+func (r *Usage) Statement(ctx context.Context, accountID string, from, to time.Time) ([]ledger.Line, error) {
+	var rows []struct {
+		Action       string `bun:"action"`
+		Source       string `bun:"label_source"`
+		Workflow     string `bun:"label_workflow"`
+		WorkflowID   string `bun:"label_workflow_id"`
+		ExecutionID  string `bun:"label_execution_id"`
+		Requests     int    `bun:"requests"`
+		Interactions int    `bun:"interactions"`
+	}
+	err := idb(ctx, r.db).NewSelect().Model((*chargeModel)(nil)).
+		Column("action", "label_source", "label_workflow", "label_workflow_id", "label_execution_id").
+		ColumnExpr("COUNT(*) AS requests").
+		ColumnExpr("COALESCE(SUM(cost), 0) AS interactions").
+		Where("account_id = ?", accountID).
+		Where("created_at >= ?", dbTime(from)).
+		Where("created_at < ?", dbTime(to)).
+		Group("action", "label_source", "label_workflow", "label_workflow_id", "label_execution_id").
+		Order("action", "label_source", "label_workflow", "label_workflow_id", "label_execution_id").
+		Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("usage statement: %w", err)
+	}
+	lines := make([]ledger.Line, len(rows))
+	for i, row := range rows {
+		lines[i] = ledger.Line{
+			Action:       ledger.Action(row.Action),
+			Labels:       ledger.Labels{Source: row.Source, Workflow: row.Workflow, WorkflowID: row.WorkflowID, ExecutionID: row.ExecutionID},
+			Requests:     row.Requests,
+			Interactions: row.Interactions,
+		}
+	}
+	return lines, nil
+}

@@ -46,6 +46,7 @@ var common = wire.NewSet(
 	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
 	wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
 	wire.Bind(new(chat.Publisher), new(*events.Publisher)),
+	boot.Models,
 	wire.Struct(new(program), "*"),
 )
 

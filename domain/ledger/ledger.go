@@ -147,3 +147,15 @@ func (p Plans) Names() []string {
 	slices.Sort(names)
 	return names
 }
+
+// MaxLabelLength is the most characters a usage label may have.
+const MaxLabelLength = 200
+
+// Line is one line of the usage statement: the charges of one action under one set of labels in
+// a period, how many there were and what they cost.
+type Line struct {
+	Action Action
+	Labels
+	Requests     int
+	Interactions int
+}

@@ -338,6 +338,21 @@ func (mr *MockUsageMockRecorder) Spent(ctx, accountID, period interface{}) *gomo
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Spent", reflect.TypeOf((*MockUsage)(nil).Spent), ctx, accountID, period)
 }
 
+// Statement mocks base method.
+func (m *MockUsage) Statement(ctx context.Context, accountID string, from, to time.Time) ([]ledger.Line, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Statement", ctx, accountID, from, to)
+	ret0, _ := ret[0].([]ledger.Line)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Statement indicates an expected call of Statement.
+func (mr *MockUsageMockRecorder) Statement(ctx, accountID, from, to interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Statement", reflect.TypeOf((*MockUsage)(nil).Statement), ctx, accountID, from, to)
+}
+
 // MockOutbox is a mock of Outbox interface.
 type MockOutbox struct {
 	ctrl     *gomock.Controller

@@ -52,6 +52,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"UsagePeriods", testUsagePeriods},
 		{"ConcurrentCharges", testConcurrentCharges},
 		{"MarkLimitReached", testMarkLimitReached},
+		{"UsageStatement", testUsageStatement},
 		{"Outbox", testOutbox},
 		{"OutboxConcurrentClaimers", testOutboxConcurrentClaimers},
 		{"Tx", testTx},

@@ -1,0 +1,677 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang/mock/gomock"
+
+	"github.com/svcagent/svc/app/models"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/ports/mock"
+)
+
+// fakeLedger records the charges the model endpoints make.
+type fakeLedger struct {
+	mu      sync.Mutex
+	spent   int
+	limit   int
+	charges []ledger.Charge
+}
+
+func (l *fakeLedger) Usage(context.Context, account.Account) (ledger.Usage, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return ledger.Usage{Spent: l.spent, Limit: l.limit}, nil
+}
+
+func (l *fakeLedger) Charge(_ context.Context, accountID string, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.spent >= l.limit {
+		return ledger.Usage{Spent: l.spent, Limit: l.limit}, ledger.LimitReached()
+	}
+	l.spent++
+	l.charges = append(l.charges, ledger.Charge{AccountID: accountID, Action: action, Cost: 1, Ref: ref, Labels: labels})
+	return ledger.Usage{Spent: l.spent, Limit: l.limit}, nil
+}
+
+func (l *fakeLedger) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.charges)
+}
+
+type fakeProfiles struct{}
+
+func (fakeProfiles) Get(context.Context, string) (agent.Profile, error) {
+	return agent.Profile{BusinessName: "Padaria Lu", Channels: agent.AllOn}, nil
+}
+
+type fakeBrain struct{}
+
+func (fakeBrain) Search(context.Context, string, string, int) ([]knowledge.Hit, error) {
+	return nil, nil
+}
+func (fakeBrain) State(context.Context, string) (knowledge.State, error) {
+	return knowledge.State{}, nil
+}
+
+// words counts a token per word.
+type words struct{}
+
+func (words) Count(s string) int                      { return len(strings.Fields(s)) }
+func (words) Truncate(s string, n int) (string, bool) { return s, false }
+func (words) Decode(ids []int) (string, error)        { return strings.Repeat("w ", len(ids)), nil }
+
+// upstream is a scripted model: complete answers Complete; stream sends its chunks one by one,
+// each after the matching gate (when set) is closed.
+type upstream struct {
+	complete model.Response
+	err      error
+	chunks   []model.Chunk
+	gates    map[int]chan struct{}
+	calls    int
+	last     model.Request
+}
+
+func (u *upstream) Complete(_ context.Context, req model.Request) (model.Response, error) {
+	u.calls++
+	u.last = req
+	return u.complete, u.err
+}
+
+func (u *upstream) Stream(ctx context.Context, req model.Request, fn func(model.Chunk) error) (model.Response, error) {
+	u.calls++
+	u.last = req
+	for i, ch := range u.chunks {
+		if g := u.gates[i]; g != nil {
+			select {
+			case <-g:
+			case <-ctx.Done():
+				return model.Response{}, ctx.Err()
+			case <-time.After(5 * time.Second):
+				return model.Response{}, fmt.Errorf("gate %d never opened", i)
+			}
+		}
+		if err := fn(ch); err != nil {
+			return model.Response{}, err
+		}
+	}
+	if u.err != nil {
+		return model.Response{}, u.err
+	}
+	return u.complete, nil
+}
+
+type embedder struct{}
+
+func (embedder) Embed(_ context.Context, texts []string, dims int) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range texts {
+		out[i] = []float32{float32(i) + 0.5, -1.25, 1e-7}
+	}
+	return out, nil
+}
+
+type modelFixture struct {
+	s      *Server
+	d      deps
+	ledger *fakeLedger
+	up     *upstream
+}
+
+func newModelServer(t *testing.T, withUpstream bool) modelFixture {
+	s, d := newTestServer(t)
+	s.opts.MaxBodyBytes = 1 << 20
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
+	d.keys.EXPECT().ByHash(gomock.Any(), key.Hash).Return(key, nil).AnyTimes()
+	d.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}, nil).AnyTimes()
+	d.limiter.EXPECT().Allow(gomock.Any(), gomock.Any(), gomock.Any()).Return(ratelimit.Result{Allowed: true, Remaining: 10}, nil).AnyTimes()
+	f := modelFixture{s: s, d: d, ledger: &fakeLedger{limit: 10}, up: &upstream{}}
+	ctrl := gomock.NewController(t)
+	clock := mock.NewMockClock(ctrl)
+	clock.EXPECT().Now().Return(testNow).AnyTimes()
+	engine := mock.NewMockReplier(ctrl)
+	engine.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "We open at seven."}, nil).AnyTimes()
+	deps := models.Deps{Engine: engine, Embedder: embedder{}, Tokens: words{}, Ledger: f.ledger, Profiles: fakeProfiles{},
+		Brain: fakeBrain{}, Usage: d.usage, Clock: clock}
+	if withUpstream {
+		deps.Upstream = f.up
+	}
+	s.uc.Models = models.New(deps, models.Options{UpstreamModel: "gpt-test"})
+	return f
+}
+
+var auth = map[string]string{"Authorization": "Bearer " + testKey, "Content-Type": "application/json"}
+
+func decodeBody(t *testing.T, rec *httptest.ResponseRecorder) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	return v
+}
+
+func TestModelEndpointErrors(t *testing.T) {
+	image := `{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}`
+	images := strings.TrimSuffix(strings.Repeat(image+",", 5), ",")
+	texts := make([]string, 257)
+	for i := range texts {
+		texts[i] = `"x"`
+	}
+	long := strings.Repeat("x", 33000)
+	tests := []struct {
+		name, path, body string
+		upstream         bool
+		status           int
+		code             domain.Code
+		param            string
+	}{
+		{"n 2", "/v1/chat/completions", `{"model":"svc","n":2,"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "n"},
+		{"functions", "/v1/chat/completions", `{"model":"svc","functions":[{"name":"f"}],"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "functions"},
+		{"function_call", "/v1/chat/completions", `{"model":"svc","function_call":"auto","messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "function_call"},
+		{"33,000 characters", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"` + long + `"}]}`, true, 400, domain.CodeInputTooLarge, "messages"},
+		{"33,000 characters of tools", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","description":"` + long + `"}}]}`, true, 400, domain.CodeInputTooLarge, "tools"},
+		{"5 images", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":[` + images + `]}]}`, true, 400, domain.CodeInvalidRequest, "messages"},
+		{"no upstream", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"hi"}]}`, false, 503, domain.CodeModelUnavailable, ""},
+		{"upstream content filter", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"bad"}]}`, true, 400, domain.CodeContentPolicy, ""},
+		{"previous_response_id", "/v1/responses", `{"model":"svc","input":"hi","previous_response_id":"resp_1"}`, true, 400, domain.CodeInvalidRequest, "previous_response_id"},
+		{"built-in tool", "/v1/responses", `{"model":"svc","input":"hi","tools":[{"type":"web_search"}]}`, true, 400, domain.CodeInvalidRequest, "tools"},
+		{"33,000 characters of input", "/v1/responses", `{"model":"svc","input":"` + long + `"}`, true, 400, domain.CodeInputTooLarge, "input"},
+		{"257 embedding texts", "/v1/embeddings", `{"model":"x","input":[` + strings.Join(texts, ",") + `]}`, true, 400, domain.CodeInputTooLarge, "input"},
+		{"32,001 embedding characters", "/v1/embeddings", `{"input":["` + long[:32001] + `"]}`, true, 400, domain.CodeInputTooLarge, "input"},
+		{"encoding_format", "/v1/embeddings", `{"input":"a","encoding_format":"int8"}`, true, 400, domain.CodeInvalidRequest, "encoding_format"},
+		{"label too long", "/v1/embeddings", `{"input":"a"}`, true, 400, domain.CodeInvalidRequest, "X-Svc-Execution-Id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newModelServer(t, tt.upstream)
+			if tt.code == domain.CodeContentPolicy {
+				f.up.err = domain.Errorf(domain.CodeContentPolicy, "the model's safety filter refused this content")
+			}
+			h := map[string]string{"X-Svc-Source": "n8n"}
+			for k, v := range auth {
+				h[k] = v
+			}
+			if tt.param == "X-Svc-Execution-Id" {
+				h["X-Svc-Execution-Id"] = strings.Repeat("e", 201)
+			}
+			rec := do(f.s, "POST", tt.path, h, tt.body)
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body.String())
+			}
+			e := envelope(t, rec)
+			if e.Code != tt.code || e.Param != tt.param {
+				t.Fatalf("envelope %+v", e)
+			}
+			if tt.code == domain.CodeModelUnavailable && !strings.Contains(e.Message, "SVC_MODEL_BASE_URL") {
+				t.Fatalf("message %q", e.Message)
+			}
+			if n := f.ledger.count(); n != 0 {
+				t.Fatalf("%d interactions charged", n)
+			}
+			if tt.code != domain.CodeContentPolicy && f.up.calls != 0 {
+				t.Fatalf("the upstream was called")
+			}
+		})
+	}
+}
+
+func TestModelRateLimit(t *testing.T) {
+	s, d := newTestServer(t)
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
+	d.keys.EXPECT().ByHash(gomock.Any(), key.Hash).Return(key, nil)
+	d.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}, nil)
+	d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true}, nil)
+	d.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", ratelimit.Model).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+	rec := do(s, "POST", "/v1/embeddings", auth, `{"input":"a"}`)
+	if rec.Code != 429 || envelope(t, rec).Code != domain.CodeRateLimited {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+}
+
+func TestChatCompletion(t *testing.T) {
+	f := newModelServer(t, true)
+	f.up.complete = model.Response{Message: model.Message{Role: "assistant", Content: "Hello!"}, FinishReason: "stop",
+		Usage: model.Usage{PromptTokens: 12, CompletionTokens: 2, TotalTokens: 14}}
+	h := map[string]string{"X-Svc-Source": "n8n", "X-Svc-Workflow": "Daily%20orders", "X-Svc-Workflow-Id": "wf_9", "X-Svc-Execution-Id": "ex_7"}
+	for k, v := range auth {
+		h[k] = v
+	}
+	body := `{"model":"gpt-4o","messages":[{"role":"developer","content":"Be brief."},{"role":"user","content":[{"type":"text","text":"Hi"}]}],
+		"temperature":0.5,"max_tokens":9000,"stop":"END","seed":7,"logprobs":false,"frequency_penalty":0,"stream_options":null}`
+	rec := do(f.s, "POST", "/v1/chat/completions", h, body)
+	if rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	b := decodeBody(t, rec)
+	choice := b["choices"].([]any)[0].(map[string]any)
+	msg := choice["message"].(map[string]any)
+	usage := b["usage"].(map[string]any)
+	svc := b["svc"].(map[string]any)
+	if !strings.HasPrefix(b["id"].(string), "chatcmpl-") || b["object"] != "chat.completion" || b["created"].(float64) < 1e9 ||
+		b["model"] != "gpt-4o" || choice["index"] != 0.0 || choice["finish_reason"] != "stop" || choice["logprobs"] != nil ||
+		msg["role"] != "assistant" || msg["content"] != "Hello!" || msg["refusal"] != nil || msg["tool_calls"] != nil ||
+		usage["prompt_tokens"] != 12.0 || usage["completion_tokens"] != 2.0 || usage["total_tokens"] != 14.0 ||
+		svc["interactions_spent"] != 1.0 || svc["interactions_remaining"] != 9.0 || svc["interactions_limit"] != 10.0 {
+		t.Fatalf("body %s", rec.Body.String())
+	}
+	sent := f.up.last
+	if sent.MaxTokens != 2000 || len(sent.Messages) != 2 || sent.Messages[0].Role != "developer" || sent.Messages[1].Parts[0].Text != "Hi" ||
+		*sent.Temperature != 0.5 || sent.Stop[0] != "END" || *sent.Seed != 7 {
+		t.Fatalf("sent %+v", sent)
+	}
+	want := ledger.Charge{AccountID: "acct_1", Action: ledger.ModelReply, Cost: 1, Ref: b["id"].(string),
+		Labels: ledger.Labels{Source: "n8n", Workflow: "Daily orders", WorkflowID: "wf_9", ExecutionID: "ex_7"}}
+	if len(f.ledger.charges) != 1 || f.ledger.charges[0] != want {
+		t.Fatalf("charges %+v", f.ledger.charges)
+	}
+}
+
+func TestChatCompletionToolCalls(t *testing.T) {
+	f := newModelServer(t, true)
+	f.up.complete = model.Response{Message: model.Message{Role: "assistant",
+		ToolCalls: []model.ToolCall{{ID: "call_1", Name: "weather", Arguments: `{"city":"Lisbon"}`}}}, FinishReason: "tool_calls",
+		Usage: model.Usage{PromptTokens: 1, CompletionTokens: 1, TotalTokens: 2}}
+	body := `{"model":"svc","messages":[{"role":"user","content":"weather?"},
+		{"role":"assistant","content":null,"tool_calls":[{"id":"call_0","type":"function","function":{"name":"weather","arguments":"{}"}}]},
+		{"role":"tool","tool_call_id":"call_0","content":"sunny"}],
+		"tools":[{"type":"function","function":{"name":"weather","parameters":{"type":"object"},"strict":true}}],
+		"tool_choice":{"type":"function","function":{"name":"weather"}}}`
+	rec := do(f.s, "POST", "/v1/chat/completions", auth, body)
+	if rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	if !strings.Contains(rec.Body.String(), `"content":null`) ||
+		!strings.Contains(rec.Body.String(), `"tool_calls":[{"id":"call_1","type":"function","function":{"name":"weather","arguments":"{\"city\":\"Lisbon\"}"}}]`) ||
+		!strings.Contains(rec.Body.String(), `"finish_reason":"tool_calls"`) {
+		t.Fatalf("body %s", rec.Body.String())
+	}
+	sent := f.up.last
+	if len(sent.Messages) != 3 || sent.Messages[1].ToolCalls[0].ID != "call_0" || sent.Messages[2].ToolCallID != "call_0" ||
+		!sent.Tools[0].Strict || sent.ToolChoice.Name != "weather" {
+		t.Fatalf("sent %+v", sent)
+	}
+}
+
+// sseEvents reads a stream's events as they come: event name and data.
+type sseEvent struct{ name, data string }
+
+func readEvents(t *testing.T, r *bufio.Reader, out chan<- sseEvent) {
+	var ev sseEvent
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			close(out)
+			return
+		}
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case line == "":
+			out <- ev
+			ev = sseEvent{}
+		case strings.HasPrefix(line, "event: "):
+			ev.name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			ev.data = strings.TrimPrefix(line, "data: ")
+		}
+	}
+}
+
+func postStream(t *testing.T, s *Server, path, body string) (*http.Response, chan sseEvent) {
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	req, _ := http.NewRequest("POST", srv.URL+path, strings.NewReader(body))
+	for k, v := range auth {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	events := make(chan sseEvent, 100)
+	go readEvents(t, bufio.NewReader(resp.Body), events)
+	return resp, events
+}
+
+func next(t *testing.T, events <-chan sseEvent) sseEvent {
+	t.Helper()
+	select {
+	case ev, ok := <-events:
+		if !ok {
+			t.Fatal("the stream ended")
+		}
+		return ev
+	case <-time.After(3 * time.Second):
+		t.Fatal("no event within 3 s: the stream is buffered")
+	}
+	return sseEvent{}
+}
+
+func TestChatStreamIsFlushedChunkByChunk(t *testing.T) {
+	f := newModelServer(t, true)
+	gate := make(chan struct{})
+	f.up.chunks = []model.Chunk{
+		{Content: "Hel"},
+		{Content: "lo"},
+		{ToolCalls: []model.ToolCallDelta{{Index: 0, ID: "call_1", Name: "f", Arguments: `{"a"`}}},
+		{ToolCalls: []model.ToolCallDelta{{Index: 0, Arguments: `:1}`}}},
+		{FinishReason: "tool_calls"},
+	}
+	f.up.gates = map[int]chan struct{}{1: gate}
+	f.up.complete = model.Response{Message: model.Message{Content: "Hello", ToolCalls: []model.ToolCall{{ID: "call_1", Name: "f", Arguments: `{"a":1}`}}},
+		FinishReason: "tool_calls", Usage: model.Usage{PromptTokens: 5, CompletionTokens: 4, TotalTokens: 9}}
+	resp, events := postStream(t, f.s, "/v1/chat/completions",
+		`{"model":"svc","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream; charset=utf-8" ||
+		resp.Header.Get("Cache-Control") != "no-cache" || resp.Header.Get("X-Accel-Buffering") != "no" || resp.Header.Get("Content-Encoding") != "" {
+		t.Fatalf("%d %v", resp.StatusCode, resp.Header)
+	}
+	type chunk struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		Model   string `json:"model"`
+		Choices []struct {
+			Delta struct {
+				Role      string  `json:"role"`
+				Content   *string `json:"content"`
+				ToolCalls []struct {
+					Index    int    `json:"index"`
+					ID       string `json:"id"`
+					Type     string `json:"type"`
+					Function struct{ Name, Arguments string }
+				} `json:"tool_calls"`
+			} `json:"delta"`
+			FinishReason *string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage *struct {
+			TotalTokens int `json:"total_tokens"`
+		} `json:"usage"`
+		Svc *struct {
+			Spent int `json:"interactions_spent"`
+		} `json:"svc"`
+	}
+	parse := func(ev sseEvent) chunk {
+		var c chunk
+		if err := json.Unmarshal([]byte(ev.data), &c); err != nil || ev.name != "" {
+			t.Fatalf("event %+v: %v", ev, err)
+		}
+		return c
+	}
+	first := parse(next(t, events))
+	if first.Object != "chat.completion.chunk" || !strings.HasPrefix(first.ID, "chatcmpl-") || first.Choices[0].Delta.Role != "assistant" {
+		t.Fatalf("first chunk %+v", first)
+	}
+	hel := parse(next(t, events)) // read while the upstream still holds back its second piece
+	if *hel.Choices[0].Delta.Content != "Hel" || hel.ID != first.ID || f.ledger.count() != 0 {
+		t.Fatalf("chunk %+v", hel)
+	}
+	close(gate)
+	if lo := parse(next(t, events)); *lo.Choices[0].Delta.Content != "lo" {
+		t.Fatalf("chunk %+v", lo)
+	}
+	call := parse(next(t, events)).Choices[0].Delta.ToolCalls[0]
+	if call.ID != "call_1" || call.Type != "function" || call.Function.Name != "f" || call.Function.Arguments != `{"a"` {
+		t.Fatalf("tool call %+v", call)
+	}
+	more := parse(next(t, events)).Choices[0].Delta.ToolCalls[0]
+	if more.ID != "" || more.Index != 0 || more.Function.Arguments != ":1}" {
+		t.Fatalf("tool call fragment %+v", more)
+	}
+	last := parse(next(t, events))
+	if *last.Choices[0].FinishReason != "tool_calls" || last.Svc == nil || last.Svc.Spent != 1 {
+		t.Fatalf("last chunk %s", fmt.Sprint(last))
+	}
+	usage := parse(next(t, events))
+	if len(usage.Choices) != 0 || usage.Usage == nil || usage.Usage.TotalTokens != 9 {
+		t.Fatalf("usage chunk %+v", usage)
+	}
+	if done := next(t, events); done.data != "[DONE]" {
+		t.Fatalf("end %+v", done)
+	}
+	if f.ledger.count() != 1 {
+		t.Fatalf("%d charges", f.ledger.count())
+	}
+}
+
+func TestChatStreamFailureAfterTheFirstPiece(t *testing.T) {
+	f := newModelServer(t, true)
+	f.up.chunks = []model.Chunk{{Content: "Hel"}}
+	f.up.err = domain.Errorf(domain.CodeModelUnavailable, "the model is unavailable right now; try again")
+	_, events := postStream(t, f.s, "/v1/chat/completions", `{"stream":true,"messages":[{"role":"user","content":"hi"}]}`)
+	next(t, events) // role
+	next(t, events) // Hel
+	ev := next(t, events)
+	var env errorEnvelope
+	if err := json.Unmarshal([]byte(ev.data), &env); err != nil || env.Error.Code != domain.CodeModelUnavailable {
+		t.Fatalf("event %+v", ev)
+	}
+	if _, ok := <-events; ok {
+		t.Fatal("the stream went on after the error")
+	}
+	if f.ledger.count() != 0 {
+		t.Fatal("charged")
+	}
+}
+
+func TestChatStreamFailureBeforeThePieces(t *testing.T) {
+	f := newModelServer(t, true)
+	f.up.err = domain.Errorf(domain.CodeContentPolicy, "refused")
+	rec := do(f.s, "POST", "/v1/chat/completions", auth, `{"stream":true,"messages":[{"role":"user","content":"hi"}]}`)
+	if rec.Code != 400 || envelope(t, rec).Code != domain.CodeContentPolicy {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+}
+
+func TestAssistantModelWithoutUpstream(t *testing.T) {
+	f := newModelServer(t, false)
+	rec := do(f.s, "POST", "/v1/chat/completions", auth, `{"model":"svc-assistant","messages":[{"role":"user","content":"hours?"}],"tools":[{"type":"function","function":{"name":"f"}}]}`)
+	b := decodeBody(t, rec)
+	if rec.Code != 200 || b["model"] != "svc-assistant" || !strings.Contains(rec.Body.String(), `"content":"We open at seven."`) ||
+		b["usage"].(map[string]any)["completion_tokens"] != 4.0 {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+}
+
+func TestResponses(t *testing.T) {
+	f := newModelServer(t, true)
+	f.up.complete = model.Response{Message: model.Message{Content: "Checking.", ToolCalls: []model.ToolCall{{ID: "call_9", Name: "weather", Arguments: `{"city":"Porto"}`}}},
+		FinishReason: "tool_calls", Usage: model.Usage{PromptTokens: 20, CompletionTokens: 6, TotalTokens: 26}}
+	body := `{"model":"svc","instructions":"Be brief.","store":true,"max_output_tokens":50,
+		"input":[{"role":"user","content":[{"type":"input_text","text":"weather?"},{"type":"input_image","image_url":"https://x.test/a.png"}]},
+			{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Let me see.","annotations":[]}]},
+			{"type":"function_call","call_id":"call_1","name":"weather","arguments":"{}"},
+			{"type":"function_call_output","call_id":"call_1","output":"sunny"}],
+		"tools":[{"type":"function","name":"weather","parameters":{"type":"object"},"strict":false}],
+		"tool_choice":"auto","text":{"format":{"type":"text"}},"reasoning":{"effort":"low"}}`
+	rec := do(f.s, "POST", "/v1/responses", auth, body)
+	if rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	var r struct {
+		ID        string `json:"id"`
+		Object    string `json:"object"`
+		CreatedAt int64  `json:"created_at"`
+		Status    string `json:"status"`
+		Model     string `json:"model"`
+		Store     bool   `json:"store"`
+		Output    []struct {
+			Type, ID, Status, Role, Name, Arguments string
+			CallID                                  string `json:"call_id"`
+			Content                                 []struct{ Type, Text string }
+		} `json:"output"`
+		Usage struct {
+			InputTokens  int `json:"input_tokens"`
+			OutputTokens int `json:"output_tokens"`
+			TotalTokens  int `json:"total_tokens"`
+		} `json:"usage"`
+		Svc struct {
+			Spent int `json:"interactions_spent"`
+		} `json:"svc"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(r.ID, "resp_") || r.Object != "response" || r.Status != "completed" || r.Store || r.Model != "svc" ||
+		len(r.Output) != 2 || r.Output[0].Type != "message" || r.Output[0].Content[0].Type != "output_text" || r.Output[0].Content[0].Text != "Checking." ||
+		r.Output[1].Type != "function_call" || r.Output[1].CallID != "call_9" || r.Output[1].Name != "weather" || !strings.HasPrefix(r.Output[1].ID, "fc_") ||
+		r.Usage.InputTokens != 20 || r.Usage.OutputTokens != 6 || r.Usage.TotalTokens != 26 || r.Svc.Spent != 1 {
+		t.Fatalf("response %s", rec.Body.String())
+	}
+	for _, field := range []string{`"input_tokens_details":{"cached_tokens":0}`, `"output_tokens_details":{"reasoning_tokens":0}`, `"incomplete_details":null`, `"error":null`} {
+		if !strings.Contains(rec.Body.String(), field) {
+			t.Errorf("no %s in %s", field, rec.Body.String())
+		}
+	}
+	sent := f.up.last
+	if len(sent.Messages) != 4 || sent.Messages[0].Content != "Be brief." || sent.Messages[1].Parts[1].ImageURL != "https://x.test/a.png" ||
+		sent.Messages[2].Content != "Let me see." || sent.Messages[2].ToolCalls[0].ID != "call_1" ||
+		sent.Messages[3].Role != "tool" || sent.Messages[3].Content != "sunny" || sent.MaxTokens != 50 {
+		t.Fatalf("sent %+v", sent)
+	}
+
+	f.up.complete = model.Response{Message: model.Message{Content: "cut"}, FinishReason: "length", Usage: model.Usage{PromptTokens: 1, CompletionTokens: 1}}
+	rec = do(f.s, "POST", "/v1/responses", auth, `{"input":"hi"}`)
+	if !strings.Contains(rec.Body.String(), `"status":"incomplete"`) || !strings.Contains(rec.Body.String(), `"incomplete_details":{"reason":"max_output_tokens"}`) {
+		t.Fatalf("incomplete: %s", rec.Body.String())
+	}
+}
+
+func TestResponsesStream(t *testing.T) {
+	f := newModelServer(t, true)
+	f.up.chunks = []model.Chunk{
+		{Content: "Hi"}, {Content: " there"},
+		{ToolCalls: []model.ToolCallDelta{{Index: 0, ID: "call_1", Name: "f", Arguments: `{"a"`}}},
+		{ToolCalls: []model.ToolCallDelta{{Index: 0, Arguments: `:1}`}}},
+	}
+	f.up.complete = model.Response{Message: model.Message{Content: "Hi there", ToolCalls: []model.ToolCall{{ID: "call_1", Name: "f", Arguments: `{"a":1}`}}},
+		FinishReason: "tool_calls", Usage: model.Usage{PromptTokens: 3, CompletionTokens: 4, TotalTokens: 7}}
+	_, events := postStream(t, f.s, "/v1/responses", `{"model":"svc","input":"hi","stream":true}`)
+	var types []string
+	var last map[string]any
+	for i := 0; ; i++ {
+		ev, ok := <-events
+		if !ok {
+			break
+		}
+		var data map[string]any
+		if err := json.Unmarshal([]byte(ev.data), &data); err != nil {
+			t.Fatalf("event %+v", ev)
+		}
+		if data["type"] != ev.name || data["sequence_number"] != float64(i) {
+			t.Fatalf("event %d: %+v", i, ev)
+		}
+		types = append(types, ev.name)
+		last = data
+	}
+	want := []string{"response.created", "response.in_progress",
+		"response.output_item.added", "response.content_part.added", "response.output_text.delta", "response.output_text.delta",
+		"response.output_text.done", "response.content_part.done", "response.output_item.done",
+		"response.output_item.added", "response.function_call_arguments.delta", "response.function_call_arguments.delta",
+		"response.function_call_arguments.done", "response.output_item.done", "response.completed"}
+	if strings.Join(types, " ") != strings.Join(want, " ") {
+		t.Fatalf("events\n%s\nwant\n%s", strings.Join(types, "\n"), strings.Join(want, "\n"))
+	}
+	resp := last["response"].(map[string]any)
+	out := resp["output"].([]any)
+	if resp["status"] != "completed" || len(out) != 2 || out[0].(map[string]any)["content"].([]any)[0].(map[string]any)["text"] != "Hi there" ||
+		out[1].(map[string]any)["arguments"] != `{"a":1}` || out[1].(map[string]any)["call_id"] != "call_1" ||
+		resp["usage"].(map[string]any)["total_tokens"] != 7.0 || resp["svc"].(map[string]any)["interactions_spent"] != 1.0 {
+		t.Fatalf("final response %v", resp)
+	}
+}
+
+func TestEmbeddings(t *testing.T) {
+	f := newModelServer(t, false)
+	rec := do(f.s, "POST", "/v1/embeddings", auth, `{"model":"text-embedding-3-small","input":["a b","c"],"dimensions":3,"user":"u"}`)
+	if rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	var floats struct {
+		Object string
+		Model  string
+		Data   []struct {
+			Object    string
+			Index     int
+			Embedding []float32
+		}
+		Usage struct {
+			PromptTokens int `json:"prompt_tokens"`
+			TotalTokens  int `json:"total_tokens"`
+		}
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &floats); err != nil || floats.Object != "list" || floats.Model != "svc-embeddings" ||
+		len(floats.Data) != 2 || floats.Data[1].Object != "embedding" || floats.Data[1].Index != 1 || floats.Usage.PromptTokens != 3 || floats.Usage.TotalTokens != 3 {
+		t.Fatalf("%v %s", err, rec.Body.String())
+	}
+	rec = do(f.s, "POST", "/v1/embeddings", auth, `{"input":["a b","c"],"encoding_format":"base64"}`)
+	var b64 struct {
+		Data []struct{ Embedding string }
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &b64); err != nil || len(b64.Data) != 2 {
+		t.Fatalf("%v %s", err, rec.Body.String())
+	}
+	for i, d := range b64.Data {
+		raw, err := base64.StdEncoding.DecodeString(d.Embedding)
+		if err != nil || len(raw) != 4*len(floats.Data[i].Embedding) {
+			t.Fatalf("vector %d: %v", i, err)
+		}
+		for j, want := range floats.Data[i].Embedding {
+			if got := math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:])); got != want {
+				t.Fatalf("vector %d[%d]: %v, want %v", i, j, got, want)
+			}
+		}
+	}
+	if rec := do(f.s, "POST", "/v1/embeddings", auth, `{"input":[[1,2],[3]]}`); rec.Code != 200 {
+		t.Fatalf("token input: %d %s", rec.Code, rec.Body.String())
+	}
+	if f.ledger.count() != 3 || f.ledger.charges[0].Action != ledger.Embeddings {
+		t.Fatalf("charges %+v", f.ledger.charges)
+	}
+}
+
+func TestUsageStatement(t *testing.T) {
+	f := newModelServer(t, false)
+	nov := ledger.PeriodAt(testNow)
+	f.d.usage.EXPECT().Statement(gomock.Any(), "acct_1", nov.Start, nov.End).Return([]ledger.Line{
+		{Action: ledger.ModelReply, Labels: ledger.Labels{Source: "n8n", Workflow: "Orders", WorkflowID: "wf_1", ExecutionID: "ex_1"}, Requests: 3, Interactions: 3},
+		{Action: ledger.Embeddings, Requests: 1, Interactions: 1},
+	}, nil)
+	rec := do(f.s, "GET", "/v1/usage", auth, "")
+	want := `{"object":"usage_statement","period":{"from":"2026-11-01T00:00:00Z","to":"2026-12-01T00:00:00Z"},"data":[` +
+		`{"action":"model_reply","source":"n8n","workflow":"Orders","workflow_id":"wf_1","execution_id":"ex_1","requests":3,"interactions":3},` +
+		`{"action":"embeddings","source":null,"workflow":null,"workflow_id":null,"execution_id":null,"requests":1,"interactions":1}],"total_interactions":4}`
+	if rec.Code != 200 || rec.Body.String() != want {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	from, to := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 10, 2, 12, 0, 0, 0, time.UTC)
+	f.d.usage.EXPECT().Statement(gomock.Any(), "acct_1", from, to).Return(nil, nil)
+	if rec := do(f.s, "GET", "/v1/usage?from=2026-10-01&to=2026-10-02T12:00:00Z", auth, ""); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"data":[]`) {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	if rec := do(f.s, "GET", "/v1/usage?from=yesterday", auth, ""); rec.Code != 400 || envelope(t, rec).Param != "from" {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+}

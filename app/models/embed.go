@@ -1,0 +1,97 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/svcagent/svc/app/ident"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/ledger"
+)
+
+// Embed asks for the vectors of one or more texts.
+type Embed struct {
+	// Texts are the inputs; Tokens, when set instead, are inputs given as token ids.
+	Texts  []string
+	Tokens [][]int
+	// Dimensions of the vectors; 0 for the embedder's default.
+	Dimensions int
+}
+
+// Vectors are the embeddings of a request, in the order of its inputs.
+type Vectors struct {
+	Vectors      [][]float32
+	Tokens       int
+	Interactions ledger.Usage
+}
+
+// Embed makes the vectors of up to MaxEmbeddingTexts texts of MaxEmbeddingChars characters in
+// all, and charges 1 interaction for the request.
+func (s *Service) Embed(ctx context.Context, c Caller, e Embed) (Vectors, error) {
+	texts := e.Texts
+	if len(e.Tokens) > 0 {
+		if len(e.Tokens) > MaxEmbeddingTexts {
+			return Vectors{}, tooManyTexts(len(e.Tokens))
+		}
+		texts = make([]string, len(e.Tokens))
+		for i, ids := range e.Tokens {
+			if len(ids) > MaxEmbeddingChars {
+				return Vectors{}, tooManyChars(len(ids))
+			}
+			t, err := s.d.Tokens.Decode(ids)
+			if err != nil {
+				return Vectors{}, domain.Invalid("input", "input %d: %s", i, err.Error())
+			}
+			texts[i] = t
+		}
+	}
+	if len(texts) == 0 {
+		return Vectors{}, domain.Invalid("input", "input must hold at least one text")
+	}
+	if len(texts) > MaxEmbeddingTexts {
+		return Vectors{}, tooManyTexts(len(texts))
+	}
+	chars := 0
+	for i, t := range texts {
+		if t == "" {
+			return Vectors{}, domain.Invalid("input", "input %d is empty", i)
+		}
+		chars += utf8.RuneCountInString(t)
+	}
+	if chars > MaxEmbeddingChars {
+		return Vectors{}, tooManyChars(chars)
+	}
+	if e.Dimensions < 0 {
+		return Vectors{}, domain.Invalid("dimensions", "dimensions must be positive")
+	}
+	if err := s.affordable(ctx, c.Account, ledger.Embeddings); err != nil {
+		return Vectors{}, err
+	}
+	vecs, err := s.d.Embedder.Embed(ctx, texts, e.Dimensions)
+	if err != nil {
+		return Vectors{}, err
+	}
+	if len(vecs) != len(texts) {
+		return Vectors{}, fmt.Errorf("embedder gave %d vectors for %d texts", len(vecs), len(texts))
+	}
+	tokens := 0
+	for _, t := range texts {
+		tokens += s.d.Tokens.Count(t)
+	}
+	spent, err := s.d.Ledger.Charge(ctx, c.Account.ID, ledger.Embeddings, ident.New("emb"), c.Labels)
+	if err != nil {
+		return Vectors{}, err
+	}
+	return Vectors{Vectors: vecs, Tokens: tokens, Interactions: spent}, nil
+}
+
+func tooManyTexts(n int) error {
+	return &domain.Error{Code: domain.CodeInputTooLarge, Field: "input",
+		Message: fmt.Sprintf("at most %d texts per request; this one has %d", MaxEmbeddingTexts, n)}
+}
+
+func tooManyChars(n int) error {
+	return &domain.Error{Code: domain.CodeInputTooLarge, Field: "input",
+		Message: fmt.Sprintf("at most %d characters of input per request; this one has %d", MaxEmbeddingChars, n)}
+}

@@ -1,0 +1,138 @@
+// Package models holds the use cases of the model-compatible endpoints (spec part 4.8): a reply
+// in the chat-completions or Responses form from model svc (a general model: the caller's
+// conversation goes to the upstream as it is) or svc-assistant (the account's own assistant,
+// answering only, from the business profile and the Brain), embeddings, and the usage statement
+// with its labels. Each reply and each embeddings request costs 1 interaction, charged only when
+// it succeeded.
+package models
+
+import (
+	"context"
+	"time"
+
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/ports"
+)
+
+// The model names of the interface.
+const (
+	General    = "svc"
+	Assistant  = "svc-assistant"
+	Embeddings = "svc-embeddings"
+)
+
+// Limits of spec part 8.
+const (
+	MaxInputChars     = 32000 // text per request: messages, tool definitions, tool-call arguments
+	MaxImages         = 4     // images per request
+	MaxReplyTokens    = 2000  // a reply; a higher max_tokens is reduced to this
+	MaxEmbeddingTexts = 256
+	MaxEmbeddingChars = 32000
+)
+
+// searchHits is how many Brain matches svc-assistant reads for a question.
+const searchHits = 5
+
+// Ledger reads usage and charges interactions.
+type Ledger interface {
+	Usage(ctx context.Context, acct account.Account) (ledger.Usage, error)
+	Charge(ctx context.Context, accountID string, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error)
+}
+
+// Profiles reads the account's agent profile.
+type Profiles interface {
+	Get(ctx context.Context, accountID string) (agent.Profile, error)
+}
+
+// Brain searches an account's knowledge.
+type Brain interface {
+	Search(ctx context.Context, accountID, query string, k int) ([]knowledge.Hit, error)
+	State(ctx context.Context, accountID string) (knowledge.State, error)
+}
+
+// Tokenizer counts tokens as the models do.
+type Tokenizer interface {
+	// Count returns the number of tokens of text.
+	Count(text string) int
+	// Truncate returns the longest start of text of at most n tokens, and whether it cut.
+	Truncate(text string, n int) (string, bool)
+	// Decode turns token ids (clients may send them as embeddings input) into text.
+	Decode(ids []int) (string, error)
+}
+
+// Deps are the Service's collaborators.
+type Deps struct {
+	// Upstream is the OpenAI-compatible model; nil when none is configured (SVC_MODEL_BASE_URL).
+	Upstream ports.ChatModel
+	// Engine is the built-in reply engine: svc-assistant without an upstream.
+	Engine ports.Replier
+	// Embedder makes the vectors of POST /v1/embeddings: the upstream's, or the built-in one.
+	Embedder ports.Embedder
+	Tokens   Tokenizer
+	Ledger   Ledger
+	Profiles Profiles
+	Brain    Brain
+	Usage    ports.Usage
+	Clock    ports.Clock
+}
+
+// Options tune the Service.
+type Options struct {
+	// UpstreamModel names the upstream model that serves svc and svc-assistant ("" for the
+	// upstream client's default).
+	UpstreamModel string
+}
+
+// Service runs the model-compatible endpoints.
+type Service struct {
+	d    Deps
+	opts Options
+}
+
+// New returns a Service.
+func New(d Deps, opts Options) *Service {
+	return &Service{d: d, opts: opts}
+}
+
+// Caller is who asks: the key's account, and the labels its charges carry in the statement.
+type Caller struct {
+	Account account.Account
+	Labels  ledger.Labels
+}
+
+// Chat asks for one model reply.
+type Chat struct {
+	// ID names the reply (chatcmpl-…, resp_…); it is the charge's reference.
+	ID string
+	// Model is the name asked for: svc-assistant, or anything else for svc ("" too).
+	Model string
+	// Request is the conversation and its settings, as the caller sent them; Request.Model is
+	// not used.
+	Request model.Request
+}
+
+// Reply is a model reply that was made and charged.
+type Reply struct {
+	ID           string
+	Model        string // the name to report: the one asked for, or svc
+	Created      time.Time
+	Message      model.Message
+	FinishReason string
+	Usage        model.Usage
+	Interactions ledger.Usage
+}
+
+// IsAssistant reports whether a model name asks for svc-assistant.
+func IsAssistant(name string) bool { return name == Assistant }
+
+// ReportedModel is the model name a reply reports: the one asked for, or svc when none was.
+func ReportedModel(name string) string {
+	if name == "" {
+		return General
+	}
+	return name
+}

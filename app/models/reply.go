@@ -1,0 +1,338 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/svcagent/svc/app/ident"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/actiontoken"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/model"
+)
+
+// noUpstreamMsg tells the caller (and through them the operator) how to serve model svc.
+const noUpstreamMsg = "model svc needs a model upstream and this service has none configured: " +
+	"set SVC_MODEL_BASE_URL (an OpenAI-compatible base URL such as https://api.openai.com/v1, with " +
+	"SVC_MODEL_API_KEY and SVC_MODEL_NAME) and restart; model svc-assistant answers without one"
+
+// plan is a checked request, ready to be answered.
+type plan struct {
+	id       string
+	model    string // the name to report
+	created  time.Time
+	req      model.Request // what goes to the upstream
+	out      output
+	engine   bool              // the built-in engine answers (svc-assistant without upstream)
+	turn     conversation.Turn // the engine's turn
+	asked    []model.Message   // the caller's messages, for counting tokens
+	askTools []model.Tool
+}
+
+// Complete makes one reply: it checks the request and the account's interactions, asks the
+// upstream (or the built-in engine), checks the reply against the JSON format asked for (once
+// more when the first reply misses it), and charges 1 interaction.
+func (s *Service) Complete(ctx context.Context, c Caller, chat Chat) (Reply, error) {
+	p, err := s.plan(ctx, c, chat)
+	if err != nil {
+		return Reply{}, err
+	}
+	var resp model.Response
+	if p.engine {
+		resp, err = s.engineReply(ctx, p)
+	} else {
+		for attempt := 0; ; attempt++ {
+			resp, err = s.d.Upstream.Complete(ctx, p.req)
+			if err != nil {
+				return Reply{}, err
+			}
+			if err = p.out.check(resp); err == nil || attempt == 1 {
+				break
+			}
+		}
+	}
+	if err != nil {
+		if errors.Is(err, errBadOutput) {
+			return Reply{}, badOutput(err)
+		}
+		return Reply{}, err
+	}
+	return s.finish(ctx, c, p, resp)
+}
+
+// Stream makes one reply like Complete and calls fn with each piece of it as it comes: text, or
+// tool-call fragments. The finish reason and the usage come only with the Reply returned, once the
+// reply was checked and charged: an error after pieces were passed means the reply failed and
+// nothing was charged. A streamed reply is not asked for twice.
+func (s *Service) Stream(ctx context.Context, c Caller, chat Chat, fn func(model.Chunk) error) (Reply, error) {
+	p, err := s.plan(ctx, c, chat)
+	if err != nil {
+		return Reply{}, err
+	}
+	var resp model.Response
+	if p.engine {
+		if resp, err = s.engineReply(ctx, p); err != nil {
+			return Reply{}, err
+		}
+		for _, piece := range pieces(resp.Message.Content) {
+			if err := fn(model.Chunk{Content: piece}); err != nil {
+				return Reply{}, err
+			}
+		}
+	} else {
+		ids := map[int]string{} // each call's id, made up at its first fragment when the upstream gave none
+		resp, err = s.d.Upstream.Stream(ctx, p.req, func(ch model.Chunk) error {
+			if ch.Content == "" && len(ch.ToolCalls) == 0 {
+				return nil // the end and the usage are told once the reply is charged
+			}
+			calls := slices.Clone(ch.ToolCalls)
+			for i := range calls {
+				if _, seen := ids[calls[i].Index]; !seen {
+					if calls[i].ID == "" {
+						calls[i].ID = ident.New("call")
+					}
+					ids[calls[i].Index] = calls[i].ID
+				}
+			}
+			return fn(model.Chunk{Content: ch.Content, ToolCalls: calls})
+		})
+		if err != nil {
+			return Reply{}, err
+		}
+		for i := range resp.Message.ToolCalls {
+			if id, ok := ids[i]; ok && resp.Message.ToolCalls[i].ID == "" {
+				resp.Message.ToolCalls[i].ID = id
+			}
+		}
+		if err := p.out.check(resp); err != nil {
+			return Reply{}, badOutput(err)
+		}
+	}
+	return s.finish(ctx, c, p, resp)
+}
+
+// plan checks a request and prepares what answers it. Nothing is asked of the upstream when it
+// fails.
+func (s *Service) plan(ctx context.Context, c Caller, chat Chat) (*plan, error) {
+	req := chat.Request
+	if err := check(req); err != nil {
+		return nil, err
+	}
+	out, err := outputOf(req.ResponseFormat, "response_format")
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{id: chat.ID, model: ReportedModel(chat.Model), created: s.d.Clock.Now().UTC(), out: out,
+		asked: req.Messages, askTools: req.Tools}
+	req.Model = s.opts.UpstreamModel
+	req.MaxTokens = capTokens(req.MaxTokens)
+
+	assistant := IsAssistant(chat.Model)
+	if !assistant && s.d.Upstream == nil {
+		return nil, domain.Errorf(domain.CodeModelUnavailable, noUpstreamMsg)
+	}
+	if err := s.affordable(ctx, c.Account, ledger.ModelReply); err != nil {
+		return nil, err
+	}
+	if !assistant {
+		p.req = req
+		return p, nil
+	}
+	if err := s.assistant(ctx, c, p, req); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// affordable returns 402 interaction_limit_reached when the account cannot pay for action.
+func (s *Service) affordable(ctx context.Context, acct account.Account, action ledger.Action) error {
+	usage, err := s.d.Ledger.Usage(ctx, acct)
+	if err != nil {
+		return err
+	}
+	cost, _ := ledger.Cost(action)
+	return ledger.Check(usage, cost)
+}
+
+// assistant prepares a reply of svc-assistant: the account's agent, answering only, from the
+// business profile and the Brain's matches for the last user message. Tools are ignored.
+func (s *Service) assistant(ctx context.Context, c Caller, p *plan, req model.Request) error {
+	acctID := c.Account.ID
+	prof, err := s.d.Profiles.Get(ctx, acctID)
+	if err != nil {
+		return fmt.Errorf("load agent: %w", err)
+	}
+	if !prof.Configured() {
+		return domain.Errorf(domain.CodeAgentNotConfigured, "svc-assistant answers for the account's agent, which must first be set up with PATCH /v1/agent (business_name)")
+	}
+	if !prof.Channels.API {
+		return domain.Errorf(domain.CodeAgentUnavailable, "the owner turned the AI off for the api channel")
+	}
+	last := -1
+	for i, m := range req.Messages {
+		if m.Role == model.RoleUser && strings.TrimSpace(textOf(m)) != "" {
+			last = i
+		}
+	}
+	if last < 0 {
+		return domain.Invalid("messages", "svc-assistant answers a user message with text; there is none")
+	}
+	question := textOf(req.Messages[last])
+	state, err := s.d.Brain.State(ctx, acctID)
+	if err != nil {
+		return err
+	}
+	hits, err := s.d.Brain.Search(ctx, acctID, question, searchHits)
+	if err != nil {
+		return err
+	}
+	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, Hits: hits, Message: question,
+		Lang: pickLanguage(question, prof), Channel: conversation.ChannelAPI, Now: p.created}
+
+	req.Tools, req.ToolChoice = nil, nil
+	if s.d.Upstream != nil {
+		req.Messages = append([]model.Message{{Role: model.RoleSystem, Content: assistantPrompt(turn)}}, answerOnly(req.Messages)...)
+		p.req = req
+		return nil
+	}
+	if p.out.json {
+		return domain.Invalid("response_format", "svc-assistant answers in text without a model upstream; JSON output needs one (SVC_MODEL_BASE_URL)")
+	}
+	for _, m := range req.Messages[:last] {
+		switch m.Role {
+		case model.RoleUser:
+			turn.History = append(turn.History, conversation.Message{Role: conversation.RoleCustomer, Content: textOf(m)})
+		case model.RoleAssistant:
+			if t := textOf(m); t != "" {
+				turn.History = append(turn.History, conversation.Message{Role: conversation.RoleAgent, Content: t})
+			}
+		}
+	}
+	if n := len(turn.History); n > conversation.HistoryTurns {
+		turn.History = turn.History[n-conversation.HistoryTurns:]
+	}
+	p.req, p.engine, p.turn = req, true, turn
+	return nil
+}
+
+// answerOnly drops tool calls and tool results from a conversation: svc-assistant calls no tools.
+func answerOnly(msgs []model.Message) []model.Message {
+	out := make([]model.Message, 0, len(msgs))
+	for _, m := range msgs {
+		switch {
+		case m.Role == model.RoleTool:
+			continue
+		case m.Role == model.RoleAssistant && len(m.ToolCalls) > 0:
+			if m.Content == "" && len(m.Parts) == 0 {
+				continue
+			}
+			m.ToolCalls = nil
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// engineReply asks the built-in engine. Its reply is plain text: open links written out, cut at the
+// token limit (finish reason length).
+func (s *Service) engineReply(ctx context.Context, p *plan) (model.Response, error) {
+	draft, err := s.d.Engine.Reply(ctx, p.turn)
+	if err != nil {
+		return model.Response{}, err
+	}
+	text, actions := actiontoken.Parse(draft.Text, actiontoken.Site{})
+	text = strings.TrimSpace(actiontoken.Render(text, actions, conversation.ChannelMessaging, actiontoken.Site{}))
+	resp := model.Response{Message: model.Message{Role: model.RoleAssistant, Content: text}, FinishReason: model.FinishStop}
+	if cut, ok := s.d.Tokens.Truncate(text, p.req.MaxTokens); ok {
+		resp.Message.Content, resp.FinishReason = cut, model.FinishLength
+	}
+	return resp, nil
+}
+
+// finish fills in the token counts the upstream did not give, and charges the reply.
+func (s *Service) finish(ctx context.Context, c Caller, p *plan, resp model.Response) (Reply, error) {
+	msg := resp.Message
+	msg.Role = model.RoleAssistant
+	for i := range msg.ToolCalls {
+		if msg.ToolCalls[i].ID == "" {
+			msg.ToolCalls[i].ID = ident.New("call")
+		}
+	}
+	finish := resp.FinishReason
+	switch {
+	case len(msg.ToolCalls) > 0 && (finish == "" || finish == model.FinishStop):
+		finish = model.FinishToolCalls
+	case finish == "":
+		finish = model.FinishStop
+	}
+	usage := resp.Usage
+	if p.engine || usage.PromptTokens == 0 && usage.CompletionTokens == 0 {
+		msgs, tools := p.req.Messages, p.req.Tools
+		if p.engine {
+			msgs, tools = p.asked, nil
+		}
+		usage = model.Usage{PromptTokens: s.promptTokens(msgs, tools), CompletionTokens: s.replyTokens(msg)}
+	}
+	if usage.TotalTokens < usage.PromptTokens+usage.CompletionTokens {
+		usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
+	}
+	spent, err := s.d.Ledger.Charge(ctx, c.Account.ID, ledger.ModelReply, p.id, c.Labels)
+	if err != nil {
+		return Reply{}, err
+	}
+	return Reply{ID: p.id, Model: p.model, Created: p.created, Message: msg, FinishReason: finish, Usage: usage, Interactions: spent}, nil
+}
+
+// promptTokens counts a conversation as OpenAI's chat models do: 3 tokens per message, its role,
+// text, name and tool calls, and 3 that prime the reply; tool definitions count as their text.
+func (s *Service) promptTokens(msgs []model.Message, tools []model.Tool) int {
+	n := 3
+	for _, m := range msgs {
+		n += 3 + s.d.Tokens.Count(m.Role) + s.d.Tokens.Count(textOf(m))
+		if m.Name != "" {
+			n += 1 + s.d.Tokens.Count(m.Name)
+		}
+		for _, tc := range m.ToolCalls {
+			n += s.d.Tokens.Count(tc.Name) + s.d.Tokens.Count(tc.Arguments)
+		}
+		for _, part := range m.Parts {
+			if part.Type == "image_url" {
+				n += 85 // a low-detail image
+			}
+		}
+	}
+	for _, t := range tools {
+		n += s.d.Tokens.Count(t.Name) + s.d.Tokens.Count(t.Description) + s.d.Tokens.Count(string(t.Parameters))
+	}
+	return n
+}
+
+// replyTokens counts a reply's text and tool calls.
+func (s *Service) replyTokens(m model.Message) int {
+	n := s.d.Tokens.Count(m.Content)
+	for _, tc := range m.ToolCalls {
+		n += s.d.Tokens.Count(tc.Name) + s.d.Tokens.Count(tc.Arguments)
+	}
+	return n
+}
+
+// pieces splits the engine's text into word-sized pieces for a stream.
+func pieces(text string) []string {
+	var out []string
+	for len(text) > 0 {
+		i := strings.IndexAny(text[1:], " \n")
+		if i < 0 {
+			out = append(out, text)
+			break
+		}
+		out = append(out, text[:i+1])
+		text = text[i+1:]
+	}
+	return out
+}
