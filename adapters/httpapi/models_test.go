@@ -346,7 +346,7 @@ func postStream(t *testing.T, s *Server, path, body string) (*http.Response, cha
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Accept-Encoding", "gzip")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

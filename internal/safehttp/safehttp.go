@@ -7,7 +7,7 @@
 // 127.1) fail before any dial, with a clear reason.
 //
 // The crawler, the webhook sender and the model client all use it; none uses
-// http.DefaultClient.
+// the standard library's default client.
 package safehttp
 
 import (
