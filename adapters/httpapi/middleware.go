@@ -164,3 +164,12 @@ func principal(c *gin.Context) (accounts.Principal, bool) {
 	p, ok := v.(accounts.Principal)
 	return p, ok
 }
+
+// nudgeRelay asks the relay to look at the outbox as soon as a write request has committed, so the
+// events it wrote do not wait for the relay's next tick.
+func (s *Server) nudgeRelay(c *gin.Context) {
+	c.Next()
+	if c.Request.Method != http.MethodGet && c.Writer.Status() < 300 && s.uc.Relay != nil {
+		s.uc.Relay.Nudge()
+	}
+}

@@ -92,7 +92,7 @@ func (s *Server) routes() *gin.Engine {
 	r.ContextWithFallback = true
 	r.RedirectFixedPath = false
 	r.HandleMethodNotAllowed = false
-	r.Use(s.requestID, s.accessLog, s.recovery, s.cors, s.limitBody)
+	r.Use(s.requestID, s.accessLog, s.recovery, s.cors, s.limitBody, s.nudgeRelay)
 	r.NoRoute(s.notFound)
 	r.NoMethod(s.notFound)
 

@@ -149,7 +149,6 @@ func (s *Server) redeliver(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.uc.Relay.Nudge()
 	c.JSON(http.StatusAccepted, gin.H{"object": "webhook_redelivery", "webhook_id": c.Param("id"), "event_id": c.Param("event_id"), "status": "queued"})
 }
 
@@ -206,7 +205,6 @@ func (s *Server) createConversion(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.uc.Relay.Nudge()
 	c.JSON(http.StatusCreated, conversionOf(stored))
 }
 

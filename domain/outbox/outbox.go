@@ -18,9 +18,11 @@ const (
 	TopicMail = "notify.mail"
 )
 
-// Lease is how long a claimed message may stay unconfirmed before it is claimed again. It is
-// longer than the longest task with its retries (a webhook delivery: 3 × 10 s + 6 s).
-const Lease = 2 * time.Minute
+// Lease is how long a claimed message may stay unconfirmed before it is claimed again: how late,
+// at worst, a message is after the process that claimed it died. A message claimed again while
+// the queue still holds it (waiting, running or between retries) is not run twice: both queues
+// keep one task per message id.
+const Lease = 30 * time.Second
 
 // Message is a unit of work written to the outbox.
 type Message struct {
