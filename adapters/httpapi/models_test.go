@@ -43,14 +43,14 @@ func (l *fakeLedger) Usage(context.Context, account.Account) (ledger.Usage, erro
 	return ledger.Usage{Spent: l.spent, Limit: l.limit}, nil
 }
 
-func (l *fakeLedger) Charge(_ context.Context, accountID string, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error) {
+func (l *fakeLedger) ChargeAccount(_ context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.spent >= l.limit {
 		return ledger.Usage{Spent: l.spent, Limit: l.limit}, ledger.LimitReached()
 	}
 	l.spent++
-	l.charges = append(l.charges, ledger.Charge{AccountID: accountID, Action: action, Cost: 1, Ref: ref, Labels: labels})
+	l.charges = append(l.charges, ledger.Charge{AccountID: acct.ID, Action: action, Cost: 1, Ref: ref, Labels: labels})
 	return ledger.Usage{Spent: l.spent, Limit: l.limit}, nil
 }
 

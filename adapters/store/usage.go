@@ -33,19 +33,27 @@ func (r *Usage) Spent(ctx context.Context, accountID string, period ledger.Perio
 func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Period, limit int) (total int, ok bool, err error) {
 	start := dbTime(period.Start)
 	err = inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
-		if err := ensurePeriod(ctx, tx, c.AccountID, start); err != nil {
-			return err
+		charge := func() error {
+			return tx.NewUpdate().Model((*usagePeriodModel)(nil)).
+				Set("spent = spent + ?", c.Cost).
+				Where("account_id = ?", c.AccountID).
+				Where("period_start = ?", start).
+				Where("(? <= 0 OR spent + ? <= ?)", c.Cost, c.Cost, limit).
+				Returning("spent").
+				Scan(ctx, &total)
 		}
-		err := tx.NewUpdate().Model((*usagePeriodModel)(nil)).
-			Set("spent = spent + ?", c.Cost).
-			Where("account_id = ?", c.AccountID).
-			Where("period_start = ?", start).
-			Where("(? <= 0 OR spent + ? <= ?)", c.Cost, c.Cost, limit).
-			Returning("spent").
-			Scan(ctx, &total)
+		// The period's row exists but for the first charge of a period: try the update first and
+		// open the period only when nothing matched (a no-op when a concurrent charge opened it
+		// meanwhile), then try once more; a second miss is a refusal.
+		err := charge()
 		if errors.Is(err, sql.ErrNoRows) {
-			total, err = spent(ctx, tx, c.AccountID, start)
-			return err
+			if err := ensurePeriod(ctx, tx, c.AccountID, start); err != nil {
+				return err
+			}
+			if err = charge(); errors.Is(err, sql.ErrNoRows) {
+				total, err = spent(ctx, tx, c.AccountID, start)
+				return err
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("charge: %w", err)

@@ -61,13 +61,20 @@ func (l *Ledger) Usage(ctx context.Context, acct account.Account) (ledger.Usage,
 // runs out, a limit.reached event is written, once per period. The usage after the call is
 // returned either way. Run it in the transaction that stores what was paid for.
 func (l *Ledger) Charge(ctx context.Context, accountID string, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error) {
-	cost, ok := ledger.Cost(action)
-	if !ok {
-		return ledger.Usage{}, fmt.Errorf("charge: unknown action %q", action)
-	}
 	acct, err := l.accounts.Get(ctx, accountID)
 	if err != nil {
 		return ledger.Usage{}, err
+	}
+	return l.ChargeAccount(ctx, acct, action, ref, labels)
+}
+
+// ChargeAccount is Charge for an account the caller has already loaded in this request (its plan
+// and limit as loaded then), sparing a read on the hot path.
+func (l *Ledger) ChargeAccount(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error) {
+	accountID := acct.ID
+	cost, ok := ledger.Cost(action)
+	if !ok {
+		return ledger.Usage{}, fmt.Errorf("charge: unknown action %q", action)
 	}
 	plan, err := l.plan(acct)
 	if err != nil {

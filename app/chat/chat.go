@@ -28,7 +28,7 @@ type Publisher interface {
 // Ledger reads usage and charges interactions.
 type Ledger interface {
 	Usage(ctx context.Context, acct account.Account) (ledger.Usage, error)
-	Charge(ctx context.Context, accountID string, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error)
+	ChargeAccount(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error)
 }
 
 // Brain searches an account's knowledge.

@@ -103,12 +103,12 @@ func (a *Agent) makeReply(ctx context.Context, job conversation.Job) (Reply, err
 	if text == "" && len(actions) == 0 {
 		return Reply{}, domain.Errorf(domain.CodeModelUnavailable, "the model returned an empty reply; try again")
 	}
-	return a.finish(ctx, job, conv, customer.Content, text, actions, draft.Booking)
+	return a.finish(ctx, acct, job, conv, customer.Content, text, actions, draft.Booking)
 }
 
 // finish charges the interaction, stores the reply, marks the job done and writes the events,
 // in one transaction. Only one finish of a job succeeds.
-func (a *Agent) finish(ctx context.Context, job conversation.Job, conv conversation.Conversation, customerMsg, text string,
+func (a *Agent) finish(ctx context.Context, acct account.Account, job conversation.Job, conv conversation.Conversation, customerMsg, text string,
 	actions []conversation.Action, booking *conversation.Booking) (Reply, error) {
 	ctx = context.WithoutCancel(ctx) // a reply that was made is stored, even if its caller left
 	now := a.clock.Now().UTC()
@@ -116,7 +116,7 @@ func (a *Agent) finish(ctx context.Context, job conversation.Job, conv conversat
 		ReplyID: ident.New("msg"), Text: text, Actions: actions, CreatedAt: now}
 	var refused error
 	err := a.tx.InTx(ctx, func(ctx context.Context) error {
-		usage, err := a.ledger.Charge(ctx, job.AccountID, ledger.ChatReply, reply.ReplyID, ledger.Labels{})
+		usage, err := a.ledger.ChargeAccount(ctx, acct, ledger.ChatReply, reply.ReplyID, ledger.Labels{})
 		if domain.ErrorCode(err) == domain.CodeInteractionLimitReached {
 			refused = err
 			ok, ferr := a.jobs.Finish(ctx, job.AccountID, job.ID, conversation.JobFailed, "", string(domain.CodeInteractionLimitReached), now)

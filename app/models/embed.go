@@ -79,7 +79,7 @@ func (s *Service) Embed(ctx context.Context, c Caller, e Embed) (Vectors, error)
 	for _, t := range texts {
 		tokens += s.d.Tokens.Count(t)
 	}
-	spent, err := s.d.Ledger.Charge(ctx, c.Account.ID, ledger.Embeddings, ident.New("emb"), c.Labels)
+	spent, err := s.d.Ledger.ChargeAccount(ctx, c.Account, ledger.Embeddings, ident.New("emb"), c.Labels)
 	if err != nil {
 		return Vectors{}, err
 	}

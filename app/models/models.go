@@ -40,7 +40,7 @@ const searchHits = 5
 // Ledger reads usage and charges interactions.
 type Ledger interface {
 	Usage(ctx context.Context, acct account.Account) (ledger.Usage, error)
-	Charge(ctx context.Context, accountID string, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error)
+	ChargeAccount(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error)
 }
 
 // Profiles reads the account's agent profile.

@@ -32,14 +32,14 @@ func (l *fakeLedger) Usage(_ context.Context, acct account.Account) (ledger.Usag
 	return ledger.Usage{Period: ledger.PeriodAt(testNow), Spent: l.spent, Limit: l.limit}, nil
 }
 
-func (l *fakeLedger) Charge(_ context.Context, accountID string, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error) {
+func (l *fakeLedger) ChargeAccount(_ context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error) {
 	cost, _ := ledger.Cost(action)
 	u := ledger.Usage{Period: ledger.PeriodAt(testNow), Spent: l.spent, Limit: l.limit}
 	if err := ledger.Check(u, cost); err != nil {
 		return u, err
 	}
 	l.spent += cost
-	l.charges = append(l.charges, ledger.Charge{AccountID: accountID, Action: action, Cost: cost, Ref: ref, Labels: labels})
+	l.charges = append(l.charges, ledger.Charge{AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels})
 	u.Spent = l.spent
 	return u, nil
 }

@@ -282,7 +282,7 @@ func (s *Service) finish(ctx context.Context, c Caller, p *plan, resp model.Resp
 	if usage.TotalTokens < usage.PromptTokens+usage.CompletionTokens {
 		usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
 	}
-	spent, err := s.d.Ledger.Charge(ctx, c.Account.ID, ledger.ModelReply, p.id, c.Labels)
+	spent, err := s.d.Ledger.ChargeAccount(ctx, c.Account, ledger.ModelReply, p.id, c.Labels)
 	if err != nil {
 		return Reply{}, err
 	}
