@@ -29,6 +29,12 @@ func TestQueue(t *testing.T) {
 	})
 }
 
+func TestQueueRetries(t *testing.T) {
+	portstest.RunQueueRetries(t, func(t *testing.T, h ports.Handler, own time.Duration) ports.Queue {
+		return start(t, h, asynqq.Options{RetryDelay: fixedDelay(own)})
+	})
+}
+
 func TestRetriesLandOnTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes 6 s")

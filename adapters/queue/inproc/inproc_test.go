@@ -100,6 +100,31 @@ func TestEnqueueFailsWhenFull(t *testing.T) {
 	}
 }
 
+func TestQueueRetries(t *testing.T) {
+	portstest.RunQueueRetries(t, func(t *testing.T, h ports.Handler, own time.Duration) ports.Queue {
+		return start(t, h, inproc.Options{RetryDelay: fixedDelay(own)})
+	})
+}
+
+func TestRetryLaterKeepsMaxRetry(t *testing.T) {
+	var calls atomic.Int32
+	q := start(t, handlerFunc(func(context.Context, outbox.Message) error {
+		calls.Add(1)
+		return &ports.RetryLater{Delay: 10 * time.Millisecond}
+	}), inproc.Options{MaxRetry: 1})
+	if err := q.Enqueue(context.Background(), outbox.Message{ID: "capped"}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for calls.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // room for a wrong third run
+	if n := calls.Load(); n != 2 {
+		t.Errorf("handled %d times, want 2 (once and MaxRetry 1)", n)
+	}
+}
+
 func TestGivesUpAfterMaxRetry(t *testing.T) {
 	var calls atomic.Int32
 	q := start(t, handlerFunc(func(context.Context, outbox.Message) error {
