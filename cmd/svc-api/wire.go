@@ -40,7 +40,7 @@ var common = wire.NewSet(
 	agents.NewProfiles,
 	boot.CrawlOptions, crawl.Set, local.Set,
 	knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)),
-	boot.Replier, boot.ChatOptions, sessions.New,
+	boot.Upstream, boot.Replier, boot.ChatOptions, sessions.New,
 	conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)),
 	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
 	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),

@@ -65,7 +65,8 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	conversations := store.NewConversations(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
-	replier := boot.Replier(cfg, log)
+	client := boot.Upstream(cfg, log)
+	replier := boot.Replier(cfg, client)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -119,7 +120,7 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(outbox, queue, system)
-	modelsService := boot.Models(cfg, log, ledger, profiles, brain, usage, system, embedder)
+	modelsService := boot.Models(cfg, client, ledger, profiles, brain, usage, system, embedder)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -188,7 +189,8 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	conversations := store.NewConversations(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
-	replier := boot.Replier(cfg, log)
+	openaiClient := boot.Upstream(cfg, log)
+	replier := boot.Replier(cfg, openaiClient)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -250,7 +252,7 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	asynqqOptions := boot.AsynqOptions(cfg)
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	relay := events.NewRelay(outbox, queue, system)
-	modelsService := boot.Models(cfg, log, ledger, profiles, brain, usage, system, embedder)
+	modelsService := boot.Models(cfg, openaiClient, ledger, profiles, brain, usage, system, embedder)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -291,4 +293,4 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 
 // wire.go:
 
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)), boot.Replier, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Bind(new(chat.Publisher), new(*events.Publisher)), boot.Models, wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)), boot.Upstream, boot.Replier, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Bind(new(chat.Publisher), new(*events.Publisher)), boot.Models, wire.Struct(new(program), "*"))

@@ -33,7 +33,7 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 		wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
 		accounts.NewLedger,
 		knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)),
-		boot.Replier, boot.ChatOptions,
+		boot.Upstream, boot.Replier, boot.ChatOptions,
 		chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
 		wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
 		wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),

@@ -141,13 +141,22 @@ func CrawlOptions(cfg config.Config) crawl.Options {
 	return crawl.Options{AllowPrivate: cfg.AllowPrivateTargets}
 }
 
-// Replier picks what writes the agent's replies: the OpenAI-compatible upstream when
-// SVC_MODEL_BASE_URL is set, else the built-in retrieval engine.
-func Replier(cfg config.Config, log *zap.Logger) ports.Replier {
+// Upstream is the process's one client of the OpenAI-compatible upstream (SVC_MODEL_BASE_URL),
+// shared by the agent and the model-compatible endpoints; nil when none is configured.
+func Upstream(cfg config.Config, log *zap.Logger) *openai.Client {
 	if cfg.ModelBaseURL == "" {
+		return nil
+	}
+	return openai.New(openai.Options{BaseURL: cfg.ModelBaseURL, APIKey: cfg.ModelAPIKey, Model: cfg.ModelName,
+		EmbeddingModel: cfg.ModelEmbeddingName}, log.Named("model"))
+}
+
+// Replier picks what writes the agent's replies: the upstream when one is configured, else the
+// built-in retrieval engine.
+func Replier(cfg config.Config, up *openai.Client) ports.Replier {
+	if up == nil {
 		return local.NewEngine()
 	}
-	up := openai.New(openai.Options{BaseURL: cfg.ModelBaseURL, APIKey: cfg.ModelAPIKey, Model: cfg.ModelName}, log.Named("model"))
 	return chat.NewModelReplier(up, cfg.ModelName)
 }
 

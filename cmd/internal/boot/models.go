@@ -1,8 +1,6 @@
 package boot
 
 import (
-	"go.uber.org/zap"
-
 	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/model/openai"
 	"github.com/svcagent/svc/adapters/model/tokens"
@@ -18,13 +16,11 @@ import (
 // answers svc and svc-assistant and makes the embeddings; without it, svc answers 503
 // model_unavailable, svc-assistant is the built-in engine and the embeddings are the built-in
 // embedder's (the Brain's own).
-func Models(cfg config.Config, log *zap.Logger, l *accounts.Ledger, p *agents.Profiles, b *knowledge.Brain,
+func Models(cfg config.Config, up *openai.Client, l *accounts.Ledger, p *agents.Profiles, b *knowledge.Brain,
 	u ports.Usage, clock ports.Clock, emb *local.Embedder) *models.Service {
 	d := models.Deps{Engine: local.NewEngine(), Embedder: emb, Tokens: tokens.New(), Ledger: l, Profiles: p, Brain: b,
 		Usage: u, Clock: clock}
-	if cfg.ModelBaseURL != "" {
-		up := openai.New(openai.Options{BaseURL: cfg.ModelBaseURL, APIKey: cfg.ModelAPIKey, Model: cfg.ModelName,
-			EmbeddingModel: cfg.ModelEmbeddingName}, log.Named("model"))
+	if up != nil {
 		d.Upstream, d.Embedder = up, up
 	}
 	return models.New(d, models.Options{UpstreamModel: cfg.ModelName})
