@@ -81,47 +81,13 @@ func (e *benchEnv) ensureKeys(b *testing.B, total int64) {
 	if missing <= 0 {
 		return
 	}
-	// svcctl is a process per key; a few at a time is quicker than one by one. SQLite takes one
-	// writer at a time, so the embedded store gets them one by one.
-	workers := 4
-	if !e.s.production {
-		workers = 1
-	}
-	made := make([]string, missing)
-	var wg sync.WaitGroup
-	var errMu sync.Mutex
-	var firstErr error
-	next := atomic.Int64{}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= missing {
-					return
-				}
-				res := run(b, cmdTimeout, "svcctl", e.s.env, "key", "create", "--account", e.account.id, "--name", fmt.Sprintf("bench %d", i))
-				var o obj
-				if res.code == 0 {
-					o = parseObj(res.stdout)
-				}
-				if res.code != 0 || o.str("key") == "" {
-					errMu.Lock()
-					if firstErr == nil {
-						firstErr = fmt.Errorf("svcctl key create: exit %d: %s %s", res.code, res.stdout, res.stderr)
-					}
-					errMu.Unlock()
-					return
-				}
-				made[i] = o.str("key")
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		b.Fatal(firstErr)
-	}
+	made := makeInParallel(b, missing, setupWorkers(e.s), func(i int) (string, error) {
+		res := run(b, cmdTimeout, "svcctl", e.s.env, "key", "create", "--account", e.account.id, "--name", fmt.Sprintf("bench %d", i))
+		if o := parseObj(res.stdout); res.code == 0 && o.str("key") != "" {
+			return o.str("key"), nil
+		}
+		return "", fmt.Errorf("svcctl key create: exit %d: %s %s", res.code, res.stdout, res.stderr)
+	})
 	e.keys = append(e.keys, made...)
 }
 
@@ -185,4 +151,67 @@ func percentile(sorted []time.Duration, q float64) float64 {
 		i = len(sorted) - 1
 	}
 	return float64(sorted[i]) / float64(time.Microsecond)
+}
+
+// setupWorkers is how many svcctl processes a benchmark's set-up runs at once: svcctl is a process
+// per call, so a few at a time is quicker; SQLite takes one writer at a time, so the embedded
+// store gets them one by one.
+func setupWorkers(s stack) int {
+	if s.production {
+		return 4
+	}
+	return 1
+}
+
+// makeInParallel runs fn for 0..n-1 on at most workers goroutines and returns the results in
+// order; the first error fails the benchmark once all have stopped. fn runs outside the
+// benchmark's goroutine, so it reports failures instead of failing.
+func makeInParallel(b *testing.B, n, workers int, fn func(i int) (string, error)) []string {
+	made := make([]string, n)
+	var (
+		wg       sync.WaitGroup
+		errMu    sync.Mutex
+		firstErr error
+		next     atomic.Int64
+	)
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				v, err := fn(i)
+				if err != nil {
+					errMu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					errMu.Unlock()
+					return
+				}
+				made[i] = v
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		b.Fatal(firstErr)
+	}
+	return made
+}
+
+// benchAccount makes one pro account and a key with svcctl and returns the key.
+func benchAccount(b *testing.B, s stack, name string) (string, error) {
+	res := run(b, cmdTimeout, "svcctl", s.env, "account", "create", "--name", name, "--plan", "pro")
+	acct := parseObj(res.stdout)
+	if res.code != 0 || acct.str("account_id") == "" {
+		return "", fmt.Errorf("svcctl account create: exit %d: %s %s", res.code, res.stdout, res.stderr)
+	}
+	res = run(b, cmdTimeout, "svcctl", s.env, "key", "create", "--account", acct.str("account_id"))
+	k := parseObj(res.stdout)
+	if res.code != 0 || k.str("key") == "" {
+		return "", fmt.Errorf("svcctl key create: exit %d: %s %s", res.code, res.stdout, res.stderr)
+	}
+	return k.str("key"), nil
 }

@@ -85,64 +85,20 @@ func (e *chatBench) ensureAccounts(b *testing.B, total int64) {
 	if missing <= 0 {
 		return
 	}
-	// svcctl is a process per call; a few at a time is quicker. SQLite takes one writer at a time,
-	// so the embedded store gets them one by one.
-	workers := 4
-	if !e.s.production {
-		workers = 1
-	}
-	made := make([]string, missing)
-	var wg sync.WaitGroup
-	var errMu sync.Mutex
-	var firstErr error
-	fail := func(err error) {
-		errMu.Lock()
-		defer errMu.Unlock()
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-	var next atomic.Int64
 	base := len(e.keys)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= missing {
-					return
-				}
-				key, err := e.newAccount(b, fmt.Sprintf("Bench bakery %d", base+i))
-				if err != nil {
-					fail(err)
-					return
-				}
-				made[i] = key
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		b.Fatal(firstErr)
-	}
+	made := makeInParallel(b, missing, setupWorkers(e.s), func(i int) (string, error) {
+		return e.newAccount(b, fmt.Sprintf("Bench bakery %d", base+i))
+	})
 	e.keys = append(e.keys, made...)
 }
 
 // newAccount makes one account ready to chat and returns its key. It reports failures instead of
 // failing the benchmark, as it runs outside the benchmark's goroutine.
 func (e *chatBench) newAccount(b *testing.B, name string) (string, error) {
-	res := run(b, cmdTimeout, "svcctl", e.s.env, "account", "create", "--name", name, "--plan", "pro")
-	acct := parseObj(res.stdout)
-	if res.code != 0 || acct.str("account_id") == "" {
-		return "", fmt.Errorf("svcctl account create: exit %d: %s %s", res.code, res.stdout, res.stderr)
+	key, err := benchAccount(b, e.s, name)
+	if err != nil {
+		return "", err
 	}
-	res = run(b, cmdTimeout, "svcctl", e.s.env, "key", "create", "--account", acct.str("account_id"))
-	k := parseObj(res.stdout)
-	if res.code != 0 || k.str("key") == "" {
-		return "", fmt.Errorf("svcctl key create: exit %d: %s %s", res.code, res.stdout, res.stderr)
-	}
-	key := k.str("key")
 	for _, step := range []struct {
 		method, path string
 		body         any

@@ -151,61 +151,11 @@ func (e *modelBench) ensureAccounts(b *testing.B, total int64) {
 	if missing <= 0 {
 		return
 	}
-	workers := 4
-	if !e.s.production {
-		workers = 1 // SQLite takes one writer at a time
-	}
-	made := make([]string, missing)
-	var (
-		wg       sync.WaitGroup
-		errMu    sync.Mutex
-		firstErr error
-		next     atomic.Int64
-	)
 	base := len(e.keys)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= missing {
-					return
-				}
-				key, err := e.newAccount(b, fmt.Sprintf("Model bench %d", base+i))
-				if err != nil {
-					errMu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					errMu.Unlock()
-					return
-				}
-				made[i] = key
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		b.Fatal(firstErr)
-	}
+	made := makeInParallel(b, missing, setupWorkers(e.s), func(i int) (string, error) {
+		return benchAccount(b, e.s, fmt.Sprintf("Model bench %d", base+i))
+	})
 	e.keys = append(e.keys, made...)
-}
-
-// newAccount makes one account and key with svcctl; it reports failures instead of failing the
-// benchmark, as it runs outside the benchmark's goroutine.
-func (e *modelBench) newAccount(b *testing.B, name string) (string, error) {
-	res := run(b, cmdTimeout, "svcctl", e.s.env, "account", "create", "--name", name, "--plan", "pro")
-	acct := parseObj(res.stdout)
-	if res.code != 0 || acct.str("account_id") == "" {
-		return "", fmt.Errorf("svcctl account create: exit %d: %s %s", res.code, res.stdout, res.stderr)
-	}
-	res = run(b, cmdTimeout, "svcctl", e.s.env, "key", "create", "--account", acct.str("account_id"))
-	k := parseObj(res.stdout)
-	if res.code != 0 || k.str("key") == "" {
-		return "", fmt.Errorf("svcctl key create: exit %d: %s %s", res.code, res.stdout, res.stderr)
-	}
-	return k.str("key"), nil
 }
 
 // nextKey returns the key for the next request.
