@@ -31,11 +31,20 @@ type Accounts interface {
 	Count(ctx context.Context) (int, error)
 }
 
+// Credential is what authenticating a key reads: the key, its account, and the account's
+// spending in one period.
+type Credential struct {
+	Key     account.Key
+	Account account.Account
+	Spent   int
+}
+
 // Keys stores API keys by the hash of the secret.
 type Keys interface {
 	Create(ctx context.Context, k account.Key) error
-	// ByHash finds a key, revoked or not, by its hash (authentication); not_found when none.
-	ByHash(ctx context.Context, hash string) (account.Key, error)
+	// Credential finds a key, revoked or not, by its hash, with its account and what the account
+	// has spent in period, in one read (authentication); not_found when none.
+	Credential(ctx context.Context, hash string, period ledger.Period) (Credential, error)
 	List(ctx context.Context, accountID string) ([]account.Key, error)
 	// Revoke marks a key revoked (an admin call by key id); not_found when none, and a second
 	// revoke keeps the first time.
@@ -57,6 +66,9 @@ type Usage interface {
 	// records c, atomically even under concurrent charges. It returns the spent total after the
 	// call and whether the charge went through.
 	Charge(ctx context.Context, c ledger.Charge, period ledger.Period, limit int) (spent int, ok bool, err error)
+	// Refund deletes the account's charge of id and takes its cost off its period's counter,
+	// atomically; nothing when there is no such charge (refunded already, or another account's).
+	Refund(ctx context.Context, accountID, id string) error
 	// MarkLimitReached flags the period as reached and reports whether this call was the first.
 	MarkLimitReached(ctx context.Context, accountID string, period ledger.Period) (first bool, err error)
 	// Statement groups the account's charges made in [from, to) by action and labels, ordered by

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/ident"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/ratelimit"
@@ -19,6 +20,7 @@ const (
 	ctxRequestID = "svc.request_id"
 	ctxLogger    = "svc.logger"
 	ctxPrincipal = "svc.principal"
+	ctxAdmission = "svc.admission"
 
 	headerRequestID = "X-Request-Id"
 )
@@ -114,25 +116,44 @@ func bearer(c *gin.Context) string {
 	return strings.TrimSpace(token)
 }
 
-// authKey authenticates the API key and applies the per-key request limit. The account id of the
-// request comes only from here.
-func (s *Server) authKey(c *gin.Context) {
-	p, err := s.uc.Access.Authenticate(c.Request.Context(), bearer(c))
-	if err != nil {
-		s.fail(c, err)
-		return
+// authKey authenticates the API key and counts the request against the per-key limit and the
+// account limits given (each answered later, in the route's order: see admitted). The account id
+// of the request comes only from here.
+func (s *Server) authKey(accountLimits ...ratelimit.Limit) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		ad, err := s.uc.Access.Admit(c.Request.Context(), bearer(c), accountLimits...)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		c.Set(ctxPrincipal, ad.Principal)
+		c.Set(ctxAdmission, ad)
+		if !s.admitted(c, ratelimit.PerKey) {
+			return
+		}
+		c.Next()
 	}
-	c.Set(ctxPrincipal, p)
-	if !s.limit(c, p.KeyID, ratelimit.PerKey) {
-		return
-	}
-	c.Next()
+}
+
+// admitted answers 429 when the request is over limit l, as counted by authKey, and sets the
+// rate-limit headers of the per-key limit. It reports whether the request may go on.
+func (s *Server) admitted(c *gin.Context, l ratelimit.Limit) bool {
+	v, _ := c.Get(ctxAdmission)
+	ad, _ := v.(accounts.Admission)
+	res, err := ad.Limit(l)
+	return s.applyLimit(c, l, res, err)
 }
 
 // limit counts the request against l for subject, sets the rate-limit headers, and answers 429
 // when over. It reports whether the request may go on.
 func (s *Server) limit(c *gin.Context, subject string, l ratelimit.Limit) bool {
 	res, err := s.uc.Access.Limit(c.Request.Context(), subject, l)
+	return s.applyLimit(c, l, res, err)
+}
+
+// applyLimit applies the outcome of counting a request against l: the rate-limit headers for
+// the per-key limit, and the error when over.
+func (s *Server) applyLimit(c *gin.Context, l ratelimit.Limit, res ratelimit.Result, err error) bool {
 	if l == ratelimit.PerKey && domain.ErrorCode(err) != domain.CodeInternal {
 		c.Header("X-RateLimit-Limit", strconv.Itoa(l.Count))
 		c.Header("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
@@ -165,11 +186,17 @@ func principal(c *gin.Context) (accounts.Principal, bool) {
 	return p, ok
 }
 
-// nudgeRelay asks the relay to look at the outbox as soon as a write request has committed, so the
-// events it wrote do not wait for the relay's next tick.
+// nudgeRelay asks the relay to look at the outbox as soon as a write request that wrote to it
+// has committed, so the events it wrote do not wait for the relay's next tick.
 func (s *Server) nudgeRelay(c *gin.Context) {
+	if c.Request.Method == http.MethodGet || s.uc.Relay == nil {
+		c.Next()
+		return
+	}
+	ctx, wrote := events.Watch(c.Request.Context())
+	c.Request = c.Request.WithContext(ctx)
 	c.Next()
-	if c.Request.Method != http.MethodGet && c.Writer.Status() < 300 && s.uc.Relay != nil {
+	if wrote() {
 		s.uc.Relay.Nudge()
 	}
 }

@@ -30,10 +30,10 @@ import (
 // this service does not use are ignored, as OpenAI-compatible servers do, while fields it cannot
 // honour (n other than 1, functions, previous_response_id, built-in tools) are refused by name.
 
-// modelLimit applies the model endpoints' limit: 60 requests a minute per account.
+// modelLimit applies the model endpoints' limit, 60 requests a minute per account, as counted
+// by authKey.
 func (s *Server) modelLimit(c *gin.Context) {
-	p, _ := principal(c)
-	if !s.limit(c, p.Account.ID, ratelimit.Model) {
+	if !s.admitted(c, ratelimit.Model) {
 		return
 	}
 	c.Next()
@@ -76,7 +76,7 @@ func caller(c *gin.Context) (models.Caller, error) {
 		}
 		*h.dst = v
 	}
-	return models.Caller{Account: p.Account, Labels: l}, nil
+	return models.Caller{Account: p.Account, Usage: p.Usage, Labels: l}, nil
 }
 
 // present reports whether a raw JSON member was sent with a value other than null.

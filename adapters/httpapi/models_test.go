@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +27,7 @@ import (
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/model"
 	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/ports"
 	"github.com/svcagent/svc/ports/mock"
 )
 
@@ -37,21 +39,26 @@ type fakeLedger struct {
 	charges []ledger.Charge
 }
 
-func (l *fakeLedger) Usage(context.Context, account.Account) (ledger.Usage, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return ledger.Usage{Spent: l.spent, Limit: l.limit}, nil
-}
-
-func (l *fakeLedger) ChargeAccount(_ context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error) {
+func (l *fakeLedger) Hold(_ context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Hold, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.spent >= l.limit {
-		return ledger.Usage{Spent: l.spent, Limit: l.limit}, ledger.LimitReached()
+		return ledger.Hold{Usage: ledger.Usage{Spent: l.spent, Limit: l.limit}}, ledger.LimitReached()
 	}
 	l.spent++
-	l.charges = append(l.charges, ledger.Charge{AccountID: acct.ID, Action: action, Cost: 1, Ref: ref, Labels: labels})
-	return ledger.Usage{Spent: l.spent, Limit: l.limit}, nil
+	c := ledger.Charge{ID: fmt.Sprint("chg_", l.spent), AccountID: acct.ID, Action: action, Cost: 1, Ref: ref, Labels: labels}
+	l.charges = append(l.charges, c)
+	return ledger.Hold{Charge: c, Usage: ledger.Usage{Spent: l.spent, Limit: l.limit}}, nil
+}
+
+func (l *fakeLedger) Keep(context.Context, account.Account, ledger.Hold) error { return nil }
+
+func (l *fakeLedger) Release(_ context.Context, h ledger.Hold) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.charges = slices.DeleteFunc(l.charges, func(c ledger.Charge) bool { return c.ID == h.Charge.ID })
+	l.spent = len(l.charges)
+	return nil
 }
 
 func (l *fakeLedger) count() int {
@@ -143,8 +150,7 @@ func newModelServer(t *testing.T, withUpstream bool) modelFixture {
 	s, d := newTestServer(t)
 	s.opts.MaxBodyBytes = 1 << 20
 	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
-	d.keys.EXPECT().ByHash(gomock.Any(), key.Hash).Return(key, nil).AnyTimes()
-	d.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}, nil).AnyTimes()
+	d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}}, nil).AnyTimes()
 	d.limiter.EXPECT().Allow(gomock.Any(), gomock.Any(), gomock.Any()).Return(ratelimit.Result{Allowed: true, Remaining: 10}, nil).AnyTimes()
 	f := modelFixture{s: s, d: d, ledger: &fakeLedger{limit: 10}, up: &upstream{}}
 	ctrl := gomock.NewController(t)
@@ -240,8 +246,7 @@ func TestModelEndpointErrors(t *testing.T) {
 func TestModelRateLimit(t *testing.T) {
 	s, d := newTestServer(t)
 	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
-	d.keys.EXPECT().ByHash(gomock.Any(), key.Hash).Return(key, nil)
-	d.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}, nil)
+	d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}}, nil)
 	d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true}, nil)
 	d.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", ratelimit.Model).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
 	rec := do(s, "POST", "/v1/embeddings", auth, `{"input":"a"}`)
@@ -281,7 +286,7 @@ func TestChatCompletion(t *testing.T) {
 		*sent.Temperature != 0.5 || sent.Stop[0] != "END" || *sent.Seed != 7 {
 		t.Fatalf("sent %+v", sent)
 	}
-	want := ledger.Charge{AccountID: "acct_1", Action: ledger.ModelReply, Cost: 1, Ref: b["id"].(string),
+	want := ledger.Charge{ID: "chg_1", AccountID: "acct_1", Action: ledger.ModelReply, Cost: 1, Ref: b["id"].(string),
 		Labels: ledger.Labels{Source: "n8n", Workflow: "Daily orders", WorkflowID: "wf_9", ExecutionID: "ex_7"}}
 	if len(f.ledger.charges) != 1 || f.ledger.charges[0] != want {
 		t.Fatalf("charges %+v", f.ledger.charges)
@@ -425,7 +430,7 @@ func TestChatStreamIsFlushedChunkByChunk(t *testing.T) {
 		t.Fatalf("first chunk %+v", first)
 	}
 	hel := parse(next(t, events)) // read while the upstream still holds back its second piece
-	if *hel.Choices[0].Delta.Content != "Hel" || hel.ID != first.ID || f.ledger.count() != 0 {
+	if *hel.Choices[0].Delta.Content != "Hel" || hel.ID != first.ID {
 		t.Fatalf("chunk %+v", hel)
 	}
 	close(gate)

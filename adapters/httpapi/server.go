@@ -22,6 +22,7 @@ import (
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/ratelimit"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -104,7 +105,7 @@ func (s *Server) routes() *gin.Engine {
 	v1.GET("", s.apiInfo)
 	v1.GET("/openapi.json", s.openAPI)
 
-	key := v1.Group("", s.authKey)
+	key := v1.Group("", s.authKey())
 	key.GET("/account", s.account)
 
 	web := key.Group("", s.webChannels)
@@ -134,7 +135,7 @@ func (s *Server) routes() *gin.Engine {
 
 	// Model-compatible endpoints (spec 4.8), 60 requests a minute per account, and the usage
 	// statement their labels feed.
-	mdl := web.Group("", s.modelLimit)
+	mdl := v1.Group("", s.authKey(ratelimit.Model), s.webChannels, s.modelLimit)
 	mdl.POST("/chat/completions", s.chatCompletions)
 	mdl.POST("/responses", s.responses)
 	mdl.POST("/embeddings", s.embeddings)

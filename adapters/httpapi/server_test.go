@@ -23,6 +23,7 @@ import (
 	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/ports"
 	"github.com/svcagent/svc/ports/mock"
 )
 
@@ -57,7 +58,7 @@ func newTestServer(t *testing.T) (*Server, deps) {
 	queue := mock.NewMockQueue(ctrl)
 	ob := mock.NewMockOutbox(ctrl)
 	tx := mock.NewMockTx(ctrl)
-	access := accounts.NewAccess(d.accounts, d.keys, d.limiter, testPlans)
+	access := accounts.NewAccess(d.keys, d.limiter, testPlans, clock)
 	ledgerUC := accounts.NewLedger(tx, d.accounts, d.usage, nil, testPlans, clock)
 	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.agents), Profiles: agents.NewProfiles(tx, d.agents, clock)}
 	s := New(Options{PublicURL: "http://svc.test", UpgradeURL: "http://svc.test/billing", MaxBodyBytes: 1024},
@@ -272,17 +273,14 @@ func TestAccountRoute(t *testing.T) {
 		{name: "no header", status: 401, code: domain.CodeUnauthorized},
 		{name: "basic auth", header: "Basic dXNlcjpwYXNz", status: 401, code: domain.CodeUnauthorized},
 		{name: "inactive", header: "Bearer " + testKey, status: 403, code: domain.CodeAccountInactive, setup: func(d deps) {
-			d.keys.EXPECT().ByHash(gomock.Any(), key.Hash).Return(key, nil)
-			d.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Inactive}, nil)
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Inactive}}, nil)
 		}},
 		{name: "rate limited", header: "Bearer " + testKey, status: 429, code: domain.CodeRateLimited, setup: func(d deps) {
-			d.keys.EXPECT().ByHash(gomock.Any(), key.Hash).Return(key, nil)
-			d.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}, nil)
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}}, nil)
 			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{RetryAfter: 400 * time.Millisecond}, nil)
 		}},
 		{name: "free plan may read its account", header: "bearer " + testKey, status: 200, setup: func(d deps) {
-			d.keys.EXPECT().ByHash(gomock.Any(), key.Hash).Return(key, nil)
-			d.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Name: "Lu", Status: account.Active, Plan: "free", InteractionLimit: 50, CreatedAt: testNow}, nil)
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Name: "Lu", Status: account.Active, Plan: "free", InteractionLimit: 50, CreatedAt: testNow}}, nil)
 			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
 			d.usage.EXPECT().Spent(gomock.Any(), "acct_1", ledger.PeriodAt(testNow)).Return(7, nil)
 			d.agents.EXPECT().Get(gomock.Any(), "acct_1").Return(agent.Profile{BusinessName: "Padaria Lu", Channels: agent.Channels{API: true}}, nil)

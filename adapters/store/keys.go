@@ -2,22 +2,27 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
 
 	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/ports"
 )
 
 var _ ports.Keys = (*Keys)(nil)
 
 // Keys implements ports.Keys.
-type Keys struct{ db *bun.DB }
+type Keys struct {
+	db         *bun.DB
+	credential *prepared
+}
 
 // NewKeys returns the API key repository of db.
-func NewKeys(db *bun.DB) *Keys { return &Keys{db: db} }
+func NewKeys(db *bun.DB) *Keys { return &Keys{db: db, credential: &prepared{query: pgCredential}} }
 
 // Create stores a new key.
 func (r *Keys) Create(ctx context.Context, k account.Key) error {
@@ -27,10 +32,59 @@ func (r *Keys) Create(ctx context.Context, k account.Key) error {
 	return nil
 }
 
-// ByHash finds a key, revoked or not, by the hash of its secret; not_found when none. It is the
-// authentication lookup, so it is not scoped to an account.
-func (r *Keys) ByHash(ctx context.Context, hash string) (account.Key, error) {
-	return r.get(ctx, "hash = ?", hash)
+// credentialQuery is Credential's query, with the placeholders of each dialect filled in: the
+// period's start, then the key's hash.
+const credentialQuery = `SELECT k.id, k.account_id, k.name, k.hash, k.last4, k.send_without_approval,
+	k.created_at, k.revoked_at, a.id AS a_id, a.name AS a_name, a.plan AS a_plan,
+	a.interaction_limit AS a_interaction_limit, a.status AS a_status, a.owner_email AS a_owner_email,
+	a.widget_token AS a_widget_token, a.allowed_domains AS a_allowed_domains,
+	a.developer_bonus AS a_developer_bonus, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
+	COALESCE(u.spent, 0) AS spent
+FROM api_keys AS k
+JOIN accounts AS a ON a.id = k.account_id
+LEFT JOIN usage_periods AS u ON u.account_id = k.account_id AND u.period_start = %s
+WHERE k.hash = %s`
+
+// pgCredential is Credential's query on Postgres, prepared.
+var pgCredential = fmt.Sprintf(credentialQuery, "$2", "$1")
+
+// credentialRow is a row of credentialQuery.
+type credentialRow struct {
+	keyModel
+	Account accountModel `bun:"embed:a_"`
+	Spent   int          `bun:"spent"`
+}
+
+// Credential finds a key, revoked or not, by the hash of its secret, with its account and the
+// account's spending in period, in one query (prepared on Postgres); not_found when none. It is
+// the authentication lookup, so it is not scoped to an account.
+func (r *Keys) Credential(ctx context.Context, hash string, period ledger.Period) (ports.Credential, error) {
+	var row credentialRow
+	start := dbTime(period.Start)
+	stmt, ok, err := r.credential.on(ctx, r.db)
+	switch {
+	case err != nil:
+		return ports.Credential{}, fmt.Errorf("get key: %w", err)
+	case ok:
+		var revoked sql.NullTime
+		var widgetToken sql.NullString
+		a := &row.Account
+		err = stmt.QueryRowContext(ctx, hash, start).Scan(
+			&row.ID, &row.AccountID, &row.Name, &row.Hash, &row.Last4, &row.SendWithoutApproval, &row.CreatedAt, &revoked,
+			&a.ID, &a.Name, &a.Plan, &a.InteractionLimit, &a.Status, &a.OwnerEmail, &widgetToken, &a.AllowedDomains,
+			&a.DeveloperBonus, &a.CreatedAt, &a.UpdatedAt, &row.Spent)
+		row.RevokedAt, a.WidgetToken = revoked.Time, widgetToken.String
+	default:
+		err = idb(ctx, r.db).NewRaw(fmt.Sprintf(credentialQuery, "?", "?"), start, hash).Scan(ctx, &row)
+	}
+	if err != nil {
+		return ports.Credential{}, notFound(err, "key", "get key")
+	}
+	acct, err := row.Account.domain()
+	if err != nil {
+		return ports.Credential{}, err
+	}
+	return ports.Credential{Key: row.domain(), Account: acct, Spent: row.Spent}, nil
 }
 
 // List returns the account's keys, oldest first.

@@ -25,7 +25,7 @@ var Set = wire.NewSet(
 	NewKeys, wire.Bind(new(ports.Keys), new(*Keys)),
 	NewAgents, wire.Bind(new(ports.Agents), new(*Agents)),
 	NewUsage, wire.Bind(new(ports.Usage), new(*Usage)),
-	NewOutbox, wire.Bind(new(ports.Outbox), new(*Outbox)),
+	NewOutbox, // bound to ports.Outbox by each program, which watches its writes (events.Watched)
 	NewKnowledge, wire.Bind(new(ports.Knowledge), new(*Knowledge)),
 	NewConversations, wire.Bind(new(ports.Conversations), new(*Conversations)),
 	NewReplyJobs, wire.Bind(new(ports.ReplyJobs), new(*ReplyJobs)),

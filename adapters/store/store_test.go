@@ -183,8 +183,9 @@ func TestPinger(t *testing.T) {
 	}
 }
 
-// BenchmarkKeyByHash measures the authentication lookup among 10,000 keys.
-func BenchmarkKeyByHash(b *testing.B) {
+// BenchmarkCredential measures the authentication lookup (key, account and the period's
+// spending) among 10,000 keys.
+func BenchmarkCredential(b *testing.B) {
 	const n = 10_000
 	for _, d := range dialects {
 		b.Run(d.name, func(b *testing.B) {
@@ -211,10 +212,11 @@ func BenchmarkKeyByHash(b *testing.B) {
 			if err != nil {
 				b.Fatalf("create keys: %v", err)
 			}
+			period := ledger.PeriodAt(now)
 			i := 0
 			for b.Loop() {
-				if _, err := keys.ByHash(ctx, hashes[i%n]); err != nil {
-					b.Fatalf("ByHash: %v", err)
+				if _, err := keys.Credential(ctx, hashes[i%n], period); err != nil {
+					b.Fatalf("Credential: %v", err)
 				}
 				i++
 			}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
+	"sync"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
@@ -12,62 +15,167 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-// Principal is who a request acts for: an API key and its account, as loaded when it was checked.
+// Principal is who a request acts for: an API key and its account, as loaded when it was checked,
+// and the account's interactions as they stood then.
 type Principal struct {
 	Account             account.Account
 	KeyID               string
 	SendWithoutApproval bool
+	Usage               ledger.Usage
 }
+
+// knownKeys is how many keys an Access remembers the ids of (see Admit).
+const knownKeys = 10_000
+
+// keyIDs are the ids of an API key and its account, which never change once the key is made.
+type keyIDs struct{ key, account string }
 
 // Access authenticates API keys and applies the plan's channel rule and the request limits.
 type Access struct {
-	accounts ports.Accounts
-	keys     ports.Keys
-	limiter  ports.RateLimiter
-	plans    ledger.Plans
+	keys    ports.Keys
+	limiter ports.RateLimiter
+	plans   ledger.Plans
+	clock   ports.Clock
+	known   *lru.Cache[string, keyIDs] // by key hash: the ids of keys that authenticated here
 }
 
 // NewAccess returns an Access.
-func NewAccess(a ports.Accounts, k ports.Keys, l ports.RateLimiter, plans ledger.Plans) *Access {
-	return &Access{accounts: a, keys: k, limiter: l, plans: plans}
+func NewAccess(k ports.Keys, l ports.RateLimiter, plans ledger.Plans, c ports.Clock) *Access {
+	known, err := lru.New[string, keyIDs](knownKeys)
+	if err != nil {
+		panic(err) // only for a size below 1
+	}
+	return &Access{keys: k, limiter: l, plans: plans, clock: c, known: known}
+}
+
+// Admission is a request let in by Admit: who it acts for, and how its rate limits came out,
+// for the caller to apply in its own order after the authentication (a 401 or 403 always wins).
+type Admission struct {
+	Principal Principal
+	counted   []counted
+}
+
+type counted struct {
+	limit  ratelimit.Limit
+	result ratelimit.Result
+	err    error
+}
+
+// Limit returns how limit l came out: its result (for the rate-limit headers), and 429
+// rate_limited past it. A limit Admit was not asked to count is an internal error.
+func (a Admission) Limit(l ratelimit.Limit) (ratelimit.Result, error) {
+	for _, c := range a.counted {
+		if c.limit == l {
+			return c.result, c.err
+		}
+	}
+	return ratelimit.Result{}, fmt.Errorf("admission: limit %q was not counted", l.Name)
+}
+
+// Admit authenticates an API key (401 unauthorized when missing, wrong or revoked, 403
+// account_inactive when its account is not active) and counts the request against the
+// per-key limit and against each of accountLimits for the key's account, all at once. When this
+// process has let the key in before, it knows the key's and the account's ids (they never
+// change), so the limits are counted while the key is being checked rather than after: the
+// round trips to the limiter overlap the one to the store. A request whose key turns out revoked,
+// or whose account inactive, has then still been counted against their limits, which is
+// harmless.
+func (a *Access) Admit(ctx context.Context, secret string, accountLimits ...ratelimit.Limit) (Admission, error) {
+	if !account.LooksLikeKey(secret) {
+		return Admission{}, unauthorized()
+	}
+	limits := append([]ratelimit.Limit{ratelimit.PerKey}, accountLimits...)
+	hash := account.HashSecret(secret)
+	ids, known := a.known.Get(hash)
+	if !known {
+		p, err := a.authenticate(ctx, hash)
+		if err != nil {
+			return Admission{}, err
+		}
+		a.known.Add(hash, keyIDs{key: p.KeyID, account: p.Account.ID})
+		return Admission{Principal: p, counted: a.count(ctx, p.KeyID, p.Account.ID, limits)}, nil
+	}
+	var (
+		counted []counted
+		done    = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		counted = a.count(ctx, ids.key, ids.account, limits)
+	}()
+	p, err := a.authenticate(ctx, hash)
+	<-done
+	if err != nil {
+		return Admission{}, err
+	}
+	return Admission{Principal: p, counted: counted}, nil
+}
+
+// count counts one request against each limit at once (the last in the calling goroutine):
+// PerKey for the key, the others for the account.
+func (a *Access) count(ctx context.Context, keyID, accountID string, limits []ratelimit.Limit) []counted {
+	out := make([]counted, len(limits))
+	one := func(i int) {
+		l := limits[i]
+		subject := accountID
+		if l == ratelimit.PerKey {
+			subject = keyID
+		}
+		res, err := a.Limit(ctx, subject, l)
+		out[i] = counted{limit: l, result: res, err: err}
+	}
+	var wg sync.WaitGroup
+	for i := range len(limits) - 1 {
+		wg.Go(func() { one(i) })
+	}
+	one(len(limits) - 1)
+	wg.Wait()
+	return out
 }
 
 func unauthorized() error {
 	return domain.Errorf(domain.CodeUnauthorized, "the API key is missing, wrong or revoked; send it as Authorization: Bearer svc_live_…")
 }
 
-// Authenticate checks an API key: 401 unauthorized when missing, wrong or revoked, 403
+// authenticate checks the key of hash: 401 unauthorized when unknown or revoked, 403
 // account_inactive when its account is not active.
-func (a *Access) Authenticate(ctx context.Context, secret string) (Principal, error) {
-	if !account.LooksLikeKey(secret) {
-		return Principal{}, unauthorized()
-	}
-	hash := account.HashSecret(secret)
-	k, err := a.keys.ByHash(ctx, hash)
+func (a *Access) authenticate(ctx context.Context, hash string) (Principal, error) {
+	period := ledger.PeriodAt(a.clock.Now())
+	cred, err := a.keys.Credential(ctx, hash, period)
 	if domain.IsNotFound(err) {
 		return Principal{}, unauthorized()
 	}
 	if err != nil {
 		return Principal{}, fmt.Errorf("authenticate: %w", err)
 	}
+	k, acct := cred.Key, cred.Account
 	if subtle.ConstantTimeCompare([]byte(k.Hash), []byte(hash)) != 1 || k.Revoked() {
 		return Principal{}, unauthorized()
-	}
-	acct, err := a.accounts.Get(ctx, k.AccountID)
-	if err != nil {
-		return Principal{}, fmt.Errorf("authenticate: %w", err)
 	}
 	if err := acct.Usable(); err != nil {
 		return Principal{}, err
 	}
-	return Principal{Account: acct, KeyID: k.ID, SendWithoutApproval: k.SendWithoutApproval}, nil
+	plan, err := a.plan(acct)
+	if err != nil {
+		return Principal{}, err
+	}
+	usage := ledger.Usage{Period: period, Spent: cred.Spent, Limit: ledger.Limit(plan, acct.InteractionLimit)}
+	return Principal{Account: acct, KeyID: k.ID, SendWithoutApproval: k.SendWithoutApproval, Usage: usage}, nil
+}
+
+func (a *Access) plan(acct account.Account) (ledger.Plan, error) {
+	plan, ok := a.plans.Get(acct.Plan)
+	if !ok {
+		return ledger.Plan{}, fmt.Errorf("account %s has plan %q, which the plan table lacks", acct.ID, acct.Plan)
+	}
+	return plan, nil
 }
 
 // RequireWebChannels returns 402 plan_required when the account's plan lacks the web channels.
 func (a *Access) RequireWebChannels(acct account.Account) error {
-	plan, ok := a.plans.Get(acct.Plan)
-	if !ok {
-		return fmt.Errorf("account %s has plan %q, which the plan table lacks", acct.ID, acct.Plan)
+	plan, err := a.plan(acct)
+	if err != nil {
+		return err
 	}
 	return ledger.CheckChannel(plan, acct.DeveloperBonus)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/ports"
 	"github.com/svcagent/svc/ports/mock"
 )
 
@@ -61,37 +62,47 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
-func TestAuthenticate(t *testing.T) {
+func TestAdmitAuthenticates(t *testing.T) {
 	active := account.Account{ID: "acct_1", Plan: "starter", Status: account.Active}
 	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(goodKey)}
 	tests := []struct {
-		name    string
-		secret  string
-		setup   func(f fixture)
-		want    domain.Code
-		wantKey string
+		name      string
+		secret    string
+		setup     func(f fixture)
+		want      domain.Code
+		wantKey   string
+		wantUsage ledger.Usage
 	}{
 		{name: "empty", secret: "", want: domain.CodeUnauthorized},
 		{name: "client token", secret: "svc_cs_" + strings.Repeat("x", 43), want: domain.CodeUnauthorized},
 		{name: "unknown key", secret: goodKey, want: domain.CodeUnauthorized, setup: func(f fixture) {
-			f.keys.EXPECT().ByHash(gomock.Any(), account.HashSecret(goodKey)).Return(account.Key{}, domain.NotFound("key"))
+			f.keys.EXPECT().Credential(gomock.Any(), account.HashSecret(goodKey), ledger.PeriodAt(now)).Return(ports.Credential{}, domain.NotFound("key"))
 		}},
 		{name: "revoked key", secret: goodKey, want: domain.CodeUnauthorized, setup: func(f fixture) {
 			revoked := key
 			revoked.RevokedAt = now
-			f.keys.EXPECT().ByHash(gomock.Any(), gomock.Any()).Return(revoked, nil)
+			f.keys.EXPECT().Credential(gomock.Any(), gomock.Any(), gomock.Any()).Return(ports.Credential{Key: revoked, Account: active}, nil)
 		}},
 		{name: "inactive account", secret: goodKey, want: domain.CodeAccountInactive, setup: func(f fixture) {
-			f.keys.EXPECT().ByHash(gomock.Any(), gomock.Any()).Return(key, nil)
-			f.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Inactive}, nil)
+			inactive := account.Account{ID: "acct_1", Plan: "starter", Status: account.Inactive}
+			f.keys.EXPECT().Credential(gomock.Any(), gomock.Any(), gomock.Any()).Return(ports.Credential{Key: key, Account: inactive}, nil)
 		}},
 		{name: "store failure", secret: goodKey, want: domain.CodeInternal, setup: func(f fixture) {
-			f.keys.EXPECT().ByHash(gomock.Any(), gomock.Any()).Return(account.Key{}, errors.New("connection refused"))
+			f.keys.EXPECT().Credential(gomock.Any(), gomock.Any(), gomock.Any()).Return(ports.Credential{}, errors.New("connection refused"))
+		}},
+		{name: "plan missing from the table", secret: goodKey, want: domain.CodeInternal, setup: func(f fixture) {
+			gold := active
+			gold.Plan = "gold"
+			f.keys.EXPECT().Credential(gomock.Any(), gomock.Any(), gomock.Any()).Return(ports.Credential{Key: key, Account: gold}, nil)
 		}},
 		{name: "valid", secret: goodKey, wantKey: "key_1", setup: func(f fixture) {
-			f.keys.EXPECT().ByHash(gomock.Any(), gomock.Any()).Return(key, nil)
-			f.accounts.EXPECT().Get(gomock.Any(), "acct_1").Return(active, nil)
-		}},
+			f.keys.EXPECT().Credential(gomock.Any(), account.HashSecret(goodKey), ledger.PeriodAt(now)).Return(ports.Credential{Key: key, Account: active, Spent: 7}, nil)
+		}, wantUsage: ledger.Usage{Period: ledger.PeriodAt(now), Spent: 7, Limit: 1000}},
+		{name: "valid with the account's own limit", secret: goodKey, wantKey: "key_1", setup: func(f fixture) {
+			own := active
+			own.InteractionLimit = 50
+			f.keys.EXPECT().Credential(gomock.Any(), gomock.Any(), gomock.Any()).Return(ports.Credential{Key: key, Account: own, Spent: 50}, nil)
+		}, wantUsage: ledger.Usage{Period: ledger.PeriodAt(now), Spent: 50, Limit: 50}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,14 +110,68 @@ func TestAuthenticate(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(f)
 			}
-			p, err := NewAccess(f.accounts, f.keys, f.limiter, plans).Authenticate(context.Background(), tt.secret)
+			f.limiter.EXPECT().Allow(gomock.Any(), gomock.Any(), gomock.Any()).Return(ratelimit.Result{Allowed: true}, nil).AnyTimes()
+			ad, err := NewAccess(f.keys, f.limiter, plans, f.clock).Admit(context.Background(), tt.secret)
+			p := ad.Principal
 			if got := domain.ErrorCode(err); got != tt.want {
 				t.Fatalf("code %q, want %q (%v)", got, tt.want, err)
 			}
 			if p.KeyID != tt.wantKey {
 				t.Fatalf("key %q, want %q", p.KeyID, tt.wantKey)
 			}
+			if p.Usage != tt.wantUsage {
+				t.Fatalf("usage %+v, want %+v", p.Usage, tt.wantUsage)
+			}
 		})
+	}
+}
+
+// TestAdmitCountsLimits checks that Admit counts the per-key limit for the key and the others
+// for its account, the first time a key comes and when it is known; that an authentication
+// failure wins over a limit; and that a limit not asked for is an error.
+func TestAdmitCountsLimits(t *testing.T) {
+	active := account.Account{ID: "acct_1", Plan: "starter", Status: account.Active}
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(goodKey)}
+	f := newFixture(t)
+	access := NewAccess(f.keys, f.limiter, plans, f.clock)
+	ctx := context.Background()
+	cred := ports.Credential{Key: key, Account: active}
+
+	// First request: authenticated, then counted.
+	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil)
+	f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
+	f.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", ratelimit.Model).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+	ad, err := access.Admit(ctx, goodKey, ratelimit.Model)
+	if err != nil || ad.Principal.KeyID != "key_1" {
+		t.Fatalf("first Admit: %+v, %v", ad.Principal, err)
+	}
+	if res, err := ad.Limit(ratelimit.PerKey); err != nil || res.Remaining != 119 {
+		t.Fatalf("per-key limit: %+v, %v", res, err)
+	}
+	if _, err := ad.Limit(ratelimit.Model); domain.ErrorCode(err) != domain.CodeRateLimited {
+		t.Fatalf("model limit: %v; want rate_limited", err)
+	}
+	if _, err := ad.Limit(ratelimit.Chat); domain.ErrorCode(err) != domain.CodeInternal {
+		t.Fatalf("a limit not counted: %v; want an internal error", err)
+	}
+
+	// Known key: counted while it is checked, by the ids remembered.
+	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil)
+	f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 118}, nil)
+	if ad, err = access.Admit(ctx, goodKey); err != nil {
+		t.Fatalf("second Admit: %v", err)
+	}
+	if res, err := ad.Limit(ratelimit.PerKey); err != nil || res.Remaining != 118 {
+		t.Fatalf("per-key limit of a known key: %+v, %v", res, err)
+	}
+
+	// Revoked since: still counted, but the answer is 401, not the limit's 429.
+	revoked := key
+	revoked.RevokedAt = now
+	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: revoked, Account: active}, nil)
+	f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+	if _, err = access.Admit(ctx, goodKey); domain.ErrorCode(err) != domain.CodeUnauthorized {
+		t.Fatalf("revoked key: %v; want unauthorized", err)
 	}
 }
 
@@ -123,7 +188,7 @@ func TestRequireWebChannels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := newFixture(t)
-		err := NewAccess(f.accounts, f.keys, f.limiter, plans).RequireWebChannels(tt.acct)
+		err := NewAccess(f.keys, f.limiter, plans, f.clock).RequireWebChannels(tt.acct)
 		if got := domain.ErrorCode(err); got != tt.want {
 			t.Errorf("%s: code %q, want %q", tt.name, got, tt.want)
 		}
@@ -146,7 +211,7 @@ func TestLimit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			f.limiter.EXPECT().Allow(gomock.Any(), "chat:acct_1", ratelimit.Chat).Return(tt.res, tt.err)
-			_, err := NewAccess(f.accounts, f.keys, f.limiter, plans).Limit(context.Background(), "acct_1", ratelimit.Chat)
+			_, err := NewAccess(f.keys, f.limiter, plans, f.clock).Limit(context.Background(), "acct_1", ratelimit.Chat)
 			if got := domain.ErrorCode(err); got != tt.want {
 				t.Fatalf("code %q, want %q", got, tt.want)
 			}
@@ -215,6 +280,63 @@ func TestCharge(t *testing.T) {
 				t.Fatalf("event %q", f.events.published[0])
 			}
 		})
+	}
+}
+
+// TestHold checks a hold's life: taken at once (no event until it is kept), kept (the
+// limit.reached event when it used the allowance up), released (refunded by its charge id), and
+// refused like a charge.
+func TestHold(t *testing.T) {
+	period := ledger.PeriodAt(now)
+	acct := account.Account{ID: "a", Plan: "starter", InteractionLimit: 2}
+	f := newFixture(t)
+	l := NewLedger(f.tx, f.accounts, f.usage, f.events, plans, f.clock)
+	ctx := context.Background()
+
+	var charged []ledger.Charge
+	f.usage.EXPECT().Charge(gomock.Any(), gomock.Any(), period, 2).DoAndReturn(
+		func(_ context.Context, c ledger.Charge, _ ledger.Period, _ int) (int, bool, error) {
+			charged = append(charged, c)
+			return len(charged), true, nil
+		}).Times(2)
+	first, err := l.Hold(ctx, acct, ledger.ModelReply, "chatcmpl-1", ledger.Labels{Source: "n8n"})
+	if err != nil || first.Usage.Spent != 1 || first.Charge.Ref != "chatcmpl-1" || first.Charge.Labels.Source != "n8n" {
+		t.Fatalf("first hold: %+v, %v", first, err)
+	}
+	if err := l.Keep(ctx, acct, first); err != nil || len(f.events.published) != 0 {
+		t.Fatalf("keep with room left: %v, events %v", err, f.events.published)
+	}
+	last, err := l.Hold(ctx, acct, ledger.ModelReply, "chatcmpl-2", ledger.Labels{})
+	if err != nil || last.Usage.Spent != 2 || !last.Usage.Exhausted() {
+		t.Fatalf("last hold: %+v, %v", last, err)
+	}
+	if len(f.events.published) != 0 {
+		t.Fatalf("an event before the hold was kept: %v", f.events.published)
+	}
+
+	f.usage.EXPECT().Refund(gomock.Any(), "a", last.Charge.ID).Return(nil)
+	if err := l.Release(ctx, last); err != nil {
+		t.Fatalf("release: %v", err)
+	}
+	if len(f.events.published) != 0 {
+		t.Fatalf("a released hold wrote %v", f.events.published)
+	}
+
+	f.usage.EXPECT().MarkLimitReached(gomock.Any(), "a", period).Return(true, nil)
+	if err := l.Keep(ctx, acct, last); err != nil || len(f.events.published) != 1 || f.events.published[0] != event.LimitReached {
+		t.Fatalf("keep of the last interaction: %v, events %v", err, f.events.published)
+	}
+
+	f.usage.EXPECT().Charge(gomock.Any(), gomock.Any(), period, 2).Return(2, false, nil)
+	f.usage.EXPECT().MarkLimitReached(gomock.Any(), "a", period).Return(false, nil)
+	refused, err := l.Hold(ctx, acct, ledger.ModelReply, "chatcmpl-3", ledger.Labels{})
+	if domain.ErrorCode(err) != domain.CodeInteractionLimitReached || refused.Usage.Spent != 2 || refused.Charge.ID != "" {
+		t.Fatalf("hold with nothing left: %+v, %v", refused, err)
+	}
+
+	f.usage.EXPECT().Refund(gomock.Any(), "a", first.Charge.ID).Return(errors.New("connection refused"))
+	if err := l.Release(ctx, first); domain.ErrorCode(err) != domain.CodeInternal {
+		t.Fatalf("release failing: %v", err)
 	}
 }
 

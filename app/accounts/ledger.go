@@ -70,43 +70,83 @@ func (l *Ledger) Charge(ctx context.Context, accountID string, action ledger.Act
 
 // ChargeAccount is Charge for an account the caller has already loaded in this request (its plan
 // and limit as loaded then), sparing a read on the hot path.
+//
+// The charge is atomic on its own (one statement where the store can), so a caller with nothing
+// else to store needs no transaction of its own. The limit.reached mark and event follow it in a
+// transaction: the caller's when there is one, so that everything commits together. Without one,
+// a failure between the two leaves the event to the period's next charge, which finds the
+// allowance still used up and writes it then.
 func (l *Ledger) ChargeAccount(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error) {
-	accountID := acct.ID
+	h, err := l.Hold(ctx, acct, action, ref, labels)
+	if err != nil {
+		return h.Usage, err
+	}
+	return h.Usage, l.Keep(ctx, acct, h)
+}
+
+// Hold charges the cost of action to the account now, as ChargeAccount does (402
+// interaction_limit_reached, spending nothing, when nothing is left), for something still being
+// made. Keep it when that succeeds; Release it when that fails, and nothing was charged. The
+// charge is written while the work goes on, so the work's caller does not wait for it after.
+func (l *Ledger) Hold(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Hold, error) {
 	cost, ok := ledger.Cost(action)
 	if !ok {
-		return ledger.Usage{}, fmt.Errorf("charge: unknown action %q", action)
+		return ledger.Hold{}, fmt.Errorf("charge: unknown action %q", action)
 	}
 	plan, err := l.plan(acct)
 	if err != nil {
-		return ledger.Usage{}, err
+		return ledger.Hold{}, err
 	}
 	now := l.clock.Now().UTC()
-	u := ledger.Usage{Period: ledger.PeriodAt(now), Limit: ledger.Limit(plan, acct.InteractionLimit)}
-	refused := false
-	err = l.tx.InTx(ctx, func(ctx context.Context) error {
-		c := ledger.Charge{ID: ident.New("chg"), AccountID: accountID, Action: action, Cost: cost, Ref: ref, Labels: labels, At: now}
-		spent, charged, err := l.usage.Charge(ctx, c, u.Period, u.Limit)
-		if err != nil {
-			return fmt.Errorf("charge: %w", err)
+	h := ledger.Hold{
+		Charge: ledger.Charge{ID: ident.New("chg"), AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels, At: now},
+		Usage:  ledger.Usage{Period: ledger.PeriodAt(now), Limit: ledger.Limit(plan, acct.InteractionLimit)},
+	}
+	spent, charged, err := l.usage.Charge(ctx, h.Charge, h.Usage.Period, h.Usage.Limit)
+	if err != nil {
+		return ledger.Hold{}, fmt.Errorf("charge: %w", err)
+	}
+	h.Usage.Spent = spent
+	if charged {
+		return h, nil
+	}
+	if h.Usage.Exhausted() {
+		if err := l.limitReached(ctx, acct, h.Usage.Period); err != nil {
+			return ledger.Hold{}, err
 		}
-		u.Spent, refused = spent, !charged
-		if !u.Exhausted() {
-			return nil
-		}
-		first, err := l.usage.MarkLimitReached(ctx, accountID, u.Period)
+	}
+	return ledger.Hold{Usage: h.Usage}, ledger.LimitReached()
+}
+
+// Keep settles a hold whose work succeeded: when it used up the account's allowance for the
+// period, the limit.reached event is written (once per period).
+func (l *Ledger) Keep(ctx context.Context, acct account.Account, h ledger.Hold) error {
+	if !h.Usage.Exhausted() {
+		return nil
+	}
+	return l.limitReached(ctx, acct, h.Usage.Period)
+}
+
+// Release gives a hold back: its charge is deleted and its cost returned to the period, as if it
+// had never been taken. Releasing twice is harmless.
+func (l *Ledger) Release(ctx context.Context, h ledger.Hold) error {
+	if err := l.usage.Refund(ctx, h.Charge.AccountID, h.Charge.ID); err != nil {
+		return fmt.Errorf("release the interaction held: %w", err)
+	}
+	return nil
+}
+
+// limitReached marks the period's allowance as used up and, the first time, writes the
+// limit.reached event with the mark.
+func (l *Ledger) limitReached(ctx context.Context, acct account.Account, period ledger.Period) error {
+	return l.tx.InTx(ctx, func(ctx context.Context) error {
+		first, err := l.usage.MarkLimitReached(ctx, acct.ID, period)
 		if err != nil || !first {
 			return err
 		}
-		_, err = l.events.Publish(ctx, accountID, event.LimitReached, map[string]any{"plan": acct.Plan})
+		_, err = l.events.Publish(ctx, acct.ID, event.LimitReached, map[string]any{"plan": acct.Plan})
 		return err
 	})
-	if err != nil {
-		return ledger.Usage{}, err
-	}
-	if refused {
-		return u, ledger.LimitReached()
-	}
-	return u, nil
 }
 
 // IsLimitReached reports whether err is the ledger's 402.

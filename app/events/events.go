@@ -82,15 +82,18 @@ type Processor struct {
 	handlers Handlers
 	outbox   ports.Outbox
 	clock    ports.Clock
+	nudges   Nudges
 }
 
-// NewProcessor returns a Processor. The ping topic is always handled.
-func NewProcessor(h Handlers, o ports.Outbox, c ports.Clock) *Processor {
+// NewProcessor returns a Processor. The ping topic is always handled. Work that writes to the
+// outbox (a webhook fan-out) sends n once it is done, so that the relay hands its messages over
+// at once.
+func NewProcessor(h Handlers, o ports.Outbox, c ports.Clock, n Nudges) *Processor {
 	all := Handlers{outbox.TopicPing: func(context.Context, outbox.Message) error { return nil }}
 	for topic, fn := range h {
 		all[topic] = fn
 	}
-	return &Processor{handlers: all, outbox: o, clock: c}
+	return &Processor{handlers: all, outbox: o, clock: c, nudges: n}
 }
 
 // Handle runs m's handler and confirms m. An error leaves m unconfirmed, for the queue to retry
@@ -100,7 +103,12 @@ func (p *Processor) Handle(ctx context.Context, m outbox.Message) error {
 	if !ok {
 		return fmt.Errorf("message %s: no handler for topic %q", m.ID, m.Topic)
 	}
-	if err := fn(ctx, m); err != nil {
+	work, wrote := Watch(ctx)
+	err := fn(work, m)
+	if wrote() {
+		p.nudges.Send()
+	}
+	if err != nil {
 		return fmt.Errorf("message %s (%s): %w", m.ID, m.Topic, err)
 	}
 	if err := p.outbox.Done(ctx, m.ID, p.clock.Now()); err != nil && !domain.IsNotFound(err) {

@@ -90,7 +90,7 @@ func TestProcessor(t *testing.T) {
 				ob.EXPECT().Done(gomock.Any(), "m1", now).Return(tt.done)
 			}
 			calls := 0
-			p := NewProcessor(Handlers{"work": func(context.Context, outbox.Message) error { calls++; return tt.handler }}, ob, clockAt(ctrl, now))
+			p := NewProcessor(Handlers{"work": func(context.Context, outbox.Message) error { calls++; return tt.handler }}, ob, clockAt(ctrl, now), NewNudges())
 			err := p.Handle(context.Background(), outbox.Message{ID: "m1", Topic: tt.topic})
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err %v, want error %v", err, tt.wantErr)
@@ -111,7 +111,7 @@ func TestRelayPass(t *testing.T) {
 	q.EXPECT().Enqueue(gomock.Any(), msgs[0]).Return(nil)
 	q.EXPECT().Enqueue(gomock.Any(), msgs[1]).Return(errors.New("redis down"))
 	q.EXPECT().Enqueue(gomock.Any(), msgs[2]).Return(nil)
-	n, err := NewRelay(ob, q, clockAt(ctrl, now)).Pass(context.Background())
+	n, err := NewRelay(ob, q, clockAt(ctrl, now), NewNudges()).Pass(context.Background())
 	if n != 2 || err == nil || !strings.Contains(err.Error(), "enqueue b") {
 		t.Fatalf("n %d err %v", n, err)
 	}
@@ -127,7 +127,7 @@ func TestRelayRunNudge(t *testing.T) {
 			passes <- struct{}{}
 			return nil, nil
 		}).MinTimes(2)
-	r := NewRelay(ob, q, clockAt(ctrl, now))
+	r := NewRelay(ob, q, clockAt(ctrl, now), NewNudges())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); r.Run(ctx, time.Hour, func(err error) { t.Error(err) }) }()
@@ -140,4 +140,75 @@ func TestRelayRunNudge(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// TestProcessorNudgesAfterWrites checks that work which wrote to a watched outbox nudges the
+// relay once it is done, even when it failed after writing, and that other work does not.
+func TestProcessorNudgesAfterWrites(t *testing.T) {
+	msg := outbox.Message{ID: "msg_1", Topic: "work"}
+	tests := []struct {
+		name      string
+		writes    bool
+		fails     bool
+		wantNudge bool
+	}{
+		{"writes", true, false, true},
+		{"writes, then fails", true, true, true},
+		{"writes nothing", false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctrl := gomock.NewController(t)
+			ob := mock.NewMockOutbox(ctrl)
+			ob.EXPECT().Ensure(gomock.Any(), gomock.Any()).Return(nil).AnyTimes()
+			ob.EXPECT().Done(gomock.Any(), "msg_1", gomock.Any()).Return(nil).AnyTimes()
+			watched := NewWatched(ob)
+			nudges := NewNudges()
+			p := NewProcessor(Handlers{"work": func(ctx context.Context, _ outbox.Message) error {
+				if tt.writes {
+					if err := watched.Ensure(ctx, outbox.Message{ID: "dlv_1"}); err != nil {
+						return err
+					}
+				}
+				if tt.fails {
+					return errors.New("receiver down")
+				}
+				return nil
+			}}, watched, clockAt(ctrl, now), nudges)
+			_ = p.Handle(context.Background(), msg)
+			select {
+			case <-nudges:
+				if !tt.wantNudge {
+					t.Fatal("nudged after work that wrote nothing")
+				}
+			default:
+				if tt.wantNudge {
+					t.Fatal("no nudge after work that wrote to the outbox")
+				}
+			}
+		})
+	}
+}
+
+// TestWatch checks that a watch sees the writes made under its context, and only those.
+func TestWatch(t *testing.T) {
+	ctrl := gomock.NewController(t)
+	ob := mock.NewMockOutbox(ctrl)
+	ob.EXPECT().Add(gomock.Any(), gomock.Any()).Return(nil).Times(2)
+	ob.EXPECT().Add(gomock.Any(), gomock.Any()).Return(errors.New("disk full"))
+	watched := NewWatched(ob)
+	ctx, wrote := Watch(context.Background())
+	other, otherWrote := Watch(context.Background())
+	if wrote() || otherWrote() {
+		t.Fatal("wrote before any write")
+	}
+	if err := watched.Add(context.Background(), outbox.Message{ID: "unwatched"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := watched.Add(ctx, outbox.Message{ID: "m1"}); err != nil || !wrote() || otherWrote() {
+		t.Fatalf("after a write: %v, wrote %t, the other %t", err, wrote(), otherWrote())
+	}
+	if err := watched.Add(other, outbox.Message{ID: "m2"}); err == nil || otherWrote() {
+		t.Fatalf("a failed write: %v, noticed %t", err, otherWrote())
+	}
 }

@@ -20,12 +20,13 @@ type Relay struct {
 	clock  ports.Clock
 	batch  int
 	lease  time.Duration
-	nudge  chan struct{}
+	nudges Nudges
 }
 
-// NewRelay returns a Relay with the outbox lease and batches of 100.
-func NewRelay(o ports.Outbox, q ports.Queue, c ports.Clock) *Relay {
-	return &Relay{outbox: o, queue: q, clock: c, batch: 100, lease: outbox.Lease, nudge: make(chan struct{}, 1)}
+// NewRelay returns a Relay with the outbox lease and batches of 100, which makes a pass when n is
+// sent.
+func NewRelay(o ports.Outbox, q ports.Queue, c ports.Clock, n Nudges) *Relay {
+	return &Relay{outbox: o, queue: q, clock: c, batch: 100, lease: outbox.Lease, nudges: n}
 }
 
 // Pass claims one batch and enqueues it. It returns how many messages it handed over. A message
@@ -49,12 +50,7 @@ func (r *Relay) Pass(ctx context.Context) (int, error) {
 
 // Nudge asks a running relay for a pass now rather than at its next tick (after a commit that
 // wrote to the outbox). It never blocks.
-func (r *Relay) Nudge() {
-	select {
-	case r.nudge <- struct{}{}:
-	default:
-	}
-}
+func (r *Relay) Nudge() { r.nudges.Send() }
 
 // Run makes passes every interval, and at once when nudged, until ctx ends. A full batch is
 // followed at once by another pass. onErr receives each failed pass.
@@ -73,7 +69,7 @@ func (r *Relay) Run(ctx context.Context, interval time.Duration, onErr func(erro
 		case <-ctx.Done():
 			return
 		case <-t.C:
-		case <-r.nudge:
+		case <-r.nudges:
 		}
 	}
 }

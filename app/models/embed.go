@@ -27,7 +27,7 @@ type Vectors struct {
 }
 
 // Embed makes the vectors of up to MaxEmbeddingTexts texts of MaxEmbeddingChars characters in
-// all, and charges 1 interaction for the request.
+// all, and charges 1 interaction for the request, held while the vectors are made (see hold).
 func (s *Service) Embed(ctx context.Context, c Caller, e Embed) (Vectors, error) {
 	texts := e.Texts
 	if len(e.Tokens) > 0 {
@@ -65,25 +65,34 @@ func (s *Service) Embed(ctx context.Context, c Caller, e Embed) (Vectors, error)
 	if e.Dimensions < 0 {
 		return Vectors{}, domain.Invalid("dimensions", "dimensions must be positive")
 	}
-	if err := s.affordable(ctx, c.Account, ledger.Embeddings); err != nil {
+	if err := affordable(c, ledger.Embeddings); err != nil {
 		return Vectors{}, err
 	}
-	vecs, err := s.d.Embedder.Embed(ctx, texts, e.Dimensions)
+	work, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h := s.hold(ctx, c, ledger.Embeddings, ident.New("emb"), cancel)
+	vecs, err := s.embed(work, texts, e.Dimensions)
+	spent, err := s.settle(ctx, c, h, err)
 	if err != nil {
 		return Vectors{}, err
-	}
-	if len(vecs) != len(texts) {
-		return Vectors{}, fmt.Errorf("embedder gave %d vectors for %d texts", len(vecs), len(texts))
 	}
 	tokens := 0
 	for _, t := range texts {
 		tokens += s.d.Tokens.Count(t)
 	}
-	spent, err := s.d.Ledger.ChargeAccount(ctx, c.Account, ledger.Embeddings, ident.New("emb"), c.Labels)
-	if err != nil {
-		return Vectors{}, err
-	}
 	return Vectors{Vectors: vecs, Tokens: tokens, Interactions: spent}, nil
+}
+
+// embed asks the embedder for one vector per text.
+func (s *Service) embed(ctx context.Context, texts []string, dimensions int) ([][]float32, error) {
+	vecs, err := s.d.Embedder.Embed(ctx, texts, dimensions)
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embedder gave %d vectors for %d texts", len(vecs), len(texts))
+	}
+	return vecs, nil
 }
 
 func tooManyTexts(n int) error {

@@ -37,10 +37,12 @@ const (
 // searchHits is how many Brain matches svc-assistant reads for a question.
 const searchHits = 5
 
-// Ledger reads usage and charges interactions.
+// Ledger holds interactions while a reply is made: kept when it succeeds, released when it
+// fails.
 type Ledger interface {
-	Usage(ctx context.Context, acct account.Account) (ledger.Usage, error)
-	ChargeAccount(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error)
+	Hold(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Hold, error)
+	Keep(ctx context.Context, acct account.Account, h ledger.Hold) error
+	Release(ctx context.Context, h ledger.Hold) error
 }
 
 // Profiles reads the account's agent profile.
@@ -98,9 +100,12 @@ func New(d Deps, opts Options) *Service {
 	return &Service{d: d, opts: opts}
 }
 
-// Caller is who asks: the key's account, and the labels its charges carry in the statement.
+// Caller is who asks: the key's account, its interactions as they stood when the key was
+// checked (a request the account cannot pay for is refused before the upstream is asked), and
+// the labels its charges carry in the statement.
 type Caller struct {
 	Account account.Account
+	Usage   ledger.Usage
 	Labels  ledger.Labels
 }
 

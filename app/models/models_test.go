@@ -3,8 +3,11 @@ package models
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,26 +25,42 @@ import (
 
 var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
-// fakeLedger counts charges against a limit.
+// fakeLedger holds interactions against a limit; a released hold's charge is taken back.
 type fakeLedger struct {
+	mu           sync.Mutex
 	spent, limit int
-	charges      []ledger.Charge
+	charges      []ledger.Charge // held and not released
+	released     int
 }
 
-func (l *fakeLedger) Usage(_ context.Context, acct account.Account) (ledger.Usage, error) {
-	return ledger.Usage{Period: ledger.PeriodAt(testNow), Spent: l.spent, Limit: l.limit}, nil
-}
-
-func (l *fakeLedger) ChargeAccount(_ context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error) {
+func (l *fakeLedger) Hold(_ context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Hold, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	cost, _ := ledger.Cost(action)
 	u := ledger.Usage{Period: ledger.PeriodAt(testNow), Spent: l.spent, Limit: l.limit}
 	if err := ledger.Check(u, cost); err != nil {
-		return u, err
+		return ledger.Hold{Usage: u}, err
 	}
 	l.spent += cost
-	l.charges = append(l.charges, ledger.Charge{AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels})
+	c := ledger.Charge{ID: fmt.Sprintf("chg_%d", l.spent), AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels}
+	l.charges = append(l.charges, c)
 	u.Spent = l.spent
-	return u, nil
+	return ledger.Hold{Charge: c, Usage: u}, nil
+}
+
+func (l *fakeLedger) Keep(context.Context, account.Account, ledger.Hold) error { return nil }
+
+func (l *fakeLedger) Release(_ context.Context, h ledger.Hold) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, c := range l.charges {
+		if c.ID == h.Charge.ID {
+			l.charges = slices.Delete(l.charges, i, i+1)
+			l.spent -= c.Cost
+			l.released++
+		}
+	}
+	return nil
 }
 
 type fakeProfiles struct{ p agent.Profile }
@@ -107,7 +126,8 @@ func newFixture(t *testing.T, withUpstream bool) *fixture {
 		embedder: mock.NewMockEmbedder(ctrl),
 		ledger:   &fakeLedger{limit: 100},
 		brain:    &fakeBrain{hits: []knowledge.Hit{{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{Question: "Gluten-free?", Answer: "Fridays."}}}},
-		caller:   Caller{Account: account.Account{ID: "acct_1", Plan: "starter"}, Labels: ledger.Labels{Source: "n8n", Workflow: "Orders"}},
+		caller: Caller{Account: account.Account{ID: "acct_1", Plan: "starter"}, Labels: ledger.Labels{Source: "n8n", Workflow: "Orders"},
+			Usage: ledger.Usage{Period: ledger.PeriodAt(testNow), Limit: 100}},
 	}
 	d := Deps{Engine: f.engine, Embedder: f.embedder, Tokens: words{}, Ledger: f.ledger, Profiles: fakeProfiles{bakery},
 		Brain: f.brain, Clock: clock}
@@ -157,7 +177,7 @@ func TestCompletePassesTheConversationAsSent(t *testing.T) {
 	if r.Interactions.Spent != 1 || r.Interactions.Remaining() != 99 {
 		t.Fatalf("interactions %+v", r.Interactions)
 	}
-	wantCharge := []ledger.Charge{{AccountID: "acct_1", Action: ledger.ModelReply, Cost: 1, Ref: "chatcmpl-1", Labels: f.caller.Labels}}
+	wantCharge := []ledger.Charge{{ID: "chg_1", AccountID: "acct_1", Action: ledger.ModelReply, Cost: 1, Ref: "chatcmpl-1", Labels: f.caller.Labels}}
 	if !reflect.DeepEqual(f.ledger.charges, wantCharge) {
 		t.Fatalf("charges %+v", f.ledger.charges)
 	}
@@ -218,6 +238,14 @@ func TestCompleteFailuresChargeNothing(t *testing.T) {
 			code: domain.CodeModelUnavailable, message: "SVC_MODEL_BASE_URL"},
 		{name: "nothing left", upstream: true, spent: 100, req: model.Request{Messages: []model.Message{user("hi")}},
 			code: domain.CodeInteractionLimitReached},
+		{name: "used up since the key was checked", upstream: true, req: model.Request{Messages: []model.Message{user("hi")}},
+			call: func(f *fixture) {
+				f.ledger.spent = f.ledger.limit // other requests spent the rest; the caller's usage is older
+				f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, _ model.Request) (model.Response, error) {
+					<-ctx.Done() // the refused hold stops the upstream call
+					return model.Response{}, ctx.Err()
+				}).MaxTimes(1)
+			}, code: domain.CodeInteractionLimitReached},
 		{name: "upstream fails", upstream: true, req: model.Request{Messages: []model.Message{user("hi")}},
 			call: func(f *fixture) {
 				f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(model.Response{}, domain.Errorf(domain.CodeModelUnavailable, "down"))
@@ -235,6 +263,7 @@ func TestCompleteFailuresChargeNothing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, tt.upstream)
 			f.ledger.spent = tt.spent
+			f.caller.Usage.Spent = tt.spent
 			if tt.call != nil {
 				tt.call(f)
 			}
@@ -411,9 +440,6 @@ func TestStream(t *testing.T) {
 	var got []model.Chunk
 	r, err := f.svc.Stream(t.Context(), f.caller, Chat{ID: "chatcmpl-s", Request: model.Request{Messages: []model.Message{user("hi")},
 		Tools: []model.Tool{{Name: "look"}}}}, func(ch model.Chunk) error {
-		if len(f.ledger.charges) != 0 {
-			t.Error("charged before the end")
-		}
 		got = append(got, ch)
 		return nil
 	})
@@ -498,6 +524,7 @@ func TestEmbed(t *testing.T) {
 		})
 	}
 	f.ledger.spent = f.ledger.limit
+	f.caller.Usage.Spent = f.ledger.limit
 	if _, err := f.svc.Embed(t.Context(), f.caller, Embed{Texts: []string{"a"}}); code(err) != domain.CodeInteractionLimitReached {
 		t.Fatalf("err %v", err)
 	}

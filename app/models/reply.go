@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/svcagent/svc/app/ident"
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/actiontoken"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/ledger"
@@ -37,33 +35,43 @@ type plan struct {
 
 // Complete makes one reply: it checks the request and the account's interactions, asks the
 // upstream (or the built-in engine), checks the reply against the JSON format asked for (once
-// more when the first reply misses it), and charges 1 interaction.
+// more when the first reply misses it), and charges 1 interaction. The interaction is held while
+// the reply is made (see hold) and given back when it fails.
 func (s *Service) Complete(ctx context.Context, c Caller, chat Chat) (Reply, error) {
 	p, err := s.plan(ctx, c, chat)
 	if err != nil {
 		return Reply{}, err
 	}
-	var resp model.Response
-	if p.engine {
-		resp, err = s.engineReply(ctx, p)
-	} else {
-		for attempt := 0; ; attempt++ {
-			resp, err = s.d.Upstream.Complete(ctx, p.req)
-			if err != nil {
-				return Reply{}, err
-			}
-			if err = p.out.check(resp); err == nil || attempt == 1 {
-				break
-			}
-		}
-	}
+	work, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h := s.hold(ctx, c, ledger.ModelReply, p.id, cancel)
+	resp, err := s.reply(work, p)
+	usage, err := s.settle(ctx, c, h, err)
 	if err != nil {
-		if errors.Is(err, errBadOutput) {
-			return Reply{}, badOutput(err)
-		}
 		return Reply{}, err
 	}
-	return s.finish(ctx, c, p, resp)
+	return s.finish(p, resp, usage), nil
+}
+
+// reply asks the built-in engine or the upstream, and the upstream once more when its first
+// reply misses the JSON format asked for.
+func (s *Service) reply(ctx context.Context, p *plan) (model.Response, error) {
+	if p.engine {
+		return s.engineReply(ctx, p)
+	}
+	for attempt := 0; ; attempt++ {
+		resp, err := s.d.Upstream.Complete(ctx, p.req)
+		if err != nil {
+			return model.Response{}, err
+		}
+		err = p.out.check(resp)
+		if err == nil {
+			return resp, nil
+		}
+		if attempt == 1 {
+			return model.Response{}, badOutput(err)
+		}
+	}
 }
 
 // Stream makes one reply like Complete and calls fn with each piece of it as it comes: text, or
@@ -75,46 +83,101 @@ func (s *Service) Stream(ctx context.Context, c Caller, chat Chat, fn func(model
 	if err != nil {
 		return Reply{}, err
 	}
-	var resp model.Response
+	work, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h := s.hold(ctx, c, ledger.ModelReply, p.id, cancel)
+	resp, err := s.stream(work, p, fn)
+	usage, err := s.settle(ctx, c, h, err)
+	if err != nil {
+		return Reply{}, err
+	}
+	return s.finish(p, resp, usage), nil
+}
+
+// stream makes the reply of Stream, passing its pieces to fn.
+func (s *Service) stream(ctx context.Context, p *plan, fn func(model.Chunk) error) (model.Response, error) {
 	if p.engine {
-		if resp, err = s.engineReply(ctx, p); err != nil {
-			return Reply{}, err
+		resp, err := s.engineReply(ctx, p)
+		if err != nil {
+			return model.Response{}, err
 		}
 		for _, piece := range pieces(resp.Message.Content) {
 			if err := fn(model.Chunk{Content: piece}); err != nil {
-				return Reply{}, err
+				return model.Response{}, err
 			}
 		}
-	} else {
-		ids := map[int]string{} // each call's id, made up at its first fragment when the upstream gave none
-		resp, err = s.d.Upstream.Stream(ctx, p.req, func(ch model.Chunk) error {
-			if ch.Content == "" && len(ch.ToolCalls) == 0 {
-				return nil // the end and the usage are told once the reply is charged
-			}
-			calls := slices.Clone(ch.ToolCalls)
-			for i := range calls {
-				if _, seen := ids[calls[i].Index]; !seen {
-					if calls[i].ID == "" {
-						calls[i].ID = ident.New("call")
-					}
-					ids[calls[i].Index] = calls[i].ID
+		return resp, nil
+	}
+	ids := map[int]string{} // each call's id, made up at its first fragment when the upstream gave none
+	resp, err := s.d.Upstream.Stream(ctx, p.req, func(ch model.Chunk) error {
+		if ch.Content == "" && len(ch.ToolCalls) == 0 {
+			return nil // the end and the usage are told once the reply is charged
+		}
+		calls := slices.Clone(ch.ToolCalls)
+		for i := range calls {
+			if _, seen := ids[calls[i].Index]; !seen {
+				if calls[i].ID == "" {
+					calls[i].ID = ident.New("call")
 				}
-			}
-			return fn(model.Chunk{Content: ch.Content, ToolCalls: calls})
-		})
-		if err != nil {
-			return Reply{}, err
-		}
-		for i := range resp.Message.ToolCalls {
-			if id, ok := ids[i]; ok && resp.Message.ToolCalls[i].ID == "" {
-				resp.Message.ToolCalls[i].ID = id
+				ids[calls[i].Index] = calls[i].ID
 			}
 		}
-		if err := p.out.check(resp); err != nil {
-			return Reply{}, badOutput(err)
+		return fn(model.Chunk{Content: ch.Content, ToolCalls: calls})
+	})
+	if err != nil {
+		return model.Response{}, err
+	}
+	for i := range resp.Message.ToolCalls {
+		if id, ok := ids[i]; ok && resp.Message.ToolCalls[i].ID == "" {
+			resp.Message.ToolCalls[i].ID = id
 		}
 	}
-	return s.finish(ctx, c, p, resp)
+	if err := p.out.check(resp); err != nil {
+		return model.Response{}, badOutput(err)
+	}
+	return resp, nil
+}
+
+// held is an interaction being held while the work it pays for goes on.
+type held struct {
+	done chan struct{}
+	hold ledger.Hold
+	err  error
+}
+
+// hold takes the interaction of action for the caller in the background, so that the ledger's
+// write runs while the reply is being made rather than after it; stop is called when the hold
+// fails (402 when nothing is left), so that the work ends early. The hold is not cut short by
+// the caller going away: settle gives it back then.
+func (s *Service) hold(ctx context.Context, c Caller, action ledger.Action, ref string, stop context.CancelFunc) *held {
+	h := &held{done: make(chan struct{})}
+	go func() {
+		defer close(h.done)
+		h.hold, h.err = s.d.Ledger.Hold(context.WithoutCancel(ctx), c.Account, action, ref, c.Labels)
+		if h.err != nil {
+			stop()
+		}
+	}()
+	return h
+}
+
+// settle waits for the hold and settles it by how the work went (workErr): kept when the work
+// succeeded, given back when it failed. It returns the account's usage with the interaction
+// spent, or the error to report: the hold's own failure first, then the work's.
+func (s *Service) settle(ctx context.Context, c Caller, h *held, workErr error) (ledger.Usage, error) {
+	<-h.done
+	if h.err != nil {
+		return ledger.Usage{}, h.err
+	}
+	if workErr == nil {
+		if workErr = s.d.Ledger.Keep(ctx, c.Account, h.hold); workErr == nil {
+			return h.hold.Usage, nil
+		}
+	}
+	if err := s.d.Ledger.Release(context.WithoutCancel(ctx), h.hold); err != nil {
+		return ledger.Usage{}, err
+	}
+	return ledger.Usage{}, workErr
 }
 
 // plan checks a request and prepares what answers it. Nothing is asked of the upstream when it
@@ -137,7 +200,7 @@ func (s *Service) plan(ctx context.Context, c Caller, chat Chat) (*plan, error) 
 	if !assistant && s.d.Upstream == nil {
 		return nil, domain.Errorf(domain.CodeModelUnavailable, noUpstreamMsg)
 	}
-	if err := s.affordable(ctx, c.Account, ledger.ModelReply); err != nil {
+	if err := affordable(c, ledger.ModelReply); err != nil {
 		return nil, err
 	}
 	if !assistant {
@@ -150,14 +213,11 @@ func (s *Service) plan(ctx context.Context, c Caller, chat Chat) (*plan, error) 
 	return p, nil
 }
 
-// affordable returns 402 interaction_limit_reached when the account cannot pay for action.
-func (s *Service) affordable(ctx context.Context, acct account.Account, action ledger.Action) error {
-	usage, err := s.d.Ledger.Usage(ctx, acct)
-	if err != nil {
-		return err
-	}
+// affordable returns 402 interaction_limit_reached when the caller's account cannot pay for
+// action. The charge itself checks again, atomically.
+func affordable(c Caller, action ledger.Action) error {
 	cost, _ := ledger.Cost(action)
-	return ledger.Check(usage, cost)
+	return ledger.Check(c.Usage, cost)
 }
 
 // assistant prepares a reply of svc-assistant: the account's agent, answering only, from the
@@ -255,8 +315,9 @@ func (s *Service) engineReply(ctx context.Context, p *plan) (model.Response, err
 	return resp, nil
 }
 
-// finish fills in the token counts the upstream did not give, and charges the reply.
-func (s *Service) finish(ctx context.Context, c Caller, p *plan, resp model.Response) (Reply, error) {
+// finish fills in the token counts the upstream did not give, and makes the Reply of a reply
+// charged as usage says.
+func (s *Service) finish(p *plan, resp model.Response, spent ledger.Usage) Reply {
 	msg := resp.Message
 	msg.Role = model.RoleAssistant
 	for i := range msg.ToolCalls {
@@ -282,11 +343,7 @@ func (s *Service) finish(ctx context.Context, c Caller, p *plan, resp model.Resp
 	if usage.TotalTokens < usage.PromptTokens+usage.CompletionTokens {
 		usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
 	}
-	spent, err := s.d.Ledger.ChargeAccount(ctx, c.Account, ledger.ModelReply, p.id, c.Labels)
-	if err != nil {
-		return Reply{}, err
-	}
-	return Reply{ID: p.id, Model: p.model, Created: p.created, Message: msg, FinishReason: finish, Usage: usage, Interactions: spent}, nil
+	return Reply{ID: p.id, Model: p.model, Created: p.created, Message: msg, FinishReason: finish, Usage: usage, Interactions: spent}
 }
 
 // promptTokens counts a conversation as OpenAI's chat models do: 3 tokens per message, its role,

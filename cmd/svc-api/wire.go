@@ -32,8 +32,8 @@ import (
 
 var common = wire.NewSet(
 	boot.Plans, boot.HTTPOptions, boot.EventSet,
-	store.Set, clock.Set, httpapi.Set,
-	events.NewPublisher, events.NewRelay, events.NewProcessor,
+	store.Set, boot.OutboxSet, clock.Set, httpapi.Set,
+	events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges,
 	wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
 	wire.Bind(new(ports.Handler), new(*events.Processor)),
 	accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,

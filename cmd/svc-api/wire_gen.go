@@ -43,16 +43,17 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	if err != nil {
 		return nil, nil, err
 	}
-	storeAccounts := store.NewAccounts(db)
 	keys := store.NewKeys(db)
 	system := clock.New()
 	memory := ratelimit.NewMemory(system)
 	plans := boot.Plans(cfg)
-	access := accounts.NewAccess(storeAccounts, keys, memory, plans)
+	access := accounts.NewAccess(keys, memory, plans, system)
 	tx := store.NewTx(db)
+	storeAccounts := store.NewAccounts(db)
 	usage := store.NewUsage(db)
 	outbox := store.NewOutbox(db)
-	publisher := events.NewPublisher(outbox, system)
+	watched := boot.WatchedOutbox(outbox)
+	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
 	storeAgents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, storeAgents)
@@ -100,12 +101,12 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, outbox, mailer, system)
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
 		Deliveries: deliveries,
-		Outbox:     outbox,
+		Outbox:     watched,
 		Vault:      aesgcm,
 		Sender:     sender,
 		Notifier:   notifier,
@@ -116,10 +117,11 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	storeConversions := store.NewConversions(db)
 	service := conversions.New(tx, storeConversions, conversations, notifier, system)
 	handlers := boot.EventHandlers(manager, notifier)
-	processor := events.NewProcessor(handlers, outbox, system)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
-	relay := events.NewRelay(outbox, queue, system)
+	relay := events.NewRelay(watched, queue, system, nudges)
 	modelsService := boot.Models(cfg, client, ledger, profiles, brain, usage, system, embedder)
 	useCases := httpapi.UseCases{
 		Access:      access,
@@ -137,7 +139,7 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
-	metrics := httpapi.NewMetrics(queue, outbox)
+	metrics := httpapi.NewMetrics(queue, watched)
 	server := httpapi.New(options, useCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
@@ -162,7 +164,6 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	if err != nil {
 		return nil, nil, err
 	}
-	storeAccounts := store.NewAccounts(db)
 	keys := store.NewKeys(db)
 	client, cleanup2, err := boot.Redis(cfg)
 	if err != nil {
@@ -171,12 +172,14 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	}
 	redis := ratelimit.NewRedis(client)
 	plans := boot.Plans(cfg)
-	access := accounts.NewAccess(storeAccounts, keys, redis, plans)
+	system := clock.New()
+	access := accounts.NewAccess(keys, redis, plans, system)
 	tx := store.NewTx(db)
+	storeAccounts := store.NewAccounts(db)
 	usage := store.NewUsage(db)
 	outbox := store.NewOutbox(db)
-	system := clock.New()
-	publisher := events.NewPublisher(outbox, system)
+	watched := boot.WatchedOutbox(outbox)
+	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
 	storeAgents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, storeAgents)
@@ -226,12 +229,12 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, outbox, mailer, system)
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
 		Deliveries: deliveries,
-		Outbox:     outbox,
+		Outbox:     watched,
 		Vault:      aesgcm,
 		Sender:     sender,
 		Notifier:   notifier,
@@ -251,7 +254,8 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	inspector, cleanup4 := asynqq.NewInspector(redisConnOpt)
 	asynqqOptions := boot.AsynqOptions(cfg)
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
-	relay := events.NewRelay(outbox, queue, system)
+	nudges := events.NewNudges()
+	relay := events.NewRelay(watched, queue, system, nudges)
 	modelsService := boot.Models(cfg, openaiClient, ledger, profiles, brain, usage, system, embedder)
 	useCases := httpapi.UseCases{
 		Access:      access,
@@ -270,7 +274,7 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
 	readiness := boot.ProductionReadiness(pinger, redisPinger)
-	metrics := httpapi.NewMetrics(queue, outbox)
+	metrics := httpapi.NewMetrics(queue, watched)
 	server := httpapi.New(options, useCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
@@ -293,4 +297,4 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 
 // wire.go:
 
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)), boot.Upstream, boot.Replier, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Bind(new(chat.Publisher), new(*events.Publisher)), boot.Models, wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)), boot.Upstream, boot.Replier, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Bind(new(chat.Publisher), new(*events.Publisher)), boot.Models, wire.Struct(new(program), "*"))

@@ -26,8 +26,8 @@ import (
 func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	wire.Build(
 		boot.DB, boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions,
-		store.Set, clock.Set, asynqq.Set,
-		events.NewProcessor, events.NewRelay, events.NewPublisher,
+		store.Set, boot.OutboxSet, clock.Set, asynqq.Set,
+		events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges,
 		wire.Bind(new(ports.Handler), new(*events.Processor)),
 		boot.Plans, boot.CrawlOptions, crawl.Set, local.Set,
 		wire.Bind(new(accounts.Publisher), new(*events.Publisher)),

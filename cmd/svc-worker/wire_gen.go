@@ -41,6 +41,7 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 	storeWebhooks := store.NewWebhooks(db)
 	deliveries := store.NewDeliveries(db)
 	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
 	settings := store.NewSettings(db)
 	aesgcm, err := boot.Vault(ctx, cfg, settings)
 	if err != nil {
@@ -57,12 +58,12 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notices.New(storeAccounts, notifications, outbox, mailer, system)
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
 	deps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
 		Deliveries: deliveries,
-		Outbox:     outbox,
+		Outbox:     watched,
 		Vault:      aesgcm,
 		Sender:     sender,
 		Notifier:   notifier,
@@ -71,13 +72,14 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(deps, webhooksOptions)
 	handlers := boot.EventHandlers(manager, notifier)
-	processor := events.NewProcessor(handlers, outbox, system)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
 	asynqqOptions := boot.AsynqOptions(cfg)
 	worker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
 	client, cleanup2 := asynqq.NewClient(redisConnOpt)
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
-	relay := events.NewRelay(outbox, queue, system)
+	relay := events.NewRelay(watched, queue, system, nudges)
 	agents := store.NewAgents(db)
 	conversations := store.NewConversations(db)
 	replyJobs := store.NewReplyJobs(db)
@@ -86,7 +88,7 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
 	embedder := local.NewEmbedder()
-	publisher := events.NewPublisher(outbox, system)
+	publisher := events.NewPublisher(watched, system)
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
 	openaiClient := boot.Upstream(cfg, log)
 	replier := boot.Replier(cfg, openaiClient)

@@ -20,7 +20,7 @@ import (
 func initCtl(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {
 	wire.Build(
 		boot.DB, boot.Plans,
-		store.Set, clock.Set,
+		store.Set, boot.OutboxSet, clock.Set,
 		events.NewPublisher,
 		wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
 		accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,

@@ -33,7 +33,8 @@ func initCtl(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, fun
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	storeUsage := store.NewUsage(db)
 	outbox := store.NewOutbox(db)
-	publisher := events.NewPublisher(outbox, system)
+	watched := boot.WatchedOutbox(outbox)
+	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
 	agents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, agents)
@@ -43,7 +44,7 @@ func initCtl(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, fun
 		admin:     admin,
 		overviews: overviews,
 		publisher: publisher,
-		outbox:    outbox,
+		outbox:    watched,
 		clock:     system,
 	}
 	return mainCtl, func() {

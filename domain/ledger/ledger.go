@@ -89,6 +89,15 @@ type Charge struct {
 	At        time.Time
 }
 
+// Hold is a charge taken for something still being made (a model reply): kept when it
+// succeeds, given back when it fails, so that a failure costs nothing while the charge's write
+// runs beside the work instead of after it.
+type Hold struct {
+	Charge Charge
+	// Usage is the account's usage with the hold taken.
+	Usage Usage
+}
+
 // Usage is what an account spent in a period against its limit.
 type Usage struct {
 	Period Period

@@ -15,6 +15,7 @@ import (
 	knowledge "github.com/svcagent/svc/domain/knowledge"
 	ledger "github.com/svcagent/svc/domain/ledger"
 	outbox "github.com/svcagent/svc/domain/outbox"
+	ports "github.com/svcagent/svc/ports"
 )
 
 // MockTx is a mock of Tx interface.
@@ -158,21 +159,6 @@ func (m *MockKeys) EXPECT() *MockKeysMockRecorder {
 	return m.recorder
 }
 
-// ByHash mocks base method.
-func (m *MockKeys) ByHash(ctx context.Context, hash string) (account.Key, error) {
-	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "ByHash", ctx, hash)
-	ret0, _ := ret[0].(account.Key)
-	ret1, _ := ret[1].(error)
-	return ret0, ret1
-}
-
-// ByHash indicates an expected call of ByHash.
-func (mr *MockKeysMockRecorder) ByHash(ctx, hash interface{}) *gomock.Call {
-	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ByHash", reflect.TypeOf((*MockKeys)(nil).ByHash), ctx, hash)
-}
-
 // Create mocks base method.
 func (m *MockKeys) Create(ctx context.Context, k account.Key) error {
 	m.ctrl.T.Helper()
@@ -185,6 +171,21 @@ func (m *MockKeys) Create(ctx context.Context, k account.Key) error {
 func (mr *MockKeysMockRecorder) Create(ctx, k interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Create", reflect.TypeOf((*MockKeys)(nil).Create), ctx, k)
+}
+
+// Credential mocks base method.
+func (m *MockKeys) Credential(ctx context.Context, hash string, period ledger.Period) (ports.Credential, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Credential", ctx, hash, period)
+	ret0, _ := ret[0].(ports.Credential)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Credential indicates an expected call of Credential.
+func (mr *MockKeysMockRecorder) Credential(ctx, hash, period interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Credential", reflect.TypeOf((*MockKeys)(nil).Credential), ctx, hash, period)
 }
 
 // List mocks base method.
@@ -321,6 +322,20 @@ func (m *MockUsage) MarkLimitReached(ctx context.Context, accountID string, peri
 func (mr *MockUsageMockRecorder) MarkLimitReached(ctx, accountID, period interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "MarkLimitReached", reflect.TypeOf((*MockUsage)(nil).MarkLimitReached), ctx, accountID, period)
+}
+
+// Refund mocks base method.
+func (m *MockUsage) Refund(ctx context.Context, accountID, id string) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Refund", ctx, accountID, id)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// Refund indicates an expected call of Refund.
+func (mr *MockUsageMockRecorder) Refund(ctx, accountID, id interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Refund", reflect.TypeOf((*MockUsage)(nil).Refund), ctx, accountID, id)
 }
 
 // Spent mocks base method.

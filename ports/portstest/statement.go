@@ -62,3 +62,53 @@ func testUsageStatement(t *testing.T, s Stores) {
 		t.Errorf("no charges: %#v, %v; want an empty list", got, err)
 	}
 }
+
+// testRefund checks that a refund takes the charge off the statement and its cost off the
+// counter, once, and only for the charge's own account.
+func testRefund(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	period := ledger.PeriodAt(t0)
+	for i, id := range []string{"chg_r1", "chg_r2"} {
+		ch := ledger.Charge{ID: id, AccountID: "acct_a", Action: ledger.ModelReply, Cost: 1, Ref: fmt.Sprint("ref", i), At: t0}
+		if _, ok, err := s.Usage.Charge(ctx, ch, period, 2); err != nil || !ok {
+			t.Fatalf("charge %s: %t, %v", id, ok, err)
+		}
+	}
+	check := func(name string, wantSpent, wantRequests int) {
+		t.Helper()
+		spent, err := s.Usage.Spent(ctx, "acct_a", period)
+		if err != nil || spent != wantSpent {
+			t.Errorf("%s: spent %d, %v; want %d", name, spent, err, wantSpent)
+		}
+		lines, err := s.Usage.Statement(ctx, "acct_a", period.Start, period.End)
+		requests := 0
+		for _, l := range lines {
+			requests += l.Requests
+		}
+		if err != nil || requests != wantRequests {
+			t.Errorf("%s: statement %+v, %v; want %d requests", name, lines, err, wantRequests)
+		}
+	}
+	check("before", 2, 2)
+	if err := s.Usage.Refund(ctx, "acct_b", "chg_r1"); err != nil {
+		t.Fatalf("Refund by another account: %v", err)
+	}
+	check("refund by another account", 2, 2)
+	if err := s.Usage.Refund(ctx, "acct_a", "chg_r1"); err != nil {
+		t.Fatalf("Refund: %v", err)
+	}
+	check("refunded", 1, 1)
+	if err := s.Usage.Refund(ctx, "acct_a", "chg_r1"); err != nil {
+		t.Fatalf("second Refund: %v", err)
+	}
+	check("refunded twice", 1, 1)
+	if err := s.Usage.Refund(ctx, "acct_a", "chg_none"); err != nil {
+		t.Fatalf("Refund of no charge: %v", err)
+	}
+	// What was given back can be spent again, within the limit.
+	ch := ledger.Charge{ID: "chg_r3", AccountID: "acct_a", Action: ledger.ModelReply, Cost: 1, At: t0}
+	if spent, ok, err := s.Usage.Charge(ctx, ch, period, 2); err != nil || !ok || spent != 2 {
+		t.Fatalf("charge after the refund: %d, %t, %v; want 2, true", spent, ok, err)
+	}
+}

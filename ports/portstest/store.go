@@ -48,11 +48,13 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"NotFound", testNotFound},
 		{"DuplicateIsNotNotFound", testDuplicate},
 		{"Keys", testKeys},
+		{"Credential", testCredential},
 		{"Agents", testAgents},
 		{"UsagePeriods", testUsagePeriods},
 		{"ConcurrentCharges", testConcurrentCharges},
 		{"MarkLimitReached", testMarkLimitReached},
 		{"UsageStatement", testUsageStatement},
+		{"Refund", testRefund},
 		{"Outbox", testOutbox},
 		{"OutboxConcurrentClaimers", testOutboxConcurrentClaimers},
 		{"Tx", testTx},
@@ -218,7 +220,10 @@ func testNotFound(t *testing.T, s Stores) {
 				return nil
 			})
 		}},
-		{"Keys.ByHash", func() error { _, err := s.Keys.ByHash(ctx, account.HashSecret("missing")); return err }},
+		{"Keys.Credential", func() error {
+			_, err := s.Keys.Credential(ctx, account.HashSecret("missing"), ledger.PeriodAt(t0))
+			return err
+		}},
 		{"Keys.Revoke", func() error { _, err := s.Keys.Revoke(ctx, "key_missing", t0); return err }},
 		{"Outbox.Get", func() error { _, err := s.Outbox.Get(ctx, "msg_missing"); return err }},
 		{"Outbox.Done", func() error { return s.Outbox.Done(ctx, "msg_missing", t0) }},
@@ -282,11 +287,11 @@ func testKeys(t *testing.T, s Stores) {
 			t.Fatalf("Create(%s): %v", k.ID, err)
 		}
 	}
-	got, err := s.Keys.ByHash(ctx, k2.Hash)
+	got, err := keyByHash(ctx, s, k2.Hash)
 	if err != nil {
-		t.Fatalf("ByHash: %v", err)
+		t.Fatalf("Credential: %v", err)
 	}
-	equal(t, "ByHash", got, k2)
+	equal(t, "Credential's key", got, k2)
 
 	list := func(accountID string) []account.Key {
 		t.Helper()
@@ -315,11 +320,61 @@ func testKeys(t *testing.T, s Stores) {
 		t.Fatalf("second Revoke: %v", err)
 	}
 	equal(t, "second Revoke keeps the first time", got, revoked)
-	got, _ = s.Keys.ByHash(ctx, k1.Hash)
-	equal(t, "ByHash of a revoked key", got, revoked)
+	got, _ = keyByHash(ctx, s, k1.Hash)
+	equal(t, "Credential of a revoked key", got, revoked)
 	equal(t, "List after Revoke", list("acct_a"), []account.Key{revoked, k2})
-	got, _ = s.Keys.ByHash(ctx, k3.Hash)
+	got, _ = keyByHash(ctx, s, k3.Hash)
 	equal(t, "the other account's key after Revoke", got, k3)
+}
+
+// keyByHash returns the key of a Credential.
+func keyByHash(ctx context.Context, s Stores, hash string) (account.Key, error) {
+	c, err := s.Keys.Credential(ctx, hash, ledger.PeriodAt(t0))
+	return c.Key, err
+}
+
+// testCredential checks that a credential carries the key's own account as stored, and what
+// that account spent in the period asked for: 0 before any charge, and in another period.
+func testCredential(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	ka, kb := newKey("key_a", "acct_a", t0), newKey("key_b", "acct_b", t0)
+	for _, k := range []account.Key{ka, kb} {
+		if err := s.Keys.Create(ctx, k); err != nil {
+			t.Fatalf("Create(%s): %v", k.ID, err)
+		}
+	}
+	period := ledger.PeriodAt(t0)
+	charge := func(accountID, id string, cost int) {
+		t.Helper()
+		c := ledger.Charge{ID: id, AccountID: accountID, Action: ledger.ChatReply, Cost: cost, At: t0}
+		if _, ok, err := s.Usage.Charge(ctx, c, period, 100); err != nil || !ok {
+			t.Fatalf("Charge(%s): ok %t, %v", id, ok, err)
+		}
+	}
+	check := func(name, hash string, p ledger.Period, wantKey account.Key, wantSpent int) {
+		t.Helper()
+		got, err := s.Keys.Credential(ctx, hash, p)
+		if err != nil {
+			t.Fatalf("%s: Credential: %v", name, err)
+		}
+		acct, err := s.Accounts.Get(ctx, wantKey.AccountID)
+		if err != nil {
+			t.Fatalf("%s: Accounts.Get: %v", name, err)
+		}
+		equal(t, name+": key", got.Key, wantKey)
+		equal(t, name+": account", got.Account, acct)
+		if got.Spent != wantSpent {
+			t.Errorf("%s: spent = %d; want %d", name, got.Spent, wantSpent)
+		}
+	}
+	check("before any charge", ka.Hash, period, ka, 0)
+	charge("acct_a", "chg_1", 1)
+	charge("acct_a", "chg_2", 2)
+	charge("acct_b", "chg_3", 5)
+	check("after charges", ka.Hash, period, ka, 3)
+	check("the other account", kb.Hash, period, kb, 5)
+	check("the next period", ka.Hash, ledger.PeriodAt(period.End), ka, 0)
 }
 
 func testAgents(t *testing.T, s Stores) {
@@ -727,7 +782,7 @@ func checkWritten(t *testing.T, s Stores, id string, want bool) {
 	if !want && !domain.IsNotFound(err) {
 		t.Errorf("account %s: err = %v; want not_found", id, err)
 	}
-	if _, err := s.Keys.ByHash(ctx, newKey("key_"+id, id, t0).Hash); (err == nil) != want {
+	if _, err := keyByHash(ctx, s, newKey("key_"+id, id, t0).Hash); (err == nil) != want {
 		t.Errorf("key of %s: err = %v; want written %t", id, err, want)
 	}
 	if p, err := s.Agents.Get(ctx, id); err != nil || p.Configured() != want {
@@ -797,9 +852,9 @@ func testTimesUTC(t *testing.T, s Stores) {
 	if err != nil {
 		t.Fatalf("Outbox.Get: %v", err)
 	}
-	gotSub, err := s.Keys.ByHash(ctx, sub.Hash)
+	gotSub, err := keyByHash(ctx, s, sub.Hash)
 	if err != nil {
-		t.Fatalf("ByHash: %v", err)
+		t.Fatalf("Credential: %v", err)
 	}
 
 	tests := []struct {
