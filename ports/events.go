@@ -13,7 +13,9 @@ import (
 
 // Webhooks stores webhooks. Every method is scoped to the account.
 type Webhooks interface {
-	Create(ctx context.Context, w webhook.Webhook) error
+	// Create stores w unless its account already has limit webhooks (created is false then).
+	// Creates for one account are serialized, so concurrent ones never pass the limit together.
+	Create(ctx context.Context, w webhook.Webhook, limit int) (created bool, err error)
 	Get(ctx context.Context, accountID, webhookID string) (webhook.Webhook, error)
 	List(ctx context.Context, accountID string) ([]webhook.Webhook, error)
 	// Update loads the webhook, lets fn change it and saves it, in one transaction.

@@ -65,15 +65,34 @@ type Webhooks struct{ db *bun.DB }
 func NewWebhooks(db *bun.DB) *Webhooks { return &Webhooks{db: db} }
 
 // Create stores a webhook.
-func (r *Webhooks) Create(ctx context.Context, w webhook.Webhook) error {
+func (r *Webhooks) Create(ctx context.Context, w webhook.Webhook, limit int) (bool, error) {
 	m, err := toWebhookModel(w)
 	if err != nil {
-		return err
+		return false, err
 	}
-	if _, err := idb(ctx, r.db).NewInsert().Model(m).Exec(ctx); err != nil {
-		return fmt.Errorf("create webhook: %w", err)
-	}
-	return nil
+	created := false
+	err = inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		// Creates for one account queue on its row (SQLite's transactions are serialized
+		// already), so two never both count room for one more.
+		var id string
+		q := tx.NewSelect().Model((*accountModel)(nil)).Column("id").Where("id = ?", w.AccountID)
+		if err := lockForUpdate(q, tx).Scan(ctx, &id); err != nil {
+			return notFound(err, "account", "create webhook")
+		}
+		n, err := tx.NewSelect().Model((*webhookModel)(nil)).Where("account_id = ?", w.AccountID).Count(ctx)
+		if err != nil {
+			return fmt.Errorf("count webhooks: %w", err)
+		}
+		if int(n) >= limit {
+			return nil
+		}
+		if _, err := tx.NewInsert().Model(m).Exec(ctx); err != nil {
+			return fmt.Errorf("create webhook: %w", err)
+		}
+		created = true
+		return nil
+	})
+	return created, err
 }
 
 func getWebhook(ctx context.Context, db bun.IDB, accountID, id string, lock bool) (webhook.Webhook, error) {

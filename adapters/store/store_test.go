@@ -56,6 +56,10 @@ func stores(db *bun.DB) portstest.Stores {
 		ReplyJobs:     store.NewReplyJobs(db),
 		Sessions:      store.NewSessions(db),
 		Bookings:      store.NewBookings(db),
+		Webhooks:      store.NewWebhooks(db),
+		Deliveries:    store.NewDeliveries(db),
+		Conversions:   store.NewConversions(db),
+		Notifications: store.NewNotifications(db),
 	}
 }
 

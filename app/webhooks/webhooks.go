@@ -87,18 +87,12 @@ func (m *Manager) Create(ctx context.Context, accountID, url string, events []st
 	now := m.clock.Now().UTC()
 	w := webhook.Webhook{ID: ident.New("wh"), AccountID: accountID, URL: url, Events: evs, Active: true, SealedSecret: sealed,
 		CreatedAt: now, UpdatedAt: now}
-	err = m.tx.InTx(ctx, func(ctx context.Context) error {
-		existing, err := m.webhooks.List(ctx, accountID)
-		if err != nil {
-			return err
-		}
-		if len(existing) >= webhook.MaxPerAccount {
-			return domain.Invalid("url", "an account may have at most %d webhooks; delete one first", webhook.MaxPerAccount)
-		}
-		return m.webhooks.Create(ctx, w)
-	})
+	created, err := m.webhooks.Create(ctx, w, webhook.MaxPerAccount)
 	if err != nil {
 		return Created{}, err
+	}
+	if !created {
+		return Created{}, domain.Invalid("url", "an account may have at most %d webhooks; delete one first", webhook.MaxPerAccount)
 	}
 	return Created{Webhook: w, Secret: secret}, nil
 }

@@ -39,17 +39,18 @@ func (m *MockWebhooks) EXPECT() *MockWebhooksMockRecorder {
 }
 
 // Create mocks base method.
-func (m *MockWebhooks) Create(ctx context.Context, w webhook.Webhook) error {
+func (m *MockWebhooks) Create(ctx context.Context, w webhook.Webhook, limit int) (bool, error) {
 	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "Create", ctx, w)
-	ret0, _ := ret[0].(error)
-	return ret0
+	ret := m.ctrl.Call(m, "Create", ctx, w, limit)
+	ret0, _ := ret[0].(bool)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
 }
 
 // Create indicates an expected call of Create.
-func (mr *MockWebhooksMockRecorder) Create(ctx, w interface{}) *gomock.Call {
+func (mr *MockWebhooksMockRecorder) Create(ctx, w, limit interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Create", reflect.TypeOf((*MockWebhooks)(nil).Create), ctx, w)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Create", reflect.TypeOf((*MockWebhooks)(nil).Create), ctx, w, limit)
 }
 
 // Delete mocks base method.

@@ -35,6 +35,10 @@ type Stores struct {
 	ReplyJobs     ports.ReplyJobs
 	Sessions      ports.Sessions
 	Bookings      ports.Bookings
+	Webhooks      ports.Webhooks
+	Deliveries    ports.Deliveries
+	Conversions   ports.Conversions
+	Notifications ports.Notifications
 }
 
 // RunStores runs the store conformance suite. newStores is called once per subtest and must
@@ -68,6 +72,12 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"ReplyJobs", testReplyJobs},
 		{"ReplyJobsConcurrentClaimers", testReplyJobsConcurrent},
 		{"SessionsAndBookings", testSessionsAndBookings},
+		{"Webhooks", testWebhooks},
+		{"WebhookLimit", testWebhookLimit},
+		{"WebhookLimitConcurrent", testWebhookLimitConcurrent},
+		{"Deliveries", testDeliveries},
+		{"Conversions", testConversions},
+		{"Notifications", testNotifications},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStores(t)) })

@@ -1,0 +1,423 @@
+package portstest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversion"
+	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/webhook"
+)
+
+func newWebhook(id, accountID string, created time.Time) webhook.Webhook {
+	return webhook.Webhook{
+		ID:           id,
+		AccountID:    accountID,
+		URL:          "https://" + accountID + ".example/hooks/" + id,
+		Events:       []string{"message.replied", "limit.reached"},
+		Active:       true,
+		SealedSecret: []byte("sealed " + id),
+		CreatedAt:    created,
+		UpdatedAt:    created,
+	}
+}
+
+func createWebhooks(t *testing.T, s Stores, ws ...webhook.Webhook) {
+	t.Helper()
+	for _, w := range ws {
+		if created, err := s.Webhooks.Create(t.Context(), w, webhook.MaxPerAccount); err != nil || !created {
+			t.Fatalf("Webhooks.Create(%s) = %t, %v; want created", w.ID, created, err)
+		}
+	}
+}
+
+// listWebhooks returns the account's webhooks by id: the port leaves List's order open.
+func listWebhooks(t *testing.T, s Stores, accountID string) []webhook.Webhook {
+	t.Helper()
+	ws, err := s.Webhooks.List(t.Context(), accountID)
+	if err != nil {
+		t.Fatalf("Webhooks.List(%s): %v", accountID, err)
+	}
+	slices.SortFunc(ws, func(a, b webhook.Webhook) int { return strings.Compare(a.ID, b.ID) })
+	return ws
+}
+
+// equalList is equal for lists, where nil and empty are the same.
+func equalList[T any](t *testing.T, what string, got, want []T) {
+	t.Helper()
+	if len(got) == 0 && len(want) == 0 {
+		return
+	}
+	equal(t, what, got, want)
+}
+
+// testWebhooks checks that a webhook comes back as stored (times in UTC), that Update saves what
+// fn changed and nothing when fn fails, that Delete removes it, and that every method keeps to
+// the account.
+func testWebhooks(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	west := time.FixedZone("UTC-8", -8*3600)
+
+	w1 := newWebhook("wh_1", "acct_a", t0)
+	w1.Events = []string{webhook.AllEvents}
+	w1.Failures, w1.LastStatus = 3, 503
+	w1.LastDeliveryAt, w1.UpdatedAt = t0.Add(time.Minute), t0.Add(2*time.Minute)
+	// Never delivered, off, and created with times outside UTC.
+	w2 := newWebhook("wh_2", "acct_a", t0.Add(time.Second).In(west))
+	w2.Active = false
+	w2.UpdatedAt = t0.Add(3 * time.Second).In(west)
+	w3 := newWebhook("wh_3", "acct_b", t0)
+	createWebhooks(t, s, w2, w3, w1)
+	stored2 := w2
+	stored2.CreatedAt, stored2.UpdatedAt = w2.CreatedAt.UTC(), w2.UpdatedAt.UTC()
+
+	for _, want := range []webhook.Webhook{w1, stored2, w3} {
+		got, err := s.Webhooks.Get(ctx, want.AccountID, want.ID)
+		if err != nil {
+			t.Fatalf("Get(%s): %v", want.ID, err)
+		}
+		equal(t, "Get "+want.ID, got, want)
+	}
+	equal(t, "List of acct_a", listWebhooks(t, s, "acct_a"), []webhook.Webhook{w1, stored2})
+	equal(t, "List of acct_b", listWebhooks(t, s, "acct_b"), []webhook.Webhook{w3})
+	equalList(t, "List of an unknown account", listWebhooks(t, s, "acct_missing"), nil)
+
+	if created, err := s.Webhooks.Create(ctx, newWebhook(w1.ID, "acct_a", t0), webhook.MaxPerAccount); err == nil || created || domain.IsNotFound(err) {
+		t.Errorf("Create with a taken id = %t, %v; want an error other than not_found", created, err)
+	}
+
+	for _, id := range []struct{ name, accountID, webhookID string }{
+		{"another account's webhook", "acct_b", w1.ID},
+		{"unknown webhook", "acct_a", "wh_missing"},
+	} {
+		tests := []struct {
+			name string
+			call func() error
+		}{
+			{"Get", func() error { _, err := s.Webhooks.Get(ctx, id.accountID, id.webhookID); return err }},
+			{"Update", func() error {
+				_, err := s.Webhooks.Update(ctx, id.accountID, id.webhookID, func(*webhook.Webhook) error {
+					t.Error("Update called fn for a webhook it should not find")
+					return nil
+				})
+				return err
+			}},
+			{"Delete", func() error { return s.Webhooks.Delete(ctx, id.accountID, id.webhookID) }},
+		}
+		for _, tt := range tests {
+			t.Run(id.name+"/"+tt.name, func(t *testing.T) {
+				if code := domain.ErrorCode(tt.call()); code != domain.CodeNotFound {
+					t.Errorf("code = %q; want %q", code, domain.CodeNotFound)
+				}
+			})
+		}
+	}
+	got, _ := s.Webhooks.Get(ctx, "acct_a", w1.ID)
+	equal(t, "Get after another account's Update and Delete", got, w1)
+
+	want := w1
+	want.URL, want.Events, want.Active = "https://acct_a.example/new", []string{"booking.created"}, false
+	want.SealedSecret = []byte("sealed again")
+	want.Failures, want.LastStatus = 0, 204
+	want.LastDeliveryAt, want.UpdatedAt = t0.Add(time.Hour), t0.Add(time.Hour)
+	got, err := s.Webhooks.Update(ctx, "acct_a", w1.ID, func(w *webhook.Webhook) error {
+		equal(t, "Update's webhook", *w, w1)
+		*w = want
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+	equal(t, "Update's result", got, want)
+	got, _ = s.Webhooks.Get(ctx, "acct_a", w1.ID)
+	equal(t, "Get after Update", got, want)
+
+	got, err = s.Webhooks.Update(ctx, "acct_a", w1.ID, func(w *webhook.Webhook) error {
+		w.AccountID, w.ID = "acct_b", "wh_moved"
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Update changing the ids: %v", err)
+	}
+	equal(t, "Update changing the ids", got, want)
+	equal(t, "acct_a after Update changing the ids", listWebhooks(t, s, "acct_a"), []webhook.Webhook{want, stored2})
+	equal(t, "acct_b after Update changing the ids", listWebhooks(t, s, "acct_b"), []webhook.Webhook{w3})
+
+	_, err = s.Webhooks.Update(ctx, "acct_a", w1.ID, func(w *webhook.Webhook) error {
+		w.URL, w.Failures = "https://acct_a.example/not-saved", 99
+		return errBoom
+	})
+	if !errors.Is(err, errBoom) {
+		t.Errorf("Update with a failing fn = %v; want its error", err)
+	}
+	got, _ = s.Webhooks.Get(ctx, "acct_a", w1.ID)
+	equal(t, "Get after a failed Update", got, want)
+
+	if err := s.Webhooks.Delete(ctx, "acct_a", w1.ID); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if _, err := s.Webhooks.Get(ctx, "acct_a", w1.ID); !domain.IsNotFound(err) {
+		t.Errorf("Get after Delete: err = %v; want not_found", err)
+	}
+	if err := s.Webhooks.Delete(ctx, "acct_a", w1.ID); !domain.IsNotFound(err) {
+		t.Errorf("second Delete = %v; want not_found", err)
+	}
+	equal(t, "acct_a after Delete", listWebhooks(t, s, "acct_a"), []webhook.Webhook{stored2})
+	equal(t, "acct_b after Delete", listWebhooks(t, s, "acct_b"), []webhook.Webhook{w3})
+}
+
+// testWebhookLimit checks that Create stores nothing once the account has limit webhooks, that
+// the count is the account's own, that a deleted webhook makes room, and that an unknown account
+// is not_found.
+func testWebhookLimit(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	steps := []struct {
+		name      string
+		id        string
+		accountID string
+		limit     int
+		want      bool
+	}{
+		{"first", "wh_a1", "acct_a", 3, true},
+		{"second", "wh_a2", "acct_a", 3, true},
+		{"reaches the limit", "wh_a3", "acct_a", 3, true},
+		{"over the limit", "wh_a4", "acct_a", 3, false},
+		{"another account", "wh_b1", "acct_b", 3, true},
+		{"a higher limit", "wh_a5", "acct_a", 4, true},
+		{"at the higher limit", "wh_a6", "acct_a", 4, false},
+		{"below the count", "wh_a7", "acct_a", 2, false},
+		{"limit 0", "wh_b2", "acct_b", 0, false},
+	}
+	for i, st := range steps {
+		w := newWebhook(st.id, st.accountID, t0.Add(time.Duration(i)*time.Second))
+		if created, err := s.Webhooks.Create(ctx, w, st.limit); err != nil || created != st.want {
+			t.Errorf("%s: Create(%s, limit %d) = %t, %v; want %t", st.name, st.id, st.limit, created, err, st.want)
+		}
+	}
+	ids := func(accountID string) []string {
+		t.Helper()
+		var out []string
+		for _, w := range listWebhooks(t, s, accountID) {
+			out = append(out, w.ID)
+		}
+		return out
+	}
+	equal(t, "acct_a's webhooks", ids("acct_a"), []string{"wh_a1", "wh_a2", "wh_a3", "wh_a5"})
+	equal(t, "acct_b's webhooks", ids("acct_b"), []string{"wh_b1"})
+	for _, id := range []string{"wh_a4", "wh_a6", "wh_a7"} {
+		if _, err := s.Webhooks.Get(ctx, "acct_a", id); !domain.IsNotFound(err) {
+			t.Errorf("Get(%s) refused by the limit: err = %v; want not_found", id, err)
+		}
+	}
+
+	if err := s.Webhooks.Delete(ctx, "acct_a", "wh_a2"); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if created, err := s.Webhooks.Create(ctx, newWebhook("wh_a8", "acct_a", t0), 4); err != nil || !created {
+		t.Errorf("Create after a Delete made room = %t, %v; want created", created, err)
+	}
+	equal(t, "acct_a's webhooks after Delete and Create", ids("acct_a"), []string{"wh_a1", "wh_a3", "wh_a5", "wh_a8"})
+
+	created, err := s.Webhooks.Create(ctx, newWebhook("wh_x", "acct_missing", t0), webhook.MaxPerAccount)
+	if code := domain.ErrorCode(err); code != domain.CodeNotFound || created {
+		t.Errorf("Create for an unknown account = %t, %v; want not_found", created, err)
+	}
+}
+
+// testWebhookLimitConcurrent checks that creates for one account racing each other never pass
+// the limit together.
+func testWebhookLimitConcurrent(t *testing.T, s Stores) {
+	const creators, limit = 16, 10
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	var (
+		wg      sync.WaitGroup
+		start   = make(chan struct{})
+		created atomic.Int32
+	)
+	for i := range creators {
+		wg.Go(func() {
+			<-start
+			ok, err := s.Webhooks.Create(ctx, newWebhook(fmt.Sprintf("wh_%02d", i), "acct_a", t0), limit)
+			if err != nil {
+				t.Errorf("Create #%d: %v", i, err)
+			}
+			if ok {
+				created.Add(1)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if n := created.Load(); n != limit {
+		t.Errorf("%d concurrent creates with limit %d: %d created; want %d", creators, limit, n, limit)
+	}
+	if ws := listWebhooks(t, s, "acct_a"); len(ws) != limit {
+		t.Errorf("%d webhooks stored; want %d", len(ws), limit)
+	}
+}
+
+// testDeliveries checks that List returns a webhook's attempts as added, newest first, at most
+// limit of them, and only those of the account and webhook asked for.
+func testDeliveries(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	createWebhooks(t, s, newWebhook("wh_a1", "acct_a", t0), newWebhook("wh_a2", "acct_a", t0), newWebhook("wh_b1", "acct_b", t0))
+	east := time.FixedZone("UTC+5:30", 5*3600+30*60)
+	attempt := func(webhookID, eventID string, number, status int, errText string, at time.Time) webhook.Attempt {
+		return webhook.Attempt{WebhookID: webhookID, EventID: eventID, EventType: "message.replied", Number: number,
+			StatusCode: status, Duration: time.Duration(100*number+status) * time.Millisecond, Error: errText, At: at}
+	}
+	e1n1 := attempt("wh_a1", "evt_1", 1, 500, "status 500", t0)
+	e1n2 := attempt("wh_a1", "evt_1", 2, 0, "timeout", t0.Add(2*time.Second))
+	e1n3 := attempt("wh_a1", "evt_1", 3, 204, "", t0.Add(6*time.Second))
+	e2n1 := attempt("wh_a1", "evt_2", 1, 200, "", t0.Add(10*time.Second).In(east))
+	e2n1.EventType = "webhook.test"
+	other := attempt("wh_a2", "evt_1", 1, 204, "", t0.Add(20*time.Second))
+	// Newer than all of acct_a's.
+	b := attempt("wh_b1", "evt_3", 1, 204, "", t0.Add(time.Minute))
+	adds := []struct {
+		accountID string
+		a         webhook.Attempt
+	}{
+		{"acct_a", e1n2}, {"acct_b", b}, {"acct_a", e2n1}, {"acct_a", e1n1}, {"acct_a", other}, {"acct_a", e1n3},
+	}
+	for _, add := range adds {
+		if err := s.Deliveries.Add(ctx, add.accountID, add.a); err != nil {
+			t.Fatalf("Add(%s #%d of %s): %v", add.a.WebhookID, add.a.Number, add.a.EventID, err)
+		}
+	}
+	e2n1.At = e2n1.At.UTC()
+
+	tests := []struct {
+		name      string
+		accountID string
+		webhookID string
+		limit     int
+		want      []webhook.Attempt
+	}{
+		{"all", "acct_a", "wh_a1", 10, []webhook.Attempt{e2n1, e1n3, e1n2, e1n1}},
+		{"exactly all", "acct_a", "wh_a1", 4, []webhook.Attempt{e2n1, e1n3, e1n2, e1n1}},
+		{"latest two", "acct_a", "wh_a1", 2, []webhook.Attempt{e2n1, e1n3}},
+		{"latest one", "acct_a", "wh_a1", 1, []webhook.Attempt{e2n1}},
+		{"another webhook", "acct_a", "wh_a2", 10, []webhook.Attempt{other}},
+		{"another account", "acct_b", "wh_b1", 10, []webhook.Attempt{b}},
+		{"another account's webhook", "acct_b", "wh_a1", 10, nil},
+		{"webhook of the other account", "acct_a", "wh_b1", 10, nil},
+		{"unknown webhook", "acct_a", "wh_missing", 10, nil},
+	}
+	for _, tt := range tests {
+		got, err := s.Deliveries.List(ctx, tt.accountID, tt.webhookID, tt.limit)
+		if err != nil {
+			t.Errorf("List %s: %v", tt.name, err)
+			continue
+		}
+		equalList(t, "List "+tt.name, got, tt.want)
+	}
+}
+
+// testConversions checks that List returns the account's conversions as created, in [from, to)
+// (instants compared, whatever the zone), newest first.
+func testConversions(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	from := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	to := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+	conv := func(id, accountID string, at time.Time) conversion.Conversion {
+		return conversion.Conversion{ID: id, AccountID: accountID, Kind: conversion.KindLead, CreatedAt: at}
+	}
+	before := conv("conv_before", "acct_a", from.Add(-time.Microsecond))
+	first := conv("conv_first", "acct_a", from)
+	sale := conv("conv_sale", "acct_a", from.Add(500*time.Millisecond))
+	sale.Kind, sale.Amount, sale.HasAmount, sale.Currency = conversion.KindSale, 12.5, true, "EUR"
+	sale.Reference, sale.ConversationID = "order-42", "conv-chat-1"
+	free := conv("conv_free", "acct_a", t0)
+	free.Kind, free.HasAmount, free.Currency = conversion.KindSignup, true, "USD"
+	last := conv("conv_last", "acct_a", to.Add(-time.Microsecond))
+	last.Kind = conversion.KindBooking
+	atEnd := conv("conv_end", "acct_a", to)
+	b := conv("conv_b", "acct_b", t0)
+	for _, c := range []conversion.Conversion{sale, atEnd, b, first, last, before, free} {
+		if err := s.Conversions.Create(ctx, c); err != nil {
+			t.Fatalf("Create(%s): %v", c.ID, err)
+		}
+	}
+
+	east := time.FixedZone("UTC+5:30", 5*3600+30*60)
+	tests := []struct {
+		name      string
+		accountID string
+		from, to  time.Time
+		want      []conversion.Conversion
+	}{
+		{"the month", "acct_a", from, to, []conversion.Conversion{last, free, sale, first}},
+		{"the month outside UTC", "acct_a", from.In(east), to.In(east), []conversion.Conversion{last, free, sale, first}},
+		{"from a fraction of a second in", "acct_a", from.Add(time.Millisecond), to, []conversion.Conversion{last, free, sale}},
+		{"the next month", "acct_a", to, to.AddDate(0, 1, 0), []conversion.Conversion{atEnd}},
+		{"the month before", "acct_a", from.AddDate(0, -1, 0), from, []conversion.Conversion{before}},
+		{"empty range", "acct_a", t0, t0, nil},
+		{"another account", "acct_b", from, to, []conversion.Conversion{b}},
+		{"unknown account", "acct_missing", from, to, nil},
+	}
+	for _, tt := range tests {
+		got, err := s.Conversions.List(ctx, tt.accountID, tt.from, tt.to)
+		if err != nil {
+			t.Errorf("List %s: %v", tt.name, err)
+			continue
+		}
+		equalList(t, "List "+tt.name, got, tt.want)
+	}
+}
+
+// testNotifications checks that List returns the account's notifications as created, newest
+// first, at most limit of them.
+func testNotifications(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	note := func(id, accountID, kind string, at time.Time) notify.Notification {
+		return notify.Notification{ID: id, AccountID: accountID, Kind: kind, Title: "Title " + id, Body: "Body of " + id, CreatedAt: at}
+	}
+	n1 := note("ntf_1", "acct_a", notify.KindConversion, t0)
+	n1.ReadAt = t0.Add(time.Hour)
+	n2 := note("ntf_2", "acct_a", notify.KindWebhookDeactivated, t0.Add(time.Second))
+	n3 := note("ntf_3", "acct_a", notify.KindLimitReached, t0.Add(2*time.Second))
+	n3.Body = ""
+	n4 := note("ntf_4", "acct_a", notify.KindConversion, t0.Add(3*time.Second))
+	// Newer than all of acct_a's.
+	b := note("ntf_b", "acct_b", notify.KindConversion, t0.Add(time.Minute))
+	for _, n := range []notify.Notification{n3, b, n1, n4, n2} {
+		if err := s.Notifications.Create(ctx, n); err != nil {
+			t.Fatalf("Create(%s): %v", n.ID, err)
+		}
+	}
+	tests := []struct {
+		name      string
+		accountID string
+		limit     int
+		want      []notify.Notification
+	}{
+		{"all", "acct_a", 10, []notify.Notification{n4, n3, n2, n1}},
+		{"exactly all", "acct_a", 4, []notify.Notification{n4, n3, n2, n1}},
+		{"latest two", "acct_a", 2, []notify.Notification{n4, n3}},
+		{"latest one", "acct_a", 1, []notify.Notification{n4}},
+		{"another account", "acct_b", 10, []notify.Notification{b}},
+		{"unknown account", "acct_missing", 10, nil},
+	}
+	for _, tt := range tests {
+		got, err := s.Notifications.List(ctx, tt.accountID, tt.limit)
+		if err != nil {
+			t.Errorf("List %s: %v", tt.name, err)
+			continue
+		}
+		equalList(t, "List "+tt.name, got, tt.want)
+	}
+}
