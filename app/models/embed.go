@@ -68,11 +68,11 @@ func (s *Service) Embed(ctx context.Context, c Caller, e Embed) (Vectors, error)
 	if err := affordable(c, ledger.Embeddings); err != nil {
 		return Vectors{}, err
 	}
-	work, cancel := context.WithCancel(ctx)
-	defer cancel()
-	h := s.hold(ctx, c, ledger.Embeddings, ident.New("emb"), cancel)
-	vecs, err := s.embed(work, texts, e.Dimensions)
-	spent, err := s.settle(ctx, c, h, err)
+	var vecs [][]float32
+	spent, err := s.paid(ctx, c, ledger.Embeddings, ident.New("emb"), func(ctx context.Context) (err error) {
+		vecs, err = s.embed(ctx, texts, e.Dimensions)
+		return err
+	})
 	if err != nil {
 		return Vectors{}, err
 	}

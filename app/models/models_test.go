@@ -555,3 +555,23 @@ func TestStatement(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// TestPanicGivesTheHoldBack checks that a reply whose making panics gives its interaction back
+// and lets the panic go on.
+func TestPanicGivesTheHoldBack(t *testing.T) {
+	f := newFixture(t, true)
+	f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).DoAndReturn(func(context.Context, model.Request) (model.Response, error) {
+		panic("upstream adapter bug")
+	})
+	func() {
+		defer func() {
+			if r := recover(); r != "upstream adapter bug" {
+				t.Errorf("recovered %v; want the upstream's panic", r)
+			}
+		}()
+		_, _ = f.svc.Complete(t.Context(), f.caller, Chat{ID: "chatcmpl-p", Request: model.Request{Messages: []model.Message{user("hi")}}})
+	}()
+	if len(f.ledger.charges) != 0 || f.ledger.released != 1 {
+		t.Fatalf("charges %+v, released %d; want the hold given back", f.ledger.charges, f.ledger.released)
+	}
+}

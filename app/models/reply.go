@@ -42,11 +42,11 @@ func (s *Service) Complete(ctx context.Context, c Caller, chat Chat) (Reply, err
 	if err != nil {
 		return Reply{}, err
 	}
-	work, cancel := context.WithCancel(ctx)
-	defer cancel()
-	h := s.hold(ctx, c, ledger.ModelReply, p.id, cancel)
-	resp, err := s.reply(work, p)
-	usage, err := s.settle(ctx, c, h, err)
+	var resp model.Response
+	usage, err := s.paid(ctx, c, ledger.ModelReply, p.id, func(ctx context.Context) (err error) {
+		resp, err = s.reply(ctx, p)
+		return err
+	})
 	if err != nil {
 		return Reply{}, err
 	}
@@ -83,11 +83,11 @@ func (s *Service) Stream(ctx context.Context, c Caller, chat Chat, fn func(model
 	if err != nil {
 		return Reply{}, err
 	}
-	work, cancel := context.WithCancel(ctx)
-	defer cancel()
-	h := s.hold(ctx, c, ledger.ModelReply, p.id, cancel)
-	resp, err := s.stream(work, p, fn)
-	usage, err := s.settle(ctx, c, h, err)
+	var resp model.Response
+	usage, err := s.paid(ctx, c, ledger.ModelReply, p.id, func(ctx context.Context) (err error) {
+		resp, err = s.stream(ctx, p, fn)
+		return err
+	})
 	if err != nil {
 		return Reply{}, err
 	}
@@ -136,6 +136,27 @@ func (s *Service) stream(ctx context.Context, p *plan, fn func(model.Chunk) erro
 		return model.Response{}, badOutput(err)
 	}
 	return resp, nil
+}
+
+// paid runs work while the caller's interaction for action is held (see hold): kept when work
+// succeeds, given back when it fails or panics. It returns the account's usage with the
+// interaction spent.
+func (s *Service) paid(ctx context.Context, c Caller, action ledger.Action, ref string, work func(ctx context.Context) error) (ledger.Usage, error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h := s.hold(ctx, c, action, ref, cancel)
+	defer func() {
+		if r := recover(); r != nil {
+			<-h.done
+			if h.err == nil {
+				// The panic goes on and is what gets reported; this only gives the hold back.
+				_ = s.d.Ledger.Release(context.WithoutCancel(ctx), h.hold)
+			}
+			panic(r)
+		}
+	}()
+	err := work(wctx)
+	return s.settle(ctx, c, h, err)
 }
 
 // held is an interaction being held while the work it pays for goes on.
