@@ -939,6 +939,33 @@ func TestModelBuiltin(t *testing.T) {
 	a := s.newAccount(t, "--plan", "pro")
 	client := mcClient(api, a.key)
 
+	t.Run("models list and retrieve", func(t *testing.T) {
+		before := mcSpent(t, api, a.key)
+		page, err := client.Models.List(mcCtx(t))
+		if err != nil {
+			t.Fatalf("Models.List: %v", err)
+		}
+		var ids []string
+		for _, m := range page.Data {
+			ids = append(ids, m.ID)
+			if m.Object != "model" || m.Created == 0 || m.OwnedBy == "" {
+				t.Errorf("model %+v lacks object, created or owned_by", m)
+			}
+		}
+		if strings.Join(ids, ",") != "svc,svc-assistant,svc-embeddings" {
+			t.Errorf("models %v, want svc, svc-assistant, svc-embeddings", ids)
+		}
+		m, err := client.Models.Get(mcCtx(t), "svc-assistant")
+		if err != nil || m.ID != "svc-assistant" {
+			t.Errorf("Models.Get(svc-assistant) = %+v, %v", m, err)
+		}
+		_, err = client.Models.Get(mcCtx(t), "gpt-nope")
+		mcWantAPIError(t, "Models.Get of an unknown model", err, http.StatusNotFound, "not_found", "", false)
+		if got := mcSpent(t, api, a.key); got != before {
+			t.Errorf("interactions_spent %v after listing models, want %v", got, before)
+		}
+	})
+
 	t.Run("no upstream: model_unavailable", func(t *testing.T) {
 		before := mcSpent(t, api, a.key)
 		_, err := client.Chat.Completions.New(mcCtx(t), openai.ChatCompletionNewParams{

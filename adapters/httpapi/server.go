@@ -140,6 +140,8 @@ func (s *Server) routes() *gin.Engine {
 	mdl.POST("/responses", s.responses)
 	mdl.POST("/embeddings", s.embeddings)
 	key.GET("/usage", s.usageStatement)
+	web.GET("/models", s.listModels)
+	web.GET("/models/:model", s.getModel)
 
 	cl := v1.Group("/client", s.authClient)
 	cl.POST("/chat", s.clientChat)

@@ -10,6 +10,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/knowledge"
@@ -129,6 +130,30 @@ type Reply struct {
 	FinishReason string
 	Usage        model.Usage
 	Interactions ledger.Usage
+}
+
+// Listed is a model of GET /v1/models.
+type Listed struct {
+	ID      string
+	Created time.Time
+}
+
+// since is when this service's model names were introduced: the creation time models report.
+var since = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+
+// Catalogue returns the models this service serves, in the order of GET /v1/models.
+func Catalogue() []Listed {
+	return []Listed{{ID: General, Created: since}, {ID: Assistant, Created: since}, {ID: Embeddings, Created: since}}
+}
+
+// Find returns the model of the catalogue named id; not_found when there is none.
+func Find(id string) (Listed, error) {
+	for _, m := range Catalogue() {
+		if m.ID == id {
+			return m, nil
+		}
+	}
+	return Listed{}, domain.NotFound("model")
 }
 
 // IsAssistant reports whether a model name asks for svc-assistant.
