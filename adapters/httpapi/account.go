@@ -87,7 +87,7 @@ func accountOf(o accounts.Overview) accountJSON {
 // account answers GET /v1/account. It is the one key call a plan without web channels may make.
 func (s *Server) account(c *gin.Context) {
 	p, _ := principal(c)
-	o, err := s.uc.Overviews.Get(c.Request.Context(), p.Account)
+	o, err := s.uc.Overviews.For(c.Request.Context(), p)
 	if err != nil {
 		s.fail(c, err)
 		return

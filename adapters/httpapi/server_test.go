@@ -280,9 +280,10 @@ func TestAccountRoute(t *testing.T) {
 			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{RetryAfter: 400 * time.Millisecond}, nil)
 		}},
 		{name: "free plan may read its account", header: "bearer " + testKey, status: 200, setup: func(d deps) {
-			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Name: "Lu", Status: account.Active, Plan: "free", InteractionLimit: 50, CreatedAt: testNow}}, nil)
+			// The usage shown is the one read with the key, for the current period.
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, ledger.PeriodAt(testNow)).Return(ports.Credential{Key: key,
+				Account: account.Account{ID: "acct_1", Name: "Lu", Status: account.Active, Plan: "free", InteractionLimit: 50, CreatedAt: testNow}, Spent: 7}, nil)
 			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
-			d.usage.EXPECT().Spent(gomock.Any(), "acct_1", ledger.PeriodAt(testNow)).Return(7, nil)
 			d.agents.EXPECT().Get(gomock.Any(), "acct_1").Return(agent.Profile{BusinessName: "Padaria Lu", Channels: agent.Channels{API: true}}, nil)
 		}, checkOK: func(t *testing.T, b map[string]any) {
 			u := b["usage"].(map[string]any)

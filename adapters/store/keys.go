@@ -45,8 +45,11 @@ JOIN accounts AS a ON a.id = k.account_id
 LEFT JOIN usage_periods AS u ON u.account_id = k.account_id AND u.period_start = %s
 WHERE k.hash = %s`
 
-// pgCredential is Credential's query on Postgres, prepared.
-var pgCredential = fmt.Sprintf(credentialQuery, "$2", "$1")
+// Credential's query on each dialect: prepared on Postgres, formatted by bun on SQLite.
+var (
+	pgCredential     = fmt.Sprintf(credentialQuery, "$2", "$1")
+	sqliteCredential = fmt.Sprintf(credentialQuery, "?", "?")
+)
 
 // credentialRow is a row of credentialQuery.
 type credentialRow struct {
@@ -75,7 +78,7 @@ func (r *Keys) Credential(ctx context.Context, hash string, period ledger.Period
 			&a.DeveloperBonus, &a.CreatedAt, &a.UpdatedAt, &row.Spent)
 		row.RevokedAt, a.WidgetToken = revoked.Time, widgetToken.String
 	default:
-		err = idb(ctx, r.db).NewRaw(fmt.Sprintf(credentialQuery, "?", "?"), start, hash).Scan(ctx, &row)
+		err = idb(ctx, r.db).NewRaw(sqliteCredential, start, hash).Scan(ctx, &row)
 	}
 	if err != nil {
 		return ports.Credential{}, notFound(err, "key", "get key")

@@ -30,13 +30,23 @@ func NewOverviews(l *Ledger, a ports.Agents) *Overviews {
 	return &Overviews{ledger: l, agents: a}
 }
 
-// Get returns the overview of an account already loaded (by authentication or by id).
+// Get returns the overview of an account loaded by id, reading its usage.
 func (o *Overviews) Get(ctx context.Context, acct account.Account) (Overview, error) {
-	plan, err := o.ledger.plan(acct)
+	usage, err := o.ledger.Usage(ctx, acct)
 	if err != nil {
 		return Overview{}, err
 	}
-	usage, err := o.ledger.Usage(ctx, acct)
+	return o.of(ctx, acct, usage)
+}
+
+// For returns the overview of an authenticated request's account, with the usage read with its
+// key.
+func (o *Overviews) For(ctx context.Context, p Principal) (Overview, error) {
+	return o.of(ctx, p.Account, p.Usage)
+}
+
+func (o *Overviews) of(ctx context.Context, acct account.Account, usage ledger.Usage) (Overview, error) {
+	plan, err := o.ledger.plan(acct)
 	if err != nil {
 		return Overview{}, err
 	}
