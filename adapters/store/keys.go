@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/ledger"
@@ -22,7 +23,9 @@ type Keys struct {
 }
 
 // NewKeys returns the API key repository of db.
-func NewKeys(db *bun.DB) *Keys { return &Keys{db: db, credential: &prepared{query: pgCredential}} }
+func NewKeys(db *bun.DB) *Keys {
+	return &Keys{db: db, credential: prepare(db, pgCredential, qmarkCredential)}
+}
 
 // Create stores a new key.
 func (r *Keys) Create(ctx context.Context, k account.Key) error {
@@ -45,10 +48,11 @@ JOIN accounts AS a ON a.id = k.account_id
 LEFT JOIN usage_periods AS u ON u.account_id = k.account_id AND u.period_start = %s
 WHERE k.hash = %s`
 
-// Credential's query on each dialect: prepared on Postgres, formatted by bun on SQLite.
+// Credential's query with the placeholders of Postgres, and with ?: SQLite's, and bun's for a
+// statement not prepared yet.
 var (
-	pgCredential     = fmt.Sprintf(credentialQuery, "$2", "$1")
-	sqliteCredential = fmt.Sprintf(credentialQuery, "?", "?")
+	pgCredential    = fmt.Sprintf(credentialQuery, "$2", "$1")
+	qmarkCredential = fmt.Sprintf(credentialQuery, "?", "?")
 )
 
 // credentialRow is a row of credentialQuery.
@@ -59,7 +63,7 @@ type credentialRow struct {
 }
 
 // Credential finds a key, revoked or not, by the hash of its secret, with its account and the
-// account's spending in period, in one query (prepared on Postgres); not_found when none. It is
+// account's spending in period, in one prepared query; not_found when none. It is
 // the authentication lookup, so it is not scoped to an account.
 func (r *Keys) Credential(ctx context.Context, hash string, period ledger.Period) (ports.Credential, error) {
 	var row credentialRow
@@ -68,6 +72,8 @@ func (r *Keys) Credential(ctx context.Context, hash string, period ledger.Period
 	switch {
 	case err != nil:
 		return ports.Credential{}, fmt.Errorf("get key: %w", err)
+	case ok && r.db.Dialect().Name() != dialect.PG:
+		err = scanOne(ctx, r.db, stmt, &row, sqliteTime(start), hash)
 	case ok:
 		var revoked sql.NullTime
 		var widgetToken sql.NullString
@@ -78,7 +84,7 @@ func (r *Keys) Credential(ctx context.Context, hash string, period ledger.Period
 			&a.DeveloperBonus, &a.CreatedAt, &a.UpdatedAt, &row.Spent)
 		row.RevokedAt, a.WidgetToken = revoked.Time, widgetToken.String
 	default:
-		err = idb(ctx, r.db).NewRaw(sqliteCredential, start, hash).Scan(ctx, &row)
+		err = idb(ctx, r.db).NewRaw(qmarkCredential, start, hash).Scan(ctx, &row)
 	}
 	if err != nil {
 		return ports.Credential{}, notFound(err, "key", "get key")

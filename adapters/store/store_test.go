@@ -3,10 +3,12 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -102,11 +104,7 @@ func TestChargeRows(t *testing.T) {
 			db := newDB(t, d.url(t))
 			ctx := t.Context()
 			now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-			if err := store.NewAccounts(db).Create(ctx, account.Account{
-				ID: "acct_a", Name: "A", Plan: "starter", Status: account.Active, CreatedAt: now, UpdatedAt: now,
-			}); err != nil {
-				t.Fatalf("Create: %v", err)
-			}
+			createAccount(t, db, "acct_a", now)
 			usage := store.NewUsage(db)
 			var wg sync.WaitGroup
 			for i := range 50 {
@@ -191,39 +189,134 @@ func TestPinger(t *testing.T) {
 // spending) among 10,000 keys.
 func BenchmarkCredential(b *testing.B) {
 	const n = 10_000
+	withAccount(b, func(b *testing.B, db *bun.DB, now time.Time) {
+		ctx := context.Background()
+		keys := store.NewKeys(db)
+		hashes := make([]string, n)
+		err := store.NewTx(db).InTx(ctx, func(ctx context.Context) error {
+			for i := range hashes {
+				hashes[i] = account.HashSecret(fmt.Sprint("svc_live_", i))
+				k := account.Key{ID: fmt.Sprint("key_", i), AccountID: "acct_a", Hash: hashes[i], CreatedAt: now}
+				if err := keys.Create(ctx, k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatalf("create keys: %v", err)
+		}
+		period := ledger.PeriodAt(now)
+		i := 0
+		for b.Loop() {
+			if _, err := keys.Credential(ctx, hashes[i%n], period); err != nil {
+				b.Fatalf("Credential: %v", err)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkCharge measures the ledger's charge (a hold) in an open period with room left: the
+// conditional update of the period's counter and the charge's row, committed.
+func BenchmarkCharge(b *testing.B) {
+	withAccount(b, func(b *testing.B, db *bun.DB, now time.Time) {
+		ctx := context.Background()
+		usage := store.NewUsage(db)
+		period := ledger.PeriodAt(now)
+		charge := func(i int) {
+			c := ledger.Charge{ID: fmt.Sprint("chg_", i), AccountID: "acct_a", Action: ledger.ModelReply, Cost: 1, At: now}
+			if _, ok, err := usage.Charge(ctx, c, period, math.MaxInt32); err != nil || !ok {
+				b.Fatalf("Charge: ok %t, %v", ok, err)
+			}
+		}
+		charge(-1) // opens the period
+		i := 0
+		for b.Loop() {
+			charge(i)
+			i++
+		}
+	})
+}
+
+// TestStatementsPreparedLate checks the repositories whose statements are prepared when they are
+// made, made before the schema exists (so nothing could be prepared then): their first uses
+// come from 50 transactions at once, which must neither wait on each other for a connection to
+// prepare on nor fail, and the charges must stay exact.
+func TestStatementsPreparedLate(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			// A deadlock fails the test by this deadline rather than hanging it.
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			db, closeDB, err := store.Open(ctx, d.url(t))
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			t.Cleanup(closeDB)
+			usage, keys, tx := store.NewUsage(db), store.NewKeys(db), store.NewTx(db)
+			if err := store.Migrate(ctx, db); err != nil {
+				t.Fatalf("Migrate: %v", err)
+			}
+			now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+			createAccount(t, db, "acct_a", now)
+			key := account.Key{ID: "key_a", AccountID: "acct_a", Hash: account.HashSecret("svc_live_a"), CreatedAt: now}
+			if err := keys.Create(ctx, key); err != nil {
+				t.Fatalf("Create key: %v", err)
+			}
+			period := ledger.PeriodAt(now)
+			var wg sync.WaitGroup
+			var charged atomic.Int32
+			for i := range 50 {
+				wg.Go(func() {
+					err := tx.InTx(ctx, func(ctx context.Context) error {
+						c := ledger.Charge{ID: fmt.Sprint("chg_", i), AccountID: "acct_a", Action: ledger.ChatReply, Cost: 1, At: now}
+						_, ok, err := usage.Charge(ctx, c, period, 10)
+						if err != nil {
+							return err
+						}
+						if ok {
+							charged.Add(1)
+						}
+						_, err = keys.Credential(ctx, key.Hash, period)
+						return err
+					})
+					if err != nil {
+						t.Errorf("transaction %d: %v", i, err)
+					}
+				})
+			}
+			wg.Wait()
+			if n := charged.Load(); n != 10 {
+				t.Errorf("%d charges went through; want 10", n)
+			}
+			cred, err := keys.Credential(ctx, key.Hash, period)
+			if err != nil || cred.Spent != 10 {
+				t.Errorf("Credential after: spent %d, %v; want 10", cred.Spent, err)
+			}
+		})
+	}
+}
+
+// createAccount stores an active starter account of id made at now.
+func createAccount(tb testing.TB, db *bun.DB, id string, now time.Time) {
+	tb.Helper()
+	if err := store.NewAccounts(db).Create(context.Background(), account.Account{
+		ID: id, Name: "A", Plan: "starter", Status: account.Active, CreatedAt: now, UpdatedAt: now,
+	}); err != nil {
+		tb.Fatalf("Create: %v", err)
+	}
+}
+
+// withAccount runs bench on each dialect, with a migrated database holding account acct_a made
+// at now.
+func withAccount(b *testing.B, bench func(b *testing.B, db *bun.DB, now time.Time)) {
 	for _, d := range dialects {
 		b.Run(d.name, func(b *testing.B) {
 			db := newDB(b, d.url(b))
-			ctx := context.Background()
 			now := time.Now()
-			if err := store.NewAccounts(db).Create(ctx, account.Account{
-				ID: "acct_a", Name: "A", Plan: "starter", Status: account.Active, CreatedAt: now, UpdatedAt: now,
-			}); err != nil {
-				b.Fatalf("Create: %v", err)
-			}
-			keys := store.NewKeys(db)
-			hashes := make([]string, n)
-			err := store.NewTx(db).InTx(ctx, func(ctx context.Context) error {
-				for i := range hashes {
-					hashes[i] = account.HashSecret(fmt.Sprint("svc_live_", i))
-					k := account.Key{ID: fmt.Sprint("key_", i), AccountID: "acct_a", Hash: hashes[i], CreatedAt: now}
-					if err := keys.Create(ctx, k); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				b.Fatalf("create keys: %v", err)
-			}
-			period := ledger.PeriodAt(now)
-			i := 0
-			for b.Loop() {
-				if _, err := keys.Credential(ctx, hashes[i%n], period); err != nil {
-					b.Fatalf("Credential: %v", err)
-				}
-				i++
-			}
+			createAccount(b, db, "acct_a", now)
+			bench(b, db, now)
 		})
 	}
 }

@@ -17,12 +17,21 @@ var _ ports.Usage = (*Usage)(nil)
 
 // Usage implements ports.Usage with one counter row per account and period.
 type Usage struct {
-	db     *bun.DB
-	charge *prepared
+	db      *bun.DB
+	charge  *prepared // Postgres: the whole charge in one statement
+	counter *prepared // SQLite: the counter's update
+	record  *prepared // SQLite: the charge's row
 }
 
 // NewUsage returns the usage repository of db.
-func NewUsage(db *bun.DB) *Usage { return &Usage{db: db, charge: &prepared{query: pgCharge}} }
+func NewUsage(db *bun.DB) *Usage {
+	return &Usage{
+		db:      db,
+		charge:  prepare(db, pgCharge, ""),
+		counter: prepare(db, "", sqliteCount),
+		record:  prepare(db, "", sqliteRecord),
+	}
+}
 
 // Spent returns what the account spent in the period (0 when nothing yet).
 func (r *Usage) Spent(ctx context.Context, accountID string, period ledger.Period) (int, error) {
@@ -42,21 +51,31 @@ INSERT INTO charges (id, account_id, action, cost, ref, label_source, label_work
 SELECT $5, $2, $6, $1, $7, $8, $9, $10, $11, $3, $12 FROM counter
 RETURNING (SELECT spent FROM counter)`
 
+// SQLite has no data-modifying WITH, so there a charge is two prepared statements in a
+// transaction: the conditional update of the counter, then the charge's row.
+const (
+	sqliteCount = `UPDATE usage_periods SET spent = spent + ?1
+	WHERE account_id = ?2 AND period_start = ?3 AND (?1 <= 0 OR spent + ?1 <= ?4)
+	RETURNING spent`
+	sqliteRecord = `INSERT INTO charges (id, account_id, action, cost, ref, label_source, label_workflow,
+	label_workflow_id, label_execution_id, period_start, created_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+)
+
 // Charge adds c.Cost to the period's counter when the total stays within limit (as ledger.Check
 // decides: a cost of zero or less always fits) and records c, atomically (in the caller's
 // transaction when ctx has one). The conditional update makes concurrent charges queue on the
 // counter row, so they never overspend. On Postgres the usual case, an open period with room
 // left, is one prepared statement; the first charge of a period and a refusal take a
-// transaction.
+// transaction, as every charge does on SQLite (two prepared statements there).
 func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Period, limit int) (total int, ok bool, err error) {
-	start := dbTime(period.Start)
-	stmt, isPG, err := r.charge.on(ctx, r.db)
+	stmt, prepared, err := r.charge.on(ctx, r.db)
 	if err != nil {
 		return 0, false, fmt.Errorf("charge: %w", err)
 	}
-	if isPG {
+	if prepared {
 		m := toChargeModel(c, period)
-		err := stmt.QueryRowContext(ctx, m.Cost, m.AccountID, m.PeriodStart, limit, m.ID, m.Action, m.Ref,
+		err = stmt.QueryRowContext(ctx, m.Cost, m.AccountID, m.PeriodStart, limit, m.ID, m.Action, m.Ref,
 			m.LabelSource, m.LabelWorkflow, m.LabelWorkflowID, m.LabelExecutionID, m.CreatedAt).Scan(&total)
 		if err == nil {
 			return total, true, nil
@@ -65,25 +84,17 @@ func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Perio
 			return 0, false, fmt.Errorf("charge: %w", err)
 		}
 	}
+	start := dbTime(period.Start)
 	err = inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
-		charge := func() error {
-			return tx.NewUpdate().Model((*usagePeriodModel)(nil)).
-				Set("spent = spent + ?", c.Cost).
-				Where("account_id = ?", c.AccountID).
-				Where("period_start = ?", start).
-				Where("(? <= 0 OR spent + ? <= ?)", c.Cost, c.Cost, limit).
-				Returning("spent").
-				Scan(ctx, &total)
-		}
 		// The period's row exists but for the first charge of a period: try the update first and
 		// open the period only when nothing matched (a no-op when a concurrent charge opened it
 		// meanwhile), then try once more; a second miss is a refusal.
-		err := charge()
+		err := r.count(ctx, tx, c, start, limit, &total)
 		if errors.Is(err, sql.ErrNoRows) {
 			if err := ensurePeriod(ctx, tx, c.AccountID, start); err != nil {
 				return err
 			}
-			if err = charge(); errors.Is(err, sql.ErrNoRows) {
+			if err = r.count(ctx, tx, c, start, limit, &total); errors.Is(err, sql.ErrNoRows) {
 				total, err = spent(ctx, tx, c.AccountID, start)
 				return err
 			}
@@ -91,7 +102,7 @@ func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Perio
 		if err != nil {
 			return fmt.Errorf("charge: %w", err)
 		}
-		if _, err := tx.NewInsert().Model(toChargeModel(c, period)).Exec(ctx); err != nil {
+		if err := r.insert(ctx, tx, toChargeModel(c, period)); err != nil {
 			return fmt.Errorf("record charge: %w", err)
 		}
 		ok = true
@@ -101,6 +112,40 @@ func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Perio
 		return 0, false, err
 	}
 	return total, ok, nil
+}
+
+// count adds c.Cost to the period's counter of start when it stays within limit, in tx, and sets
+// total to the counter after; sql.ErrNoRows when nothing matched.
+func (r *Usage) count(ctx context.Context, tx bun.IDB, c ledger.Charge, start time.Time, limit int, total *int) error {
+	stmt, prepared, err := r.counter.on(ctx, r.db)
+	switch {
+	case err != nil:
+		return err
+	case prepared:
+		return stmt.QueryRowContext(ctx, c.Cost, c.AccountID, sqliteTime(start), limit).Scan(total)
+	}
+	return tx.NewUpdate().Model((*usagePeriodModel)(nil)).
+		Set("spent = spent + ?", c.Cost).
+		Where("account_id = ?", c.AccountID).
+		Where("period_start = ?", start).
+		Where("(? <= 0 OR spent + ? <= ?)", c.Cost, c.Cost, limit).
+		Returning("spent").
+		Scan(ctx, total)
+}
+
+// insert stores the charge's row m in tx.
+func (r *Usage) insert(ctx context.Context, tx bun.IDB, m *chargeModel) error {
+	stmt, prepared, err := r.record.on(ctx, r.db)
+	switch {
+	case err != nil:
+		return err
+	case prepared:
+		_, err = stmt.ExecContext(ctx, m.ID, m.AccountID, m.Action, m.Cost, m.Ref, m.LabelSource, m.LabelWorkflow,
+			m.LabelWorkflowID, m.LabelExecutionID, sqliteTime(m.PeriodStart), sqliteTime(m.CreatedAt))
+		return err
+	}
+	_, err = tx.NewInsert().Model(m).Exec(ctx)
+	return err
 }
 
 // Refund deletes the account's charge of id and takes its cost off its period's counter, in one

@@ -33,6 +33,13 @@ const (
 	DefaultTimeout               = 30 * time.Second
 )
 
+// DefaultMaxIdleConnsPerHost is how many idle connections to one host are kept by default: few,
+// for clients that reach many hosts (crawls, webhooks).
+const DefaultMaxIdleConnsPerHost = 4
+
+// maxIdleConns caps the idle connections kept in all.
+const maxIdleConns = 100
+
 // maxHeaderBytes caps the response headers a server may send.
 const maxHeaderBytes = 64 << 10
 
@@ -67,6 +74,10 @@ type Options struct {
 	// MaxRedirects is how many redirects are followed; 0 means none: the 3xx response itself is
 	// returned. Every hop is checked like the first.
 	MaxRedirects int
+	// MaxIdleConnsPerHost is how many idle connections are kept per host for reuse
+	// (DefaultMaxIdleConnsPerHost when 0): raise it for a client that sends many requests at once
+	// to one host.
+	MaxIdleConnsPerHost int
 	// Resolve, when set, replaces the system resolver (custom DNS, tests). Whatever it returns
 	// is checked at dial time like any other resolved address.
 	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
@@ -88,6 +99,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.MaxIdleConnsPerHost <= 0 {
+		o.MaxIdleConnsPerHost = DefaultMaxIdleConnsPerHost
 	}
 	if o.MaxRedirects < 0 {
 		o.MaxRedirects = 0
@@ -112,8 +126,8 @@ func New(o Options) *http.Client {
 		TLSHandshakeTimeout:    o.TLSHandshakeTimeout,
 		ResponseHeaderTimeout:  o.ResponseHeaderTimeout,
 		ExpectContinueTimeout:  time.Second,
-		MaxIdleConns:           100,
-		MaxIdleConnsPerHost:    4,
+		MaxIdleConns:           maxIdleConns,
+		MaxIdleConnsPerHost:    o.MaxIdleConnsPerHost,
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: maxHeaderBytes,
 	}

@@ -107,6 +107,10 @@ var (
 	_ ports.Embedder  = (*Client)(nil)
 )
 
+// upstreamIdleConns is how many idle connections to the upstream are kept for reuse: one host
+// serving every model call of the process, many at once.
+const upstreamIdleConns = 100
+
 // New returns a Client for the upstream at opts.BaseURL. Unless opts.HTTPClient is set it makes
 // its own SSRF-guarded client: the upstream's address is the operator's choice, often a model
 // server on the local network, so private and loopback targets are allowed, while link-local
@@ -121,6 +125,7 @@ func New(opts Options, log *zap.Logger) *Client {
 	if hc == nil {
 		hc = safehttp.New(safehttp.Options{
 			AllowPrivate:          true,
+			MaxIdleConnsPerHost:   upstreamIdleConns,
 			ResponseHeaderTimeout: opts.Timeout,
 			Timeout:               opts.Timeout,
 		})
