@@ -384,6 +384,7 @@ func TestKnowledge(t *testing.T) {
 					{"pages not a list", `{"pages":"none"}`, "pages"},
 					{"blank content", `{"pages":[{"url":"https://padaria.test/x","title":"X","content":"  "}]}`, "pages[0].content"},
 					{"ftp url", `{"pages":[{"url":"https://padaria.test/ok","title":"OK","content":"ok"},{"url":"ftp://padaria.test/x","title":"X","content":"x"}]}`, "pages[1].url"},
+					{"same url twice", `{"pages":[{"url":"https://padaria.test/ok","title":"OK","content":"ok"},{"url":"https://padaria.test/ok","title":"Again","content":"x"}]}`, "pages[1].url"},
 					{"bad site_url", `{"pages":[],"site_url":"padaria"}`, "site_url"},
 					{"unknown field", `{"pages":[],"page":[]}`, "page"},
 				} {

@@ -92,6 +92,7 @@ func ValidatePages(pages []Page) error {
 	if len(pages) > MaxPages {
 		return domain.Invalid("pages", "at most %d pages per call (got %d)", MaxPages, len(pages))
 	}
+	seen := make(map[string]int, len(pages)) // url → index of its first page
 	for i, p := range pages {
 		field := fmt.Sprintf("pages[%d]", i)
 		if strings.TrimSpace(p.Content) == "" {
@@ -103,9 +104,16 @@ func ValidatePages(pages []Page) error {
 		if utf8.RuneCountInString(p.Title) > MaxTitle {
 			return domain.Invalid(field+".title", "%s.title must be at most %d characters", field, MaxTitle)
 		}
-		if p.URL != "" && !WebURL(p.URL) {
+		if p.URL == "" {
+			continue
+		}
+		if !WebURL(p.URL) {
 			return domain.Invalid(field+".url", "%s.url must be an absolute http(s) URL", field)
 		}
+		if first, dup := seen[p.URL]; dup {
+			return domain.Invalid(field+".url", "%s.url is also the url of pages[%d]; each page's url must be unique", field, first)
+		}
+		seen[p.URL] = i
 	}
 	return nil
 }
