@@ -32,16 +32,19 @@ type FAQ struct {
 }
 
 // Hit is a chunk or FAQ item that matches a query, without its vector. Score is the fused relevance in [0, 1]; BM25
-// and Cosine are its parts before fusion (Cosine is 0 without vectors). Strong marks an FAQ item
-// whose question matches the query closely enough to answer with its answer directly.
+// and Cosine are its parts before fusion (Cosine is 0 without vectors). Overlap is, for an FAQ
+// item, how much its question's terms and the query's overlap (Dice coefficient; 1 for the same
+// question). Strong marks an FAQ item whose question matches the query closely enough to answer
+// with its answer directly.
 type Hit struct {
-	Kind   Kind
-	Chunk  Chunk // when Kind is KindChunk
-	FAQ    FAQ   // when Kind is KindFAQ
-	Score  float64
-	BM25   float64
-	Cosine float64
-	Strong bool
+	Kind    Kind
+	Chunk   Chunk // when Kind is KindChunk
+	FAQ     FAQ   // when Kind is KindFAQ
+	Score   float64
+	BM25    float64
+	Cosine  float64
+	Overlap float64
+	Strong  bool
 }
 
 // Ranking parameters.
@@ -247,6 +250,7 @@ type candidate struct {
 	entry        int32
 	score        float64
 	bm25, cosine float64
+	overlap      float64
 	strong       bool
 }
 
@@ -305,6 +309,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 				overlap = 1
 			}
 			lexical = max(lexical, overlap)
+			c.overlap = overlap
 			c.strong = overlap >= StrongOverlap || (overlap > 0 && c.cosine >= StrongCosine)
 		}
 		c.score = lexical
@@ -327,7 +332,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 	hits := make([]Hit, len(top))
 	for i, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Strong: c.strong}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 		} else {

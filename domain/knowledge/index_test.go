@@ -274,3 +274,38 @@ func describe(hits []Hit) string {
 	}
 	return s
 }
+
+// TestSearchOverlap checks the overlap an FAQ hit reports: the Dice coefficient of its question's
+// terms and the query's, 1 for the same question, and 0 for a chunk.
+func TestSearchOverlap(t *testing.T) {
+	tests := []struct {
+		query string
+		want  float64
+	}{
+		{"What are your opening hours?", 1},
+		{"WHAT are your opening hours", 1},
+		{"opening hours please", 1}, // "please" is a stopword: the same terms
+		{"When is the shop open?", 2 * 1 / 4.0},
+		{"Do you have any job openings?", 2 * 1 / 4.0},
+	}
+	ix := shopIndex(0)
+	for _, tt := range tests {
+		var got *Hit
+		hits := ix.Search(tt.query, nil, 20)
+		for i := range hits {
+			if hits[i].Kind == KindFAQ && hits[i].FAQ.ID == "faq-hours" {
+				got = &hits[i]
+			}
+			if hits[i].Kind == KindChunk && hits[i].Overlap != 0 {
+				t.Errorf("Search(%q): chunk %s has overlap %.2f; want 0", tt.query, where(hits[i]), hits[i].Overlap)
+			}
+		}
+		if got == nil {
+			t.Errorf("Search(%q) did not find faq-hours\n%s", tt.query, describe(hits))
+			continue
+		}
+		if math.Abs(got.Overlap-tt.want) > 1e-9 {
+			t.Errorf("Search(%q): faq-hours overlap %.3f; want %.3f", tt.query, got.Overlap, tt.want)
+		}
+	}
+}

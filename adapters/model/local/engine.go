@@ -25,6 +25,12 @@ import (
 // an honest "I don't know" with the contact. TestMinScore checks both sides with real scores.
 const MinScore = 0.22
 
+// LooseOverlap is the most overlap of terms (knowledge.Hit.Overlap) with which an FAQ item that
+// is not Strong still counts as loosely matched: its answer then comes with its question ("If you
+// mean “What are your opening hours?”: …"), since sharing one term in two ("job openings",
+// "opening hours") is as likely to be a different question as the same one in other words.
+const LooseOverlap = 0.5
+
 // maxPassage is about the most characters of a page the engine quotes.
 const maxPassage = 400
 
@@ -48,7 +54,7 @@ func (e *Engine) Reply(ctx context.Context, turn conversation.Turn) (conversatio
 }
 
 // reply decides what to say, in the order: small talk, a Strong FAQ item, the best hit scoring
-// at least MinScore, "I don't know".
+// at least MinScore (an FAQ item matched only loosely with its question), "I don't know".
 func reply(turn conversation.Turn) string {
 	p := turn.Profile
 	ph := phrasesFor(turn.Lang, p.Language())
@@ -79,6 +85,11 @@ func reply(turn conversation.Turn) string {
 	}
 	if h, ok := best(turn.Hits); ok && h.Score >= MinScore {
 		if a := answer(h, turn.Message); a != "" {
+			if h.Kind == knowledge.KindFAQ && h.Overlap <= LooseOverlap {
+				// Say which question this answers, so that the answer to one that merely
+				// shares a word ("job openings", "opening hours") shows itself for what it is.
+				return fmt.Sprintf(ph.related, clean(h.FAQ.Question, true), a)
+			}
 			return a
 		}
 	}

@@ -228,6 +228,13 @@ func TestReplyRetrieval(t *testing.T) {
 		{"pt strong FAQ", "pt", "Qual é o horário de funcionamento?", false, bakeryFAQ[4].Answer, "", ""},
 		{"es strong FAQ", "es", "¿Hacéis envíos a Madrid?", false, bakeryFAQ[6].Answer, "", ""},
 		{"es close FAQ", "es", "¿Hacen envíos a Madrid?", false, bakeryFAQ[6].Answer, "", ""},
+		{"en close FAQ, fewer words", "en", "When are you open?", false, bakeryFAQ[0].Answer, "", ""},
+		{"en loose FAQ, another question", "en", "Do you have any job openings?", false,
+			"If you mean “What are your opening hours?”: " + bakeryFAQ[0].Answer, "", ""},
+		{"en loose FAQ, other words", "en", "Do you accept credit cards?", false,
+			"If you mean “Which payment methods do you accept?”: " + bakeryFAQ[2].Answer, "", ""},
+		{"pt loose FAQ", "pt", "Há estacionamento?", false, "Se a pergunta é “Há estacionamento perto da loja?”: " + bakeryFAQ[5].Answer, "", ""},
+		{"es loose FAQ", "es", "¿Aceptáis tarjeta?", false, "Si te refieres a «¿Qué formas de pago aceptáis?»: " + bakeryFAQ[7].Answer, "", ""},
 
 		{"en page", "en", "Do you deliver to Matosinhos?", false, "", "https://padarialu.example/delivery", "Gaia and Matosinhos"},
 		{"en page, refunds", "en", "How long do refunds take?", false, "", "https://padarialu.example/returns", "within five working days"},

@@ -8,6 +8,7 @@ type phrases struct {
 	welcome  string // the answer to thanks
 	goodbye  string // %s: business
 	dontKnow string // must say plainly that the engine does not know
+	related  string // %s: an FAQ question, %s: its answer; for an item matched only loosely
 	reach    string // %s: business, %s: email and phone joined with or
 	visit    string // %s: business, %s: address
 	hours    string // %s: opening hours
@@ -28,6 +29,7 @@ var phrasebook = map[string]*phrases{
 		welcome:  "You're welcome! Anything else I can help with?",
 		goodbye:  "Goodbye, and thanks for contacting %s!",
 		dontKnow: "I'm sorry, I don't know the answer to that.",
+		related:  "If you mean “%s”: %s",
 		reach:    "You can reach %s at %s.",
 		visit:    "You can visit %s at %s.",
 		hours:    "Opening hours: %s.",
@@ -53,6 +55,7 @@ var phrasebook = map[string]*phrases{
 		welcome:  "De nada! Posso ajudar em mais alguma coisa?",
 		goodbye:  "Até breve! Obrigado por falar com %s.",
 		dontKnow: "Desculpe, não sei a resposta a essa pergunta.",
+		related:  "Se a pergunta é “%s”: %s",
 		reach:    "Pode falar com %s através de %s.",
 		visit:    "Pode visitar %s em %s.",
 		hours:    "Horário: %s.",
@@ -76,6 +79,7 @@ var phrasebook = map[string]*phrases{
 		welcome:  "¡De nada! ¿Te puedo ayudar en algo más?",
 		goodbye:  "¡Hasta pronto! Gracias por escribir a %s.",
 		dontKnow: "Lo siento, no lo sé; no tengo esa información.",
+		related:  "Si te refieres a «%s»: %s",
 		reach:    "Puedes contactar con %s a través de %s.",
 		visit:    "Puedes visitar %s en %s.",
 		hours:    "Horario: %s.",
