@@ -459,3 +459,70 @@ func TestCheckURL(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleConnsPerHost checks how many connections to one host a client keeps for reuse: after
+// 8 requests at once, a second round of 8 dials again for all but the idle ones kept.
+func TestIdleConnsPerHost(t *testing.T) {
+	const parallel = 8
+	// gate holds the requests of a round until all of them have arrived, so that the round
+	// really needs parallel connections.
+	type gate struct {
+		arrived atomic.Int64
+		all     chan struct{}
+	}
+	for _, tt := range []struct {
+		perHost   int
+		wantDials int // in the second round
+	}{
+		{0, parallel - DefaultMaxIdleConnsPerHost},
+		{parallel, 0},
+	} {
+		t.Run(fmt.Sprint(tt.perHost), func(t *testing.T) {
+			var dials atomic.Int64
+			var current atomic.Pointer[gate]
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				g := current.Load()
+				if g.arrived.Add(1) == parallel {
+					close(g.all)
+				}
+				<-g.all
+				_, _ = io.WriteString(w, "ok")
+			}))
+			srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+				if s == http.StateNew {
+					dials.Add(1)
+				}
+			}
+			srv.Start()
+			t.Cleanup(srv.Close)
+			client := New(Options{AllowPrivate: true, Timeout: 5 * time.Second, MaxIdleConnsPerHost: tt.perHost})
+			round := func() int64 {
+				dials.Store(0)
+				current.Store(&gate{all: make(chan struct{})})
+				errs := make(chan error, parallel)
+				for range parallel {
+					go func() {
+						resp, err := client.Get(srv.URL)
+						if err == nil {
+							_, err = io.Copy(io.Discard, resp.Body)
+							_ = resp.Body.Close()
+						}
+						errs <- err
+					}()
+				}
+				for range parallel {
+					if err := <-errs; err != nil {
+						t.Fatalf("GET: %v", err)
+					}
+				}
+				return dials.Load()
+			}
+			if n := round(); n != parallel {
+				t.Fatalf("first round dialled %d connections; want %d", n, parallel)
+			}
+			if n := round(); n != int64(tt.wantDials) {
+				t.Errorf("second round dialled %d connections; want %d", n, tt.wantDials)
+			}
+		})
+	}
+}
