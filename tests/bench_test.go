@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,25 +20,7 @@ const requestsPerKey = 100
 // and usage read) over loopback with keep-alive connections, in both environments:
 //
 //	go test ./tests -run '^$' -bench BenchmarkAccount -benchtime 2000x
-func BenchmarkAccount(b *testing.B) {
-	for _, tc := range []struct {
-		name  string
-		stack func(testing.TB) stack
-	}{
-		{"embedded", newEmbedded},
-		{"production", newProduction},
-	} {
-		// Set up at the first run of the sub-benchmark and shared by its later runs: testing runs
-		// a B's cleanups after every run of its function, so the set-up's belong to b.
-		var env *benchEnv
-		b.Run(tc.name, func(sb *testing.B) {
-			if env == nil {
-				env = newBenchEnv(outliving{TB: sb, outer: b}, tc.stack)
-			}
-			env.run(sb)
-		})
-	}
-}
+func BenchmarkAccount(b *testing.B) { eachStack(b, newBenchEnv) }
 
 type benchEnv struct {
 	s       stack
@@ -45,10 +28,7 @@ type benchEnv struct {
 	account account
 	client  *http.Client
 	url     string
-
-	mu   sync.Mutex
-	keys []string // keys[i] serves requests i*requestsPerKey up to the next
-	sent atomic.Int64
+	keys    *keyPool
 }
 
 func newBenchEnv(t testing.TB, newStack func(testing.TB) stack) *benchEnv {
@@ -68,34 +48,58 @@ func newBenchEnv(t testing.TB, newStack func(testing.TB) stack) *benchEnv {
 			},
 		},
 	}
-	e.keys = []string{e.account.key}
-	return e
-}
-
-// ensureKeys creates keys until requests up to total are covered.
-func (e *benchEnv) ensureKeys(b *testing.B, total int64) {
-	need := int(total/requestsPerKey) + 1
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	missing := need - len(e.keys)
-	if missing <= 0 {
-		return
-	}
-	made := makeInParallel(b, missing, setupWorkers(e.s), func(i int) (string, error) {
-		res := run(b, cmdTimeout, "svcctl", e.s.env, "key", "create", "--account", e.account.id, "--name", fmt.Sprintf("bench %d", i))
+	e.keys = newKeyPool(requestsPerKey, setupWorkers(s), func(b *testing.B, i int) (string, error) {
+		res := run(b, cmdTimeout, "svcctl", s.env, "key", "create", "--account", e.account.id, "--name", fmt.Sprintf("bench %d", i))
 		if o := parseObj(res.stdout); res.code == 0 && o.str("key") != "" {
 			return o.str("key"), nil
 		}
 		return "", fmt.Errorf("svcctl key create: exit %d: %s %s", res.code, res.stdout, res.stderr)
-	})
-	e.keys = append(e.keys, made...)
+	}, e.account.key)
+	return e
 }
 
 func (e *benchEnv) run(b *testing.B) {
-	first := e.sent.Load()
-	e.ensureKeys(b, first+int64(b.N))
-	keys := e.keys // not grown while the requests run
+	e.keys.cover(b, int64(b.N))
+	latencies := timeParallel(b, func() (time.Duration, error) {
+		_, key := e.keys.next()
+		req, _ := http.NewRequest("GET", e.url, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		began := time.Now()
+		resp, err := e.client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return 0, errors.New(resp.Status)
+		}
+		return time.Since(began), nil
+	})
+	b.ReportMetric(percentile(latencies, 0.50), "p50-µs")
+	b.ReportMetric(percentile(latencies, 0.99), "p99-µs")
+}
 
+// eachStack runs a sub-benchmark per environment of chatStacks. Each sets its environment up
+// with setUp at its first run and shares it with its later runs: testing runs a B's cleanups
+// after every run of its function, so the set-up's belong to b.
+func eachStack[E interface{ run(*testing.B) }](b *testing.B, setUp func(testing.TB, func(testing.TB) stack) E) {
+	for _, tc := range chatStacks {
+		var env E
+		ready := false
+		b.Run(tc.name, func(sb *testing.B) {
+			if !ready {
+				env, ready = setUp(outliving{TB: sb, outer: b}, tc.stack), true
+			}
+			env.run(sb)
+		})
+	}
+}
+
+// timeParallel calls do b.N times from b.RunParallel with the timer running, and returns the
+// latencies do measured, sorted. Failed calls fail the benchmark once all have run, with the
+// first failure.
+func timeParallel(b *testing.B, do func() (time.Duration, error)) []time.Duration {
 	var (
 		mu        sync.Mutex
 		latencies = make([]time.Duration, 0, b.N)
@@ -104,26 +108,15 @@ func (e *benchEnv) run(b *testing.B) {
 	)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
-		local := make([]time.Duration, 0, 1024)
+		local := make([]time.Duration, 0, 256)
 		for pb.Next() {
-			n := e.sent.Add(1) - 1
-			key := keys[n/requestsPerKey]
-			req, _ := http.NewRequest("GET", e.url, nil)
-			req.Header.Set("Authorization", "Bearer "+key)
-			began := time.Now()
-			resp, err := e.client.Do(req)
+			d, err := do()
 			if err != nil {
 				failures.Add(1)
 				firstFail.CompareAndSwap(nil, err.Error())
 				continue
 			}
-			_, _ = io.Copy(io.Discard, resp.Body)
-			_ = resp.Body.Close()
-			local = append(local, time.Since(began))
-			if resp.StatusCode != http.StatusOK {
-				failures.Add(1)
-				firstFail.CompareAndSwap(nil, resp.Status)
-			}
+			local = append(local, d)
 		}
 		mu.Lock()
 		latencies = append(latencies, local...)
@@ -131,11 +124,52 @@ func (e *benchEnv) run(b *testing.B) {
 	})
 	b.StopTimer()
 	if f := failures.Load(); f > 0 {
-		b.Fatalf("%d of %d requests failed; the first: %v", f, b.N, firstFail.Load())
+		b.Fatalf("%d of %d calls failed; the first: %v", f, b.N, firstFail.Load())
 	}
-	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
-	b.ReportMetric(percentile(latencies, 0.50), "p50-µs")
-	b.ReportMetric(percentile(latencies, 0.99), "p99-µs")
+	sortDurations(latencies)
+	return latencies
+}
+
+func sortDurations(d []time.Duration) { sort.Slice(d, func(i, j int) bool { return d[i] < d[j] }) }
+
+// keyPool hands out the keys of a benchmark's requests so that none (nor, when each has its own
+// account, its account) gets more than per of them over the whole run, staying below the rate
+// limits; keys are made as the requests to cover grow.
+type keyPool struct {
+	per     int64
+	workers int                                       // keys made at once
+	newKey  func(b *testing.B, i int) (string, error) // makes key i, outside the benchmark's goroutine
+
+	mu   sync.Mutex
+	keys []string // keys[i] serves requests i*per up to the next
+	sent atomic.Int64
+}
+
+// newKeyPool returns a pool whose keys are made by newKey, workers at a time, starting with those
+// given.
+func newKeyPool(per int64, workers int, newKey func(b *testing.B, i int) (string, error), keys ...string) *keyPool {
+	return &keyPool{per: per, workers: workers, newKey: newKey, keys: keys}
+}
+
+// cover makes keys until the next n requests are covered. Call it before the requests go out: next
+// reads the keys without the lock.
+func (p *keyPool) cover(b *testing.B, n int64) {
+	need := int((p.sent.Load() + n + p.per - 1) / p.per)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	missing := need - len(p.keys)
+	if missing <= 0 {
+		return
+	}
+	base := len(p.keys)
+	made := makeInParallel(b, missing, p.workers, func(i int) (string, error) { return p.newKey(b, base+i) })
+	p.keys = append(p.keys, made...)
+}
+
+// next returns the number of the next request and its key.
+func (p *keyPool) next() (int64, string) {
+	n := p.sent.Add(1) - 1
+	return n, p.keys[n/p.per]
 }
 
 // percentile returns the q-th percentile of sorted durations, in microseconds.

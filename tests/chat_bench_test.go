@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sort"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -33,34 +30,20 @@ var chatBenchQuestions = []string{
 // every chatsPerAccount messages:
 //
 //	go test ./tests -run '^$' -bench BenchmarkChat -benchtime 1000x
-func BenchmarkChat(b *testing.B) {
-	for _, tc := range chatStacks {
-		// Set up at the first run of the sub-benchmark and shared by its later runs.
-		var env *chatBench
-		b.Run(tc.name, func(sb *testing.B) {
-			if env == nil {
-				env = newChatBench(outliving{TB: sb, outer: b}, tc.stack)
-			}
-			env.run(sb)
-		})
-	}
-}
+func BenchmarkChat(b *testing.B) { eachStack(b, newChatBench) }
 
 type chatBench struct {
 	s      stack
 	api    *proc
 	client *http.Client
 	url    string
-
-	mu   sync.Mutex
-	keys []string // keys[i] (of its own account) serves messages i*chatsPerAccount up to the next
-	sent atomic.Int64
+	keys   *keyPool // each of its own account
 }
 
 func newChatBench(t testing.TB, newStack func(testing.TB) stack) *chatBench {
 	s := newStack(t)
 	api := s.startAPI(t, "SVC_LOG_LEVEL", "warn")
-	return &chatBench{
+	e := &chatBench{
 		s:   s,
 		api: api,
 		url: api.URL() + "/v1/chat",
@@ -73,23 +56,10 @@ func newChatBench(t testing.TB, newStack func(testing.TB) stack) *chatBench {
 			},
 		},
 	}
-}
-
-// ensureAccounts makes accounts, each with a key, a configured agent and the Brain, until the
-// messages up to total are covered.
-func (e *chatBench) ensureAccounts(b *testing.B, total int64) {
-	need := int((total + chatsPerAccount - 1) / chatsPerAccount)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	missing := need - len(e.keys)
-	if missing <= 0 {
-		return
-	}
-	base := len(e.keys)
-	made := makeInParallel(b, missing, setupWorkers(e.s), func(i int) (string, error) {
-		return e.newAccount(b, fmt.Sprintf("Bench bakery %d", base+i))
+	e.keys = newKeyPool(chatsPerAccount, setupWorkers(s), func(b *testing.B, i int) (string, error) {
+		return e.newAccount(b, fmt.Sprintf("Bench bakery %d", i))
 	})
-	e.keys = append(e.keys, made...)
+	return e
 }
 
 // newAccount makes one account ready to chat and returns its key. It reports failures instead of
@@ -125,49 +95,25 @@ func (e *chatBench) newAccount(b *testing.B, name string) (string, error) {
 }
 
 func (e *chatBench) run(b *testing.B) {
-	first := e.sent.Load()
-	e.ensureAccounts(b, first+int64(b.N))
-	keys := e.keys // not grown while the messages go out
-
-	var (
-		mu        sync.Mutex
-		latencies = make([]time.Duration, 0, b.N)
-		failures  atomic.Int64
-		firstFail atomic.Value
-	)
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		local := make([]time.Duration, 0, 256)
-		for pb.Next() {
-			n := e.sent.Add(1) - 1
-			body, _ := json.Marshal(map[string]any{"message": chatBenchQuestions[n%int64(len(chatBenchQuestions))]})
-			req, _ := http.NewRequest("POST", e.url, bytes.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Authorization", "Bearer "+keys[n/chatsPerAccount])
-			began := time.Now()
-			resp, err := e.client.Do(req)
-			if err != nil {
-				failures.Add(1)
-				firstFail.CompareAndSwap(nil, err.Error())
-				continue
-			}
-			raw, _ := io.ReadAll(resp.Body)
-			_ = resp.Body.Close()
-			local = append(local, time.Since(began))
-			if resp.StatusCode != http.StatusOK || !bytes.Contains(raw, []byte(`"status":"completed"`)) {
-				failures.Add(1)
-				firstFail.CompareAndSwap(nil, fmt.Sprintf("%s %s", resp.Status, raw))
-			}
+	e.keys.cover(b, int64(b.N))
+	latencies := timeParallel(b, func() (time.Duration, error) {
+		n, key := e.keys.next()
+		body, _ := json.Marshal(map[string]any{"message": chatBenchQuestions[n%int64(len(chatBenchQuestions))]})
+		req, _ := http.NewRequest("POST", e.url, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+key)
+		began := time.Now()
+		resp, err := e.client.Do(req)
+		if err != nil {
+			return 0, err
 		}
-		mu.Lock()
-		latencies = append(latencies, local...)
-		mu.Unlock()
+		raw, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !bytes.Contains(raw, []byte(`"status":"completed"`)) {
+			return 0, fmt.Errorf("%s %s", resp.Status, raw)
+		}
+		return time.Since(began), nil
 	})
-	b.StopTimer()
-	if f := failures.Load(); f > 0 {
-		b.Fatalf("%d of %d messages failed; the first: %v", f, b.N, firstFail.Load())
-	}
-	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
 	if s := b.Elapsed().Seconds(); s > 0 {
 		b.ReportMetric(float64(b.N)/s, "replies/s")
 	}

@@ -8,10 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -41,23 +38,7 @@ const modelBenchParallelism = 4
 // before the timer starts:
 //
 //	go test ./tests -run '^$' -bench BenchmarkModelOverhead -benchtime 1000x
-func BenchmarkModelOverhead(b *testing.B) {
-	for _, tc := range []struct {
-		name  string
-		stack func(testing.TB) stack
-	}{
-		{"embedded", newEmbedded},
-		{"production", newProduction},
-	} {
-		var env *modelBench
-		b.Run(tc.name, func(sb *testing.B) {
-			if env == nil {
-				env = newModelBench(outliving{TB: sb, outer: b}, tc.stack)
-			}
-			env.run(sb)
-		})
-	}
-}
+func BenchmarkModelOverhead(b *testing.B) { eachStack(b, newModelBench) }
 
 var (
 	modelBenchBody       = []byte(`{"model":"svc","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"When do you open on Saturdays?"}]}`)
@@ -69,10 +50,7 @@ type modelBench struct {
 	api      *proc
 	upstream *httptest.Server
 	client   *http.Client
-
-	mu   sync.Mutex
-	keys []string // keys[i] (of its own account) serves requests i*modelRequestsPerAccount up to the next
-	sent atomic.Int64
+	keys     *keyPool // each of its own account
 }
 
 func newModelBench(t testing.TB, newStack func(testing.TB) stack) *modelBench {
@@ -86,7 +64,7 @@ func newModelBench(t testing.TB, newStack func(testing.TB) stack) *modelBench {
 		"SVC_MODEL_API_KEY", mcUpstreamKey,
 		"SVC_MODEL_NAME", mcUpstreamModel,
 	)
-	return &modelBench{
+	e := &modelBench{
 		s:        s,
 		api:      api,
 		upstream: up,
@@ -100,6 +78,10 @@ func newModelBench(t testing.TB, newStack func(testing.TB) stack) *modelBench {
 			},
 		},
 	}
+	e.keys = newKeyPool(modelRequestsPerAccount, setupWorkers(s), func(b *testing.B, i int) (string, error) {
+		return benchAccount(b, s, fmt.Sprintf("Model bench %d", i))
+	})
+	return e
 }
 
 // benchUpstream is the fake upstream of the benchmark: a fixed completion, whole or streamed in
@@ -142,25 +124,10 @@ var benchCompletion, benchStreamChunks = func() ([]byte, [][]byte) {
 	return whole, chunks
 }()
 
-// ensureAccounts makes accounts, each with a key, until the requests up to total are covered.
-func (e *modelBench) ensureAccounts(b *testing.B, total int64) {
-	need := int((total + modelRequestsPerAccount - 1) / modelRequestsPerAccount)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	missing := need - len(e.keys)
-	if missing <= 0 {
-		return
-	}
-	base := len(e.keys)
-	made := makeInParallel(b, missing, setupWorkers(e.s), func(i int) (string, error) {
-		return benchAccount(b, e.s, fmt.Sprintf("Model bench %d", base+i))
-	})
-	e.keys = append(e.keys, made...)
-}
-
 // nextKey returns the key for the next request.
 func (e *modelBench) nextKey() string {
-	return e.keys[(e.sent.Add(1)-1)/modelRequestsPerAccount]
+	_, key := e.keys.next()
+	return key
 }
 
 // post sends body to url (with key unless "") and returns the latency to the whole answer, or to
@@ -206,7 +173,7 @@ func (e *modelBench) post(url, key string, body []byte, firstChunk bool) (time.D
 
 func (e *modelBench) run(b *testing.B) {
 	// Warm both paths (connections, the first account lookups) before anything is measured.
-	e.ensureAccounts(b, e.sent.Load()+1)
+	e.keys.cover(b, 1)
 	for range 4 {
 		if _, err := e.post(e.upstream.URL+"/v1/chat/completions", "", modelBenchBody, false); err != nil {
 			b.Fatalf("warm-up, direct: %v", err)
@@ -215,40 +182,14 @@ func (e *modelBench) run(b *testing.B) {
 	if _, err := e.post(e.api.URL()+"/v1/chat/completions", e.nextKey(), modelBenchBody, false); err != nil {
 		b.Fatalf("warm-up, through the service: %v", err)
 	}
-	e.ensureAccounts(b, e.sent.Load()+int64(b.N)+modelLatencySamples+modelTTFBSamples)
+	e.keys.cover(b, int64(b.N)+modelLatencySamples+modelTTFBSamples)
 
 	// Throughput: modelBenchParallelism clients per core, keep-alive connections.
-	var (
-		mu        sync.Mutex
-		loaded    = make([]time.Duration, 0, b.N)
-		failures  atomic.Int64
-		firstFail atomic.Value
-	)
 	url := e.api.URL() + "/v1/chat/completions"
 	b.SetParallelism(modelBenchParallelism)
-	b.ResetTimer()
-	began := time.Now()
-	b.RunParallel(func(pb *testing.PB) {
-		local := make([]time.Duration, 0, 256)
-		for pb.Next() {
-			d, err := e.post(url, e.nextKey(), modelBenchBody, false)
-			if err != nil {
-				failures.Add(1)
-				firstFail.CompareAndSwap(nil, err.Error())
-				continue
-			}
-			local = append(local, d)
-		}
-		mu.Lock()
-		loaded = append(loaded, local...)
-		mu.Unlock()
+	loaded := timeParallel(b, func() (time.Duration, error) {
+		return e.post(url, e.nextKey(), modelBenchBody, false)
 	})
-	elapsed := time.Since(began)
-	b.StopTimer()
-	if f := failures.Load(); f > 0 {
-		b.Fatalf("%d of %d requests failed; the first: %v", f, b.N, firstFail.Load())
-	}
-	sortDurations(loaded)
 
 	// Added latency: one request at a time, alternating the service and the upstream directly,
 	// so that both see the same machine.
@@ -286,9 +227,7 @@ func (e *modelBench) run(b *testing.B) {
 	b.ReportMetric(percentile(via, 0.50), "p50-µs")
 	b.ReportMetric(percentile(via, 0.50)-percentile(direct, 0.50), "p50-added-µs")
 	b.ReportMetric(percentile(via, 0.99)-percentile(direct, 0.99), "p99-added-µs")
-	b.ReportMetric(float64(len(loaded))/elapsed.Seconds(), "req/s")
+	b.ReportMetric(float64(len(loaded))/b.Elapsed().Seconds(), "req/s")
 	b.ReportMetric(percentile(loaded, 0.50), "loaded-p50-µs")
 	b.ReportMetric(percentile(viaTTFB, 0.50)-percentile(directTTFB, 0.50), "ttfb-added-µs")
 }
-
-func sortDurations(d []time.Duration) { sort.Slice(d, func(i, j int) bool { return d[i] < d[j] }) }
