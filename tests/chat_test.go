@@ -1455,7 +1455,7 @@ func containsSentenceOf(text, page string) bool {
 	return false
 }
 
-// waitFor polls cond every 250 ms until it holds, failing the test after timeout with the last
+// waitFor polls cond every 100 ms until it holds, failing the test after timeout with the last
 // state cond described.
 func waitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
 	t.Helper()
@@ -1468,7 +1468,7 @@ func waitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: not after %s; last state: %s", what, timeout, shorten(state, 2000))
 		}
-		time.Sleep(250 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
@@ -1657,23 +1657,7 @@ type fakeMessage struct {
 }
 
 // text returns the message's text, whether its content is a string or a list of parts.
-func (m fakeMessage) text() string {
-	switch c := m.Content.(type) {
-	case string:
-		return c
-	case []any:
-		var b strings.Builder
-		for _, p := range c {
-			if pm, ok := p.(map[string]any); ok {
-				if s, ok := pm["text"].(string); ok {
-					b.WriteString(s)
-				}
-			}
-		}
-		return b.String()
-	}
-	return ""
-}
+func (m fakeMessage) text() string { return contentText(m.Content) }
 
 func newFakeModel(t testing.TB) *fakeModel {
 	t.Helper()

@@ -1804,7 +1804,8 @@ func mcPieces(text string) []string {
 	return out
 }
 
-func mcTextOf(content any) string {
+// contentText returns the text of a message content, a string or a list of parts.
+func contentText(content any) string {
 	switch c := content.(type) {
 	case string:
 		return c
@@ -1843,7 +1844,7 @@ func (u *mcUpstream) chat(w http.ResponseWriter, r *http.Request, body map[strin
 		mm, _ := m.(map[string]any)
 		switch mm["role"] {
 		case "user":
-			last, toolAfter = mcTextOf(mm["content"]), false
+			last, toolAfter = contentText(mm["content"]), false
 		case "tool":
 			toolAfter = true
 		}
@@ -1939,7 +1940,7 @@ func (u *mcUpstream) responses(w http.ResponseWriter, r *http.Request, body map[
 			typ, _ := m["type"].(string)
 			switch {
 			case (typ == "" || typ == "message") && m["role"] == "user":
-				last, toolAfter = mcTextOf(m["content"]), false
+				last, toolAfter = contentText(m["content"]), false
 			case typ == "function_call_output":
 				toolAfter = true
 			}

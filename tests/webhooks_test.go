@@ -337,7 +337,7 @@ func wantRetrySchedule(t *testing.T, hits []hookHit, secret, typ string) {
 func wantAttemptLog(t *testing.T, api *proc, key, hookID, eventID, typ string, want []int) {
 	t.Helper()
 	var got []obj
-	waitUntil(t, 15*time.Second, "the delivery log of "+eventID, func() (bool, string) {
+	waitFor(t, 15*time.Second, "the delivery log of "+eventID, func() (bool, string) {
 		got = nil
 		for _, d := range hookDeliveries(t, api, key, hookID) {
 			if d.str("event_id") == eventID {
@@ -597,7 +597,7 @@ func checkKilledWorker(t *testing.T, s stack, api *proc, worker *proc) {
 	// held, the outbox's of a message its relay claimed): log what is left now and then.
 	db := openStoreDB(t, s)
 	nextLog := time.Now().Add(15 * time.Second)
-	waitUntil(t, 3*time.Minute, "every event at the receiver after the restart", func() (bool, string) {
+	waitFor(t, 3*time.Minute, "every event at the receiver after the restart", func() (bool, string) {
 		m := missing()
 		state := fmt.Sprintf("%d of %d events missing, e.g. %v; %s", len(m), len(ids), m[:min(len(m), 5)], undoneOutbox(db, killedAt))
 		if len(m) > 0 && time.Now().After(nextLog) {
@@ -1343,7 +1343,7 @@ func getHook(t testing.TB, api *proc, key, id string) obj {
 func waitHook(t testing.TB, api *proc, key, id string, timeout time.Duration, what string, cond func(obj) bool) obj {
 	t.Helper()
 	var h obj
-	waitUntil(t, timeout, what, func() (bool, string) {
+	waitFor(t, timeout, what, func() (bool, string) {
 		h = getHook(t, api, key, id)
 		return cond(h), h.String()
 	})
@@ -1421,23 +1421,6 @@ func wantStamp(t testing.TB, what, s string) {
 	t.Helper()
 	if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
 		t.Errorf("%s %q: %v", what, s, err)
-	}
-}
-
-// waitUntil polls cond every 100 ms until it holds, failing the test after timeout with the last
-// state cond described.
-func waitUntil(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not after %s; last state: %s", what, timeout, shorten(state, 2000))
-		}
-		time.Sleep(100 * time.Millisecond)
 	}
 }
 
