@@ -80,11 +80,11 @@ func (e *benchEnv) run(b *testing.B) {
 	b.ReportMetric(percentile(latencies, 0.99), "p99-µs")
 }
 
-// eachStack runs a sub-benchmark per environment of chatStacks. Each sets its environment up
+// eachStack runs a sub-benchmark per environment of stacks. Each sets its environment up
 // with setUp at its first run and shares it with its later runs: testing runs a B's cleanups
 // after every run of its function, so the set-up's belong to b.
 func eachStack[E interface{ run(*testing.B) }](b *testing.B, setUp func(testing.TB, func(testing.TB) stack) E) {
-	for _, tc := range chatStacks {
+	for _, tc := range stacks {
 		var env E
 		ready := false
 		b.Run(tc.name, func(sb *testing.B) {

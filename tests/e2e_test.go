@@ -299,13 +299,7 @@ func TestEmbedded(t *testing.T) {
 
 // TestRateLimit checks the limit of 120 requests per minute per key, in both environments.
 func TestRateLimit(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		stack func(testing.TB) stack
-	}{
-		{"embedded", newEmbedded},
-		{"production", newProduction},
-	} {
+	for _, tc := range stacks {
 		t.Run(tc.name, func(t *testing.T) {
 			s := tc.stack(t)
 			api := s.startAPI(t)

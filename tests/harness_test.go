@@ -598,6 +598,17 @@ func (s stack) with(extra ...string) map[string]string {
 	return m
 }
 
+// stacks are the environments most end-to-end tests run in: svc-api alone over SQLite, and
+// svc-api (with svc-worker where a test starts one) over Postgres and Redis, skipped when they do
+// not answer, unless CI=true.
+var stacks = []struct {
+	name  string
+	stack func(testing.TB) stack
+}{
+	{"embedded", newEmbedded},
+	{"production", newProduction},
+}
+
 // newEmbedded returns the embedded environment over a fresh SQLite file: no Redis, svc-api runs
 // the queue and the limiter in process.
 func newEmbedded(t testing.TB) stack {

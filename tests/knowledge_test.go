@@ -19,20 +19,10 @@ import (
 	"github.com/uptrace/bun/driver/sqliteshim"
 )
 
-// knowledgeStacks are the environments the agent and knowledge tests run in: svc-api alone over
-// SQLite, and svc-api over Postgres and Redis (skipped when they do not answer, unless CI=true).
-var knowledgeStacks = []struct {
-	name  string
-	stack func(testing.TB) stack
-}{
-	{"embedded", newEmbedded},
-	{"production", newProduction},
-}
-
 // TestAgent patches the agent's profile and appearance and reads them back, checks the 400s that
 // name the field at fault, and the 402 of a plan without web channels.
 func TestAgent(t *testing.T) {
-	for _, env := range knowledgeStacks {
+	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
 			s := env.stack(t)
 			api := s.startAPI(t)
@@ -268,7 +258,7 @@ func TestAgent(t *testing.T) {
 // the test serves on loopback (the API runs with SVC_ALLOW_PRIVATE_TARGETS=true), a site without
 // readable text, the limits of one call, and the knowledge.updated events in the outbox.
 func TestKnowledge(t *testing.T) {
-	for _, env := range knowledgeStacks {
+	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
 			s := env.stack(t)
 			site := newSiteFixture(t)
@@ -681,7 +671,7 @@ func TestKnowledge(t *testing.T) {
 // TestKnowledgePrivateTargets checks that, without SVC_ALLOW_PRIVATE_TARGETS=true, a crawl of a
 // site on loopback is refused with 422 crawl_failed and the site receives no request at all.
 func TestKnowledgePrivateTargets(t *testing.T) {
-	for _, env := range knowledgeStacks {
+	for _, env := range stacks {
 		for _, setting := range []struct {
 			name  string
 			extra []string
