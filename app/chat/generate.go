@@ -11,11 +11,9 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/actiontoken"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/knowledge"
-	"github.com/svcagent/svc/domain/language"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/policy"
 )
@@ -82,7 +80,7 @@ func (a *Agent) makeReply(ctx context.Context, job conversation.Job) (Reply, err
 		return Reply{}, err
 	}
 	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, History: history, Message: customer.Content,
-		CustomerName: conv.CustomerName, Lang: pickLanguage(customer.Content, prof), Channel: job.Channel, Now: a.clock.Now()}
+		CustomerName: conv.CustomerName, Lang: prof.ReplyLanguage(customer.Content), Channel: job.Channel, Now: a.clock.Now()}
 
 	var draft conversation.Draft
 	if v := policy.Screen(customer.Content); !v.Allowed {
@@ -210,19 +208,6 @@ func split(msgs []conversation.Message, messageID string) (*conversation.Message
 		}
 	}
 	return nil, nil
-}
-
-// pickLanguage answers in the customer's language when it is one the service speaks, using the
-// profile's regional form (pt-BR) when it has one; else the agent's first language.
-func pickLanguage(message string, prof agent.Profile) string {
-	fallback := prof.Language()
-	lang := language.Detect(message, language.Base(fallback))
-	for _, l := range prof.Languages {
-		if language.Base(l) == lang {
-			return l
-		}
-	}
-	return lang
 }
 
 // siteOf tells which hosts an agent's links may point to: the account's widget domains, the

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
-	"github.com/svcagent/svc/domain/language"
 )
 
 // assistantPrompt is svc-assistant's system message: who it answers for, what it knows about the
@@ -62,16 +60,4 @@ Rules:
 // neutralise keeps knowledge text from closing the tag it is wrapped in.
 func neutralise(s string) string {
 	return strings.NewReplacer("</knowledge", "</ knowledge", "<knowledge", "< knowledge").Replace(s)
-}
-
-// pickLanguage is the language of the question, among the agent's languages when it is one.
-func pickLanguage(text string, prof agent.Profile) string {
-	fallback := prof.Language()
-	lang := language.Detect(text, language.Base(fallback))
-	for _, l := range prof.Languages {
-		if language.Base(l) == lang {
-			return l
-		}
-	}
-	return lang
 }

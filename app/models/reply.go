@@ -274,7 +274,7 @@ func (s *Service) assistant(ctx context.Context, c Caller, p *plan, req model.Re
 		return err
 	}
 	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, Hits: hits, Message: question,
-		Lang: pickLanguage(question, prof), Channel: conversation.ChannelAPI, Now: p.created}
+		Lang: prof.ReplyLanguage(question), Channel: conversation.ChannelAPI, Now: p.created}
 
 	req.Tools, req.ToolChoice = nil, nil
 	if s.d.Upstream != nil {

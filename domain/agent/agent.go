@@ -5,6 +5,8 @@ package agent
 import (
 	"strings"
 	"time"
+
+	"github.com/svcagent/svc/domain/language"
 )
 
 // Channels says which channels the owner has switched on.
@@ -78,4 +80,17 @@ func (p Profile) Language() string {
 		return p.Languages[0]
 	}
 	return "en"
+}
+
+// ReplyLanguage is the language to answer message in: the message's own when the service speaks
+// it, in the profile's regional form (pt-BR) when the profile has one; else the agent's first
+// language.
+func (p Profile) ReplyLanguage(message string) string {
+	lang := language.Detect(message, language.Base(p.Language()))
+	for _, l := range p.Languages {
+		if language.Base(l) == lang {
+			return l
+		}
+	}
+	return lang
 }

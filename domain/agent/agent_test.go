@@ -173,3 +173,26 @@ func TestNormalizeLanguage(t *testing.T) {
 		}
 	}
 }
+
+func TestReplyLanguage(t *testing.T) {
+	tests := []struct {
+		name      string
+		languages []string
+		message   string
+		want      string
+	}{
+		{"the message's language, in the profile's regional form", []string{"en", "pt-BR"}, "Olá, qual é o horário de funcionamento da loja?", "pt-BR"},
+		{"the message's language, the profile's first", []string{"pt-BR", "en"}, "What are your opening hours on Saturday?", "en"},
+		{"a language the profile lacks but the service speaks", []string{"en"}, "¿Cuál es el horario de la tienda los sábados?", "es"},
+		{"too little to tell: the profile's first language", []string{"pt-BR", "en"}, "ok", "pt-BR"},
+		{"no languages: English", nil, "ok", "en"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Profile{Languages: tt.languages}
+			if got := p.ReplyLanguage(tt.message); got != tt.want {
+				t.Errorf("ReplyLanguage(%q) with %v = %q; want %q", tt.message, tt.languages, got, tt.want)
+			}
+		})
+	}
+}
