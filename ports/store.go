@@ -29,6 +29,9 @@ type Accounts interface {
 	Update(ctx context.Context, accountID string, fn func(a *account.Account) error) error
 	// Count returns the number of accounts (for first-start set-up; an admin call).
 	Count(ctx context.Context) (int, error)
+	// List returns up to limit accounts whose id sorts after the given one, in id order (an
+	// admin call: it is the only query that is not scoped to one account).
+	List(ctx context.Context, after string, limit int) ([]account.Account, error)
 }
 
 // Credential is what authenticating a key reads: the key, its account, and the account's

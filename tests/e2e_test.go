@@ -51,6 +51,42 @@ func TestProduction(t *testing.T) {
 		if got := out.str("plan"); got != "starter" {
 			t.Errorf("svcctl account show: plan %q, want starter; %s", got, out)
 		}
+		if n, _ := out.num("interaction_limit"); n != 1000 {
+			t.Errorf("svcctl account show: interaction_limit %v, want the starter plan's 1000; %s", n, out)
+		}
+	})
+
+	t.Run("svcctl account create and list", func(t *testing.T) {
+		created := ctl(t, s.env, "account", "create", "--name", "Listed", "--plan", "pro")
+		if n, _ := created.num("interaction_limit"); n != 10000 {
+			t.Errorf("svcctl account create --plan pro: interaction_limit %v, want 10000; %s", n, created)
+		}
+		custom := ctl(t, s.env, "account", "create", "--name", "Custom", "--interaction-limit", "42")
+		if n, _ := custom.num("interaction_limit"); n != 42 {
+			t.Errorf("svcctl account create --interaction-limit 42: interaction_limit %v, want 42; %s", n, custom)
+		}
+		ids := map[string]bool{}
+		after := ""
+		for page := 0; page < 10; page++ {
+			args := []string{"account", "list", "--limit", "1"}
+			if after != "" {
+				args = append(args, "--after", after)
+			}
+			out := ctl(t, s.env, args...)
+			data, _ := out["data"].([]any)
+			for _, d := range data {
+				ids[obj(d.(map[string]any)).str("account_id")] = true
+			}
+			if more, _ := out["has_more"].(bool); !more {
+				break
+			}
+			after = out.str("next_cursor")
+		}
+		for _, id := range []string{acme.id, created.str("account_id"), custom.str("account_id")} {
+			if !ids[id] {
+				t.Errorf("svcctl account list, page by page: %s missing from %v", id, ids)
+			}
+		}
 	})
 
 	t.Run("svcctl errors", func(t *testing.T) {

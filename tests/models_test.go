@@ -106,7 +106,7 @@ func TestModelEndpoints(t *testing.T) {
 		up.reset()
 		ctx := mcCtx(t)
 		resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
-			Model: "svc",
+			Model: "gpt-4o", // any other name is answered by svc, and says so
 			Messages: []openai.ChatCompletionMessageParamUnion{
 				openai.SystemMessage("You are the bakery's helper. Answer in one sentence."),
 				openai.DeveloperMessage("Prefer short words."),
@@ -128,6 +128,9 @@ func TestModelEndpoints(t *testing.T) {
 			t.Fatalf("Chat.Completions.New: %s", mcErrString(err))
 		}
 		mcCheckCompletion(t, resp)
+		if resp.Model != "svc" {
+			t.Errorf("model %q, want svc whatever name was sent", resp.Model)
+		}
 		choice := resp.Choices[0]
 		if choice.Message.Content != mcPlainReply {
 			t.Errorf("content %q, want the upstream's %q", choice.Message.Content, mcPlainReply)
@@ -187,7 +190,7 @@ func TestModelEndpoints(t *testing.T) {
 		up.reset()
 		ctx := mcCtx(t)
 		stream := client.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{
-			Model:         "svc",
+			Model:         "my-fine-tune",
 			Messages:      []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Tell me about your bread #gate")},
 			StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 		})
@@ -240,6 +243,9 @@ func TestModelEndpoints(t *testing.T) {
 			}
 			if !ch.JSON.Created.Valid() || !ch.JSON.Model.Valid() || !ch.JSON.Choices.Valid() {
 				t.Errorf("chunk %d lacks created, model or choices: %s", i, ch.RawJSON())
+			}
+			if ch.Model != "svc" {
+				t.Errorf("chunk %d model %q, want svc for the name my-fine-tune", i, ch.Model)
 			}
 			if i < len(chunks)-1 && ch.JSON.Usage.Valid() {
 				t.Errorf("chunk %d of %d carries usage; only the last should: %s", i, len(chunks), ch.RawJSON())

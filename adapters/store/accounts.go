@@ -69,6 +69,27 @@ func (r *Accounts) Count(ctx context.Context) (int, error) {
 	return int(n), nil
 }
 
+// List returns up to limit accounts whose id sorts after the given one, in id order.
+func (r *Accounts) List(ctx context.Context, after string, limit int) ([]account.Account, error) {
+	var ms []accountModel
+	q := idb(ctx, r.db).NewSelect().Model(&ms).Order("id").Limit(int64(limit))
+	if after != "" {
+		q = q.Where("id > ?", after)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	out := make([]account.Account, 0, len(ms))
+	for _, m := range ms {
+		a, err := m.domain()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
 func getAccount(ctx context.Context, q *bun.SelectQuery, accountID string) (account.Account, error) {
 	var m accountModel
 	if err := q.Model(&m).Where("id = ?", accountID).Scan(ctx); err != nil {

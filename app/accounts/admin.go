@@ -86,6 +86,32 @@ func (a *Admin) Get(ctx context.Context, accountID string) (account.Account, err
 	return a.accounts.Get(ctx, accountID)
 }
 
+// MaxList is the most accounts List returns at once.
+const MaxList = 1000
+
+// List returns up to limit accounts whose id sorts after the given one, in id order, and whether
+// more follow.
+func (a *Admin) List(ctx context.Context, after string, limit int) ([]account.Account, bool, error) {
+	if limit < 1 || limit > MaxList {
+		return nil, false, domain.Invalid("limit", "limit must be between 1 and %d", MaxList)
+	}
+	list, err := a.accounts.List(ctx, after, limit+1)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(list) > limit {
+		return list[:limit], true, nil
+	}
+	return list, false, nil
+}
+
+// Allowance returns the interactions a period gives the account: its custom limit when it has
+// one, else its plan's.
+func (a *Admin) Allowance(acct account.Account) int {
+	plan, _ := a.plans.Get(acct.Plan)
+	return ledger.Limit(plan, acct.InteractionLimit)
+}
+
 // SetStatus activates or deactivates an account.
 func (a *Admin) SetStatus(ctx context.Context, accountID string, status account.Status) (account.Account, error) {
 	return a.update(ctx, accountID, func(acct *account.Account) error {

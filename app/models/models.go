@@ -159,10 +159,11 @@ func Find(id string) (Listed, error) {
 // IsAssistant reports whether a model name asks for svc-assistant.
 func IsAssistant(name string) bool { return name == Assistant }
 
-// ReportedModel is the model name a reply reports: the one asked for, or svc when none was.
+// ReportedModel is the model name a reply reports: svc-assistant when that was asked for, else
+// svc, whatever other name was sent (spec 4.8: any other model name is answered by svc).
 func ReportedModel(name string) string {
-	if name == "" {
-		return General
+	if IsAssistant(name) {
+		return Assistant
 	}
-	return name
+	return General
 }

@@ -171,7 +171,7 @@ func TestCompletePassesTheConversationAsSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Model != "gpt-4o" || r.Message.Content != "A cat." || r.FinishReason != model.FinishStop || r.Usage.TotalTokens != 43 {
+	if r.Model != General || r.Message.Content != "A cat." || r.FinishReason != model.FinishStop || r.Usage.TotalTokens != 43 {
 		t.Fatalf("reply %+v", r)
 	}
 	if r.Interactions.Spent != 1 || r.Interactions.Remaining() != 99 {

@@ -37,6 +37,7 @@ var commands = map[string]command{
 	"migrate": withCtl(migrate),
 	"account": sub(map[string]command{
 		"create":     withCtl(accountCreate),
+		"list":       withCtl(accountList),
 		"show":       withCtl(accountShow),
 		"set-status": withCtl(accountSetStatus),
 		"set-plan":   withCtl(accountSetPlan),
@@ -120,6 +121,7 @@ type accountJSON struct {
 	Plan             string    `json:"plan"`
 	Status           string    `json:"status"`
 	InteractionLimit int       `json:"interaction_limit"`
+	CustomLimit      int       `json:"custom_interaction_limit,omitempty"`
 	OwnerEmail       string    `json:"owner_email"`
 	WidgetToken      string    `json:"widget_token"`
 	DeveloperBonus   bool      `json:"developer_bonus"`
@@ -136,14 +138,16 @@ type usage struct {
 	PeriodEnd   time.Time `json:"period_end"`
 }
 
-func accountOut(a account.Account) accountJSON {
+// accountOut is an account as svcctl prints it: interaction_limit is the allowance in force (the
+// plan's, or the custom limit that replaces it).
+func (c *ctl) accountOut(a account.Account) accountJSON {
 	domains := a.AllowedDomains
 	if domains == nil {
 		domains = []string{}
 	}
 	return accountJSON{
-		AccountID: a.ID, Name: a.Name, Plan: a.Plan, Status: string(a.Status), InteractionLimit: a.InteractionLimit,
-		OwnerEmail: a.OwnerEmail, WidgetToken: a.WidgetToken, DeveloperBonus: a.DeveloperBonus,
+		AccountID: a.ID, Name: a.Name, Plan: a.Plan, Status: string(a.Status), InteractionLimit: c.admin.Allowance(a),
+		CustomLimit: a.InteractionLimit, OwnerEmail: a.OwnerEmail, WidgetToken: a.WidgetToken, DeveloperBonus: a.DeveloperBonus,
 		AllowedDomains: domains, CreatedAt: a.CreatedAt,
 	}
 }
@@ -167,7 +171,32 @@ func accountCreate(ctx context.Context, c *ctl, args []string, out *json.Encoder
 	if err != nil {
 		return err
 	}
-	return out.Encode(accountOut(a))
+	return out.Encode(c.accountOut(a))
+}
+
+func accountList(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	var after string
+	var limit int
+	err := flags("account list", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&after, "after", "", "list the accounts whose id sorts after this one (the next_cursor of a page)")
+		fs.IntVar(&limit, "limit", 100, fmt.Sprintf("accounts per page, 1 to %d", accounts.MaxList))
+	})
+	if err != nil {
+		return err
+	}
+	list, more, err := c.admin.List(ctx, after, limit)
+	if err != nil {
+		return err
+	}
+	data := make([]accountJSON, 0, len(list))
+	for _, a := range list {
+		data = append(data, c.accountOut(a))
+	}
+	var next *string
+	if more {
+		next = &list[len(list)-1].ID
+	}
+	return out.Encode(map[string]any{"data": data, "has_more": more, "next_cursor": next})
 }
 
 func accountShow(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
@@ -186,7 +215,7 @@ func accountShow(ctx context.Context, c *ctl, args []string, out *json.Encoder) 
 	if err != nil {
 		return err
 	}
-	res := accountOut(a)
+	res := c.accountOut(a)
 	res.Usage = &usage{
 		Spent: o.Usage.Spent, Remaining: o.Usage.Remaining(), Limit: o.Usage.Limit,
 		PeriodStart: o.Usage.Period.Start, PeriodEnd: o.Usage.Period.End,
@@ -214,7 +243,7 @@ func accountSetStatus(ctx context.Context, c *ctl, args []string, out *json.Enco
 	if err != nil {
 		return err
 	}
-	return out.Encode(accountOut(a))
+	return out.Encode(c.accountOut(a))
 }
 
 func accountSetPlan(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
@@ -250,7 +279,7 @@ func accountSetPlan(ctx context.Context, c *ctl, args []string, out *json.Encode
 	if err != nil {
 		return err
 	}
-	return out.Encode(accountOut(a))
+	return out.Encode(c.accountOut(a))
 }
 
 type keyJSON struct {

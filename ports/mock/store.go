@@ -122,6 +122,21 @@ func (mr *MockAccountsMockRecorder) Get(ctx, accountID interface{}) *gomock.Call
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Get", reflect.TypeOf((*MockAccounts)(nil).Get), ctx, accountID)
 }
 
+// List mocks base method.
+func (m *MockAccounts) List(ctx context.Context, after string, limit int) ([]account.Account, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "List", ctx, after, limit)
+	ret0, _ := ret[0].([]account.Account)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// List indicates an expected call of List.
+func (mr *MockAccountsMockRecorder) List(ctx, after, limit interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "List", reflect.TypeOf((*MockAccounts)(nil).List), ctx, after, limit)
+}
+
 // Update mocks base method.
 func (m *MockAccounts) Update(ctx context.Context, accountID string, fn func(*account.Account) error) error {
 	m.ctrl.T.Helper()

@@ -174,6 +174,17 @@ func testAccounts(t *testing.T, s Stores) {
 	if n, err := s.Accounts.Count(ctx); err != nil || n != 2 {
 		t.Errorf("Count() = %d, %v; want 2", n, err)
 	}
+	all, err := s.Accounts.List(ctx, "", 10)
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	equal(t, "List", all, []account.Account{a, b})
+	if page, err := s.Accounts.List(ctx, "", 1); err != nil || len(page) != 1 || page[0].ID != a.ID {
+		t.Errorf("List(\"\", 1) = %+v, %v; want only %s", page, err, a.ID)
+	}
+	if page, err := s.Accounts.List(ctx, a.ID, 10); err != nil || len(page) != 1 || page[0].ID != b.ID {
+		t.Errorf("List(%s, 10) = %+v, %v; want only %s", a.ID, page, err, b.ID)
+	}
 
 	want := a
 	want.Name, want.Plan, want.Status = "Renamed", "pro", account.Inactive
