@@ -16,6 +16,9 @@ import (
 // address.
 var ErrHost = errors.New("invalid host")
 
+// errPort is CheckTarget's refusal of a port that is not a number up to 65535.
+var errPort = fmt.Errorf("%w: the port is not a number up to 65535", ErrHost)
+
 // Host is a URL's host as a browser reads it (the WHATWG URL standard's host parser): either an
 // IP address, or a domain name in its ASCII form, lower case, without a trailing dot.
 type Host struct {
@@ -159,7 +162,7 @@ func CheckTarget(u *url.URL, allowPrivate bool) error {
 	if ps := u.Port(); ps != "" {
 		n, err := strconv.ParseUint(ps, 10, 16)
 		if err != nil {
-			return fmt.Errorf("%w: invalid port %q", ErrHost, ps)
+			return errPort
 		}
 		port = uint16(n)
 	}
@@ -191,6 +194,8 @@ func Explain(err error) string {
 		return "its host is a " + be.Class
 	case errors.Is(err, ErrScheme):
 		return "only http and https URLs are allowed"
+	case errors.Is(err, errPort):
+		return "its port is not a number up to 65535"
 	case errors.Is(err, ErrHost):
 		return "its host is not a valid host name or address"
 	case err == nil:

@@ -268,6 +268,7 @@ func TestExplain(t *testing.T) {
 		{"https://db.internal/", "its host is a private-use name"},
 		{"https://1.2.3.4.5/", "its host is not a valid host name or address"},
 		{"ftp://example.com/", "only http and https URLs are allowed"},
+		{"https://example.com:65536/", "its port is not a number up to 65535"},
 	} {
 		u, err := url.Parse(tt.url)
 		if err != nil {
