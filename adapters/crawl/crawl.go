@@ -130,7 +130,7 @@ func NewGuarded(opts Options, log *zap.Logger) *Crawler {
 // knowledge.MaxCrawlPages) under the start URL's directory. A site of which no page could be read
 // is a crawl_failed error naming the reason.
 func (c *Crawler) Crawl(ctx context.Context, req knowledge.CrawlRequest) (knowledge.CrawlResult, error) {
-	start, err := parseStart(req.URL)
+	start, err := parseStart(req.URL, c.opts.AllowPrivate)
 	if err != nil {
 		return knowledge.CrawlResult{}, err
 	}
@@ -168,8 +168,10 @@ func (c *Crawler) Crawl(ctx context.Context, req knowledge.CrawlRequest) (knowle
 	return r.result(), nil
 }
 
-// parseStart checks the start URL: absolute http(s), a host, no credentials.
-func parseStart(raw string) (*url.URL, error) {
+// parseStart checks the start URL: absolute http(s), a host, no credentials, and a host that,
+// read as a browser reads it, is public (unless allowPrivate): a refused one is crawl_failed
+// before any name is resolved or any request made, an invalid one invalid_request.
+func parseStart(raw string, allowPrivate bool) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return nil, domain.Invalid("url", "url is required")
@@ -186,6 +188,13 @@ func parseStart(raw string) (*url.URL, error) {
 	}
 	if u.User != nil {
 		return nil, domain.Invalid("url", "url must not contain credentials")
+	}
+	if err := safehttp.CheckTarget(u, allowPrivate); err != nil {
+		var be *safehttp.BlockedError
+		if errors.As(err, &be) {
+			return nil, crawlFailed(refusedMessage(be))
+		}
+		return nil, domain.Invalid("url", "url cannot be crawled: %s", safehttp.Explain(err))
 	}
 	return normalize(u), nil
 }
@@ -208,6 +217,9 @@ func unreachable(err error) string {
 }
 
 func refusedMessage(be *safehttp.BlockedError) string {
+	if !be.Addr.IsValid() && strings.HasSuffix(be.Class, " name") {
+		return fmt.Sprintf("refused: the host is private (%s)", be.Class)
+	}
 	what := be.Host
 	if be.Addr.IsValid() {
 		what = be.Addr.String()

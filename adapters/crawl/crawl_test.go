@@ -2,14 +2,17 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +21,7 @@ import (
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/internal/safehttp"
 )
 
 // prose returns readable text of about n characters on topic.
@@ -355,8 +359,56 @@ func TestPrivateRefused(t *testing.T) {
 	}
 }
 
+// TestPrivateRefusedUpFront crawls, without AllowPrivate, start URLs whose host is not public in
+// spellings a plain address check misses (issue 11, defect 5): each is refused before any name
+// is resolved or any connection made, with crawl_failed naming a private host as before.
+func TestPrivateRefusedUpFront(t *testing.T) {
+	var lookups, dials atomic.Int64
+	client := safehttp.New(safehttp.Options{
+		Timeout: 5 * time.Second,
+		Resolve: func(context.Context, string) ([]netip.Addr, error) {
+			lookups.Add(1)
+			return nil, errors.New("no such host")
+		},
+	})
+	client.Transport = countingTransport{next: client.Transport, n: &dials}
+	c := New(client, Options{PageTimeout: 5 * time.Second}, zaptest.NewLogger(t, zaptest.Level(zap.InfoLevel)))
+	for _, start := range []string{
+		"http://１２７.０.０.１/",
+		"http://0x7f.1/",
+		"http://127.0.0.1./",
+		"http://[64:ff9b::7f00:1]/",
+		"http://2852039166/",
+		"http://intranet/",
+		"http://metadata/computeMetadata/v1/",
+		"http://db.internal/",
+		"http://api.localhost/",
+	} {
+		_, err := c.Crawl(context.Background(), knowledge.CrawlRequest{URL: start})
+		e, ok := domain.AsError(err)
+		if !ok || e.Code != domain.CodeCrawlFailed || !strings.Contains(e.Message, "refused") || !strings.Contains(e.Message, "private") {
+			t.Errorf("crawl %s: err = %v, want crawl_failed: refused, private", start, err)
+		}
+	}
+	if n, d := lookups.Load(), dials.Load(); n != 0 || d != 0 {
+		t.Errorf("%d name lookups and %d requests for refused start URLs, want none", n, d)
+	}
+}
+
+// countingTransport counts the requests that reach the client's transport.
+type countingTransport struct {
+	next http.RoundTripper
+	n    *atomic.Int64
+}
+
+func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(r)
+}
+
 func TestInvalidURL(t *testing.T) {
-	for _, raw := range []string{"", "   ", "example.com", "ftp://example.com/", "javascript:alert(1)", "http://", "http://user:pass@example.com/", "http://exa mple.com/"} {
+	for _, raw := range []string{"", "   ", "example.com", "ftp://example.com/", "javascript:alert(1)", "http://", "http://user:pass@example.com/", "http://exa mple.com/",
+		"http://1.2.3.4.5/", "http://example.0x/", "http://a..example.com/"} {
 		_, err := newCrawler(t, false).Crawl(context.Background(), knowledge.CrawlRequest{URL: raw})
 		e, ok := domain.AsError(err)
 		if !ok || e.Code != domain.CodeInvalidRequest || e.Field != "url" {

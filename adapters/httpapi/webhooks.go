@@ -122,8 +122,8 @@ func (s *Server) testWebhook(c *gin.Context) {
 	}
 	out := gin.H{"object": "webhook_test", "event_id": r.EventID, "delivered": r.Attempt.OK(), "status_code": r.Attempt.StatusCode,
 		"duration_ms": r.Attempt.Duration.Milliseconds()}
-	if r.Attempt.Error != "" {
-		out["error"] = r.Attempt.Error
+	if f := r.Attempt.Failure(); f != "" {
+		out["error"] = f
 	}
 	c.JSON(http.StatusOK, out)
 }
@@ -138,7 +138,7 @@ func (s *Server) listDeliveries(c *gin.Context) {
 	data := make([]gin.H, 0, len(attempts))
 	for _, a := range attempts {
 		data = append(data, gin.H{"object": "webhook_delivery", "event_id": a.EventID, "type": a.EventType, "attempt": a.Number,
-			"status_code": a.StatusCode, "delivered": a.OK(), "duration_ms": a.Duration.Milliseconds(), "error": a.Error, "created_at": stamp(a.At)})
+			"status_code": a.StatusCode, "delivered": a.OK(), "duration_ms": a.Duration.Milliseconds(), "error": a.Failure(), "created_at": stamp(a.At)})
 	}
 	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": false, "next_cursor": nil})
 }

@@ -5,11 +5,15 @@ package webhookhttp
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
-	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"syscall"
 	"time"
 
 	"github.com/google/wire"
@@ -74,31 +78,39 @@ func New(opts Options, log *zap.Logger) *Sender {
 }
 
 // Send POSTs req.Body with req.Headers to req.URL once and reports what happened: the status
-// code, how long it took, and why it failed ("timeout", "refused: private address",
-// "redirect not followed (302)", "status 500", or the transport's error without the URL). Only a
-// 2xx answer is a success. The caller fills the attempt's webhook, event and number.
+// code, how long it took, and why it failed, as one of webhook's Fail… categories (the
+// transport's own words, which name the service's resolver and addresses, are logged, not
+// returned). Only a 2xx answer is a success. The caller fills the attempt's webhook, event and
+// number.
 func (s *Sender) Send(ctx context.Context, req webhook.Request) webhook.Attempt {
 	start := time.Now()
 	a := webhook.Attempt{At: start.UTC()}
-	a.StatusCode, a.Error = s.post(ctx, req)
+	var cause error
+	a.StatusCode, a.Error, cause = s.post(ctx, req)
 	a.Duration = time.Since(start)
 	if a.Error != "" {
-		s.log.Debug("webhook attempt failed",
+		fields := []zap.Field{
 			zap.String("host", host(req.URL)),
 			zap.Int("status", a.StatusCode),
 			zap.Duration("duration", a.Duration),
-			zap.String("error", a.Error))
+			zap.String("error", a.Error),
+		}
+		if cause != nil {
+			fields = append(fields, zap.String("cause", cause.Error()))
+		}
+		s.log.Info("webhook attempt failed", fields...)
 	}
 	return a
 }
 
-// post makes the request and returns the status code and the failure, if any.
-func (s *Sender) post(ctx context.Context, req webhook.Request) (int, string) {
+// post makes the request and returns the status code and, on failure, its category and the
+// error behind it (without the URL).
+func (s *Sender) post(ctx context.Context, req webhook.Request) (int, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, req.URL, bytes.NewReader(req.Body))
 	if err != nil {
-		return 0, "invalid url"
+		return 0, webhook.FailInvalidURL, errors.New("the URL cannot be parsed")
 	}
 	for k, v := range req.Headers {
 		hr.Header.Set(k, v)
@@ -108,44 +120,66 @@ func (s *Sender) post(ctx context.Context, req webhook.Request) (int, string) {
 	}
 	resp, err := s.client.Do(hr)
 	if err != nil {
-		return 0, describe(ctx, err)
+		err = withoutURL(err)
+		return 0, classify(ctx, err), err
 	}
 	defer resp.Body.Close()
 	// Drain (up to the cap) so that the connection can be reused, and so that a receiver that
 	// stalls in its body runs into the timeout.
 	if _, err := io.Copy(io.Discard, io.LimitReader(resp.Body, s.opts.MaxBodyBytes)); err != nil &&
 		resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return resp.StatusCode, describe(ctx, err) // a 2xx whose body never ends is no answer
+		return resp.StatusCode, classify(ctx, err), err // a 2xx whose body never ends is no answer
 	}
 	switch code := resp.StatusCode; {
 	case code >= 200 && code < 300:
-		return code, ""
+		return code, "", nil
 	case code >= 300 && code < 400:
-		return code, fmt.Sprintf("redirect not followed (%d)", code)
+		return code, webhook.FailRedirect, nil
 	default:
-		return code, fmt.Sprintf("status %d", code)
+		return code, webhook.FailHTTPStatus, nil
 	}
 }
 
-// describe turns a request error into a short reason that is safe to show and log: never the URL,
-// whose query may carry a token.
-func describe(ctx context.Context, err error) string {
-	var timeout interface{ Timeout() bool }
-	switch {
-	case errors.Is(err, safehttp.ErrBlocked):
-		return "refused: private address"
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &timeout) && timeout.Timeout():
-		return "timeout"
-	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		return "canceled"
-	case errors.Is(err, safehttp.ErrScheme):
-		return "refused: only http and https URLs"
-	}
+// withoutURL drops the *url.Error wrapper, whose text is the URL (whose query may carry a token).
+func withoutURL(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		err = ue.Err
+		return ue.Err
 	}
-	return err.Error()
+	return err
+}
+
+// classify sorts a request error into one of webhook's Fail… categories, by the errors' types.
+func classify(ctx context.Context, err error) string {
+	var (
+		dns       *net.DNSError
+		timeout   interface{ Timeout() bool }
+		verify    *tls.CertificateVerificationError
+		authority x509.UnknownAuthorityError
+		hostname  x509.HostnameError
+		invalid   x509.CertificateInvalidError
+		record    tls.RecordHeaderError
+		alert     tls.AlertError
+	)
+	switch {
+	case errors.Is(err, safehttp.ErrBlocked):
+		return webhook.FailBlocked
+	case errors.Is(err, safehttp.ErrScheme):
+		return webhook.FailInvalidURL
+	case errors.As(err, &dns): // not found, or no answer in time
+		return webhook.FailDNS
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded),
+		errors.As(err, &timeout) && timeout.Timeout(), errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return webhook.FailTimeout
+	case errors.Is(err, context.Canceled), ctx.Err() != nil:
+		return webhook.FailCanceled
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return webhook.FailConnectRefused
+	case errors.As(err, &verify), errors.As(err, &authority), errors.As(err, &hostname), errors.As(err, &invalid),
+		errors.As(err, &record), errors.As(err, &alert), errors.Is(err, http.ErrSchemeMismatch):
+		return webhook.FailTLS
+	}
+	return webhook.FailNetwork
 }
 
 // host returns the host of a URL, for logs; never its path or query.

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/domain/webhook"
@@ -87,16 +89,16 @@ func TestSendFailures(t *testing.T) {
 	}{
 		{"500", func(w http.ResponseWriter, _ *http.Request) {
 			w.WriteHeader(http.StatusInternalServerError)
-		}, 500, "status 500"},
+		}, 500, webhook.FailHTTPStatus},
 		{"404 with a body", func(w http.ResponseWriter, _ *http.Request) {
 			http.Error(w, strings.Repeat("not here ", 1<<14), http.StatusNotFound)
-		}, 404, "status 404"},
+		}, 404, webhook.FailHTTPStatus},
 		{"302 not followed", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, target.URL+"/elsewhere", http.StatusFound)
-		}, 302, "redirect not followed (302)"},
+		}, 302, webhook.FailRedirect},
 		{"308 not followed", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, target.URL+"/elsewhere", http.StatusPermanentRedirect)
-		}, 308, "redirect not followed (308)"},
+		}, 308, webhook.FailRedirect},
 		{"202 is a success", func(w http.ResponseWriter, _ *http.Request) {
 			w.WriteHeader(http.StatusAccepted)
 		}, 202, ""},
@@ -144,7 +146,7 @@ func TestSendTimeout(t *testing.T) {
 			rcv := newReceiver(t, tt.handler(release))
 			t.Cleanup(func() { close(release) }) // before the receiver closes
 			a := s.Send(context.Background(), request(rcv.URL))
-			if a.OK() || a.Error != "timeout" {
+			if a.OK() || a.Error != webhook.FailTimeout {
 				t.Errorf("attempt %+v, want a timeout", a)
 			}
 			if a.Duration < timeout || a.Duration > timeout+time.Second {
@@ -165,7 +167,7 @@ func TestSendRefusesPrivate(t *testing.T) {
 		"http://[::ffff:127.0.0.1]:" + port + "/hook",
 	} {
 		a := s.Send(context.Background(), request(url))
-		if a.Error != "refused: private address" || a.StatusCode != 0 {
+		if a.Error != webhook.FailBlocked || a.StatusCode != 0 {
 			t.Errorf("Send(%s) = %+v, want refused", url, a)
 		}
 	}
@@ -184,16 +186,13 @@ func TestSendTransportErrorHidesURL(t *testing.T) {
 
 	s := webhookhttp.New(webhookhttp.Options{AllowPrivate: true}, zaptest.NewLogger(t))
 	a := s.Send(context.Background(), request("http://"+addr+"/hook?token=s3cr3t"))
-	if a.OK() || a.Error == "" || a.StatusCode != 0 {
-		t.Fatalf("attempt %+v, want a transport failure", a)
-	}
-	if strings.Contains(a.Error, "s3cr3t") || strings.Contains(a.Error, "/hook") {
-		t.Errorf("error %q shows the URL", a.Error)
+	if a.OK() || a.Error != webhook.FailConnectRefused || a.StatusCode != 0 {
+		t.Fatalf("attempt %+v, want a transport failure: %s", a, webhook.FailConnectRefused)
 	}
 
 	for _, bad := range []string{"ftp://example.com/hook", "://nope"} {
-		if a := s.Send(context.Background(), request(bad)); a.OK() || a.Error == "" {
-			t.Errorf("Send(%q) = %+v, want a failure", bad, a)
+		if a := s.Send(context.Background(), request(bad)); a.OK() || a.Error != webhook.FailInvalidURL {
+			t.Errorf("Send(%q) = %+v, want a failure: %s", bad, a, webhook.FailInvalidURL)
 		}
 	}
 }
@@ -205,7 +204,49 @@ func TestSendCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	s := webhookhttp.New(webhookhttp.Options{AllowPrivate: true}, zaptest.NewLogger(t))
-	if a := s.Send(ctx, request(rcv.URL)); a.OK() || a.Error != "canceled" {
+	if a := s.Send(ctx, request(rcv.URL)); a.OK() || a.Error != webhook.FailCanceled {
 		t.Errorf("attempt %+v, want canceled", a)
+	}
+}
+
+// TestSendFailureCategories checks that a failed attempt reports a stable category, never the
+// transport's words (which named the service's resolver: "lookup x on 127.0.0.53:53"), and that
+// the log keeps the cause for the operator.
+func TestSendFailureCategories(t *testing.T) {
+	plain := newReceiver(t, func(w http.ResponseWriter, _ *http.Request) {})
+	tlsRcv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	t.Cleanup(tlsRcv.Close)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	_ = ln.Close()
+	tests := []struct {
+		name, url, want string
+	}{
+		{"unknown host", "http://no-such-host.invalid/hook", webhook.FailDNS},
+		{"nothing listening", "http://" + closed + "/hook", webhook.FailConnectRefused},
+		{"certificate of an unknown authority", tlsRcv.URL + "/hook", webhook.FailTLS},
+		{"no TLS spoken", "https://" + plain.Listener.Addr().String() + "/hook", webhook.FailTLS},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			core, logs := observer.New(zap.DebugLevel)
+			s := webhookhttp.New(webhookhttp.Options{AllowPrivate: true, Timeout: 5 * time.Second}, zap.New(core))
+			a := s.Send(context.Background(), request(tt.url))
+			if a.Error != tt.want || a.StatusCode != 0 || a.OK() {
+				t.Fatalf("attempt %+v, want error %q", a, tt.want)
+			}
+			entries := logs.FilterMessage("webhook attempt failed").All()
+			if len(entries) != 1 || entries[0].ContextMap()["cause"] == "" || entries[0].ContextMap()["error"] != tt.want {
+				t.Errorf("log %v, want one entry with the category and the cause", entries)
+			}
+			for _, e := range entries {
+				if c, _ := e.ContextMap()["cause"].(string); strings.Contains(c, "/hook") {
+					t.Errorf("the logged cause shows the URL: %q", c)
+				}
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	neturl "net/url"
 	"time"
 
 	"github.com/svcagent/svc/app/ident"
@@ -15,6 +16,7 @@ import (
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/webhook"
+	"github.com/svcagent/svc/internal/safehttp"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -68,7 +70,7 @@ type Created struct {
 
 // Create adds a webhook to the account (at most webhook.MaxPerAccount).
 func (m *Manager) Create(ctx context.Context, accountID, url string, events []string) (Created, error) {
-	if err := webhook.ValidateURL(url, m.opts.AllowPrivate); err != nil {
+	if err := m.checkURL(url); err != nil {
 		return Created{}, err
 	}
 	evs, err := webhook.ValidateEvents(events)
@@ -97,6 +99,24 @@ func (m *Manager) Create(ctx context.Context, accountID, url string, events []st
 	return Created{Webhook: w, Secret: secret}, nil
 }
 
+// checkURL checks a receiver URL: the domain's rules, then its host read as a browser reads it
+// (full-width digits, 2130706433, 0x7f.1, 127.1, a trailing dot …), which must be a public
+// address or a public name (not localhost, not a single label). The delivery guard still checks
+// the addresses a name resolves to.
+func (m *Manager) checkURL(raw string) error {
+	if err := webhook.ValidateURL(raw, m.opts.AllowPrivate); err != nil {
+		return err
+	}
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return domain.Invalid("url", "url must be an absolute https URL")
+	}
+	if err := safehttp.CheckTarget(u, m.opts.AllowPrivate); err != nil {
+		return domain.Invalid("url", "url must point to a public host: %s", safehttp.Explain(err))
+	}
+	return nil
+}
+
 // List returns the account's webhooks.
 func (m *Manager) List(ctx context.Context, accountID string) ([]webhook.Webhook, error) {
 	return m.webhooks.List(ctx, accountID)
@@ -117,7 +137,7 @@ type Patch struct {
 // Update applies a patch.
 func (m *Manager) Update(ctx context.Context, accountID, id string, p Patch) (webhook.Webhook, error) {
 	if p.URL != nil {
-		if err := webhook.ValidateURL(*p.URL, m.opts.AllowPrivate); err != nil {
+		if err := m.checkURL(*p.URL); err != nil {
 			return webhook.Webhook{}, err
 		}
 	}

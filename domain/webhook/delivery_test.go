@@ -107,3 +107,28 @@ func TestWants(t *testing.T) {
 		}
 	}
 }
+
+func TestFailure(t *testing.T) {
+	tests := []struct {
+		name string
+		a    Attempt
+		want string
+	}{
+		{"delivered", Attempt{StatusCode: 204}, ""},
+		{"a category", Attempt{Error: FailDNS}, FailDNS},
+		{"a status", Attempt{StatusCode: 500, Error: FailHTTPStatus}, FailHTTPStatus},
+		{"a timeout after a 2xx", Attempt{StatusCode: 200, Error: FailTimeout}, FailTimeout},
+		// Attempts logged before the categories: never their words.
+		{"old status", Attempt{StatusCode: 500, Error: "status 500"}, FailHTTPStatus},
+		{"old redirect", Attempt{StatusCode: 302, Error: "redirect not followed (302)"}, FailRedirect},
+		{"old refusal", Attempt{Error: "refused: private address"}, FailBlocked},
+		{"old timeout", Attempt{Error: "timeout"}, FailTimeout},
+		{"old dial error", Attempt{Error: "dial tcp: lookup x on 127.0.0.53:53: no such host"}, FailNetwork},
+		{"no answer, no reason", Attempt{}, FailNetwork},
+	}
+	for _, tt := range tests {
+		if got := tt.a.Failure(); got != tt.want {
+			t.Errorf("%s: Failure() = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
