@@ -66,6 +66,8 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"AgentProfileFields", testAgentProfileFields},
 		{"KnowledgeReplace", testKnowledgeReplace},
 		{"KnowledgeFAQUpsert", testKnowledgeFAQ},
+		{"KnowledgeFAQUpsertConcurrent", testKnowledgeFAQConcurrent},
+		{"KnowledgeReplaceConcurrent", testKnowledgeReplaceConcurrent},
 		{"KnowledgeScopedToAccount", testKnowledgeScoped},
 		{"Conversations", testConversations},
 		{"ConversationPages", testConversationPages},
