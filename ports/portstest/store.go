@@ -73,6 +73,8 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"ConversationPages", testConversationPages},
 		{"ReplyJobs", testReplyJobs},
 		{"ReplyJobsConcurrentClaimers", testReplyJobsConcurrent},
+		{"ConversationsConcurrent", testConversationsConcurrent},
+		{"ConversationUpdatedAt", testConversationUpdatedAt},
 		{"SessionsAndBookings", testSessionsAndBookings},
 		{"Webhooks", testWebhooks},
 		{"WebhookLimit", testWebhookLimit},
