@@ -19,11 +19,18 @@ type Conversations interface {
 	Get(ctx context.Context, accountID, conversationID string) (conversation.Conversation, error)
 	// List pages through the account's conversations, newest first.
 	List(ctx context.Context, accountID string, q conversation.ListQuery) (conversation.Page, error)
-	// AddMessage stores a message and touches the conversation's updated_at.
+	// AddMessage stores a message after every message of the conversation stored before it, even
+	// under concurrent adds, and moves the conversation's updated_at forward to the message's time
+	// (never back); not_found when the conversation does not exist.
 	AddMessage(ctx context.Context, accountID string, m conversation.Message) error
 	// Messages returns the last limit messages of a conversation, oldest first (limit 0: all).
 	Messages(ctx context.Context, accountID, conversationID string, limit int) ([]conversation.Message, error)
-	// Tag adds a tag to a conversation (idempotent); not_found when it does not exist.
+	// UpTo returns the conversation's message messageID and up to limit-1 messages stored before
+	// it, oldest first, so the message is last (limit 0: all before it); messages stored after it
+	// are left out. not_found when the conversation has no such message.
+	UpTo(ctx context.Context, accountID, conversationID, messageID string, limit int) ([]conversation.Message, error)
+	// Tag adds a tag to a conversation (idempotent) and moves its updated_at forward as AddMessage
+	// does; not_found when it does not exist.
 	Tag(ctx context.Context, accountID, conversationID, tag string, at time.Time) error
 }
 

@@ -105,7 +105,16 @@ type messageJSON struct {
 	Role      string       `json:"role"`
 	Content   string       `json:"content"`
 	Actions   []actionJSON `json:"actions"`
+	ReplyTo   *string      `json:"reply_to"` // an agent message's customer message; null on a customer message
 	CreatedAt string       `json:"created_at"`
+}
+
+func messageOf(m conversation.Message) messageJSON {
+	out := messageJSON{ID: m.ID, Role: m.Role, Content: m.Content, Actions: actionsOf(m.Actions), CreatedAt: stamp(m.CreatedAt)}
+	if m.ReplyTo != "" {
+		out.ReplyTo = &m.ReplyTo
+	}
+	return out
 }
 
 type conversationJSON struct {
@@ -138,7 +147,7 @@ func conversationOf(c conversation.Conversation) conversationJSON {
 func writeThread(c *gin.Context, t chat.Thread) {
 	out := threadJSON{conversationJSON: conversationOf(t.Conversation), Messages: make([]messageJSON, 0, len(t.Messages))}
 	for _, m := range t.Messages {
-		out.Messages = append(out.Messages, messageJSON{ID: m.ID, Role: m.Role, Content: m.Content, Actions: actionsOf(m.Actions), CreatedAt: stamp(m.CreatedAt)})
+		out.Messages = append(out.Messages, messageOf(m))
 	}
 	c.JSON(http.StatusOK, out)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/session"
 	"github.com/svcagent/svc/ports"
@@ -55,8 +56,36 @@ type messageRowModel struct {
 	Role           string    `bun:"role"`
 	Content        string    `bun:"content"`
 	Actions        string    `bun:"actions"`
+	ReplyTo        string    `bun:"reply_to"`
 	CreatedAt      time.Time `bun:"created_at"`
 	Seq            int64     `bun:"seq"`
+}
+
+func (row *messageRowModel) domain() (conversation.Message, error) {
+	var actions []actionJSON
+	if err := json.Unmarshal([]byte(row.Actions), &actions); err != nil {
+		return conversation.Message{}, fmt.Errorf("message %s: actions: %w", row.ID, err)
+	}
+	m := conversation.Message{ID: row.ID, ConversationID: row.ConversationID, Role: row.Role,
+		Content: row.Content, ReplyTo: row.ReplyTo, CreatedAt: domainTime(row.CreatedAt)}
+	for _, a := range actions {
+		m.Actions = append(m.Actions, conversation.Action(a))
+	}
+	return m, nil
+}
+
+// touch moves a conversation's updated_at forward to at, never back (a change that commits late
+// may carry an earlier time), and reports whether the conversation exists. It locks the row.
+func touch(ctx context.Context, tx bun.IDB, accountID, conversationID string, set *bun.UpdateQuery, at time.Time) (bool, error) {
+	at = dbTime(at)
+	res, err := set.Model((*conversationModel)(nil)).
+		Set("updated_at = CASE WHEN updated_at < ? THEN ? ELSE updated_at END", at, at).
+		Where("account_id = ?", accountID).Where("id = ?", conversationID).Exec(ctx)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
 
 type actionJSON struct {
@@ -147,6 +176,15 @@ func (r *Conversations) AddMessage(ctx context.Context, accountID string, m conv
 		return fmt.Errorf("encode actions: %w", err)
 	}
 	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		// The conversation's row is locked first: the messages added to it queue there, so each
+		// reads the number of the one before it only once that one has committed.
+		ok, err := touch(ctx, tx, accountID, m.ConversationID, tx.NewUpdate(), m.CreatedAt)
+		if err != nil {
+			return fmt.Errorf("touch conversation: %w", err)
+		}
+		if !ok {
+			return notFound(sql.ErrNoRows, "conversation", "add message")
+		}
 		// seq orders a conversation's messages as they were added, whatever their clocks say.
 		var last int64
 		if err := tx.NewSelect().Model((*messageRowModel)(nil)).ColumnExpr("COALESCE(MAX(seq), 0)").
@@ -154,17 +192,9 @@ func (r *Conversations) AddMessage(ctx context.Context, accountID string, m conv
 			return fmt.Errorf("add message: %w", err)
 		}
 		row := messageRowModel{ID: m.ID, AccountID: accountID, ConversationID: m.ConversationID, Role: m.Role,
-			Content: m.Content, Actions: string(b), CreatedAt: dbTime(m.CreatedAt), Seq: last + 1}
+			Content: m.Content, Actions: string(b), ReplyTo: m.ReplyTo, CreatedAt: dbTime(m.CreatedAt), Seq: last + 1}
 		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
 			return fmt.Errorf("add message: %w", err)
-		}
-		res, err := tx.NewUpdate().Model((*conversationModel)(nil)).Set("updated_at = ?", dbTime(m.CreatedAt)).
-			Where("account_id = ?", accountID).Where("id = ?", m.ConversationID).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("touch conversation: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound(sql.ErrNoRows, "conversation", "add message")
 		}
 		return nil
 	})
@@ -172,9 +202,31 @@ func (r *Conversations) AddMessage(ctx context.Context, accountID string, m conv
 
 // Messages returns the last limit messages, oldest first.
 func (r *Conversations) Messages(ctx context.Context, accountID, conversationID string, limit int) ([]conversation.Message, error) {
+	q := idb(ctx, r.db).NewSelect().Where("account_id = ?", accountID).Where("conversation_id = ?", conversationID)
+	return messages(ctx, q, limit)
+}
+
+// UpTo returns the message messageID and up to limit-1 messages before it, oldest first.
+func (r *Conversations) UpTo(ctx context.Context, accountID, conversationID, messageID string, limit int) ([]conversation.Message, error) {
+	db := idb(ctx, r.db)
+	at := db.NewSelect().Model((*messageRowModel)(nil)).Column("seq").
+		Where("account_id = ?", accountID).Where("conversation_id = ?", conversationID).Where("id = ?", messageID)
+	q := db.NewSelect().Where("account_id = ?", accountID).Where("conversation_id = ?", conversationID).
+		Where("seq <= (?)", at)
+	out, err := messages(ctx, q, limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 || out[len(out)-1].ID != messageID {
+		return nil, domain.NotFound("message")
+	}
+	return out, nil
+}
+
+// messages runs q for the last limit messages (0: all) and returns them oldest first.
+func messages(ctx context.Context, q *bun.SelectQuery, limit int) ([]conversation.Message, error) {
 	var rows []messageRowModel
-	q := idb(ctx, r.db).NewSelect().Model(&rows).Where("account_id = ?", accountID).
-		Where("conversation_id = ?", conversationID).OrderExpr("seq DESC, id DESC")
+	q = q.Model(&rows).OrderExpr("seq DESC")
 	if limit > 0 {
 		q = q.Limit(int64(limit))
 	}
@@ -183,16 +235,12 @@ func (r *Conversations) Messages(ctx context.Context, accountID, conversationID 
 	}
 	slices.Reverse(rows)
 	out := make([]conversation.Message, len(rows))
-	for i, row := range rows {
-		var actions []actionJSON
-		if err := json.Unmarshal([]byte(row.Actions), &actions); err != nil {
-			return nil, fmt.Errorf("message %s: actions: %w", row.ID, err)
+	for i := range rows {
+		m, err := rows[i].domain()
+		if err != nil {
+			return nil, err
 		}
-		out[i] = conversation.Message{ID: row.ID, ConversationID: row.ConversationID, Role: row.Role,
-			Content: row.Content, CreatedAt: domainTime(row.CreatedAt)}
-		for _, a := range actions {
-			out[i].Actions = append(out[i].Actions, conversation.Action(a))
-		}
+		out[i] = m
 	}
 	return out, nil
 }
@@ -216,8 +264,7 @@ func (r *Conversations) Tag(ctx context.Context, accountID, conversationID, tag 
 		if err != nil {
 			return err
 		}
-		_, err = tx.NewUpdate().Model((*conversationModel)(nil)).Set("tags = ?", enc).Set("updated_at = ?", dbTime(at)).
-			Where("account_id = ?", accountID).Where("id = ?", conversationID).Exec(ctx)
+		_, err = touch(ctx, tx, accountID, conversationID, tx.NewUpdate().Set("tags = ?", enc), at)
 		return err
 	})
 }

@@ -133,6 +133,12 @@ func bump(ctx context.Context, tx bun.IDB, accountID string, summary, siteURL *s
 func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge.Replacement) (knowledge.State, error) {
 	var state knowledge.State
 	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		// The version goes up first: its row lock queues the account's Brain writes, so that a
+		// concurrent replacement's delete runs after this one commits and sees its pages.
+		var err error
+		if state, err = bump(ctx, tx, accountID, rep.BusinessSummary, rep.SiteURL, rep.At); err != nil {
+			return err
+		}
 		// Chunks go with their pages (ON DELETE CASCADE); deleting them first keeps SQLite
 		// connections without foreign keys just as clean.
 		old := tx.NewSelect().Model((*pageModel)(nil)).Column("id").
@@ -174,41 +180,46 @@ func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge
 				return fmt.Errorf("insert chunks: %w", err)
 			}
 		}
-		var err error
-		state, err = bump(ctx, tx, accountID, rep.BusinessSummary, rep.SiteURL, rep.At)
-		return err
+		return nil
 	})
 	return state, err
 }
 
 // UpsertFAQ adds items or updates those whose normalised question exists, in one transaction.
+// Each item is one INSERT … ON CONFLICT (account_id, normalized) DO UPDATE, so concurrent upserts
+// of one question never both insert; the version goes up first, so that the account's upserts
+// queue on its row instead of locking questions in different orders.
 func (r *Knowledge) UpsertFAQ(ctx context.Context, accountID string, items []knowledge.FAQItem, at time.Time) (knowledge.FAQUpsert, knowledge.State, error) {
 	var res knowledge.FAQUpsert
 	var state knowledge.State
 	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
 		res = knowledge.FAQUpsert{}
+		var err error
+		if state, err = bump(ctx, tx, accountID, nil, nil, at); err != nil {
+			return err
+		}
 		for _, it := range items {
 			m := faqModel{ID: it.ID, AccountID: accountID, Question: it.Question, Normalized: it.Normalized,
 				Answer: it.Answer, Vector: encodeVector(it.Vector), CreatedAt: dbTime(at), UpdatedAt: dbTime(at)}
-			n, err := tx.NewUpdate().Model(&m).
-				Column("question", "answer", "vector", "updated_at").
-				Where("account_id = ?", accountID).Where("normalized = ?", it.Normalized).
-				Exec(ctx)
-			if err != nil {
-				return fmt.Errorf("update faq: %w", err)
+			// An update keeps the stored id, so the id returned tells a create from an update.
+			var id string
+			if err := tx.NewInsert().Model(&m).
+				On("CONFLICT (account_id, normalized) DO UPDATE").
+				Set("question = EXCLUDED.question").
+				Set("answer = EXCLUDED.answer").
+				Set("vector = EXCLUDED.vector").
+				Set("updated_at = EXCLUDED.updated_at").
+				Returning("id").
+				Scan(ctx, &id); err != nil {
+				return fmt.Errorf("upsert faq: %w", err)
 			}
-			if rows, _ := n.RowsAffected(); rows > 0 {
+			if id == it.ID {
+				res.Created++
+			} else {
 				res.Updated++
-				continue
 			}
-			if _, err := tx.NewInsert().Model(&m).Exec(ctx); err != nil {
-				return fmt.Errorf("insert faq: %w", err)
-			}
-			res.Created++
 		}
-		var err error
-		state, err = bump(ctx, tx, accountID, nil, nil, at)
-		return err
+		return nil
 	})
 	return res, state, err
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/internal/testenv"
 	"github.com/svcagent/svc/ports/portstest"
@@ -317,6 +318,112 @@ func withAccount(b *testing.B, bench func(b *testing.B, db *bun.DB, now time.Tim
 			now := time.Now()
 			createAccount(b, db, "acct_a", now)
 			bench(b, db, now)
+		})
+	}
+}
+
+// TestMessageSeq checks what the ports cannot see: concurrent messages to one conversation get
+// the sequence numbers 1..n, each once.
+func TestMessageSeq(t *testing.T) {
+	const writers = 50
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			db := newDB(t, d.url(t))
+			ctx := t.Context()
+			now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+			createAccount(t, db, "acct_a", now)
+			convs := store.NewConversations(db)
+			if _, err := convs.Open(ctx, conversation.Conversation{AccountID: "acct_a", ID: "c1", Channel: conversation.ChannelAPI,
+				CreatedAt: now, UpdatedAt: now}); err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for i := range writers {
+				wg.Go(func() {
+					<-start
+					if err := convs.AddMessage(ctx, "acct_a", conversation.Message{ID: fmt.Sprint("msg_", i), ConversationID: "c1",
+						Role: conversation.RoleCustomer, Content: "hi", CreatedAt: now}); err != nil {
+						t.Errorf("AddMessage: %v", err)
+					}
+				})
+			}
+			close(start)
+			wg.Wait()
+			var seqs []int64
+			if err := db.NewSelect().Table("messages").Column("seq").Where("account_id = ?", "acct_a").
+				Where("conversation_id = ?", "c1").Order("seq").Scan(ctx, &seqs); err != nil {
+				t.Fatal(err)
+			}
+			for i, s := range seqs {
+				if s != int64(i+1) {
+					t.Fatalf("seqs %v, want 1..%d each once", seqs, writers)
+				}
+			}
+			if len(seqs) != writers {
+				t.Fatalf("%d messages, want %d", len(seqs), writers)
+			}
+		})
+	}
+}
+
+// TestMessageOrderMigration runs the message_order migration over data stored before it: an agent
+// reply gets reply_to from its reply job, and messages that share a number are renumbered in
+// the order they were listed (seq, then id), so that the unique index can be built.
+func TestMessageOrderMigration(t *testing.T) {
+	const name = "migrations/20261201110200_message_order.tx."
+	run := func(t *testing.T, db *bun.DB, file string) {
+		t.Helper()
+		raw, err := os.ReadFile(name + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, stmt := range strings.Split(string(raw), "--bun:split") {
+			if _, err := db.ExecContext(t.Context(), stmt); err != nil {
+				t.Fatalf("%s: %v\n%s", file, err, stmt)
+			}
+		}
+	}
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			db := newDB(t, d.url(t))
+			ctx := t.Context()
+			now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+			createAccount(t, db, "acct_a", now)
+			run(t, db, "down.sql")
+			exec := func(q string, args ...any) {
+				t.Helper()
+				if _, err := db.NewRaw(q, args...).Exec(ctx); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			exec("INSERT INTO conversations (account_id, id, channel, created_at, updated_at) VALUES ('acct_a', 'c1', 'api', ?, ?)", now, now)
+			for _, m := range []struct {
+				id, role string
+				seq      int
+			}{{"m_a", "customer", 1}, {"m_c", "customer", 2}, {"m_b", "customer", 2}, {"m_r", "agent", 3}, {"m_s", "agent", 3}} {
+				exec("INSERT INTO messages (id, account_id, conversation_id, role, content, created_at, seq) VALUES (?, 'acct_a', 'c1', ?, 'x', ?, ?)",
+					m.id, m.role, now, m.seq)
+			}
+			exec(`INSERT INTO reply_jobs (id, account_id, conversation_id, message_id, channel, status, lease_until, reply_id, created_at, updated_at)
+				VALUES ('job_1', 'acct_a', 'c1', 'm_b', 'api', 'done', ?, 'm_r', ?, ?)`, now, now, now)
+			run(t, db, "up.sql")
+			var rows []struct {
+				ID      string `bun:"id"`
+				Seq     int    `bun:"seq"`
+				ReplyTo string `bun:"reply_to"`
+			}
+			if err := db.NewSelect().Table("messages").Column("id", "seq", "reply_to").Order("seq").Scan(ctx, &rows); err != nil {
+				t.Fatal(err)
+			}
+			got := fmt.Sprint(rows)
+			if want := "[{m_a 1 } {m_b 2 } {m_c 3 } {m_r 4 m_b} {m_s 5 }]"; got != want {
+				t.Fatalf("messages after the migration %s, want %s", got, want)
+			}
+			// The index now refuses a shared number.
+			if _, err := db.NewRaw("INSERT INTO messages (id, account_id, conversation_id, role, content, created_at, seq) VALUES ('m_x', 'acct_a', 'c1', 'customer', 'x', ?, 5)", now).Exec(ctx); err == nil {
+				t.Fatal("a second message with seq 5 was stored")
+			}
 		})
 	}
 }

@@ -3,6 +3,7 @@ package chat_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -42,6 +43,7 @@ type env struct {
 	replier  *mock.MockReplier
 	clock    *fakeClock
 	acct     account.Account
+	accounts *store.Accounts
 	convs    *store.Conversations
 	jobs     *store.ReplyJobs
 	outbox   *store.Outbox
@@ -68,7 +70,7 @@ func newEnv(t *testing.T, useMock bool, opts chat.Options) *env {
 	pub := events.NewPublisher(ob, clock)
 	led := accounts.NewLedger(tx, accts, usage, pub, plans, clock)
 	brain := appknowledge.NewBrain(tx, store.NewKnowledge(db), nil, local.NewEmbedder(), pub, clock)
-	e := &env{t: t, clock: clock, convs: store.NewConversations(db), jobs: store.NewReplyJobs(db), outbox: ob, usage: usage,
+	e := &env{t: t, clock: clock, accounts: accts, convs: store.NewConversations(db), jobs: store.NewReplyJobs(db), outbox: ob, usage: usage,
 		profiles: store.NewAgents(db), brain: brain}
 	var replier ports.Replier = local.NewEngine()
 	if useMock {
@@ -336,5 +338,114 @@ func TestLimitReachedOnTheLastReply(t *testing.T) {
 	}
 	if ev := e.events("limit.reached"); len(ev) != 1 || ev[0]["plan"] != "starter" {
 		t.Fatalf("limit events %v", ev)
+	}
+}
+
+// TestSweepAnswersAMessageBehindNewerOnes leaves a reply job to the sweep while more messages than
+// the agent's history arrive after its message: the sweep still answers that message, with the
+// conversation up to it as history (nothing sent after it), and the reply names it in ReplyTo.
+func TestSweepAnswersAMessageBehindNewerOnes(t *testing.T) {
+	e := newEnv(t, true, chat.Options{Generate: time.Second, Lease: 2 * time.Second})
+	e.configure("Padaria Lu", agent.AllOn)
+	ctx := t.Context()
+	now := e.clock.Now()
+	if _, err := e.convs.Open(ctx, conversation.Conversation{AccountID: e.acct.ID, ID: "busy", Channel: conversation.ChannelAPI,
+		ContactID: "api:busy", CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	add := func(m conversation.Message) conversation.Message {
+		t.Helper()
+		m.ConversationID, m.CreatedAt = "busy", now
+		if err := e.convs.AddMessage(ctx, e.acct.ID, m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	earlier := []conversation.Message{
+		add(conversation.Message{ID: "msg_h1", Role: conversation.RoleCustomer, Content: "Are you open today?"}),
+		add(conversation.Message{ID: "msg_h2", Role: conversation.RoleAgent, Content: "Yes, until 6pm.", ReplyTo: "msg_h1"}),
+	}
+	left := add(conversation.Message{ID: "msg_left", Role: conversation.RoleCustomer, Content: "Do you deliver to Porto?"})
+	if err := e.jobs.Create(ctx, conversation.Job{ID: "job_left", AccountID: e.acct.ID, ConversationID: "busy", MessageID: left.ID,
+		Channel: conversation.ChannelAPI, Status: conversation.JobPending, LeaseUntil: now, CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range conversation.HistoryTurns + 10 {
+		add(conversation.Message{ID: fmt.Sprintf("msg_new%02d", i), Role: conversation.RoleCustomer, Content: fmt.Sprintf("Newer %d", i)})
+	}
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, turn conversation.Turn) (conversation.Draft, error) {
+		if turn.Message != left.Content {
+			t.Errorf("turn message %q, want the job's own %q", turn.Message, left.Content)
+		}
+		if len(turn.History) != len(earlier) {
+			t.Errorf("history %+v, want the %d messages before the job's", turn.History, len(earlier))
+		}
+		for i := range min(len(turn.History), len(earlier)) {
+			if turn.History[i].ID != earlier[i].ID {
+				t.Errorf("history[%d] %s, want %s", i, turn.History[i].ID, earlier[i].ID)
+			}
+		}
+		return conversation.Draft{Text: "Yes, anywhere in Porto."}, nil
+	})
+	e.clock.Add(time.Minute) // past the lease
+	if n, err := e.agent.Sweep(ctx); err != nil || n != 1 {
+		t.Fatalf("sweep %d %v, want the left-behind reply finished", n, err)
+	}
+	msgs, _ := e.convs.Messages(ctx, e.acct.ID, "busy", 0)
+	last := msgs[len(msgs)-1]
+	if last.Role != conversation.RoleAgent || last.Content != "Yes, anywhere in Porto." || last.ReplyTo != left.ID {
+		t.Fatalf("last message %+v, want the agent's reply to %s", last, left.ID)
+	}
+	if j, _ := e.jobs.Get(ctx, e.acct.ID, "job_left"); j.Status != conversation.JobDone || j.ReplyID != last.ID {
+		t.Fatalf("job %+v, want done with reply %s", j, last.ID)
+	}
+}
+
+// TestParallelMessagesToOneConversation sends messages to one conversation at once with the
+// built-in engine: each is answered once, by an agent message that names it.
+func TestParallelMessagesToOneConversation(t *testing.T) {
+	const n = 25
+	e := newEnv(t, false, chat.Options{})
+	e.configure("Padaria Lu", agent.AllOn)
+	if err := e.accounts.Update(t.Context(), e.acct.ID, func(a *account.Account) error { a.InteractionLimit = n; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	e.acct.InteractionLimit = n
+	replies := make([]chat.Reply, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			r, err := send(e, "busy", fmt.Sprintf("Question %d: are you open?", i))
+			if err != nil {
+				t.Errorf("message %d: %v", i, err)
+			}
+			replies[i] = r
+		})
+	}
+	wg.Wait()
+	msgs, _ := e.convs.Messages(t.Context(), e.acct.ID, "busy", 0)
+	if len(msgs) != 2*n {
+		t.Fatalf("%d messages, want %d", len(msgs), 2*n)
+	}
+	answered := map[string]string{}
+	seen := map[string]bool{}
+	for _, m := range msgs {
+		switch m.Role {
+		case conversation.RoleCustomer:
+			seen[m.ID] = true
+		case conversation.RoleAgent:
+			if !seen[m.ReplyTo] {
+				t.Errorf("reply %s answers %q, not a customer message above it", m.ID, m.ReplyTo)
+			}
+			if answered[m.ReplyTo] != "" {
+				t.Errorf("message %s answered twice", m.ReplyTo)
+			}
+			answered[m.ReplyTo] = m.ID
+		}
+	}
+	for i, r := range replies {
+		if r.ReplyID == "" || answered[r.MessageID] != r.ReplyID {
+			t.Errorf("message %d (%s): reply %q, stored reply %q", i, r.MessageID, r.ReplyID, answered[r.MessageID])
+		}
 	}
 }

@@ -67,14 +67,16 @@ func (a *Agent) makeReply(ctx context.Context, job conversation.Job) (Reply, err
 	if err != nil {
 		return Reply{}, err
 	}
-	msgs, err := a.conversations.Messages(ctx, job.AccountID, job.ConversationID, conversation.HistoryTurns+1)
+	// The job's own message and the conversation up to it: messages sent after it (at once, to
+	// the same conversation) are not its history, however many there are.
+	msgs, err := a.conversations.UpTo(ctx, job.AccountID, job.ConversationID, job.MessageID, conversation.HistoryTurns+1)
+	if domain.IsNotFound(err) { // a store that lost the message: internal, not the caller's 404
+		return Reply{}, fmt.Errorf("reply job %s: customer message %s not found", job.ID, job.MessageID)
+	}
 	if err != nil {
 		return Reply{}, err
 	}
-	customer, history := split(msgs, job.MessageID)
-	if customer == nil {
-		return Reply{}, fmt.Errorf("reply job %s: customer message %s not found", job.ID, job.MessageID)
-	}
+	customer, history := msgs[len(msgs)-1], msgs[:len(msgs)-1]
 	state, err := a.brain.State(ctx, job.AccountID)
 	if err != nil {
 		return Reply{}, err
@@ -135,7 +137,7 @@ func (a *Agent) finish(ctx context.Context, acct account.Account, job conversati
 			return errFinished
 		}
 		msg := conversation.Message{ID: reply.ReplyID, ConversationID: job.ConversationID, Role: conversation.RoleAgent,
-			Content: text, Actions: actions, CreatedAt: now}
+			Content: text, Actions: actions, ReplyTo: job.MessageID, CreatedAt: now}
 		if err := a.conversations.AddMessage(ctx, job.AccountID, msg); err != nil {
 			return err
 		}
@@ -187,27 +189,16 @@ func (a *Agent) stored(ctx context.Context, job conversation.Job) (Reply, error)
 		}
 		return Reply{}, domain.Errorf(code, "the reply could not be made")
 	}
-	msgs, err := a.conversations.Messages(ctx, job.AccountID, job.ConversationID, 0)
+	msgs, err := a.conversations.UpTo(ctx, job.AccountID, job.ConversationID, j.ReplyID, 1)
+	if domain.IsNotFound(err) {
+		return Reply{}, fmt.Errorf("reply %s of job %s not found", j.ReplyID, j.ID)
+	}
 	if err != nil {
 		return Reply{}, err
 	}
-	for _, m := range msgs {
-		if m.ID == j.ReplyID {
-			return Reply{Status: StatusCompleted, ConversationID: job.ConversationID, MessageID: job.MessageID, ReplyID: m.ID,
-				Text: m.Content, Actions: m.Actions, CreatedAt: m.CreatedAt}, nil
-		}
-	}
-	return Reply{}, fmt.Errorf("reply %s of job %s not found", j.ReplyID, j.ID)
-}
-
-// split finds the customer message of a job and the history before it.
-func split(msgs []conversation.Message, messageID string) (*conversation.Message, []conversation.Message) {
-	for i := range msgs {
-		if msgs[i].ID == messageID {
-			return &msgs[i], msgs[:i]
-		}
-	}
-	return nil, nil
+	m := msgs[0]
+	return Reply{Status: StatusCompleted, ConversationID: job.ConversationID, MessageID: job.MessageID, ReplyID: m.ID,
+		Text: m.Content, Actions: m.Actions, CreatedAt: m.CreatedAt}, nil
 }
 
 // siteOf tells which hosts an agent's links may point to: the account's widget domains, the

@@ -32,7 +32,10 @@ type Message struct {
 	Role           string
 	Content        string
 	Actions        []Action
-	CreatedAt      time.Time
+	// ReplyTo is, on an agent message, the id of the customer message it answers: with messages
+	// sent at once, a reply need not follow its message directly.
+	ReplyTo   string
+	CreatedAt time.Time
 }
 
 // Action is a structured action parsed out of an agent reply's action tokens: "open" with URL,

@@ -125,6 +125,21 @@ func (mr *MockConversationsMockRecorder) Tag(ctx, accountID, conversationID, tag
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Tag", reflect.TypeOf((*MockConversations)(nil).Tag), ctx, accountID, conversationID, tag, at)
 }
 
+// UpTo mocks base method.
+func (m *MockConversations) UpTo(ctx context.Context, accountID, conversationID, messageID string, limit int) ([]conversation.Message, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UpTo", ctx, accountID, conversationID, messageID, limit)
+	ret0, _ := ret[0].([]conversation.Message)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// UpTo indicates an expected call of UpTo.
+func (mr *MockConversationsMockRecorder) UpTo(ctx, accountID, conversationID, messageID, limit interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UpTo", reflect.TypeOf((*MockConversations)(nil).UpTo), ctx, accountID, conversationID, messageID, limit)
+}
+
 // MockReplyJobs is a mock of ReplyJobs interface.
 type MockReplyJobs struct {
 	ctrl     *gomock.Controller

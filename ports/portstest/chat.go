@@ -1,6 +1,7 @@
 package portstest
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -36,7 +37,7 @@ func testConversations(t *testing.T, s Stores) {
 	}
 	msgs := []conversation.Message{
 		{ID: "msg_1", ConversationID: "order-1", Role: conversation.RoleCustomer, Content: "Hi", CreatedAt: t0.Add(time.Second)},
-		{ID: "msg_2", ConversationID: "order-1", Role: conversation.RoleAgent, Content: "Hello!", CreatedAt: t0.Add(2 * time.Second),
+		{ID: "msg_2", ConversationID: "order-1", Role: conversation.RoleAgent, Content: "Hello!", ReplyTo: "msg_1", CreatedAt: t0.Add(2 * time.Second),
 			Actions: []conversation.Action{{Type: "open", URL: "https://x.example/a"}, {Type: "cart", ProductID: "42", Qty: 2}}},
 		{ID: "msg_3", ConversationID: "order-1", Role: conversation.RoleCustomer, Content: "Bye", CreatedAt: t0.Add(3 * time.Second)},
 	}
@@ -53,6 +54,25 @@ func testConversations(t *testing.T, s Stores) {
 	last2, _ := s.Conversations.Messages(ctx, "acct_a", "order-1", 2)
 	if len(last2) != 2 || last2[0].ID != "msg_2" || last2[1].ID != "msg_3" {
 		t.Fatalf("last two %+v", last2)
+	}
+	// UpTo: a message and those before it, never those after.
+	upTo, err := s.Conversations.UpTo(ctx, "acct_a", "order-1", "msg_2", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "messages up to msg_2", upTo, msgs[:2])
+	if upTo, _ = s.Conversations.UpTo(ctx, "acct_a", "order-1", "msg_3", 2); len(upTo) != 2 || upTo[0].ID != "msg_2" || upTo[1].ID != "msg_3" {
+		t.Fatalf("up to msg_3, limit 2: %+v", upTo)
+	}
+	if upTo, _ = s.Conversations.UpTo(ctx, "acct_a", "order-1", "msg_1", 1); len(upTo) != 1 || upTo[0].ID != "msg_1" {
+		t.Fatalf("up to msg_1, limit 1: %+v", upTo)
+	}
+	for _, q := range []struct{ account, conv, msg string }{
+		{"acct_a", "order-1", "msg_nope"}, {"acct_b", "order-1", "msg_2"}, {"acct_a", "order-2", "msg_2"},
+	} {
+		if _, err := s.Conversations.UpTo(ctx, q.account, q.conv, q.msg, 0); domain.ErrorCode(err) != domain.CodeNotFound {
+			t.Fatalf("UpTo(%s, %s, %s): %v, want not_found", q.account, q.conv, q.msg, err)
+		}
 	}
 	c, _ = s.Conversations.Get(ctx, "acct_a", "order-1")
 	if !c.UpdatedAt.Equal(t0.Add(3 * time.Second)) {
@@ -212,5 +232,122 @@ func testSessionsAndBookings(t *testing.T, s Stores) {
 	b := conversation.Booking{ID: "bk_1", ConversationID: "c1", CustomerName: "Ana", Date: "2026-12-01", Time: "10:30", Duration: "30 min", Type: "haircut", CreatedAt: t0}
 	if err := s.Bookings.Create(ctx, "acct_a", b); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// testConversationsConcurrent opens one new conversation from 50 goroutines at once, each adding
+// a customer message in the same transaction and then the agent's reply to it, as the chat does:
+// nothing fails, every message is stored once, each reply comes after its customer message, and
+// updated_at is the latest message's time, whatever order the commits came in.
+func testConversationsConcurrent(t *testing.T, s Stores) {
+	const writers = 50
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+	)
+	for i := range writers {
+		wg.Go(func() {
+			at := t0.Add(time.Duration(i) * time.Millisecond)
+			customer := conversation.Message{ID: fmt.Sprintf("msg_c%02d", i), ConversationID: "busy", Role: conversation.RoleCustomer,
+				Content: fmt.Sprintf("question %d", i), CreatedAt: at}
+			reply := conversation.Message{ID: fmt.Sprintf("msg_r%02d", i), ConversationID: "busy", Role: conversation.RoleAgent,
+				Content: fmt.Sprintf("answer %d", i), CreatedAt: at.Add(time.Second)}
+			<-start
+			err := s.Tx.InTx(ctx, func(ctx context.Context) error {
+				if _, err := s.Conversations.Open(ctx, conversation.Conversation{AccountID: "acct_a", ID: "busy", Channel: conversation.ChannelAPI,
+					CustomerName: fmt.Sprintf("Ana %d", i), ContactID: "api:busy", CreatedAt: at, UpdatedAt: at}); err != nil {
+					return fmt.Errorf("open: %w", err)
+				}
+				return s.Conversations.AddMessage(ctx, "acct_a", customer)
+			})
+			if err != nil {
+				t.Errorf("writer %d: %v", i, err)
+				return
+			}
+			if err := s.Conversations.AddMessage(ctx, "acct_a", reply); err != nil {
+				t.Errorf("writer %d: reply: %v", i, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	msgs, err := s.Conversations.Messages(ctx, "acct_a", "busy", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 2*writers {
+		t.Fatalf("%d messages, want %d", len(msgs), 2*writers)
+	}
+	pos := map[string]int{}
+	for i, m := range msgs {
+		if _, dup := pos[m.ID]; dup {
+			t.Fatalf("message %s listed twice", m.ID)
+		}
+		pos[m.ID] = i
+	}
+	for i := range writers {
+		if c, r := pos[fmt.Sprintf("msg_c%02d", i)], pos[fmt.Sprintf("msg_r%02d", i)]; r < c {
+			t.Errorf("reply %d listed at %d, before its customer message at %d", i, r, c)
+		}
+	}
+	// Each message's UpTo is the listing up to it: one order, whichever way it is read.
+	for i, m := range msgs {
+		upTo, err := s.Conversations.UpTo(ctx, "acct_a", "busy", m.ID, 0)
+		if err != nil {
+			t.Fatalf("UpTo(%s): %v", m.ID, err)
+		}
+		if len(upTo) != i+1 || upTo[i].ID != m.ID || upTo[0].ID != msgs[0].ID {
+			t.Fatalf("UpTo(%s) holds %d messages ending with %s, want the %d listed up to it", m.ID, len(upTo), upTo[len(upTo)-1].ID, i+1)
+		}
+	}
+	c, err := s.Conversations.Get(ctx, "acct_a", "busy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if latest := t0.Add((writers-1)*time.Millisecond + time.Second); !c.UpdatedAt.Equal(latest) {
+		t.Errorf("updated_at %v, want the latest message's time %v", c.UpdatedAt, latest)
+	}
+}
+
+// testConversationUpdatedAt checks that updated_at only moves forward: a message or tag stamped
+// earlier than the latest change (a reply that committed late) leaves it alone.
+func testConversationUpdatedAt(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	openConversation(t, s, "acct_a", "c1", t0)
+	add := func(id string, at time.Time) {
+		t.Helper()
+		if err := s.Conversations.AddMessage(ctx, "acct_a", conversation.Message{ID: id, ConversationID: "c1", Role: conversation.RoleCustomer,
+			Content: id, CreatedAt: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	updatedAt := func() time.Time {
+		t.Helper()
+		c, err := s.Conversations.Get(ctx, "acct_a", "c1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.UpdatedAt
+	}
+	add("msg_1", t0.Add(2*time.Second))
+	add("msg_2", t0.Add(time.Second))
+	if got := updatedAt(); !got.Equal(t0.Add(2 * time.Second)) {
+		t.Errorf("updated_at %v after a message stamped earlier, want %v", got, t0.Add(2*time.Second))
+	}
+	if err := s.Conversations.Tag(ctx, "acct_a", "c1", "sale", t0); err != nil {
+		t.Fatal(err)
+	}
+	if got := updatedAt(); !got.Equal(t0.Add(2 * time.Second)) {
+		t.Errorf("updated_at %v after a tag stamped earlier, want %v", got, t0.Add(2*time.Second))
+	}
+	add("msg_3", t0.Add(3*time.Second))
+	if got := updatedAt(); !got.Equal(t0.Add(3 * time.Second)) {
+		t.Errorf("updated_at %v, want the new message's %v", got, t0.Add(3*time.Second))
 	}
 }

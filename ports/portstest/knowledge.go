@@ -1,7 +1,11 @@
 package portstest
 
 import (
+	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/knowledge"
@@ -160,5 +164,102 @@ func testKnowledgeScoped(t *testing.T, s Stores) {
 	stB, _ := s.Knowledge.State(ctx, "acct_b")
 	if stA.Version != 2 || stB.Version != 1 {
 		t.Fatalf("versions a %d b %d", stA.Version, stB.Version)
+	}
+}
+
+// testKnowledgeFAQConcurrent upserts one question from 50 goroutines at once, each with two
+// questions in opposite orders so that transactions cross: no call fails, exactly one row is
+// left per question, and the creates and updates add up.
+func testKnowledgeFAQConcurrent(t *testing.T, s Stores) {
+	const writers = 50
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	var (
+		wg      sync.WaitGroup
+		start   = make(chan struct{})
+		created atomic.Int32
+		updated atomic.Int32
+	)
+	for i := range writers {
+		wg.Go(func() {
+			items := []knowledge.FAQItem{
+				{ID: fmt.Sprintf("faq_a%02d", i), Question: "Do you deliver?", Normalized: "do you deliver", Answer: fmt.Sprintf("Yes (%d).", i)},
+				{ID: fmt.Sprintf("faq_b%02d", i), Question: "Parking?", Normalized: "parking", Answer: fmt.Sprintf("No (%d).", i)},
+			}
+			if i%2 == 1 {
+				items[0], items[1] = items[1], items[0]
+			}
+			<-start
+			res, _, err := s.Knowledge.UpsertFAQ(ctx, "acct_a", items, t0.Add(time.Duration(i)*time.Second))
+			if err != nil {
+				t.Errorf("UpsertFAQ #%d: %v", i, err)
+				return
+			}
+			created.Add(int32(res.Created))
+			updated.Add(int32(res.Updated))
+		})
+	}
+	close(start)
+	wg.Wait()
+	got, err := s.Knowledge.FAQ(ctx, "acct_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d FAQ rows after %d concurrent upserts of two questions, want 2: %+v", len(got), writers, got)
+	}
+	if c, u := created.Load(), updated.Load(); c != 2 || u != 2*writers-2 {
+		t.Errorf("upserts reported %d created, %d updated; want 2 and %d", c, u, 2*writers-2)
+	}
+	if st, _ := s.Knowledge.State(ctx, "acct_a"); st.Version != writers {
+		t.Errorf("version %d after %d upserts, want %d", st.Version, writers, writers)
+	}
+}
+
+// testKnowledgeReplaceConcurrent replaces one source from several goroutines at once: the pages
+// left are those of exactly one replacement, never a mix or the sum.
+func testKnowledgeReplaceConcurrent(t *testing.T, s Stores) {
+	const writers = 12
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+	)
+	for i := range writers {
+		wg.Go(func() {
+			var rep knowledge.Replacement
+			rep.Source, rep.At = knowledge.SourcePages, t0
+			for j := range 3 {
+				p := page("", fmt.Sprintf("w%02d-%d", i, j), "text")
+				rep.Pages = append(rep.Pages, p)
+				rep.Chunks = append(rep.Chunks, chunk(p.ID, "text", 0))
+			}
+			<-start
+			if _, err := s.Knowledge.Replace(ctx, "acct_a", rep); err != nil {
+				t.Errorf("Replace #%d: %v", i, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	pages, err := s.Knowledge.Pages(ctx, "acct_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, err := s.Knowledge.Chunks(ctx, "acct_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer := map[string]bool{}
+	for _, p := range pages {
+		writer[p.Page.Title[:3]] = true
+	}
+	if len(pages) != 3 || len(chunks) != 3 || len(writer) != 1 {
+		t.Errorf("after %d concurrent replaces: %d pages of %d replacements, %d chunks; want the 3 pages and 3 chunks of one",
+			writers, len(pages), len(writer), len(chunks))
+	}
+	if st, _ := s.Knowledge.State(ctx, "acct_a"); st.Version != writers {
+		t.Errorf("version %d after %d replaces, want %d", st.Version, writers, writers)
 	}
 }
