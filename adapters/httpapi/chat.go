@@ -224,7 +224,7 @@ func (s *Server) postSession(c *gin.Context) {
 	if body.TTLMinutes != nil {
 		in.TTLMinutes, in.TTLGiven = *body.TTLMinutes, true
 	}
-	created, err := s.uc.Sessions.Create(c.Request.Context(), p.Account, in)
+	created, err := s.uc.Sessions.Create(c.Request.Context(), p.Account, p.KeyID, in)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -236,11 +236,12 @@ func (s *Server) postSession(c *gin.Context) {
 
 const ctxClient = "svc.client"
 
-// authClient authenticates a client session token; the conversation comes only from it.
+// authClient authenticates a client session token; the conversation comes only from it. A failed
+// authentication is throttled (see refuse).
 func (s *Server) authClient(c *gin.Context) {
 	p, err := s.uc.Sessions.Authenticate(c.Request.Context(), bearer(c))
 	if err != nil {
-		s.fail(c, err)
+		s.refuse(c, err)
 		return
 	}
 	if err := s.uc.Access.RequireWebChannels(p.Account); err != nil {
