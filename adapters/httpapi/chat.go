@@ -93,11 +93,31 @@ func (s *Server) postChat(c *gin.Context) {
 		s.fail(c, domain.Invalid("message", "message is required"))
 		return
 	}
+	req := chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: body.ConversationID,
+		CustomerName: body.CustomerName, Message: *body.Message}
+	if err := validChat(req); err != nil {
+		s.fail(c, err)
+		return
+	}
 	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
 		return
 	}
-	s.send(c, p.Account, chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: body.ConversationID,
-		CustomerName: body.CustomerName, Message: *body.Message})
+	s.send(c, p.Account, req)
+}
+
+// validChat checks a chat request's fields as chat.Agent.Send does first, so that the
+// per-account chat limit counts valid messages only: a rejected one must not use it up (the
+// per-key limit still counts every request).
+func validChat(req chat.Request) error {
+	if err := conversation.ValidateMessage("message", req.Message); err != nil {
+		return err
+	}
+	if req.ConversationID != "" {
+		if err := conversation.ValidateID("conversation_id", req.ConversationID); err != nil {
+			return err
+		}
+	}
+	return conversation.ValidateCustomerName(req.CustomerName)
 }
 
 type messageJSON struct {
@@ -293,11 +313,16 @@ func (s *Server) clientChat(c *gin.Context) {
 		s.fail(c, domain.Invalid("message", "message is required"))
 		return
 	}
+	req := chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: p.Session.ConversationID,
+		CustomerName: p.Session.CustomerName, Message: *body.Message}
+	if err := validChat(req); err != nil {
+		s.fail(c, err)
+		return
+	}
 	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
 		return
 	}
-	s.send(c, p.Account, chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: p.Session.ConversationID,
-		CustomerName: p.Session.CustomerName, Message: *body.Message})
+	s.send(c, p.Account, req)
 }
 
 func (s *Server) clientMessages(c *gin.Context) {
