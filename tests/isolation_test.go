@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"fmt"
 	"net/http"
 	"regexp"
 	"sort"
@@ -84,9 +83,9 @@ func TestIsolation(t *testing.T) {
 		t.Run(env.name, func(t *testing.T) {
 			s := env.stack(t)
 			receiver := newHookReceiver(t, http.StatusOK)
-			// Trusting loopback as a proxy gives each refused call its own forwarded address, so
-			// the throttle of failed authentications stays out of this matrix.
-			api := s.startAPI(t, "SVC_ALLOW_PRIVATE_TARGETS", "true", "SVC_TRUSTED_PROXIES", "127.0.0.1/32")
+			// Each call of the matrix comes from anotherClient, so the throttle of failed
+			// authentications stays out of it.
+			api := s.startAPI(t, append([]string{"SVC_ALLOW_PRIVATE_TARGETS", "true"}, viaProxy...)...)
 			a, b := s.newAccount(t), s.newAccount(t)
 
 			// The first account: one of each object, every one carrying a marker.
@@ -157,11 +156,9 @@ func TestIsolation(t *testing.T) {
 
 			params := map[string]string{"conversation_id": isoConversation, "id": hookID, "event_id": eventID, "model": "svc"}
 			paramRE := regexp.MustCompile(`\{([^}]+)\}`)
-			client := 0
 			send := func(t *testing.T, method, path string, body any, headers ...string) response {
 				t.Helper()
-				client++ // each caller its own address: see SVC_TRUSTED_PROXIES above
-				headers = append(headers, "X-Forwarded-For", fmt.Sprintf("10.77.%d.%d", client/250, client%250+1))
+				headers = anotherClient(headers...)
 				if body == nil {
 					return call(t, method, api.URL()+path, headers...)
 				}
