@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"reflect"
 	"sort"
@@ -52,6 +53,7 @@ type Config struct {
 	SecretKey               string        `env:"SVC_SECRET_KEY"`
 	SMTPURL                 string        `env:"SVC_SMTP_URL"`
 	MailFrom                string        `env:"SVC_MAIL_FROM" envDefault:"svc <no-reply@localhost>"`
+	TrustedProxies          []string      `env:"SVC_TRUSTED_PROXIES" envSeparator:","`
 }
 
 // Load reads the configuration from the environment given as a lookup function (os.LookupEnv in
@@ -176,6 +178,19 @@ func (c *Config) validate() error {
 	if c.RelayInterval < 10*time.Millisecond {
 		bad("SVC_RELAY_INTERVAL", "must be at least 10ms")
 	}
+	proxies := c.TrustedProxies[:0]
+	for _, p := range c.TrustedProxies {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		proxies = append(proxies, p)
+		if _, err := netip.ParsePrefix(p); err != nil {
+			if _, err := netip.ParseAddr(p); err != nil {
+				bad("SVC_TRUSTED_PROXIES", "%q is not an IP address or CIDR range (list them with commas, e.g. 10.0.0.0/8,192.168.1.2)", p)
+			}
+		}
+	}
+	c.TrustedProxies = proxies
 	if c.MaxBodyBytes < 1024 {
 		bad("SVC_MAX_BODY_BYTES", "must be at least 1024")
 	}

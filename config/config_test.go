@@ -15,7 +15,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.HTTPAddr != ":8080" || c.DatabaseURL != "sqlite://data/svc.db" || c.RedisURL != "" ||
-		c.PublicURL != "http://localhost:8080" || c.Env != EnvDev || c.AllowPrivateTargets || !c.Embedded() {
+		c.PublicURL != "http://localhost:8080" || c.Env != EnvDev || c.AllowPrivateTargets || !c.Embedded() || len(c.TrustedProxies) != 0 {
 		t.Fatalf("defaults: %+v", c)
 	}
 	if c.Upgrade() != "http://localhost:8080/billing" {
@@ -53,6 +53,8 @@ func TestLoadErrors(t *testing.T) {
 		{"bad model url", "SVC_MODEL_BASE_URL", "localhost:11434"},
 		{"bad smtp url", "SVC_SMTP_URL", "mail.example.com"},
 		{"production without a secret key", "SVC_ENV", "production"},
+		{"bad trusted proxy", "SVC_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal"},
+		{"bad trusted range", "SVC_TRUSTED_PROXIES", "10.0.0.0/33"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,9 +77,13 @@ func TestLoadProduction(t *testing.T) {
 		"SVC_ALLOW_PRIVATE_TARGETS": "true",
 		"SVC_UPGRADE_URL":           "https://app.example.com/plans",
 		"SVC_SECRET_KEY":            "MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDE=",
+		"SVC_TRUSTED_PROXIES":       "10.0.0.0/8, 192.168.1.2,,fd00::/8",
 	}))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := strings.Join(c.TrustedProxies, ","); got != "10.0.0.0/8,192.168.1.2,fd00::/8" {
+		t.Fatalf("TrustedProxies = %q", got)
 	}
 	if c.Embedded() || !c.AllowPrivateTargets || c.Upgrade() != "https://app.example.com/plans" {
 		t.Fatalf("production: %+v", c)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/session"
 )
@@ -46,11 +47,20 @@ type ReplyJobs interface {
 	ClaimExpired(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]conversation.Job, error)
 }
 
+// ClientCredential is what authenticating a client token reads: the session, its account, and
+// whether the API key that created the session is revoked (or gone).
+type ClientCredential struct {
+	Session    session.Session
+	Account    account.Account
+	KeyRevoked bool
+}
+
 // Sessions stores client sessions by the hash of their token.
 type Sessions interface {
 	Create(ctx context.Context, s session.Session) error
-	// ByHash finds a session (expired or not); not_found when none.
-	ByHash(ctx context.Context, hash string) (session.Session, error)
+	// Credential finds a session (expired or not) by its hash, with its account and the state of
+	// the key that created it, in one read (client authentication); not_found when none.
+	Credential(ctx context.Context, hash string) (ClientCredential, error)
 }
 
 // Bookings stores the bookings the agent makes.

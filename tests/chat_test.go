@@ -892,7 +892,7 @@ func TestClientSessions(t *testing.T) {
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
 			s := env.stack(t)
-			api := s.startAPI(t)
+			api := s.startAPI(t, viaProxy...) // each 401 below comes from anotherClient
 			db := openChatStore(t, s)
 			x := s.newAccount(t)
 			y := s.newAccount(t)
@@ -1067,7 +1067,7 @@ func TestClientSessions(t *testing.T) {
 					{"PATCH", "/v1/agent", map[string]any{"tone": "professional"}},
 				} {
 					t.Run(tc.method+" "+tc.path, func(t *testing.T) {
-						wantError(t, client(t, tc.method, tc.path, tc.body), http.StatusUnauthorized, "unauthorized")
+						wantError(t, client(t, tc.method, tc.path, tc.body, anotherClient()...), http.StatusUnauthorized, "unauthorized")
 					})
 				}
 			})
@@ -1084,9 +1084,9 @@ func TestClientSessions(t *testing.T) {
 					} {
 						var r response
 						if tc.body == nil {
-							r = call(t, tc.method, api.URL()+tc.path, bearer(key)...)
+							r = call(t, tc.method, api.URL()+tc.path, anotherClient(bearer(key)...)...)
 						} else {
-							r = callJSON(t, tc.method, api.URL()+tc.path, tc.body, bearer(key)...)
+							r = callJSON(t, tc.method, api.URL()+tc.path, tc.body, anotherClient(bearer(key)...)...)
 						}
 						wantError(t, r, http.StatusUnauthorized, "unauthorized")
 					}
@@ -1115,8 +1115,8 @@ func TestClientSessions(t *testing.T) {
 					{"basic scheme", []string{"Authorization", "Basic " + tokA}},
 				} {
 					t.Run(tc.name, func(t *testing.T) {
-						wantError(t, call(t, "GET", api.URL()+"/v1/client/messages", tc.headers...), http.StatusUnauthorized, "unauthorized")
-						r := callJSON(t, "POST", api.URL()+"/v1/client/chat", map[string]any{"message": "Hello"}, tc.headers...)
+						wantError(t, call(t, "GET", api.URL()+"/v1/client/messages", anotherClient(tc.headers...)...), http.StatusUnauthorized, "unauthorized")
+						r := callJSON(t, "POST", api.URL()+"/v1/client/chat", map[string]any{"message": "Hello"}, anotherClient(tc.headers...)...)
 						wantError(t, r, http.StatusUnauthorized, "unauthorized")
 						if got := r.header.Get("Access-Control-Allow-Origin"); got != "*" {
 							t.Errorf("a 401 of a client route without Access-Control-Allow-Origin (%q): an app cannot read it", got)
@@ -1130,9 +1130,9 @@ func TestClientSessions(t *testing.T) {
 						t.Fatalf("a fresh token: %s, want 200", r)
 					}
 					db.expireSessions(t, x.id, "conv-exp")
-					wantError(t, call(t, "GET", api.URL()+"/v1/client/messages", bearer(tok)...), http.StatusUnauthorized, "unauthorized")
-					wantError(t, call(t, "GET", api.URL()+"/v1/client/agent", bearer(tok)...), http.StatusUnauthorized, "unauthorized")
-					wantError(t, callJSON(t, "POST", api.URL()+"/v1/client/chat", map[string]any{"message": "Hello"}, bearer(tok)...), http.StatusUnauthorized, "unauthorized")
+					wantError(t, call(t, "GET", api.URL()+"/v1/client/messages", anotherClient(bearer(tok)...)...), http.StatusUnauthorized, "unauthorized")
+					wantError(t, call(t, "GET", api.URL()+"/v1/client/agent", anotherClient(bearer(tok)...)...), http.StatusUnauthorized, "unauthorized")
+					wantError(t, callJSON(t, "POST", api.URL()+"/v1/client/chat", map[string]any{"message": "Hello"}, anotherClient(bearer(tok)...)...), http.StatusUnauthorized, "unauthorized")
 				})
 			})
 

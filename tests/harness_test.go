@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -550,6 +551,21 @@ func callRaw(t testing.TB, method, url string, body []byte, headers ...string) r
 		r.body = obj(m)
 	}
 	return r
+}
+
+// viaProxy is the trusted-proxy setting under which anotherClient works: svc-api believes the
+// X-Forwarded-For of requests from loopback.
+var viaProxy = []string{"SVC_TRUSTED_PROXIES", "127.0.0.1/32"}
+
+var clients atomic.Int64
+
+// anotherClient returns headers (name, value pairs) that make a request come from a client
+// address no request of this test binary came from before, through an svc-api started with
+// viaProxy: a test that expects many 401s sends each from its own address, so the throttle of
+// failed authentications per address (20, then one a second) leaves them 401s.
+func anotherClient(headers ...string) []string {
+	n := clients.Add(1)
+	return append([]string{"X-Forwarded-For", fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255)}, headers...)
 }
 
 // bearer returns the Authorization header pair for key.

@@ -93,11 +93,31 @@ func (s *Server) postChat(c *gin.Context) {
 		s.fail(c, domain.Invalid("message", "message is required"))
 		return
 	}
+	req := chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: body.ConversationID,
+		CustomerName: body.CustomerName, Message: *body.Message}
+	if err := validChat(req); err != nil {
+		s.fail(c, err)
+		return
+	}
 	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
 		return
 	}
-	s.send(c, p.Account, chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: body.ConversationID,
-		CustomerName: body.CustomerName, Message: *body.Message})
+	s.send(c, p.Account, req)
+}
+
+// validChat checks a chat request's fields as chat.Agent.Send does first, so that the
+// per-account chat limit counts valid messages only: a rejected one must not use it up (the
+// per-key limit still counts every request).
+func validChat(req chat.Request) error {
+	if err := conversation.ValidateMessage("message", req.Message); err != nil {
+		return err
+	}
+	if req.ConversationID != "" {
+		if err := conversation.ValidateID("conversation_id", req.ConversationID); err != nil {
+			return err
+		}
+	}
+	return conversation.ValidateCustomerName(req.CustomerName)
 }
 
 type messageJSON struct {
@@ -233,7 +253,7 @@ func (s *Server) postSession(c *gin.Context) {
 	if body.TTLMinutes != nil {
 		in.TTLMinutes, in.TTLGiven = *body.TTLMinutes, true
 	}
-	created, err := s.uc.Sessions.Create(c.Request.Context(), p.Account, in)
+	created, err := s.uc.Sessions.Create(c.Request.Context(), p.Account, p.KeyID, in)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -245,11 +265,12 @@ func (s *Server) postSession(c *gin.Context) {
 
 const ctxClient = "svc.client"
 
-// authClient authenticates a client session token; the conversation comes only from it.
+// authClient authenticates a client session token; the conversation comes only from it. A failed
+// authentication is throttled (see refuse).
 func (s *Server) authClient(c *gin.Context) {
 	p, err := s.uc.Sessions.Authenticate(c.Request.Context(), bearer(c))
 	if err != nil {
-		s.fail(c, err)
+		s.refuse(c, err)
 		return
 	}
 	if err := s.uc.Access.RequireWebChannels(p.Account); err != nil {
@@ -301,11 +322,16 @@ func (s *Server) clientChat(c *gin.Context) {
 		s.fail(c, domain.Invalid("message", "message is required"))
 		return
 	}
+	req := chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: p.Session.ConversationID,
+		CustomerName: p.Session.CustomerName, Message: *body.Message}
+	if err := validChat(req); err != nil {
+		s.fail(c, err)
+		return
+	}
 	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
 		return
 	}
-	s.send(c, p.Account, chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: p.Session.ConversationID,
-		CustomerName: p.Session.CustomerName, Message: *body.Message})
+	s.send(c, p.Account, req)
 }
 
 func (s *Server) clientMessages(c *gin.Context) {

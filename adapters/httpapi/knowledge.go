@@ -110,15 +110,20 @@ func (s *Server) putPages(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if !s.limit(c, p.Account.ID, ratelimit.PageUploads) {
-		return
-	}
 	in := appknowledge.PagesInput{BusinessSummary: body.BusinessSummary, SiteURL: body.SiteURL}
 	if body.Pages != nil {
 		in.Pages = make([]knowledge.Page, len(body.Pages))
 		for i, pg := range body.Pages {
 			in.Pages[i] = knowledge.Page(pg)
 		}
+	}
+	// The hourly allowance counts valid uploads only: a rejected one must not use it up.
+	if err := in.Validate(); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if !s.limit(c, p.Account.ID, ratelimit.PageUploads) {
+		return
 	}
 	up, err := s.uc.Brain.ReplacePages(c.Request.Context(), p.Account.ID, in)
 	if err != nil {
@@ -171,15 +176,21 @@ func (s *Server) postCrawl(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if !s.limit(c, p.Account.ID, ratelimit.Crawls) {
-		return
-	}
 	req := knowledge.CrawlRequest{URL: body.URL}
 	if body.MaxPages != nil {
 		req.MaxPages = *body.MaxPages
 		if req.MaxPages == 0 {
 			req.MaxPages = -1 // an explicit 0 is out of range, not the default
 		}
+	}
+	// The hourly allowance counts valid crawls only: a rejected one must not use it up.
+	req, err := req.Checked()
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if !s.limit(c, p.Account.ID, ratelimit.Crawls) {
+		return
 	}
 	out, err := s.uc.Brain.Crawl(c.Request.Context(), p.Account.ID, req)
 	if err != nil {

@@ -118,12 +118,12 @@ func bearer(c *gin.Context) string {
 
 // authKey authenticates the API key and counts the request against the per-key limit and the
 // account limits given (each answered later, in the route's order: see admitted). The account id
-// of the request comes only from here.
+// of the request comes only from here. A failed authentication is throttled (see refuse).
 func (s *Server) authKey(accountLimits ...ratelimit.Limit) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ad, err := s.uc.Access.Admit(c.Request.Context(), bearer(c), accountLimits...)
 		if err != nil {
-			s.fail(c, err)
+			s.refuse(c, err)
 			return
 		}
 		c.Set(ctxPrincipal, ad.Principal)
@@ -133,6 +133,14 @@ func (s *Server) authKey(accountLimits ...ratelimit.Limit) gin.HandlerFunc {
 		}
 		c.Next()
 	}
+}
+
+// refuse answers a request whose authentication failed: a failed authentication counts against
+// the client address's allowance of failures, past which it answers 429 (Access.Refused). The
+// address is gin's ClientIP: the connection's peer, or a forwarded address only when the peer is
+// one of the trusted proxies (Options.TrustedProxies).
+func (s *Server) refuse(c *gin.Context, err error) {
+	s.fail(c, s.uc.Access.Refused(c.Request.Context(), c.ClientIP(), err))
 }
 
 // admitted answers 429 when the request is over limit l, as counted by authKey, and sets the

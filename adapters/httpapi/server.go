@@ -53,6 +53,10 @@ type Options struct {
 	PublicURL    string
 	UpgradeURL   string
 	MaxBodyBytes int64
+	// TrustedProxies lists the addresses and CIDR ranges of the reverse proxies whose
+	// X-Forwarded-For (or X-Real-IP) names the client; empty trusts none, so the client is the
+	// connection's peer. The client address keys the throttle of failed authentications.
+	TrustedProxies []string
 }
 
 // Check is one dependency that readiness probes.
@@ -90,6 +94,11 @@ func (s *Server) Routes() gin.RoutesInfo { return s.engine.Routes() }
 
 func (s *Server) routes() *gin.Engine {
 	r := gin.New()
+	if err := r.SetTrustedProxies(s.opts.TrustedProxies); err != nil {
+		// The configuration checks the list; should it still be wrong, trust no proxy.
+		s.log.Error("trusted proxies: trusting none", zap.Error(err))
+		_ = r.SetTrustedProxies(nil)
+	}
 	r.ContextWithFallback = true
 	r.RedirectFixedPath = false
 	r.HandleMethodNotAllowed = false

@@ -18,6 +18,7 @@ import (
 
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/agent"
@@ -42,9 +43,11 @@ type deps struct {
 	usage    *mock.MockUsage
 	agents   *mock.MockAgents
 	limiter  *mock.MockRateLimiter
+	sessions *mock.MockSessions
 }
 
-func newTestServer(t *testing.T) (*Server, deps) {
+// newTestServer returns a server on mocks, with options changed by opts.
+func newTestServer(t *testing.T, opts ...func(*Options)) (*Server, deps) {
 	ctrl := gomock.NewController(t)
 	d := deps{
 		accounts: mock.NewMockAccounts(ctrl),
@@ -52,6 +55,7 @@ func newTestServer(t *testing.T) (*Server, deps) {
 		usage:    mock.NewMockUsage(ctrl),
 		agents:   mock.NewMockAgents(ctrl),
 		limiter:  mock.NewMockRateLimiter(ctrl),
+		sessions: mock.NewMockSessions(ctrl),
 	}
 	clock := mock.NewMockClock(ctrl)
 	clock.EXPECT().Now().Return(testNow).AnyTimes()
@@ -60,9 +64,13 @@ func newTestServer(t *testing.T) (*Server, deps) {
 	tx := mock.NewMockTx(ctrl)
 	access := accounts.NewAccess(d.keys, d.limiter, testPlans, clock)
 	ledgerUC := accounts.NewLedger(tx, d.accounts, d.usage, nil, testPlans, clock)
-	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.agents), Profiles: agents.NewProfiles(tx, d.agents, clock)}
-	s := New(Options{PublicURL: "http://svc.test", UpgradeURL: "http://svc.test/billing", MaxBodyBytes: 1024},
-		uc, Readiness{}, NewMetrics(queue, ob), zap.NewNop())
+	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.agents), Profiles: agents.NewProfiles(tx, d.agents, clock),
+		Sessions: sessions.New(tx, d.sessions, mock.NewMockConversations(ctrl), clock)}
+	o := Options{PublicURL: "http://svc.test", UpgradeURL: "http://svc.test/billing", MaxBodyBytes: 1024}
+	for _, f := range opts {
+		f(&o)
+	}
+	s := New(o, uc, Readiness{}, NewMetrics(queue, ob), zap.NewNop())
 	return s, d
 }
 
@@ -270,8 +278,8 @@ func TestAccountRoute(t *testing.T) {
 		code    domain.Code
 		checkOK func(t *testing.T, body map[string]any)
 	}{
-		{name: "no header", status: 401, code: domain.CodeUnauthorized},
-		{name: "basic auth", header: "Basic dXNlcjpwYXNz", status: 401, code: domain.CodeUnauthorized},
+		{name: "no header", status: 401, code: domain.CodeUnauthorized, setup: failureCounted},
+		{name: "basic auth", header: "Basic dXNlcjpwYXNz", status: 401, code: domain.CodeUnauthorized, setup: failureCounted},
 		{name: "inactive", header: "Bearer " + testKey, status: 403, code: domain.CodeAccountInactive, setup: func(d deps) {
 			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Inactive}}, nil)
 		}},
@@ -321,6 +329,67 @@ func TestAccountRoute(t *testing.T) {
 					t.Fatal(err)
 				}
 				tt.checkOK(t, b)
+			}
+		})
+	}
+}
+
+// failureCounted expects one failed authentication of httptest's client address, within the
+// allowance.
+func failureCounted(d deps) {
+	d.limiter.EXPECT().Allow(gomock.Any(), "authfail:192.0.2.1", ratelimit.AuthFailures).Return(ratelimit.Result{Allowed: true}, nil)
+}
+
+// TestFailedAuthenticationThrottle checks that a failed authentication, of a key or a client
+// token, counts against the client address (the peer, or the forwarded address only behind a
+// trusted proxy) and answers 429 with Retry-After past the allowance, while a valid key from an
+// address past it goes through without the failure limit being consulted (the mock limiter
+// fails the test on any call not expected).
+func TestFailedAuthenticationThrottle(t *testing.T) {
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
+	active := account.Account{ID: "acct_1", Status: account.Active, Plan: "starter", CreatedAt: testNow}
+	over := ratelimit.Result{RetryAfter: 700 * time.Millisecond}
+	tests := []struct {
+		name    string
+		proxies []string
+		header  string
+		setup   func(d deps)
+		status  int
+	}{
+		{name: "wrong key past the allowance", header: "Bearer " + testKey, status: 429, setup: func(d deps) {
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{}, domain.NotFound("key"))
+			d.limiter.EXPECT().Allow(gomock.Any(), "authfail:192.0.2.1", ratelimit.AuthFailures).Return(over, nil)
+		}},
+		{name: "a forwarded address is not believed from an untrusted peer", header: "", status: 429, setup: func(d deps) {
+			d.limiter.EXPECT().Allow(gomock.Any(), "authfail:192.0.2.1", ratelimit.AuthFailures).Return(over, nil)
+		}},
+		{name: "behind a trusted proxy the forwarded client counts", proxies: []string{"192.0.2.0/24"}, status: 429, setup: func(d deps) {
+			d.limiter.EXPECT().Allow(gomock.Any(), "authfail:198.51.100.9", ratelimit.AuthFailures).Return(over, nil)
+		}},
+		{name: "client route: wrong token past the allowance", header: "Bearer svc_cs_" + strings.Repeat("x", 40), status: 429, setup: func(d deps) {
+			d.sessions.EXPECT().Credential(gomock.Any(), gomock.Any()).Return(ports.ClientCredential{}, domain.NotFound("client session"))
+			d.limiter.EXPECT().Allow(gomock.Any(), "authfail:192.0.2.1", ratelimit.AuthFailures).Return(over, nil)
+		}},
+		{name: "valid key is never refused by the failure limit", header: "Bearer " + testKey, status: 200, setup: func(d deps) {
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: active}, nil)
+			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
+			d.agents.EXPECT().Get(gomock.Any(), "acct_1").Return(agent.Profile{}, nil)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, d := newTestServer(t, func(o *Options) { o.TrustedProxies = tt.proxies })
+			tt.setup(d)
+			path := "/v1/account"
+			if strings.HasPrefix(tt.header, "Bearer svc_cs_") {
+				path = "/v1/client/agent"
+			}
+			rec := do(s, "GET", path, map[string]string{"Authorization": tt.header, "X-Forwarded-For": "198.51.100.9"}, "")
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body.String())
+			}
+			if tt.status == 429 && (envelope(t, rec).Code != domain.CodeRateLimited || rec.Header().Get("Retry-After") != "1") {
+				t.Fatalf("429 without rate_limited and Retry-After: 1: %v %s", rec.Header(), rec.Body.String())
 			}
 		})
 	}

@@ -363,6 +363,7 @@ type sessionModel struct {
 
 	ID             string    `bun:"id,pk"`
 	AccountID      string    `bun:"account_id"`
+	KeyID          string    `bun:"key_id"`
 	ConversationID string    `bun:"conversation_id"`
 	CustomerName   string    `bun:"customer_name"`
 	Hash           string    `bun:"hash"`
@@ -371,14 +372,19 @@ type sessionModel struct {
 }
 
 // Sessions implements ports.Sessions.
-type Sessions struct{ db *bun.DB }
+type Sessions struct {
+	db         *bun.DB
+	credential *prepared
+}
 
 // NewSessions returns the client session repository of db.
-func NewSessions(db *bun.DB) *Sessions { return &Sessions{db: db} }
+func NewSessions(db *bun.DB) *Sessions {
+	return &Sessions{db: db, credential: prepare(db, pgClientCredential, qmarkClientCredential)}
+}
 
 // Create stores a session.
 func (r *Sessions) Create(ctx context.Context, s session.Session) error {
-	m := sessionModel{ID: s.ID, AccountID: s.AccountID, ConversationID: s.ConversationID, CustomerName: s.CustomerName,
+	m := sessionModel{ID: s.ID, AccountID: s.AccountID, KeyID: s.KeyID, ConversationID: s.ConversationID, CustomerName: s.CustomerName,
 		Hash: s.Hash, ExpiresAt: dbTime(s.ExpiresAt), CreatedAt: dbTime(s.CreatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
 		return fmt.Errorf("create client session: %w", err)
@@ -386,14 +392,60 @@ func (r *Sessions) Create(ctx context.Context, s session.Session) error {
 	return nil
 }
 
-// ByHash finds a session by its token's hash.
-func (r *Sessions) ByHash(ctx context.Context, hash string) (session.Session, error) {
-	var m sessionModel
-	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("hash = ?", hash).Scan(ctx); err != nil {
-		return session.Session{}, notFound(err, "client session", "find client session")
+// clientCredentialQuery is Credential's query, with the placeholder of each dialect filled in:
+// the token's hash. The key is joined by id (its primary key); a session of no key (made before
+// sessions recorded their key) has none to join.
+const clientCredentialQuery = `SELECT s.id, s.account_id, s.key_id, s.conversation_id, s.customer_name, s.hash,
+	s.expires_at, s.created_at, a.id AS a_id, a.name AS a_name, a.plan AS a_plan,
+	a.interaction_limit AS a_interaction_limit, a.status AS a_status, a.owner_email AS a_owner_email,
+	a.widget_token AS a_widget_token, a.allowed_domains AS a_allowed_domains,
+	a.developer_bonus AS a_developer_bonus, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
+	k.id AS k_id, k.revoked_at AS k_revoked_at
+FROM client_sessions AS s
+JOIN accounts AS a ON a.id = s.account_id
+LEFT JOIN api_keys AS k ON k.id = s.key_id
+WHERE s.hash = %s`
+
+var (
+	pgClientCredential    = fmt.Sprintf(clientCredentialQuery, "$1")
+	qmarkClientCredential = fmt.Sprintf(clientCredentialQuery, "?")
+)
+
+// clientCredentialRow is a row of clientCredentialQuery.
+type clientCredentialRow struct {
+	sessionModel
+	Account      accountModel `bun:"embed:a_"`
+	KeyFound     string       `bun:"k_id,nullzero"`
+	KeyRevokedAt time.Time    `bun:"k_revoked_at,nullzero"`
+}
+
+// Credential finds a session by its token's hash, with its account and whether the key that
+// created it is revoked, in one prepared query; not_found when none. It is the client
+// authentication lookup, so it is not scoped to an account. A session whose key is gone counts
+// as revoked.
+func (r *Sessions) Credential(ctx context.Context, hash string) (ports.ClientCredential, error) {
+	var row clientCredentialRow
+	stmt, ok, err := r.credential.on(ctx, r.db)
+	switch {
+	case err != nil:
+		return ports.ClientCredential{}, fmt.Errorf("find client session: %w", err)
+	case ok:
+		err = scanOne(ctx, r.db, stmt, &row, hash)
+	default:
+		err = idb(ctx, r.db).NewRaw(qmarkClientCredential, hash).Scan(ctx, &row)
 	}
-	return session.Session{ID: m.ID, AccountID: m.AccountID, ConversationID: m.ConversationID, CustomerName: m.CustomerName,
-		Hash: m.Hash, ExpiresAt: domainTime(m.ExpiresAt), CreatedAt: domainTime(m.CreatedAt)}, nil
+	if err != nil {
+		return ports.ClientCredential{}, notFound(err, "client session", "find client session")
+	}
+	acct, err := row.Account.domain()
+	if err != nil {
+		return ports.ClientCredential{}, err
+	}
+	m := row.sessionModel
+	sess := session.Session{ID: m.ID, AccountID: m.AccountID, KeyID: m.KeyID, ConversationID: m.ConversationID,
+		CustomerName: m.CustomerName, Hash: m.Hash, ExpiresAt: domainTime(m.ExpiresAt), CreatedAt: domainTime(m.CreatedAt)}
+	revoked := m.KeyID != "" && (row.KeyFound == "" || !row.KeyRevokedAt.IsZero())
+	return ports.ClientCredential{Session: sess, Account: acct, KeyRevoked: revoked}, nil
 }
 
 type bookingModel struct {

@@ -18,6 +18,7 @@ import (
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/session"
 	"github.com/svcagent/svc/internal/testenv"
 	"github.com/svcagent/svc/ports/portstest"
 )
@@ -255,7 +256,7 @@ func TestStatementsPreparedLate(t *testing.T) {
 				t.Fatalf("Open: %v", err)
 			}
 			t.Cleanup(closeDB)
-			usage, keys, tx := store.NewUsage(db), store.NewKeys(db), store.NewTx(db)
+			usage, keys, sessions, tx := store.NewUsage(db), store.NewKeys(db), store.NewSessions(db), store.NewTx(db)
 			if err := store.Migrate(ctx, db); err != nil {
 				t.Fatalf("Migrate: %v", err)
 			}
@@ -264,6 +265,11 @@ func TestStatementsPreparedLate(t *testing.T) {
 			key := account.Key{ID: "key_a", AccountID: "acct_a", Hash: account.HashSecret("svc_live_a"), CreatedAt: now}
 			if err := keys.Create(ctx, key); err != nil {
 				t.Fatalf("Create key: %v", err)
+			}
+			sess := session.Session{ID: "cs_a", AccountID: "acct_a", KeyID: "key_a", ConversationID: "c1", Hash: "h_a",
+				ExpiresAt: now.Add(time.Hour), CreatedAt: now}
+			if err := sessions.Create(ctx, sess); err != nil {
+				t.Fatalf("Create session: %v", err)
 			}
 			period := ledger.PeriodAt(now)
 			var wg sync.WaitGroup
@@ -279,7 +285,10 @@ func TestStatementsPreparedLate(t *testing.T) {
 						if ok {
 							charged.Add(1)
 						}
-						_, err = keys.Credential(ctx, key.Hash, period)
+						if _, err = keys.Credential(ctx, key.Hash, period); err != nil {
+							return err
+						}
+						_, err = sessions.Credential(ctx, sess.Hash)
 						return err
 					})
 					if err != nil {

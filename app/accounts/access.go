@@ -189,3 +189,27 @@ func (a *Access) Limit(ctx context.Context, subject string, l ratelimit.Limit) (
 	}
 	return res, res.Err(l)
 }
+
+// Refused is what to answer a request whose authentication failed with err. A failed
+// authentication (401 unauthorized: a key or client token missing, wrong, expired or revoked) is
+// counted against the failures of the client address, and past the allowance of
+// ratelimit.AuthFailures the answer becomes 429 rate_limited with the wait. Any other error
+// (403 account_inactive, an outage) is returned as it is, uncounted. Only failures are counted,
+// so a valid credential from the same address is never refused, nor made to wait on the limiter.
+// When the limiter cannot count, the failure is answered with its 401: the throttle only slows
+// failing callers down, so it never turns a refusal into a 500.
+func (a *Access) Refused(ctx context.Context, address string, err error) error {
+	if domain.ErrorCode(err) != domain.CodeUnauthorized {
+		return err
+	}
+	l := ratelimit.AuthFailures
+	res, lerr := a.limiter.Allow(ctx, ratelimit.Subject(l, ratelimit.Address(address)), l)
+	if lerr != nil || res.Allowed {
+		return err
+	}
+	over := res.Err(l)
+	if e, ok := domain.AsError(over); ok {
+		e.Message = "too many failed authentications from this address; try again later"
+	}
+	return over
+}

@@ -175,6 +175,59 @@ func TestAdmitCountsLimits(t *testing.T) {
 	}
 }
 
+// TestRefused checks that a 401 counts against the client address's failures and becomes 429
+// past them; that other errors are neither counted nor changed; and that a limiter that cannot
+// count leaves the 401 as it is.
+func TestRefused(t *testing.T) {
+	denied := domain.Errorf(domain.CodeUnauthorized, "wrong key")
+	inactive := domain.Errorf(domain.CodeAccountInactive, "inactive")
+	tests := []struct {
+		name      string
+		address   string
+		err       error
+		limiter   func(f fixture)
+		want      domain.Code
+		wantRetry time.Duration
+	}{
+		{name: "failure within the allowance", address: "203.0.113.7", err: denied, want: domain.CodeUnauthorized, limiter: func(f fixture) {
+			f.limiter.EXPECT().Allow(gomock.Any(), "authfail:203.0.113.7", ratelimit.AuthFailures).Return(ratelimit.Result{Allowed: true, Remaining: 3}, nil)
+		}},
+		{name: "failure past the allowance", address: "203.0.113.7", err: denied, want: domain.CodeRateLimited, wantRetry: time.Second, limiter: func(f fixture) {
+			f.limiter.EXPECT().Allow(gomock.Any(), "authfail:203.0.113.7", ratelimit.AuthFailures).Return(ratelimit.Result{RetryAfter: 400 * time.Millisecond}, nil)
+		}},
+		{name: "an IPv6 client counts for its /64", address: "2001:db8:0:1::9", err: denied, want: domain.CodeRateLimited, wantRetry: 2 * time.Second, limiter: func(f fixture) {
+			f.limiter.EXPECT().Allow(gomock.Any(), "authfail:2001:db8:0:1::/64", ratelimit.AuthFailures).Return(ratelimit.Result{RetryAfter: 1500 * time.Millisecond}, nil)
+		}},
+		{name: "limiter down", address: "203.0.113.7", err: denied, want: domain.CodeUnauthorized, limiter: func(f fixture) {
+			f.limiter.EXPECT().Allow(gomock.Any(), gomock.Any(), gomock.Any()).Return(ratelimit.Result{}, errors.New("connection refused"))
+		}},
+		{name: "inactive account is not a failure", address: "203.0.113.7", err: inactive, want: domain.CodeAccountInactive},
+		{name: "store failure is not a failure", address: "203.0.113.7", err: errors.New("db down"), want: domain.CodeInternal},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			if tt.limiter != nil {
+				tt.limiter(f)
+			}
+			err := NewAccess(f.keys, f.limiter, plans, f.clock).Refused(context.Background(), tt.address, tt.err)
+			if got := domain.ErrorCode(err); got != tt.want {
+				t.Fatalf("code %q, want %q (%v)", got, tt.want, err)
+			}
+			if tt.want != domain.CodeRateLimited {
+				if err != tt.err {
+					t.Fatalf("error %v, want the original %v", err, tt.err)
+				}
+				return
+			}
+			e, _ := domain.AsError(err)
+			if e.RetryAfter != tt.wantRetry || !strings.Contains(e.Message, "failed authentications") {
+				t.Fatalf("429 %+v, want retry %v and a message about failed authentications", e, tt.wantRetry)
+			}
+		})
+	}
+}
+
 func TestRequireWebChannels(t *testing.T) {
 	tests := []struct {
 		name string

@@ -76,12 +76,19 @@ type Update struct {
 	Version int64
 }
 
+// Validate returns 400 invalid_request naming the field of in that is wrong, if any: what
+// ReplacePages checks before it does anything, for a caller to check first (a rate limit that
+// counts only valid requests).
+func (in PagesInput) Validate() error {
+	if err := knowledge.ValidatePages(in.Pages); err != nil {
+		return err
+	}
+	return knowledge.ValidateSite(in.SiteURL, in.BusinessSummary)
+}
+
 // ReplacePages replaces the pages uploaded through the API with in.Pages, in one transaction.
 func (b *Brain) ReplacePages(ctx context.Context, accountID string, in PagesInput) (Update, error) {
-	if err := knowledge.ValidatePages(in.Pages); err != nil {
-		return Update{}, err
-	}
-	if err := knowledge.ValidateSite(in.SiteURL, in.BusinessSummary); err != nil {
+	if err := in.Validate(); err != nil {
 		return Update{}, err
 	}
 	rep, err := b.replacement(ctx, knowledge.SourcePages, "", in.Pages)
@@ -101,17 +108,9 @@ type CrawlOutcome struct {
 // Crawl reads a public site and replaces that site's crawled pages with what it read. A site
 // that cannot be read answers 422 crawl_failed, and nothing stored is lost.
 func (b *Brain) Crawl(ctx context.Context, accountID string, req knowledge.CrawlRequest) (CrawlOutcome, error) {
-	if strings.TrimSpace(req.URL) == "" {
-		return CrawlOutcome{}, domain.Invalid("url", "url is required")
-	}
-	if !knowledge.WebURL(req.URL) {
-		return CrawlOutcome{}, domain.Invalid("url", "url must be an absolute http(s) URL")
-	}
-	switch {
-	case req.MaxPages == 0:
-		req.MaxPages = knowledge.MaxCrawlPages
-	case req.MaxPages < 1 || req.MaxPages > knowledge.MaxCrawlPages:
-		return CrawlOutcome{}, domain.Invalid("max_pages", "max_pages must be between 1 and %d", knowledge.MaxCrawlPages)
+	req, err := req.Checked()
+	if err != nil {
+		return CrawlOutcome{}, err
 	}
 	res, err := b.crawler.Crawl(ctx, req)
 	if err != nil {

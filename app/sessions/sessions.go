@@ -20,13 +20,12 @@ type Sessions struct {
 	tx            ports.Tx
 	store         ports.Sessions
 	conversations ports.Conversations
-	accounts      ports.Accounts
 	clock         ports.Clock
 }
 
 // New returns a Sessions.
-func New(tx ports.Tx, s ports.Sessions, c ports.Conversations, a ports.Accounts, clock ports.Clock) *Sessions {
-	return &Sessions{tx: tx, store: s, conversations: c, accounts: a, clock: clock}
+func New(tx ports.Tx, s ports.Sessions, c ports.Conversations, clock ports.Clock) *Sessions {
+	return &Sessions{tx: tx, store: s, conversations: c, clock: clock}
 }
 
 // Input is what creating a session takes. TTLGiven false means the default lifetime.
@@ -44,8 +43,8 @@ type Created struct {
 }
 
 // Create makes a session for one conversation of the account (opened now, on the API channel,
-// when new).
-func (s *Sessions) Create(ctx context.Context, acct account.Account, in Input) (Created, error) {
+// when new), on behalf of the API key keyID: revoking that key revokes the session.
+func (s *Sessions) Create(ctx context.Context, acct account.Account, keyID string, in Input) (Created, error) {
 	ttl, err := session.TTL(in.TTLMinutes, in.TTLGiven)
 	if err != nil {
 		return Created{}, err
@@ -60,7 +59,7 @@ func (s *Sessions) Create(ctx context.Context, acct account.Account, in Input) (
 	}
 	now := s.clock.Now().UTC()
 	token := ident.Secret(session.TokenPrefix)
-	sess := session.Session{ID: ident.New("cs"), AccountID: acct.ID, ConversationID: in.ConversationID, CustomerName: in.CustomerName,
+	sess := session.Session{ID: ident.New("cs"), AccountID: acct.ID, KeyID: keyID, ConversationID: in.ConversationID, CustomerName: in.CustomerName,
 		Hash: account.HashSecret(token), ExpiresAt: now.Add(ttl), CreatedAt: now}
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {
 		if _, err := s.conversations.Open(ctx, conversation.Conversation{AccountID: acct.ID, ID: in.ConversationID,
@@ -83,29 +82,26 @@ type Principal struct {
 }
 
 func unauthorized() error {
-	return domain.Errorf(domain.CodeUnauthorized, "the client token is missing, wrong or expired; send it as Authorization: Bearer svc_cs_…")
+	return domain.Errorf(domain.CodeUnauthorized, "the client token is missing, wrong, expired or revoked; send it as Authorization: Bearer svc_cs_…")
 }
 
-// Authenticate checks a client token: 401 when missing, unknown or expired, 403 when its account
-// is not active.
+// Authenticate checks a client token, in one read of the store: 401 when missing, unknown,
+// expired, or revoked with the API key that created it, 403 when its account is not active.
 func (s *Sessions) Authenticate(ctx context.Context, token string) (Principal, error) {
 	if !session.LooksLikeToken(token) {
 		return Principal{}, unauthorized()
 	}
 	hash := account.HashSecret(token)
-	sess, err := s.store.ByHash(ctx, hash)
+	cred, err := s.store.Credential(ctx, hash)
 	if domain.IsNotFound(err) {
 		return Principal{}, unauthorized()
 	}
 	if err != nil {
 		return Principal{}, fmt.Errorf("authenticate client: %w", err)
 	}
-	if subtle.ConstantTimeCompare([]byte(sess.Hash), []byte(hash)) != 1 || sess.Expired(s.clock.Now()) {
+	sess, acct := cred.Session, cred.Account
+	if subtle.ConstantTimeCompare([]byte(sess.Hash), []byte(hash)) != 1 || sess.Expired(s.clock.Now()) || cred.KeyRevoked {
 		return Principal{}, unauthorized()
-	}
-	acct, err := s.accounts.Get(ctx, sess.AccountID)
-	if err != nil {
-		return Principal{}, fmt.Errorf("authenticate client: %w", err)
 	}
 	if err := acct.Usable(); err != nil {
 		return Principal{}, err

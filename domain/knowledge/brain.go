@@ -158,6 +158,25 @@ func ValidateSite(siteURL, summary *string) error {
 	return nil
 }
 
+// Checked returns r with its defaults (MaxPages 0: MaxCrawlPages), or 400 invalid_request naming
+// the field that is wrong: url missing or not an absolute http(s) URL, max_pages outside 1 to
+// MaxCrawlPages.
+func (r CrawlRequest) Checked() (CrawlRequest, error) {
+	if strings.TrimSpace(r.URL) == "" {
+		return CrawlRequest{}, domain.Invalid("url", "url is required")
+	}
+	if !WebURL(r.URL) {
+		return CrawlRequest{}, domain.Invalid("url", "url must be an absolute http(s) URL")
+	}
+	switch {
+	case r.MaxPages == 0:
+		r.MaxPages = MaxCrawlPages
+	case r.MaxPages < 1 || r.MaxPages > MaxCrawlPages:
+		return CrawlRequest{}, domain.Invalid("max_pages", "max_pages must be between 1 and %d", MaxCrawlPages)
+	}
+	return r, nil
+}
+
 // WebURL reports whether s is an absolute http(s) URL of sane length.
 func WebURL(s string) bool {
 	if len(s) > MaxURL {

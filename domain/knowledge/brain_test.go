@@ -42,3 +42,34 @@ func TestValidatePages(t *testing.T) {
 		})
 	}
 }
+
+func TestCrawlRequestChecked(t *testing.T) {
+	tests := []struct {
+		in        knowledge.CrawlRequest
+		wantPages int
+		param     string
+	}{
+		{knowledge.CrawlRequest{URL: "https://shop.example/"}, knowledge.MaxCrawlPages, ""},
+		{knowledge.CrawlRequest{URL: "https://shop.example/docs", MaxPages: 5}, 5, ""},
+		{knowledge.CrawlRequest{URL: "https://shop.example/", MaxPages: knowledge.MaxCrawlPages}, knowledge.MaxCrawlPages, ""},
+		{knowledge.CrawlRequest{URL: ""}, 0, "url"},
+		{knowledge.CrawlRequest{URL: "   "}, 0, "url"},
+		{knowledge.CrawlRequest{URL: "ftp://shop.example/"}, 0, "url"},
+		{knowledge.CrawlRequest{URL: "shop.example"}, 0, "url"},
+		{knowledge.CrawlRequest{URL: "https://shop.example/", MaxPages: -1}, 0, "max_pages"},
+		{knowledge.CrawlRequest{URL: "https://shop.example/", MaxPages: knowledge.MaxCrawlPages + 1}, 0, "max_pages"},
+	}
+	for _, tt := range tests {
+		got, err := tt.in.Checked()
+		if tt.param == "" {
+			if err != nil || got.MaxPages != tt.wantPages || got.URL != tt.in.URL {
+				t.Errorf("%+v.Checked() = %+v, %v; want max_pages %d", tt.in, got, err, tt.wantPages)
+			}
+			continue
+		}
+		e, ok := domain.AsError(err)
+		if !ok || e.Code != domain.CodeInvalidRequest || e.Field != tt.param {
+			t.Errorf("%+v.Checked() error %v, want invalid_request on %s", tt.in, err, tt.param)
+		}
+	}
+}

@@ -3,6 +3,7 @@
 package ratelimit
 
 import (
+	"net/netip"
 	"strconv"
 	"time"
 
@@ -25,6 +26,10 @@ var (
 	Crawls      = Limit{Name: "crawl", Count: 10, Period: time.Hour}
 	Model       = Limit{Name: "model", Count: 60, Period: time.Minute}
 )
+
+// AuthFailures throttles failed authentications per client address (Address): a burst of 20,
+// then one every second. Only failures count, so a valid credential is never refused by it.
+var AuthFailures = Limit{Name: "authfail", Count: 20, Period: 20 * time.Second}
 
 // Result is a limiter's verdict on one request.
 type Result struct {
@@ -55,6 +60,25 @@ func (r Result) Err(l Limit) error {
 
 // Subject is the limiter key of a limit for one subject, e.g. "key:key_123" or "chat:acct_9".
 func Subject(l Limit, id string) string { return l.Name + ":" + id }
+
+// Address is the subject of a client address for AuthFailures: an IPv4 address as it is, an
+// IPv6 address as its /64 prefix (one network, which a single client commonly holds whole), and
+// anything that is not an address as it is.
+func Address(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, err := a.WithZone("").Prefix(64)
+	if err != nil {
+		return a.String()
+	}
+	return p.String()
+}
 
 func periodName(d time.Duration) string {
 	switch d {

@@ -50,6 +50,7 @@ func TestSpecLimits(t *testing.T) {
 		{PageUploads, 20, time.Hour},
 		{Crawls, 10, time.Hour},
 		{Model, 60, time.Minute},
+		{AuthFailures, 20, 20 * time.Second},
 	}
 	for _, tt := range tests {
 		if tt.l.Count != tt.count || tt.l.Period != tt.period {
@@ -58,5 +59,23 @@ func TestSpecLimits(t *testing.T) {
 	}
 	if Subject(Chat, "acct_1") != "chat:acct_1" {
 		t.Error("Subject")
+	}
+}
+
+func TestAddress(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"203.0.113.7", "203.0.113.7"},
+		{"::ffff:203.0.113.7", "203.0.113.7"},
+		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"},
+		{"fe80::1%eth0", "fe80::/64"},
+		{"::1", "::/64"},
+		{"", ""},
+		{"not an address", "not an address"},
+	}
+	for _, tt := range tests {
+		if got := Address(tt.in); got != tt.want {
+			t.Errorf("Address(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

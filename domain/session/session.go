@@ -23,6 +23,7 @@ const (
 type Session struct {
 	ID             string
 	AccountID      string
+	KeyID          string // the API key that created it: revoking the key revokes the session
 	ConversationID string
 	CustomerName   string
 	Hash           string

@@ -12,6 +12,7 @@ import (
 	gomock "github.com/golang/mock/gomock"
 	conversation "github.com/svcagent/svc/domain/conversation"
 	session "github.com/svcagent/svc/domain/session"
+	ports "github.com/svcagent/svc/ports"
 )
 
 // MockConversations is a mock of Conversations interface.
@@ -245,21 +246,6 @@ func (m *MockSessions) EXPECT() *MockSessionsMockRecorder {
 	return m.recorder
 }
 
-// ByHash mocks base method.
-func (m *MockSessions) ByHash(ctx context.Context, hash string) (session.Session, error) {
-	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "ByHash", ctx, hash)
-	ret0, _ := ret[0].(session.Session)
-	ret1, _ := ret[1].(error)
-	return ret0, ret1
-}
-
-// ByHash indicates an expected call of ByHash.
-func (mr *MockSessionsMockRecorder) ByHash(ctx, hash interface{}) *gomock.Call {
-	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ByHash", reflect.TypeOf((*MockSessions)(nil).ByHash), ctx, hash)
-}
-
 // Create mocks base method.
 func (m *MockSessions) Create(ctx context.Context, s session.Session) error {
 	m.ctrl.T.Helper()
@@ -272,6 +258,21 @@ func (m *MockSessions) Create(ctx context.Context, s session.Session) error {
 func (mr *MockSessionsMockRecorder) Create(ctx, s interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Create", reflect.TypeOf((*MockSessions)(nil).Create), ctx, s)
+}
+
+// Credential mocks base method.
+func (m *MockSessions) Credential(ctx context.Context, hash string) (ports.ClientCredential, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Credential", ctx, hash)
+	ret0, _ := ret[0].(ports.ClientCredential)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Credential indicates an expected call of Credential.
+func (mr *MockSessionsMockRecorder) Credential(ctx, hash interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Credential", reflect.TypeOf((*MockSessions)(nil).Credential), ctx, hash)
 }
 
 // MockBookings is a mock of Bookings interface.

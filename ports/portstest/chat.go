@@ -10,6 +10,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/session"
+	"github.com/svcagent/svc/ports"
 )
 
 func openConversation(t *testing.T, s Stores, accountID, id string, at time.Time) conversation.Conversation {
@@ -213,21 +214,52 @@ func testReplyJobsConcurrent(t *testing.T, s Stores) {
 func testSessionsAndBookings(t *testing.T, s Stores) {
 	ctx := t.Context()
 	createAccounts(t, s, "acct_a")
-	sess := session.Session{ID: "cs_1", AccountID: "acct_a", ConversationID: "c1", CustomerName: "Ana", Hash: "h1",
+	if err := s.Keys.Create(ctx, newKey("key_s1", "acct_a", t0)); err != nil {
+		t.Fatal(err)
+	}
+	sess := session.Session{ID: "cs_1", AccountID: "acct_a", KeyID: "key_s1", ConversationID: "c1", CustomerName: "Ana", Hash: "h1",
 		ExpiresAt: t0.Add(time.Hour), CreatedAt: t0}
 	if err := s.Sessions.Create(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Sessions.ByHash(ctx, "h1")
+	got, err := s.Sessions.Credential(ctx, "h1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	equal(t, "session", got, sess)
-	if _, err := s.Sessions.ByHash(ctx, "nope"); domain.ErrorCode(err) != domain.CodeNotFound {
+	equal(t, "credential", got, ports.ClientCredential{Session: sess, Account: newAccount("acct_a")})
+	if _, err := s.Sessions.Credential(ctx, "nope"); domain.ErrorCode(err) != domain.CodeNotFound {
 		t.Fatalf("unknown hash: %v", err)
 	}
 	if err := s.Sessions.Create(ctx, sess); err == nil || domain.IsNotFound(err) {
 		t.Fatalf("duplicate session: %v", err)
+	}
+	// Revoking the key that created the session revokes the session; another key's session, or
+	// one of no key (made before sessions recorded their key), stays.
+	if err := s.Keys.Create(ctx, newKey("key_s2", "acct_a", t0)); err != nil {
+		t.Fatal(err)
+	}
+	other := session.Session{ID: "cs_2", AccountID: "acct_a", KeyID: "key_s2", ConversationID: "c2", Hash: "h2",
+		ExpiresAt: t0.Add(time.Hour), CreatedAt: t0}
+	keyless := session.Session{ID: "cs_3", AccountID: "acct_a", ConversationID: "c3", Hash: "h3",
+		ExpiresAt: t0.Add(time.Hour), CreatedAt: t0}
+	orphan := session.Session{ID: "cs_4", AccountID: "acct_a", KeyID: "key_gone", ConversationID: "c4", Hash: "h4",
+		ExpiresAt: t0.Add(time.Hour), CreatedAt: t0}
+	for _, x := range []session.Session{other, keyless, orphan} {
+		if err := s.Sessions.Create(ctx, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Keys.Revoke(ctx, "key_s1", t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	for hash, want := range map[string]bool{"h1": true, "h2": false, "h3": false, "h4": true} {
+		got, err := s.Sessions.Credential(ctx, hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.KeyRevoked != want {
+			t.Errorf("session %s after revoking key_s1: KeyRevoked = %v, want %v", got.Session.ID, got.KeyRevoked, want)
+		}
 	}
 	b := conversation.Booking{ID: "bk_1", ConversationID: "c1", CustomerName: "Ana", Date: "2026-12-01", Time: "10:30", Duration: "30 min", Type: "haircut", CreatedAt: t0}
 	if err := s.Bookings.Create(ctx, "acct_a", b); err != nil {

@@ -84,9 +84,10 @@ func Plans(cfg config.Config) ledger.Plans { return cfg.Plans() }
 // HTTPOptions returns the HTTP adapter's settings.
 func HTTPOptions(cfg config.Config) httpapi.Options {
 	return httpapi.Options{
-		PublicURL:    strings.TrimRight(cfg.PublicURL, "/"),
-		UpgradeURL:   cfg.Upgrade(),
-		MaxBodyBytes: cfg.MaxBodyBytes,
+		PublicURL:      strings.TrimRight(cfg.PublicURL, "/"),
+		UpgradeURL:     cfg.Upgrade(),
+		MaxBodyBytes:   cfg.MaxBodyBytes,
+		TrustedProxies: cfg.TrustedProxies,
 	}
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE client_sessions DROP COLUMN key_id;
