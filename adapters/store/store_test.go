@@ -380,7 +380,7 @@ func TestMessageSeq(t *testing.T) {
 // reply gets reply_to from its reply job, and messages that share a number are renumbered in
 // the order they were listed (seq, then id), so that the unique index can be built.
 func TestMessageOrderMigration(t *testing.T) {
-	const name = "migrations/20261201110200_message_order.tx."
+	const name = "migrations/20261125010000_message_order.tx."
 	run := func(t *testing.T, db *bun.DB, file string) {
 		t.Helper()
 		raw, err := os.ReadFile(name + file)
