@@ -237,6 +237,10 @@ func jsonError(err error) error {
 			return domain.Invalid(at, "%s appears more than once; send each field once", at)
 		case syntax.Err != nil && syntax.Err.Error() == "invalid UTF-8":
 			return domain.Invalid(at, "%s is not valid UTF-8", orBody(at))
+		case syntax.Err != nil && at != "" && strings.Contains(syntax.Err.Error(), "surrogate"):
+			return domain.Invalid(at, "%s holds an escape that is not a character (a lone surrogate)", at)
+		case syntax.Err != nil && at != "" && strings.Contains(syntax.Err.Error(), "escape"):
+			return domain.Invalid(at, "%s holds an invalid escape sequence", at)
 		case errors.Is(syntax.Err, io.ErrUnexpectedEOF):
 			return domain.Invalid("", "malformed JSON: the body ends too early")
 		}
