@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -212,5 +213,42 @@ func TestMayHoldControls(t *testing.T) {
 		if got := mayHoldControls([]byte(tt.in)); got != tt.want {
 			t.Errorf("mayHoldControls(%s) = %v, want %v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// BenchmarkDecode compares the model endpoints' body decoding with encoding/json's, which it
+// replaced, on the body of BenchmarkModelOverhead and on one with accented text as escapes
+// (the form Python's json writes), which the control-character check reads token by token.
+//
+//	go test ./adapters/httpapi -run '^$' -bench BenchmarkDecode
+func BenchmarkDecode(b *testing.B) {
+	bodies := map[string]string{
+		"plain":   `{"model":"svc","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"When do you open on Saturdays?"}]}`,
+		"escaped": `{"model":"svc","messages":[{"role":"system","content":"Seja breve."},{"role":"user","content":"Voc\u00ea abre aos s\u00e1bados? \u00c0s 9h?"}]}`,
+	}
+	for name, body := range bodies {
+		b.Run(name+"/encoding_json", func(b *testing.B) {
+			for range b.N {
+				var in chatCompletionIn
+				dec := json.NewDecoder(strings.NewReader(body))
+				if err := dec.Decode(&in); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := chatRequestOf(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/decode", func(b *testing.B) {
+			for range b.N {
+				var in chatCompletionIn
+				if err := decode(strings.NewReader(body), &in, false); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := chatRequestOf(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
