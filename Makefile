@@ -4,7 +4,7 @@ BIN     := bin
 PKGS    := ./...
 WIRE    := ./cmd/svc-api ./cmd/svc-worker ./cmd/svcctl
 
-.PHONY: run build test test-short bench generate check-generate lint clean
+.PHONY: run build test test-short bench fuzz generate check-generate lint clean
 
 ## run: build and start svc-api in the embedded environment (SQLite under ./data, in-process queue)
 run: build
@@ -26,6 +26,18 @@ test-short:
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./tests/ ./adapters/store/
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./domain/knowledge/ ./adapters/model/local/
+
+## fuzz: run every fuzz target of the repository (each `func FuzzXxx` of a *_test.go) for FUZZTIME
+## (10s unless set) in its package; their seed corpora already run in `make test`
+FUZZTIME ?= 10s
+fuzz:
+	@set -e; grep -rl --include='*_test.go' --exclude-dir=.git '^func Fuzz' . | sort | while read -r file; do \
+		dir=$$(dirname "$$file"); \
+		for name in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$file"); do \
+			echo "== $$dir $$name ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$dir"; \
+		done; \
+	done
 
 ## generate: regenerate the wire injectors and the gomock mocks
 generate:

@@ -5,6 +5,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -91,3 +92,19 @@ func ErrorCode(err error) Code {
 
 // IsNotFound reports whether err carries the not_found code.
 func IsNotFound(err error) bool { return ErrorCode(err) == CodeNotFound }
+
+// MaxQuoted is how many characters of a caller's value an error message quotes at most.
+const MaxQuoted = 40
+
+// Quote quotes a caller's value for an error message, as %q does, but only its first MaxQuoted
+// characters, with … when there are more: a message never echoes a whole oversized value.
+func Quote(s string) string {
+	n := 0
+	for i := range s {
+		if n == MaxQuoted {
+			return strconv.Quote(s[:i] + "…")
+		}
+		n++
+	}
+	return strconv.Quote(s)
+}

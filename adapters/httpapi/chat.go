@@ -80,11 +80,7 @@ func (s *Server) send(c *gin.Context, acct account.Account, req chat.Request) {
 
 func (s *Server) postChat(c *gin.Context) {
 	p, _ := principal(c)
-	var body struct {
-		Message        *string `json:"message"`
-		ConversationID string  `json:"conversation_id"`
-		CustomerName   string  `json:"customer_name"`
-	}
+	var body chatIn
 	if err := decodeJSON(c, &body); err != nil {
 		s.fail(c, err)
 		return
@@ -186,9 +182,9 @@ func (s *Server) listConversations(c *gin.Context) {
 	p, _ := principal(c)
 	q := conversation.ListQuery{Channel: conversation.ChannelAPI}
 	if raw, ok := c.GetQuery("limit"); ok {
-		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 || n > conversation.MaxListLimit {
-			s.fail(c, domain.Invalid("limit", "limit must be an integer between 1 and %d", conversation.MaxListLimit))
+		n, err := limitParam(raw)
+		if err != nil {
+			s.fail(c, err)
 			return
 		}
 		q.Limit = n
@@ -223,9 +219,20 @@ func encodeCursor(c conversation.Cursor) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(c.CreatedAt.UnixMicro(), 10) + "|" + c.ID))
 }
 
+// limitParam reads the limit query parameter of a list.
+func limitParam(raw string) (int, error) {
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 || n > conversation.MaxListLimit {
+		return 0, domain.Invalid("limit", "limit must be an integer between 1 and %d", conversation.MaxListLimit)
+	}
+	return n, nil
+}
+
+// decodeCursor reads a cursor of encodeCursor. What it decodes to is text from the caller, so
+// it is checked as the query parameters are.
 func decodeCursor(s string) (conversation.Cursor, bool) {
 	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
+	if err != nil || badText(string(b), false) != "" {
 		return conversation.Cursor{}, false
 	}
 	at, id, ok := strings.Cut(string(b), "|")
@@ -238,11 +245,7 @@ func decodeCursor(s string) (conversation.Cursor, bool) {
 
 func (s *Server) postSession(c *gin.Context) {
 	p, _ := principal(c)
-	var body struct {
-		ConversationID string `json:"conversation_id"`
-		CustomerName   string `json:"customer_name"`
-		TTLMinutes     *int   `json:"ttl_minutes"`
-	}
+	var body sessionIn
 	if c.Request.ContentLength != 0 {
 		if err := decodeJSON(c, &body); err != nil {
 			s.fail(c, err)
@@ -311,9 +314,7 @@ func (s *Server) cors(c *gin.Context) {
 
 func (s *Server) clientChat(c *gin.Context) {
 	p := client(c)
-	var body struct {
-		Message *string `json:"message"`
-	}
+	var body clientChatIn
 	if err := decodeJSON(c, &body); err != nil {
 		s.fail(c, err)
 		return

@@ -64,7 +64,7 @@ func (s *Server) errorOf(c *gin.Context, err error) (int, errorBody) {
 	if !known {
 		status = http.StatusInternalServerError
 	}
-	body := errorBody{Code: e.Code, Message: e.Message, Param: e.Field}
+	body := errorBody{Code: e.Code, Message: capMessage(e.Message), Param: capParam(e.Field)}
 	switch e.Code {
 	case domain.CodeInteractionLimitReached:
 		body.Type = "insufficient_quota"
@@ -77,4 +77,19 @@ func (s *Server) errorOf(c *gin.Context, err error) (int, errorBody) {
 		c.Header("Retry-After", strconv.Itoa(secs))
 	}
 	return status, body
+}
+
+// maxMessage is the longest error message answered: the messages quote at most a short prefix of
+// a value (domain.Quote), and this cut keeps one that would quote more from echoing it whole.
+const maxMessage = 500
+
+func capMessage(m string) string {
+	n := 0
+	for i := range m {
+		if n == maxMessage {
+			return m[:i] + "…"
+		}
+		n++
+	}
+	return m
 }

@@ -101,11 +101,7 @@ func (s *Server) getKnowledge(c *gin.Context) {
 
 func (s *Server) putPages(c *gin.Context) {
 	p, _ := principal(c)
-	var body struct {
-		Pages           []pageJSON `json:"pages"`
-		BusinessSummary *string    `json:"business_summary"`
-		SiteURL         *string    `json:"site_url"`
-	}
+	var body pagesIn
 	if err := decodeJSON(c, &body); err != nil {
 		s.fail(c, err)
 		return
@@ -135,12 +131,7 @@ func (s *Server) putPages(c *gin.Context) {
 
 func (s *Server) postFAQ(c *gin.Context) {
 	p, _ := principal(c)
-	var body struct {
-		Items []struct {
-			Question string `json:"question"`
-			Answer   string `json:"answer"`
-		} `json:"items"`
-	}
+	var body faqIn
 	if err := decodeJSON(c, &body); err != nil {
 		s.fail(c, err)
 		return
@@ -168,10 +159,7 @@ type skipJSON struct {
 
 func (s *Server) postCrawl(c *gin.Context) {
 	p, _ := principal(c)
-	var body struct {
-		URL      string `json:"url"`
-		MaxPages *int   `json:"max_pages"`
-	}
+	var body crawlIn
 	if err := decodeJSON(c, &body); err != nil {
 		s.fail(c, err)
 		return

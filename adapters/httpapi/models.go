@@ -306,7 +306,7 @@ func partOf(at string, p contentPartIn) (model.Part, error) {
 		}
 		return model.Part{Type: "image_url", ImageURL: img.URL, Detail: img.Detail}, nil
 	}
-	return model.Part{}, domain.Invalid(at+".type", "a content part is text or image_url, not %q", p.Type)
+	return model.Part{}, domain.Invalid(at+".type", "a content part is text or image_url, not %s", domain.Quote(p.Type))
 }
 
 func toolOf(at, name, description string, params json.RawMessage, strict *bool) (model.Tool, error) {

@@ -109,7 +109,7 @@ func responsesRequestOf(in responsesIn) (model.Request, error) {
 	req.Messages = append(req.Messages, msgs...)
 	for i, t := range in.Tools {
 		if t.Type != "function" {
-			return model.Request{}, domain.Invalid("tools", "tools[%d]: only function tools are supported; the built-in tool %q does not exist here", i, t.Type)
+			return model.Request{}, domain.Invalid("tools", "tools[%d]: only function tools are supported; the built-in tool %s does not exist here", i, domain.Quote(t.Type))
 		}
 		tool, err := toolOf(fmt.Sprintf("tools[%d]", i), t.Name, t.Description, t.Parameters, t.Strict)
 		if err != nil {
@@ -180,7 +180,7 @@ func inputOf(raw json.RawMessage) ([]model.Message, error) {
 		case "reasoning":
 			// Another provider's reasoning, echoed back: not for this model.
 		default:
-			return nil, domain.Invalid(at+".type", "an input item is a message, function_call or function_call_output, not %q", it.Type)
+			return nil, domain.Invalid(at+".type", "an input item is a message, function_call or function_call_output, not %s", domain.Quote(it.Type))
 		}
 	}
 	return msgs, nil
@@ -220,7 +220,7 @@ func inputMessageOf(at string, it inputItem) (model.Message, error) {
 			}
 			m.Parts = append(m.Parts, model.Part{Type: "image_url", ImageURL: p.ImageURL, Detail: p.Detail})
 		default:
-			return model.Message{}, domain.Invalid(pat+".type", "a content part is input_text, input_image or output_text, not %q", p.Type)
+			return model.Message{}, domain.Invalid(pat+".type", "a content part is input_text, input_image or output_text, not %s", domain.Quote(p.Type))
 		}
 	}
 	// A message of text parts only is its text: the form every upstream reads.

@@ -102,7 +102,7 @@ func (s *Server) routes() *gin.Engine {
 	r.ContextWithFallback = true
 	r.RedirectFixedPath = false
 	r.HandleMethodNotAllowed = false
-	r.Use(s.requestID, s.accessLog, s.recovery, s.cors, s.limitBody, s.nudgeRelay)
+	r.Use(s.requestID, s.accessLog, s.recovery, s.cors, s.limitBody, s.checkParams, s.nudgeRelay)
 	r.NoRoute(s.notFound)
 	r.NoMethod(s.notFound)
 

@@ -53,10 +53,7 @@ func (s *Server) listWebhooks(c *gin.Context) {
 
 func (s *Server) createWebhook(c *gin.Context) {
 	p, _ := principal(c)
-	var body struct {
-		URL    *string  `json:"url"`
-		Events []string `json:"events"`
-	}
+	var body webhookIn
 	if err := decodeJSON(c, &body); err != nil {
 		s.fail(c, err)
 		return
@@ -87,11 +84,7 @@ func (s *Server) getWebhook(c *gin.Context) {
 
 func (s *Server) patchWebhook(c *gin.Context) {
 	p, _ := principal(c)
-	var body struct {
-		URL    *string   `json:"url"`
-		Events *[]string `json:"events"`
-		Active *bool     `json:"active"`
-	}
+	var body webhookPatchIn
 	if err := decodeJSON(c, &body); err != nil {
 		s.fail(c, err)
 		return
@@ -181,13 +174,7 @@ func conversionOf(cv conversion.Conversion) conversionJSON {
 
 func (s *Server) createConversion(c *gin.Context) {
 	p, _ := principal(c)
-	var body struct {
-		Kind           *string  `json:"kind"`
-		Amount         *float64 `json:"amount"`
-		Currency       string   `json:"currency"`
-		Reference      string   `json:"reference"`
-		ConversationID string   `json:"conversation_id"`
-	}
+	var body conversionIn
 	if err := decodeJSON(c, &body); err != nil {
 		s.fail(c, err)
 		return

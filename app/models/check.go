@@ -28,7 +28,7 @@ func check(req model.Request) error {
 	images, chars := 0, 0
 	for i, m := range req.Messages {
 		if !roles[m.Role] {
-			return domain.Invalid(fmt.Sprintf("messages[%d].role", i), "role must be system, developer, user, assistant or tool, not %q", m.Role)
+			return domain.Invalid(fmt.Sprintf("messages[%d].role", i), "role must be system, developer, user, assistant or tool, not %s", domain.Quote(m.Role))
 		}
 		if m.Role == model.RoleTool && m.ToolCallID == "" {
 			return domain.Invalid(fmt.Sprintf("messages[%d].tool_call_id", i), "a tool message needs the tool_call_id it answers")
@@ -44,7 +44,7 @@ func check(req model.Request) error {
 					return domain.Invalid(fmt.Sprintf("messages[%d].content[%d].image_url.url", i, j), "%s", err.Error())
 				}
 			default:
-				return domain.Invalid(fmt.Sprintf("messages[%d].content[%d].type", i, j), "a content part is text or image_url, not %q", p.Type)
+				return domain.Invalid(fmt.Sprintf("messages[%d].content[%d].type", i, j), "a content part is text or image_url, not %s", domain.Quote(p.Type))
 			}
 		}
 		for _, tc := range m.ToolCalls {
@@ -67,7 +67,7 @@ func check(req model.Request) error {
 		return tooLarge("tools", chars)
 	}
 	if tc := req.ToolChoice; tc != nil && tc.Name != "" && !hasTool(req.Tools, tc.Name) {
-		return domain.Invalid("tool_choice", "tool_choice names %q, which is not among the tools", tc.Name)
+		return domain.Invalid("tool_choice", "tool_choice names %s, which is not among the tools", domain.Quote(tc.Name))
 	}
 	return nil
 }

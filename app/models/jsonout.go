@@ -42,7 +42,7 @@ func outputOf(rf *model.ResponseFormat, param string) (output, error) {
 		return output{json: true, object: true}, nil
 	case "json_schema":
 	default:
-		return output{}, domain.Invalid(param+".type", "the format type is text, json_object or json_schema, not %q", rf.Type)
+		return output{}, domain.Invalid(param+".type", "the format type is text, json_object or json_schema, not %s", domain.Quote(rf.Type))
 	}
 	out := output{json: true}
 	if len(rf.Schema) == 0 {

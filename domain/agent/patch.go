@@ -255,7 +255,7 @@ func languages(in []string) ([]string, error) {
 	for _, code := range in {
 		norm, ok := NormalizeLanguage(code)
 		if !ok {
-			return nil, domain.Invalid("languages", "%q is not a language code such as en, pt, pt-BR or es", code)
+			return nil, domain.Invalid("languages", "%s is not a language code such as en, pt, pt-BR or es", domain.Quote(code))
 		}
 		if !slices.Contains(out, norm) {
 			out = append(out, norm)
@@ -267,7 +267,7 @@ func languages(in []string) ([]string, error) {
 func languageKey(field, code string) (string, error) {
 	norm, ok := NormalizeLanguage(code)
 	if !ok {
-		return "", domain.Invalid(field, "%q is not a language code such as en, pt, pt-BR or es", code)
+		return "", domain.Invalid(field, "%s is not a language code such as en, pt, pt-BR or es", domain.Quote(code))
 	}
 	return norm, nil
 }
@@ -330,7 +330,7 @@ func distinctLanguages(field string, codes []string) error {
 			continue // reported by languageKey
 		}
 		if other, dup := seen[norm]; dup {
-			return domain.Invalid(field, "%q and %q name the same language", other, c)
+			return domain.Invalid(field, "%s and %s name the same language", domain.Quote(other), domain.Quote(c))
 		}
 		seen[norm] = c
 	}

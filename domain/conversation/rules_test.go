@@ -13,6 +13,10 @@ func TestValidate(t *testing.T) {
 	}{
 		{"message", ValidateMessage("message", "Do you deliver?"), true},
 		{"blank message", ValidateMessage("message", " \n"), false},
+		{"zero-width spaces only", ValidateMessage("message", "\u200b\u200b"), false},
+		{"invisible characters only", ValidateMessage("message", "\u200d\ufeff\u2060\u00ad\u3164\u2800\ufe0f\u00a0\u3000\x01"), false},
+		{"a word among zero-width spaces", ValidateMessage("message", "\u200bhi\u200b"), true},
+		{"an emoji", ValidateMessage("message", "\U0001F44D"), true},
 		{"long message", ValidateMessage("message", strings.Repeat("é", MaxMessage+1)), false},
 		{"max message", ValidateMessage("message", strings.Repeat("é", MaxMessage)), true},
 		{"id", ValidateID("conversation_id", "order-42_a:b@c.d"), true},

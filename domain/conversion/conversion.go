@@ -63,7 +63,7 @@ func (c *Conversion) Validate() error {
 	if c.Currency != "" {
 		code := strings.ToUpper(strings.TrimSpace(c.Currency))
 		if !IsCurrency(code) {
-			return domain.Invalid("currency", "%q is not an ISO 4217 currency code", c.Currency)
+			return domain.Invalid("currency", "%s is not an ISO 4217 currency code", domain.Quote(c.Currency))
 		}
 		c.Currency = code
 	}

@@ -80,7 +80,7 @@ func ValidateEvents(events []string) ([]string, error) {
 			continue
 		}
 		if !event.Known(event.Type(e)) {
-			return nil, domain.Invalid("events", "unknown event type %q", e)
+			return nil, domain.Invalid("events", "unknown event type %s", domain.Quote(e))
 		}
 		if !slices.Contains(out, e) {
 			out = append(out, e)
