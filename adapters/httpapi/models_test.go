@@ -275,7 +275,7 @@ func TestChatCompletion(t *testing.T) {
 	usage := b["usage"].(map[string]any)
 	svc := b["svc"].(map[string]any)
 	if !strings.HasPrefix(b["id"].(string), "chatcmpl-") || b["object"] != "chat.completion" || b["created"].(float64) < 1e9 ||
-		b["model"] != "gpt-4o" || choice["index"] != 0.0 || choice["finish_reason"] != "stop" || choice["logprobs"] != nil ||
+		b["model"] != "svc" || choice["index"] != 0.0 || choice["finish_reason"] != "stop" || choice["logprobs"] != nil ||
 		msg["role"] != "assistant" || msg["content"] != "Hello!" || msg["refusal"] != nil || msg["tool_calls"] != nil ||
 		usage["prompt_tokens"] != 12.0 || usage["completion_tokens"] != 2.0 || usage["total_tokens"] != 14.0 ||
 		svc["interactions_spent"] != 1.0 || svc["interactions_remaining"] != 9.0 || svc["interactions_limit"] != 10.0 {
