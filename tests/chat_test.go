@@ -265,8 +265,8 @@ func TestChatModel(t *testing.T) {
 				}
 				conv := getConversation(t, api, a.key, "model-slow")
 				wantThread(t, conv, []msgWant{
-					{role: "customer", content: question, id: pending.str("message_id")},
-					{role: "agent", content: want},
+					{role: "customer", content: question, id: pending.str("customer_message_id")},
+					{role: "agent", content: want, id: pending.str("message_id")},
 				})
 				wantReplied(t, db, a.id, "model-slow", []map[string]any{{
 					"channel": "api", "contact_id": "api:model-slow", "customer_message": question, "reply": want,
@@ -780,7 +780,7 @@ func TestChatSweep(t *testing.T) {
 	configureAgent(t, api, a.key)
 
 	type accepted struct {
-		conv, messageID, text, reply string
+		conv, messageID, replyID, text, reply string
 	}
 	var all []accepted
 
@@ -788,7 +788,8 @@ func TestChatSweep(t *testing.T) {
 	// calls (the request's attempt and its two retries) with 500, the first one only after the
 	// wait (flakyDelay, 1 s), and answers from the fourth call on.
 	flaky := accepted{conv: "sweep-R1", text: "#flaky tag=R1 Do you bake sourdough on Sundays?", reply: fakeRecoveredReply("R1")}
-	flaky.messageID = wantPending(t, postChat(t, api, a.key, map[string]any{"message": flaky.text, "conversation_id": flaky.conv}), flaky.conv).str("message_id")
+	pending := wantPending(t, postChat(t, api, a.key, map[string]any{"message": flaky.text, "conversation_id": flaky.conv}), flaky.conv)
+	flaky.messageID, flaky.replyID = pending.str("customer_message_id"), pending.str("message_id")
 	all = append(all, flaky)
 	waitFor(t, 30*time.Second, "the request's own attempt failing", func() (bool, string) {
 		return fake.count("R1") >= 3, fmt.Sprintf("%d upstream calls", fake.count("R1"))
@@ -827,7 +828,8 @@ func TestChatSweep(t *testing.T) {
 		if r.status != http.StatusAccepted {
 			t.Fatalf("chat %d: %s, want 202 pending (the upstream takes %s, the wait is 500ms)", i+1, r, delay)
 		}
-		killed[i].messageID = wantPending(t, r, killed[i].conv).str("message_id")
+		pending := wantPending(t, r, killed[i].conv)
+		killed[i].messageID, killed[i].replyID = pending.str("customer_message_id"), pending.str("message_id")
 	}
 	all = append(all, killed...)
 	waitFor(t, 30*time.Second, "the upstream working on every slow message", func() (bool, string) {
@@ -867,7 +869,7 @@ func TestChatSweep(t *testing.T) {
 	for _, acc := range all {
 		wantThread(t, getConversation(t, api2, a.key, acc.conv), []msgWant{
 			{role: "customer", content: acc.text, id: acc.messageID},
-			{role: "agent", content: acc.reply},
+			{role: "agent", content: acc.reply, id: acc.replyID},
 		})
 		wantReplied(t, db, a.id, acc.conv, []map[string]any{{
 			"channel": "api", "contact_id": "api:" + acc.conv, "customer_message": acc.text, "reply": acc.reply,
@@ -1333,8 +1335,9 @@ func wantPending(t testing.TB, r response, convID string) obj {
 	if v, ok := b.get("reply"); !ok || v != nil {
 		t.Errorf("reply %v (present %v), want null", v, ok)
 	}
-	if b.str("message_id") == "" || b.str("message_id") != b.str("customer_message_id") {
-		t.Errorf("message_id %q, want the customer message's id %q", b.str("message_id"), b.str("customer_message_id"))
+	// message_id names the agent's reply, as in a 200: the id it will have once made.
+	if id, cid := b.str("message_id"), b.str("customer_message_id"); id == "" || cid == "" || id == cid {
+		t.Errorf("message_id %q customer_message_id %q: want the reply's id and the customer message's, two ids", id, cid)
 	}
 	wantUsage(t, b)
 	return b

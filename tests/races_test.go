@@ -69,7 +69,7 @@ func TestRaces(t *testing.T) {
 							texts[b.str("customer_message_id")] = m.text
 						case http.StatusAccepted:
 							b := wantPending(t, m.r, conv)
-							want[b.str("customer_message_id")] = ""
+							want[b.str("customer_message_id")] = b.str("message_id")
 							texts[b.str("customer_message_id")] = m.text
 						default:
 							failed++
@@ -162,7 +162,7 @@ func sweepBehindNewer(t *testing.T, s stack, n int) {
 
 	old := "#flaky tag=B1 Do you bake sourdough on Sundays?"
 	first := wantPending(t, postChat(t, api, acc.key, map[string]any{"message": old, "conversation_id": conv}), conv)
-	want := map[string]string{first.str("customer_message_id"): ""}
+	want := map[string]string{first.str("customer_message_id"): first.str("message_id")}
 	texts := map[string]string{first.str("customer_message_id"): old}
 	waitFor(t, 30*time.Second, "the request's own attempts failing", func() (bool, string) {
 		return fake.count("B1") >= 3, fmt.Sprintf("%d upstream calls", fake.count("B1"))
@@ -187,7 +187,7 @@ func sweepBehindNewer(t *testing.T, s stack, n int) {
 			want[b.str("customer_message_id")], texts[b.str("customer_message_id")] = b.str("message_id"), text
 		case http.StatusAccepted:
 			b := wantPending(t, r, conv)
-			want[b.str("customer_message_id")], texts[b.str("customer_message_id")] = "", text
+			want[b.str("customer_message_id")], texts[b.str("customer_message_id")] = b.str("message_id"), text
 		default:
 			t.Fatalf("newer message %d: %s, want 200 (or 202)", i+1, r)
 		}

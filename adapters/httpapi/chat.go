@@ -67,7 +67,6 @@ func (s *Server) send(c *gin.Context, acct account.Account, req chat.Request) {
 	status := http.StatusOK
 	if r.Status == chat.StatusPending {
 		status = http.StatusAccepted
-		out.MessageID = r.MessageID
 		if u, err := s.uc.Ledger.Usage(c.Request.Context(), acct); err == nil {
 			out.Usage = interactionsOf(u)
 		}

@@ -300,7 +300,7 @@ func NewReplyJobs(db *bun.DB) *ReplyJobs { return &ReplyJobs{db: db} }
 
 // Create stores a job.
 func (r *ReplyJobs) Create(ctx context.Context, j conversation.Job) error {
-	m := jobModel{ID: j.ID, AccountID: j.AccountID, ConversationID: j.ConversationID, MessageID: j.MessageID,
+	m := jobModel{ID: j.ID, AccountID: j.AccountID, ConversationID: j.ConversationID, MessageID: j.MessageID, ReplyID: j.ReplyID,
 		Channel: string(j.Channel), Status: j.Status, LeaseUntil: dbTime(j.LeaseUntil), Attempts: j.Attempts,
 		CreatedAt: dbTime(j.CreatedAt), UpdatedAt: dbTime(j.UpdatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {

@@ -122,7 +122,7 @@ type Reply struct {
 	Status         string
 	ConversationID string
 	MessageID      string // the customer's message
-	ReplyID        string // the agent's message, when completed
+	ReplyID        string // the agent's message: its id is known while the reply is pending
 	Text           string
 	Actions        []conversation.Action
 	Usage          ledger.Usage
@@ -157,7 +157,8 @@ func (a *Agent) Send(ctx context.Context, req Request) (Reply, error) {
 	case <-ctx.Done():
 	}
 	gone.Store(true)
-	return Reply{Status: StatusPending, ConversationID: job.ConversationID, MessageID: job.MessageID, CreatedAt: job.CreatedAt}, nil
+	return Reply{Status: StatusPending, ConversationID: job.ConversationID, MessageID: job.MessageID, ReplyID: job.ReplyID,
+		CreatedAt: job.CreatedAt}, nil
 }
 
 type result struct {
@@ -217,7 +218,7 @@ func (a *Agent) accept(ctx context.Context, req Request) (conversation.Job, erro
 		convID = ident.New("conv")
 	}
 	job := conversation.Job{ID: ident.New("job"), AccountID: req.Account.ID, ConversationID: convID, MessageID: ident.New("msg"),
-		Channel: req.Channel, Status: conversation.JobPending, LeaseUntil: now.Add(a.opts.Lease), CreatedAt: now, UpdatedAt: now}
+		ReplyID: ident.New("msg"), Channel: req.Channel, Status: conversation.JobPending, LeaseUntil: now.Add(a.opts.Lease), CreatedAt: now, UpdatedAt: now}
 	err := a.tx.InTx(ctx, func(ctx context.Context) error {
 		c, err := a.conversations.Open(ctx, conversation.Conversation{AccountID: req.Account.ID, ID: convID, Channel: req.Channel,
 			CustomerName: req.CustomerName, ContactID: conversation.ContactID(req.Channel, convID), CreatedAt: now, UpdatedAt: now})

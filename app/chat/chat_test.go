@@ -250,16 +250,16 @@ func TestSlowReplyIsPendingThenStoredOnce(t *testing.T) {
 		return conversation.Draft{Text: "Yes, we deliver in Porto."}, nil
 	})
 	r, err := send(e, "slow", "Do you deliver?")
-	if err != nil || r.Status != chat.StatusPending || r.MessageID == "" || r.ConversationID != "slow" {
-		t.Fatalf("reply %+v %v", r, err)
+	if err != nil || r.Status != chat.StatusPending || r.MessageID == "" || r.ReplyID == "" || r.ReplyID == r.MessageID || r.ConversationID != "slow" {
+		t.Fatalf("reply %+v %v, want pending with the customer message's id and the reply's", r, err)
 	}
 	close(release)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		msgs, _ := e.convs.Messages(t.Context(), e.acct.ID, "slow", 0)
 		if len(msgs) == 2 {
-			if msgs[1].Content != "Yes, we deliver in Porto." {
-				t.Fatalf("reply %q", msgs[1].Content)
+			if msgs[1].Content != "Yes, we deliver in Porto." || msgs[1].ID != r.ReplyID {
+				t.Fatalf("reply %q (id %s), want the one the pending reply named (%s)", msgs[1].Content, msgs[1].ID, r.ReplyID)
 			}
 			break
 		}

@@ -113,7 +113,10 @@ func (a *Agent) finish(ctx context.Context, acct account.Account, job conversati
 	ctx = context.WithoutCancel(ctx) // a reply that was made is stored, even if its caller left
 	now := a.clock.Now().UTC()
 	reply := Reply{Status: StatusCompleted, ConversationID: job.ConversationID, MessageID: job.MessageID,
-		ReplyID: ident.New("msg"), Text: text, Actions: actions, CreatedAt: now}
+		ReplyID: job.ReplyID, Text: text, Actions: actions, CreatedAt: now}
+	if reply.ReplyID == "" { // a job made before reply ids were reserved
+		reply.ReplyID = ident.New("msg")
+	}
 	var refused error
 	err := a.tx.InTx(ctx, func(ctx context.Context) error {
 		usage, err := a.ledger.ChargeAccount(ctx, acct, ledger.ChatReply, reply.ReplyID, ledger.Labels{})

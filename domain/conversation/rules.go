@@ -100,7 +100,7 @@ type Job struct {
 	Status         string
 	LeaseUntil     time.Time
 	Attempts       int
-	ReplyID        string // the agent message, when done
+	ReplyID        string // the agent message's id, reserved when the job is made
 	Error          string // why it failed
 	CreatedAt      time.Time
 	UpdatedAt      time.Time

@@ -135,7 +135,7 @@ func testConversationPages(t *testing.T, s Stores) {
 func testReplyJobs(t *testing.T, s Stores) {
 	ctx := t.Context()
 	createAccounts(t, s, "acct_a", "acct_b")
-	j := conversation.Job{ID: "job_1", AccountID: "acct_a", ConversationID: "c", MessageID: "msg_1", Channel: conversation.ChannelAPI,
+	j := conversation.Job{ID: "job_1", AccountID: "acct_a", ConversationID: "c", MessageID: "msg_1", ReplyID: "msg_2", Channel: conversation.ChannelAPI,
 		Status: conversation.JobPending, LeaseUntil: t0.Add(time.Minute), CreatedAt: t0, UpdatedAt: t0}
 	if err := s.ReplyJobs.Create(ctx, j); err != nil {
 		t.Fatal(err)
