@@ -34,14 +34,14 @@ func (noJobs) Stop(context.Context) error { return nil }
 
 // program is the assembled svc-api.
 type program struct {
-	cfg    config.Config
-	log    *zap.Logger
+	cfg     config.Config
+	log     *zap.Logger
 	server  *httpapi.Server
 	metrics *httpapi.Metrics
-	relay  *events.Relay
-	admin  *accounts.Admin
-	chat   *chat.Agent
-	jobs   jobs
+	relay   *events.Relay
+	admin   *accounts.Admin
+	chat    *chat.Agent
+	jobs    jobs
 }
 
 func run(ctx context.Context, lookup func(string) (string, bool), environ []string) error {
