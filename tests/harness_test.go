@@ -201,8 +201,9 @@ func (l *lineLog) Entries() []map[string]any {
 
 // proc is one started program.
 type proc struct {
-	name   string
-	addr   string // host:port of SVC_HTTP_ADDR
+	name    string
+	addr    string // host:port of SVC_HTTP_ADDR
+	metrics string // host:port of SVC_METRICS_ADDR (svc-api serves /metrics there)
 	env    map[string]string
 	cmd    *exec.Cmd
 	log    *lineLog
@@ -214,6 +215,9 @@ type proc struct {
 
 // URL returns the base URL of the program's HTTP server.
 func (p *proc) URL() string { return "http://" + p.addr }
+
+// MetricsURL returns the URL of the program's /metrics, on its own listener.
+func (p *proc) MetricsURL() string { return "http://" + p.metrics + "/metrics" }
 
 // exited reports whether the program has exited.
 func (p *proc) exited() bool {
@@ -241,8 +245,8 @@ const (
 	waitAlive                    // the program serves /healthz or is still running after a moment
 )
 
-// start starts the program name (svc-api, svc-worker) with env plus a free SVC_HTTP_ADDR (unless
-// env names one) and waits until it is ready. The program is killed at the end of the test if it
+// start starts the program name (svc-api, svc-worker) with env plus a free SVC_HTTP_ADDR and a
+// free SVC_METRICS_ADDR (unless env names them) and waits until it is ready. The program is killed at the end of the test if it
 // is still running, and its log is printed when the test failed.
 func start(t testing.TB, name string, env map[string]string, ready readiness) *proc {
 	t.Helper()
@@ -254,10 +258,14 @@ func start(t testing.TB, name string, env map[string]string, ready readiness) *p
 	if envCopy["SVC_HTTP_ADDR"] == "" {
 		envCopy["SVC_HTTP_ADDR"] = freeAddr(t)
 	}
+	if _, set := envCopy["SVC_METRICS_ADDR"]; !set {
+		envCopy["SVC_METRICS_ADDR"] = freeAddr(t) // never the default port, which parallel programs would share
+	}
 	if envCopy["SVC_LOG_LEVEL"] == "" {
 		envCopy["SVC_LOG_LEVEL"] = "info"
 	}
-	p := &proc{name: name, addr: envCopy["SVC_HTTP_ADDR"], env: envCopy, log: &lineLog{}, done: make(chan struct{})}
+	p := &proc{name: name, addr: envCopy["SVC_HTTP_ADDR"], metrics: envCopy["SVC_METRICS_ADDR"], env: envCopy,
+		log: &lineLog{}, done: make(chan struct{})}
 	p.cmd = exec.Command(bin)
 	p.cmd.Env = programEnv(envCopy)
 	p.cmd.Dir = t.TempDir() // a relative sqlite://data/... never lands in the source tree
