@@ -28,6 +28,7 @@ const (
 // Config is everything the programs read from the environment.
 type Config struct {
 	HTTPAddr                string        `env:"SVC_HTTP_ADDR" envDefault:":8080"`
+	MetricsAddr             string        `env:"SVC_METRICS_ADDR"` // DefaultMetricsAddr when unset; set empty: no metrics
 	DatabaseURL             string        `env:"SVC_DATABASE_URL" envDefault:"sqlite://data/svc.db"`
 	RedisURL                string        `env:"SVC_REDIS_URL"`
 	PublicURL               string        `env:"SVC_PUBLIC_URL" envDefault:"http://localhost:8080"`
@@ -56,6 +57,10 @@ type Config struct {
 	TrustedProxies          []string      `env:"SVC_TRUSTED_PROXIES" envSeparator:","`
 }
 
+// DefaultMetricsAddr is where svc-api serves /metrics when SVC_METRICS_ADDR is not set: loopback
+// only, apart from the API.
+const DefaultMetricsAddr = "127.0.0.1:9090"
+
 // Load reads the configuration from the environment given as a lookup function (os.LookupEnv in
 // the programs, a map in tests) and checks it.
 func Load(lookup func(string) (string, bool)) (Config, error) {
@@ -68,6 +73,9 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	var c Config
 	if err := env.ParseWithOptions(&c, env.Options{Environment: environ}); err != nil {
 		return Config{}, fmt.Errorf("configuration: %w", nameVariables(err))
+	}
+	if _, set := environ["SVC_METRICS_ADDR"]; !set {
+		c.MetricsAddr = DefaultMetricsAddr // a default the library would also put in for an empty value
 	}
 	if err := c.validate(); err != nil {
 		return Config{}, fmt.Errorf("configuration: %w", err)
@@ -118,6 +126,11 @@ func (c *Config) validate() error {
 	}
 	if _, port, err := net.SplitHostPort(c.HTTPAddr); err != nil || port == "" {
 		bad("SVC_HTTP_ADDR", "%q is not a listen address such as :8080 or 127.0.0.1:8080", c.HTTPAddr)
+	}
+	if c.MetricsAddr != "" {
+		if _, port, err := net.SplitHostPort(c.MetricsAddr); err != nil || port == "" {
+			bad("SVC_METRICS_ADDR", "%q is not a listen address such as 127.0.0.1:9090 (or empty: no metrics)", c.MetricsAddr)
+		}
 	}
 	switch scheme := schemeOf(c.DatabaseURL); scheme {
 	case "sqlite", "postgres", "postgresql":

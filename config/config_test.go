@@ -18,6 +18,12 @@ func TestLoadDefaults(t *testing.T) {
 		c.PublicURL != "http://localhost:8080" || c.Env != EnvDev || c.AllowPrivateTargets || !c.Embedded() || len(c.TrustedProxies) != 0 {
 		t.Fatalf("defaults: %+v", c)
 	}
+	if c.MetricsAddr != "127.0.0.1:9090" {
+		t.Fatalf("SVC_METRICS_ADDR default %q, want loopback 127.0.0.1:9090", c.MetricsAddr)
+	}
+	if c, err := Load(lookup(map[string]string{"SVC_METRICS_ADDR": ""})); err != nil || c.MetricsAddr != "" {
+		t.Fatalf("SVC_METRICS_ADDR empty (no metrics): %q, %v", c.MetricsAddr, err)
+	}
 	if c.Upgrade() != "http://localhost:8080/billing" {
 		t.Fatalf("Upgrade() = %q", c.Upgrade())
 	}
@@ -42,6 +48,7 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"bad env", "SVC_ENV", "staging"},
 		{"bad addr", "SVC_HTTP_ADDR", "nonsense"},
+		{"bad metrics addr", "SVC_METRICS_ADDR", "9090"},
 		{"bad database", "SVC_DATABASE_URL", "mysql://x"},
 		{"bad redis", "SVC_REDIS_URL", "http://localhost"},
 		{"bad public url", "SVC_PUBLIC_URL", "localhost:8080"},

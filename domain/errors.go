@@ -12,7 +12,8 @@ import (
 // Code is a machine-readable error code of the interface specification (part 7).
 type Code string
 
-// The codes of the interface specification, part 7, plus CodeInternal for failures that are ours.
+// The codes of the interface specification, part 7, plus CodeServiceUnavailable for a dependency
+// that cannot be reached right now (the database) and CodeInternal for failures that are ours.
 const (
 	CodeInvalidRequest          Code = "invalid_request"
 	CodeInputTooLarge           Code = "input_too_large"
@@ -29,6 +30,7 @@ const (
 	CodeAssistantError          Code = "assistant_error"
 	CodeAgentUnavailable        Code = "agent_unavailable"
 	CodeModelUnavailable        Code = "model_unavailable"
+	CodeServiceUnavailable      Code = "service_unavailable"
 	CodeInternal                Code = "internal_error"
 )
 

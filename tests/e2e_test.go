@@ -521,7 +521,8 @@ func checkPeriod(t *testing.T, start, end string) {
 	}
 }
 
-// checkOperations checks /healthz, /readyz and /metrics.
+// checkOperations checks /healthz, /readyz and /metrics, which is served on its own listener and
+// not on the API's.
 func checkOperations(t *testing.T, api *proc) {
 	t.Helper()
 	for _, path := range []string{"/healthz", "/readyz"} {
@@ -529,9 +530,10 @@ func checkOperations(t *testing.T, api *proc) {
 			t.Errorf("GET %s: %s, want 200", path, r)
 		}
 	}
-	r := call(t, "GET", api.URL()+"/metrics")
+	wantError(t, call(t, "GET", api.URL()+"/metrics"), http.StatusNotFound, "not_found")
+	r := call(t, "GET", api.MetricsURL())
 	if r.status != http.StatusOK {
-		t.Fatalf("GET /metrics: %d", r.status)
+		t.Fatalf("GET %s: %d", api.MetricsURL(), r.status)
 	}
 	for _, name := range []string{"svc_http_requests_total", "svc_http_request_duration_seconds", "svc_queue_depth", "svc_outbox_backlog"} {
 		if !strings.Contains(string(r.raw), name) {
@@ -586,7 +588,7 @@ func waitMetrics(t *testing.T, api *proc, timeout time.Duration, what string, co
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		r := call(t, "GET", api.URL()+"/metrics")
+		r := call(t, "GET", api.MetricsURL())
 		backlog, ok1 := metricSum(string(r.raw), "svc_outbox_backlog")
 		depth, ok2 := metricSum(string(r.raw), "svc_queue_depth")
 		if ok1 && ok2 && cond(backlog, depth) {

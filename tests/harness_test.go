@@ -39,7 +39,8 @@ const (
 	httpTimeout  = 30 * time.Second // one HTTP request
 )
 
-// e2eRedisDB is the Redis database index the end-to-end tests and the benchmark own. Each test that
+// e2eRedisDB is the Redis database index the end-to-end tests and the benchmark own when there is no
+// redis-server for a Redis of their own (productionRedis). Each test that
 // uses it flushes it first, so the tests of this package must not run in parallel with each other.
 const e2eRedisDB = 5
 
@@ -202,19 +203,23 @@ func (l *lineLog) Entries() []map[string]any {
 
 // proc is one started program.
 type proc struct {
-	name   string
-	addr   string // host:port of SVC_HTTP_ADDR
-	env    map[string]string
-	cmd    *exec.Cmd
-	log    *lineLog
-	stdout *lineWriter
-	stderr *lineWriter
-	done   chan struct{}
-	err    error // from Wait, valid after done is closed
+	name    string
+	addr    string // host:port of SVC_HTTP_ADDR
+	metrics string // host:port of SVC_METRICS_ADDR (svc-api serves /metrics there)
+	env     map[string]string
+	cmd     *exec.Cmd
+	log     *lineLog
+	stdout  *lineWriter
+	stderr  *lineWriter
+	done    chan struct{}
+	err     error // from Wait, valid after done is closed
 }
 
 // URL returns the base URL of the program's HTTP server.
 func (p *proc) URL() string { return "http://" + p.addr }
+
+// MetricsURL returns the URL of the program's /metrics, on its own listener.
+func (p *proc) MetricsURL() string { return "http://" + p.metrics + "/metrics" }
 
 // exited reports whether the program has exited.
 func (p *proc) exited() bool {
@@ -242,8 +247,8 @@ const (
 	waitAlive                    // the program serves /healthz or is still running after a moment
 )
 
-// start starts the program name (svc-api, svc-worker) with env plus a free SVC_HTTP_ADDR (unless
-// env names one) and waits until it is ready. The program is killed at the end of the test if it
+// start starts the program name (svc-api, svc-worker) with env plus a free SVC_HTTP_ADDR and a
+// free SVC_METRICS_ADDR (unless env names them) and waits until it is ready. The program is killed at the end of the test if it
 // is still running, and its log is printed when the test failed.
 func start(t testing.TB, name string, env map[string]string, ready readiness) *proc {
 	t.Helper()
@@ -255,10 +260,14 @@ func start(t testing.TB, name string, env map[string]string, ready readiness) *p
 	if envCopy["SVC_HTTP_ADDR"] == "" {
 		envCopy["SVC_HTTP_ADDR"] = freeAddr(t)
 	}
+	if _, set := envCopy["SVC_METRICS_ADDR"]; !set {
+		envCopy["SVC_METRICS_ADDR"] = freeAddr(t) // never the default port, which parallel programs would share
+	}
 	if envCopy["SVC_LOG_LEVEL"] == "" {
 		envCopy["SVC_LOG_LEVEL"] = "info"
 	}
-	p := &proc{name: name, addr: envCopy["SVC_HTTP_ADDR"], env: envCopy, log: &lineLog{}, done: make(chan struct{})}
+	p := &proc{name: name, addr: envCopy["SVC_HTTP_ADDR"], metrics: envCopy["SVC_METRICS_ADDR"], env: envCopy,
+		log: &lineLog{}, done: make(chan struct{})}
 	p.cmd = exec.Command(bin)
 	p.cmd.Env = programEnv(envCopy)
 	p.cmd.Dir = t.TempDir() // a relative sqlite://data/... never lands in the source tree
@@ -636,13 +645,13 @@ func newEmbedded(t testing.TB) stack {
 	}}
 }
 
-// newProduction returns the production environment over a fresh Postgres database and this
-// package's own, flushed, Redis database. It is migrated with svcctl migrate. It skips (or fails
+// newProduction returns the production environment over a fresh Postgres database and a Redis
+// of its own (productionRedis). It is migrated with svcctl migrate. It skips (or fails
 // under CI=true) when Postgres or Redis does not answer.
 func newProduction(t testing.TB) stack {
 	t.Helper()
 	pg := testenv.Postgres(t)
-	rd := ownRedisDB(t, testenv.Redis(t), e2eRedisDB)
+	rd := productionRedis(t, e2eRedisDB)
 	s := stack{name: "production", production: true, env: map[string]string{
 		"SVC_DATABASE_URL": pg,
 		"SVC_REDIS_URL":    rd,
@@ -712,6 +721,82 @@ func (s stack) newKey(t testing.TB, accountID string, args ...string) (id, key s
 
 // ---------------------------------------------------------------------------------------------
 // Redis
+
+// productionRedis returns the Redis of a new production stack: a redis-server of its own on a free
+// loopback port when redis-server is installed, else database db of the test Redis
+// (SVC_TEST_REDIS_URL), flushed. A server of its own keeps every other user of the machine's Redis
+// away from the stack's queue: another run of these tests flushing the shared database (which
+// emptied asynq's list of queues, and svc_queue_depth read NaN) or its svc-worker taking the
+// stack's tasks from the shared queue and dropping them (a ping never confirmed).
+func productionRedis(t testing.TB, db int) string {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err == nil {
+		return newPrivateRedis(t).url
+	}
+	return ownRedisDB(t, testenv.Redis(t), db)
+}
+
+// privateRedis is a redis-server of the test's own, on a free loopback port, without persistence:
+// stopping it loses its data, as a restarted Redis without persistence does.
+type privateRedis struct {
+	bin, port, url string
+	cmd            *exec.Cmd
+	done           chan struct{}
+}
+
+func newPrivateRedis(t testing.TB) *privateRedis {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("redis-server is not installed")
+		}
+		t.Skip("redis-server is not installed")
+	}
+	_, port, _ := net.SplitHostPort(freeAddr(t))
+	r := &privateRedis{bin: bin, port: port, url: "redis://127.0.0.1:" + port + "/0"}
+	r.start(t)
+	t.Cleanup(func() {
+		if r.cmd != nil {
+			_ = r.cmd.Process.Kill()
+			<-r.done
+		}
+	})
+	return r
+}
+
+// start starts the server and waits until it answers.
+func (r *privateRedis) start(t testing.TB) {
+	t.Helper()
+	r.cmd = exec.Command(r.bin, "--port", r.port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+	if err := r.cmd.Start(); err != nil {
+		t.Fatalf("start redis-server: %v", err)
+	}
+	r.done = make(chan struct{})
+	go func(cmd *exec.Cmd, done chan struct{}) {
+		_ = cmd.Wait()
+		close(done)
+	}(r.cmd, r.done)
+	u, _ := url.Parse(r.url)
+	waitFor(t, 15*time.Second, "redis-server to answer on port "+r.port, func() (bool, string) {
+		err := redisDo(u, "PING")
+		return err == nil, fmt.Sprint(err)
+	})
+}
+
+// stop shuts the server down without saving and waits for it to exit.
+func (r *privateRedis) stop(t testing.TB) {
+	t.Helper()
+	u, _ := url.Parse(r.url)
+	_ = redisDo(u, "SHUTDOWN", "NOSAVE") // the server closes the connection instead of answering
+	select {
+	case <-r.done:
+	case <-time.After(15 * time.Second):
+		_ = r.cmd.Process.Kill()
+		<-r.done
+	}
+	r.cmd = nil
+}
 
 // ownRedisDB rewrites the database index of a redis:// URL to db, empties that database with
 // FLUSHDB and returns the URL.

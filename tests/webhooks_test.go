@@ -58,12 +58,12 @@ var stampMillisZ = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{
 // signatureHeader is the form of SVC-Signature: t=<unix>,v1=<64 hex digits>.
 var signatureHeader = regexp.MustCompile(`^t=\d+,v1=[0-9a-f]{64}$`)
 
-// newWebhookProduction is newProduction on Redis database db: a fresh Postgres database, the Redis
-// database flushed, migrated with svcctl.
+// newWebhookProduction is newProduction with database db of the test Redis when there is no
+// redis-server for a Redis of its own (productionRedis).
 func newWebhookProduction(t testing.TB, db int) stack {
 	t.Helper()
 	pg := testenv.Postgres(t)
-	rd := ownRedisDB(t, testenv.Redis(t), db)
+	rd := productionRedis(t, db)
 	s := stack{name: "production", production: true, env: map[string]string{
 		"SVC_DATABASE_URL": pg,
 		"SVC_REDIS_URL":    rd,

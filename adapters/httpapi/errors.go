@@ -28,6 +28,7 @@ var statusOf = map[domain.Code]int{
 	domain.CodeAssistantError:          http.StatusInternalServerError,
 	domain.CodeAgentUnavailable:        http.StatusServiceUnavailable,
 	domain.CodeModelUnavailable:        http.StatusServiceUnavailable,
+	domain.CodeServiceUnavailable:      http.StatusServiceUnavailable,
 	domain.CodeInternal:                http.StatusInternalServerError,
 }
 
@@ -71,7 +72,7 @@ func (s *Server) errorOf(c *gin.Context, err error) (int, errorBody) {
 		body.UpgradeURL = s.opts.UpgradeURL
 	case domain.CodePlanRequired:
 		body.UpgradeURL = s.opts.UpgradeURL
-	case domain.CodeRateLimited:
+	case domain.CodeRateLimited, domain.CodeServiceUnavailable:
 		secs := max(int((e.RetryAfter+time.Second-1)/time.Second), 1)
 		body.RetryAfter = secs
 		c.Header("Retry-After", strconv.Itoa(secs))

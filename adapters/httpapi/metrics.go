@@ -21,9 +21,13 @@ type Metrics struct {
 	duration *prometheus.HistogramVec
 }
 
+// Collectors are more metrics of the process for the registry (such as the rate limiter's
+// fallback counts in production).
+type Collectors []prometheus.Collector
+
 // NewMetrics registers the request metrics, the queue depth and the outbox backlog (read when
-// scraped) and the Go runtime collectors on a registry of its own.
-func NewMetrics(q ports.Queue, o ports.Outbox) *Metrics {
+// scraped), the Go runtime collectors and extra on a registry of its own.
+func NewMetrics(q ports.Queue, o ports.Outbox, extra Collectors) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -53,6 +57,7 @@ func NewMetrics(q ports.Queue, o ports.Outbox) *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
+	m.reg.MustRegister(extra...)
 	return m
 }
 
@@ -61,7 +66,8 @@ func (m *Metrics) observe(method, route string, status int, d time.Duration) {
 	m.duration.WithLabelValues(method, route).Observe(d.Seconds())
 }
 
-// Handler serves the metrics in the Prometheus text format.
+// Handler serves the metrics in the Prometheus text format. It is not a route of the API: the
+// program serves it on a listener of its own (SVC_METRICS_ADDR), never exposed with the API.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }

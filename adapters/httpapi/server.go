@@ -59,10 +59,14 @@ type Options struct {
 	TrustedProxies []string
 }
 
-// Check is one dependency that readiness probes.
+// Check is one dependency that readiness probes. A dependency the service can do without for a
+// while (Redis: the rate limits fall back to this process, events wait in the outbox) Degrades:
+// its failure shows as "degraded" and keeps the instance ready; any other failure makes it
+// unavailable.
 type Check struct {
-	Name   string
-	Pinger ports.Pinger
+	Name     string
+	Pinger   ports.Pinger
+	Degrades bool
 }
 
 // Readiness lists what GET /readyz checks.
@@ -108,7 +112,6 @@ func (s *Server) routes() *gin.Engine {
 
 	r.GET("/healthz", s.healthz)
 	r.GET("/readyz", s.readyz)
-	r.GET("/metrics", gin.WrapH(s.metrics.Handler()))
 
 	v1 := r.Group("/v1")
 	v1.GET("", s.apiInfo)
@@ -167,23 +170,33 @@ func (s *Server) healthz(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"status": "ok"})
 }
 
+// readyz answers 200 "ready" when every check passes, 200 "degraded" when only checks that
+// degrade fail (the instance stays in rotation), and 503 "unavailable" when any other fails.
 func (s *Server) readyz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
 	defer cancel()
 	checks := map[string]string{}
-	status := http.StatusOK
+	state := "ready"
 	for _, ch := range s.ready {
-		if err := ch.Pinger.Ping(ctx); err != nil {
+		err := ch.Pinger.Ping(ctx)
+		switch {
+		case err == nil:
+			checks[ch.Name] = "ok"
+		case ch.Degrades:
+			logger(c).Warn("readiness check failed; degraded", zap.String("check", ch.Name), zap.Error(err))
+			checks[ch.Name] = "degraded"
+			if state == "ready" {
+				state = "degraded"
+			}
+		default:
 			logger(c).Warn("readiness check failed", zap.String("check", ch.Name), zap.Error(err))
 			checks[ch.Name] = "unavailable"
-			status = http.StatusServiceUnavailable
-			continue
+			state = "unavailable"
 		}
-		checks[ch.Name] = "ok"
 	}
-	state := "ready"
-	if status != http.StatusOK {
-		state = "unavailable"
+	status := http.StatusOK
+	if state == "unavailable" {
+		status = http.StatusServiceUnavailable
 	}
 	c.JSON(status, gin.H{"status": state, "checks": checks})
 }

@@ -70,7 +70,7 @@ func newTestServer(t *testing.T, opts ...func(*Options)) (*Server, deps) {
 	for _, f := range opts {
 		f(&o)
 	}
-	s := New(o, uc, Readiness{}, NewMetrics(queue, ob), zap.NewNop())
+	s := New(o, uc, Readiness{}, NewMetrics(queue, ob, nil), zap.NewNop())
 	return s, d
 }
 
@@ -149,6 +149,7 @@ func TestErrorMapping(t *testing.T) {
 		{domain.Errorf(domain.CodeAssistantError, "try again"), 500, domain.CodeAssistantError, "", "", false, ""},
 		{domain.Errorf(domain.CodeAgentUnavailable, "off"), 503, domain.CodeAgentUnavailable, "", "", false, ""},
 		{domain.Errorf(domain.CodeModelUnavailable, "down"), 503, domain.CodeModelUnavailable, "", "", false, ""},
+		{&domain.Error{Code: domain.CodeServiceUnavailable, Message: "database down", RetryAfter: 2100 * time.Millisecond}, 503, domain.CodeServiceUnavailable, "", "", false, "3"},
 		{errors.New("pq: password=hunter2 connection refused"), 500, domain.CodeInternal, "", "", false, ""},
 	}
 	for _, tt := range tests {
@@ -400,14 +401,38 @@ type pingFunc func(context.Context) error
 func (f pingFunc) Ping(ctx context.Context) error { return f(ctx) }
 
 func TestReadiness(t *testing.T) {
-	s, _ := newTestServer(t)
-	s.ready = Readiness{{Name: "store", Pinger: pingFunc(func(context.Context) error { return nil })}}
-	if rec := do(s, "GET", "/readyz", nil, ""); rec.Code != 200 {
-		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	up := pingFunc(func(context.Context) error { return nil })
+	down := pingFunc(func(context.Context) error { return errors.New("down") })
+	tests := []struct {
+		name   string
+		ready  Readiness
+		status int
+		body   string
+	}{
+		{"all answer", Readiness{{Name: "store", Pinger: up}, {Name: "redis", Pinger: up, Degrades: true}},
+			200, `{"checks":{"redis":"ok","store":"ok"},"status":"ready"}`},
+		{"redis down degrades", Readiness{{Name: "store", Pinger: up}, {Name: "redis", Pinger: down, Degrades: true}},
+			200, `{"checks":{"redis":"degraded","store":"ok"},"status":"degraded"}`},
+		{"store down", Readiness{{Name: "store", Pinger: down}, {Name: "redis", Pinger: up, Degrades: true}},
+			503, `{"checks":{"redis":"ok","store":"unavailable"},"status":"unavailable"}`},
+		{"both down", Readiness{{Name: "store", Pinger: down}, {Name: "redis", Pinger: down, Degrades: true}},
+			503, `{"checks":{"redis":"degraded","store":"unavailable"},"status":"unavailable"}`},
 	}
-	s.ready = append(s.ready, Check{Name: "redis", Pinger: pingFunc(func(context.Context) error { return errors.New("down") })})
-	rec := do(s, "GET", "/readyz", nil, "")
-	if rec.Code != 503 || !strings.Contains(rec.Body.String(), `"redis":"unavailable"`) {
-		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := newTestServer(t)
+			s.ready = tt.ready
+			rec := do(s, "GET", "/readyz", nil, "")
+			if rec.Code != tt.status || rec.Body.String() != tt.body {
+				t.Fatalf("%d %s, want %d %s", rec.Code, rec.Body.String(), tt.status, tt.body)
+			}
+		})
+	}
+}
+
+func TestMetricsAreNotARoute(t *testing.T) {
+	s, _ := newTestServer(t)
+	if rec := do(s, "GET", "/metrics", nil, ""); rec.Code != http.StatusNotFound {
+		t.Fatalf("GET /metrics on the API: %d, want 404 (metrics have their own listener)", rec.Code)
 	}
 }

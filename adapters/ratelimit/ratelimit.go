@@ -18,9 +18,6 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-// RedisSet provides the Redis limiter from a redis.UniversalClient.
-var RedisSet = wire.NewSet(NewRedis, wire.Bind(new(ports.RateLimiter), new(*Redis)))
-
 // MemorySet provides the in-memory limiter from a ports.Clock.
 var MemorySet = wire.NewSet(NewMemory, wire.Bind(new(ports.RateLimiter), new(*Memory)))
 

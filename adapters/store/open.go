@@ -92,7 +92,10 @@ func openPostgres(databaseURL string) (db *bun.DB, err error) {
 			db, err = nil, fmt.Errorf("store: invalid postgres URL: %v", r)
 		}
 	}()
-	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(databaseURL)))
+	// Failures to reach the server become service_unavailable errors (outageConnector), and a
+	// pooled connection the server closed meanwhile is dropped before it is used (dropDeadConn),
+	// so that the pool recovers by itself after a restart of the database.
+	sqldb := sql.OpenDB(outageConnector{pgdriver.NewConnector(pgdriver.WithDSN(databaseURL), pgdriver.WithResetSessionFunc(dropDeadConn))})
 	n := max(8, 4*runtime.GOMAXPROCS(0))
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)

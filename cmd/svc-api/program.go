@@ -34,13 +34,14 @@ func (noJobs) Stop(context.Context) error { return nil }
 
 // program is the assembled svc-api.
 type program struct {
-	cfg    config.Config
-	log    *zap.Logger
-	server *httpapi.Server
-	relay  *events.Relay
-	admin  *accounts.Admin
-	chat   *chat.Agent
-	jobs   jobs
+	cfg     config.Config
+	log     *zap.Logger
+	server  *httpapi.Server
+	metrics *httpapi.Metrics
+	relay   *events.Relay
+	admin   *accounts.Admin
+	chat    *chat.Agent
+	jobs    jobs
 }
 
 func run(ctx context.Context, lookup func(string) (string, bool), environ []string) error {
@@ -76,6 +77,15 @@ func (p *program) serve(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("SVC_HTTP_ADDR: %w", err)
 	}
+	served := make(chan error, 2)
+	msrv, err := p.serveMetrics(served)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	if msrv != nil {
+		defer func() { _ = msrv.Close() }() // a scrape in progress is not worth waiting for
+	}
 	srv := &http.Server{
 		Handler:           p.server.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -101,8 +111,7 @@ func (p *program) serve(ctx context.Context) error {
 		p.chat.RunSweep(background, p.cfg.SweepInterval, func(err error) { p.log.Warn("reply sweep", zap.Error(err)) })
 	}()
 
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- fmt.Errorf("http server: %w", srv.Serve(ln)) }()
 	mode := "production"
 	if p.cfg.Embedded() {
 		mode = "embedded"
@@ -111,7 +120,7 @@ func (p *program) serve(ctx context.Context) error {
 
 	select {
 	case err := <-served:
-		return fmt.Errorf("http server: %w", err)
+		return err
 	case <-ctx.Done():
 	}
 	p.log.Info("shutting down")
@@ -129,6 +138,33 @@ func (p *program) serve(ctx context.Context) error {
 	}
 	p.log.Info("stopped")
 	return errors.Join(errs...)
+}
+
+// serveMetrics serves /metrics on SVC_METRICS_ADDR, a listener of its own so that the metrics are
+// never exposed with the API; nil when SVC_METRICS_ADDR is empty. A failure of the server is sent
+// to served.
+func (p *program) serveMetrics(served chan<- error) (*http.Server, error) {
+	if p.cfg.MetricsAddr == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", p.cfg.MetricsAddr)
+	if err != nil {
+		return nil, fmt.Errorf("SVC_METRICS_ADDR: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", p.metrics.Handler())
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          zap.NewStdLog(p.log.Named("metrics")),
+	}
+	go func() {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			served <- fmt.Errorf("metrics server: %w", err)
+		}
+	}()
+	p.log.Info("metrics listening", zap.String("addr", ln.Addr().String()))
+	return srv, nil
 }
 
 // demo makes, when the embedded store (migrated at assembly) is empty, a demo account and key and

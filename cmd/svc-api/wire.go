@@ -56,20 +56,20 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	wire.Build(common, boot.MigratedDB,
 		boot.InprocOptions, inproc.Set, wire.Bind(new(jobs), new(*inproc.Queue)),
 		ratelimit.MemorySet,
-		boot.EmbeddedReadiness,
+		boot.EmbeddedReadiness, boot.EmbeddedCollectors,
 	)
 	return nil, nil, nil
 }
 
 // initProduction assembles svc-api with the configured store, asynq on Redis and the Redis rate
-// limiter; svc-worker runs the tasks.
+// limiter (counting in the process while Redis cannot be reached); svc-worker runs the tasks.
 func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	wire.Build(common, boot.DB,
 		boot.RedisConnOpt, boot.AsynqOptions,
 		asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)),
 		newNoJobs, wire.Bind(new(jobs), new(noJobs)),
-		boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.RedisSet,
-		boot.NewRedisPinger, boot.ProductionReadiness,
+		boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet,
+		boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors,
 	)
 	return nil, nil, nil
 }

@@ -139,17 +139,19 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
-	metrics := httpapi.NewMetrics(queue, watched)
+	collectors := boot.EmbeddedCollectors()
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	server := httpapi.New(options, useCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
-		cfg:    cfg,
-		log:    log,
-		server: server,
-		relay:  relay,
-		admin:  admin,
-		chat:   agent,
-		jobs:   queue,
+		cfg:     cfg,
+		log:     log,
+		server:  server,
+		metrics: metrics,
+		relay:   relay,
+		admin:   admin,
+		chat:    agent,
+		jobs:    queue,
 	}
 	return mainProgram, func() {
 		cleanup()
@@ -157,7 +159,7 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 }
 
 // initProduction assembles svc-api with the configured store, asynq on Redis and the Redis rate
-// limiter; svc-worker runs the tasks.
+// limiter (counting in the process while Redis cannot be reached); svc-worker runs the tasks.
 func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
 	db, cleanup, err := boot.DB(ctx, cfg)
@@ -171,9 +173,11 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 		return nil, nil, err
 	}
 	redis := ratelimit.NewRedis(client)
-	plans := boot.Plans(cfg)
 	system := clock.New()
-	access := accounts.NewAccess(keys, redis, plans, system)
+	memory := ratelimit.NewMemory(system)
+	fallback := ratelimit.NewFallback(redis, memory, system, log)
+	plans := boot.Plans(cfg)
+	access := accounts.NewAccess(keys, fallback, plans, system)
 	tx := store.NewTx(db)
 	storeAccounts := store.NewAccounts(db)
 	usage := store.NewUsage(db)
@@ -274,18 +278,20 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
 	readiness := boot.ProductionReadiness(pinger, redisPinger)
-	metrics := httpapi.NewMetrics(queue, watched)
+	collectors := boot.ProductionCollectors(fallback)
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	server := httpapi.New(options, useCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
-		cfg:    cfg,
-		log:    log,
-		server: server,
-		relay:  relay,
-		admin:  admin,
-		chat:   agent,
-		jobs:   mainNoJobs,
+		cfg:     cfg,
+		log:     log,
+		server:  server,
+		metrics: metrics,
+		relay:   relay,
+		admin:   admin,
+		chat:    agent,
+		jobs:    mainNoJobs,
 	}
 	return mainProgram, func() {
 		cleanup4()

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/google/wire"
@@ -177,16 +178,28 @@ func (q *Queue) enqueue(ctx context.Context, m outbox.Message) error {
 	return err
 }
 
-// Depth returns how many messages are pending, scheduled, waiting for a retry or running.
+// Depth returns how many messages are pending, scheduled, waiting for a retry or running. A queue
+// asynq does not know (nothing was enqueued since Redis started empty) holds none.
 func (q *Queue) Depth(context.Context) (int, error) {
 	info, err := q.inspector.GetQueueInfo(q.opts.Queue)
-	if errors.Is(err, asynq.ErrQueueNotFound) {
-		return 0, nil
-	}
 	if err != nil {
+		// GetQueueInfo's error for an unknown queue does not wrap asynq.ErrQueueNotFound (as the
+		// inspector's other methods do): look at the list of queues.
+		if known, lerr := q.known(); lerr == nil && !known {
+			return 0, nil
+		}
 		return 0, fmt.Errorf("queue %s depth: %w", q.opts.Queue, err)
 	}
 	return info.Pending + info.Scheduled + info.Retry + info.Active, nil
+}
+
+// known reports whether asynq lists the queue.
+func (q *Queue) known() (bool, error) {
+	names, err := q.inspector.Queues()
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(names, q.opts.Queue), nil
 }
 
 // NewClient returns an asynq client on r and a cleanup that closes it.

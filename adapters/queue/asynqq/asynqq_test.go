@@ -254,3 +254,18 @@ func fixedDelay(d time.Duration) func(int, error) time.Duration {
 type handlerFunc func(ctx context.Context, m outbox.Message) error
 
 func (f handlerFunc) Handle(ctx context.Context, m outbox.Message) error { return f(ctx, m) }
+
+// TestDepthOfAnUnknownQueue: a queue nothing was ever enqueued to (a fresh Redis, or one that
+// restarted empty) has depth 0, not an error (the metric would read NaN).
+func TestDepthOfAnUnknownQueue(t *testing.T) {
+	r := redisOpt(t)
+	client, closeClient := asynqq.NewClient(r)
+	defer closeClient()
+	inspector, closeInspector := asynqq.NewInspector(r)
+	defer closeInspector()
+	q := asynqq.NewQueue(client, inspector, asynqq.Options{Queue: testName("never")})
+	n, err := q.Depth(t.Context())
+	if err != nil || n != 0 {
+		t.Fatalf("Depth of a queue never used = %d, %v; want 0, nil", n, err)
+	}
+}

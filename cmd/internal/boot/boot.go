@@ -25,6 +25,7 @@ import (
 	"github.com/svcagent/svc/adapters/model/openai"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
+	"github.com/svcagent/svc/adapters/ratelimit"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/adapters/webhookhttp"
@@ -130,10 +131,19 @@ func EmbeddedReadiness(db *store.Pinger) httpapi.Readiness {
 	return httpapi.Readiness{{Name: "store", Pinger: db}}
 }
 
-// ProductionReadiness checks the store and Redis.
+// ProductionReadiness checks the store and Redis. Redis not answering degrades the instance
+// rather than taking it out of rotation: the rate limits fall back to the process and events wait
+// in the outbox until it returns.
 func ProductionReadiness(db *store.Pinger, r *RedisPinger) httpapi.Readiness {
-	return httpapi.Readiness{{Name: "store", Pinger: db}, {Name: "redis", Pinger: r}}
+	return httpapi.Readiness{{Name: "store", Pinger: db}, {Name: "redis", Pinger: r, Degrades: true}}
 }
+
+// EmbeddedCollectors are the embedded environment's extra metrics: none.
+func EmbeddedCollectors() httpapi.Collectors { return nil }
+
+// ProductionCollectors are the production environment's extra metrics: the rate limiter's
+// fallback to the process while Redis cannot be reached.
+func ProductionCollectors(f *ratelimit.Fallback) httpapi.Collectors { return f.Collectors() }
 
 var _ ports.Pinger = (*RedisPinger)(nil)
 

@@ -1,0 +1,160 @@
+package ratelimit
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/google/wire"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
+	rl "github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/ports"
+)
+
+// FallbackSet provides the production limiter: Redis, falling back to memory while Redis cannot
+// be reached. It needs a redis.UniversalClient, a ports.Clock and a *zap.Logger.
+var FallbackSet = wire.NewSet(NewRedis, NewMemory, NewFallback, wire.Bind(new(ports.RateLimiter), new(*Fallback)))
+
+const (
+	// fallbackFor is how long the limits are counted in memory after Redis failed, before one
+	// request tries Redis again: a Redis that is down costs one failed try per interval, not one
+	// per request.
+	fallbackFor = 2 * time.Second
+	// probeTimeout bounds the one request that tries Redis again, so that a Redis that does not
+	// answer at all (rather than refusing) delays it by this much at most.
+	probeTimeout = 500 * time.Millisecond
+)
+
+// Fallback counts requests with Redis (shared by every replica) and, while Redis cannot be
+// reached, with a limiter in this process, so that an outage of Redis never takes the API down:
+// during it each replica enforces the limits on its own share of the traffic. It works like a
+// circuit breaker: after a failure it counts in memory for a short interval, then lets one request
+// try Redis again. The start and the end of an outage are logged once each, and counted in its
+// metrics (Collectors). Safe for concurrent use.
+type Fallback struct {
+	redis  ports.RateLimiter
+	memory ports.RateLimiter
+	clock  ports.Clock
+	log    *zap.Logger
+
+	mu      sync.Mutex
+	down    bool      // Redis failed and has not answered since
+	retryAt time.Time // while down: when a request may try Redis again
+	probing bool      // while down: a request is trying Redis
+
+	degraded prometheus.Gauge
+	outages  prometheus.Counter
+	counted  prometheus.Counter
+}
+
+// NewFallback returns a limiter that counts with r, and with m while r cannot be reached.
+func NewFallback(r *Redis, m *Memory, clock ports.Clock, log *zap.Logger) *Fallback {
+	return newFallback(r, m, clock, log)
+}
+
+func newFallback(r, m ports.RateLimiter, clock ports.Clock, log *zap.Logger) *Fallback {
+	return &Fallback{
+		redis: r, memory: m, clock: clock, log: log.Named("ratelimit"),
+		degraded: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "svc_ratelimit_degraded",
+			Help: "1 while Redis cannot be reached and the rate limits are counted in this process, else 0.",
+		}),
+		outages: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_ratelimit_fallbacks_total",
+			Help: "Times the rate limits fell back to this process because Redis could not be reached.",
+		}),
+		counted: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_ratelimit_fallback_requests_total",
+			Help: "Rate-limit checks counted in this process because Redis could not be reached.",
+		}),
+	}
+}
+
+// Collectors returns the fallback's metrics.
+func (f *Fallback) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{f.degraded, f.outages, f.counted}
+}
+
+// Degraded reports whether the limits are being counted in this process.
+func (f *Fallback) Degraded() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.down
+}
+
+// Allow counts one request of subject against l, with Redis unless it is down.
+func (f *Fallback) Allow(ctx context.Context, subject string, l rl.Limit) (rl.Result, error) {
+	if err := validate(l); err != nil {
+		return rl.Result{}, err
+	}
+	probe, useRedis := f.route()
+	if !useRedis {
+		return f.inMemory(ctx, subject, l)
+	}
+	rctx := ctx
+	if probe {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithTimeout(ctx, probeTimeout)
+		defer cancel()
+	}
+	res, err := f.redis.Allow(rctx, subject, l)
+	if err != nil && ctx.Err() == nil {
+		f.failed(err)
+		return f.inMemory(ctx, subject, l)
+	}
+	if probe {
+		f.answered(err == nil)
+	}
+	return res, err
+}
+
+// route decides how a request is counted: with Redis (and whether it is the one request that
+// tries Redis again after a failure), or in memory.
+func (f *Fallback) route() (probe, useRedis bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.down {
+		return false, true
+	}
+	if f.probing || f.clock.Now().Before(f.retryAt) {
+		return false, false
+	}
+	f.probing = true
+	return true, true
+}
+
+// failed notes that Redis failed: the start of an outage is logged once.
+func (f *Fallback) failed(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.probing = false
+	f.retryAt = f.clock.Now().Add(fallbackFor)
+	if f.down {
+		return
+	}
+	f.down = true
+	f.degraded.Set(1)
+	f.outages.Inc()
+	f.log.Warn("Redis cannot be reached: rate limits are counted in this process until it answers again",
+		zap.Duration("retry_every", fallbackFor), zap.Error(err))
+}
+
+// answered ends the try of a probe; ok when Redis answered, which ends the outage (logged once).
+func (f *Fallback) answered(ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.probing = false
+	if !ok || !f.down {
+		return
+	}
+	f.down = false
+	f.degraded.Set(0)
+	f.log.Info("Redis answers again: rate limits are counted in Redis")
+}
+
+func (f *Fallback) inMemory(ctx context.Context, subject string, l rl.Limit) (rl.Result, error) {
+	f.counted.Inc()
+	return f.memory.Allow(ctx, subject, l)
+}

@@ -1,0 +1,166 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/svcagent/svc/domain"
+)
+
+// retryAfterOutage is the wait a caller is told when the database cannot be reached: about what
+// a restart of Postgres takes.
+const retryAfterOutage = 2 * time.Second
+
+// unavailable returns err as a service_unavailable domain error when it says that the database
+// cannot be reached (refused or reset connections, a connection that ended, a server shutting
+// down or starting up), and err itself otherwise. The original error stays in the chain, so that
+// database/sql still recognizes driver.ErrBadConn and discards the connection.
+func unavailable(err error) error {
+	if err == nil || !isOutage(err) || domain.ErrorCode(err) == domain.CodeServiceUnavailable {
+		return err
+	}
+	return &domain.Error{
+		Code:       domain.CodeServiceUnavailable,
+		Message:    "the database cannot be reached right now; try again shortly",
+		RetryAfter: retryAfterOutage,
+		Err:        err,
+	}
+}
+
+// isOutage reports whether err is a failure of the connection to the database rather than of the
+// statement: the SQL errors a query can cause, a canceled context and SQLite's "database is
+// locked" (a busy database that answers) are not.
+func isOutage(err error) bool {
+	if errors.Is(err, context.Canceled) {
+		return false
+	}
+	if e, ok := domain.AsError(err); ok {
+		return e.Code == domain.CodeServiceUnavailable
+	}
+	var sqlState interface{ Field(byte) string }
+	if errors.As(err, &sqlState) {
+		return outageState(sqlState.Field('C'))
+	}
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	var nerr net.Error
+	return errors.As(err, &nerr)
+}
+
+// outageState reports whether a Postgres SQLSTATE says that the server cannot serve the
+// connection: class 08 (connection exception), 53300 (too many connections), 57P01–57P03 (the
+// server is shutting down, crashed or is starting up).
+func outageState(code string) bool {
+	switch code {
+	case "53300", "57P01", "57P02", "57P03":
+		return true
+	}
+	return strings.HasPrefix(code, "08")
+}
+
+// outageConnector is a driver.Connector that turns the connection-level failures of the one it
+// wraps (pgdriver's) into service_unavailable errors, so that every repository reports an outage
+// the same way without a check of its own.
+type outageConnector struct{ driver.Connector }
+
+func (c outageConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	cn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	pc, ok := cn.(*pgdriver.Conn)
+	if !ok {
+		return cn, nil
+	}
+	return outageConn{pc}, nil
+}
+
+// outageConn is a pgdriver connection whose failures are classified by unavailable.
+type outageConn struct{ *pgdriver.Conn }
+
+func (c outageConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	st, err := c.Conn.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return outageStmt{st}, nil
+}
+
+func (c outageConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	tx, err := c.Conn.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return outageTx{tx}, nil
+}
+
+func (c outageConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	res, err := c.Conn.ExecContext(ctx, query, args)
+	return res, unavailable(err)
+}
+
+func (c outageConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	rows, err := c.Conn.QueryContext(ctx, query, args)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return outageRows{rows}, nil
+}
+
+func (c outageConn) Ping(ctx context.Context) error { return unavailable(c.Conn.Ping(ctx)) }
+
+type outageTx struct{ driver.Tx }
+
+func (t outageTx) Commit() error   { return unavailable(t.Tx.Commit()) }
+func (t outageTx) Rollback() error { return unavailable(t.Tx.Rollback()) }
+
+// outageStmt is a prepared statement of an outageConn (pgdriver's statements do the context
+// variants).
+type outageStmt struct{ driver.Stmt }
+
+func (s outageStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	res, err := s.Stmt.(driver.StmtExecContext).ExecContext(ctx, args)
+	return res, unavailable(err)
+}
+
+func (s outageStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	rows, err := s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return outageRows{rows}, nil
+}
+
+// outageRows classifies a failure while the rows are read; io.EOF, the end of the rows, stays as
+// it is.
+type outageRows struct{ driver.Rows }
+
+func (r outageRows) Next(dest []driver.Value) error {
+	err := r.Rows.Next(dest)
+	if err == io.EOF { //nolint:errorlint // database/sql compares with io.EOF itself
+		return err
+	}
+	return unavailable(err)
+}
+
+// dropDeadConn is pgdriver's ResetSessionFunc: before a pooled connection is used again, it
+// checks that the server has not closed it meanwhile (a restart, a proxy that dropped it), so
+// that the first query after an outage runs on a new connection instead of failing on the old
+// one.
+func dropDeadConn(_ context.Context, cn *pgdriver.Conn) error {
+	if err := connAlive(cn.Conn()); err != nil {
+		return driver.ErrBadConn
+	}
+	return nil
+}

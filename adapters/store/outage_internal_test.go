@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/svcagent/svc/domain"
+)
+
+// sqlState is an error with a Postgres SQLSTATE, as pgdriver.Error reports one.
+type sqlState string
+
+func (s sqlState) Error() string       { return "ERROR: (SQLSTATE=" + string(s) + ")" }
+func (s sqlState) Field(k byte) string { return map[byte]string{'C': string(s)}[k] }
+
+func TestUnavailable(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}}
+	tests := []struct {
+		name   string
+		err    error
+		outage bool
+	}{
+		{"dial refused", refused, true},
+		{"dial refused, wrapped", fmt.Errorf("get key: %w", refused), true},
+		{"connection reset", reset, true},
+		{"broken pipe", fmt.Errorf("write: %w", syscall.EPIPE), true},
+		{"server closed the connection", io.EOF, true},
+		{"cut short", io.ErrUnexpectedEOF, true},
+		{"bad connection", driver.ErrBadConn, true},
+		{"closed connection", net.ErrClosed, true},
+		{"i/o timeout", os.ErrDeadlineExceeded, true},
+		{"admin shutdown", sqlState("57P01"), true},
+		{"crash shutdown", sqlState("57P02"), true},
+		{"starting up", sqlState("57P03"), true},
+		{"too many connections", sqlState("53300"), true},
+		{"connection failure", sqlState("08006"), true},
+		{"unique violation", sqlState("23505"), false},
+		{"syntax error", sqlState("42601"), false},
+		{"NUL in text", sqlState("22021"), false},
+		{"statement timeout", sqlState("57014"), false},
+		{"SQLite busy beyond the busy timeout", errors.New("database is locked (5) (SQLITE_BUSY)"), false},
+		{"canceled by the caller", context.Canceled, false},
+		{"not found", domain.NotFound("key"), false},
+		{"nil", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := unavailable(tt.err)
+			if !tt.outage {
+				if err != tt.err { //nolint:errorlint // the same error must come back
+					t.Fatalf("unavailable(%v) = %v, want the error unchanged", tt.err, err)
+				}
+				return
+			}
+			e, ok := domain.AsError(err)
+			if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter <= 0 {
+				t.Fatalf("unavailable(%v) = %#v, want service_unavailable with a retry", tt.err, err)
+			}
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("unavailable(%v) lost the original error from the chain", tt.err)
+			}
+			if unavailable(err) != err { //nolint:errorlint // classified once
+				t.Fatal("classified twice")
+			}
+		})
+	}
+}
+
+func TestConnAlive(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			accepted <- c
+		}
+	}()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	server := <-accepted
+
+	if err := connAlive(client); err != nil {
+		t.Fatalf("open idle connection: %v, want alive", err)
+	}
+	if _, err := server.Write([]byte("N")); err != nil {
+		t.Fatal(err)
+	}
+	waitErr(t, client, "unread data")
+
+	client2, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client2.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			accepted <- c
+		}
+	}()
+	server2 := <-accepted
+	_ = server2.Close()
+	waitErr(t, client2, "closed by the server")
+}
+
+// waitErr waits (bounded) until connAlive reports c dead: the bytes or the FIN take a moment to
+// arrive.
+func waitErr(t *testing.T, c net.Conn, what string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for connAlive(c) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: connAlive still nil after 5 s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,201 @@
+package tests
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svcagent/svc/internal/testenv"
+)
+
+// Faults: the production stack (svc-api and svc-worker over Postgres and Redis) while Redis is
+// stopped and while Postgres is cut off. Neither test touches the shared services: Redis is a
+// redis-server of the test's own, and Postgres is reached through a proxy the test cuts.
+
+// TestRedisOutage stops Redis in the middle of traffic. The API keeps answering authenticated
+// calls (the rate limits, headers included, are counted in the process), /readyz says degraded
+// with 200, the fallback is logged once and shows in /metrics; an FAQ change (its webhook event)
+// and a ping accepted during the outage are delivered once Redis is back, and the limits go back
+// to Redis.
+func TestRedisOutage(t *testing.T) {
+	rs := newPrivateRedis(t)
+	s := stack{name: "production", production: true, env: map[string]string{
+		"SVC_DATABASE_URL": testenv.Postgres(t),
+		"SVC_REDIS_URL":    rs.url,
+	}}
+	migrate(t, s)
+	api := s.startAPI(t, privateTargets...)
+	s.startWorker(t, privateTargets...)
+	a := s.newAccount(t)
+	rcv := newHookReceiver(t, http.StatusOK)
+	createHook(t, api, a.key, rcv.URL("/hooks"), "knowledge.updated")
+	upsertFAQ(t, api, a.key, "Is the queue working?")
+	rcv.waitCount(t, 60*time.Second, "/hooks", 1)
+
+	rs.stop(t)
+	for i := range 30 {
+		r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...)
+		if r.status != http.StatusOK {
+			t.Fatalf("call %d with Redis down: %s, want 200", i+1, r)
+		}
+		for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
+			if r.header.Get(h) == "" {
+				t.Fatalf("call %d with Redis down: no %s header", i+1, h)
+			}
+		}
+	}
+	upsertFAQ(t, api, a.key, "Does it work without Redis?")
+	pinged := make(chan runResult, 1)
+	go func() { pinged <- run(t, cmdTimeout, "svcctl", s.env, "ping", "--timeout", "90s") }() // run fails only if svcctl cannot start
+
+	ready := call(t, "GET", api.URL()+"/readyz")
+	if ready.status != http.StatusOK || ready.body.str("status") != "degraded" || ready.body.str("checks.redis") != "degraded" ||
+		ready.body.str("checks.store") != "ok" {
+		t.Errorf("GET /readyz with Redis down: %s, want 200 status degraded, checks.redis degraded, checks.store ok", ready)
+	}
+	if v, ok := metricSum(string(call(t, "GET", api.MetricsURL()).raw), "svc_ratelimit_degraded"); !ok || v != 1 {
+		t.Errorf("svc_ratelimit_degraded %v (present %v) with Redis down, want 1", v, ok)
+	}
+	if v, _ := metricSum(string(call(t, "GET", api.MetricsURL()).raw), "svc_ratelimit_fallback_requests_total"); v < 30 {
+		t.Errorf("svc_ratelimit_fallback_requests_total %v, want at least the 30 calls", v)
+	}
+
+	rs.start(t)
+	// The event was claimed by a relay that could not hand it over: it goes when the outbox lease
+	// (30 s) runs out.
+	rcv.waitFor(t, 90*time.Second, "the event of the FAQ changed during the outage delivered", func() bool {
+		return len(rcv.byDelivery("/hooks")) >= 2
+	})
+	if res := <-pinged; res.code != 0 {
+		t.Errorf("svcctl ping started during the outage: exit %d, stdout %s, stderr %s", res.code, res.stdout, res.stderr)
+	} else {
+		checkPing(t, parseObj(res.stdout))
+	}
+	waitFor(t, 30*time.Second, "the rate limits back in Redis", func() (bool, string) {
+		if r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...); r.status != http.StatusOK {
+			t.Fatalf("after Redis returned: %s", r)
+		}
+		v, ok := metricSum(string(call(t, "GET", api.MetricsURL()).raw), "svc_ratelimit_degraded")
+		return ok && v == 0, "svc_ratelimit_degraded " + strconv.FormatFloat(v, 'g', -1, 64)
+	})
+	if r := call(t, "GET", api.URL()+"/readyz"); r.status != http.StatusOK || r.body.str("status") != "ready" {
+		t.Errorf("GET /readyz after Redis returned: %s, want 200 ready", r)
+	}
+	if n := logCount(api.log, "Redis cannot be reached"); n != 1 {
+		t.Errorf("the fallback was logged %d times, want once for the outage", n)
+	}
+	if n := logCount(api.log, "Redis answers again"); n != 1 {
+		t.Errorf("the return of Redis was logged %d times, want once", n)
+	}
+}
+
+// TestPostgresRestart cuts svc-api off Postgres, as a restart of Postgres looks to its clients
+// (every connection closed, new ones refused): every call that needs the store answers 503
+// service_unavailable with Retry-After, never 500, /readyz answers 503; once the database is
+// back the API recovers by itself within 10 s, and stays up (no dead pooled connection fails a
+// later call).
+func TestPostgresRestart(t *testing.T) {
+	pg, err := url.Parse(testenv.Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := testenv.NewProxy(t, pg.Host)
+	pg.Host = proxy.Addr()
+	s := stack{name: "production", production: true, env: map[string]string{
+		"SVC_DATABASE_URL": pg.String(),
+		"SVC_REDIS_URL":    productionRedis(t, e2eRedisDB),
+	}}
+	migrate(t, s)
+	api := s.startAPI(t)
+	a := s.newAccount(t)
+	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent", map[string]any{"business_name": "Outage Bakery"}, bearer(a.key)...); r.status != http.StatusOK {
+		t.Fatalf("PATCH /v1/agent: %s", r)
+	}
+	type request struct {
+		method, path string
+		body         any
+	}
+	requests := []request{
+		{"GET", "/v1/account", nil},
+		{"GET", "/v1/agent", nil},
+		{"GET", "/v1/knowledge", nil},
+		{"GET", "/v1/conversations", nil},
+		{"GET", "/v1/webhooks", nil},
+		{"GET", "/v1/usage", nil},
+		{"POST", "/v1/chat", map[string]any{"message": "Are you open on Sunday?"}},
+		{"POST", "/v1/knowledge/faq", map[string]any{"items": []map[string]string{{"question": "Sunday?", "answer": "Closed."}}}},
+	}
+	do := func(rq request) response {
+		if rq.body == nil {
+			return call(t, rq.method, api.URL()+rq.path, bearer(a.key)...)
+		}
+		return callJSON(t, rq.method, api.URL()+rq.path, rq.body, bearer(a.key)...)
+	}
+	for _, rq := range requests { // every route works, and the pool holds connections
+		if r := do(rq); r.status >= 300 {
+			t.Fatalf("%s %s before the outage: %s", rq.method, rq.path, r)
+		}
+	}
+
+	proxy.Cut()
+	for round := range 2 {
+		for _, rq := range requests {
+			r := do(rq)
+			wantError(t, r, http.StatusServiceUnavailable, "service_unavailable")
+			secs, err := strconv.Atoi(r.header.Get("Retry-After"))
+			if err != nil || secs < 1 {
+				t.Errorf("round %d, %s %s: Retry-After %q, want whole seconds", round+1, rq.method, rq.path, r.header.Get("Retry-After"))
+			}
+			if v, ok := r.body.num("error.retry_after"); !ok || int(v) != secs {
+				t.Errorf("round %d, %s %s: error.retry_after %v, want %d as in Retry-After", round+1, rq.method, rq.path, v, secs)
+			}
+		}
+	}
+	if r := call(t, "GET", api.URL()+"/readyz"); r.status != http.StatusServiceUnavailable || r.body.str("checks.store") != "unavailable" {
+		t.Errorf("GET /readyz with the database cut: %s, want 503 with checks.store unavailable", r)
+	}
+	if r := call(t, "GET", api.URL()+"/healthz"); r.status != http.StatusOK {
+		t.Errorf("GET /healthz with the database cut: %s, want 200 (the process is alive)", r)
+	}
+
+	proxy.Restore()
+	waitFor(t, 10*time.Second, "the API to recover after the database returned", func() (bool, string) {
+		r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...)
+		return r.status == http.StatusOK, r.String()
+	})
+	for range 3 {
+		for _, rq := range requests {
+			if r := do(rq); r.status >= 300 {
+				t.Errorf("%s %s after the recovery: %s", rq.method, rq.path, r)
+			}
+		}
+	}
+	if r := call(t, "GET", api.URL()+"/readyz"); r.status != http.StatusOK {
+		t.Errorf("GET /readyz after the recovery: %s, want 200", r)
+	}
+	if n := logCount(api.log, "request failed"); n != 0 {
+		t.Errorf("%d requests failed with an internal error during the outage, want none", n)
+	}
+}
+
+// migrate runs svcctl migrate in the stack.
+func migrate(t *testing.T, s stack) {
+	t.Helper()
+	if v, _ := ctl(t, s.env, "migrate").get("migrated"); v != true {
+		t.Fatal("svcctl migrate did not report migrated:true")
+	}
+}
+
+// logCount counts a program's log entries whose message contains msg.
+func logCount(l *lineLog, msg string) int {
+	n := 0
+	for _, e := range l.Entries() {
+		if m, _ := e["msg"].(string); strings.Contains(m, msg) {
+			n++
+		}
+	}
+	return n
+}
