@@ -16,15 +16,22 @@ func CheckURL(u *url.URL, allowPrivate bool) error {
 	return newPolicy(allowPrivate, nil).checkURL(u)
 }
 
-// checkURL is the fast, pre-dial check of a request's URL.
-func (p policy) checkURL(u *url.URL) error {
+// checkScheme refuses a missing URL and any scheme but http and https.
+func checkScheme(u *url.URL) error {
 	if u == nil {
 		return fmt.Errorf("%w: no URL", ErrScheme)
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https":
-	default:
-		return fmt.Errorf("%w: %q", ErrScheme, u.Scheme)
+		return nil
+	}
+	return fmt.Errorf("%w: %q", ErrScheme, u.Scheme)
+}
+
+// checkURL is the fast, pre-dial check of a request's URL.
+func (p policy) checkURL(u *url.URL) error {
+	if err := checkScheme(u); err != nil {
+		return err
 	}
 	host := u.Hostname()
 	if host == "" {

@@ -142,13 +142,8 @@ func privateName(name string) bool {
 // ErrScheme, ErrHost or ErrBlocked (a *BlockedError). It does not resolve the name: the dial-time
 // guard still checks the addresses a name resolves to.
 func CheckTarget(u *url.URL, allowPrivate bool) error {
-	if u == nil {
-		return fmt.Errorf("%w: no URL", ErrScheme)
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http", "https":
-	default:
-		return fmt.Errorf("%w: %q", ErrScheme, u.Scheme)
+	if err := checkScheme(u); err != nil {
+		return err
 	}
 	raw := u.Hostname()
 	h, err := ParseHost(raw)
