@@ -18,7 +18,10 @@ build:
 test:
 	$(GO) test -count=1 -timeout 30m $(PKGS)
 
-## test-short: the tests that need no database, Redis or built programs
+## test-short: every test that needs no Postgres, Redis or built programs: `-short` makes
+## internal/testenv skip the tests that ask it for Postgres or Redis, and tests/ skip the ones that
+## build the programs. Tests on SQLite (embedded) still run, and so do the architecture test and
+## the seed corpora of the fuzz targets.
 test-short:
 	$(GO) test -count=1 -short $(PKGS)
 

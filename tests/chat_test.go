@@ -277,8 +277,12 @@ func TestChatModel(t *testing.T) {
 				if n := fake.count("S1"); n != 1 {
 					t.Errorf("the upstream got %d calls for the slow message, want 1", n)
 				}
-				// Nothing else makes the reply again: a moment later there is still one.
-				time.Sleep(time.Second)
+				// Nothing else makes the reply again: once its job is done no sweep can take it, and
+				// only the call that finishes the job stores a reply.
+				waitFor(t, 30*time.Second, "the slow reply's job done", func() (bool, string) {
+					got := db.jobStatuses(t, a.id)
+					return got["pending"] == 0, fmt.Sprint(got)
+				})
 				wantReplied(t, db, a.id, "model-slow", []map[string]any{{
 					"channel": "api", "contact_id": "api:model-slow", "customer_message": question, "reply": want,
 				}})
@@ -307,8 +311,8 @@ func TestChatModel(t *testing.T) {
 						t.Errorf("%d agent messages after a failed reply, want 0: %s", n, r)
 					}
 				}
-				// No sweep charges it later either.
-				time.Sleep(time.Second)
+				// No sweep charges it later either: the job is finished (failed, checked above), and a
+				// sweep takes only pending jobs.
 				if got := accountUsage(t, api, a.key); got != before {
 					t.Errorf("interactions_spent %v a moment after the failure, want %v", got, before)
 				}
@@ -853,7 +857,8 @@ func TestChatSweep(t *testing.T) {
 		return got["pending"] == 0, fmt.Sprint(got)
 	})
 	t.Logf("all replies done %s after the kill", time.Since(killedAt).Round(100*time.Millisecond))
-	time.Sleep(time.Second) // a moment more: no second reply may come
+	// No second reply may come: every job is done, a sweep takes only pending ones, and only the
+	// call that finishes a job stores its reply.
 
 	if got := db.jobStatuses(t, a.id); got["done"] != len(all) || len(got) != 1 {
 		t.Errorf("reply jobs %v, want done:%d and nothing else", got, len(all))

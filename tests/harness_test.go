@@ -84,6 +84,9 @@ func repoRoot(t testing.TB) string {
 // directory that holds them.
 func binaries(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the test builds and starts the programs")
+	}
 	root := repoRoot(t)
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "svc-e2e-bin-")
@@ -746,6 +749,9 @@ type privateRedis struct {
 
 func newPrivateRedis(t testing.TB) *privateRedis {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the test needs Redis")
+	}
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		if os.Getenv("CI") == "true" {

@@ -111,18 +111,18 @@ func TestWebhookDelivery(t *testing.T) {
 			rcv := newHookReceiver(t, http.StatusInternalServerError)
 			id, secret := createHook(t, api, a.key, rcv.URL("/fail"), "knowledge.updated")
 			upsertFAQ(t, api, a.key, "Do you open on holidays?")
-			rcv.waitCount(t, 30*time.Second, "/fail", 3)
-			time.Sleep(2500 * time.Millisecond) // a 4th attempt would be due 8 s after the first at the latest
+			// The failure is counted once the last attempt is: the delivery is over, no retry
+			// follows.
+			h := waitHook(t, api, a.key, id, 45*time.Second, "failures 1 after the 3rd failed attempt", func(h obj) bool {
+				n, _ := h.num("failures")
+				return n == 1
+			})
 			hits := rcv.on("/fail")
 			if len(hits) != 3 {
 				t.Fatalf("the receiver got %d attempts, want exactly 3", len(hits))
 			}
 			wantRetrySchedule(t, hits, secret, "knowledge.updated")
 			foreignEvent = hits[0].delivery()
-			h := waitHook(t, api, a.key, id, 15*time.Second, "failures 1 after the 3rd failed attempt", func(h obj) bool {
-				n, _ := h.num("failures")
-				return n == 1
-			})
 			wantFieldsOf(t, "webhook after a failed delivery", h, map[string]any{"active": true, "failures": 1, "last_status": 500})
 			wantStamp(t, "last_delivery_at", h.str("last_delivery_at"))
 			wantAttemptLog(t, api, a.key, id, hits[0].delivery(), "knowledge.updated", []int{500, 500, 500})
@@ -136,8 +136,10 @@ func TestWebhookDelivery(t *testing.T) {
 			rcv.setLocation(target.URL("/landing"))
 			id, secret := createHook(t, api, a.key, rcv.URL("/moved"), "knowledge.updated")
 			upsertFAQ(t, api, a.key, "Do you sell gift cards?")
-			rcv.waitCount(t, 30*time.Second, "/moved", 3)
-			time.Sleep(2500 * time.Millisecond)
+			h := waitHook(t, api, a.key, id, 45*time.Second, "failures 1 after the 3rd redirect", func(h obj) bool {
+				n, _ := h.num("failures")
+				return n == 1
+			})
 			hits := rcv.on("/moved")
 			if len(hits) != 3 {
 				t.Fatalf("the receiver got %d attempts, want exactly 3 (a 302 is a failure)", len(hits))
@@ -146,10 +148,6 @@ func TestWebhookDelivery(t *testing.T) {
 			if n := len(target.all()); n != 0 {
 				t.Errorf("the redirect target got %d requests, want none (redirects are not followed)", n)
 			}
-			h := waitHook(t, api, a.key, id, 15*time.Second, "failures 1 after the 3rd redirect", func(h obj) bool {
-				n, _ := h.num("failures")
-				return n == 1
-			})
 			wantFieldsOf(t, "webhook after a redirected delivery", h, map[string]any{"active": true, "failures": 1, "last_status": 302})
 			wantAttemptLog(t, api, a.key, id, hits[0].delivery(), "knowledge.updated", []int{302, 302, 302})
 		})
@@ -177,7 +175,7 @@ func TestWebhookDelivery(t *testing.T) {
 		}
 		wantFieldsOf(t, "redelivery", r.body, map[string]any{"object": "webhook_redelivery", "webhook_id": id, "event_id": replied.eventID})
 		rcv.waitFor(t, 30*time.Second, "the redelivery", func() bool { return len(rcv.byDelivery(replied.path)[replied.eventID]) >= 2 })
-		time.Sleep(time.Second)
+		waitIdle(t, api, "the redelivery to be done")
 		again := rcv.byDelivery(replied.path)[replied.eventID]
 		if len(again) != 2 {
 			t.Fatalf("%d deliveries of %s after one redelivery, want 2", len(again), replied.eventID)
@@ -205,7 +203,7 @@ func TestWebhookDelivery(t *testing.T) {
 				wantError(t, callJSON(t, "POST", api.URL()+tc.path, "{}", bearer(key)...), http.StatusNotFound, "not_found")
 			})
 		}
-		time.Sleep(time.Second)
+		waitIdle(t, api, "nothing left to deliver")
 		if n := len(rcv.byDelivery(replied.path)[replied.eventID]); n != 2 {
 			t.Errorf("%d deliveries of %s after refused redeliveries, want still 2", n, replied.eventID)
 		}
@@ -226,7 +224,7 @@ func TestWebhookDelivery(t *testing.T) {
 		})
 		t.Logf("20 failed deliveries (60 attempts) turned the webhook off %.1f s after the first event", time.Since(began).Seconds())
 		wantFieldsOf(t, "deactivated webhook", h, map[string]any{"active": false, "failures": 20, "last_status": 500})
-		time.Sleep(time.Second)
+		waitIdle(t, api, "every delivery done")
 		byID := rcv.byDelivery("/dead")
 		if len(byID) != 20 {
 			t.Errorf("the receiver saw %d events, want 20", len(byID))
@@ -254,7 +252,7 @@ func TestWebhookDelivery(t *testing.T) {
 		// Off: no more events go to it.
 		before := len(rcv.all())
 		upsertFAQ(t, api, a.key, "Sent while the webhook is off?")
-		time.Sleep(2 * time.Second)
+		waitIdle(t, api, "the event handled") // the event is in the outbox once the upsert answers
 		if n := len(rcv.all()); n != before {
 			t.Errorf("an inactive webhook got %d more requests, want none", n-before)
 		}
@@ -417,7 +415,7 @@ func checkRepliedDelivery(t *testing.T, s stack, api *proc, rcv *hookReceiver) r
 
 	rcv.waitCount(t, 30*time.Second, out.path, 1)
 	rcv.waitCount(t, 30*time.Second, out.allPath, 2)
-	time.Sleep(1500 * time.Millisecond) // a second delivery would come within the relay's interval
+	waitIdle(t, api, "every delivery done") // a second delivery would be a message still to run
 	hits := rcv.on(out.path)
 	if len(hits) != 1 {
 		t.Fatalf("the message.replied webhook got %d requests, want exactly 1", len(hits))
@@ -609,7 +607,7 @@ func checkKilledWorker(t *testing.T, s stack, api *proc, worker *proc) {
 	t.Logf("all %d events delivered %.1f s after the restart (%.1f s after the kill)", len(ids),
 		time.Since(restarted).Seconds(), time.Since(killedAt).Seconds())
 
-	time.Sleep(time.Second)
+	waitIdle(t, api, "every delivery done")
 	known := map[string]bool{}
 	for _, id := range ids {
 		known[id] = true
@@ -864,7 +862,7 @@ func TestWebhookEndpoints(t *testing.T) {
 				wantFieldsOf(t, "webhook after a test", h, map[string]any{"last_status": status, "failures": 0, "active": true})
 				wantStamp(t, "last_delivery_at", h.str("last_delivery_at"))
 				if !ok {
-					time.Sleep(2500 * time.Millisecond) // a test is one attempt: no retry follows
+					waitIdle(t, api, "nothing queued") // a test is one attempt: no retry is queued
 					if n := len(rcv.all()) - before; n != 1 {
 						t.Errorf("the receiver got %d requests for one failed test, want 1 (no retry)", n)
 					}
@@ -1095,6 +1093,17 @@ type hookReceiver struct {
 	status   int
 	location string
 	hits     []hookHit
+}
+
+// waitIdle waits until nothing waits in the outbox or the queue (svc_outbox_backlog and
+// svc_queue_depth 0): every message written so far has run, so no further delivery can come of
+// them. It is the condition, not a pause, that proves "nothing more happens"; the stack must be
+// quiet apart from the test (no parallel subtest feeding it).
+func waitIdle(t *testing.T, api *proc, what string) {
+	t.Helper()
+	waitMetrics(t, api, 90*time.Second, what+" (outbox and queue empty)", func(backlog, depth float64) bool {
+		return backlog == 0 && depth == 0
+	})
 }
 
 func newHookReceiver(t testing.TB, status int) *hookReceiver {

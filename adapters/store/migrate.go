@@ -17,8 +17,11 @@ var migrationFiles embed.FS
 const migrateLockID = 7_400_211_026
 
 // Migrate brings the schema up to date. It is idempotent and safe to run from several processes
-// at once: on Postgres they take turns on an advisory lock, and every statement is IF NOT EXISTS
-// and recorded with an upsert, so a repeated run changes nothing.
+// at once: on Postgres they take turns on an advisory lock, and each migration file runs in one
+// transaction and is then recorded as applied (with an upsert), so a repeated run skips it. The
+// record, not the statements, is what makes a rerun harmless: CREATE TABLE and CREATE INDEX say
+// IF NOT EXISTS, but ALTER TABLE … ADD COLUMN (brain, session_keys, message_order) and the
+// backfilling UPDATEs of message_order would fail or redo work if a file ran twice.
 func Migrate(ctx context.Context, db *bun.DB) error {
 	migrations := migrate.NewMigrations()
 	if err := migrations.Discover(migrationFiles); err != nil {

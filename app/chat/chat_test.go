@@ -281,12 +281,14 @@ func TestSweepFinishesAbandonedRepliesOnce(t *testing.T) {
 	defer close(block)
 	calls := 0
 	var mu sync.Mutex
+	gaveUp := make(chan struct{}) // closed when the accepting attempt's generation has ended
 	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, turn conversation.Turn) (conversation.Draft, error) {
 		mu.Lock()
 		calls++
 		first := calls == 1
 		mu.Unlock()
 		if first {
+			defer close(gaveUp)
 			<-ctx.Done()
 			return conversation.Draft{}, ctx.Err()
 		}
@@ -297,7 +299,13 @@ func TestSweepFinishesAbandonedRepliesOnce(t *testing.T) {
 		t.Fatalf("%+v %v", r, err)
 	}
 	e.clock.Add(10 * time.Second) // past the lease
-	time.Sleep(1200 * time.Millisecond)
+	// The accepting attempt gives up when Generate (1 s) runs out; an unattended failure leaves
+	// the job to the sweep and writes nothing more.
+	select {
+	case <-gaveUp:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the accepting attempt never gave up")
+	}
 	n, err := e.agent.Sweep(t.Context())
 	if err != nil || n != 1 {
 		t.Fatalf("sweep %d %v", n, err)

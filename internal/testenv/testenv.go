@@ -1,6 +1,7 @@
 // Package testenv gives tests the backing services they need: a fresh Postgres database, a Redis,
 // a SQLite file. When a service does not answer, the test is skipped, except on CI (CI=true),
-// where it fails.
+// where it fails. Under `go test -short` (make test-short) Postgres and Redis are not asked at
+// all: every test that needs one is skipped. SQLite is embedded and always given.
 package testenv
 
 import (
@@ -32,6 +33,7 @@ const pingTimeout = 3 * time.Second
 // else DefaultPostgresURL), dropped when the test ends, so that tests never share data.
 func Postgres(t testing.TB) string {
 	t.Helper()
+	skipShort(t, "Postgres")
 	adminURL := getenv("SVC_TEST_DATABASE_URL", DefaultPostgresURL)
 	u, err := url.Parse(adminURL)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
@@ -69,6 +71,7 @@ func Postgres(t testing.TB) string {
 // answers a ping. The database is shared: tests keep their keys apart.
 func Redis(t testing.TB) string {
 	t.Helper()
+	skipShort(t, "Redis")
 	redisURL := getenv("SVC_TEST_REDIS_URL", DefaultRedisURL)
 	opts, err := redis.ParseURL(redisURL)
 	if err != nil {
@@ -93,6 +96,14 @@ func Redis(t testing.TB) string {
 func SQLite(t testing.TB) string {
 	t.Helper()
 	return "sqlite://" + filepath.Join(t.TempDir(), "svc.db")
+}
+
+// skipShort skips the test under -short, which promises tests that need no service.
+func skipShort(t testing.TB, service string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("testenv: -short: the test needs %s", service)
+	}
 }
 
 // unavailable skips the test, or fails it on CI, because service does not answer.

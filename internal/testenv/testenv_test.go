@@ -55,3 +55,17 @@ func TestRedis(t *testing.T) {
 		t.Fatalf("Ping: %v", err)
 	}
 }
+
+// TestShortSkipsServices: under -short no test reaches Postgres or Redis (make test-short).
+func TestShortSkipsServices(t *testing.T) {
+	if !testing.Short() {
+		t.Skip("checks -short only")
+	}
+	for name, get := range map[string]func(testing.TB) string{"Postgres": testenv.Postgres, "Redis": testenv.Redis} {
+		var got string
+		t.Run(name, func(t *testing.T) { got = get(t) })
+		if got != "" {
+			t.Errorf("testenv.%s under -short = %q, want the test skipped", name, got)
+		}
+	}
+}

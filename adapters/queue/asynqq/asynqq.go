@@ -19,10 +19,12 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-// Task types. A task's type is the topic of the message it carries.
+// Task types: a task's type is the topic of the message it carries, one per outbox topic.
 const (
-	TypeEvent = outbox.TopicEvent
-	TypePing  = outbox.TopicPing
+	TypeEvent    = outbox.TopicEvent
+	TypePing     = outbox.TopicPing
+	TypeDelivery = outbox.TopicDelivery
+	TypeMail     = outbox.TopicMail
 )
 
 // Set provides the queue and the worker from an asynq.RedisConnOpt, Options, a ports.Handler and

@@ -118,27 +118,29 @@ func TestEnqueueReplacesArchived(t *testing.T) {
 }
 
 func TestTaskRoundTrip(t *testing.T) {
-	m := outbox.Message{
-		ID:        "msg_1",
-		AccountID: "acct_1",
-		Topic:     asynqq.TypeEvent,
-		Payload:   []byte{0, 1, 2, 255},
-		CreatedAt: time.Date(2026, 11, 21, 12, 0, 0, 42, time.UTC),
-	}
-	task, err := asynqq.NewTask(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if task.Type() != asynqq.TypeEvent {
-		t.Errorf("type %q, want %q", task.Type(), asynqq.TypeEvent)
-	}
-	got, err := asynqq.ParseTask(task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.ID != m.ID || got.AccountID != m.AccountID || got.Topic != m.Topic ||
-		string(got.Payload) != string(m.Payload) || !got.CreatedAt.Equal(m.CreatedAt) {
-		t.Errorf("round trip gave %+v, want %+v", got, m)
+	for _, typ := range []string{asynqq.TypeEvent, asynqq.TypePing, asynqq.TypeDelivery, asynqq.TypeMail} {
+		m := outbox.Message{
+			ID:        "msg_1",
+			AccountID: "acct_1",
+			Topic:     typ,
+			Payload:   []byte{0, 1, 2, 255},
+			CreatedAt: time.Date(2026, 11, 21, 12, 0, 0, 42, time.UTC),
+		}
+		task, err := asynqq.NewTask(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if task.Type() != typ {
+			t.Errorf("type %q, want %q", task.Type(), typ)
+		}
+		got, err := asynqq.ParseTask(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.ID != m.ID || got.AccountID != m.AccountID || got.Topic != m.Topic ||
+			string(got.Payload) != string(m.Payload) || !got.CreatedAt.Equal(m.CreatedAt) {
+			t.Errorf("round trip gave %+v, want %+v", got, m)
+		}
 	}
 	if _, err := asynqq.ParseTask(asynq.NewTask("x", []byte("{"))); err == nil {
 		t.Error("a broken payload parsed")

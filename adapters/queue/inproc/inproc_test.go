@@ -115,11 +115,15 @@ func TestRetryLaterKeepsMaxRetry(t *testing.T) {
 	if err := q.Enqueue(context.Background(), outbox.Message{ID: "capped"}); err != nil {
 		t.Fatal(err)
 	}
+	// Depth counts the messages that wait, run or wait for a retry: at 0 the queue has given up
+	// on the message, and no further run can come.
 	deadline := time.Now().Add(5 * time.Second)
-	for calls.Load() < 2 && time.Now().Before(deadline) {
+	for n, _ := q.Depth(context.Background()); calls.Load() < 2 || n != 0; n, _ = q.Depth(context.Background()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 5s: handled %d times, Depth %d; want the queue to give up after 2 runs", calls.Load(), n)
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(200 * time.Millisecond) // room for a wrong third run
 	if n := calls.Load(); n != 2 {
 		t.Errorf("handled %d times, want 2 (once and MaxRetry 1)", n)
 	}
