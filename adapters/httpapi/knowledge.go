@@ -10,6 +10,29 @@ import (
 	"github.com/svcagent/svc/domain/ratelimit"
 )
 
+// GET /v1/knowledge, PUT /v1/knowledge/pages, POST /v1/knowledge/faq, POST /v1/knowledge/crawl
+
+// pagesIn is the body of PUT /v1/knowledge/pages.
+type pagesIn struct {
+	Pages           []pageJSON `json:"pages"`
+	BusinessSummary *string    `json:"business_summary"`
+	SiteURL         *string    `json:"site_url"`
+}
+
+// faqIn is the body of POST /v1/knowledge/faq.
+type faqIn struct {
+	Items []struct {
+		Question string `json:"question"`
+		Answer   string `json:"answer"`
+	} `json:"items"`
+}
+
+// crawlIn is the body of POST /v1/knowledge/crawl.
+type crawlIn struct {
+	URL      string `json:"url"`
+	MaxPages *int   `json:"max_pages"`
+}
+
 type pageJSON struct {
 	URL     string `json:"url"`
 	Title   string `json:"title"`
