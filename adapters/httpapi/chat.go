@@ -208,7 +208,9 @@ func (s *Server) listConversations(c *gin.Context) {
 		cur := encodeCursor(conversation.Cursor{CreatedAt: last.CreatedAt, ID: last.ID})
 		next = &cur
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": page.HasMore, "next_cursor": next})
+	out := listOf(data)
+	out.HasMore, out.NextCursor = page.HasMore, next
+	c.JSON(http.StatusOK, out)
 }
 
 func encodeCursor(c conversation.Cursor) string {

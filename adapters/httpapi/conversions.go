@@ -48,6 +48,25 @@ func conversionOf(cv conversion.Conversion) conversionJSON {
 	return out
 }
 
+// conversionReportJSON is the conversions of a period with their totals by kind and currency.
+type conversionReportJSON struct {
+	listJSON[conversionJSON]
+	Period periodJSON            `json:"period"`
+	Totals []conversionTotalJSON `json:"totals"`
+}
+
+type periodJSON struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+type conversionTotalJSON struct {
+	Kind     string  `json:"kind"`
+	Count    int     `json:"count"`
+	Amount   float64 `json:"amount"`
+	Currency *string `json:"currency"`
+}
+
 func (s *Server) createConversion(c *gin.Context) {
 	p, _ := principal(c)
 	var body conversionIn
@@ -104,14 +123,15 @@ func (s *Server) listConversions(c *gin.Context) {
 	for _, cv := range r.Conversions {
 		data = append(data, conversionOf(cv))
 	}
-	totals := make([]gin.H, 0, len(r.Totals))
+	totals := make([]conversionTotalJSON, 0, len(r.Totals))
 	for _, t := range r.Totals {
-		tj := gin.H{"kind": t.Kind, "count": t.Count, "amount": t.Amount, "currency": nil}
+		tj := conversionTotalJSON{Kind: t.Kind, Count: t.Count, Amount: t.Amount}
 		if t.Currency != "" {
-			tj["currency"] = t.Currency
+			currency := t.Currency
+			tj.Currency = &currency
 		}
 		totals = append(totals, tj)
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": false, "next_cursor": nil,
-		"period": gin.H{"from": stamp(r.From), "to": stamp(r.To)}, "totals": totals})
+	c.JSON(http.StatusOK, conversionReportJSON{listJSON: listOf(data),
+		Period: periodJSON{From: stamp(r.From), To: stamp(r.To)}, Totals: totals})
 }

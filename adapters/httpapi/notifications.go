@@ -8,6 +8,15 @@ import (
 
 // GET /v1/notifications
 
+type notificationJSON struct {
+	Object    string `json:"object"`
+	ID        string `json:"id"`
+	Kind      string `json:"kind"`
+	Title     string `json:"title"`
+	Body      string `json:"body"`
+	CreatedAt string `json:"created_at"`
+}
+
 func (s *Server) listNotifications(c *gin.Context) {
 	p, _ := principal(c)
 	notes, err := s.uc.Notices.List(c.Request.Context(), p.Account.ID, 50)
@@ -15,9 +24,9 @@ func (s *Server) listNotifications(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	data := make([]gin.H, 0, len(notes))
+	data := make([]notificationJSON, 0, len(notes))
 	for _, n := range notes {
-		data = append(data, gin.H{"object": "notification", "id": n.ID, "kind": n.Kind, "title": n.Title, "body": n.Body, "created_at": stamp(n.CreatedAt)})
+		data = append(data, notificationJSON{Object: "notification", ID: n.ID, Kind: n.Kind, Title: n.Title, Body: n.Body, CreatedAt: stamp(n.CreatedAt)})
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": false, "next_cursor": nil})
+	c.JSON(http.StatusOK, listOf(data))
 }

@@ -28,8 +28,19 @@ type Check struct {
 // Readiness lists what GET /readyz checks.
 type Readiness []Check
 
+type healthJSON struct {
+	Status string `json:"status"`
+}
+
 func (s *Server) healthz(c *gin.Context) {
-	c.JSON(http.StatusOK, gin.H{"status": "ok"})
+	c.JSON(http.StatusOK, healthJSON{Status: "ok"})
+}
+
+// readinessJSON is the state of each check (ok, degraded or unavailable) and of the instance.
+// Checks comes first, as TestReadiness reads the body byte for byte.
+type readinessJSON struct {
+	Checks map[string]string `json:"checks"`
+	Status string            `json:"status"`
 }
 
 // readyz answers 200 "ready" when every check passes, 200 "degraded" when only checks that
@@ -60,16 +71,24 @@ func (s *Server) readyz(c *gin.Context) {
 	if state == "unavailable" {
 		status = http.StatusServiceUnavailable
 	}
-	c.JSON(status, gin.H{"status": state, "checks": checks})
+	c.JSON(status, readinessJSON{Status: state, Checks: checks})
+}
+
+type apiJSON struct {
+	Object        string `json:"object"`
+	Name          string `json:"name"`
+	Version       string `json:"version"`
+	BaseURL       string `json:"base_url"`
+	Documentation string `json:"documentation"`
 }
 
 func (s *Server) apiInfo(c *gin.Context) {
-	c.JSON(http.StatusOK, gin.H{
-		"object":        "api",
-		"name":          "svc",
-		"version":       Version,
-		"base_url":      s.opts.PublicURL + "/v1",
-		"documentation": s.opts.PublicURL + "/v1/openapi.json",
+	c.JSON(http.StatusOK, apiJSON{
+		Object:        "api",
+		Name:          "svc",
+		Version:       Version,
+		BaseURL:       s.opts.PublicURL + "/v1",
+		Documentation: s.opts.PublicURL + "/v1/openapi.json",
 	})
 }
 

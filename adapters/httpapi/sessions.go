@@ -27,6 +27,14 @@ type clientChatIn struct {
 	Message *string `json:"message"`
 }
 
+type clientSessionJSON struct {
+	Object         string `json:"object"`
+	Token          string `json:"token"`
+	ConversationID string `json:"conversation_id"`
+	CustomerName   string `json:"customer_name"`
+	ExpiresAt      string `json:"expires_at"`
+}
+
 func (s *Server) postSession(c *gin.Context) {
 	p, _ := principal(c)
 	var body sessionIn
@@ -45,9 +53,9 @@ func (s *Server) postSession(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusCreated, gin.H{"object": "client_session", "token": created.Token,
-		"conversation_id": created.Session.ConversationID, "customer_name": created.Session.CustomerName,
-		"expires_at": stamp(created.Session.ExpiresAt)})
+	c.JSON(http.StatusCreated, clientSessionJSON{Object: "client_session", Token: created.Token,
+		ConversationID: created.Session.ConversationID, CustomerName: created.Session.CustomerName,
+		ExpiresAt: stamp(created.Session.ExpiresAt)})
 }
 
 const ctxClient = "svc.client"
@@ -110,6 +118,16 @@ func (s *Server) clientMessages(c *gin.Context) {
 	writeThread(c, t)
 }
 
+// clientAgentJSON is what an app shows of the agent: its name and appearance.
+type clientAgentJSON struct {
+	Object      string              `json:"object"`
+	Name        string              `json:"name"`
+	AvatarURL   string              `json:"avatar_url"`
+	Greeting    map[string]string   `json:"greeting"`
+	Suggestions map[string][]string `json:"suggestions"`
+	Languages   []string            `json:"languages"`
+}
+
 func (s *Server) clientAgent(c *gin.Context) {
 	p := client(c)
 	prof, err := s.uc.Profiles.Get(c.Request.Context(), p.Account.ID)
@@ -118,6 +136,6 @@ func (s *Server) clientAgent(c *gin.Context) {
 		return
 	}
 	a := appearanceOf(prof.Appearance)
-	c.JSON(http.StatusOK, gin.H{"object": "client_agent", "name": prof.DisplayName(), "avatar_url": a.AvatarURL,
-		"greeting": a.Greeting, "suggestions": a.Suggestions, "languages": agentOf(prof).Languages})
+	c.JSON(http.StatusOK, clientAgentJSON{Object: "client_agent", Name: prof.DisplayName(), AvatarURL: a.AvatarURL,
+		Greeting: a.Greeting, Suggestions: a.Suggestions, Languages: agentOf(prof).Languages})
 }

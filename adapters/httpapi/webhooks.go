@@ -62,7 +62,7 @@ func (s *Server) listWebhooks(c *gin.Context) {
 	for _, w := range hooks {
 		data = append(data, webhookOf(w))
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": false, "next_cursor": nil})
+	c.JSON(http.StatusOK, listOf(data))
 }
 
 func (s *Server) createWebhook(c *gin.Context) {
@@ -111,13 +111,29 @@ func (s *Server) patchWebhook(c *gin.Context) {
 	c.JSON(http.StatusOK, webhookOf(w))
 }
 
+type deletedJSON struct {
+	Object  string `json:"object"`
+	ID      string `json:"id"`
+	Deleted bool   `json:"deleted"`
+}
+
 func (s *Server) deleteWebhook(c *gin.Context) {
 	p, _ := principal(c)
 	if err := s.uc.Webhooks.Delete(c.Request.Context(), p.Account.ID, c.Param("id")); err != nil {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "webhook", "id": c.Param("id"), "deleted": true})
+	c.JSON(http.StatusOK, deletedJSON{Object: "webhook", ID: c.Param("id"), Deleted: true})
+}
+
+// webhookTestJSON is what a test delivery got; error is there only when it failed.
+type webhookTestJSON struct {
+	Object     string `json:"object"`
+	EventID    string `json:"event_id"`
+	Delivered  bool   `json:"delivered"`
+	StatusCode int    `json:"status_code"`
+	DurationMS int64  `json:"duration_ms"`
+	Error      string `json:"error,omitempty"`
 }
 
 func (s *Server) testWebhook(c *gin.Context) {
@@ -127,12 +143,21 @@ func (s *Server) testWebhook(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	out := gin.H{"object": "webhook_test", "event_id": r.EventID, "delivered": r.Attempt.OK(), "status_code": r.Attempt.StatusCode,
-		"duration_ms": r.Attempt.Duration.Milliseconds()}
-	if f := r.Attempt.Failure(); f != "" {
-		out["error"] = f
-	}
-	c.JSON(http.StatusOK, out)
+	c.JSON(http.StatusOK, webhookTestJSON{Object: "webhook_test", EventID: r.EventID, Delivered: r.Attempt.OK(),
+		StatusCode: r.Attempt.StatusCode, DurationMS: r.Attempt.Duration.Milliseconds(), Error: r.Attempt.Failure()})
+}
+
+// deliveryJSON is one delivery attempt; error is empty when it was delivered.
+type deliveryJSON struct {
+	Object     string `json:"object"`
+	EventID    string `json:"event_id"`
+	Type       string `json:"type"`
+	Attempt    int    `json:"attempt"`
+	StatusCode int    `json:"status_code"`
+	Delivered  bool   `json:"delivered"`
+	DurationMS int64  `json:"duration_ms"`
+	Error      string `json:"error"`
+	CreatedAt  string `json:"created_at"`
 }
 
 func (s *Server) listDeliveries(c *gin.Context) {
@@ -142,12 +167,19 @@ func (s *Server) listDeliveries(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	data := make([]gin.H, 0, len(attempts))
+	data := make([]deliveryJSON, 0, len(attempts))
 	for _, a := range attempts {
-		data = append(data, gin.H{"object": "webhook_delivery", "event_id": a.EventID, "type": a.EventType, "attempt": a.Number,
-			"status_code": a.StatusCode, "delivered": a.OK(), "duration_ms": a.Duration.Milliseconds(), "error": a.Failure(), "created_at": stamp(a.At)})
+		data = append(data, deliveryJSON{Object: "webhook_delivery", EventID: a.EventID, Type: a.EventType, Attempt: a.Number,
+			StatusCode: a.StatusCode, Delivered: a.OK(), DurationMS: a.Duration.Milliseconds(), Error: a.Failure(), CreatedAt: stamp(a.At)})
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": false, "next_cursor": nil})
+	c.JSON(http.StatusOK, listOf(data))
+}
+
+type redeliveryJSON struct {
+	Object    string `json:"object"`
+	WebhookID string `json:"webhook_id"`
+	EventID   string `json:"event_id"`
+	Status    string `json:"status"`
 }
 
 func (s *Server) redeliver(c *gin.Context) {
@@ -156,5 +188,5 @@ func (s *Server) redeliver(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, gin.H{"object": "webhook_redelivery", "webhook_id": c.Param("id"), "event_id": c.Param("event_id"), "status": "queued"})
+	c.JSON(http.StatusAccepted, redeliveryJSON{Object: "webhook_redelivery", WebhookID: c.Param("id"), EventID: c.Param("event_id"), Status: "queued"})
 }
