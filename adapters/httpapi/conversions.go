@@ -55,11 +55,6 @@ type conversionReportJSON struct {
 	Totals []conversionTotalJSON `json:"totals"`
 }
 
-type periodJSON struct {
-	From string `json:"from"`
-	To   string `json:"to"`
-}
-
 type conversionTotalJSON struct {
 	Kind     string  `json:"kind"`
 	Count    int     `json:"count"`

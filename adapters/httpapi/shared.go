@@ -24,6 +24,12 @@ func listOf[T any](data []T) listJSON[T] {
 	return listJSON[T]{Object: "list", Data: data}
 }
 
+// periodJSON is a period of time, [from, to).
+type periodJSON struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
 type interactionsJSON struct {
 	Spent     int `json:"interactions_spent"`
 	Remaining int `json:"interactions_remaining"`

@@ -24,11 +24,8 @@ type statementLineJSON struct {
 }
 
 type statementJSON struct {
-	Object string `json:"object"`
-	Period struct {
-		From string `json:"from"`
-		To   string `json:"to"`
-	} `json:"period"`
+	Object            string              `json:"object"`
+	Period            periodJSON          `json:"period"`
 	Data              []statementLineJSON `json:"data"`
 	TotalInteractions int                 `json:"total_interactions"`
 }
