@@ -2,13 +2,14 @@ package httpapi
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/domain/ledger"
 )
+
+// GET /v1/account
 
 type usageJSON struct {
 	InteractionsSpent     int    `json:"interactions_spent"`
@@ -94,6 +95,3 @@ func (s *Server) account(c *gin.Context) {
 	}
 	c.JSON(http.StatusOK, accountOf(o))
 }
-
-// stamp renders a time as RFC 3339 in UTC.
-func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -8,6 +8,8 @@ import (
 	"github.com/svcagent/svc/domain/agent"
 )
 
+// GET /v1/agent, PATCH /v1/agent, PATCH /v1/agent/appearance
+
 type contactJSON struct {
 	Email   string `json:"email"`
 	Phone   string `json:"phone"`

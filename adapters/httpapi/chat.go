@@ -10,13 +10,20 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/svcagent/svc/app/chat"
-	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
-	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/ratelimit"
 )
+
+// POST /v1/chat, GET /v1/conversations, GET /v1/conversations/{conversation_id}
+
+// chatIn is the body of POST /v1/chat.
+type chatIn struct {
+	Message        *string `json:"message"`
+	ConversationID string  `json:"conversation_id"`
+	CustomerName   string  `json:"customer_name"`
+}
 
 type actionJSON struct {
 	Type      string `json:"type"`
@@ -31,16 +38,6 @@ func actionsOf(as []conversation.Action) []actionJSON {
 		out = append(out, actionJSON(a))
 	}
 	return out
-}
-
-type interactionsJSON struct {
-	Spent     int `json:"interactions_spent"`
-	Remaining int `json:"interactions_remaining"`
-	Limit     int `json:"interactions_limit"`
-}
-
-func interactionsOf(u ledger.Usage) interactionsJSON {
-	return interactionsJSON{Spent: u.Spent, Remaining: u.Remaining(), Limit: u.Limit}
 }
 
 type chatReplyJSON struct {
@@ -211,7 +208,9 @@ func (s *Server) listConversations(c *gin.Context) {
 		cur := encodeCursor(conversation.Cursor{CreatedAt: last.CreatedAt, ID: last.ID})
 		next = &cur
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": page.HasMore, "next_cursor": next})
+	out := listOf(data)
+	out.HasMore, out.NextCursor = page.HasMore, next
+	c.JSON(http.StatusOK, out)
 }
 
 func encodeCursor(c conversation.Cursor) string {
@@ -240,118 +239,4 @@ func decodeCursor(s string) (conversation.Cursor, bool) {
 		return conversation.Cursor{}, false
 	}
 	return conversation.Cursor{CreatedAt: time.UnixMicro(micros).UTC(), ID: id}, true
-}
-
-func (s *Server) postSession(c *gin.Context) {
-	p, _ := principal(c)
-	var body sessionIn
-	if c.Request.ContentLength != 0 {
-		if err := decodeJSON(c, &body); err != nil {
-			s.fail(c, err)
-			return
-		}
-	}
-	in := sessions.Input{ConversationID: body.ConversationID, CustomerName: body.CustomerName}
-	if body.TTLMinutes != nil {
-		in.TTLMinutes, in.TTLGiven = *body.TTLMinutes, true
-	}
-	created, err := s.uc.Sessions.Create(c.Request.Context(), p.Account, p.KeyID, in)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, gin.H{"object": "client_session", "token": created.Token,
-		"conversation_id": created.Session.ConversationID, "customer_name": created.Session.CustomerName,
-		"expires_at": stamp(created.Session.ExpiresAt)})
-}
-
-const ctxClient = "svc.client"
-
-// authClient authenticates a client session token; the conversation comes only from it. A failed
-// authentication is throttled (see refuse).
-func (s *Server) authClient(c *gin.Context) {
-	p, err := s.uc.Sessions.Authenticate(c.Request.Context(), bearer(c))
-	if err != nil {
-		s.refuse(c, err)
-		return
-	}
-	if err := s.uc.Access.RequireWebChannels(p.Account); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Set(ctxClient, p)
-	if !s.limit(c, p.Session.ID, ratelimit.PerKey) {
-		return
-	}
-	c.Next()
-}
-
-func client(c *gin.Context) sessions.Principal {
-	v, _ := c.Get(ctxClient)
-	p, _ := v.(sessions.Principal)
-	return p
-}
-
-// cors opens the client routes to apps on any origin; no other route answers cross-origin.
-func (s *Server) cors(c *gin.Context) {
-	if !strings.HasPrefix(c.Request.URL.Path, "/v1/client/") {
-		c.Next()
-		return
-	}
-	h := c.Writer.Header()
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id")
-	h.Set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After")
-	h.Set("Access-Control-Max-Age", "600")
-	if c.Request.Method == http.MethodOptions {
-		c.AbortWithStatus(http.StatusNoContent)
-		return
-	}
-	c.Next()
-}
-
-func (s *Server) clientChat(c *gin.Context) {
-	p := client(c)
-	var body clientChatIn
-	if err := decodeJSON(c, &body); err != nil {
-		s.fail(c, err)
-		return
-	}
-	if body.Message == nil {
-		s.fail(c, domain.Invalid("message", "message is required"))
-		return
-	}
-	req := chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: p.Session.ConversationID,
-		CustomerName: p.Session.CustomerName, Message: *body.Message}
-	if err := validChat(req); err != nil {
-		s.fail(c, err)
-		return
-	}
-	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
-		return
-	}
-	s.send(c, p.Account, req)
-}
-
-func (s *Server) clientMessages(c *gin.Context) {
-	p := client(c)
-	t, err := s.uc.Chat.Conversation(c.Request.Context(), p.Account.ID, p.Session.ConversationID)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	writeThread(c, t)
-}
-
-func (s *Server) clientAgent(c *gin.Context) {
-	p := client(c)
-	prof, err := s.uc.Profiles.Get(c.Request.Context(), p.Account.ID)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	a := appearanceOf(prof.Appearance)
-	c.JSON(http.StatusOK, gin.H{"object": "client_agent", "name": prof.DisplayName(), "avatar_url": a.AvatarURL,
-		"greeting": a.Greeting, "suggestions": a.Suggestions, "languages": agentOf(prof).Languages})
 }

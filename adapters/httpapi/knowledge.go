@@ -10,6 +10,29 @@ import (
 	"github.com/svcagent/svc/domain/ratelimit"
 )
 
+// GET /v1/knowledge, PUT /v1/knowledge/pages, POST /v1/knowledge/faq, POST /v1/knowledge/crawl
+
+// pagesIn is the body of PUT /v1/knowledge/pages.
+type pagesIn struct {
+	Pages           []pageJSON `json:"pages"`
+	BusinessSummary *string    `json:"business_summary"`
+	SiteURL         *string    `json:"site_url"`
+}
+
+// faqIn is the body of POST /v1/knowledge/faq.
+type faqIn struct {
+	Items []struct {
+		Question string `json:"question"`
+		Answer   string `json:"answer"`
+	} `json:"items"`
+}
+
+// crawlIn is the body of POST /v1/knowledge/crawl.
+type crawlIn struct {
+	URL      string `json:"url"`
+	MaxPages *int   `json:"max_pages"`
+}
+
 type pageJSON struct {
 	URL     string `json:"url"`
 	Title   string `json:"title"`
@@ -129,6 +152,15 @@ func (s *Server) putPages(c *gin.Context) {
 	c.JSON(http.StatusOK, updateOf(up))
 }
 
+type faqUpdateJSON struct {
+	Object  string `json:"object"`
+	Source  string `json:"source"`
+	Created int    `json:"created"`
+	Updated int    `json:"updated"`
+	Total   int    `json:"total"`
+	Version int64  `json:"version"`
+}
+
 func (s *Server) postFAQ(c *gin.Context) {
 	p, _ := principal(c)
 	var body faqIn
@@ -148,13 +180,31 @@ func (s *Server) postFAQ(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "knowledge.update", "source": string(knowledge.SourceFAQ),
-		"created": out.Created, "updated": out.Updated, "total": out.Total, "version": out.Version})
+	c.JSON(http.StatusOK, faqUpdateJSON{Object: "knowledge.update", Source: string(knowledge.SourceFAQ),
+		Created: out.Created, Updated: out.Updated, Total: out.Total, Version: out.Version})
+}
+
+type pageReadJSON struct {
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	Chars int    `json:"chars"`
 }
 
 type skipJSON struct {
 	URL    string `json:"url"`
 	Reason string `json:"reason"`
+}
+
+type crawlJSON struct {
+	Object    string         `json:"object"`
+	URL       string         `json:"url"`
+	Source    string         `json:"source"`
+	Pages     int            `json:"pages"`
+	Chars     int            `json:"chars"`
+	Chunks    int            `json:"chunks"`
+	Version   int64          `json:"version"`
+	PagesRead []pageReadJSON `json:"pages_read"`
+	Skipped   []skipJSON     `json:"skipped"`
 }
 
 func (s *Server) postCrawl(c *gin.Context) {
@@ -185,20 +235,15 @@ func (s *Server) postCrawl(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	type readJSON struct {
-		URL   string `json:"url"`
-		Title string `json:"title"`
-		Chars int    `json:"chars"`
-	}
-	read := make([]readJSON, 0, len(out.Result.Pages))
+	read := make([]pageReadJSON, 0, len(out.Result.Pages))
 	for _, pg := range out.Result.Pages {
-		read = append(read, readJSON{URL: pg.URL, Title: pg.Title, Chars: len([]rune(pg.Content))})
+		read = append(read, pageReadJSON{URL: pg.URL, Title: pg.Title, Chars: len([]rune(pg.Content))})
 	}
 	skipped := make([]skipJSON, 0, len(out.Result.Skipped))
 	for _, sk := range out.Result.Skipped {
 		skipped = append(skipped, skipJSON(sk))
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "knowledge.crawl", "url": body.URL, "source": string(knowledge.SourceCrawl),
-		"pages": out.Pages, "chars": out.Chars, "chunks": out.Chunks, "version": out.Version,
-		"pages_read": read, "skipped": skipped})
+	c.JSON(http.StatusOK, crawlJSON{Object: "knowledge.crawl", URL: body.URL, Source: string(knowledge.SourceCrawl),
+		Pages: out.Pages, Chars: out.Chars, Chunks: out.Chunks, Version: out.Version,
+		PagesRead: read, Skipped: skipped})
 }

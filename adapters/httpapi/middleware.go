@@ -16,6 +16,10 @@ import (
 	"github.com/svcagent/svc/domain/ratelimit"
 )
 
+// The middleware: request ids, the access log, panics, the body cap, CORS of the client routes,
+// authentication by API key, the rate limits, the plan check of the web channels, and the relay
+// nudge.
+
 const (
 	ctxRequestID = "svc.request_id"
 	ctxLogger    = "svc.logger"
@@ -102,6 +106,25 @@ func (s *Server) recovery(c *gin.Context) {
 func (s *Server) limitBody(c *gin.Context) {
 	if c.Request.Body != nil {
 		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.opts.MaxBodyBytes)
+	}
+	c.Next()
+}
+
+// cors opens the client routes to apps on any origin; no other route answers cross-origin.
+func (s *Server) cors(c *gin.Context) {
+	if !strings.HasPrefix(c.Request.URL.Path, "/v1/client/") {
+		c.Next()
+		return
+	}
+	h := c.Writer.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id")
+	h.Set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After")
+	h.Set("Access-Control-Max-Age", "600")
+	if c.Request.Method == http.MethodOptions {
+		c.AbortWithStatus(http.StatusNoContent)
+		return
 	}
 	c.Next()
 }

@@ -1,11 +1,16 @@
 // Package httpapi is the HTTP adapter: the gin router, middleware, handlers, the request and
 // response types, and the one mapping of error codes to HTTP statuses.
+//
+// server.go holds the one table of routes; each feature has a file of its own with its handlers
+// and its request and response types (account.go, agent.go, knowledge.go, chat.go, sessions.go,
+// webhooks.go, conversions.go, notifications.go, usage.go, ops.go, and the OpenAI-compatible
+// compat*.go); middleware.go, bind.go and errors.go are what every route shares. A request body
+// that decodeJSON reads strictly has a named type beside its handler, listed in fuzz_test.go's
+// strictRequests so that one test and one fuzz target go over each.
 package httpapi
 
 import (
-	"context"
 	"net/http"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/wire"
@@ -23,7 +28,6 @@ import (
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/ratelimit"
-	"github.com/svcagent/svc/ports"
 )
 
 // Version is the API version of the interface (spec part 9).
@@ -58,19 +62,6 @@ type Options struct {
 	// connection's peer. The client address keys the throttle of failed authentications.
 	TrustedProxies []string
 }
-
-// Check is one dependency that readiness probes. A dependency the service can do without for a
-// while (Redis: the rate limits fall back to this process, events wait in the outbox) Degrades:
-// its failure shows as "degraded" and keeps the instance ready; any other failure makes it
-// unavailable.
-type Check struct {
-	Name     string
-	Pinger   ports.Pinger
-	Degrades bool
-}
-
-// Readiness lists what GET /readyz checks.
-type Readiness []Check
 
 // Server answers the HTTP interface.
 type Server struct {
@@ -164,49 +155,4 @@ func (s *Server) routes() *gin.Engine {
 
 func (s *Server) notFound(c *gin.Context) {
 	s.fail(c, domain.Errorf(domain.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
-}
-
-func (s *Server) healthz(c *gin.Context) {
-	c.JSON(http.StatusOK, gin.H{"status": "ok"})
-}
-
-// readyz answers 200 "ready" when every check passes, 200 "degraded" when only checks that
-// degrade fail (the instance stays in rotation), and 503 "unavailable" when any other fails.
-func (s *Server) readyz(c *gin.Context) {
-	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
-	defer cancel()
-	checks := map[string]string{}
-	state := "ready"
-	for _, ch := range s.ready {
-		err := ch.Pinger.Ping(ctx)
-		switch {
-		case err == nil:
-			checks[ch.Name] = "ok"
-		case ch.Degrades:
-			logger(c).Warn("readiness check failed; degraded", zap.String("check", ch.Name), zap.Error(err))
-			checks[ch.Name] = "degraded"
-			if state == "ready" {
-				state = "degraded"
-			}
-		default:
-			logger(c).Warn("readiness check failed", zap.String("check", ch.Name), zap.Error(err))
-			checks[ch.Name] = "unavailable"
-			state = "unavailable"
-		}
-	}
-	status := http.StatusOK
-	if state == "unavailable" {
-		status = http.StatusServiceUnavailable
-	}
-	c.JSON(status, gin.H{"status": state, "checks": checks})
-}
-
-func (s *Server) apiInfo(c *gin.Context) {
-	c.JSON(http.StatusOK, gin.H{
-		"object":        "api",
-		"name":          "svc",
-		"version":       Version,
-		"base_url":      s.opts.PublicURL + "/v1",
-		"documentation": s.opts.PublicURL + "/v1/openapi.json",
-	})
 }

@@ -2,15 +2,29 @@ package httpapi
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/webhook"
 )
+
+// GET and POST /v1/webhooks, GET, PATCH and DELETE /v1/webhooks/{id}, POST /v1/webhooks/{id}/test,
+// GET /v1/webhooks/{id}/deliveries, POST /v1/webhooks/{id}/deliveries/{event_id}/redeliver
+
+// webhookIn is the body of POST /v1/webhooks.
+type webhookIn struct {
+	URL    *string  `json:"url"`
+	Events []string `json:"events"`
+}
+
+// webhookPatchIn is the body of PATCH /v1/webhooks/{id}.
+type webhookPatchIn struct {
+	URL    *string   `json:"url"`
+	Events *[]string `json:"events"`
+	Active *bool     `json:"active"`
+}
 
 type webhookJSON struct {
 	Object         string   `json:"object"`
@@ -48,7 +62,7 @@ func (s *Server) listWebhooks(c *gin.Context) {
 	for _, w := range hooks {
 		data = append(data, webhookOf(w))
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": false, "next_cursor": nil})
+	c.JSON(http.StatusOK, listOf(data))
 }
 
 func (s *Server) createWebhook(c *gin.Context) {
@@ -97,13 +111,29 @@ func (s *Server) patchWebhook(c *gin.Context) {
 	c.JSON(http.StatusOK, webhookOf(w))
 }
 
+type deletedJSON struct {
+	Object  string `json:"object"`
+	ID      string `json:"id"`
+	Deleted bool   `json:"deleted"`
+}
+
 func (s *Server) deleteWebhook(c *gin.Context) {
 	p, _ := principal(c)
 	if err := s.uc.Webhooks.Delete(c.Request.Context(), p.Account.ID, c.Param("id")); err != nil {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "webhook", "id": c.Param("id"), "deleted": true})
+	c.JSON(http.StatusOK, deletedJSON{Object: "webhook", ID: c.Param("id"), Deleted: true})
+}
+
+// webhookTestJSON is what a test delivery got; error is there only when it failed.
+type webhookTestJSON struct {
+	Object     string `json:"object"`
+	EventID    string `json:"event_id"`
+	Delivered  bool   `json:"delivered"`
+	StatusCode int    `json:"status_code"`
+	DurationMS int64  `json:"duration_ms"`
+	Error      string `json:"error,omitempty"`
 }
 
 func (s *Server) testWebhook(c *gin.Context) {
@@ -113,12 +143,21 @@ func (s *Server) testWebhook(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	out := gin.H{"object": "webhook_test", "event_id": r.EventID, "delivered": r.Attempt.OK(), "status_code": r.Attempt.StatusCode,
-		"duration_ms": r.Attempt.Duration.Milliseconds()}
-	if f := r.Attempt.Failure(); f != "" {
-		out["error"] = f
-	}
-	c.JSON(http.StatusOK, out)
+	c.JSON(http.StatusOK, webhookTestJSON{Object: "webhook_test", EventID: r.EventID, Delivered: r.Attempt.OK(),
+		StatusCode: r.Attempt.StatusCode, DurationMS: r.Attempt.Duration.Milliseconds(), Error: r.Attempt.Failure()})
+}
+
+// deliveryJSON is one delivery attempt; error is empty when it was delivered.
+type deliveryJSON struct {
+	Object     string `json:"object"`
+	EventID    string `json:"event_id"`
+	Type       string `json:"type"`
+	Attempt    int    `json:"attempt"`
+	StatusCode int    `json:"status_code"`
+	Delivered  bool   `json:"delivered"`
+	DurationMS int64  `json:"duration_ms"`
+	Error      string `json:"error"`
+	CreatedAt  string `json:"created_at"`
 }
 
 func (s *Server) listDeliveries(c *gin.Context) {
@@ -128,12 +167,19 @@ func (s *Server) listDeliveries(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	data := make([]gin.H, 0, len(attempts))
+	data := make([]deliveryJSON, 0, len(attempts))
 	for _, a := range attempts {
-		data = append(data, gin.H{"object": "webhook_delivery", "event_id": a.EventID, "type": a.EventType, "attempt": a.Number,
-			"status_code": a.StatusCode, "delivered": a.OK(), "duration_ms": a.Duration.Milliseconds(), "error": a.Failure(), "created_at": stamp(a.At)})
+		data = append(data, deliveryJSON{Object: "webhook_delivery", EventID: a.EventID, Type: a.EventType, Attempt: a.Number,
+			StatusCode: a.StatusCode, Delivered: a.OK(), DurationMS: a.Duration.Milliseconds(), Error: a.Failure(), CreatedAt: stamp(a.At)})
 	}
-	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": false, "next_cursor": nil})
+	c.JSON(http.StatusOK, listOf(data))
+}
+
+type redeliveryJSON struct {
+	Object    string `json:"object"`
+	WebhookID string `json:"webhook_id"`
+	EventID   string `json:"event_id"`
+	Status    string `json:"status"`
 }
 
 func (s *Server) redeliver(c *gin.Context) {
@@ -142,114 +188,5 @@ func (s *Server) redeliver(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, gin.H{"object": "webhook_redelivery", "webhook_id": c.Param("id"), "event_id": c.Param("event_id"), "status": "queued"})
-}
-
-type conversionJSON struct {
-	Object         string   `json:"object"`
-	ID             string   `json:"id"`
-	Kind           string   `json:"kind"`
-	Amount         *float64 `json:"amount"`
-	Currency       *string  `json:"currency"`
-	Reference      *string  `json:"reference"`
-	ConversationID *string  `json:"conversation_id"`
-	CreatedAt      string   `json:"created_at"`
-}
-
-func conversionOf(cv conversion.Conversion) conversionJSON {
-	out := conversionJSON{Object: "conversion", ID: cv.ID, Kind: cv.Kind, CreatedAt: stamp(cv.CreatedAt)}
-	opt := func(s string) *string {
-		if s == "" {
-			return nil
-		}
-		return &s
-	}
-	if cv.HasAmount {
-		a := cv.Amount
-		out.Amount = &a
-	}
-	out.Currency, out.Reference, out.ConversationID = opt(cv.Currency), opt(cv.Reference), opt(cv.ConversationID)
-	return out
-}
-
-func (s *Server) createConversion(c *gin.Context) {
-	p, _ := principal(c)
-	var body conversionIn
-	if err := decodeJSON(c, &body); err != nil {
-		s.fail(c, err)
-		return
-	}
-	if body.Kind == nil {
-		s.fail(c, domain.Invalid("kind", "kind is required (sale, lead, signup or booking)"))
-		return
-	}
-	cv := conversion.Conversion{Kind: *body.Kind, Currency: body.Currency, Reference: body.Reference, ConversationID: body.ConversationID}
-	if body.Amount != nil {
-		cv.Amount, cv.HasAmount = *body.Amount, true
-	}
-	stored, err := s.uc.Conversions.Record(c.Request.Context(), p.Account.ID, cv)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, conversionOf(stored))
-}
-
-func (s *Server) listConversions(c *gin.Context) {
-	p, _ := principal(c)
-	var from, to time.Time
-	for _, q := range []struct {
-		name string
-		dst  *time.Time
-	}{{"from", &from}, {"to", &to}} {
-		raw := c.Query(q.name)
-		if raw == "" {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339, raw)
-		if err != nil {
-			if t, err = time.Parse("2006-01-02", raw); err != nil {
-				s.fail(c, domain.Invalid(q.name, "%s must be a date (2026-11-01) or an RFC 3339 time", q.name))
-				return
-			}
-		}
-		*q.dst = t
-	}
-	if from.IsZero() != to.IsZero() {
-		s.fail(c, domain.Invalid("from", "give both from and to, or neither (the current period)"))
-		return
-	}
-	r, err := s.uc.Conversions.Report(c.Request.Context(), p.Account.ID, from, to)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	data := make([]conversionJSON, 0, len(r.Conversions))
-	for _, cv := range r.Conversions {
-		data = append(data, conversionOf(cv))
-	}
-	totals := make([]gin.H, 0, len(r.Totals))
-	for _, t := range r.Totals {
-		tj := gin.H{"kind": t.Kind, "count": t.Count, "amount": t.Amount, "currency": nil}
-		if t.Currency != "" {
-			tj["currency"] = t.Currency
-		}
-		totals = append(totals, tj)
-	}
-	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": false, "next_cursor": nil,
-		"period": gin.H{"from": stamp(r.From), "to": stamp(r.To)}, "totals": totals})
-}
-
-func (s *Server) listNotifications(c *gin.Context) {
-	p, _ := principal(c)
-	notes, err := s.uc.Notices.List(c.Request.Context(), p.Account.ID, 50)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	data := make([]gin.H, 0, len(notes))
-	for _, n := range notes {
-		data = append(data, gin.H{"object": "notification", "id": n.ID, "kind": n.Kind, "title": n.Title, "body": n.Body, "created_at": stamp(n.CreatedAt)})
-	}
-	c.JSON(http.StatusOK, gin.H{"object": "list", "data": data, "has_more": false, "next_cursor": nil})
+	c.JSON(http.StatusAccepted, redeliveryJSON{Object: "webhook_redelivery", WebhookID: c.Param("id"), EventID: c.Param("event_id"), Status: "queued"})
 }

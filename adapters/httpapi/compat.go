@@ -1,0 +1,224 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/svcagent/svc/app/models"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/domain/ratelimit"
+)
+
+// The model-compatible endpoints (spec part 4.8) speak the wire format of OpenAI's API, so that
+// its SDKs and the tools built on them work unchanged. Their bodies are read leniently: fields
+// this service does not use are ignored, as OpenAI-compatible servers do, while fields it cannot
+// honour (n other than 1, functions, previous_response_id, built-in tools) are refused by name.
+//
+// This file holds what they share: the limit, the usage labels, the tool and sampling fields, and
+// server-sent events. Each endpoint has its file: compat_chat.go (POST /v1/chat/completions),
+// compat_responses.go (POST /v1/responses), compat_embeddings.go (POST /v1/embeddings),
+// compat_models.go (GET /v1/models, GET /v1/models/{model}); usage.go has the statement their
+// labels feed.
+
+// modelLimit applies the model endpoints' limit, 60 requests a minute per account, as counted
+// by authKey.
+func (s *Server) modelLimit(c *gin.Context) {
+	if !s.admitted(c, ratelimit.Model) {
+		return
+	}
+	c.Next()
+}
+
+// Usage label headers (spec 4.8).
+const (
+	headerSource      = "X-Svc-Source"
+	headerWorkflow    = "X-Svc-Workflow"
+	headerWorkflowID  = "X-Svc-Workflow-Id"
+	headerExecutionID = "X-Svc-Execution-Id"
+)
+
+// caller is the request's account and usage labels; a label that is too long or holds control
+// characters is a 400 naming its header.
+func caller(c *gin.Context) (models.Caller, error) {
+	p, _ := principal(c)
+	var l ledger.Labels
+	for _, h := range []struct {
+		name   string
+		dst    *string
+		decode bool
+	}{
+		{headerSource, &l.Source, false},
+		{headerWorkflow, &l.Workflow, true},
+		{headerWorkflowID, &l.WorkflowID, false},
+		{headerExecutionID, &l.ExecutionID, false},
+	} {
+		v := strings.TrimSpace(c.GetHeader(h.name))
+		if h.decode {
+			if d, err := url.PathUnescape(v); err == nil {
+				v = strings.TrimSpace(d)
+			}
+		}
+		if !utf8.ValidString(v) || strings.IndexFunc(v, unicode.IsControl) >= 0 {
+			return models.Caller{}, domain.Invalid(h.name, "the %s header must be printable UTF-8 text", h.name)
+		}
+		if n := utf8.RuneCountInString(v); n > ledger.MaxLabelLength {
+			return models.Caller{}, domain.Invalid(h.name, "the %s header may have at most %d characters; it has %d", h.name, ledger.MaxLabelLength, n)
+		}
+		*h.dst = v
+	}
+	return models.Caller{Account: p.Account, Usage: p.Usage, Labels: l}, nil
+}
+
+// present reports whether a raw JSON member was sent with a value other than null.
+func present(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && !bytes.Equal(t, []byte("null"))
+}
+
+func checkSampling(temperature, topP *float64) error {
+	if t := temperature; t != nil && (*t < 0 || *t > 2) {
+		return domain.Invalid("temperature", "temperature must be between 0 and 2")
+	}
+	if p := topP; p != nil && (*p < 0 || *p > 1) {
+		return domain.Invalid("top_p", "top_p must be between 0 and 1")
+	}
+	return nil
+}
+
+func maxTokensOf(param string, v *int) (int, error) {
+	if v == nil {
+		return 0, nil
+	}
+	if *v < 1 {
+		return 0, domain.Invalid(param, "%s must be at least 1", param)
+	}
+	return *v, nil
+}
+
+func toolOf(at, name, description string, params json.RawMessage, strict *bool) (model.Tool, error) {
+	t := model.Tool{Name: name, Description: description, Strict: strict != nil && *strict}
+	if present(params) {
+		if p := bytes.TrimSpace(params); p[0] != '{' {
+			return model.Tool{}, domain.Invalid(at+".parameters", "parameters must be a JSON Schema object")
+		}
+		t.Parameters = params
+	}
+	return t, nil
+}
+
+// toolChoiceOf reads tool_choice: "auto", "none", "required", or a named function in the
+// chat-completions form {"type":"function","function":{"name":…}} or the Responses form
+// {"type":"function","name":…}. Without tools, auto and none are dropped.
+func toolChoiceOf(raw json.RawMessage, haveTools bool) (*model.ToolChoice, error) {
+	if !present(raw) {
+		return nil, nil
+	}
+	var mode string
+	if json.Unmarshal(raw, &mode) == nil {
+		switch mode {
+		case "auto", "none":
+			if !haveTools {
+				return nil, nil
+			}
+			return &model.ToolChoice{Mode: mode}, nil
+		case "required":
+			if !haveTools {
+				return nil, domain.Invalid("tool_choice", "tool_choice required needs tools")
+			}
+			return &model.ToolChoice{Mode: mode}, nil
+		}
+		return nil, domain.Invalid("tool_choice", "tool_choice must be auto, none, required or a function")
+	}
+	var named struct {
+		Type     string `json:"type"`
+		Name     string `json:"name"`
+		Function *struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(raw, &named); err != nil || named.Type != "function" {
+		return nil, domain.Invalid("tool_choice", "tool_choice must be auto, none, required or a function")
+	}
+	name := named.Name
+	if named.Function != nil {
+		name = named.Function.Name
+	}
+	if name == "" {
+		return nil, domain.Invalid("tool_choice", "tool_choice names no function")
+	}
+	return &model.ToolChoice{Mode: "function", Name: name}, nil
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server-sent events
+
+// sse writes server-sent events, each flushed at once. It writes the headers with the first
+// event, so that a request that fails before its first piece is answered with a plain error.
+type sse struct {
+	c       *gin.Context
+	started bool
+	buf     bytes.Buffer
+}
+
+func (w *sse) start() {
+	if w.started {
+		return
+	}
+	w.started = true
+	h := w.c.Writer.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	h.Del("Content-Length")
+	w.c.Status(http.StatusOK)
+	w.c.Writer.WriteHeaderNow()
+}
+
+// event writes one event: an "event:" line when name is set, the JSON of v (or raw text) on a
+// "data:" line, and a blank line.
+func (w *sse) event(name string, v any) error {
+	w.start()
+	w.buf.Reset()
+	if name != "" {
+		w.buf.WriteString("event: " + name + "\n")
+	}
+	w.buf.WriteString("data: ")
+	if s, ok := v.(string); ok {
+		w.buf.WriteString(s)
+	} else {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		w.buf.Write(b)
+	}
+	w.buf.WriteString("\n\n")
+	if _, err := w.c.Writer.Write(w.buf.Bytes()); err != nil {
+		return err
+	}
+	w.c.Writer.Flush()
+	return nil
+}
+
+// streamFail answers err: with the envelope and its status while nothing was sent, else as the
+// stream's last event (named name, shaped by shape from the mapped error).
+func (s *Server) streamFail(c *gin.Context, w *sse, err error, name string, shape func(errorBody) any) {
+	if !w.started {
+		s.fail(c, err)
+		return
+	}
+	if c.Request.Context().Err() != nil {
+		return // the caller left
+	}
+	_, body := s.errorOf(c, err)
+	_ = w.event(name, shape(body))
+}
