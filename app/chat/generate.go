@@ -93,6 +93,11 @@ func (a *Agent) makeReply(ctx context.Context, t task) (Reply, error) {
 		}
 	}
 	text, actions := actiontoken.Parse(draft.Text, siteOf(t.account, state, turn.Hits))
+	// The channel is given only the actions it may have (the customers-only rule, per channel).
+	actions = policy.Actions(job.Channel, actions)
+	if draft.Booking != nil && !policy.Permits(job.Channel, policy.ActBooking) {
+		draft.Booking = nil
+	}
 	text = strings.TrimSpace(text)
 	if text == "" && len(actions) == 0 {
 		return Reply{}, domain.Errorf(domain.CodeModelUnavailable, "the model returned an empty reply; try again")
