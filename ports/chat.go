@@ -35,15 +35,18 @@ type Conversations interface {
 	Tag(ctx context.Context, accountID, conversationID, tag string, at time.Time) error
 }
 
-// ReplyJobs stores the pending replies.
+// ReplyJobs stores the pending replies. Its changes are the transitions of conversation.Job,
+// applied to the stored job under the same conditions.
 type ReplyJobs interface {
 	Create(ctx context.Context, j conversation.Job) error
 	Get(ctx context.Context, accountID, jobID string) (conversation.Job, error)
-	// Finish moves a pending job to done (with its reply) or failed (with the reason) and
-	// reports whether this call did; a job already finished is left alone.
-	Finish(ctx context.Context, accountID, jobID, status, replyID, reason string, at time.Time) (bool, error)
-	// ClaimExpired takes over up to limit pending jobs whose lease ended before now: their lease
-	// becomes now+lease and their attempts grow by one. Concurrent claimers never get the same job.
+	// Finish stores j, a job that Complete or Fail finished (its status, reply id, error and
+	// updated_at), when the stored job is still pending, and reports whether this call did; a job
+	// already finished is left alone.
+	Finish(ctx context.Context, j conversation.Job) (bool, error)
+	// ClaimExpired takes over up to limit pending jobs whose lease ended before now, as
+	// conversation.Job.TakeOver does: their lease becomes now+lease and their attempts grow by one.
+	// Concurrent claimers never get the same job.
 	ClaimExpired(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]conversation.Job, error)
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/ratelimit"
 )
@@ -53,23 +52,19 @@ type chatReplyJSON struct {
 }
 
 // send runs one customer message and answers 200 with the reply, or 202 while it is pending.
-func (s *Server) send(c *gin.Context, acct account.Account, req chat.Request) {
+func (s *Server) send(c *gin.Context, req chat.Request) {
 	r, err := s.uc.Chat.Send(c.Request.Context(), req)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
 	out := chatReplyJSON{Object: "chat.reply", Status: r.Status, ConversationID: r.ConversationID, MessageID: r.ReplyID,
-		CustomerMessageID: r.MessageID, Actions: actionsOf(r.Actions), CreatedAt: stamp(r.CreatedAt)}
+		CustomerMessageID: r.MessageID, Actions: actionsOf(r.Actions), Usage: interactionsOf(r.Usage), CreatedAt: stamp(r.CreatedAt)}
 	status := http.StatusOK
 	if r.Status == chat.StatusPending {
-		status = http.StatusAccepted
-		if u, err := s.uc.Ledger.Usage(c.Request.Context(), acct); err == nil {
-			out.Usage = interactionsOf(u)
-		}
+		status = http.StatusAccepted // the usage is the account's when the message was accepted
 	} else {
 		out.Reply = &r.Text
-		out.Usage = interactionsOf(r.Usage)
 	}
 	c.JSON(status, out)
 }
@@ -94,7 +89,7 @@ func (s *Server) postChat(c *gin.Context) {
 	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
 		return
 	}
-	s.send(c, p.Account, req)
+	s.send(c, req)
 }
 
 // validChat checks a chat request's fields as chat.Agent.Send does first, so that the

@@ -105,7 +105,7 @@ func (s *Server) clientChat(c *gin.Context) {
 	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
 		return
 	}
-	s.send(c, p.Account, req)
+	s.send(c, req)
 }
 
 func (s *Server) clientMessages(c *gin.Context) {

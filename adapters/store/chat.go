@@ -288,7 +288,7 @@ type jobModel struct {
 
 func (m *jobModel) domain() conversation.Job {
 	return conversation.Job{ID: m.ID, AccountID: m.AccountID, ConversationID: m.ConversationID, MessageID: m.MessageID,
-		Channel: conversation.Channel(m.Channel), Status: m.Status, LeaseUntil: domainTime(m.LeaseUntil), Attempts: m.Attempts,
+		Channel: conversation.Channel(m.Channel), Status: conversation.JobStatus(m.Status), LeaseUntil: domainTime(m.LeaseUntil), Attempts: m.Attempts,
 		ReplyID: m.ReplyID, Error: m.Error, CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
 }
 
@@ -301,7 +301,7 @@ func NewReplyJobs(db *bun.DB) *ReplyJobs { return &ReplyJobs{db: db} }
 // Create stores a job.
 func (r *ReplyJobs) Create(ctx context.Context, j conversation.Job) error {
 	m := jobModel{ID: j.ID, AccountID: j.AccountID, ConversationID: j.ConversationID, MessageID: j.MessageID, ReplyID: j.ReplyID,
-		Channel: string(j.Channel), Status: j.Status, LeaseUntil: dbTime(j.LeaseUntil), Attempts: j.Attempts,
+		Channel: string(j.Channel), Status: string(j.Status), LeaseUntil: dbTime(j.LeaseUntil), Attempts: j.Attempts, Error: j.Error,
 		CreatedAt: dbTime(j.CreatedAt), UpdatedAt: dbTime(j.UpdatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
 		return fmt.Errorf("create reply job: %w", err)
@@ -318,11 +318,15 @@ func (r *ReplyJobs) Get(ctx context.Context, accountID, jobID string) (conversat
 	return m.domain(), nil
 }
 
-// Finish moves a pending job to status and reports whether this call did.
-func (r *ReplyJobs) Finish(ctx context.Context, accountID, jobID, status, replyID, reason string, at time.Time) (bool, error) {
+// Finish stores a job that conversation.Job.Complete or Fail finished, when the stored job is
+// still pending (the condition of those transitions), and reports whether this call did.
+func (r *ReplyJobs) Finish(ctx context.Context, j conversation.Job) (bool, error) {
+	if !j.Finished() {
+		return false, fmt.Errorf("finish reply job %s: status %q is not a finished one", j.ID, j.Status)
+	}
 	res, err := idb(ctx, r.db).NewUpdate().Model((*jobModel)(nil)).
-		Set("status = ?", status).Set("reply_id = ?", replyID).Set("error = ?", reason).Set("updated_at = ?", dbTime(at)).
-		Where("account_id = ?", accountID).Where("id = ?", jobID).Where("status = ?", conversation.JobPending).
+		Set("status = ?", string(j.Status)).Set("reply_id = ?", j.ReplyID).Set("error = ?", j.Error).Set("updated_at = ?", dbTime(j.UpdatedAt)).
+		Where("account_id = ?", j.AccountID).Where("id = ?", j.ID).Where("status = ?", string(conversation.JobPending)).
 		Exec(ctx)
 	if err != nil {
 		return false, fmt.Errorf("finish reply job: %w", err)
@@ -331,12 +335,14 @@ func (r *ReplyJobs) Finish(ctx context.Context, accountID, jobID, status, replyI
 	return n == 1, nil
 }
 
-// ClaimExpired takes over pending jobs whose lease ended.
+// ClaimExpired takes over pending jobs whose lease ended, as conversation.Job.TakeOver does: the
+// conditions (pending, lease_until < now) and the changes (lease_until = now+lease, attempts + 1,
+// updated_at = now) are that method's, in SQL so that each claim is one conditional statement.
 func (r *ReplyJobs) ClaimExpired(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]conversation.Job, error) {
 	db := idb(ctx, r.db)
 	var ids []string
 	if err := db.NewSelect().Model((*jobModel)(nil)).Column("id").
-		Where("status = ?", conversation.JobPending).Where("lease_until < ?", dbTime(now)).
+		Where("status = ?", string(conversation.JobPending)).Where("lease_until < ?", dbTime(now)).
 		Order("lease_until").Limit(int64(limit)).Scan(ctx, &ids); err != nil {
 		return nil, fmt.Errorf("find expired reply jobs: %w", err)
 	}
@@ -345,7 +351,7 @@ func (r *ReplyJobs) ClaimExpired(ctx context.Context, now time.Time, lease time.
 		var m jobModel
 		err := db.NewUpdate().Model(&m).
 			Set("lease_until = ?", dbTime(now.Add(lease))).Set("attempts = attempts + 1").Set("updated_at = ?", dbTime(now)).
-			Where("id = ?", id).Where("status = ?", conversation.JobPending).Where("lease_until < ?", dbTime(now)).
+			Where("id = ?", id).Where("status = ?", string(conversation.JobPending)).Where("lease_until < ?", dbTime(now)).
 			Returning("*").Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue // another sweeper took it

@@ -393,6 +393,31 @@ func TestHold(t *testing.T) {
 	}
 }
 
+// TestSettleOnlyAHeldHold checks that keeping or releasing a hold that is not held (one refused
+// for want of interactions, or one settled already) is refused and touches nothing: no refund,
+// no limit.reached event.
+func TestSettleOnlyAHeldHold(t *testing.T) {
+	acct := account.Account{ID: "a", Plan: "starter", InteractionLimit: 2}
+	f := newFixture(t)
+	l := NewLedger(f.tx, f.accounts, f.usage, f.events, plans, f.clock)
+	ctx := context.Background()
+	exhausted := ledger.Usage{Period: ledger.PeriodAt(now), Spent: 2, Limit: 2}
+	held := ledger.NewHold(ledger.Charge{ID: "chg_1", AccountID: "a", Action: ledger.ModelReply, Cost: 1}, exhausted)
+	kept, _ := held.Keep()
+	released, _ := held.Release()
+	for name, h := range map[string]ledger.Hold{"refused": {Usage: exhausted}, "kept": kept, "released": released} {
+		if err := l.Keep(ctx, acct, h); !errors.Is(err, ledger.ErrNotHeld) {
+			t.Errorf("keep a %s hold: %v, want ErrNotHeld", name, err)
+		}
+		if err := l.Release(ctx, h); !errors.Is(err, ledger.ErrNotHeld) {
+			t.Errorf("release a %s hold: %v, want ErrNotHeld", name, err)
+		}
+	}
+	if len(f.events.published) != 0 {
+		t.Errorf("events %v, want none", f.events.published)
+	}
+}
+
 func TestAdminCreate(t *testing.T) {
 	tests := []struct {
 		name      string

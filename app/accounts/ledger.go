@@ -98,10 +98,8 @@ func (l *Ledger) Hold(ctx context.Context, acct account.Account, action ledger.A
 		return ledger.Hold{}, err
 	}
 	now := l.clock.Now().UTC()
-	h := ledger.Hold{
-		Charge: ledger.Charge{ID: ident.New("chg"), AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels, At: now},
-		Usage:  ledger.Usage{Period: ledger.PeriodAt(now), Limit: ledger.Limit(plan, acct.InteractionLimit)},
-	}
+	h := ledger.NewHold(ledger.Charge{ID: ident.New("chg"), AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels, At: now},
+		ledger.Usage{Period: ledger.PeriodAt(now), Limit: ledger.Limit(plan, acct.InteractionLimit)})
 	spent, charged, err := l.usage.Charge(ctx, h.Charge, h.Usage.Period, h.Usage.Limit)
 	if err != nil {
 		return ledger.Hold{}, fmt.Errorf("charge: %w", err)
@@ -119,8 +117,12 @@ func (l *Ledger) Hold(ctx context.Context, acct account.Account, action ledger.A
 }
 
 // Keep settles a hold whose work succeeded: when it used up the account's allowance for the
-// period, the limit.reached event is written (once per period).
+// period, the limit.reached event is written (once per period). A hold that is not held
+// (ledger.Hold.Keep refuses it) is an error and changes nothing.
 func (l *Ledger) Keep(ctx context.Context, acct account.Account, h ledger.Hold) error {
+	if _, err := h.Keep(); err != nil {
+		return fmt.Errorf("keep: %w", err)
+	}
 	if !h.Usage.Exhausted() {
 		return nil
 	}
@@ -128,8 +130,12 @@ func (l *Ledger) Keep(ctx context.Context, acct account.Account, h ledger.Hold) 
 }
 
 // Release gives a hold back: its charge is deleted and its cost returned to the period, as if it
-// had never been taken. Releasing twice is harmless.
+// had never been taken. Releasing the same hold twice is harmless (the refund goes by its charge
+// id). A hold that is not held (ledger.Hold.Release refuses it) is an error and changes nothing.
 func (l *Ledger) Release(ctx context.Context, h ledger.Hold) error {
+	if _, err := h.Release(); err != nil {
+		return fmt.Errorf("release: %w", err)
+	}
 	if err := l.usage.Refund(ctx, h.Charge.AccountID, h.Charge.ID); err != nil {
 		return fmt.Errorf("release the interaction held: %w", err)
 	}

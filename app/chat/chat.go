@@ -4,7 +4,6 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -131,12 +130,14 @@ type Reply struct {
 
 // Send stores the customer message and its pending reply, then makes the reply while the caller
 // waits, up to the wait. Past it the reply is pending and goes on; it appears in the conversation
-// and in a message.replied event when ready.
+// and in a message.replied event when ready. What the reply needs (the account, its agent
+// profile, the conversation) is loaded once, here, and passed down.
 func (a *Agent) Send(ctx context.Context, req Request) (Reply, error) {
-	if err := a.check(ctx, req); err != nil {
+	prof, usage, err := a.check(ctx, req)
+	if err != nil {
 		return Reply{}, err
 	}
-	job, err := a.accept(ctx, req)
+	t, err := a.accept(ctx, req, prof)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -145,7 +146,7 @@ func (a *Agent) Send(ctx context.Context, req Request) (Reply, error) {
 	go func() {
 		gctx, cancel := context.WithTimeout(a.background, a.opts.Generate)
 		defer cancel()
-		r, err := a.generate(gctx, job, gone.Load)
+		r, err := a.generate(gctx, t, gone.Load)
 		done <- result{r, err}
 	}()
 	timer := time.NewTimer(a.opts.Wait)
@@ -157,8 +158,9 @@ func (a *Agent) Send(ctx context.Context, req Request) (Reply, error) {
 	case <-ctx.Done():
 	}
 	gone.Store(true)
+	job := t.job
 	return Reply{Status: StatusPending, ConversationID: job.ConversationID, MessageID: job.MessageID, ReplyID: job.ReplyID,
-		CreatedAt: job.CreatedAt}, nil
+		Usage: usage, CreatedAt: job.CreatedAt}, nil
 }
 
 type result struct {
@@ -167,35 +169,36 @@ type result struct {
 }
 
 // check refuses a message before anything is stored: bad input, an agent not set up or switched
-// off for the channel, no interactions left.
-func (a *Agent) check(ctx context.Context, req Request) error {
+// off for the channel, no interactions left. It returns the agent profile and the account's
+// usage it read.
+func (a *Agent) check(ctx context.Context, req Request) (agent.Profile, ledger.Usage, error) {
 	if err := conversation.ValidateMessage("message", req.Message); err != nil {
-		return err
+		return agent.Profile{}, ledger.Usage{}, err
 	}
 	if req.ConversationID != "" {
 		if err := conversation.ValidateID("conversation_id", req.ConversationID); err != nil {
-			return err
+			return agent.Profile{}, ledger.Usage{}, err
 		}
 	}
 	if err := conversation.ValidateCustomerName(req.CustomerName); err != nil {
-		return err
+		return agent.Profile{}, ledger.Usage{}, err
 	}
 	prof, err := a.agents.Get(ctx, req.Account.ID)
 	if err != nil {
-		return fmt.Errorf("load agent: %w", err)
+		return agent.Profile{}, ledger.Usage{}, fmt.Errorf("load agent: %w", err)
 	}
 	if !prof.Configured() {
-		return domain.Errorf(domain.CodeAgentNotConfigured, "the agent must first be set up with PATCH /v1/agent (business_name)")
+		return agent.Profile{}, ledger.Usage{}, domain.Errorf(domain.CodeAgentNotConfigured, "the agent must first be set up with PATCH /v1/agent (business_name)")
 	}
 	if !channelOn(prof.Channels, req.Channel) {
-		return domain.Errorf(domain.CodeAgentUnavailable, "the owner turned the AI off for the %s channel", req.Channel)
+		return agent.Profile{}, ledger.Usage{}, domain.Errorf(domain.CodeAgentUnavailable, "the owner turned the AI off for the %s channel", req.Channel)
 	}
 	usage, err := a.ledger.Usage(ctx, req.Account)
 	if err != nil {
-		return err
+		return agent.Profile{}, ledger.Usage{}, err
 	}
 	cost, _ := ledger.Cost(ledger.ChatReply)
-	return ledger.Check(usage, cost)
+	return prof, usage, ledger.Check(usage, cost)
 }
 
 func channelOn(ch agent.Channels, c conversation.Channel) bool {
@@ -210,33 +213,61 @@ func channelOn(ch agent.Channels, c conversation.Channel) bool {
 	return false
 }
 
-// accept stores the customer message and the pending reply job in one transaction.
-func (a *Agent) accept(ctx context.Context, req Request) (conversation.Job, error) {
+// accept stores the customer message and the pending reply job in one transaction, and returns
+// the reply to make, with the account and profile of the request and the conversation stored.
+func (a *Agent) accept(ctx context.Context, req Request, prof agent.Profile) (task, error) {
 	now := a.clock.Now().UTC()
 	convID := req.ConversationID
 	if convID == "" {
 		convID = ident.New("conv")
 	}
-	job := conversation.Job{ID: ident.New("job"), AccountID: req.Account.ID, ConversationID: convID, MessageID: ident.New("msg"),
-		ReplyID: ident.New("msg"), Channel: req.Channel, Status: conversation.JobPending, LeaseUntil: now.Add(a.opts.Lease), CreatedAt: now, UpdatedAt: now}
+	t := task{account: req.Account, profile: prof,
+		job: conversation.NewJob(ident.New("job"), req.Account.ID, convID, ident.New("msg"), ident.New("msg"), req.Channel, now, a.opts.Lease)}
 	err := a.tx.InTx(ctx, func(ctx context.Context) error {
 		c, err := a.conversations.Open(ctx, conversation.Conversation{AccountID: req.Account.ID, ID: convID, Channel: req.Channel,
 			CustomerName: req.CustomerName, ContactID: conversation.ContactID(req.Channel, convID), CreatedAt: now, UpdatedAt: now})
 		if err != nil {
 			return err
 		}
-		job.Channel = c.Channel
-		msg := conversation.Message{ID: job.MessageID, ConversationID: convID, Role: conversation.RoleCustomer, Content: req.Message, CreatedAt: now}
+		t.conv, t.job.Channel = c, c.Channel
+		msg := conversation.Message{ID: t.job.MessageID, ConversationID: convID, Role: conversation.RoleCustomer, Content: req.Message, CreatedAt: now}
 		if err := a.conversations.AddMessage(ctx, req.Account.ID, msg); err != nil {
 			return err
 		}
-		return a.jobs.Create(ctx, job)
+		return a.jobs.Create(ctx, t.job)
 	})
 	if err != nil {
-		return conversation.Job{}, fmt.Errorf("accept message: %w", err)
+		return task{}, fmt.Errorf("accept message: %w", err)
 	}
-	return job, nil
+	return t, nil
 }
 
-// errFinished says another process finished the reply first.
-var errFinished = errors.New("the reply was finished by another process")
+// task is one reply to make: its job and what making it needs, loaded once (by Send from the
+// request it accepted, by the sweep from the job).
+type task struct {
+	job     conversation.Job
+	account account.Account
+	profile agent.Profile
+	conv    conversation.Conversation
+}
+
+// load loads what a job's reply needs: its account (which must be usable), the agent profile and
+// the conversation.
+func (a *Agent) load(ctx context.Context, job conversation.Job) (task, error) {
+	acct, err := a.accounts.Get(ctx, job.AccountID)
+	if err != nil {
+		return task{}, err
+	}
+	if err := acct.Usable(); err != nil {
+		return task{}, err
+	}
+	prof, err := a.agents.Get(ctx, job.AccountID)
+	if err != nil {
+		return task{}, fmt.Errorf("load agent: %w", err)
+	}
+	conv, err := a.conversations.Get(ctx, job.AccountID, job.ConversationID)
+	if err != nil {
+		return task{}, err
+	}
+	return task{job: job, account: acct, profile: prof, conv: conv}, nil
+}

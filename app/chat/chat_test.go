@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -50,6 +51,55 @@ type env struct {
 	usage    *store.Usage
 	profiles *store.Agents
 	brain    *appknowledge.Brain
+	reads    reads // what the agent read
+}
+
+// reads counts the agent's reads of what one reply needs.
+type reads struct{ accounts, profiles, conversations, usage atomic.Int32 }
+
+func (r *reads) String() string {
+	return fmt.Sprintf("account %d, profile %d, conversation %d, usage %d",
+		r.accounts.Load(), r.profiles.Load(), r.conversations.Load(), r.usage.Load())
+}
+
+type countAccounts struct {
+	ports.Accounts
+	r *reads
+}
+
+func (c countAccounts) Get(ctx context.Context, id string) (account.Account, error) {
+	c.r.accounts.Add(1)
+	return c.Accounts.Get(ctx, id)
+}
+
+type countAgents struct {
+	ports.Agents
+	r *reads
+}
+
+func (c countAgents) Get(ctx context.Context, id string) (agent.Profile, error) {
+	c.r.profiles.Add(1)
+	return c.Agents.Get(ctx, id)
+}
+
+type countConversations struct {
+	ports.Conversations
+	r *reads
+}
+
+func (c countConversations) Get(ctx context.Context, accountID, id string) (conversation.Conversation, error) {
+	c.r.conversations.Add(1)
+	return c.Conversations.Get(ctx, accountID, id)
+}
+
+type countLedger struct {
+	chat.Ledger
+	r *reads
+}
+
+func (c countLedger) Usage(ctx context.Context, acct account.Account) (ledger.Usage, error) {
+	c.r.usage.Add(1)
+	return c.Ledger.Usage(ctx, acct)
 }
 
 // newEnv builds the agent over a real SQLite store. replier nil means the built-in engine.
@@ -77,8 +127,9 @@ func newEnv(t *testing.T, useMock bool, opts chat.Options) *env {
 		e.replier = mock.NewMockReplier(gomock.NewController(t))
 		replier = e.replier
 	}
-	e.agent = chat.NewAgent(chat.Deps{Tx: tx, Accounts: accts, Agents: e.profiles, Conversations: e.convs, Jobs: e.jobs,
-		Bookings: store.NewBookings(db), Brain: brain, Replier: replier, Ledger: led, Events: pub, Clock: clock}, opts)
+	e.agent = chat.NewAgent(chat.Deps{Tx: tx, Accounts: countAccounts{accts, &e.reads}, Agents: countAgents{e.profiles, &e.reads},
+		Conversations: countConversations{e.convs, &e.reads}, Jobs: e.jobs, Bookings: store.NewBookings(db), Brain: brain,
+		Replier: replier, Ledger: countLedger{led, &e.reads}, Events: pub, Clock: clock}, opts)
 	admin := accounts.NewAdmin(tx, accts, keys, plans, clock)
 	e.acct, err = admin.Create(t.Context(), accounts.NewAccount{Name: "Padaria Lu", InteractionLimit: 3})
 	if err != nil {
@@ -456,4 +507,55 @@ func TestParallelMessagesToOneConversation(t *testing.T) {
 			t.Errorf("message %d (%s): reply %q, stored reply %q", i, r.MessageID, r.ReplyID, answered[r.MessageID])
 		}
 	}
+}
+
+// TestSendLoadsOnce checks that a reply reads what it needs once: Send reads the agent profile and
+// the account's usage to check the message, and passes them down with the account it was given
+// and the conversation it opened; a pending reply reports the usage read then. The sweep loads
+// the account, the profile and the conversation from the job, once.
+func TestSendLoadsOnce(t *testing.T) {
+	e := newEnv(t, true, chat.Options{Wait: 50 * time.Millisecond, Generate: time.Second, Lease: 2 * time.Second})
+	e.configure("Padaria Lu", agent.AllOn)
+	want := func(what string, accounts, profiles, conversations, usage int32) {
+		t.Helper()
+		r := &e.reads
+		if r.accounts.Load() != accounts || r.profiles.Load() != profiles || r.conversations.Load() != conversations || r.usage.Load() != usage {
+			t.Errorf("%s read %s; want account %d, profile %d, conversation %d, usage %d", what, r, accounts, profiles, conversations, usage)
+		}
+		r.accounts.Store(0)
+		r.profiles.Store(0)
+		r.conversations.Store(0)
+		r.usage.Store(0)
+	}
+
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "Yes, we deliver."}, nil)
+	if r, err := send(e, "c1", "Do you deliver?"); err != nil || r.Status != chat.StatusCompleted {
+		t.Fatalf("%+v %v", r, err)
+	}
+	want("a completed reply", 0, 1, 0, 1)
+
+	// A reply slower than the wait: pending, with the usage read when the message was accepted.
+	// The request's own attempt fails once nobody waits, leaving the job to the sweep.
+	gave := make(chan struct{})
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, _ conversation.Turn) (conversation.Draft, error) {
+		defer close(gave)
+		<-ctx.Done()
+		return conversation.Draft{}, ctx.Err()
+	})
+	r, err := send(e, "c2", "Are you open?")
+	if err != nil || r.Status != chat.StatusPending {
+		t.Fatalf("%+v %v, want pending", r, err)
+	}
+	if r.Usage.Spent != 1 || r.Usage.Limit != 3 || r.Usage.Remaining() != 2 {
+		t.Errorf("pending reply's usage %+v, want the account's: 1 spent of 3", r.Usage)
+	}
+	<-gave
+	want("a pending reply", 0, 1, 0, 1)
+
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "Yes, until 6pm."}, nil)
+	e.clock.Add(time.Minute) // past the lease
+	if n, err := e.agent.Sweep(t.Context()); err != nil || n != 1 {
+		t.Fatalf("sweep %d %v", n, err)
+	}
+	want("a reply the sweep made", 1, 1, 1, 0)
 }

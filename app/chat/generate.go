@@ -21,22 +21,30 @@ import (
 // searchHits is how many Brain matches the agent reads for one message.
 const searchHits = 5
 
-// generate makes the reply of a job and finishes it. A failure the caller is waiting to hear of
-// fails the job at once; one nobody waits for (unattended reports true) leaves the job pending for
-// the sweep to try again, until MaxAttempts.
-func (a *Agent) generate(ctx context.Context, job conversation.Job, unattended func() bool) (Reply, error) {
-	reply, err := a.makeReply(ctx, job)
+// generate makes the reply of a task and finishes its job; a failure is handled by failed.
+func (a *Agent) generate(ctx context.Context, t task, unattended func() bool) (Reply, error) {
+	reply, err := a.makeReply(ctx, t)
 	if err == nil {
 		return reply, nil
 	}
-	if errors.Is(err, errFinished) {
+	return a.failed(ctx, t.job, err, unattended)
+}
+
+// failed handles a failure to make a job's reply. A failure the caller is waiting to hear of
+// fails the job at once; one nobody waits for (unattended reports true) leaves the job pending for
+// the sweep to try again, while the job retries. A job another process finished gives its reply.
+func (a *Agent) failed(ctx context.Context, job conversation.Job, err error, unattended func() bool) (Reply, error) {
+	if errors.Is(err, conversation.ErrJobFinished) {
 		return a.stored(ctx, job)
 	}
-	if unattended() && job.Attempts < a.opts.MaxAttempts && retryable(err) {
+	if unattended() && job.Retries(a.opts.MaxAttempts) && retryable(err) {
 		return Reply{}, err
 	}
-	now := a.clock.Now()
-	if _, ferr := a.jobs.Finish(context.WithoutCancel(ctx), job.AccountID, job.ID, conversation.JobFailed, "", string(domain.ErrorCode(err)), now); ferr != nil {
+	failedJob, ferr := job.Fail(string(domain.ErrorCode(err)), a.clock.Now())
+	if ferr == nil {
+		_, ferr = a.jobs.Finish(context.WithoutCancel(ctx), failedJob)
+	}
+	if ferr != nil {
 		return Reply{}, errors.Join(err, ferr)
 	}
 	return Reply{}, err
@@ -51,22 +59,8 @@ func retryable(err error) bool {
 	return true
 }
 
-func (a *Agent) makeReply(ctx context.Context, job conversation.Job) (Reply, error) {
-	acct, err := a.accounts.Get(ctx, job.AccountID)
-	if err != nil {
-		return Reply{}, err
-	}
-	if err := acct.Usable(); err != nil {
-		return Reply{}, err
-	}
-	prof, err := a.agents.Get(ctx, job.AccountID)
-	if err != nil {
-		return Reply{}, fmt.Errorf("load agent: %w", err)
-	}
-	conv, err := a.conversations.Get(ctx, job.AccountID, job.ConversationID)
-	if err != nil {
-		return Reply{}, err
-	}
+func (a *Agent) makeReply(ctx context.Context, t task) (Reply, error) {
+	job, prof := t.job, t.profile
 	// The job's own message and the conversation up to it: messages sent after it (at once, to
 	// the same conversation) are not its history, however many there are.
 	msgs, err := a.conversations.UpTo(ctx, job.AccountID, job.ConversationID, job.MessageID, conversation.HistoryTurns+1)
@@ -82,7 +76,7 @@ func (a *Agent) makeReply(ctx context.Context, job conversation.Job) (Reply, err
 		return Reply{}, err
 	}
 	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, History: history, Message: customer.Content,
-		CustomerName: conv.CustomerName, Lang: prof.ReplyLanguage(customer.Content), Channel: job.Channel, Now: a.clock.Now()}
+		CustomerName: t.conv.CustomerName, Lang: prof.ReplyLanguage(customer.Content), Channel: job.Channel, Now: a.clock.Now()}
 
 	var draft conversation.Draft
 	if v := policy.Screen(customer.Content); !v.Allowed {
@@ -98,46 +92,52 @@ func (a *Agent) makeReply(ctx context.Context, job conversation.Job) (Reply, err
 			return Reply{}, err
 		}
 	}
-	text, actions := actiontoken.Parse(draft.Text, siteOf(acct, state, turn.Hits))
+	text, actions := actiontoken.Parse(draft.Text, siteOf(t.account, state, turn.Hits))
+	// The channel is given only the actions it may have (the customers-only rule, per channel).
+	actions = policy.Actions(job.Channel, actions)
+	if draft.Booking != nil && !policy.Permits(job.Channel, policy.ActBooking) {
+		draft.Booking = nil
+	}
 	text = strings.TrimSpace(text)
 	if text == "" && len(actions) == 0 {
 		return Reply{}, domain.Errorf(domain.CodeModelUnavailable, "the model returned an empty reply; try again")
 	}
-	return a.finish(ctx, acct, job, conv, customer.Content, text, actions, draft.Booking)
+	return a.finish(ctx, t, customer.Content, text, actions, draft.Booking)
 }
 
 // finish charges the interaction, stores the reply, marks the job done and writes the events,
 // in one transaction. Only one finish of a job succeeds.
-func (a *Agent) finish(ctx context.Context, acct account.Account, job conversation.Job, conv conversation.Conversation, customerMsg, text string,
-	actions []conversation.Action, booking *conversation.Booking) (Reply, error) {
+func (a *Agent) finish(ctx context.Context, t task, customerMsg, text string, actions []conversation.Action,
+	booking *conversation.Booking) (Reply, error) {
 	ctx = context.WithoutCancel(ctx) // a reply that was made is stored, even if its caller left
+	job, conv := t.job, t.conv
 	now := a.clock.Now().UTC()
 	reply := Reply{Status: StatusCompleted, ConversationID: job.ConversationID, MessageID: job.MessageID,
 		ReplyID: job.ReplyID, Text: text, Actions: actions, CreatedAt: now}
 	if reply.ReplyID == "" { // a job made before reply ids were reserved
 		reply.ReplyID = ident.New("msg")
 	}
+	done, err := job.Complete(reply.ReplyID, now)
+	if err != nil {
+		return Reply{}, err
+	}
 	var refused error
-	err := a.tx.InTx(ctx, func(ctx context.Context) error {
-		usage, err := a.ledger.ChargeAccount(ctx, acct, ledger.ChatReply, reply.ReplyID, ledger.Labels{})
+	err = a.tx.InTx(ctx, func(ctx context.Context) error {
+		usage, err := a.ledger.ChargeAccount(ctx, t.account, ledger.ChatReply, reply.ReplyID, ledger.Labels{})
 		if domain.ErrorCode(err) == domain.CodeInteractionLimitReached {
 			refused = err
-			ok, ferr := a.jobs.Finish(ctx, job.AccountID, job.ID, conversation.JobFailed, "", string(domain.CodeInteractionLimitReached), now)
-			if ferr == nil && !ok {
-				return errFinished
+			failedJob, err := job.Fail(string(domain.CodeInteractionLimitReached), now)
+			if err != nil {
+				return err
 			}
-			return ferr
+			return a.finishJob(ctx, failedJob)
 		}
 		if err != nil {
 			return err
 		}
 		reply.Usage = usage
-		ok, err := a.jobs.Finish(ctx, job.AccountID, job.ID, conversation.JobDone, reply.ReplyID, "", now)
-		if err != nil {
+		if err := a.finishJob(ctx, done); err != nil {
 			return err
-		}
-		if !ok {
-			return errFinished
 		}
 		msg := conversation.Message{ID: reply.ReplyID, ConversationID: job.ConversationID, Role: conversation.RoleAgent,
 			Content: text, Actions: actions, ReplyTo: job.MessageID, CreatedAt: now}
@@ -160,6 +160,16 @@ func (a *Agent) finish(ctx context.Context, acct account.Account, job conversati
 		return Reply{}, refused
 	}
 	return reply, nil
+}
+
+// finishJob stores a job that Complete or Fail finished: conversation.ErrJobFinished when another
+// process finished it first.
+func (a *Agent) finishJob(ctx context.Context, finished conversation.Job) error {
+	ok, err := a.jobs.Finish(ctx, finished)
+	if err == nil && !ok {
+		return conversation.ErrJobFinished
+	}
+	return err
 }
 
 // book stores a booking the agent made and writes booking.created.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/svcagent/svc/domain/conversation"
 )
 
 // Sweep takes over the replies whose lease ended (the process that accepted them died) and makes
@@ -26,7 +28,7 @@ func (a *Agent) Sweep(ctx context.Context) (int, error) {
 		wg.Go(func() {
 			gctx, cancel := context.WithTimeout(ctx, a.opts.Generate)
 			defer cancel()
-			_, err := a.generate(gctx, job, func() bool { return true })
+			_, err := a.takeOver(gctx, job)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -40,6 +42,17 @@ func (a *Agent) Sweep(ctx context.Context) (int, error) {
 	}
 	wg.Wait()
 	return done, firstErr
+}
+
+// takeOver makes the reply of a job the sweep claimed, loading what it needs from the job.
+// Nobody waits for it: a failure leaves the job for the next sweep while the job retries.
+func (a *Agent) takeOver(ctx context.Context, job conversation.Job) (Reply, error) {
+	unattended := func() bool { return true }
+	t, err := a.load(ctx, job)
+	if err != nil {
+		return a.failed(ctx, job, err, unattended)
+	}
+	return a.generate(ctx, t, unattended)
 }
 
 // RunSweep sweeps every interval until ctx ends; onErr receives failures.

@@ -1,6 +1,6 @@
 // Package actiontoken reads the action tokens an agent writes in its replies ([OPEN:url],
 // [CART:id:qty], [CHECKOUT]) into structured actions, and renders those actions for the channel
-// the reply goes to.
+// the reply goes to. It is a leaf: it imports only the standard library.
 package actiontoken
 
 import (
@@ -10,11 +10,18 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/svcagent/svc/domain/conversation"
 )
 
-// The action types (conversation.Action.Type).
+// Action is a structured action parsed out of an agent reply's action tokens: Open with URL,
+// Cart with ProductID and Qty, Checkout.
+type Action struct {
+	Type      string
+	URL       string
+	ProductID string
+	Qty       int
+}
+
+// The action types (Action.Type).
 const (
 	Open     = "open"     // open a page of the site: URL
 	Cart     = "cart"     // add a product or variation to the cart: ProductID and Qty
@@ -62,7 +69,7 @@ func isToken(name string, hasArg bool) bool {
 // must be an absolute http(s) URL on one of the site's hosts, or a path starting with "/" that
 // resolves against the site's BaseURL. The text returned holds no token: parsing it again gives
 // it back unchanged and no actions.
-func Parse(reply string, site Site) (text string, actions []conversation.Action) {
+func Parse(reply string, site Site) (text string, actions []Action) {
 	text, actions = strip(reply, site)
 	for { // removing a token may join its neighbours into a new one: "[CAR[CHECKOUT]T:1:1]"
 		next, _ := strip(text, site)
@@ -74,9 +81,9 @@ func Parse(reply string, site Site) (text string, actions []conversation.Action)
 }
 
 // strip removes the tokens of s and returns what is left and the actions of the tokens.
-func strip(s string, site Site) (string, []conversation.Action) {
+func strip(s string, site Site) (string, []Action) {
 	var (
-		actions []conversation.Action
+		actions []Action
 		out     string
 		last    int
 		found   bool
@@ -131,24 +138,24 @@ func join(before, after string) string {
 }
 
 // action returns the action of a well-formed token.
-func (s Site) action(name, arg string, hasArg bool) (conversation.Action, bool) {
+func (s Site) action(name, arg string, hasArg bool) (Action, bool) {
 	switch name {
 	case "OPEN":
 		if u, ok := s.resolve(arg); hasArg && ok {
-			return conversation.Action{Type: Open, URL: u}, true
+			return Action{Type: Open, URL: u}, true
 		}
 	case "CART":
 		id, qty, ok := strings.Cut(arg, ":")
 		id, qty = strings.TrimSpace(id), strings.TrimSpace(qty)
 		if n, valid := quantity(qty); ok && valid && validID(id) {
-			return conversation.Action{Type: Cart, ProductID: id, Qty: n}, true
+			return Action{Type: Cart, ProductID: id, Qty: n}, true
 		}
 	case "CHECKOUT":
 		if !hasArg {
-			return conversation.Action{Type: Checkout}, true
+			return Action{Type: Checkout}, true
 		}
 	}
-	return conversation.Action{}, false
+	return Action{}, false
 }
 
 // resolve returns the absolute URL an OPEN token points to, when the site allows it.
@@ -231,14 +238,20 @@ func quantity(s string) (int, bool) {
 	return n, err == nil && n >= 1 && n <= MaxQty
 }
 
+// Channel is where a reply goes (channel.Channel is one): Links reports whether it shows actions
+// as links in the text, having no buttons.
+type Channel interface {
+	Links() bool
+}
+
 // Render returns the reply text as the channel shows it. The website chat and the API carry the
 // actions structured beside the text, so their text is returned unchanged. The messaging channel
 // has no buttons: each action becomes a link on its own line after the text, an OPEN link as
 // is, a cart action as the store's add-to-cart link (BaseURL + "/?add-to-cart=<id>&quantity=<qty>")
 // and checkout as BaseURL + CheckoutPath. A link already in the text or given twice is written
 // once; cart and checkout links need a BaseURL.
-func Render(text string, actions []conversation.Action, ch conversation.Channel, site Site) string {
-	if ch != conversation.ChannelMessaging {
+func Render(text string, actions []Action, ch Channel, site Site) string {
+	if !ch.Links() {
 		return text
 	}
 	var links []string
@@ -259,7 +272,7 @@ func Render(text string, actions []conversation.Action, ch conversation.Channel,
 }
 
 // link returns the link that stands for an action in the messaging channel, or "".
-func (s Site) link(a conversation.Action) string {
+func (s Site) link(a Action) string {
 	base := strings.TrimRight(strings.TrimSpace(s.BaseURL), "/")
 	switch a.Type {
 	case Open:

@@ -1,21 +1,22 @@
 package actiontoken
 
 import (
+	"go/build"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/channel"
 )
 
 var shop = Site{Hosts: []string{"shop.example"}, BaseURL: "https://shop.example", CheckoutPath: "/finalizar-compra/"}
 
-func open(u string) conversation.Action { return conversation.Action{Type: Open, URL: u} }
-func cart(id string, qty int) conversation.Action {
-	return conversation.Action{Type: Cart, ProductID: id, Qty: qty}
+func open(u string) Action { return Action{Type: Open, URL: u} }
+func cart(id string, qty int) Action {
+	return Action{Type: Cart, ProductID: id, Qty: qty}
 }
 
-var checkout = conversation.Action{Type: Checkout}
+var checkout = Action{Type: Checkout}
 
 func TestParse(t *testing.T) {
 	tests := []struct {
@@ -23,35 +24,35 @@ func TestParse(t *testing.T) {
 		reply   string
 		site    Site
 		text    string
-		actions []conversation.Action
+		actions []Action
 	}{
 		{"no tokens", "We open at 9. See you!", shop, "We open at 9. See you!", nil},
 		{"no tokens keeps spacing", "Line one  \n\n  indented", shop, "Line one  \n\n  indented", nil},
 		{"open at the end", "Here is our menu [OPEN:https://shop.example/menu]", shop,
-			"Here is our menu", []conversation.Action{open("https://shop.example/menu")}},
+			"Here is our menu", []Action{open("https://shop.example/menu")}},
 		{"open before punctuation", "See the menu [OPEN:https://shop.example/menu].", shop,
-			"See the menu.", []conversation.Action{open("https://shop.example/menu")}},
+			"See the menu.", []Action{open("https://shop.example/menu")}},
 		{"open between words", "See [OPEN:https://shop.example/menu] our menu", shop,
-			"See our menu", []conversation.Action{open("https://shop.example/menu")}},
+			"See our menu", []Action{open("https://shop.example/menu")}},
 		{"open at the start", "[OPEN:https://shop.example/menu] Here it is", shop,
-			"Here it is", []conversation.Action{open("https://shop.example/menu")}},
+			"Here it is", []Action{open("https://shop.example/menu")}},
 		{"subdomain and www", "[OPEN:https://www.shop.example/a] [OPEN:http://blog.shop.example/b]", shop,
-			"", []conversation.Action{open("https://www.shop.example/a"), open("http://blog.shop.example/b")}},
+			"", []Action{open("https://www.shop.example/a"), open("http://blog.shop.example/b")}},
 		{"relative path", "Our cakes [OPEN:/product/cake/?size=l]", shop,
-			"Our cakes", []conversation.Action{open("https://shop.example/product/cake/?size=l")}},
+			"Our cakes", []Action{open("https://shop.example/product/cake/?size=l")}},
 		{"spaces inside the token", "Menu: [OPEN: https://shop.example/menu ]", shop,
-			"Menu:", []conversation.Action{open("https://shop.example/menu")}},
+			"Menu:", []Action{open("https://shop.example/menu")}},
 		{"lower-case name", "Menu [open:https://shop.example/menu]", shop,
-			"Menu", []conversation.Action{open("https://shop.example/menu")}},
+			"Menu", []Action{open("https://shop.example/menu")}},
 		{"cart and checkout", "Added 2 cakes [CART:123:2] and a tea [CART:var-9_1.b:1]. Ready? [CHECKOUT]", shop,
-			"Added 2 cakes and a tea. Ready?", []conversation.Action{cart("123", 2), cart("var-9_1.b", 1), checkout}},
+			"Added 2 cakes and a tea. Ready?", []Action{cart("123", 2), cart("var-9_1.b", 1), checkout}},
 		{"adjacent tokens", "Done! [CART:1:1][CART:2:3] [CHECKOUT]", shop,
-			"Done!", []conversation.Action{cart("1", 1), cart("2", 3), checkout}},
-		{"max qty", "[CART:7:999]", shop, "", []conversation.Action{cart("7", 999)}},
+			"Done!", []Action{cart("1", 1), cart("2", 3), checkout}},
+		{"max qty", "[CART:7:999]", shop, "", []Action{cart("7", 999)}},
 		{"token alone on its line", "Your cart:\n[CART:5:1]\nAnything else?", shop,
-			"Your cart:\nAnything else?", []conversation.Action{cart("5", 1)}},
+			"Your cart:\nAnything else?", []Action{cart("5", 1)}},
 		{"token alone in its paragraph", "Your cart.\n\n[CHECKOUT]\n\nThanks!", shop,
-			"Your cart.\n\nThanks!", []conversation.Action{checkout}},
+			"Your cart.\n\nThanks!", []Action{checkout}},
 
 		// Malformed and unknown tokens are dropped without an action.
 		{"cart without qty", "Added [CART:12] it", shop, "Added it", nil},
@@ -80,17 +81,17 @@ func TestParse(t *testing.T) {
 		{"url with spaces", "[OPEN:https://shop.example/a b]", shop, "", nil},
 		{"relative without base", "[OPEN:/menu]", Site{}, "", nil},
 		{"no hosts allows any web link", "[OPEN:https://any.example/p]", Site{},
-			"", []conversation.Action{open("https://any.example/p")}},
+			"", []Action{open("https://any.example/p")}},
 		{"no hosts still needs http", "[OPEN:ftp://any.example/p]", Site{}, "", nil},
 		{"hosts written loosely", "[OPEN:https://Shop.Example:8443/p]", Site{Hosts: []string{" https://WWW.shop.example/ "}},
-			"", []conversation.Action{open("https://Shop.Example:8443/p")}},
+			"", []Action{open("https://Shop.Example:8443/p")}},
 		{"empty host entry allows nothing", "[OPEN:https://any.example/p]", Site{Hosts: []string{""}}, "", nil},
 
 		// Ordinary bracketed text stays.
 		{"bracketed text", "See note [note] and ref [1] and [NEW] and [] and [Note: keep]", shop,
 			"See note [note] and ref [1] and [NEW] and [] and [Note: keep]", nil},
-		{"token inside brackets", "[note [CHECKOUT]]", shop, "[note]", []conversation.Action{checkout}},
-		{"tokens that form a new one", "[CAR[CHECKOUT]T:1:1] ok", shop, "ok", []conversation.Action{checkout}},
+		{"token inside brackets", "[note [CHECKOUT]]", shop, "[note]", []Action{checkout}},
+		{"tokens that form a new one", "[CAR[CHECKOUT]T:1:1] ok", shop, "ok", []Action{checkout}},
 		{"bracket spanning lines", "[OPEN:https://shop.example/\nx]", shop, "[OPEN:https://shop.example/\nx]", nil},
 	}
 	for _, tt := range tests {
@@ -107,7 +108,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestRender(t *testing.T) {
-	actions := []conversation.Action{
+	actions := []Action{
 		open("https://shop.example/menu"),
 		cart("123", 2),
 		checkout,
@@ -115,30 +116,30 @@ func TestRender(t *testing.T) {
 	tests := []struct {
 		name    string
 		text    string
-		actions []conversation.Action
-		ch      conversation.Channel
+		actions []Action
+		ch      channel.Channel
 		site    Site
 		want    string
 	}{
-		{"web keeps the text", "Here you go!", actions, conversation.ChannelWeb, shop, "Here you go!"},
-		{"api keeps the text", "Here you go!", actions, conversation.ChannelAPI, shop, "Here you go!"},
-		{"messaging appends links", "Here you go!", actions, conversation.ChannelMessaging, shop,
+		{"web keeps the text", "Here you go!", actions, channel.Web, shop, "Here you go!"},
+		{"api keeps the text", "Here you go!", actions, channel.API, shop, "Here you go!"},
+		{"messaging appends links", "Here you go!", actions, channel.Messaging, shop,
 			"Here you go!\n\nhttps://shop.example/menu\nhttps://shop.example/?add-to-cart=123&quantity=2\nhttps://shop.example/finalizar-compra/"},
-		{"default checkout path", "Ready?", []conversation.Action{checkout}, conversation.ChannelMessaging,
+		{"default checkout path", "Ready?", []Action{checkout}, channel.Messaging,
 			Site{BaseURL: "https://shop.example/"}, "Ready?\n\nhttps://shop.example/checkout/"},
-		{"checkout path without slash", "Ready?", []conversation.Action{checkout}, conversation.ChannelMessaging,
+		{"checkout path without slash", "Ready?", []Action{checkout}, channel.Messaging,
 			Site{BaseURL: "https://shop.example", CheckoutPath: "pay"}, "Ready?\n\nhttps://shop.example/pay"},
-		{"no actions", "Hello", nil, conversation.ChannelMessaging, shop, "Hello"},
-		{"empty text", "", []conversation.Action{cart("9", 1)}, conversation.ChannelMessaging, shop,
+		{"no actions", "Hello", nil, channel.Messaging, shop, "Hello"},
+		{"empty text", "", []Action{cart("9", 1)}, channel.Messaging, shop,
 			"https://shop.example/?add-to-cart=9&quantity=1"},
-		{"link already in the text", "Menu: https://shop.example/menu", []conversation.Action{open("https://shop.example/menu")},
-			conversation.ChannelMessaging, shop, "Menu: https://shop.example/menu"},
-		{"duplicate links once", "Hi  \n", []conversation.Action{checkout, checkout}, conversation.ChannelMessaging, shop,
+		{"link already in the text", "Menu: https://shop.example/menu", []Action{open("https://shop.example/menu")},
+			channel.Messaging, shop, "Menu: https://shop.example/menu"},
+		{"duplicate links once", "Hi  \n", []Action{checkout, checkout}, channel.Messaging, shop,
 			"Hi\n\nhttps://shop.example/finalizar-compra/"},
-		{"cart and checkout need a base", "Ok", []conversation.Action{cart("1", 1), checkout}, conversation.ChannelMessaging,
+		{"cart and checkout need a base", "Ok", []Action{cart("1", 1), checkout}, channel.Messaging,
 			Site{}, "Ok"},
-		{"invalid actions give no link", "Ok", []conversation.Action{open("javascript:alert(1)"), cart("a b", 1), cart("1", 0), {Type: "delete"}},
-			conversation.ChannelMessaging, shop, "Ok"},
+		{"invalid actions give no link", "Ok", []Action{open("javascript:alert(1)"), cart("a b", 1), cart("1", 0), {Type: "delete"}},
+			channel.Messaging, shop, "Ok"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,7 +153,7 @@ func TestRender(t *testing.T) {
 func TestParseThenRender(t *testing.T) {
 	reply := "Added the sourdough [CART:41:2]. Checkout here [CHECKOUT] or keep browsing [OPEN:/shop/]."
 	text, actions := Parse(reply, shop)
-	got := Render(text, actions, conversation.ChannelMessaging, shop)
+	got := Render(text, actions, channel.Messaging, shop)
 	want := "Added the sourdough. Checkout here or keep browsing.\n\n" +
 		"https://shop.example/?add-to-cart=41&quantity=2\nhttps://shop.example/finalizar-compra/\nhttps://shop.example/shop/"
 	if got != want {
@@ -206,6 +207,20 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("Parse(%q) gave an unknown action %+v", reply, a)
 			}
 		}
-		_ = Render(text, actions, conversation.ChannelMessaging, shop)
+		_ = Render(text, actions, channel.Messaging, shop)
 	})
+}
+
+// TestLeaf checks that the package imports only the standard library, so that whatever parses
+// or renders actions pulls in nothing else of the module.
+func TestLeaf(t *testing.T) {
+	pkg, err := build.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range pkg.Imports {
+		if first, _, _ := strings.Cut(imp, "/"); strings.Contains(first, ".") {
+			t.Errorf("actiontoken imports %s: a leaf imports only the standard library", imp)
+		}
+	}
 }

@@ -5,18 +5,20 @@ package conversation
 import (
 	"time"
 
+	"github.com/svcagent/svc/domain/actiontoken"
 	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/channel"
 	"github.com/svcagent/svc/domain/knowledge"
 )
 
 // Channel is where a conversation happens (the message.replied event's data.channel).
-type Channel string
+type Channel = channel.Channel
 
-// The channels.
+// The customer channels a conversation happens on.
 const (
-	ChannelAPI       Channel = "api"
-	ChannelWeb       Channel = "web"
-	ChannelMessaging Channel = "messaging"
+	ChannelAPI       = channel.API
+	ChannelWeb       = channel.Web
+	ChannelMessaging = channel.Messaging
 )
 
 // Roles of a message in a conversation.
@@ -40,12 +42,7 @@ type Message struct {
 
 // Action is a structured action parsed out of an agent reply's action tokens: "open" with URL,
 // "cart" with ProductID and Qty, "checkout".
-type Action struct {
-	Type      string
-	URL       string
-	ProductID string
-	Qty       int
-}
+type Action = actiontoken.Action
 
 // Booking is an appointment or reservation the agent made for a customer.
 type Booking struct {

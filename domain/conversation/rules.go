@@ -81,31 +81,6 @@ func ContactID(ch Channel, conversationID string) string {
 	return string(ch) + ":" + conversationID
 }
 
-// Job statuses of a reply.
-const (
-	JobPending = "pending"
-	JobDone    = "done"
-	JobFailed  = "failed"
-)
-
-// Job is the pending reply to one customer message. The process that accepted the message
-// generates it while holding the lease; past the lease a sweep takes it over. Finishing is a
-// conditional change from pending, so a reply is stored once.
-type Job struct {
-	ID             string
-	AccountID      string
-	ConversationID string
-	MessageID      string // the customer message
-	Channel        Channel
-	Status         string
-	LeaseUntil     time.Time
-	Attempts       int
-	ReplyID        string // the agent message's id, reserved when the job is made
-	Error          string // why it failed
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-}
-
 // ListQuery pages through conversations, newest first.
 type ListQuery struct {
 	Channel Channel

@@ -3,6 +3,8 @@
 package ledger
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -91,11 +93,56 @@ type Charge struct {
 
 // Hold is a charge taken for something still being made (a model reply): kept when it
 // succeeds, given back when it fails, so that a failure costs nothing while the charge's write
-// runs beside the work instead of after it.
+// runs beside the work instead of after it. Its life:
+//
+//	held ──Keep──▶ kept       (the charge stays)
+//	held ──Release──▶ released (the charge is given back)
+//
+// Kept and released are final. A hold that was refused (nothing left) was never held: it has
+// no state and carries only the usage.
 type Hold struct {
 	Charge Charge
 	// Usage is the account's usage with the hold taken.
 	Usage Usage
+	State HoldState
+}
+
+// HoldState is where a hold is in its life.
+type HoldState string
+
+// The states of a hold.
+const (
+	Held     HoldState = "held"
+	Kept     HoldState = "kept"
+	Released HoldState = "released"
+)
+
+// ErrNotHeld refuses to keep or release a hold that is not held: settled already, or never
+// taken.
+var ErrNotHeld = errors.New("the interaction is not held: it was settled already, or never taken")
+
+// NewHold returns a charge held, with the account's usage with it taken.
+func NewHold(c Charge, u Usage) Hold { return Hold{Charge: c, Usage: u, State: Held} }
+
+// Keep returns the hold kept: its charge stays. ErrNotHeld unless it is held.
+func (h Hold) Keep() (Hold, error) { return h.settle(Kept) }
+
+// Release returns the hold released: its charge is given back. ErrNotHeld unless it is held.
+func (h Hold) Release() (Hold, error) { return h.settle(Released) }
+
+func (h Hold) settle(to HoldState) (Hold, error) {
+	if h.State != Held {
+		return h, fmt.Errorf("%w (%s)", ErrNotHeld, h.stateName())
+	}
+	h.State = to
+	return h, nil
+}
+
+func (h Hold) stateName() string {
+	if h.State == "" {
+		return "refused"
+	}
+	return string(h.State)
 }
 
 // Usage is what an account spent in a period against its limit.

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -121,5 +122,46 @@ func TestPlans(t *testing.T) {
 	}
 	if got := plans.Names(); len(got) != 2 || got[0] != "free" || got[1] != "pro" {
 		t.Errorf("Names() = %v", got)
+	}
+}
+
+// TestHoldTransitions keeps and releases a hold in every state.
+func TestHoldTransitions(t *testing.T) {
+	c := Charge{ID: "chg_1", AccountID: "a", Action: ModelReply, Cost: 1}
+	u := Usage{Spent: 3, Limit: 10}
+	held := NewHold(c, u)
+	if held != (Hold{Charge: c, Usage: u, State: Held}) {
+		t.Fatalf("NewHold = %+v, want held", held)
+	}
+	in := func(s HoldState) Hold { h := held; h.State = s; return h }
+	refused := Hold{Usage: u} // a hold that nothing was left for
+	tests := []struct {
+		name  string
+		from  Hold
+		event func(Hold) (Hold, error)
+		want  HoldState // "" when refused
+	}{
+		{"held, keep", held, Hold.Keep, Kept},
+		{"held, release", held, Hold.Release, Released},
+		{"kept, keep", in(Kept), Hold.Keep, ""},
+		{"kept, release", in(Kept), Hold.Release, ""},
+		{"released, keep", in(Released), Hold.Keep, ""},
+		{"released, release", in(Released), Hold.Release, ""},
+		{"refused, keep", refused, Hold.Keep, ""},
+		{"refused, release", refused, Hold.Release, ""},
+	}
+	for _, tt := range tests {
+		got, err := tt.event(tt.from)
+		if tt.want == "" {
+			if !errors.Is(err, ErrNotHeld) || got != tt.from {
+				t.Errorf("%s: %+v, %v; want ErrNotHeld and the hold unchanged", tt.name, got, err)
+			}
+			continue
+		}
+		want := tt.from
+		want.State = tt.want
+		if err != nil || got != want {
+			t.Errorf("%s: %+v, %v; want %+v", tt.name, got, err, want)
+		}
 	}
 }

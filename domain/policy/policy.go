@@ -1,7 +1,8 @@
 // Package policy holds the customers-only rule of the customer channels (website chat, API,
 // site plugin): the agent serves the business's customers, and never changes settings, reveals
 // its instructions or other customers' data, or takes orders from someone claiming to be the
-// owner. Screen recognises messages that try; Refusal is the answer they get.
+// owner. Screen recognises messages that try; Refusal is the answer they get. Permits and
+// Actions screen what the agent does per channel: a customer channel never gets an owner's act.
 package policy
 
 import (

@@ -194,18 +194,18 @@ func (mr *MockReplyJobsMockRecorder) Create(ctx, j interface{}) *gomock.Call {
 }
 
 // Finish mocks base method.
-func (m *MockReplyJobs) Finish(ctx context.Context, accountID, jobID, status, replyID, reason string, at time.Time) (bool, error) {
+func (m *MockReplyJobs) Finish(ctx context.Context, j conversation.Job) (bool, error) {
 	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "Finish", ctx, accountID, jobID, status, replyID, reason, at)
+	ret := m.ctrl.Call(m, "Finish", ctx, j)
 	ret0, _ := ret[0].(bool)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
 
 // Finish indicates an expected call of Finish.
-func (mr *MockReplyJobsMockRecorder) Finish(ctx, accountID, jobID, status, replyID, reason, at interface{}) *gomock.Call {
+func (mr *MockReplyJobsMockRecorder) Finish(ctx, j interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Finish", reflect.TypeOf((*MockReplyJobs)(nil).Finish), ctx, accountID, jobID, status, replyID, reason, at)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Finish", reflect.TypeOf((*MockReplyJobs)(nil).Finish), ctx, j)
 }
 
 // Get mocks base method.

@@ -156,13 +156,20 @@ func testReplyJobs(t *testing.T, s Stores) {
 	if err != nil || len(c) != 1 || c[0].Attempts != 1 || !c[0].LeaseUntil.Equal(t0.Add(3*time.Minute)) {
 		t.Fatalf("claim %+v %v", c, err)
 	}
-	if ok, err := s.ReplyJobs.Finish(ctx, "acct_b", "job_1", conversation.JobDone, "msg_2", "", t0); err != nil || ok {
+	done, err := c[0].Complete("msg_2", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := done
+	other.AccountID = "acct_b"
+	if ok, err := s.ReplyJobs.Finish(ctx, other); err != nil || ok {
 		t.Fatalf("account b finished a's job: %v %v", ok, err)
 	}
-	if ok, err := s.ReplyJobs.Finish(ctx, "acct_a", "job_1", conversation.JobDone, "msg_2", "", t0); err != nil || !ok {
+	if ok, err := s.ReplyJobs.Finish(ctx, done); err != nil || !ok {
 		t.Fatalf("finish %v %v", ok, err)
 	}
-	if ok, _ := s.ReplyJobs.Finish(ctx, "acct_a", "job_1", conversation.JobFailed, "", "late", t0); ok {
+	late, _ := c[0].Fail("late", t0)
+	if ok, _ := s.ReplyJobs.Finish(ctx, late); ok {
 		t.Fatal("a finished job finished twice")
 	}
 	got, _ = s.ReplyJobs.Get(ctx, "acct_a", "job_1")
@@ -171,6 +178,92 @@ func testReplyJobs(t *testing.T, s Stores) {
 	}
 	if c, _ := s.ReplyJobs.ClaimExpired(ctx, t0.Add(time.Hour), time.Minute, 10); len(c) != 0 {
 		t.Fatalf("a done job was claimed: %+v", c)
+	}
+}
+
+// testReplyJobTransitions checks that the store's changes of a job are conversation.Job's
+// transitions: for a job stored in each state, a take-over (ClaimExpired) and a finish (Finish of
+// the job as a process that still sees it pending completes or fails it) change the stored job
+// exactly when the domain allows the transition on it, into the job the domain returns.
+func testReplyJobTransitions(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	now := t0.Add(time.Hour)
+	const lease = 90 * time.Second
+	states := []struct {
+		name string
+		set  func(j *conversation.Job)
+	}{
+		{"leased", func(j *conversation.Job) { j.LeaseUntil = now.Add(time.Second) }},
+		{"leased to the edge", func(j *conversation.Job) { j.LeaseUntil = now }},
+		{"unleased", func(j *conversation.Job) { j.LeaseUntil = now.Add(-time.Microsecond) }},
+		{"unleased, taken over before", func(j *conversation.Job) { j.LeaseUntil, j.Attempts = now.Add(-time.Minute), 2 }},
+		{"done", func(j *conversation.Job) { j.Status, j.ReplyID = conversation.JobDone, "msg_done" }},
+		{"failed", func(j *conversation.Job) {
+			j.Status, j.ReplyID, j.Error = conversation.JobFailed, "", "model_unavailable"
+		}},
+	}
+	// seen is the job as the process that made it sees it: pending, leased.
+	type event struct {
+		name  string
+		apply func(stored conversation.Job) (conversation.Job, error)     // the domain's transition of the stored job
+		store func(seen conversation.Job) (conversation.Job, bool, error) // the job claimed, whether the store changed it
+	}
+	finish := func(seen conversation.Job, f func(conversation.Job) (conversation.Job, error)) (conversation.Job, bool, error) {
+		j, err := f(seen)
+		if err != nil {
+			return conversation.Job{}, false, err
+		}
+		ok, err := s.ReplyJobs.Finish(ctx, j)
+		return conversation.Job{}, ok, err // Finish returns no job
+	}
+	complete := func(j conversation.Job) (conversation.Job, error) { return j.Complete("msg_reply", now) }
+	fail := func(j conversation.Job) (conversation.Job, error) { return j.Fail("model_unavailable", now) }
+	events := []event{
+		{"take over", func(j conversation.Job) (conversation.Job, error) { return j.TakeOver(now, lease) },
+			func(conversation.Job) (conversation.Job, bool, error) {
+				c, err := s.ReplyJobs.ClaimExpired(ctx, now, lease, 10)
+				if err != nil || len(c) == 0 {
+					return conversation.Job{}, false, err
+				}
+				return c[0], len(c) == 1, nil
+			}},
+		{"complete", complete, func(seen conversation.Job) (conversation.Job, bool, error) { return finish(seen, complete) }},
+		{"fail", fail, func(seen conversation.Job) (conversation.Job, bool, error) { return finish(seen, fail) }},
+	}
+	n := 0
+	for _, st := range states {
+		for _, ev := range events {
+			n++
+			seen := conversation.NewJob(fmt.Sprintf("job_%02d", n), "acct_a", "c", "msg_1", "msg_reply", conversation.ChannelAPI, t0, time.Minute)
+			stored := seen
+			st.set(&stored)
+			if err := s.ReplyJobs.Create(ctx, stored); err != nil {
+				t.Fatal(err)
+			}
+			want, refused := ev.apply(stored)
+			got, changed, err := ev.store(seen)
+			if err != nil {
+				t.Fatalf("%s, %s: %v", st.name, ev.name, err)
+			}
+			if changed != (refused == nil) {
+				t.Errorf("%s, %s: the store changed the job: %v; the domain says %v", st.name, ev.name, changed, refused)
+			}
+			after, err := s.ReplyJobs.Get(ctx, "acct_a", seen.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			equal(t, st.name+", "+ev.name+": stored job", after, want)
+			if changed && got.ID != "" {
+				equal(t, st.name+", "+ev.name+": job claimed", got, want)
+			}
+			if refused == nil && ev.name == "take over" { // leave no claimable job to the next case
+				j, _ := after.Fail("cleared", now)
+				if _, err := s.ReplyJobs.Finish(ctx, j); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 	}
 }
 

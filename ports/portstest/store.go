@@ -72,6 +72,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"Conversations", testConversations},
 		{"ConversationPages", testConversationPages},
 		{"ReplyJobs", testReplyJobs},
+		{"ReplyJobTransitions", testReplyJobTransitions},
 		{"ReplyJobsConcurrentClaimers", testReplyJobsConcurrent},
 		{"ConversationsConcurrent", testConversationsConcurrent},
 		{"ConversationUpdatedAt", testConversationUpdatedAt},
