@@ -30,14 +30,13 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 		events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges,
 		wire.Bind(new(ports.Handler), new(*events.Processor)),
 		boot.Plans, boot.CrawlOptions, crawl.Set, local.Set,
-		wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
+		wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 		accounts.NewLedger,
-		knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)),
+		knowledge.NewBrain,
 		boot.Upstream, boot.Replier, boot.ChatOptions,
 		chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
 		wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
 		wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
-		wire.Bind(new(chat.Publisher), new(*events.Publisher)),
 		wire.Struct(new(program), "*"),
 	)
 	return nil, nil, nil

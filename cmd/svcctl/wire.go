@@ -14,6 +14,7 @@ import (
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
+	"github.com/svcagent/svc/ports"
 )
 
 // initCtl assembles svcctl: the store and the account use cases.
@@ -22,7 +23,7 @@ func initCtl(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, fun
 		boot.DB, boot.Plans,
 		store.Set, boot.OutboxSet, clock.Set,
 		events.NewPublisher,
-		wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
+		wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 		accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
 		wire.Struct(new(ctl), "*"),
 	)
