@@ -232,6 +232,33 @@ func schemeOf(raw string) string {
 // the rate limiter live inside svc-api.
 func (c Config) Embedded() bool { return c.RedisURL == "" }
 
+// Store names a store the programs can run on.
+type Store string
+
+// The stores SVC_DATABASE_URL can name.
+const (
+	SQLite   Store = "sqlite"
+	Postgres Store = "postgres"
+)
+
+// Setup is what the programs are assembled from: the environment (where the queue and the rate
+// limiter live), the store, and what writes the agent's replies. Each program has one injector
+// per setup it runs in.
+type Setup struct {
+	Embedded bool  // no Redis: the queue and the rate limiter live inside svc-api
+	Store    Store // SQLite or Postgres
+	Upstream bool  // SVC_MODEL_BASE_URL is set: the upstream model writes replies, else the built-in engine
+}
+
+// Setup returns the configured setup.
+func (c Config) Setup() Setup {
+	s := Setup{Embedded: c.Embedded(), Store: Postgres, Upstream: c.ModelBaseURL != ""}
+	if schemeOf(c.DatabaseURL) == "sqlite" {
+		s.Store = SQLite
+	}
+	return s
+}
+
 // Upgrade returns the address that plan and limit errors point to.
 func (c Config) Upgrade() string {
 	if c.UpgradeURL != "" {

@@ -107,3 +107,37 @@ func TestNamesAndUnknown(t *testing.T) {
 		t.Fatalf("Unknown() = %v", got)
 	}
 }
+
+// TestSetup checks that the setup the programs pick their injector by follows SVC_REDIS_URL,
+// SVC_DATABASE_URL and SVC_MODEL_BASE_URL, each on its own.
+func TestSetup(t *testing.T) {
+	const (
+		pg    = "postgres://postgres@127.0.0.1:5432/test"
+		pgs   = "PostgreSQL://postgres@127.0.0.1:5432/test"
+		redis = "redis://127.0.0.1:6379/0"
+		model = "http://127.0.0.1:11434/v1"
+	)
+	tests := []struct {
+		name string
+		env  map[string]string
+		want Setup
+	}{
+		{"defaults", nil, Setup{Embedded: true, Store: SQLite}},
+		{"embedded on postgres", map[string]string{"SVC_DATABASE_URL": pg}, Setup{Embedded: true, Store: Postgres}},
+		{"embedded with a model", map[string]string{"SVC_MODEL_BASE_URL": model}, Setup{Embedded: true, Store: SQLite, Upstream: true}},
+		{"production", map[string]string{"SVC_DATABASE_URL": pg, "SVC_REDIS_URL": redis}, Setup{Store: Postgres}},
+		{"production postgresql scheme", map[string]string{"SVC_DATABASE_URL": pgs, "SVC_REDIS_URL": redis}, Setup{Store: Postgres}},
+		{"production on sqlite with a model", map[string]string{"SVC_REDIS_URL": redis, "SVC_MODEL_BASE_URL": model}, Setup{Store: SQLite, Upstream: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(lookup(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.Setup(); got != tt.want {
+				t.Fatalf("Setup() = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}

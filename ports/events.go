@@ -5,11 +5,19 @@ import (
 	"time"
 
 	"github.com/svcagent/svc/domain/conversion"
+	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/notify"
 	"github.com/svcagent/svc/domain/webhook"
 )
 
 //go:generate go tool mockgen -source=events.go -destination=mock/events.go -package=mock
+
+// Publisher records an account event, for the account's webhooks, in the outbox. Call it with the
+// ctx of the transaction that makes the change, so that the event exists exactly when the change
+// does.
+type Publisher interface {
+	Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error)
+}
 
 // Webhooks stores webhooks. Every method is scoped to the account.
 type Webhooks interface {

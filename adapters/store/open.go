@@ -28,33 +28,59 @@ const sqliteParams = "_pragma=busy_timeout(10000)" +
 	"&_pragma=foreign_keys(1)" +
 	"&_txlock=immediate"
 
-// Open connects to the database at databaseURL and checks that it answers. It accepts
-// sqlite://PATH (relative to the working directory, e.g. sqlite://data/svc.db),
-// sqlite:///ABSOLUTE/PATH, and postgres://… or postgresql://…. The returned function closes the
-// database. Errors never repeat the URL, which may hold a password.
+// Open connects to the database at databaseURL, the store its scheme names (OpenSQLite or
+// OpenPostgres), and checks that it answers. The programs do not use it: their injectors name the
+// store. Errors never repeat the URL, which may hold a password.
 func Open(ctx context.Context, databaseURL string) (*bun.DB, func(), error) {
-	scheme, rest, ok := strings.Cut(databaseURL, "://")
+	scheme, _, ok := strings.Cut(databaseURL, "://")
 	if !ok {
 		return nil, nil, errors.New("store: database URL needs a scheme: sqlite://PATH or postgres://…")
 	}
-	var (
-		db  *bun.DB
-		err error
-	)
 	switch strings.ToLower(scheme) {
 	case "sqlite":
-		db, err = openSQLite(rest)
+		return OpenSQLite(ctx, databaseURL)
 	case "postgres", "postgresql":
-		db, err = openPostgres(databaseURL)
+		return OpenPostgres(ctx, databaseURL)
 	default:
 		return nil, nil, fmt.Errorf("store: unsupported database URL scheme %q: use sqlite:// or postgres://", scheme)
 	}
+}
+
+// OpenSQLite opens the SQLite database at databaseURL, sqlite://PATH (relative to the working
+// directory, e.g. sqlite://data/svc.db) or sqlite:///ABSOLUTE/PATH, and checks that it answers.
+// The returned function closes the database.
+func OpenSQLite(ctx context.Context, databaseURL string) (*bun.DB, func(), error) {
+	scheme, rest, ok := strings.Cut(databaseURL, "://")
+	if !ok || !strings.EqualFold(scheme, "sqlite") {
+		return nil, nil, errors.New("store: the SQLite store needs a sqlite://PATH URL")
+	}
+	db, err := openSQLite(rest)
 	if err != nil {
 		return nil, nil, err
 	}
+	return ping(ctx, db, "sqlite")
+}
+
+// OpenPostgres connects to the PostgreSQL database at databaseURL, postgres://… or
+// postgresql://…, and checks that it answers. The returned function closes the database. Errors
+// never repeat the URL, which may hold a password.
+func OpenPostgres(ctx context.Context, databaseURL string) (*bun.DB, func(), error) {
+	scheme, _, ok := strings.Cut(databaseURL, "://")
+	if !ok || (!strings.EqualFold(scheme, "postgres") && !strings.EqualFold(scheme, "postgresql")) {
+		return nil, nil, errors.New("store: the PostgreSQL store needs a postgres://… URL")
+	}
+	db, err := openPostgres(databaseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ping(ctx, db, "postgres")
+}
+
+// ping checks that db answers; it closes db when it does not.
+func ping(ctx context.Context, db *bun.DB, name string) (*bun.DB, func(), error) {
 	if err := db.PingContext(ctx); err != nil {
 		_ = db.Close()
-		return nil, nil, fmt.Errorf("store: connect to %s database: %w", scheme, err)
+		return nil, nil, fmt.Errorf("store: connect to %s database: %w", name, err)
 	}
 	return db, func() { _ = db.Close() }, nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/domain/account"
@@ -167,6 +168,45 @@ func TestOpenErrors(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), "secret") {
 				t.Errorf("error %q shows the password", err)
+			}
+		})
+	}
+}
+
+// TestOpenByName checks the openers the programs' injectors name: each opens its own store and
+// refuses the other's URL, without showing the password.
+func TestOpenByName(t *testing.T) {
+	sqlite := "sqlite://" + filepath.Join(t.TempDir(), "svc.db")
+	tests := []struct {
+		name, url string
+		open      func(context.Context, string) (*bun.DB, func(), error)
+		dialect   dialect.Name
+		wantErr   string
+	}{
+		{"sqlite", sqlite, store.OpenSQLite, dialect.SQLite, ""},
+		{"sqlite given postgres", "postgres://u:secret@127.0.0.1:1/db", store.OpenSQLite, 0, "needs a sqlite://PATH URL"},
+		{"sqlite given no scheme", "data/svc.db", store.OpenSQLite, 0, "needs a sqlite://PATH URL"},
+		{"postgres given sqlite", sqlite, store.OpenPostgres, 0, "needs a postgres://… URL"},
+		{"postgres down", "postgresql://u:secret@127.0.0.1:1/db?sslmode=disable", store.OpenPostgres, 0, "connect to postgres database"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, closeDB, err := tt.open(t.Context(), tt.url)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("open(%q) = %v; want an error with %q", tt.url, err, tt.wantErr)
+				}
+				if strings.Contains(err.Error(), "secret") {
+					t.Errorf("error %q shows the password", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("open(%q): %v", tt.url, err)
+			}
+			defer closeDB()
+			if got := db.Dialect().Name(); got != tt.dialect {
+				t.Errorf("dialect %v, want %v", got, tt.dialect)
 			}
 		})
 	}

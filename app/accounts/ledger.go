@@ -13,24 +13,19 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-// Publisher writes an account event to the outbox in the caller's transaction.
-type Publisher interface {
-	Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error)
-}
-
 // Ledger charges interactions and reports usage. Every channel charges through it, so the counting
 // is the same everywhere.
 type Ledger struct {
 	tx       ports.Tx
 	accounts ports.Accounts
 	usage    ports.Usage
-	events   Publisher
+	events   ports.Publisher
 	plans    ledger.Plans
 	clock    ports.Clock
 }
 
 // NewLedger returns a Ledger.
-func NewLedger(tx ports.Tx, a ports.Accounts, u ports.Usage, e Publisher, plans ledger.Plans, c ports.Clock) *Ledger {
+func NewLedger(tx ports.Tx, a ports.Accounts, u ports.Usage, e ports.Publisher, plans ledger.Plans, c ports.Clock) *Ledger {
 	return &Ledger{tx: tx, accounts: a, usage: u, events: e, plans: plans, clock: c}
 }
 

@@ -13,16 +13,10 @@ import (
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
-	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/ports"
 )
-
-// Publisher writes an account event to the outbox in the caller's transaction.
-type Publisher interface {
-	Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error)
-}
 
 // Ledger reads usage and charges interactions.
 type Ledger interface {
@@ -60,7 +54,7 @@ type Agent struct {
 	brain         Brain
 	replier       ports.Replier
 	ledger        Ledger
-	events        Publisher
+	events        ports.Publisher
 	clock         ports.Clock
 	opts          Options
 	background    context.Context
@@ -77,7 +71,7 @@ type Deps struct {
 	Brain         Brain
 	Replier       ports.Replier
 	Ledger        Ledger
-	Events        Publisher
+	Events        ports.Publisher
 	Clock         ports.Clock
 }
 

@@ -44,6 +44,8 @@ func NewPublisher(o ports.Outbox, c ports.Clock) *Publisher {
 	return &Publisher{outbox: o, clock: c}
 }
 
+var _ ports.Publisher = (*Publisher)(nil)
+
 // Publish writes an event of type t with data for an account and returns it.
 func (p *Publisher) Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error) {
 	if !event.Known(t) {

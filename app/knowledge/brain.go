@@ -15,24 +15,19 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-// Publisher writes an account event to the outbox in the caller's transaction.
-type Publisher interface {
-	Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error)
-}
-
 // Brain runs the knowledge use cases of an account.
 type Brain struct {
 	tx       ports.Tx
 	store    ports.Knowledge
 	crawler  ports.Crawler
 	embedder ports.Embedder
-	events   Publisher
+	events   ports.Publisher
 	clock    ports.Clock
 	indexes  *indexCache
 }
 
 // NewBrain returns a Brain.
-func NewBrain(tx ports.Tx, s ports.Knowledge, c ports.Crawler, e ports.Embedder, p Publisher, clock ports.Clock) *Brain {
+func NewBrain(tx ports.Tx, s ports.Knowledge, c ports.Crawler, e ports.Embedder, p ports.Publisher, clock ports.Clock) *Brain {
 	return &Brain{tx: tx, store: s, crawler: c, embedder: e, events: p, clock: clock, indexes: newIndexCache(1024)}
 }
 

@@ -44,6 +44,23 @@ type program struct {
 	jobs    jobs
 }
 
+// injector assembles svc-api (wire.go).
+type injector func(context.Context, config.Config, *zap.Logger) (*program, func(), error)
+
+// injectors are svc-api's assemblies, one per setup: the environment, the store and the model.
+func injectors() map[config.Setup]injector {
+	return map[config.Setup]injector{
+		{Embedded: true, Store: config.SQLite}:                   initEmbeddedSQLite,
+		{Embedded: true, Store: config.SQLite, Upstream: true}:   initEmbeddedSQLiteUpstream,
+		{Embedded: true, Store: config.Postgres}:                 initEmbeddedPostgres,
+		{Embedded: true, Store: config.Postgres, Upstream: true}: initEmbeddedPostgresUpstream,
+		{Store: config.Postgres}:                                 initProductionPostgres,
+		{Store: config.Postgres, Upstream: true}:                 initProductionPostgresUpstream,
+		{Store: config.SQLite}:                                   initProductionSQLite,
+		{Store: config.SQLite, Upstream: true}:                   initProductionSQLiteUpstream,
+	}
+}
+
 func run(ctx context.Context, lookup func(string) (string, bool), environ []string) error {
 	cfg, log, err := boot.Load(lookup, environ)
 	if err != nil {
@@ -53,9 +70,9 @@ func run(ctx context.Context, lookup func(string) (string, bool), environ []stri
 	ctx, stop := boot.SignalContext(ctx)
 	defer stop()
 
-	init := initProduction
-	if cfg.Embedded() {
-		init = initEmbedded
+	init, ok := injectors()[cfg.Setup()]
+	if !ok {
+		return fmt.Errorf("svc-api has no assembly for %+v", cfg.Setup())
 	}
 	p, cleanup, err := init(ctx, cfg, log)
 	if err != nil {

@@ -30,46 +30,105 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
+// common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
+// (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
 var common = wire.NewSet(
 	boot.Plans, boot.HTTPOptions, boot.EventSet,
 	store.Set, boot.OutboxSet, clock.Set, httpapi.Set,
 	events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges,
-	wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
+	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 	wire.Bind(new(ports.Handler), new(*events.Processor)),
 	accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
 	agents.NewProfiles,
 	boot.CrawlOptions, crawl.Set, local.Set,
-	knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)),
-	boot.Upstream, boot.Replier, boot.ChatOptions, sessions.New,
+	knowledge.NewBrain,
+	boot.ChatOptions, sessions.New,
 	conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)),
 	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
 	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
 	wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
-	wire.Bind(new(chat.Publisher), new(*events.Publisher)),
-	boot.Models,
 	wire.Struct(new(program), "*"),
 )
 
-// initEmbedded assembles svc-api with SQLite (or the configured store), the in-process queue and
-// the in-memory rate limiter.
-func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(common, boot.MigratedDB,
-		boot.InprocOptions, inproc.Set, wire.Bind(new(jobs), new(*inproc.Queue)),
-		ratelimit.MemorySet,
-		boot.EmbeddedReadiness, boot.EmbeddedCollectors,
-	)
+// embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
+// in-memory rate limiter; readiness is the store's.
+var embedded = wire.NewSet(
+	boot.InprocOptions, inproc.Set, wire.Bind(new(jobs), new(*inproc.Queue)),
+	ratelimit.MemorySet,
+	boot.EmbeddedReadiness, boot.EmbeddedCollectors,
+)
+
+// production is the production environment: asynq on Redis, whose tasks svc-worker runs, and the
+// Redis rate limiter (counting in the process while Redis cannot be reached); readiness is the
+// store's, and Redis's as a degradation.
+var production = wire.NewSet(
+	boot.RedisConnOpt, boot.AsynqOptions,
+	asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)),
+	newNoJobs, wire.Bind(new(jobs), new(noJobs)),
+	boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet,
+	boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors,
+)
+
+// builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
+// model svc answers 503 model_unavailable.
+var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels)
+
+// upstream is the upstream model at SVC_MODEL_BASE_URL: it writes the agent's replies and answers
+// the model-compatible endpoints.
+var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels)
+
+// initEmbeddedSQLite assembles svc-api embedded on SQLite (migrated at start) with the built-in
+// engine: the default, nothing else needed.
+func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(common, embedded, boot.MigratedSQLite, builtin)
 	return nil, nil, nil
 }
 
-// initProduction assembles svc-api with the configured store, asynq on Redis and the Redis rate
-// limiter (counting in the process while Redis cannot be reached); svc-worker runs the tasks.
-func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(common, boot.DB,
-		boot.RedisConnOpt, boot.AsynqOptions,
-		asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)),
-		newNoJobs, wire.Bind(new(jobs), new(noJobs)),
-		boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet,
-		boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors,
-	)
+// initEmbeddedSQLiteUpstream assembles svc-api embedded on SQLite (migrated at start) with the
+// upstream model.
+func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(common, embedded, boot.MigratedSQLite, upstream)
+	return nil, nil, nil
+}
+
+// initEmbeddedPostgres assembles svc-api embedded on PostgreSQL (migrated at start) with the
+// built-in engine.
+func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(common, embedded, boot.MigratedPostgres, builtin)
+	return nil, nil, nil
+}
+
+// initEmbeddedPostgresUpstream assembles svc-api embedded on PostgreSQL (migrated at start) with
+// the upstream model.
+func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(common, embedded, boot.MigratedPostgres, upstream)
+	return nil, nil, nil
+}
+
+// initProductionPostgres assembles svc-api in production on PostgreSQL (migrated by svcctl
+// migrate) with the built-in engine.
+func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(common, production, boot.Postgres, builtin)
+	return nil, nil, nil
+}
+
+// initProductionPostgresUpstream assembles svc-api in production on PostgreSQL (migrated by
+// svcctl migrate) with the upstream model.
+func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(common, production, boot.Postgres, upstream)
+	return nil, nil, nil
+}
+
+// initProductionSQLite assembles svc-api in production on SQLite (migrated by svcctl migrate)
+// with the built-in engine.
+func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(common, production, boot.SQLite, builtin)
+	return nil, nil, nil
+}
+
+// initProductionSQLiteUpstream assembles svc-api in production on SQLite (migrated by svcctl
+// migrate) with the upstream model.
+func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(common, production, boot.SQLite, upstream)
 	return nil, nil, nil
 }

@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"github.com/google/wire"
+	"github.com/redis/go-redis/v9"
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
@@ -35,11 +36,11 @@ import (
 
 // Injectors from wire.go:
 
-// initEmbedded assembles svc-api with SQLite (or the configured store), the in-process queue and
-// the in-memory rate limiter.
-func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+// initEmbeddedSQLite assembles svc-api embedded on SQLite (migrated at start) with the built-in
+// engine: the default, nothing else needed.
+func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.MigratedDB(ctx, cfg)
+	db, cleanup, err := boot.MigratedSQLite(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,8 +67,7 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	conversations := store.NewConversations(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
-	client := boot.Upstream(cfg, log)
-	replier := boot.Replier(cfg, client)
+	engine := local.NewEngine()
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -76,7 +76,7 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
-		Replier:       replier,
+		Replier:       engine,
 		Ledger:        ledger,
 		Events:        publisher,
 		Clock:         system,
@@ -122,7 +122,7 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	modelsService := boot.Models(cfg, client, ledger, profiles, brain, usage, system, embedder)
+	modelsService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -158,11 +158,379 @@ func initEmbedded(ctx context.Context, cfg config.Config, log *zap.Logger) (*pro
 	}, nil
 }
 
-// initProduction assembles svc-api with the configured store, asynq on Redis and the Redis rate
-// limiter (counting in the process while Redis cannot be reached); svc-worker runs the tasks.
-func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+// initEmbeddedSQLiteUpstream assembles svc-api embedded on SQLite (migrated at start) with the
+// upstream model.
+func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.DB(ctx, cfg)
+	db, cleanup, err := boot.MigratedSQLite(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := store.NewKeys(db)
+	system := clock.New()
+	memory := ratelimit.NewMemory(system)
+	plans := boot.Plans(cfg)
+	access := accounts.NewAccess(keys, memory, plans, system)
+	tx := store.NewTx(db)
+	storeAccounts := store.NewAccounts(db)
+	usage := store.NewUsage(db)
+	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
+	publisher := events.NewPublisher(watched, system)
+	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	storeAgents := store.NewAgents(db)
+	overviews := accounts.NewOverviews(ledger, storeAgents)
+	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	client := boot.Upstream(cfg, log)
+	modelReplier := boot.ModelReplier(cfg, client)
+	deps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       modelReplier,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(deps, chatOptions)
+	storeSessions := store.NewSessions(db)
+	sessionsSessions := sessions.New(tx, storeSessions, conversations, system)
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webhookhttpOptions := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(webhookhttpOptions, log)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	webhooksDeps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     watched,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
+	storeConversions := store.NewConversions(db)
+	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	handlers := boot.EventHandlers(manager, notifier)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
+	inprocOptions := boot.InprocOptions(cfg)
+	queue := inproc.New(processor, inprocOptions, log)
+	relay := events.NewRelay(watched, queue, system, nudges)
+	modelsService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	useCases := httpapi.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    profiles,
+		Brain:       brain,
+		Ledger:      ledger,
+		Chat:        agent,
+		Sessions:    sessionsSessions,
+		Webhooks:    manager,
+		Conversions: service,
+		Notices:     notifier,
+		Relay:       relay,
+		Models:      modelsService,
+	}
+	pinger := store.NewPinger(db)
+	readiness := boot.EmbeddedReadiness(pinger)
+	collectors := boot.EmbeddedCollectors()
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	server := httpapi.New(options, useCases, readiness, metrics, log)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	mainProgram := &program{
+		cfg:     cfg,
+		log:     log,
+		server:  server,
+		metrics: metrics,
+		relay:   relay,
+		admin:   admin,
+		chat:    agent,
+		jobs:    queue,
+	}
+	return mainProgram, func() {
+		cleanup()
+	}, nil
+}
+
+// initEmbeddedPostgres assembles svc-api embedded on PostgreSQL (migrated at start) with the
+// built-in engine.
+func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	options := boot.HTTPOptions(cfg)
+	db, cleanup, err := boot.MigratedPostgres(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := store.NewKeys(db)
+	system := clock.New()
+	memory := ratelimit.NewMemory(system)
+	plans := boot.Plans(cfg)
+	access := accounts.NewAccess(keys, memory, plans, system)
+	tx := store.NewTx(db)
+	storeAccounts := store.NewAccounts(db)
+	usage := store.NewUsage(db)
+	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
+	publisher := events.NewPublisher(watched, system)
+	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	storeAgents := store.NewAgents(db)
+	overviews := accounts.NewOverviews(ledger, storeAgents)
+	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	engine := local.NewEngine()
+	deps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       engine,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(deps, chatOptions)
+	storeSessions := store.NewSessions(db)
+	sessionsSessions := sessions.New(tx, storeSessions, conversations, system)
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webhookhttpOptions := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(webhookhttpOptions, log)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	webhooksDeps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     watched,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
+	storeConversions := store.NewConversions(db)
+	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	handlers := boot.EventHandlers(manager, notifier)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
+	inprocOptions := boot.InprocOptions(cfg)
+	queue := inproc.New(processor, inprocOptions, log)
+	relay := events.NewRelay(watched, queue, system, nudges)
+	modelsService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	useCases := httpapi.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    profiles,
+		Brain:       brain,
+		Ledger:      ledger,
+		Chat:        agent,
+		Sessions:    sessionsSessions,
+		Webhooks:    manager,
+		Conversions: service,
+		Notices:     notifier,
+		Relay:       relay,
+		Models:      modelsService,
+	}
+	pinger := store.NewPinger(db)
+	readiness := boot.EmbeddedReadiness(pinger)
+	collectors := boot.EmbeddedCollectors()
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	server := httpapi.New(options, useCases, readiness, metrics, log)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	mainProgram := &program{
+		cfg:     cfg,
+		log:     log,
+		server:  server,
+		metrics: metrics,
+		relay:   relay,
+		admin:   admin,
+		chat:    agent,
+		jobs:    queue,
+	}
+	return mainProgram, func() {
+		cleanup()
+	}, nil
+}
+
+// initEmbeddedPostgresUpstream assembles svc-api embedded on PostgreSQL (migrated at start) with
+// the upstream model.
+func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	options := boot.HTTPOptions(cfg)
+	db, cleanup, err := boot.MigratedPostgres(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := store.NewKeys(db)
+	system := clock.New()
+	memory := ratelimit.NewMemory(system)
+	plans := boot.Plans(cfg)
+	access := accounts.NewAccess(keys, memory, plans, system)
+	tx := store.NewTx(db)
+	storeAccounts := store.NewAccounts(db)
+	usage := store.NewUsage(db)
+	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
+	publisher := events.NewPublisher(watched, system)
+	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	storeAgents := store.NewAgents(db)
+	overviews := accounts.NewOverviews(ledger, storeAgents)
+	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	client := boot.Upstream(cfg, log)
+	modelReplier := boot.ModelReplier(cfg, client)
+	deps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       modelReplier,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(deps, chatOptions)
+	storeSessions := store.NewSessions(db)
+	sessionsSessions := sessions.New(tx, storeSessions, conversations, system)
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webhookhttpOptions := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(webhookhttpOptions, log)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	webhooksDeps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     watched,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
+	storeConversions := store.NewConversions(db)
+	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	handlers := boot.EventHandlers(manager, notifier)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
+	inprocOptions := boot.InprocOptions(cfg)
+	queue := inproc.New(processor, inprocOptions, log)
+	relay := events.NewRelay(watched, queue, system, nudges)
+	modelsService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	useCases := httpapi.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    profiles,
+		Brain:       brain,
+		Ledger:      ledger,
+		Chat:        agent,
+		Sessions:    sessionsSessions,
+		Webhooks:    manager,
+		Conversions: service,
+		Notices:     notifier,
+		Relay:       relay,
+		Models:      modelsService,
+	}
+	pinger := store.NewPinger(db)
+	readiness := boot.EmbeddedReadiness(pinger)
+	collectors := boot.EmbeddedCollectors()
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	server := httpapi.New(options, useCases, readiness, metrics, log)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	mainProgram := &program{
+		cfg:     cfg,
+		log:     log,
+		server:  server,
+		metrics: metrics,
+		relay:   relay,
+		admin:   admin,
+		chat:    agent,
+		jobs:    queue,
+	}
+	return mainProgram, func() {
+		cleanup()
+	}, nil
+}
+
+// initProductionPostgres assembles svc-api in production on PostgreSQL (migrated by svcctl
+// migrate) with the built-in engine.
+func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	options := boot.HTTPOptions(cfg)
+	db, cleanup, err := boot.Postgres(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -196,8 +564,7 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	conversations := store.NewConversations(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
-	openaiClient := boot.Upstream(cfg, log)
-	replier := boot.Replier(cfg, openaiClient)
+	engine := local.NewEngine()
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -206,7 +573,7 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
-		Replier:       replier,
+		Replier:       engine,
 		Ledger:        ledger,
 		Events:        publisher,
 		Clock:         system,
@@ -260,7 +627,435 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	modelsService := boot.Models(cfg, openaiClient, ledger, profiles, brain, usage, system, embedder)
+	modelsService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	useCases := httpapi.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    profiles,
+		Brain:       brain,
+		Ledger:      ledger,
+		Chat:        agent,
+		Sessions:    sessionsSessions,
+		Webhooks:    manager,
+		Conversions: service,
+		Notices:     notifier,
+		Relay:       relay,
+		Models:      modelsService,
+	}
+	pinger := store.NewPinger(db)
+	redisPinger := boot.NewRedisPinger(client)
+	readiness := boot.ProductionReadiness(pinger, redisPinger)
+	collectors := boot.ProductionCollectors(fallback)
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	server := httpapi.New(options, useCases, readiness, metrics, log)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	mainNoJobs := newNoJobs()
+	mainProgram := &program{
+		cfg:     cfg,
+		log:     log,
+		server:  server,
+		metrics: metrics,
+		relay:   relay,
+		admin:   admin,
+		chat:    agent,
+		jobs:    mainNoJobs,
+	}
+	return mainProgram, func() {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+	}, nil
+}
+
+// initProductionPostgresUpstream assembles svc-api in production on PostgreSQL (migrated by
+// svcctl migrate) with the upstream model.
+func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	options := boot.HTTPOptions(cfg)
+	db, cleanup, err := boot.Postgres(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := store.NewKeys(db)
+	client, cleanup2, err := boot.Redis(cfg)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	redis := ratelimit.NewRedis(client)
+	system := clock.New()
+	memory := ratelimit.NewMemory(system)
+	fallback := ratelimit.NewFallback(redis, memory, system, log)
+	plans := boot.Plans(cfg)
+	access := accounts.NewAccess(keys, fallback, plans, system)
+	tx := store.NewTx(db)
+	storeAccounts := store.NewAccounts(db)
+	usage := store.NewUsage(db)
+	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
+	publisher := events.NewPublisher(watched, system)
+	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	storeAgents := store.NewAgents(db)
+	overviews := accounts.NewOverviews(ledger, storeAgents)
+	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	openaiClient := boot.Upstream(cfg, log)
+	modelReplier := boot.ModelReplier(cfg, openaiClient)
+	deps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       modelReplier,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(deps, chatOptions)
+	storeSessions := store.NewSessions(db)
+	sessionsSessions := sessions.New(tx, storeSessions, conversations, system)
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	webhookhttpOptions := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(webhookhttpOptions, log)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	webhooksDeps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     watched,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
+	storeConversions := store.NewConversions(db)
+	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	redisConnOpt, err := boot.RedisConnOpt(cfg)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	asynqClient, cleanup3 := asynqq.NewClient(redisConnOpt)
+	inspector, cleanup4 := asynqq.NewInspector(redisConnOpt)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
+	nudges := events.NewNudges()
+	relay := events.NewRelay(watched, queue, system, nudges)
+	modelsService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	useCases := httpapi.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    profiles,
+		Brain:       brain,
+		Ledger:      ledger,
+		Chat:        agent,
+		Sessions:    sessionsSessions,
+		Webhooks:    manager,
+		Conversions: service,
+		Notices:     notifier,
+		Relay:       relay,
+		Models:      modelsService,
+	}
+	pinger := store.NewPinger(db)
+	redisPinger := boot.NewRedisPinger(client)
+	readiness := boot.ProductionReadiness(pinger, redisPinger)
+	collectors := boot.ProductionCollectors(fallback)
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	server := httpapi.New(options, useCases, readiness, metrics, log)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	mainNoJobs := newNoJobs()
+	mainProgram := &program{
+		cfg:     cfg,
+		log:     log,
+		server:  server,
+		metrics: metrics,
+		relay:   relay,
+		admin:   admin,
+		chat:    agent,
+		jobs:    mainNoJobs,
+	}
+	return mainProgram, func() {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+	}, nil
+}
+
+// initProductionSQLite assembles svc-api in production on SQLite (migrated by svcctl migrate)
+// with the built-in engine.
+func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	options := boot.HTTPOptions(cfg)
+	db, cleanup, err := boot.SQLite(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := store.NewKeys(db)
+	client, cleanup2, err := boot.Redis(cfg)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	redis := ratelimit.NewRedis(client)
+	system := clock.New()
+	memory := ratelimit.NewMemory(system)
+	fallback := ratelimit.NewFallback(redis, memory, system, log)
+	plans := boot.Plans(cfg)
+	access := accounts.NewAccess(keys, fallback, plans, system)
+	tx := store.NewTx(db)
+	storeAccounts := store.NewAccounts(db)
+	usage := store.NewUsage(db)
+	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
+	publisher := events.NewPublisher(watched, system)
+	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	storeAgents := store.NewAgents(db)
+	overviews := accounts.NewOverviews(ledger, storeAgents)
+	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	engine := local.NewEngine()
+	deps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       engine,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(deps, chatOptions)
+	storeSessions := store.NewSessions(db)
+	sessionsSessions := sessions.New(tx, storeSessions, conversations, system)
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	webhookhttpOptions := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(webhookhttpOptions, log)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	webhooksDeps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     watched,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
+	storeConversions := store.NewConversions(db)
+	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	redisConnOpt, err := boot.RedisConnOpt(cfg)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	asynqClient, cleanup3 := asynqq.NewClient(redisConnOpt)
+	inspector, cleanup4 := asynqq.NewInspector(redisConnOpt)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
+	nudges := events.NewNudges()
+	relay := events.NewRelay(watched, queue, system, nudges)
+	modelsService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	useCases := httpapi.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    profiles,
+		Brain:       brain,
+		Ledger:      ledger,
+		Chat:        agent,
+		Sessions:    sessionsSessions,
+		Webhooks:    manager,
+		Conversions: service,
+		Notices:     notifier,
+		Relay:       relay,
+		Models:      modelsService,
+	}
+	pinger := store.NewPinger(db)
+	redisPinger := boot.NewRedisPinger(client)
+	readiness := boot.ProductionReadiness(pinger, redisPinger)
+	collectors := boot.ProductionCollectors(fallback)
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	server := httpapi.New(options, useCases, readiness, metrics, log)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	mainNoJobs := newNoJobs()
+	mainProgram := &program{
+		cfg:     cfg,
+		log:     log,
+		server:  server,
+		metrics: metrics,
+		relay:   relay,
+		admin:   admin,
+		chat:    agent,
+		jobs:    mainNoJobs,
+	}
+	return mainProgram, func() {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+	}, nil
+}
+
+// initProductionSQLiteUpstream assembles svc-api in production on SQLite (migrated by svcctl
+// migrate) with the upstream model.
+func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	options := boot.HTTPOptions(cfg)
+	db, cleanup, err := boot.SQLite(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := store.NewKeys(db)
+	client, cleanup2, err := boot.Redis(cfg)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	redis := ratelimit.NewRedis(client)
+	system := clock.New()
+	memory := ratelimit.NewMemory(system)
+	fallback := ratelimit.NewFallback(redis, memory, system, log)
+	plans := boot.Plans(cfg)
+	access := accounts.NewAccess(keys, fallback, plans, system)
+	tx := store.NewTx(db)
+	storeAccounts := store.NewAccounts(db)
+	usage := store.NewUsage(db)
+	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
+	publisher := events.NewPublisher(watched, system)
+	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	storeAgents := store.NewAgents(db)
+	overviews := accounts.NewOverviews(ledger, storeAgents)
+	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	openaiClient := boot.Upstream(cfg, log)
+	modelReplier := boot.ModelReplier(cfg, openaiClient)
+	deps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       modelReplier,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(deps, chatOptions)
+	storeSessions := store.NewSessions(db)
+	sessionsSessions := sessions.New(tx, storeSessions, conversations, system)
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	webhookhttpOptions := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(webhookhttpOptions, log)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	webhooksDeps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     watched,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
+	storeConversions := store.NewConversions(db)
+	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	redisConnOpt, err := boot.RedisConnOpt(cfg)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	asynqClient, cleanup3 := asynqq.NewClient(redisConnOpt)
+	inspector, cleanup4 := asynqq.NewInspector(redisConnOpt)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
+	nudges := events.NewNudges()
+	relay := events.NewRelay(watched, queue, system, nudges)
+	modelsService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -303,4 +1098,23 @@ func initProduction(ctx context.Context, cfg config.Config, log *zap.Logger) (*p
 
 // wire.go:
 
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(accounts.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)), boot.Upstream, boot.Replier, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Bind(new(chat.Publisher), new(*events.Publisher)), boot.Models, wire.Struct(new(program), "*"))
+// common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
+// (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))
+
+// embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
+// in-memory rate limiter; readiness is the store's.
+var embedded = wire.NewSet(boot.InprocOptions, inproc.Set, wire.Bind(new(jobs), new(*inproc.Queue)), ratelimit.MemorySet, boot.EmbeddedReadiness, boot.EmbeddedCollectors)
+
+// production is the production environment: asynq on Redis, whose tasks svc-worker runs, and the
+// Redis rate limiter (counting in the process while Redis cannot be reached); readiness is the
+// store's, and Redis's as a degradation.
+var production = wire.NewSet(boot.RedisConnOpt, boot.AsynqOptions, asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)), newNoJobs, wire.Bind(new(jobs), new(noJobs)), boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet, boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors)
+
+// builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
+// model svc answers 503 model_unavailable.
+var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels)
+
+// upstream is the upstream model at SVC_MODEL_BASE_URL: it writes the agent's replies and answers
+// the model-compatible endpoints.
+var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels)

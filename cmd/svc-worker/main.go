@@ -34,6 +34,17 @@ type program struct {
 	chat   *chat.Agent
 }
 
+// injectors are svc-worker's assemblies (wire.go), one per setup of the production environment:
+// the store and the model.
+func injectors() map[config.Setup]func(context.Context, config.Config, *zap.Logger) (*program, func(), error) {
+	return map[config.Setup]func(context.Context, config.Config, *zap.Logger) (*program, func(), error){
+		{Store: config.Postgres}:                 initWorkerPostgres,
+		{Store: config.Postgres, Upstream: true}: initWorkerPostgresUpstream,
+		{Store: config.SQLite}:                   initWorkerSQLite,
+		{Store: config.SQLite, Upstream: true}:   initWorkerSQLiteUpstream,
+	}
+}
+
 func run(ctx context.Context, lookup func(string) (string, bool), environ []string) error {
 	cfg, log, err := boot.Load(lookup, environ)
 	if err != nil {
@@ -45,7 +56,11 @@ func run(ctx context.Context, lookup func(string) (string, bool), environ []stri
 	}
 	ctx, stop := boot.SignalContext(ctx)
 	defer stop()
-	p, cleanup, err := initWorker(ctx, cfg, log)
+	init, ok := injectors()[cfg.Setup()]
+	if !ok {
+		return fmt.Errorf("svc-worker has no assembly for %+v", cfg.Setup())
+	}
+	p, cleanup, err := init(ctx, cfg, log)
 	if err != nil {
 		return err
 	}

@@ -22,23 +22,45 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-// initWorker assembles svc-worker: the store, asynq on Redis, the processor and the relay.
-func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(
-		boot.DB, boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions,
-		store.Set, boot.OutboxSet, clock.Set, asynqq.Set,
-		events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges,
-		wire.Bind(new(ports.Handler), new(*events.Processor)),
-		boot.Plans, boot.CrawlOptions, crawl.Set, local.Set,
-		wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
-		accounts.NewLedger,
-		knowledge.NewBrain, wire.Bind(new(knowledge.Publisher), new(*events.Publisher)),
-		boot.Upstream, boot.Replier, boot.ChatOptions,
-		chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
-		wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
-		wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
-		wire.Bind(new(chat.Publisher), new(*events.Publisher)),
-		wire.Struct(new(program), "*"),
-	)
+// worker is svc-worker in every setup (always the production environment): asynq on Redis, the
+// processor, the relay and the reply sweep, the store's repositories (over the *bun.DB each
+// injector opens), the clock, the crawler and the built-in embedder.
+var worker = wire.NewSet(
+	boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions,
+	store.Set, boot.OutboxSet, clock.Set, asynqq.Set,
+	events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges,
+	wire.Bind(new(ports.Handler), new(*events.Processor)),
+	boot.Plans, boot.CrawlOptions, crawl.Set, local.Set,
+	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
+	accounts.NewLedger,
+	knowledge.NewBrain,
+	boot.ChatOptions,
+	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
+	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
+	wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
+	wire.Struct(new(program), "*"),
+)
+
+// initWorkerPostgres assembles svc-worker on PostgreSQL with the built-in engine.
+func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(worker, boot.Postgres, boot.BuiltinModel)
+	return nil, nil, nil
+}
+
+// initWorkerPostgresUpstream assembles svc-worker on PostgreSQL with the upstream model.
+func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(worker, boot.Postgres, boot.UpstreamModel)
+	return nil, nil, nil
+}
+
+// initWorkerSQLite assembles svc-worker on SQLite with the built-in engine.
+func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(worker, boot.SQLite, boot.BuiltinModel)
+	return nil, nil, nil
+}
+
+// initWorkerSQLiteUpstream assembles svc-worker on SQLite with the upstream model.
+func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	wire.Build(worker, boot.SQLite, boot.UpstreamModel)
 	return nil, nil, nil
 }

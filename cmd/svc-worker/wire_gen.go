@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"github.com/google/wire"
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/model/local"
@@ -22,18 +23,19 @@ import (
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
+	"github.com/svcagent/svc/ports"
 	"go.uber.org/zap"
 )
 
 // Injectors from wire.go:
 
-// initWorker assembles svc-worker: the store, asynq on Redis, the processor and the relay.
-func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+// initWorkerPostgres assembles svc-worker on PostgreSQL with the built-in engine.
+func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	redisConnOpt, err := boot.RedisConnOpt(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.DB(ctx, cfg)
+	db, cleanup, err := boot.Postgres(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -75,7 +77,103 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	asynqqOptions := boot.AsynqOptions(cfg)
-	worker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
+	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
+	client, cleanup2 := asynqq.NewClient(redisConnOpt)
+	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
+	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
+	relay := events.NewRelay(watched, queue, system, nudges)
+	agents := store.NewAgents(db)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	publisher := events.NewPublisher(watched, system)
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	engine := local.NewEngine()
+	usage := store.NewUsage(db)
+	plans := boot.Plans(cfg)
+	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	chatDeps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        agents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       engine,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(chatDeps, chatOptions)
+	mainProgram := &program{
+		cfg:    cfg,
+		log:    log,
+		worker: asynqqWorker,
+		relay:  relay,
+		chat:   agent,
+	}
+	return mainProgram, func() {
+		cleanup3()
+		cleanup2()
+		cleanup()
+	}, nil
+}
+
+// initWorkerPostgresUpstream assembles svc-worker on PostgreSQL with the upstream model.
+func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	redisConnOpt, err := boot.RedisConnOpt(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, cleanup, err := boot.Postgres(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx := store.NewTx(db)
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	options := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(options, log)
+	storeAccounts := store.NewAccounts(db)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	system := clock.New()
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	deps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     watched,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(deps, webhooksOptions)
+	handlers := boot.EventHandlers(manager, notifier)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
 	client, cleanup2 := asynqq.NewClient(redisConnOpt)
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
@@ -91,7 +189,7 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 	publisher := events.NewPublisher(watched, system)
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
 	openaiClient := boot.Upstream(cfg, log)
-	replier := boot.Replier(cfg, openaiClient)
+	modelReplier := boot.ModelReplier(cfg, openaiClient)
 	usage := store.NewUsage(db)
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
@@ -103,7 +201,7 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
-		Replier:       replier,
+		Replier:       modelReplier,
 		Ledger:        ledger,
 		Events:        publisher,
 		Clock:         system,
@@ -113,7 +211,7 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
-		worker: worker,
+		worker: asynqqWorker,
 		relay:  relay,
 		chat:   agent,
 	}
@@ -123,3 +221,203 @@ func initWorker(ctx context.Context, cfg config.Config, log *zap.Logger) (*progr
 		cleanup()
 	}, nil
 }
+
+// initWorkerSQLite assembles svc-worker on SQLite with the built-in engine.
+func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	redisConnOpt, err := boot.RedisConnOpt(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, cleanup, err := boot.SQLite(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx := store.NewTx(db)
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	options := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(options, log)
+	storeAccounts := store.NewAccounts(db)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	system := clock.New()
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	deps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     watched,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(deps, webhooksOptions)
+	handlers := boot.EventHandlers(manager, notifier)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
+	client, cleanup2 := asynqq.NewClient(redisConnOpt)
+	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
+	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
+	relay := events.NewRelay(watched, queue, system, nudges)
+	agents := store.NewAgents(db)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	publisher := events.NewPublisher(watched, system)
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	engine := local.NewEngine()
+	usage := store.NewUsage(db)
+	plans := boot.Plans(cfg)
+	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	chatDeps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        agents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       engine,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(chatDeps, chatOptions)
+	mainProgram := &program{
+		cfg:    cfg,
+		log:    log,
+		worker: asynqqWorker,
+		relay:  relay,
+		chat:   agent,
+	}
+	return mainProgram, func() {
+		cleanup3()
+		cleanup2()
+		cleanup()
+	}, nil
+}
+
+// initWorkerSQLiteUpstream assembles svc-worker on SQLite with the upstream model.
+func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
+	redisConnOpt, err := boot.RedisConnOpt(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, cleanup, err := boot.SQLite(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx := store.NewTx(db)
+	storeWebhooks := store.NewWebhooks(db)
+	deliveries := store.NewDeliveries(db)
+	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	options := boot.SenderOptions(cfg)
+	sender := webhookhttp.New(options, log)
+	storeAccounts := store.NewAccounts(db)
+	notifications := store.NewNotifications(db)
+	mailer, err := boot.Mailer(cfg, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	system := clock.New()
+	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	deps := webhooks.Deps{
+		Tx:         tx,
+		Webhooks:   storeWebhooks,
+		Deliveries: deliveries,
+		Outbox:     watched,
+		Vault:      aesgcm,
+		Sender:     sender,
+		Notifier:   notifier,
+		Clock:      system,
+	}
+	webhooksOptions := boot.WebhookOptions(cfg)
+	manager := webhooks.New(deps, webhooksOptions)
+	handlers := boot.EventHandlers(manager, notifier)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
+	client, cleanup2 := asynqq.NewClient(redisConnOpt)
+	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
+	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
+	relay := events.NewRelay(watched, queue, system, nudges)
+	agents := store.NewAgents(db)
+	conversations := store.NewConversations(db)
+	replyJobs := store.NewReplyJobs(db)
+	bookings := store.NewBookings(db)
+	storeKnowledge := store.NewKnowledge(db)
+	crawlOptions := boot.CrawlOptions(cfg)
+	crawler := crawl.NewGuarded(crawlOptions, log)
+	embedder := local.NewEmbedder()
+	publisher := events.NewPublisher(watched, system)
+	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, publisher, system)
+	openaiClient := boot.Upstream(cfg, log)
+	modelReplier := boot.ModelReplier(cfg, openaiClient)
+	usage := store.NewUsage(db)
+	plans := boot.Plans(cfg)
+	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	chatDeps := chat.Deps{
+		Tx:            tx,
+		Accounts:      storeAccounts,
+		Agents:        agents,
+		Conversations: conversations,
+		Jobs:          replyJobs,
+		Bookings:      bookings,
+		Brain:         brain,
+		Replier:       modelReplier,
+		Ledger:        ledger,
+		Events:        publisher,
+		Clock:         system,
+	}
+	chatOptions := boot.ChatOptions(cfg)
+	agent := chat.NewAgent(chatDeps, chatOptions)
+	mainProgram := &program{
+		cfg:    cfg,
+		log:    log,
+		worker: asynqqWorker,
+		relay:  relay,
+		chat:   agent,
+	}
+	return mainProgram, func() {
+		cleanup3()
+		cleanup2()
+		cleanup()
+	}, nil
+}
+
+// wire.go:
+
+// worker is svc-worker in every setup (always the production environment): asynq on Redis, the
+// processor, the relay and the reply sweep, the store's repositories (over the *bun.DB each
+// injector opens), the clock, the crawler and the built-in embedder.
+var worker = wire.NewSet(boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions, store.Set, boot.OutboxSet, clock.Set, asynqq.Set, events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges, wire.Bind(new(ports.Handler), new(*events.Processor)), boot.Plans, boot.CrawlOptions, crawl.Set, local.Set, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewLedger, knowledge.NewBrain, boot.ChatOptions, chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))

@@ -16,6 +16,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
+	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/ports"
 )
@@ -73,7 +74,11 @@ func withCtl(a action) command {
 			return err
 		}
 		defer func() { _ = log.Sync() }()
-		c, cleanup, err := initCtl(ctx, cfg, log)
+		init := initCtlPostgres
+		if cfg.Setup().Store == config.SQLite {
+			init = initCtlSQLite
+		}
+		c, cleanup, err := init(ctx, cfg, log)
 		if err != nil {
 			return err
 		}

@@ -14,17 +14,28 @@ import (
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
+	"github.com/svcagent/svc/ports"
 )
 
-// initCtl assembles svcctl: the store and the account use cases.
-func initCtl(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {
-	wire.Build(
-		boot.DB, boot.Plans,
-		store.Set, boot.OutboxSet, clock.Set,
-		events.NewPublisher,
-		wire.Bind(new(accounts.Publisher), new(*events.Publisher)),
-		accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
-		wire.Struct(new(ctl), "*"),
-	)
+// admin is svcctl on any store: the store's repositories (over the *bun.DB each injector opens)
+// and the account use cases.
+var admin = wire.NewSet(
+	boot.Plans,
+	store.Set, boot.OutboxSet, clock.Set,
+	events.NewPublisher,
+	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
+	accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
+	wire.Struct(new(ctl), "*"),
+)
+
+// initCtlSQLite assembles svcctl on SQLite.
+func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {
+	wire.Build(admin, boot.SQLite)
+	return nil, nil, nil
+}
+
+// initCtlPostgres assembles svcctl on PostgreSQL.
+func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {
+	wire.Build(admin, boot.Postgres)
 	return nil, nil, nil
 }

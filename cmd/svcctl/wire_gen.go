@@ -8,20 +8,22 @@ package main
 
 import (
 	"context"
+	"github.com/google/wire"
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
+	"github.com/svcagent/svc/ports"
 	"go.uber.org/zap"
 )
 
 // Injectors from wire.go:
 
-// initCtl assembles svcctl: the store and the account use cases.
-func initCtl(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {
-	db, cleanup, err := boot.DB(ctx, cfg)
+// initCtlSQLite assembles svcctl on SQLite.
+func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {
+	db, cleanup, err := boot.SQLite(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -30,7 +32,7 @@ func initCtl(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, fun
 	keys := store.NewKeys(db)
 	plans := boot.Plans(cfg)
 	system := clock.New()
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	accountsAdmin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	storeUsage := store.NewUsage(db)
 	outbox := store.NewOutbox(db)
 	watched := boot.WatchedOutbox(outbox)
@@ -41,7 +43,7 @@ func initCtl(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, fun
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,
-		admin:     admin,
+		admin:     accountsAdmin,
 		overviews: overviews,
 		publisher: publisher,
 		outbox:    watched,
@@ -51,3 +53,42 @@ func initCtl(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, fun
 		cleanup()
 	}, nil
 }
+
+// initCtlPostgres assembles svcctl on PostgreSQL.
+func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {
+	db, cleanup, err := boot.Postgres(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx := store.NewTx(db)
+	storeAccounts := store.NewAccounts(db)
+	keys := store.NewKeys(db)
+	plans := boot.Plans(cfg)
+	system := clock.New()
+	accountsAdmin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	storeUsage := store.NewUsage(db)
+	outbox := store.NewOutbox(db)
+	watched := boot.WatchedOutbox(outbox)
+	publisher := events.NewPublisher(watched, system)
+	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
+	agents := store.NewAgents(db)
+	overviews := accounts.NewOverviews(ledger, agents)
+	mainCtl := &ctl{
+		db:        db,
+		log:       log,
+		admin:     accountsAdmin,
+		overviews: overviews,
+		publisher: publisher,
+		outbox:    watched,
+		clock:     system,
+	}
+	return mainCtl, func() {
+		cleanup()
+	}, nil
+}
+
+// wire.go:
+
+// admin is svcctl on any store: the store's repositories (over the *bun.DB each injector opens)
+// and the account use cases.
+var admin = wire.NewSet(boot.Plans, store.Set, boot.OutboxSet, clock.Set, events.NewPublisher, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, wire.Struct(new(ctl), "*"))

@@ -11,9 +11,48 @@ import (
 
 	gomock "github.com/golang/mock/gomock"
 	conversion "github.com/svcagent/svc/domain/conversion"
+	event "github.com/svcagent/svc/domain/event"
 	notify "github.com/svcagent/svc/domain/notify"
 	webhook "github.com/svcagent/svc/domain/webhook"
 )
+
+// MockPublisher is a mock of Publisher interface.
+type MockPublisher struct {
+	ctrl     *gomock.Controller
+	recorder *MockPublisherMockRecorder
+}
+
+// MockPublisherMockRecorder is the mock recorder for MockPublisher.
+type MockPublisherMockRecorder struct {
+	mock *MockPublisher
+}
+
+// NewMockPublisher creates a new mock instance.
+func NewMockPublisher(ctrl *gomock.Controller) *MockPublisher {
+	mock := &MockPublisher{ctrl: ctrl}
+	mock.recorder = &MockPublisherMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockPublisher) EXPECT() *MockPublisherMockRecorder {
+	return m.recorder
+}
+
+// Publish mocks base method.
+func (m *MockPublisher) Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Publish", ctx, accountID, t, data)
+	ret0, _ := ret[0].(event.Event)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Publish indicates an expected call of Publish.
+func (mr *MockPublisherMockRecorder) Publish(ctx, accountID, t, data interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Publish", reflect.TypeOf((*MockPublisher)(nil).Publish), ctx, accountID, t, data)
+}
 
 // MockWebhooks is a mock of Webhooks interface.
 type MockWebhooks struct {

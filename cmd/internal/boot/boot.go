@@ -21,8 +21,6 @@ import (
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/adapters/mail"
-	"github.com/svcagent/svc/adapters/model/local"
-	"github.com/svcagent/svc/adapters/model/openai"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
 	"github.com/svcagent/svc/adapters/ratelimit"
@@ -74,9 +72,39 @@ func SignalContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
 
-// DB opens the configured store.
-func DB(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
-	return store.Open(ctx, cfg.DatabaseURL)
+// SQLite opens the SQLite store at SVC_DATABASE_URL.
+func SQLite(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
+	return store.OpenSQLite(ctx, cfg.DatabaseURL)
+}
+
+// Postgres opens the PostgreSQL store at SVC_DATABASE_URL.
+func Postgres(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
+	return store.OpenPostgres(ctx, cfg.DatabaseURL)
+}
+
+// MigratedSQLite opens the SQLite store and brings its schema up to date: the embedded
+// environment migrates by itself, before anything reads the store.
+func MigratedSQLite(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
+	return migrated(ctx, cfg, SQLite)
+}
+
+// MigratedPostgres opens the PostgreSQL store and brings its schema up to date, as
+// MigratedSQLite does.
+func MigratedPostgres(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
+	return migrated(ctx, cfg, Postgres)
+}
+
+func migrated(ctx context.Context, cfg config.Config,
+	open func(context.Context, config.Config) (*bun.DB, func(), error)) (*bun.DB, func(), error) {
+	db, cleanup, err := open(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := store.Migrate(ctx, db); err != nil {
+		cleanup()
+		return nil, nil, fmt.Errorf("migrate: %w", err)
+	}
+	return db, cleanup, nil
 }
 
 // Plans returns the plan table.
@@ -152,25 +180,6 @@ func CrawlOptions(cfg config.Config) crawl.Options {
 	return crawl.Options{AllowPrivate: cfg.AllowPrivateTargets}
 }
 
-// Upstream is the process's one client of the OpenAI-compatible upstream (SVC_MODEL_BASE_URL),
-// shared by the agent and the model-compatible endpoints; nil when none is configured.
-func Upstream(cfg config.Config, log *zap.Logger) *openai.Client {
-	if cfg.ModelBaseURL == "" {
-		return nil
-	}
-	return openai.New(openai.Options{BaseURL: cfg.ModelBaseURL, APIKey: cfg.ModelAPIKey, Model: cfg.ModelName,
-		EmbeddingModel: cfg.ModelEmbeddingName}, log.Named("model"))
-}
-
-// Replier picks what writes the agent's replies: the upstream when one is configured, else the
-// built-in retrieval engine.
-func Replier(cfg config.Config, up *openai.Client) ports.Replier {
-	if up == nil {
-		return local.NewEngine()
-	}
-	return chat.NewModelReplier(up, cfg.ModelName)
-}
-
 // ChatOptions returns the agent's timings.
 func ChatOptions(cfg config.Config) chat.Options {
 	return chat.Options{Wait: cfg.ChatWait, Generate: cfg.ReplyTimeout}
@@ -227,18 +236,4 @@ func EventHandlers(w *webhooks.Manager, n *notices.Notifier) events.Handlers {
 		outbox.TopicDelivery: w.Deliver,
 		outbox.TopicMail:     n.SendMail,
 	}
-}
-
-// MigratedDB opens the configured store and brings its schema up to date: the embedded
-// environment migrates by itself, before anything reads the store.
-func MigratedDB(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
-	db, cleanup, err := store.Open(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := store.Migrate(ctx, db); err != nil {
-		cleanup()
-		return nil, nil, fmt.Errorf("migrate: %w", err)
-	}
-	return db, cleanup, nil
 }

@@ -1,27 +1,60 @@
 package boot
 
 import (
+	"github.com/google/wire"
+	"go.uber.org/zap"
+
 	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/model/openai"
 	"github.com/svcagent/svc/adapters/model/tokens"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/models"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
 )
 
-// Models assembles the model-compatible endpoints. With SVC_MODEL_BASE_URL set, the upstream
-// answers svc and svc-assistant and makes the embeddings; without it, svc answers 503
+// BuiltinModel has the built-in retrieval engine write the agent's replies (no
+// SVC_MODEL_BASE_URL).
+var BuiltinModel = wire.NewSet(local.NewEngine, wire.Bind(new(ports.Replier), new(*local.Engine)))
+
+// UpstreamModel has the OpenAI-compatible upstream at SVC_MODEL_BASE_URL write the agent's
+// replies.
+var UpstreamModel = wire.NewSet(Upstream, ModelReplier, wire.Bind(new(ports.Replier), new(*chat.ModelReplier)))
+
+// Upstream is the process's one client of the upstream, shared by the agent and the
+// model-compatible endpoints.
+func Upstream(cfg config.Config, log *zap.Logger) *openai.Client {
+	return openai.New(openai.Options{BaseURL: cfg.ModelBaseURL, APIKey: cfg.ModelAPIKey, Model: cfg.ModelName,
+		EmbeddingModel: cfg.ModelEmbeddingName}, log.Named("model"))
+}
+
+// ModelReplier writes the agent's replies with the upstream's SVC_MODEL_NAME.
+func ModelReplier(cfg config.Config, up *openai.Client) *chat.ModelReplier {
+	return chat.NewModelReplier(up, cfg.ModelName)
+}
+
+// BuiltinModels assembles the model-compatible endpoints without an upstream: svc answers 503
 // model_unavailable, svc-assistant is the built-in engine and the embeddings are the built-in
 // embedder's (the Brain's own).
-func Models(cfg config.Config, up *openai.Client, l *accounts.Ledger, p *agents.Profiles, b *knowledge.Brain,
-	u ports.Usage, clock ports.Clock, emb *local.Embedder) *models.Service {
-	d := models.Deps{Engine: local.NewEngine(), Embedder: emb, Tokens: tokens.New(), Ledger: l, Profiles: p, Brain: b,
-		Usage: u, Clock: clock}
-	if up != nil {
-		d.Upstream, d.Embedder = up, up
-	}
+func BuiltinModels(cfg config.Config, e *local.Engine, emb *local.Embedder, l *accounts.Ledger, p *agents.Profiles,
+	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *models.Service {
+	d := modelsDeps(l, p, b, u, clock)
+	d.Engine, d.Embedder = e, emb
 	return models.New(d, models.Options{UpstreamModel: cfg.ModelName})
+}
+
+// UpstreamModels assembles the model-compatible endpoints with an upstream: it answers svc and
+// svc-assistant and makes the embeddings.
+func UpstreamModels(cfg config.Config, up *openai.Client, l *accounts.Ledger, p *agents.Profiles,
+	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *models.Service {
+	d := modelsDeps(l, p, b, u, clock)
+	d.Upstream, d.Embedder = up, up
+	return models.New(d, models.Options{UpstreamModel: cfg.ModelName})
+}
+
+func modelsDeps(l *accounts.Ledger, p *agents.Profiles, b *knowledge.Brain, u ports.Usage, clock ports.Clock) models.Deps {
+	return models.Deps{Tokens: tokens.New(), Ledger: l, Profiles: p, Brain: b, Usage: u, Clock: clock}
 }
