@@ -11,7 +11,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/svcagent/svc/app/models"
+	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/model"
@@ -48,7 +48,7 @@ const (
 
 // caller is the request's account and usage labels; a label that is too long or holds control
 // characters is a 400 naming its header.
-func caller(c *gin.Context) (models.Caller, error) {
+func caller(c *gin.Context) (compat.Caller, error) {
 	p, _ := principal(c)
 	var l ledger.Labels
 	for _, h := range []struct {
@@ -68,14 +68,14 @@ func caller(c *gin.Context) (models.Caller, error) {
 			}
 		}
 		if !utf8.ValidString(v) || strings.IndexFunc(v, unicode.IsControl) >= 0 {
-			return models.Caller{}, domain.Invalid(h.name, "the %s header must be printable UTF-8 text", h.name)
+			return compat.Caller{}, domain.Invalid(h.name, "the %s header must be printable UTF-8 text", h.name)
 		}
 		if n := utf8.RuneCountInString(v); n > ledger.MaxLabelLength {
-			return models.Caller{}, domain.Invalid(h.name, "the %s header may have at most %d characters; it has %d", h.name, ledger.MaxLabelLength, n)
+			return compat.Caller{}, domain.Invalid(h.name, "the %s header may have at most %d characters; it has %d", h.name, ledger.MaxLabelLength, n)
 		}
 		*h.dst = v
 	}
-	return models.Caller{Account: p.Account, Usage: p.Usage, Labels: l}, nil
+	return compat.Caller{Account: p.Account, Usage: p.Usage, Labels: l}, nil
 }
 
 // present reports whether a raw JSON member was sent with a value other than null.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/ident"
-	"github.com/svcagent/svc/app/models"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/model"
 )
@@ -296,7 +296,7 @@ func toolCallsOf(calls []model.ToolCall) []toolCallJSON {
 	return out
 }
 
-func chatCompletionOf(r models.Reply) chatCompletionJSON {
+func chatCompletionOf(r compat.Reply) chatCompletionJSON {
 	msg := assistantMessageJSON{Role: model.RoleAssistant, Annotations: []struct{}{}}
 	if r.Message.Content != "" || len(r.Message.ToolCalls) == 0 {
 		content := r.Message.Content
@@ -366,7 +366,7 @@ func (s *Server) chatCompletions(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	chat := models.Chat{ID: newCompletionID(), Model: in.Model, Request: req}
+	chat := compat.Chat{ID: newCompletionID(), Model: in.Model, Request: req}
 	if in.Stream == nil || !*in.Stream {
 		r, err := s.uc.Models.Complete(c.Request.Context(), who, chat)
 		if err != nil {
@@ -384,10 +384,10 @@ func (s *Server) chatCompletions(c *gin.Context) {
 // upstream sends it, then (once the reply is checked and charged) the finish reason with the svc
 // usage, the token usage when asked for, and [DONE]. A failure after the first piece ends the
 // stream with an error event instead, and nothing is charged.
-func (s *Server) streamChat(c *gin.Context, who models.Caller, chat models.Chat, includeUsage bool) {
+func (s *Server) streamChat(c *gin.Context, who compat.Caller, chat compat.Chat, includeUsage bool) {
 	w := &sse{c: c}
 	created := time.Now().Unix()
-	reported := models.ReportedModel(chat.Model)
+	reported := compat.ReportedModel(chat.Model)
 	chunk := func(choices []chunkChoiceJSON) chunkJSON {
 		return chunkJSON{ID: chat.ID, Object: "chat.completion.chunk", Created: created, Model: reported, Choices: choices}
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/svcagent/svc/app/models"
+	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/domain"
 )
 
@@ -41,8 +41,8 @@ type embeddingsJSON struct {
 }
 
 // embedOf reads input: a text, a list of texts, a list of token ids, or a list of lists of ids.
-func embedOf(in embeddingsIn) (models.Embed, error) {
-	var e models.Embed
+func embedOf(in embeddingsIn) (compat.Embed, error) {
+	var e compat.Embed
 	if in.Dimensions != nil {
 		if *in.Dimensions < 1 {
 			return e, domain.Invalid("dimensions", "dimensions must be at least 1")
@@ -105,7 +105,7 @@ func (s *Server) embeddings(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	out := embeddingsJSON{Object: "list", Data: make([]embeddingJSON, len(v.Vectors)), Model: models.Embeddings,
+	out := embeddingsJSON{Object: "list", Data: make([]embeddingJSON, len(v.Vectors)), Model: compat.Embeddings,
 		Svc: interactionsOf(v.Interactions)}
 	for i, vec := range v.Vectors {
 		item := embeddingJSON{Object: "embedding", Index: i}

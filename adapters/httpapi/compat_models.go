@@ -5,7 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/svcagent/svc/app/models"
+	"github.com/svcagent/svc/app/compat"
 )
 
 // GET /v1/models, GET /v1/models/{model}: the catalogue, in OpenAI's form, for the tools that
@@ -23,20 +23,20 @@ type modelListJSON struct {
 	Data   []modelJSON `json:"data"`
 }
 
-func modelOf(m models.Listed) modelJSON {
+func modelOf(m compat.Listed) modelJSON {
 	return modelJSON{ID: m.ID, Object: "model", Created: m.Created.Unix(), OwnedBy: "svc"}
 }
 
 func (s *Server) listModels(c *gin.Context) {
 	out := modelListJSON{Object: "list"}
-	for _, m := range models.Catalogue() {
+	for _, m := range compat.Catalogue() {
 		out.Data = append(out.Data, modelOf(m))
 	}
 	c.JSON(http.StatusOK, out)
 }
 
 func (s *Server) getModel(c *gin.Context) {
-	m, err := models.Find(c.Param("model"))
+	m, err := compat.Find(c.Param("model"))
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -10,8 +10,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/ident"
-	"github.com/svcagent/svc/app/models"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/model"
 )
@@ -364,7 +364,7 @@ func outputText(text string) outputTextJSON {
 // skeleton is the response object before its output: what was asked, echoed as OpenAI does.
 func skeleton(id string, in responsesIn, req model.Request, created time.Time) responseJSON {
 	r := responseJSON{ID: id, Object: "response", CreatedAt: created.Unix(), Status: "in_progress",
-		Model: models.ReportedModel(in.Model), Output: []any{}, ParallelToolCalls: true, Temperature: in.Temperature,
+		Model: compat.ReportedModel(in.Model), Output: []any{}, ParallelToolCalls: true, Temperature: in.Temperature,
 		TopP: in.TopP, Truncation: "disabled", Metadata: map[string]string{}, Tools: []any{}, ToolChoice: "auto",
 		MaxOutputTokens: in.MaxOutputTokens, Text: textConfigJSON{Format: map[string]string{"type": "text"}}}
 	if in.ParallelToolCalls != nil {
@@ -397,7 +397,7 @@ func skeleton(id string, in responsesIn, req model.Request, created time.Time) r
 }
 
 // finishOf sets the status of a finished response from the reply, with its usage.
-func finishOf(r *responseJSON, reply models.Reply) {
+func finishOf(r *responseJSON, reply compat.Reply) {
 	r.Status = "completed"
 	switch reply.FinishReason {
 	case model.FinishLength:
@@ -434,7 +434,7 @@ func (s *Server) responses(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	chat := models.Chat{ID: ident.New("resp"), Model: in.Model, Request: req}
+	chat := compat.Chat{ID: ident.New("resp"), Model: in.Model, Request: req}
 	if in.Stream != nil && *in.Stream {
 		s.streamResponse(c, who, chat, in)
 		return
@@ -579,7 +579,7 @@ func (rs *responseStream) close(status string) error {
 // the first piece, each output item as it comes, and, once the reply is checked and charged,
 // response.completed (or response.incomplete) with the whole response. A failure after the first
 // piece ends the stream with an error event, and nothing is charged.
-func (s *Server) streamResponse(c *gin.Context, who models.Caller, chat models.Chat, in responsesIn) {
+func (s *Server) streamResponse(c *gin.Context, who compat.Caller, chat compat.Chat, in responsesIn) {
 	rs := &responseStream{w: &sse{c: c}, resp: skeleton(chat.ID, in, chat.Request, time.Now())}
 	reply, err := s.uc.Models.Stream(c.Request.Context(), who, chat, rs.piece)
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/golang/mock/gomock"
 
-	"github.com/svcagent/svc/app/models"
+	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/agent"
@@ -158,12 +158,12 @@ func newModelServer(t *testing.T, withUpstream bool) modelFixture {
 	clock.EXPECT().Now().Return(testNow).AnyTimes()
 	engine := mock.NewMockReplier(ctrl)
 	engine.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "We open at seven."}, nil).AnyTimes()
-	deps := models.Deps{Engine: engine, Embedder: embedder{}, Tokens: words{}, Ledger: f.ledger, Profiles: fakeProfiles{},
+	deps := compat.Deps{Engine: engine, Embedder: embedder{}, Tokens: words{}, Ledger: f.ledger, Profiles: fakeProfiles{},
 		Brain: fakeBrain{}, Usage: d.usage, Clock: clock}
 	if withUpstream {
 		deps.Upstream = f.up
 	}
-	s.uc.Models = models.New(deps, models.Options{UpstreamModel: "gpt-test"})
+	s.uc.Models = compat.New(deps, compat.Options{UpstreamModel: "gpt-test"})
 	return f
 }
 

@@ -19,10 +19,10 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
-	"github.com/svcagent/svc/app/models"
 	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
@@ -49,7 +49,7 @@ type UseCases struct {
 	Conversions *conversions.Service
 	Notices     *notices.Notifier
 	Relay       *events.Relay
-	Models      *models.Service
+	Models      *compat.Service
 }
 
 // Options are the adapter's settings.

@@ -10,8 +10,8 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/knowledge"
-	"github.com/svcagent/svc/app/models"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
 )
@@ -40,21 +40,21 @@ func ModelReplier(cfg config.Config, up *openai.Client) *chat.ModelReplier {
 // model_unavailable, svc-assistant is the built-in engine and the embeddings are the built-in
 // embedder's (the Brain's own).
 func BuiltinModels(cfg config.Config, e *local.Engine, emb *local.Embedder, l *accounts.Ledger, p *agents.Profiles,
-	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *models.Service {
+	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *compat.Service {
 	d := modelsDeps(l, p, b, u, clock)
 	d.Engine, d.Embedder = e, emb
-	return models.New(d, models.Options{UpstreamModel: cfg.ModelName})
+	return compat.New(d, compat.Options{UpstreamModel: cfg.ModelName})
 }
 
 // UpstreamModels assembles the model-compatible endpoints with an upstream: it answers svc and
 // svc-assistant and makes the embeddings.
 func UpstreamModels(cfg config.Config, up *openai.Client, l *accounts.Ledger, p *agents.Profiles,
-	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *models.Service {
+	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *compat.Service {
 	d := modelsDeps(l, p, b, u, clock)
 	d.Upstream, d.Embedder = up, up
-	return models.New(d, models.Options{UpstreamModel: cfg.ModelName})
+	return compat.New(d, compat.Options{UpstreamModel: cfg.ModelName})
 }
 
-func modelsDeps(l *accounts.Ledger, p *agents.Profiles, b *knowledge.Brain, u ports.Usage, clock ports.Clock) models.Deps {
-	return models.Deps{Tokens: tokens.New(), Ledger: l, Profiles: p, Brain: b, Usage: u, Clock: clock}
+func modelsDeps(l *accounts.Ledger, p *agents.Profiles, b *knowledge.Brain, u ports.Usage, clock ports.Clock) compat.Deps {
+	return compat.Deps{Tokens: tokens.New(), Ledger: l, Profiles: p, Brain: b, Usage: u, Clock: clock}
 }

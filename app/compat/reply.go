@@ -1,4 +1,4 @@
-package models
+package compat
 
 import (
 	"context"
@@ -20,8 +20,8 @@ const noUpstreamMsg = "model svc needs a model upstream and this service has non
 	"set SVC_MODEL_BASE_URL (an OpenAI-compatible base URL such as https://api.openai.com/v1, with " +
 	"SVC_MODEL_API_KEY and SVC_MODEL_NAME) and restart; model svc-assistant answers without one"
 
-// plan is a checked request, ready to be answered.
-type plan struct {
+// prepared is a checked request, ready to be answered.
+type prepared struct {
 	id       string
 	model    string // the name to report
 	created  time.Time
@@ -38,7 +38,7 @@ type plan struct {
 // more when the first reply misses it), and charges 1 interaction. The interaction is held while
 // the reply is made (see hold) and given back when it fails.
 func (s *Service) Complete(ctx context.Context, c Caller, chat Chat) (Reply, error) {
-	p, err := s.plan(ctx, c, chat)
+	p, err := s.prepare(ctx, c, chat)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -55,7 +55,7 @@ func (s *Service) Complete(ctx context.Context, c Caller, chat Chat) (Reply, err
 
 // reply asks the built-in engine or the upstream, and the upstream once more when its first
 // reply misses the JSON format asked for.
-func (s *Service) reply(ctx context.Context, p *plan) (model.Response, error) {
+func (s *Service) reply(ctx context.Context, p *prepared) (model.Response, error) {
 	if p.engine {
 		return s.engineReply(ctx, p)
 	}
@@ -79,7 +79,7 @@ func (s *Service) reply(ctx context.Context, p *plan) (model.Response, error) {
 // reply was checked and charged: an error after pieces were passed means the reply failed and
 // nothing was charged. A streamed reply is not asked for twice.
 func (s *Service) Stream(ctx context.Context, c Caller, chat Chat, fn func(model.Chunk) error) (Reply, error) {
-	p, err := s.plan(ctx, c, chat)
+	p, err := s.prepare(ctx, c, chat)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -95,7 +95,7 @@ func (s *Service) Stream(ctx context.Context, c Caller, chat Chat, fn func(model
 }
 
 // stream makes the reply of Stream, passing its pieces to fn.
-func (s *Service) stream(ctx context.Context, p *plan, fn func(model.Chunk) error) (model.Response, error) {
+func (s *Service) stream(ctx context.Context, p *prepared, fn func(model.Chunk) error) (model.Response, error) {
 	if p.engine {
 		resp, err := s.engineReply(ctx, p)
 		if err != nil {
@@ -201,9 +201,9 @@ func (s *Service) settle(ctx context.Context, c Caller, h *held, workErr error) 
 	return ledger.Usage{}, workErr
 }
 
-// plan checks a request and prepares what answers it. Nothing is asked of the upstream when it
+// prepare checks a request and prepares what answers it. Nothing is asked of the upstream when it
 // fails.
-func (s *Service) plan(ctx context.Context, c Caller, chat Chat) (*plan, error) {
+func (s *Service) prepare(ctx context.Context, c Caller, chat Chat) (*prepared, error) {
 	req := chat.Request
 	if err := check(req); err != nil {
 		return nil, err
@@ -212,7 +212,7 @@ func (s *Service) plan(ctx context.Context, c Caller, chat Chat) (*plan, error) 
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{id: chat.ID, model: ReportedModel(chat.Model), created: s.d.Clock.Now().UTC(), out: out,
+	p := &prepared{id: chat.ID, model: ReportedModel(chat.Model), created: s.d.Clock.Now().UTC(), out: out,
 		asked: req.Messages, askTools: req.Tools}
 	req.Model = s.opts.UpstreamModel
 	req.MaxTokens = capTokens(req.MaxTokens)
@@ -243,7 +243,7 @@ func affordable(c Caller, action ledger.Action) error {
 
 // assistant prepares a reply of svc-assistant: the account's agent, answering only, from the
 // business profile and the Brain's matches for the last user message. Tools are ignored.
-func (s *Service) assistant(ctx context.Context, c Caller, p *plan, req model.Request) error {
+func (s *Service) assistant(ctx context.Context, c Caller, p *prepared, req model.Request) error {
 	acctID := c.Account.ID
 	prof, err := s.d.Profiles.Get(ctx, acctID)
 	if err != nil {
@@ -322,7 +322,7 @@ func answerOnly(msgs []model.Message) []model.Message {
 
 // engineReply asks the built-in engine. Its reply is plain text: open links written out, cut at the
 // token limit (finish reason length).
-func (s *Service) engineReply(ctx context.Context, p *plan) (model.Response, error) {
+func (s *Service) engineReply(ctx context.Context, p *prepared) (model.Response, error) {
 	draft, err := s.d.Engine.Reply(ctx, p.turn)
 	if err != nil {
 		return model.Response{}, err
@@ -338,7 +338,7 @@ func (s *Service) engineReply(ctx context.Context, p *plan) (model.Response, err
 
 // finish fills in the token counts the upstream did not give, and makes the Reply of a reply
 // charged as usage says.
-func (s *Service) finish(p *plan, resp model.Response, spent ledger.Usage) Reply {
+func (s *Service) finish(p *prepared, resp model.Response, spent ledger.Usage) Reply {
 	msg := resp.Message
 	msg.Role = model.RoleAssistant
 	for i := range msg.ToolCalls {

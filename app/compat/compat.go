@@ -1,10 +1,10 @@
-// Package models holds the use cases of the model-compatible endpoints (spec part 4.8): a reply
+// Package compat holds the use cases of the model-compatible endpoints (spec part 4.8): a reply
 // in the chat-completions or Responses form from model svc (a general model: the caller's
 // conversation goes to the upstream as it is) or svc-assistant (the account's own assistant,
 // answering only, from the business profile and the Brain), embeddings, and the usage statement
 // with its labels. Each reply and each embeddings request costs 1 interaction, charged only when
 // it succeeded.
-package models
+package compat
 
 import (
 	"context"
