@@ -35,7 +35,7 @@ var contract struct {
 	once     sync.Once
 	err      error
 	v        validator.Validator
-	errorDoc *base.Schema                     // components.schemas.Error, for routes it lacks
+	errorDoc *base.Schema                      // components.schemas.Error, for routes it lacks
 	schemas  schema_validation.SchemaValidator // validates errorDoc
 }
 
@@ -223,7 +223,9 @@ func unknownRouteMismatch(route string, resp *http.Response) string {
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		problems = append(problems, fmt.Sprintf("Content-Type %q, want application/json", ct))
 	}
-	if ok, errs := contract.schemas.ValidateSchemaBytes(contract.errorDoc, body); !ok {
+	if len(bytes.TrimSpace(body)) == 0 {
+		problems = append(problems, "empty body, want the error envelope")
+	} else if ok, errs := contract.schemas.ValidateSchemaBytes(contract.errorDoc, body); !ok {
 		problems = append(problems, "body is not the error envelope: "+describe(errs))
 	}
 	if len(problems) == 0 {
@@ -297,7 +299,8 @@ func TestOpenAPICheck(t *testing.T) {
 		want        string // in the error; "" when the answer is allowed
 	}{
 		{"declared status and envelope", "GET", "/v1/account", 401, "application/json", nil, envelope, ""},
-		{"no content declared", "GET", "/healthz", 200, "text/plain", nil, "ok", ""},
+		{"health", "GET", "/healthz", 200, "application/json", nil, `{"status":"ok"}`, ""},
+		{"health not ok", "GET", "/healthz", 200, "application/json", nil, `{"status":"fine"}`, "status"},
 		{"unknown route, envelope", "GET", "/v1/nothing-here", 404, "application/json", nil,
 			`{"error":{"code":"not_found","message":"No such route."}}`, ""},
 		{"undeclared method, envelope", "DELETE", "/v1/account", 404, "application/json", nil,
@@ -315,6 +318,8 @@ func TestOpenAPICheck(t *testing.T) {
 			"status 200, want 404"},
 		{"unknown route without the envelope", "GET", "/v1/nothing-here", 404, "text/plain", nil,
 			"404 page not found", "error envelope"},
+		{"unknown route with an empty body", "GET", "/v1/nothing-here", 404, "application/json", nil, "",
+			"error envelope"},
 		{"429 without Retry-After", "GET", "/v1/account", 429, "application/json", nil,
 			`{"error":{"code":"rate_limited","message":"Slow down.","retry_after":1}}`, "Retry-After"},
 		{"429 with Retry-After", "GET", "/v1/account", 429, "application/json", []string{"Retry-After", "1"},
