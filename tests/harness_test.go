@@ -271,6 +271,9 @@ func start(t testing.TB, name string, env map[string]string, ready readiness) *p
 	}
 	p := &proc{name: name, addr: envCopy["SVC_HTTP_ADDR"], metrics: envCopy["SVC_METRICS_ADDR"], env: envCopy,
 		log: &lineLog{}, done: make(chan struct{})}
+	if name == "svc-api" {
+		checkAnswers(t, p.addr)
+	}
 	p.cmd = exec.Command(bin)
 	p.cmd.Env = programEnv(envCopy)
 	p.cmd.Dir = t.TempDir() // a relative sqlite://data/... never lands in the source tree
@@ -307,7 +310,7 @@ func start(t testing.TB, name string, env map[string]string, ready readiness) *p
 
 func (p *proc) waitHealthy(t testing.TB, timeout time.Duration) {
 	t.Helper()
-	client := &http.Client{Timeout: 2 * time.Second}
+	client := checkingClient(2 * time.Second)
 	deadline := time.Now().Add(timeout)
 	for {
 		if p.exited() {
@@ -332,7 +335,7 @@ func (p *proc) waitHealthy(t testing.TB, timeout time.Duration) {
 // worker need not serve HTTP).
 func (p *proc) waitAlive(t testing.TB) {
 	t.Helper()
-	client := &http.Client{Timeout: time.Second}
+	client := checkingClient(time.Second)
 	deadline := time.Now().Add(3 * time.Second)
 	for time.Now().Before(deadline) {
 		if p.exited() {
@@ -503,7 +506,9 @@ func (r response) String() string {
 	return fmt.Sprintf("%d %s", r.status, bytes.TrimSpace(r.raw))
 }
 
-var httpClient = &http.Client{Timeout: httpTimeout}
+// httpClient is the client of the tests; each answer of a svc-api is checked against its OpenAPI
+// description (checkingTransport).
+var httpClient = checkingClient(httpTimeout)
 
 // call sends a request without a body; headers come in name, value pairs.
 func call(t testing.TB, method, url string, headers ...string) response {
@@ -541,7 +546,7 @@ func callRaw(t testing.TB, method, url string, body []byte, headers ...string) r
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequest(method, url, rd)
+	req, err := http.NewRequestWithContext(withTest(context.Background(), t), method, url, rd)
 	if err != nil {
 		t.Fatalf("request %s %s: %v", method, url, err)
 	}

@@ -1204,12 +1204,12 @@ func mcClient(api *proc, key string) openai.Client {
 		option.WithBaseURL(api.URL()+"/v1/"),
 		option.WithAPIKey(key),
 		option.WithMaxRetries(0),
-		option.WithHTTPClient(&http.Client{Timeout: 2 * mcCallTimeout}),
+		option.WithHTTPClient(checkingClient(2*mcCallTimeout)),
 	)
 }
 
 func mcCtx(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), mcCallTimeout)
+	ctx, cancel := context.WithTimeout(withTest(context.Background(), t), mcCallTimeout)
 	t.Cleanup(cancel)
 	return ctx
 }
