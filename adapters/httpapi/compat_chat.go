@@ -368,7 +368,7 @@ func (s *Server) chatCompletions(c *gin.Context) {
 	}
 	chat := compat.Chat{ID: newCompletionID(), Model: in.Model, Request: req}
 	if in.Stream == nil || !*in.Stream {
-		r, err := s.uc.Models.Complete(c.Request.Context(), who, chat)
+		r, err := s.uc.Compat.Complete(c.Request.Context(), who, chat)
 		if err != nil {
 			s.fail(c, err)
 			return
@@ -402,7 +402,7 @@ func (s *Server) streamChat(c *gin.Context, who compat.Caller, chat compat.Chat,
 		return w.event("", chunk(one(deltaJSON{Role: model.RoleAssistant, Content: &empty}, nil)))
 	}
 	seen := map[int]bool{}
-	r, err := s.uc.Models.Stream(c.Request.Context(), who, chat, func(ch model.Chunk) error {
+	r, err := s.uc.Compat.Stream(c.Request.Context(), who, chat, func(ch model.Chunk) error {
 		if err := begin(); err != nil {
 			return err
 		}

@@ -100,7 +100,7 @@ func (s *Server) embeddings(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	v, err := s.uc.Models.Embed(c.Request.Context(), who, e)
+	v, err := s.uc.Compat.Embed(c.Request.Context(), who, e)
 	if err != nil {
 		s.fail(c, err)
 		return

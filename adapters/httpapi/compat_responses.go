@@ -439,7 +439,7 @@ func (s *Server) responses(c *gin.Context) {
 		s.streamResponse(c, who, chat, in)
 		return
 	}
-	reply, err := s.uc.Models.Complete(c.Request.Context(), who, chat)
+	reply, err := s.uc.Compat.Complete(c.Request.Context(), who, chat)
 	if err != nil {
 		s.fail(c, responsesParam(err))
 		return
@@ -581,7 +581,7 @@ func (rs *responseStream) close(status string) error {
 // piece ends the stream with an error event, and nothing is charged.
 func (s *Server) streamResponse(c *gin.Context, who compat.Caller, chat compat.Chat, in responsesIn) {
 	rs := &responseStream{w: &sse{c: c}, resp: skeleton(chat.ID, in, chat.Request, time.Now())}
-	reply, err := s.uc.Models.Stream(c.Request.Context(), who, chat, rs.piece)
+	reply, err := s.uc.Compat.Stream(c.Request.Context(), who, chat, rs.piece)
 	if err != nil {
 		s.streamFail(c, rs.w, responsesParam(err), "error", func(body errorBody) any {
 			e := map[string]any{"type": "error", "code": body.Code, "message": body.Message, "param": nil, "sequence_number": rs.seq}

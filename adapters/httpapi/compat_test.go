@@ -163,7 +163,7 @@ func newModelServer(t *testing.T, withUpstream bool) modelFixture {
 	if withUpstream {
 		deps.Upstream = f.up
 	}
-	s.uc.Models = compat.New(deps, compat.Options{UpstreamModel: "gpt-test"})
+	s.uc.Compat = compat.New(deps, compat.Options{UpstreamModel: "gpt-test"})
 	return f
 }
 

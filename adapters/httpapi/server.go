@@ -49,7 +49,7 @@ type UseCases struct {
 	Conversions *conversions.Service
 	Notices     *notices.Notifier
 	Relay       *events.Relay
-	Models      *compat.Service
+	Compat      *compat.Service
 }
 
 // Options are the adapter's settings.

@@ -68,7 +68,7 @@ func (s *Server) usageStatement(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	st, err := s.uc.Models.Statement(c.Request.Context(), p.Account, from, to)
+	st, err := s.uc.Compat.Statement(c.Request.Context(), p.Account, from, to)
 	if err != nil {
 		s.fail(c, err)
 		return

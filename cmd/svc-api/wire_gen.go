@@ -122,7 +122,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	modelsService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -135,7 +135,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Conversions: service,
 		Notices:     notifier,
 		Relay:       relay,
-		Models:      modelsService,
+		Compat:      compatService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -245,7 +245,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	modelsService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -258,7 +258,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Conversions: service,
 		Notices:     notifier,
 		Relay:       relay,
-		Models:      modelsService,
+		Compat:      compatService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -367,7 +367,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	modelsService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -380,7 +380,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Conversions: service,
 		Notices:     notifier,
 		Relay:       relay,
-		Models:      modelsService,
+		Compat:      compatService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -490,7 +490,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	modelsService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -503,7 +503,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Conversions: service,
 		Notices:     notifier,
 		Relay:       relay,
-		Models:      modelsService,
+		Compat:      compatService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -627,7 +627,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	modelsService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -640,7 +640,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Conversions: service,
 		Notices:     notifier,
 		Relay:       relay,
-		Models:      modelsService,
+		Compat:      compatService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -770,7 +770,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	modelsService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -783,7 +783,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Conversions: service,
 		Notices:     notifier,
 		Relay:       relay,
-		Models:      modelsService,
+		Compat:      compatService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -912,7 +912,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	modelsService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -925,7 +925,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Conversions: service,
 		Notices:     notifier,
 		Relay:       relay,
-		Models:      modelsService,
+		Compat:      compatService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1055,7 +1055,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	modelsService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1068,7 +1068,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Conversions: service,
 		Notices:     notifier,
 		Relay:       relay,
-		Models:      modelsService,
+		Compat:      compatService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
