@@ -36,6 +36,8 @@ var Set = wire.NewSet(
 	NewConversions, wire.Bind(new(ports.Conversions), new(*Conversions)),
 	NewNotifications, wire.Bind(new(ports.Notifications), new(*Notifications)),
 	NewSettings,
+	NewConnections, wire.Bind(new(ports.Connections), new(*Connections)),
+	NewInbox, wire.Bind(new(ports.Inbox), new(*Inbox)),
 	NewPinger, wire.Bind(new(ports.Pinger), new(*Pinger)),
 )
 

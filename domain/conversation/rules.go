@@ -76,8 +76,12 @@ func ValidateCustomerName(name string) error {
 }
 
 // ContactID is the contact id of a conversation's customer (the events' data.contact_id): the
-// web channel's "web:<id>", the API's "api:<id>".
+// web channel's "web:<id>", the API's "api:<id>". A messaging conversation's id is already the
+// contact's address ("whatsapp:15551234567"): one conversation per contact.
 func ContactID(ch Channel, conversationID string) string {
+	if ch == ChannelMessaging {
+		return conversationID
+	}
 	return string(ch) + ":" + conversationID
 }
 

@@ -1,0 +1,217 @@
+// Package messaging holds the messaging-app channel: the apps an account connects (WhatsApp Cloud
+// API, Telegram Bot API), a connection and its secrets, the messages that come in from a contact,
+// the address of a contact, and the checks of the apps' webhook requests. The agent that answers
+// is the one of every channel (conversation.ChannelMessaging); this package only says who the
+// contact is and how their app talks to the service.
+package messaging
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/svcagent/svc/domain"
+)
+
+// App is a messaging app.
+type App string
+
+// The apps.
+const (
+	WhatsApp App = "whatsapp"
+	Telegram App = "telegram"
+)
+
+// ParseApp returns the app named s; invalid_request naming field when it is none.
+func ParseApp(field, s string) (App, error) {
+	switch App(s) {
+	case WhatsApp, Telegram:
+		return App(s), nil
+	}
+	return "", domain.Invalid(field, "%s must be whatsapp or telegram", field)
+}
+
+// Secrets are what a connection keeps sealed: the app's credentials and the values its webhook
+// requests are checked with.
+type Secrets struct {
+	AccessToken string // WhatsApp: the Graph API access token
+	AppSecret   string // WhatsApp: the app secret that signs webhook requests (X-Hub-Signature-256)
+	VerifyToken string // WhatsApp: the token of the webhook verification handshake
+	BotToken    string // Telegram: the bot token
+	HookSecret  string // Telegram: the secret_token given to setWebhook, sent back in every update
+}
+
+// Connection is one app connected to an account: Hook is the unguessable part of its webhook URL,
+// PhoneNumberID the WhatsApp sender (empty on Telegram), Sealed the sealed Secrets.
+type Connection struct {
+	AccountID     string
+	App           App
+	Hook          string
+	PhoneNumberID string
+	Sealed        []byte
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// HookPrefix starts the Hook of every connection: a reader of a URL sees what it is.
+const HookPrefix = "mh_"
+
+// ValidHook reports whether s can be a connection's Hook (a path segment the service made).
+func ValidHook(s string) bool {
+	rest, ok := strings.CutPrefix(s, HookPrefix)
+	if !ok || len(rest) < 20 || len(rest) > 80 {
+		return false
+	}
+	for _, c := range []byte(rest) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Connect checks the settings of a connection: WhatsApp needs its phone number id, access token,
+// app secret and verify token; Telegram its bot token (the hook secret is made by the service).
+func Connect(app App, phoneNumberID string, s Secrets) error {
+	need := func(field, v string) error {
+		if strings.TrimSpace(v) == "" {
+			return domain.Invalid(field, "%s is required", field)
+		}
+		if strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == 0x7f }) || len(v) > 4096 {
+			return domain.Invalid(field, "%s must be 1 to 4096 characters without spaces or control characters", field)
+		}
+		return nil
+	}
+	var checks [][2]string
+	switch app {
+	case WhatsApp:
+		checks = [][2]string{{"phone_number_id", phoneNumberID}, {"access_token", s.AccessToken}, {"app_secret", s.AppSecret}, {"verify_token", s.VerifyToken}}
+	case Telegram:
+		checks = [][2]string{{"bot_token", s.BotToken}}
+	default:
+		return domain.Invalid("channel", "channel must be whatsapp or telegram")
+	}
+	for _, c := range checks {
+		if err := need(c[0], c[1]); err != nil {
+			return err
+		}
+	}
+	if app == WhatsApp && strings.Trim(phoneNumberID, "0123456789") != "" {
+		return domain.Invalid("phone_number_id", "phone_number_id must be digits")
+	}
+	return nil
+}
+
+// Kinds of an inbound message.
+const (
+	KindText  = "text"
+	KindOther = "other" // an image, a sticker, a location…: acknowledged, not answered
+)
+
+// Inbound is one message a contact sent: ID is the app's id of it (the WhatsApp message id, the
+// Telegram update_id), From the contact's address in the app (a WhatsApp wa_id, a Telegram chat
+// id), Name the contact's display name when the app gives one.
+type Inbound struct {
+	ID   string
+	From string
+	Name string
+	Kind string
+	Text string
+}
+
+// Answerable reports whether the agent answers m: a text message from a valid address.
+func (m Inbound) Answerable() bool {
+	return m.Kind == KindText && m.ID != "" && ValidAddress(m.From)
+}
+
+// ValidAddress reports whether s can be a contact's address: 1 to 64 digits, with a leading '-'
+// allowed (Telegram group chats).
+func ValidAddress(s string) bool {
+	digits := strings.TrimPrefix(s, "-")
+	return digits != "" && len(s) <= 64 && strings.Trim(digits, "0123456789") == ""
+}
+
+// ContactID is a contact's address across apps, the events' data.contact_id and the id of the
+// contact's one conversation: "whatsapp:15551234567", "telegram:123456789".
+func ContactID(app App, address string) string {
+	return string(app) + ":" + address
+}
+
+// ParseContact splits a ContactID into its app and address; ok is false when it is none.
+func ParseContact(id string) (app App, address string, ok bool) {
+	a, addr, found := strings.Cut(id, ":")
+	if !found || (App(a) != WhatsApp && App(a) != Telegram) || !ValidAddress(addr) {
+		return "", "", false
+	}
+	return App(a), addr, true
+}
+
+// InboxKey is the key an inbound message is recorded under, so that a second delivery of it is
+// answered once: per app, per connection's account.
+func InboxKey(app App, id string) string {
+	return string(app) + ":" + id
+}
+
+// SignaturePrefix starts a WhatsApp X-Hub-Signature-256 header.
+const SignaturePrefix = "sha256="
+
+// Sign returns the X-Hub-Signature-256 value of body under secret.
+func Sign(secret string, body []byte) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return SignaturePrefix + hex.EncodeToString(mac.Sum(nil))
+}
+
+// VerifySignature reports whether header is the X-Hub-Signature-256 of body under secret,
+// compared in constant time. An empty secret never verifies.
+func VerifySignature(secret string, body []byte, header string) bool {
+	if secret == "" {
+		return false
+	}
+	got, ok := strings.CutPrefix(strings.TrimSpace(header), SignaturePrefix)
+	if !ok {
+		return false
+	}
+	sum, err := hex.DecodeString(strings.ToLower(got))
+	if err != nil {
+		return false
+	}
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return hmac.Equal(sum, mac.Sum(nil))
+}
+
+// SameSecret compares a secret an app sent back (a verify token, Telegram's secret token) with
+// the stored one in constant time. An empty stored secret never matches.
+func SameSecret(stored, sent string) bool {
+	return stored != "" && subtle.ConstantTimeCompare([]byte(stored), []byte(sent)) == 1
+}
+
+// SendError is an app's refusal of a message sent to it: Status is the HTTP status of its answer
+// (0 when none came), RetryAfter the wait it asked for.
+type SendError struct {
+	App        App
+	Status     int
+	RetryAfter time.Duration
+	Reason     string
+}
+
+func (e *SendError) Error() string {
+	msg := string(e.App) + " refused the message"
+	if e.Status != 0 {
+		msg += ": status " + strconv.Itoa(e.Status)
+	}
+	if e.Reason != "" {
+		msg += ": " + e.Reason
+	}
+	return msg
+}
+
+// Retryable reports whether sending again may succeed: no answer, 429 or a 5xx.
+func (e *SendError) Retryable() bool {
+	return e.Status == 0 || e.Status == 429 || e.Status >= 500
+}
