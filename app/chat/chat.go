@@ -4,6 +4,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -55,6 +56,8 @@ type Agent struct {
 	replier       ports.Replier
 	ledger        Ledger
 	events        ports.Publisher
+	outbox        ports.Outbox
+	inbox         ports.Inbox
 	clock         ports.Clock
 	opts          Options
 	background    context.Context
@@ -72,7 +75,12 @@ type Deps struct {
 	Replier       ports.Replier
 	Ledger        Ledger
 	Events        ports.Publisher
-	Clock         ports.Clock
+	// Outbox carries the messaging channel's replies to the worker that sends them.
+	Outbox ports.Outbox
+	// Inbox records the messaging apps' message ids, so that a message delivered twice is
+	// accepted once.
+	Inbox ports.Inbox
+	Clock ports.Clock
 }
 
 // NewAgent returns an Agent. Replies outlive the request that asked for them: they run under a
@@ -91,8 +99,8 @@ func NewAgent(d Deps, opts Options) *Agent {
 		opts.MaxAttempts = 3
 	}
 	return &Agent{tx: d.Tx, accounts: d.Accounts, agents: d.Agents, conversations: d.Conversations, jobs: d.Jobs,
-		bookings: d.Bookings, brain: d.Brain, replier: d.Replier, ledger: d.Ledger, events: d.Events, clock: d.Clock,
-		opts: opts, background: context.Background()}
+		bookings: d.Bookings, brain: d.Brain, replier: d.Replier, ledger: d.Ledger, events: d.Events, outbox: d.Outbox, inbox: d.Inbox,
+		clock: d.Clock, opts: opts, background: context.Background()}
 }
 
 // Request is one customer message.
@@ -102,7 +110,15 @@ type Request struct {
 	ConversationID string // empty: a new conversation
 	CustomerName   string
 	Message        string
+	// InboxKey, when set, is the messaging app's id of the message (messaging.InboxKey): it is
+	// recorded with the message, and a message whose key was recorded before is not accepted
+	// again (ErrDuplicate).
+	InboxKey string
 }
+
+// ErrDuplicate is the error of a message whose InboxKey was accepted before: it was answered, or
+// is being answered, already.
+var ErrDuplicate = errors.New("message already received")
 
 // Statuses of a reply.
 const (
@@ -127,6 +143,17 @@ type Reply struct {
 // and in a message.replied event when ready. What the reply needs (the account, its agent
 // profile, the conversation) is loaded once, here, and passed down.
 func (a *Agent) Send(ctx context.Context, req Request) (Reply, error) {
+	return a.send(ctx, req, a.opts.Wait)
+}
+
+// Post stores the customer message and its pending reply like Send, and makes the reply without
+// waiting for it: the answer is always pending (a messaging app's webhook, answered at once; the
+// reply reaches the contact through the worker). A failure to make it is left to the sweep.
+func (a *Agent) Post(ctx context.Context, req Request) (Reply, error) {
+	return a.send(ctx, req, 0)
+}
+
+func (a *Agent) send(ctx context.Context, req Request, wait time.Duration) (Reply, error) {
 	prof, usage, err := a.check(ctx, req)
 	if err != nil {
 		return Reply{}, err
@@ -137,19 +164,22 @@ func (a *Agent) Send(ctx context.Context, req Request) (Reply, error) {
 	}
 	done := make(chan result, 1)
 	var gone atomic.Bool // the caller stopped waiting: a failure is left for the sweep to retry
+	gone.Store(wait <= 0)
 	go func() {
 		gctx, cancel := context.WithTimeout(a.background, a.opts.Generate)
 		defer cancel()
 		r, err := a.generate(gctx, t, gone.Load)
 		done <- result{r, err}
 	}()
-	timer := time.NewTimer(a.opts.Wait)
-	defer timer.Stop()
-	select {
-	case r := <-done:
-		return r.reply, r.err
-	case <-timer.C:
-	case <-ctx.Done():
+	if wait > 0 {
+		timer := time.NewTimer(wait)
+		defer timer.Stop()
+		select {
+		case r := <-done:
+			return r.reply, r.err
+		case <-timer.C:
+		case <-ctx.Done():
+		}
 	}
 	gone.Store(true)
 	job := t.job
@@ -222,6 +252,20 @@ func (a *Agent) accept(ctx context.Context, req Request, prof agent.Profile) (ta
 			CustomerName: req.CustomerName, ContactID: conversation.ContactID(req.Channel, convID), CreatedAt: now, UpdatedAt: now})
 		if err != nil {
 			return err
+		}
+		if (c.Channel == conversation.ChannelMessaging) != (req.Channel == conversation.ChannelMessaging) {
+			// A messaging contact's conversation is theirs alone: another channel never writes to
+			// it, and a contact never writes to another channel's conversation.
+			return domain.Invalid("conversation_id", "conversation %s belongs to another channel", convID)
+		}
+		if req.InboxKey != "" {
+			fresh, err := a.inbox.Record(ctx, req.Account.ID, req.InboxKey, now)
+			if err != nil {
+				return err
+			}
+			if !fresh {
+				return ErrDuplicate
+			}
 		}
 		t.conv, t.job.Channel = c, c.Channel
 		msg := conversation.Message{ID: t.job.MessageID, ConversationID: convID, Role: conversation.RoleCustomer, Content: req.Message, CreatedAt: now}

@@ -106,7 +106,8 @@ func (a *Agent) makeReply(ctx context.Context, t task) (Reply, error) {
 }
 
 // finish charges the interaction, stores the reply, marks the job done and writes the events,
-// in one transaction. Only one finish of a job succeeds.
+// in one transaction; on the messaging channel the same transaction writes the reply's sending
+// to the outbox, for the worker. Only one finish of a job succeeds.
 func (a *Agent) finish(ctx context.Context, t task, customerMsg, text string, actions []conversation.Action,
 	booking *conversation.Booking) (Reply, error) {
 	ctx = context.WithoutCancel(ctx) // a reply that was made is stored, even if its caller left
@@ -151,7 +152,10 @@ func (a *Agent) finish(ctx context.Context, t task, customerMsg, text string, ac
 		}
 		_, err = a.events.Publish(ctx, job.AccountID, event.MessageReplied, map[string]any{
 			"channel": string(job.Channel), "contact_id": conv.ContactID, "customer_message": customerMsg, "reply": text})
-		return err
+		if err != nil || job.Channel != conversation.ChannelMessaging {
+			return err
+		}
+		return a.outbox.Ensure(ctx, outgoingMessage(job.AccountID, job.ConversationID, reply.ReplyID, now))
 	})
 	if err != nil {
 		return Reply{}, err

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/svcagent/svc/domain"
 )
@@ -123,9 +124,11 @@ type Inbound struct {
 	Text string
 }
 
-// Answerable reports whether the agent answers m: a text message from a valid address.
+// Answerable reports whether the agent answers m: a text message from a valid address, with an
+// id, in valid UTF-8 without NUL.
 func (m Inbound) Answerable() bool {
-	return m.Kind == KindText && m.ID != "" && ValidAddress(m.From)
+	return m.Kind == KindText && m.ID != "" && len(m.ID) <= 200 && ValidAddress(m.From) &&
+		utf8.ValidString(m.Text) && !strings.ContainsRune(m.Text, 0) && utf8.ValidString(m.ID)
 }
 
 // ValidAddress reports whether s can be a contact's address: 1 to 64 digits, with a leading '-'

@@ -16,6 +16,8 @@ const (
 	TopicDelivery = "webhook.delivery"
 	// TopicMail is an e-mail to an account owner.
 	TopicMail = "notify.mail"
+	// TopicMessagingReply is an agent's reply to send to a contact on a messaging app.
+	TopicMessagingReply = "messaging.reply"
 )
 
 // Lease is how long a claimed message may stay unconfirmed before it is claimed again: how late,
