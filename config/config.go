@@ -55,6 +55,8 @@ type Config struct {
 	SMTPURL                 string        `env:"SVC_SMTP_URL"`
 	MailFrom                string        `env:"SVC_MAIL_FROM" envDefault:"svc <no-reply@localhost>"`
 	TrustedProxies          []string      `env:"SVC_TRUSTED_PROXIES" envSeparator:","`
+	WhatsAppAPIURL          string        `env:"SVC_WHATSAPP_API_URL" envDefault:"https://graph.facebook.com/v21.0"`
+	TelegramAPIURL          string        `env:"SVC_TELEGRAM_API_URL" envDefault:"https://api.telegram.org"`
 }
 
 // DefaultMetricsAddr is where svc-api serves /metrics when SVC_METRICS_ADDR is not set: loopback
@@ -159,6 +161,12 @@ func (c *Config) validate() error {
 	case EnvDev, EnvProduction:
 	default:
 		bad("SVC_ENV", "%q must be %s or %s", c.Env, EnvDev, EnvProduction)
+	}
+	for _, api := range [][2]string{{"SVC_WHATSAPP_API_URL", c.WhatsAppAPIURL}, {"SVC_TELEGRAM_API_URL", c.TelegramAPIURL}} {
+		name, v := api[0], api[1]
+		if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad(name, "%q is not an http(s) URL", v)
+		}
 	}
 	if c.ModelBaseURL != "" {
 		if u, err := url.Parse(c.ModelBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/conversions"
@@ -50,6 +51,7 @@ type UseCases struct {
 	Notices     *notices.Notifier
 	Relay       *events.Relay
 	Compat      *compat.Service
+	Messaging   *channels.Service
 }
 
 // Options are the adapter's settings.
@@ -145,6 +147,11 @@ func (s *Server) routes() *gin.Engine {
 	key.GET("/usage", s.usageStatement)
 	web.GET("/models", s.listModels)
 	web.GET("/models/:model", s.getModel)
+
+	// The messaging apps' webhooks: each authenticated by its app's proof (messaging.go).
+	v1.GET("/messaging/whatsapp/:hook", s.whatsappHandshake)
+	v1.POST("/messaging/whatsapp/:hook", s.whatsappWebhook)
+	v1.POST("/messaging/telegram/:hook", s.telegramWebhook)
 
 	cl := v1.Group("/client", s.authClient)
 	cl.POST("/chat", s.clientChat)

@@ -40,27 +40,44 @@ type Deps struct {
 	Knowledge     ports.Knowledge
 	Vault         ports.Vault
 	Messengers    Messengers
-	Bots          ports.BotWebhooks
 	Agent         Agent
-	Clock         ports.Clock
 }
 
-// Options are the Service's settings.
+// Service is the messaging-app channel at work: the apps' webhook requests and the replies sent.
+type Service struct {
+	d Deps
+}
+
+// New returns a Service.
+func New(d Deps) *Service {
+	return &Service{d: d}
+}
+
+// ConnectorDeps are the Connector's collaborators.
+type ConnectorDeps struct {
+	Accounts    ports.Accounts
+	Connections ports.Connections
+	Vault       ports.Vault
+	Bots        ports.BotWebhooks
+	Clock       ports.Clock
+}
+
+// Options are the Connector's settings.
 type Options struct {
 	// PublicURL is the service's address, which the webhook URLs start with.
 	PublicURL string
 }
 
-// Service is the messaging-app channel.
-type Service struct {
-	d    Deps
+// Connector connects an account's messaging apps (svcctl channel connect).
+type Connector struct {
+	d    ConnectorDeps
 	opts Options
 }
 
-// New returns a Service.
-func New(d Deps, opts Options) *Service {
+// NewConnector returns a Connector.
+func NewConnector(d ConnectorDeps, opts Options) *Connector {
 	opts.PublicURL = strings.TrimRight(opts.PublicURL, "/")
-	return &Service{d: d, opts: opts}
+	return &Connector{d: d, opts: opts}
 }
 
 // WebhookPath is the path of an app's webhook for a connection's hook.
@@ -83,16 +100,16 @@ type sealedSecrets struct {
 	HookSecret  string `json:"hook_secret,omitempty"`
 }
 
-func (s *Service) seal(sec messaging.Secrets) ([]byte, error) {
+func seal(v ports.Vault, sec messaging.Secrets) ([]byte, error) {
 	b, err := json.Marshal(sealedSecrets(sec))
 	if err != nil {
 		return nil, err
 	}
-	return s.d.Vault.Seal(string(b))
+	return v.Seal(string(b))
 }
 
-func (s *Service) open(c messaging.Connection) (messaging.Secrets, error) {
-	plain, err := s.d.Vault.Open(c.Sealed)
+func open(v ports.Vault, c messaging.Connection) (messaging.Secrets, error) {
+	plain, err := v.Open(c.Sealed)
 	if err != nil {
 		return messaging.Secrets{}, fmt.Errorf("open the secrets of %s connection of %s: %w", c.App, c.AccountID, err)
 	}
@@ -107,7 +124,7 @@ func (s *Service) open(c messaging.Connection) (messaging.Secrets, error) {
 // webhook gets a new unguessable URL, and a Telegram bot is told that URL (setWebhook) with a new
 // secret token. WhatsApp needs phoneNumberID and the AccessToken, AppSecret and VerifyToken of
 // sec; Telegram its BotToken.
-func (s *Service) Connect(ctx context.Context, accountID string, app messaging.App, phoneNumberID string, sec messaging.Secrets) (Connected, error) {
+func (s *Connector) Connect(ctx context.Context, accountID string, app messaging.App, phoneNumberID string, sec messaging.Secrets) (Connected, error) {
 	sec.HookSecret = ""
 	if err := messaging.Connect(app, phoneNumberID, sec); err != nil {
 		return Connected{}, err
@@ -125,7 +142,7 @@ func (s *Service) Connect(ctx context.Context, accountID string, app messaging.A
 			return Connected{}, err
 		}
 	}
-	sealed, err := s.seal(sec)
+	sealed, err := seal(s.d.Vault, sec)
 	if err != nil {
 		return Connected{}, fmt.Errorf("seal %s secrets: %w", app, err)
 	}
@@ -154,7 +171,7 @@ func (s *Service) connection(ctx context.Context, app messaging.App, hook string
 	if err != nil {
 		return messaging.Connection{}, messaging.Secrets{}, err
 	}
-	sec, err := s.open(c)
+	sec, err := open(s.d.Vault, c)
 	if err != nil {
 		return messaging.Connection{}, messaging.Secrets{}, err
 	}
@@ -283,7 +300,7 @@ func (s *Service) Deliver(ctx context.Context, m outbox.Message) error {
 	if err != nil {
 		return err
 	}
-	sec, err := s.open(c)
+	sec, err := open(s.d.Vault, c)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"context"
 	"github.com/google/wire"
 	"github.com/redis/go-redis/v9"
+	"github.com/svcagent/svc/adapters/channel/telegram"
+	"github.com/svcagent/svc/adapters/channel/whatsapp"
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
@@ -21,6 +23,7 @@ import (
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
@@ -68,6 +71,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
+	inbox := store.NewInbox(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -79,6 +83,8 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Replier:       engine,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -116,7 +122,24 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
 	service := conversions.New(tx, storeConversions, conversations, notifier, system)
-	handlers := boot.EventHandlers(manager, notifier)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	client := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(client, telegramClient)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	channelsService := channels.New(channelsDeps)
+	handlers := boot.EventHandlers(manager, notifier, channelsService)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
@@ -136,6 +159,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Messaging:   channelsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -191,6 +215,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	bookings := store.NewBookings(db)
 	client := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, client)
+	inbox := store.NewInbox(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -202,6 +227,8 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Replier:       modelReplier,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -239,7 +266,24 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
 	service := conversions.New(tx, storeConversions, conversations, notifier, system)
-	handlers := boot.EventHandlers(manager, notifier)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	whatsappClient := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(whatsappClient, telegramClient)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	channelsService := channels.New(channelsDeps)
+	handlers := boot.EventHandlers(manager, notifier, channelsService)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
@@ -259,6 +303,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Messaging:   channelsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -313,6 +358,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
+	inbox := store.NewInbox(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -324,6 +370,8 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Replier:       engine,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -361,7 +409,24 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
 	service := conversions.New(tx, storeConversions, conversations, notifier, system)
-	handlers := boot.EventHandlers(manager, notifier)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	client := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(client, telegramClient)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	channelsService := channels.New(channelsDeps)
+	handlers := boot.EventHandlers(manager, notifier, channelsService)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
@@ -381,6 +446,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Messaging:   channelsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -436,6 +502,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	bookings := store.NewBookings(db)
 	client := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, client)
+	inbox := store.NewInbox(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -447,6 +514,8 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Replier:       modelReplier,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -484,7 +553,24 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
 	service := conversions.New(tx, storeConversions, conversations, notifier, system)
-	handlers := boot.EventHandlers(manager, notifier)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	whatsappClient := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(whatsappClient, telegramClient)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	channelsService := channels.New(channelsDeps)
+	handlers := boot.EventHandlers(manager, notifier, channelsService)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
@@ -504,6 +590,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Messaging:   channelsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -565,6 +652,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
+	inbox := store.NewInbox(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -576,6 +664,8 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Replier:       engine,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -628,6 +718,23 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	whatsappClient := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(whatsappClient, telegramClient)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	channelsService := channels.New(channelsDeps)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -641,6 +748,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Messaging:   channelsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -708,6 +816,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	bookings := store.NewBookings(db)
 	openaiClient := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, openaiClient)
+	inbox := store.NewInbox(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -719,6 +828,8 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Replier:       modelReplier,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -771,6 +882,23 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	whatsappClient := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(whatsappClient, telegramClient)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	channelsService := channels.New(channelsDeps)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -784,6 +912,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Messaging:   channelsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -850,6 +979,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
+	inbox := store.NewInbox(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -861,6 +991,8 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Replier:       engine,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -913,6 +1045,23 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	whatsappClient := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(whatsappClient, telegramClient)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	channelsService := channels.New(channelsDeps)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -926,6 +1075,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Messaging:   channelsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -993,6 +1143,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	bookings := store.NewBookings(db)
 	openaiClient := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, openaiClient)
+	inbox := store.NewInbox(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -1004,6 +1155,8 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Replier:       modelReplier,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -1056,6 +1209,23 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	whatsappClient := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(whatsappClient, telegramClient)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	channelsService := channels.New(channelsDeps)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1069,6 +1239,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Messaging:   channelsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)

@@ -9,6 +9,8 @@ package main
 import (
 	"context"
 	"github.com/google/wire"
+	"github.com/svcagent/svc/adapters/channel/telegram"
+	"github.com/svcagent/svc/adapters/channel/whatsapp"
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/model/local"
@@ -16,6 +18,7 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
@@ -73,20 +76,17 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(deps, webhooksOptions)
-	handlers := boot.EventHandlers(manager, notifier)
-	nudges := events.NewNudges()
-	processor := events.NewProcessor(handlers, watched, system, nudges)
-	asynqqOptions := boot.AsynqOptions(cfg)
-	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
-	client, cleanup2 := asynqq.NewClient(redisConnOpt)
-	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
-	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
-	relay := events.NewRelay(watched, queue, system, nudges)
-	agents := store.NewAgents(db)
+	connections := store.NewConnections(db)
 	conversations := store.NewConversations(db)
+	storeKnowledge := store.NewKnowledge(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	client := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(client, telegramClient)
+	agents := store.NewAgents(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
-	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
 	embedder := local.NewEmbedder()
@@ -96,6 +96,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	usage := store.NewUsage(db)
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	inbox := store.NewInbox(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -107,10 +108,32 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Replier:       engine,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
 	agent := chat.NewAgent(chatDeps, chatOptions)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	service := channels.New(channelsDeps)
+	handlers := boot.EventHandlers(manager, notifier, service)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
+	asynqClient, cleanup2 := asynqq.NewClient(redisConnOpt)
+	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
+	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
+	relay := events.NewRelay(watched, queue, system, nudges)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
@@ -169,20 +192,17 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(deps, webhooksOptions)
-	handlers := boot.EventHandlers(manager, notifier)
-	nudges := events.NewNudges()
-	processor := events.NewProcessor(handlers, watched, system, nudges)
-	asynqqOptions := boot.AsynqOptions(cfg)
-	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
-	client, cleanup2 := asynqq.NewClient(redisConnOpt)
-	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
-	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
-	relay := events.NewRelay(watched, queue, system, nudges)
-	agents := store.NewAgents(db)
+	connections := store.NewConnections(db)
 	conversations := store.NewConversations(db)
+	storeKnowledge := store.NewKnowledge(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	client := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(client, telegramClient)
+	agents := store.NewAgents(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
-	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
 	embedder := local.NewEmbedder()
@@ -193,6 +213,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	usage := store.NewUsage(db)
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	inbox := store.NewInbox(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -204,10 +225,32 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 		Replier:       modelReplier,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
 	agent := chat.NewAgent(chatDeps, chatOptions)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	service := channels.New(channelsDeps)
+	handlers := boot.EventHandlers(manager, notifier, service)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
+	asynqClient, cleanup2 := asynqq.NewClient(redisConnOpt)
+	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
+	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
+	relay := events.NewRelay(watched, queue, system, nudges)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
@@ -266,20 +309,17 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	}
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(deps, webhooksOptions)
-	handlers := boot.EventHandlers(manager, notifier)
-	nudges := events.NewNudges()
-	processor := events.NewProcessor(handlers, watched, system, nudges)
-	asynqqOptions := boot.AsynqOptions(cfg)
-	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
-	client, cleanup2 := asynqq.NewClient(redisConnOpt)
-	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
-	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
-	relay := events.NewRelay(watched, queue, system, nudges)
-	agents := store.NewAgents(db)
+	connections := store.NewConnections(db)
 	conversations := store.NewConversations(db)
+	storeKnowledge := store.NewKnowledge(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	client := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(client, telegramClient)
+	agents := store.NewAgents(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
-	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
 	embedder := local.NewEmbedder()
@@ -289,6 +329,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	usage := store.NewUsage(db)
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	inbox := store.NewInbox(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -300,10 +341,32 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 		Replier:       engine,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
 	agent := chat.NewAgent(chatDeps, chatOptions)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	service := channels.New(channelsDeps)
+	handlers := boot.EventHandlers(manager, notifier, service)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
+	asynqClient, cleanup2 := asynqq.NewClient(redisConnOpt)
+	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
+	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
+	relay := events.NewRelay(watched, queue, system, nudges)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
@@ -362,20 +425,17 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	}
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(deps, webhooksOptions)
-	handlers := boot.EventHandlers(manager, notifier)
-	nudges := events.NewNudges()
-	processor := events.NewProcessor(handlers, watched, system, nudges)
-	asynqqOptions := boot.AsynqOptions(cfg)
-	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
-	client, cleanup2 := asynqq.NewClient(redisConnOpt)
-	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
-	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
-	relay := events.NewRelay(watched, queue, system, nudges)
-	agents := store.NewAgents(db)
+	connections := store.NewConnections(db)
 	conversations := store.NewConversations(db)
+	storeKnowledge := store.NewKnowledge(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	client := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(client, telegramClient)
+	agents := store.NewAgents(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
-	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
 	embedder := local.NewEmbedder()
@@ -386,6 +446,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	usage := store.NewUsage(db)
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
+	inbox := store.NewInbox(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -397,10 +458,32 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 		Replier:       modelReplier,
 		Ledger:        ledger,
 		Events:        publisher,
+		Outbox:        watched,
+		Inbox:         inbox,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
 	agent := chat.NewAgent(chatDeps, chatOptions)
+	channelsAgent := boot.ChannelAgent(agent)
+	channelsDeps := channels.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         channelsAgent,
+	}
+	service := channels.New(channelsDeps)
+	handlers := boot.EventHandlers(manager, notifier, service)
+	nudges := events.NewNudges()
+	processor := events.NewProcessor(handlers, watched, system, nudges)
+	asynqqOptions := boot.AsynqOptions(cfg)
+	asynqqWorker := asynqq.NewWorker(redisConnOpt, processor, asynqqOptions, log)
+	asynqClient, cleanup2 := asynqq.NewClient(redisConnOpt)
+	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
+	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
+	relay := events.NewRelay(watched, queue, system, nudges)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,

@@ -14,10 +14,12 @@ import (
 
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/messaging"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -30,6 +32,7 @@ type ctl struct {
 	publisher *events.Publisher
 	outbox    ports.Outbox
 	clock     ports.Clock
+	connector *channels.Connector
 }
 
 type command func(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error
@@ -49,6 +52,12 @@ var commands = map[string]command{
 		"revoke": withCtl(keyRevoke),
 	}),
 	"ping": withCtl(ping),
+	"channel": sub(map[string]command{
+		"connect": sub(map[string]command{
+			"whatsapp": withCtl(channelConnect(messaging.WhatsApp)),
+			"telegram": withCtl(channelConnect(messaging.Telegram)),
+		}),
+	}),
 }
 
 func sub(cmds map[string]command) command {
@@ -385,5 +394,36 @@ func ping(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
 			return fmt.Errorf("ping %s was not run within %s: is svc-worker running (svc-api in the embedded environment)?", id, timeout)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// channelConnect connects a messaging app to an account and prints the app's webhook URL.
+func channelConnect(app messaging.App) action {
+	return func(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+		name := "channel connect " + string(app)
+		var accountID, phoneNumberID string
+		var sec messaging.Secrets
+		err := flags(name, args, func(fs *flag.FlagSet) {
+			fs.StringVar(&accountID, "account", "", "account id")
+			if app == messaging.WhatsApp {
+				fs.StringVar(&phoneNumberID, "phone-number-id", "", "the WhatsApp Business phone number id")
+				fs.StringVar(&sec.AccessToken, "access-token", "", "the Graph API access token")
+				fs.StringVar(&sec.AppSecret, "app-secret", "", "the Meta app secret that signs webhook requests")
+				fs.StringVar(&sec.VerifyToken, "verify-token", "", "the verify token of the webhook handshake")
+			} else {
+				fs.StringVar(&sec.BotToken, "bot-token", "", "the bot token BotFather gave")
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if err := required(name, "account", accountID); err != nil {
+			return err
+		}
+		conn, err := c.connector.Connect(ctx, accountID, app, phoneNumberID, sec)
+		if err != nil {
+			return err
+		}
+		return out.Encode(map[string]string{"channel": string(conn.App), "webhook_url": conn.WebhookURL})
 	}
 }

@@ -26,6 +26,10 @@ commands:
   key list --account ID
   key revoke --key-id ID
   ping [--timeout 15s]                      write a test task to the outbox and wait for a worker to run it
+  channel connect whatsapp --account ID --phone-number-id N --access-token T --app-secret S --verify-token V
+  channel connect telegram --account ID --bot-token T
+                                            connect a messaging app (replacing the account's connection of
+                                            it) and print its webhook URL
 `
 
 // errUsage marks a mistake in the command line (exit status 2).

@@ -25,6 +25,7 @@ var admin = wire.NewSet(
 	events.NewPublisher,
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 	accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
+	boot.ConnectorSet,
 	wire.Struct(new(ctl), "*"),
 )
 

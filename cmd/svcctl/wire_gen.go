@@ -9,9 +9,11 @@ package main
 import (
 	"context"
 	"github.com/google/wire"
+	"github.com/svcagent/svc/adapters/channel/telegram"
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -40,6 +42,24 @@ func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ct
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
 	agents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, agents)
+	connections := store.NewConnections(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	options := boot.TelegramOptions(cfg)
+	client := telegram.New(options, log)
+	connectorDeps := channels.ConnectorDeps{
+		Accounts:    storeAccounts,
+		Connections: connections,
+		Vault:       aesgcm,
+		Bots:        client,
+		Clock:       system,
+	}
+	channelsOptions := boot.ConnectorOptions(cfg)
+	connector := channels.NewConnector(connectorDeps, channelsOptions)
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,
@@ -48,6 +68,7 @@ func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ct
 		publisher: publisher,
 		outbox:    watched,
 		clock:     system,
+		connector: connector,
 	}
 	return mainCtl, func() {
 		cleanup()
@@ -73,6 +94,24 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
 	agents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, agents)
+	connections := store.NewConnections(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	options := boot.TelegramOptions(cfg)
+	client := telegram.New(options, log)
+	connectorDeps := channels.ConnectorDeps{
+		Accounts:    storeAccounts,
+		Connections: connections,
+		Vault:       aesgcm,
+		Bots:        client,
+		Clock:       system,
+	}
+	channelsOptions := boot.ConnectorOptions(cfg)
+	connector := channels.NewConnector(connectorDeps, channelsOptions)
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,
@@ -81,6 +120,7 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 		publisher: publisher,
 		outbox:    watched,
 		clock:     system,
+		connector: connector,
 	}
 	return mainCtl, func() {
 		cleanup()
@@ -91,4 +131,4 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 
 // admin is svcctl on any store: the store's repositories (over the *bun.DB each injector opens)
 // and the account use cases.
-var admin = wire.NewSet(boot.Plans, store.Set, boot.OutboxSet, clock.Set, events.NewPublisher, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, wire.Struct(new(ctl), "*"))
+var admin = wire.NewSet(boot.Plans, store.Set, boot.OutboxSet, clock.Set, events.NewPublisher, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, boot.ConnectorSet, wire.Struct(new(ctl), "*"))

@@ -21,10 +21,11 @@ import (
 
 // Task types: a task's type is the topic of the message it carries, one per outbox topic.
 const (
-	TypeEvent    = outbox.TopicEvent
-	TypePing     = outbox.TopicPing
-	TypeDelivery = outbox.TopicDelivery
-	TypeMail     = outbox.TopicMail
+	TypeEvent          = outbox.TopicEvent
+	TypePing           = outbox.TopicPing
+	TypeDelivery       = outbox.TopicDelivery
+	TypeMail           = outbox.TopicMail
+	TypeMessagingReply = outbox.TopicMessagingReply
 )
 
 // Set provides the queue and the worker from an asynq.RedisConnOpt, Options, a ports.Handler and

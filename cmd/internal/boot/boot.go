@@ -27,6 +27,7 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/adapters/webhookhttp"
+	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/notices"
@@ -230,10 +231,11 @@ func WebhookOptions(cfg config.Config) webhooks.Options {
 }
 
 // EventHandlers maps each outbox topic to its handler (the ping topic is built in).
-func EventHandlers(w *webhooks.Manager, n *notices.Notifier) events.Handlers {
+func EventHandlers(w *webhooks.Manager, n *notices.Notifier, m *channels.Service) events.Handlers {
 	return events.Handlers{
-		outbox.TopicEvent:    w.FanOut,
-		outbox.TopicDelivery: w.Deliver,
-		outbox.TopicMail:     n.SendMail,
+		outbox.TopicEvent:          w.FanOut,
+		outbox.TopicDelivery:       w.Deliver,
+		outbox.TopicMail:           n.SendMail,
+		outbox.TopicMessagingReply: m.Deliver,
 	}
 }

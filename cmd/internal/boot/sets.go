@@ -20,7 +20,7 @@ var OutboxSet = wire.NewSet(WatchedOutbox, wire.Bind(new(ports.Outbox), new(*eve
 func WatchedOutbox(o *store.Outbox) *events.Watched { return events.NewWatched(o) }
 
 // EventSet provides what handles the outbox's messages in every process that runs them: webhook
-// fan-out and delivery, owner notices and their e-mail.
+// fan-out and delivery, owner notices and their e-mail, and the messaging channel's replies.
 var EventSet = wire.NewSet(
 	Vault, wire.Bind(new(ports.Vault), new(*vault.AESGCM)),
 	Mailer,
@@ -28,5 +28,6 @@ var EventSet = wire.NewSet(
 	WebhookOptions, webhooks.New, wire.Struct(new(webhooks.Deps), "*"),
 	wire.Bind(new(webhooks.Notifier), new(*notices.Notifier)),
 	notices.New,
+	MessagingSet,
 	EventHandlers,
 )

@@ -1,0 +1,99 @@
+// Package telegram talks to the Telegram Bot API: it sends the agent's replies (sendMessage) and
+// registers a bot's webhook (setWebhook).
+package telegram
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/wire"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/adapters/channel/internal/post"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/messaging"
+	"github.com/svcagent/svc/ports"
+)
+
+// DefaultBaseURL is the public Bot API.
+const DefaultBaseURL = "https://api.telegram.org"
+
+// MaxText is the longest message Telegram takes.
+const MaxText = 4096
+
+// Set provides the Client from Options and a *zap.Logger.
+var Set = wire.NewSet(New)
+
+// Options are the Client's settings.
+type Options struct {
+	// BaseURL is the Bot API's address (SVC_TELEGRAM_API_URL); empty: DefaultBaseURL.
+	BaseURL string
+	// AllowPrivate lets the client reach loopback and private addresses (local tests).
+	AllowPrivate bool
+}
+
+// Client calls the Bot API.
+type Client struct {
+	base   string
+	client *http.Client
+	log    *zap.Logger
+}
+
+var (
+	_ ports.Messenger   = (*Client)(nil)
+	_ ports.BotWebhooks = (*Client)(nil)
+)
+
+// New returns a Client.
+func New(opts Options, log *zap.Logger) *Client {
+	base := strings.TrimRight(opts.BaseURL, "/")
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	return &Client{base: base, client: post.NewClient(opts.AllowPrivate), log: log.Named("telegram")}
+}
+
+func (c *Client) call(ctx context.Context, token, method string, body any) error {
+	_, err := post.JSON(ctx, c.client, messaging.Telegram, c.base+"/bot"+token+"/"+method, "", body, explain)
+	return err
+}
+
+// Send sends text to the chat to.
+func (c *Client) Send(ctx context.Context, conn messaging.Connection, s messaging.Secrets, to, text string) error {
+	err := c.call(ctx, s.BotToken, "sendMessage", map[string]any{"chat_id": json.Number(to), "text": post.Cut(text, MaxText)})
+	if err != nil {
+		c.log.Warn("message not sent", zap.String("account_id", conn.AccountID), zap.Error(err))
+	}
+	return err
+}
+
+// SetWebhook points the bot's updates at url, each carrying secretToken. A refusal (a wrong bot
+// token: 401, 404) is invalid_request naming bot_token; a Bot API that cannot be reached or
+// fails is a *messaging.SendError.
+func (c *Client) SetWebhook(ctx context.Context, botToken, url, secretToken string) error {
+	err := c.call(ctx, botToken, "setWebhook", map[string]any{"url": url, "secret_token": secretToken,
+		"allowed_updates": []string{"message"}})
+	var refusal *messaging.SendError
+	if errors.As(err, &refusal) && refusal.Status != 0 && !refusal.Retryable() {
+		return domain.Invalid("bot_token", "Telegram refused the webhook: %s", refusal.Reason)
+	}
+	return err
+}
+
+// explain reads a Bot API error: {"ok":false,"error_code","description","parameters":{"retry_after"}}.
+func explain(_ int, body []byte) (string, time.Duration) {
+	var e struct {
+		Description string `json:"description"`
+		Parameters  struct {
+			RetryAfter int `json:"retry_after"`
+		} `json:"parameters"`
+	}
+	if json.Unmarshal(body, &e) != nil {
+		return "", 0
+	}
+	return post.Cut(e.Description, 200), time.Duration(e.Parameters.RetryAfter) * time.Second
+}

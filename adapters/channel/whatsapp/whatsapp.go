@@ -1,0 +1,91 @@
+// Package whatsapp sends the agent's replies to WhatsApp contacts through the WhatsApp Cloud API
+// (the Graph API's messages endpoint of the connection's phone number).
+package whatsapp
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/google/wire"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/adapters/channel/internal/post"
+	"github.com/svcagent/svc/domain/messaging"
+	"github.com/svcagent/svc/ports"
+)
+
+// DefaultBaseURL is the public Graph API with its version.
+const DefaultBaseURL = "https://graph.facebook.com/v21.0"
+
+// MaxText is the longest text message WhatsApp takes.
+const MaxText = 4096
+
+// Set provides the Client from Options and a *zap.Logger.
+var Set = wire.NewSet(New)
+
+// Options are the Client's settings.
+type Options struct {
+	// BaseURL is the Graph API's address with its version (SVC_WHATSAPP_API_URL); empty:
+	// DefaultBaseURL.
+	BaseURL string
+	// AllowPrivate lets the client reach loopback and private addresses (local tests).
+	AllowPrivate bool
+}
+
+// Client sends text messages through the Cloud API.
+type Client struct {
+	base   string
+	client *http.Client
+	log    *zap.Logger
+}
+
+var _ ports.Messenger = (*Client)(nil)
+
+// New returns a Client.
+func New(opts Options, log *zap.Logger) *Client {
+	base := strings.TrimRight(opts.BaseURL, "/")
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	return &Client{base: base, client: post.NewClient(opts.AllowPrivate), log: log.Named("whatsapp")}
+}
+
+type textMessage struct {
+	MessagingProduct string `json:"messaging_product"`
+	RecipientType    string `json:"recipient_type"`
+	To               string `json:"to"`
+	Type             string `json:"type"`
+	Text             struct {
+		PreviewURL bool   `json:"preview_url"`
+		Body       string `json:"body"`
+	} `json:"text"`
+}
+
+// Send sends text to the WhatsApp user to (a wa_id) from the connection's phone number.
+func (c *Client) Send(ctx context.Context, conn messaging.Connection, s messaging.Secrets, to, text string) error {
+	m := textMessage{MessagingProduct: "whatsapp", RecipientType: "individual", To: to, Type: "text"}
+	m.Text.PreviewURL, m.Text.Body = true, post.Cut(text, MaxText)
+	target := c.base + "/" + url.PathEscape(conn.PhoneNumberID) + "/messages"
+	_, err := post.JSON(ctx, c.client, messaging.WhatsApp, target, s.AccessToken, m, explain)
+	if err != nil {
+		c.log.Warn("message not sent", zap.String("account_id", conn.AccountID), zap.Error(err))
+	}
+	return err
+}
+
+// explain reads a Graph API error: {"error":{"message","code",…}}.
+func explain(_ int, body []byte) (string, time.Duration) {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &e) == nil && e.Error.Message != "" {
+		return post.Cut(e.Error.Message, 200), 0
+	}
+	return "", 0
+}

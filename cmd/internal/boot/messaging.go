@@ -1,0 +1,56 @@
+package boot
+
+import (
+	"github.com/google/wire"
+
+	"github.com/svcagent/svc/adapters/channel/telegram"
+	"github.com/svcagent/svc/adapters/channel/whatsapp"
+	"github.com/svcagent/svc/adapters/vault"
+	"github.com/svcagent/svc/app/channels"
+	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/config"
+	"github.com/svcagent/svc/domain/messaging"
+	"github.com/svcagent/svc/ports"
+)
+
+// MessagingSet provides the messaging-app channel where the apps' webhooks are answered and the
+// replies sent (svc-api, svc-worker): the apps' clients and the channel's use cases over the
+// agent. It needs the vault (EventSet).
+var MessagingSet = wire.NewSet(
+	WhatsAppOptions, whatsapp.Set,
+	TelegramOptions, telegram.Set,
+	Messengers,
+	channels.New, wire.Struct(new(channels.Deps), "*"),
+	ChannelAgent,
+)
+
+// ConnectorSet provides what connects an account's messaging apps (svcctl): the vault, the Bot
+// API client (setWebhook) and the connector.
+var ConnectorSet = wire.NewSet(
+	Vault, wire.Bind(new(ports.Vault), new(*vault.AESGCM)),
+	TelegramOptions, telegram.Set, wire.Bind(new(ports.BotWebhooks), new(*telegram.Client)),
+	ConnectorOptions, channels.NewConnector, wire.Struct(new(channels.ConnectorDeps), "*"),
+)
+
+// WhatsAppOptions returns the WhatsApp Cloud API client's settings.
+func WhatsAppOptions(cfg config.Config) whatsapp.Options {
+	return whatsapp.Options{BaseURL: cfg.WhatsAppAPIURL, AllowPrivate: cfg.AllowPrivateTargets}
+}
+
+// TelegramOptions returns the Telegram Bot API client's settings.
+func TelegramOptions(cfg config.Config) telegram.Options {
+	return telegram.Options{BaseURL: cfg.TelegramAPIURL, AllowPrivate: cfg.AllowPrivateTargets}
+}
+
+// Messengers maps each messaging app to its client.
+func Messengers(w *whatsapp.Client, t *telegram.Client) channels.Messengers {
+	return channels.Messengers{messaging.WhatsApp: w, messaging.Telegram: t}
+}
+
+// ConnectorOptions returns the connector's settings.
+func ConnectorOptions(cfg config.Config) channels.Options {
+	return channels.Options{PublicURL: cfg.PublicURL}
+}
+
+// ChannelAgent is the agent the messaging channel hands messages to: the one of every channel.
+func ChannelAgent(a *chat.Agent) channels.Agent { return a }
