@@ -328,4 +328,3 @@ func (s *Service) Deliver(ctx context.Context, m outbox.Message) error {
 	}
 	return err
 }
-
