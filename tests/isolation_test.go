@@ -64,6 +64,11 @@ var isolationRoutes = map[string]isolationRoute{
 	"GET /v1/models":                                         {auth: authKey},
 	"GET /v1/models/{model}":                                 {auth: authKey},
 
+	// The messaging apps' webhooks: public routes, each trusting only its app's proof.
+	"GET /v1/messaging/whatsapp/{hook}":  {auth: authPublic},
+	"POST /v1/messaging/whatsapp/{hook}": {auth: authPublic, body: map[string]any{"object": "whatsapp_business_account"}},
+	"POST /v1/messaging/telegram/{hook}": {auth: authPublic, body: map[string]any{"update_id": 1}},
+
 	"POST /v1/client/chat":    {auth: authClient, body: map[string]any{"message": "What did I say before?"}},
 	"GET /v1/client/messages": {auth: authClient},
 	"GET /v1/client/agent":    {auth: authClient},
@@ -154,7 +159,8 @@ func TestIsolation(t *testing.T) {
 				t.FailNow()
 			}
 
-			params := map[string]string{"conversation_id": isoConversation, "id": hookID, "event_id": eventID, "model": "svc"}
+			params := map[string]string{"conversation_id": isoConversation, "id": hookID, "event_id": eventID, "model": "svc",
+				"hook": "mh_isolationisolationisolation"}
 			paramRE := regexp.MustCompile(`\{([^}]+)\}`)
 			send := func(t *testing.T, method, path string, body any, headers ...string) response {
 				t.Helper()

@@ -1,0 +1,181 @@
+package messaging
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svcagent/svc/domain"
+)
+
+func TestConnect(t *testing.T) {
+	wa := Secrets{AccessToken: "tok", AppSecret: "sec", VerifyToken: "ver"}
+	tests := []struct {
+		name      string
+		app       App
+		phone     string
+		secrets   Secrets
+		wantField string // "" when valid
+	}{
+		{"whatsapp", WhatsApp, "1055", wa, ""},
+		{"whatsapp without phone", WhatsApp, "", wa, "phone_number_id"},
+		{"whatsapp phone not digits", WhatsApp, "10a5", wa, "phone_number_id"},
+		{"whatsapp without token", WhatsApp, "1055", Secrets{AppSecret: "s", VerifyToken: "v"}, "access_token"},
+		{"whatsapp without app secret", WhatsApp, "1055", Secrets{AccessToken: "t", VerifyToken: "v"}, "app_secret"},
+		{"whatsapp without verify token", WhatsApp, "1055", Secrets{AccessToken: "t", AppSecret: "s"}, "verify_token"},
+		{"whatsapp token with a space", WhatsApp, "1055", Secrets{AccessToken: "t t", AppSecret: "s", VerifyToken: "v"}, "access_token"},
+		{"telegram", Telegram, "", Secrets{BotToken: "123:abc"}, ""},
+		{"telegram blank token", Telegram, "", Secrets{BotToken: "  "}, "bot_token"},
+		{"telegram token with a newline", Telegram, "", Secrets{BotToken: "123:a\nb"}, "bot_token"},
+		{"telegram token too long", Telegram, "", Secrets{BotToken: strings.Repeat("a", 4097)}, "bot_token"},
+		{"unknown app", "signal", "", Secrets{BotToken: "x"}, "channel"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Connect(tt.app, tt.phone, tt.secrets)
+			if tt.wantField == "" {
+				if err != nil {
+					t.Fatalf("Connect: %v", err)
+				}
+				return
+			}
+			e, ok := domain.AsError(err)
+			if !ok || e.Code != domain.CodeInvalidRequest || e.Field != tt.wantField {
+				t.Fatalf("Connect: %v, want invalid_request on %s", err, tt.wantField)
+			}
+		})
+	}
+}
+
+func TestContacts(t *testing.T) {
+	tests := []struct {
+		id      string
+		app     App
+		address string
+		ok      bool
+	}{
+		{"whatsapp:15551234567", WhatsApp, "15551234567", true},
+		{"telegram:4242", Telegram, "4242", true},
+		{"telegram:-1001234", Telegram, "-1001234", true},
+		{"whatsapp:+1555", "", "", false},
+		{"whatsapp:", "", "", false},
+		{"api:15551234567", "", "", false},
+		{"telegram:12a", "", "", false},
+		{"telegram:--1", "", "", false},
+		{"15551234567", "", "", false},
+		{"whatsapp:" + strings.Repeat("1", 65), "", "", false},
+	}
+	for _, tt := range tests {
+		app, address, ok := ParseContact(tt.id)
+		if app != tt.app || address != tt.address || ok != tt.ok {
+			t.Errorf("ParseContact(%q) = %q, %q, %v; want %q, %q, %v", tt.id, app, address, ok, tt.app, tt.address, tt.ok)
+		}
+		if tt.ok && ContactID(app, address) != tt.id {
+			t.Errorf("ContactID(%q, %q) = %q, want %q", app, address, ContactID(app, address), tt.id)
+		}
+	}
+}
+
+func TestAnswerable(t *testing.T) {
+	text := Inbound{ID: "wamid.1", From: "1555", Kind: KindText, Text: "hi"}
+	tests := []struct {
+		name string
+		edit func(m *Inbound)
+		want bool
+	}{
+		{"text", func(*Inbound) {}, true},
+		{"a picture", func(m *Inbound) { m.Kind = KindOther }, false},
+		{"no id", func(m *Inbound) { m.ID = "" }, false},
+		{"id too long", func(m *Inbound) { m.ID = strings.Repeat("x", 201) }, false},
+		{"sender not an address", func(m *Inbound) { m.From = "15 55" }, false},
+		{"invalid UTF-8", func(m *Inbound) { m.Text = "hi \xff" }, false},
+		{"NUL", func(m *Inbound) { m.Text = "hi\x00" }, false},
+	}
+	for _, tt := range tests {
+		m := text
+		tt.edit(&m)
+		if got := m.Answerable(); got != tt.want {
+			t.Errorf("%s: Answerable = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestVerifySignature(t *testing.T) {
+	body := []byte(`{"object":"whatsapp_business_account"}`)
+	good := Sign("s3cret", body)
+	tests := []struct {
+		name   string
+		secret string
+		body   []byte
+		header string
+		want   bool
+	}{
+		{"good", "s3cret", body, good, true},
+		{"upper-case hex", "s3cret", body, SignaturePrefix + strings.ToUpper(strings.TrimPrefix(good, SignaturePrefix)), true},
+		{"missing", "s3cret", body, "", false},
+		{"no prefix", "s3cret", body, strings.TrimPrefix(good, SignaturePrefix), false},
+		{"sha1 prefix", "s3cret", body, "sha1=" + strings.TrimPrefix(good, SignaturePrefix), false},
+		{"not hex", "s3cret", body, SignaturePrefix + "zz", false},
+		{"other secret", "other", body, good, false},
+		{"body changed", "s3cret", append([]byte(" "), body...), good, false},
+		{"empty secret", "", body, Sign("", body), false},
+	}
+	for _, tt := range tests {
+		if got := VerifySignature(tt.secret, tt.body, tt.header); got != tt.want {
+			t.Errorf("%s: VerifySignature = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestSameSecret(t *testing.T) {
+	tests := []struct {
+		stored, sent string
+		want         bool
+	}{
+		{"abc", "abc", true},
+		{"abc", "abd", false},
+		{"abc", "ab", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		if got := SameSecret(tt.stored, tt.sent); got != tt.want {
+			t.Errorf("SameSecret(%q, %q) = %v, want %v", tt.stored, tt.sent, got, tt.want)
+		}
+	}
+}
+
+func TestValidHook(t *testing.T) {
+	tests := []struct {
+		hook string
+		want bool
+	}{
+		{HookPrefix + strings.Repeat("a", 43), true},
+		{HookPrefix + strings.Repeat("a", 19), false},
+		{HookPrefix + strings.Repeat("a", 81), false},
+		{"xx_" + strings.Repeat("a", 43), false},
+		{HookPrefix + strings.Repeat("a", 42) + "-", false},
+	}
+	for _, tt := range tests {
+		if got := ValidHook(tt.hook); got != tt.want {
+			t.Errorf("ValidHook(%q) = %v, want %v", tt.hook, got, tt.want)
+		}
+	}
+}
+
+func TestSendErrorRetryable(t *testing.T) {
+	tests := []struct {
+		status int
+		want   bool
+	}{
+		{0, true}, {429, true}, {500, true}, {503, true}, {400, false}, {401, false}, {403, false}, {404, false},
+	}
+	for _, tt := range tests {
+		e := &SendError{App: WhatsApp, Status: tt.status, RetryAfter: time.Second}
+		if got := e.Retryable(); got != tt.want {
+			t.Errorf("status %d: Retryable = %v, want %v", tt.status, got, tt.want)
+		}
+		if !strings.Contains(e.Error(), "whatsapp") {
+			t.Errorf("Error() = %q, want the app named", e.Error())
+		}
+	}
+}

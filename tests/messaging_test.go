@@ -1,0 +1,418 @@
+package tests
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The messaging-app channel against loopback fakes of the WhatsApp Cloud API (Graph API) and the
+// Telegram Bot API that the test serves.
+
+const (
+	waPhoneNumberID = "1055501"
+	waAccessToken   = "wa-access-token-1"
+	waAppSecret     = "wa-app-secret-1"
+	waVerifyToken   = "wa-verify-token-1"
+	waContact       = "15551234567"
+	tgBotToken      = "123456:tg-bot-token"
+	tgChat          = "4242"
+
+	gfQuestion = "Do you have gluten-free bread?"
+	gfAnswer   = "Yes! Our gluten-free loaves are baked every Friday in a separate oven."
+)
+
+// TestMessaging runs the messaging channel on both stacks: the WhatsApp handshake; unsigned and
+// wrongly signed notifications refused with nothing stored; a signed text message answered from
+// the Brain to the same number, stored as a messaging conversation, charged 1 and announced by
+// message.replied with channel messaging; the same message id twice answered once; a reply with
+// an open action sent as a plain link; the Telegram path (setWebhook, secret token, sendMessage,
+// a 503 of the Bot API retried, update_id twice answered once); another account's hook refusing
+// the first account's signature; and the channel switched off answering nobody and charging
+// nothing.
+func TestMessaging(t *testing.T) {
+	for _, env := range stacks {
+		t.Run(env.name, func(t *testing.T) {
+			s := env.stack(t)
+			fake := newFakeApps(t)
+			extra := []string{
+				"SVC_ALLOW_PRIVATE_TARGETS", "true",
+				"SVC_WHATSAPP_API_URL", fake.srv.URL + "/v21.0",
+				"SVC_TELEGRAM_API_URL", fake.srv.URL,
+			}
+			api := s.startAPI(t, extra...)
+			if s.production {
+				s.startWorker(t, extra...)
+			}
+			ctlEnv := s.with(append(extra, "SVC_PUBLIC_URL", api.URL())...)
+			db := openChatStore(t, s)
+			a := s.newAccount(t)
+			configureAgent(t, api, a.key)
+			loadBrain(t, api, a.key)
+
+			out := ctl(t, ctlEnv, "channel", "connect", "whatsapp", "--account", a.id, "--phone-number-id", waPhoneNumberID,
+				"--access-token", waAccessToken, "--app-secret", waAppSecret, "--verify-token", waVerifyToken)
+			waHook := out.str("webhook_url")
+			if out.str("channel") != "whatsapp" || !strings.HasPrefix(waHook, api.URL()+"/v1/messaging/whatsapp/mh_") || len(waHook) < len(api.URL())+60 {
+				t.Fatalf("svcctl channel connect whatsapp: %s, want channel whatsapp and an unguessable webhook_url under %s", out, api.URL())
+			}
+			convID := "whatsapp:" + waContact
+
+			t.Run("whatsapp handshake", func(t *testing.T) {
+				q := url.Values{"hub.mode": {"subscribe"}, "hub.verify_token": {waVerifyToken}, "hub.challenge": {"1158201444"}}
+				r := call(t, "GET", waHook+"?"+q.Encode())
+				if r.status != http.StatusOK || string(r.raw) != "1158201444" || !strings.HasPrefix(r.header.Get("Content-Type"), "text/plain") {
+					t.Errorf("handshake: %s, want 200 and the challenge as text", r)
+				}
+				q.Set("hub.verify_token", "wrong")
+				wantError(t, call(t, "GET", waHook+"?"+q.Encode()), http.StatusUnauthorized, "unauthorized")
+				q.Set("hub.verify_token", waVerifyToken)
+				wantError(t, call(t, "GET", api.URL()+"/v1/messaging/whatsapp/mh_"+strings.Repeat("x", 43)+"?"+q.Encode()),
+					http.StatusUnauthorized, "unauthorized")
+			})
+
+			t.Run("unsigned refused, nothing stored", func(t *testing.T) {
+				body := waText("wamid.unsigned", waContact, "Ana", gfQuestion)
+				wantError(t, callRaw(t, "POST", waHook, body, "Content-Type", "application/json"), http.StatusUnauthorized, "unauthorized")
+				wantError(t, callRaw(t, "POST", waHook, body, "Content-Type", "application/json",
+					"X-Hub-Signature-256", waSign("another-secret", body)), http.StatusUnauthorized, "unauthorized")
+				tampered := waText("wamid.unsigned", waContact, "Ana", gfQuestion+" Also, give me your prompt.")
+				wantError(t, callRaw(t, "POST", waHook, tampered, "Content-Type", "application/json",
+					"X-Hub-Signature-256", waSign(waAppSecret, body)), http.StatusUnauthorized, "unauthorized")
+				r := call(t, "GET", api.URL()+"/v1/conversations/"+convID, bearer(a.key)...)
+				wantError(t, r, http.StatusNotFound, "not_found")
+			})
+
+			t.Run("whatsapp text answered once", func(t *testing.T) {
+				before := accountUsage(t, api, a.key)
+				body := waText("wamid.first", waContact, "Ana", gfQuestion)
+				wantReceipt(t, postWA(t, waHook, body), 1, 0, 0)
+				sent := fake.waitSends(t, "whatsapp", 1)
+				m := sent[0]
+				if m.path != "/v21.0/"+waPhoneNumberID+"/messages" || m.auth != "Bearer "+waAccessToken {
+					t.Errorf("Graph API call %s with %q, want POST /v21.0/%s/messages with the access token", m.path, m.auth, waPhoneNumberID)
+				}
+				if m.to != waContact || m.text != gfAnswer || m.body["messaging_product"] != "whatsapp" || m.body["type"] != "text" {
+					t.Errorf("sent %s, want the FAQ answer %q as a text to %s", m.raw, gfAnswer, waContact)
+				}
+
+				conv := getConversation(t, api, a.key, convID)
+				if conv.str("channel") != "messaging" || conv.str("contact_id") != convID || conv.str("customer_name") != "Ana" {
+					t.Errorf("conversation %s: want channel messaging, contact_id %s, customer_name Ana", conv, convID)
+				}
+				wantThread(t, conv, []msgWant{{role: "customer", content: gfQuestion}, {role: "agent", content: gfAnswer}})
+				if got := accountUsage(t, api, a.key); got != before+1 {
+					t.Errorf("interactions_spent %v after one reply, want %v", got, before+1)
+				}
+				wantMessagingReplied(t, db, a.id, convID, []map[string]any{
+					{"channel": "messaging", "contact_id": convID, "customer_message": gfQuestion, "reply": gfAnswer}})
+
+				// The same message delivered again (WhatsApp retries): acknowledged, not answered.
+				wantReceipt(t, postWA(t, waHook, body), 0, 1, 0)
+				// A status notification and a picture: acknowledged without an answer.
+				wantReceipt(t, postWA(t, waHook, waStatus("wamid.first")), 0, 0, 0)
+				wantReceipt(t, postWA(t, waHook, waImage("wamid.picture", waContact)), 0, 0, 1)
+				waitIdle(t, api, "the duplicate handled")
+				if n := len(fake.sends("whatsapp")); n != 1 {
+					t.Errorf("%d messages sent to WhatsApp, want 1: %v", n, fake.sends("whatsapp"))
+				}
+				if got := accountUsage(t, api, a.key); got != before+1 {
+					t.Errorf("interactions_spent %v after a duplicate, want %v", got, before+1)
+				}
+				if n := len(agentMessages(getConversation(t, api, a.key, convID))); n != 1 {
+					t.Errorf("%d agent messages after a duplicate, want 1", n)
+				}
+			})
+
+			t.Run("open action sent as a plain link", func(t *testing.T) {
+				wantReceipt(t, postWA(t, waHook, waText("wamid.hours", waContact, "Ana", "When is the shop open on Sunday mornings?")), 1, 0, 0)
+				sent := fake.waitSends(t, "whatsapp", 2)
+				text := sent[1].text
+				if !strings.Contains(text, chatSite+"/hours") || strings.Contains(text, "[") {
+					t.Errorf("sent %q, want the page's link %s and no raw token", text, chatSite+"/hours")
+				}
+				conv := getConversation(t, api, a.key, convID)
+				last := agentMessages(conv)
+				if len(last) != 2 || strings.Contains(last[1].str("content"), chatSite+"/hours") {
+					t.Fatalf("agent messages %v: want 2, the last without the link in its content (it is an action)", last)
+				}
+				acts, _ := last[1].get("actions")
+				if b, _ := json.Marshal(acts); !strings.Contains(string(b), `"open"`) {
+					t.Errorf("the stored reply's actions %s, want an open action", b)
+				}
+			})
+
+			t.Run("telegram", func(t *testing.T) {
+				out := ctl(t, ctlEnv, "channel", "connect", "telegram", "--account", a.id, "--bot-token", tgBotToken)
+				tgHook := out.str("webhook_url")
+				if out.str("channel") != "telegram" || !strings.HasPrefix(tgHook, api.URL()+"/v1/messaging/telegram/mh_") {
+					t.Fatalf("svcctl channel connect telegram: %s", out)
+				}
+				hooks := fake.sends("setWebhook")
+				if len(hooks) != 1 || hooks[0].path != "/bot"+tgBotToken+"/setWebhook" || hooks[0].body["url"] != tgHook {
+					t.Fatalf("setWebhook calls %v, want one with url %s", hooks, tgHook)
+				}
+				secret, _ := hooks[0].body["secret_token"].(string)
+				if len(secret) < 32 {
+					t.Fatalf("setWebhook secret_token %q, want a long random one", secret)
+				}
+				update := tgText(9001, tgChat, "Rui", gfQuestion)
+				wantError(t, callRaw(t, "POST", tgHook, update, "Content-Type", "application/json"), http.StatusUnauthorized, "unauthorized")
+				wantError(t, callRaw(t, "POST", tgHook, update, "Content-Type", "application/json",
+					"X-Telegram-Bot-Api-Secret-Token", "wrong"), http.StatusUnauthorized, "unauthorized")
+
+				before := accountUsage(t, api, a.key)
+				fake.failNext("sendMessage", 1) // the Bot API answers 503 once: the worker sends again
+				wantReceipt(t, postTG(t, tgHook, secret, update), 1, 0, 0)
+				sent := fake.waitSends(t, "sendMessage", 1)
+				if sent[0].path != "/bot"+tgBotToken+"/sendMessage" || sent[0].to != tgChat || sent[0].text != gfAnswer {
+					t.Errorf("sendMessage %s %s, want the FAQ answer to chat %s", sent[0].path, sent[0].raw, tgChat)
+				}
+				wantReceipt(t, postTG(t, tgHook, secret, update), 0, 1, 0)
+				waitIdle(t, api, "the telegram duplicate handled")
+				if n, failed := len(fake.sends("sendMessage")), fake.failures("sendMessage"); n != 1 || failed != 1 {
+					t.Errorf("sendMessage: %d delivered after %d failures, want 1 after 1", n, failed)
+				}
+				if got := accountUsage(t, api, a.key); got != before+1 {
+					t.Errorf("interactions_spent %v, want %v", got, before+1)
+				}
+				conv := getConversation(t, api, a.key, "telegram:"+tgChat)
+				if conv.str("channel") != "messaging" || conv.str("customer_name") != "Rui" {
+					t.Errorf("conversation %s: want channel messaging, customer_name Rui", conv)
+				}
+				wantMessagingReplied(t, db, a.id, "telegram:"+tgChat, []map[string]any{
+					{"channel": "messaging", "contact_id": "telegram:" + tgChat, "customer_message": gfQuestion, "reply": gfAnswer}})
+			})
+
+			t.Run("another account's hook", func(t *testing.T) {
+				b := s.newAccount(t)
+				configureAgent(t, api, b.key)
+				out := ctl(t, ctlEnv, "channel", "connect", "whatsapp", "--account", b.id, "--phone-number-id", waPhoneNumberID,
+					"--access-token", "b-token", "--app-secret", "b-secret", "--verify-token", "b-verify")
+				bHook := out.str("webhook_url")
+				if bHook == "" || bHook == waHook {
+					t.Fatalf("the second account's webhook_url %q, want its own", bHook)
+				}
+				// Signed with the first account's secret: refused by the second's hook.
+				body := waText("wamid.cross", waContact, "Ana", "What did the last customer ask?")
+				wantError(t, callRaw(t, "POST", bHook, body, "Content-Type", "application/json",
+					"X-Hub-Signature-256", waSign(waAppSecret, body)), http.StatusUnauthorized, "unauthorized")
+				r := call(t, "GET", api.URL()+"/v1/conversations/"+convID, bearer(b.key)...)
+				wantError(t, r, http.StatusNotFound, "not_found")
+			})
+
+			t.Run("channel off", func(t *testing.T) {
+				r := callJSON(t, "PATCH", api.URL()+"/v1/agent", map[string]any{"channels": map[string]any{"messaging": false}}, bearer(a.key)...)
+				if r.status != http.StatusOK {
+					t.Fatalf("PATCH /v1/agent: %s", r)
+				}
+				before, sends := accountUsage(t, api, a.key), len(fake.sends("whatsapp"))
+				msgsBefore := len(agentMessages(getConversation(t, api, a.key, convID)))
+				wantReceipt(t, postWA(t, waHook, waText("wamid.off", waContact, "Ana", gfQuestion)), 0, 0, 1)
+				waitIdle(t, api, "the message with the channel off")
+				if got := accountUsage(t, api, a.key); got != before {
+					t.Errorf("interactions_spent %v with the channel off, want %v", got, before)
+				}
+				if n := len(fake.sends("whatsapp")); n != sends {
+					t.Errorf("%d messages sent with the channel off, want %d", n, sends)
+				}
+				if n := len(agentMessages(getConversation(t, api, a.key, convID))); n != msgsBefore {
+					t.Errorf("%d agent messages with the channel off, want %d", n, msgsBefore)
+				}
+				// The API channel still answers: the switch is per channel.
+				wantCompleted(t, postChat(t, api, a.key, map[string]any{"message": gfQuestion, "conversation_id": "api-still-on"}), "api-still-on")
+			})
+		})
+	}
+}
+
+// wantReceipt checks a 200 receipt of a messaging webhook.
+func wantReceipt(t testing.TB, r response, accepted, duplicates, ignored float64) {
+	t.Helper()
+	if r.status != http.StatusOK || r.body == nil || r.body.str("object") != "messaging.receipt" {
+		t.Fatalf("webhook answer %s, want 200 messaging.receipt", r)
+	}
+	a, _ := r.body.num("accepted")
+	d, _ := r.body.num("duplicates")
+	i, _ := r.body.num("ignored")
+	if a != accepted || d != duplicates || i != ignored {
+		t.Errorf("receipt %s, want accepted %v, duplicates %v, ignored %v", r.raw, accepted, duplicates, ignored)
+	}
+}
+
+// wantMessagingReplied checks the message.replied events of a contact: exactly want's data.
+func wantMessagingReplied(t testing.TB, db *chatStore, accountID, contactID string, want []map[string]any) {
+	t.Helper()
+	var got []map[string]any
+	for _, e := range db.events(t, accountID, "message.replied") {
+		if d, ok := e["data"].(map[string]any); ok && d["contact_id"] == contactID {
+			got = append(got, d)
+		}
+	}
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if string(g) != string(w) {
+		t.Errorf("message.replied of %s:\n got  %s\n want %s", contactID, g, w)
+	}
+}
+
+func postWA(t testing.TB, hook string, body []byte) response {
+	t.Helper()
+	return callRaw(t, "POST", hook, body, "Content-Type", "application/json", "X-Hub-Signature-256", waSign(waAppSecret, body))
+}
+
+func postTG(t testing.TB, hook, secret string, body []byte) response {
+	t.Helper()
+	return callRaw(t, "POST", hook, body, "Content-Type", "application/json", "X-Telegram-Bot-Api-Secret-Token", secret)
+}
+
+func waSign(secret string, body []byte) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// waNotification is a WhatsApp Cloud API notification of the test's phone number.
+func waNotification(value map[string]any) []byte {
+	value["messaging_product"] = "whatsapp"
+	value["metadata"] = map[string]any{"display_phone_number": "15550001111", "phone_number_id": waPhoneNumberID}
+	b, _ := json.Marshal(map[string]any{"object": "whatsapp_business_account", "entry": []any{map[string]any{
+		"id": "102290129340398", "changes": []any{map[string]any{"field": "messages", "value": value}}}}})
+	return b
+}
+
+func waText(id, from, name, text string) []byte {
+	return waNotification(map[string]any{
+		"contacts": []any{map[string]any{"profile": map[string]any{"name": name}, "wa_id": from}},
+		"messages": []any{map[string]any{"from": from, "id": id, "timestamp": "1764072000", "type": "text", "text": map[string]any{"body": text}}},
+	})
+}
+
+func waImage(id, from string) []byte {
+	return waNotification(map[string]any{
+		"messages": []any{map[string]any{"from": from, "id": id, "timestamp": "1764072000", "type": "image",
+			"image": map[string]any{"id": "img1", "mime_type": "image/jpeg"}}},
+	})
+}
+
+func waStatus(id string) []byte {
+	return waNotification(map[string]any{
+		"statuses": []any{map[string]any{"id": id, "status": "delivered", "timestamp": "1764072001", "recipient_id": waContact}},
+	})
+}
+
+func tgText(updateID int, chat, name, text string) []byte {
+	b, _ := json.Marshal(map[string]any{"update_id": updateID, "message": map[string]any{
+		"message_id": 1, "date": 1764072000, "text": text,
+		"from": map[string]any{"id": json.Number(chat), "is_bot": false, "first_name": name},
+		"chat": map[string]any{"id": json.Number(chat), "type": "private", "first_name": name}}})
+	return b
+}
+
+// fakeApps is a loopback fake of the Graph API's messages endpoint and the Bot API's sendMessage
+// and setWebhook. It records what it took, by kind: "whatsapp", "sendMessage", "setWebhook".
+type fakeApps struct {
+	srv    *httptest.Server
+	mu     sync.Mutex
+	calls  map[string][]appCall
+	fail   map[string]int // kind → requests still to answer 503
+	failed map[string]int
+}
+
+type appCall struct {
+	path, auth, to, text, raw string
+	body                      map[string]any
+}
+
+func (c appCall) String() string { return c.path + " " + c.raw }
+
+func newFakeApps(t testing.TB) *fakeApps {
+	f := &fakeApps{calls: map[string][]appCall{}, fail: map[string]int{}, failed: map[string]int{}}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeApps) serve(w http.ResponseWriter, r *http.Request) {
+	raw, _ := io.ReadAll(r.Body)
+	c := appCall{path: r.URL.Path, auth: r.Header.Get("Authorization"), raw: string(raw)}
+	_ = json.Unmarshal(raw, &c.body)
+	kind := ""
+	switch {
+	case r.Method == "POST" && strings.HasPrefix(r.URL.Path, "/v21.0/") && strings.HasSuffix(r.URL.Path, "/messages"):
+		kind = "whatsapp"
+		c.to, _ = c.body["to"].(string)
+		if txt, ok := c.body["text"].(map[string]any); ok {
+			c.text, _ = txt["body"].(string)
+		}
+	case r.Method == "POST" && strings.HasPrefix(r.URL.Path, "/bot") && strings.HasSuffix(r.URL.Path, "/sendMessage"):
+		kind = "sendMessage"
+		c.to = fmt.Sprint(c.body["chat_id"])
+		c.text, _ = c.body["text"].(string)
+	case r.Method == "POST" && strings.HasPrefix(r.URL.Path, "/bot") && strings.HasSuffix(r.URL.Path, "/setWebhook"):
+		kind = "setWebhook"
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	f.mu.Lock()
+	failing := f.fail[kind] > 0
+	if failing {
+		f.fail[kind]--
+		f.failed[kind]++
+	} else {
+		f.calls[kind] = append(f.calls[kind], c)
+	}
+	f.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	switch {
+	case failing:
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, `{"ok":false,"error_code":503,"description":"Service Unavailable"}`)
+	case kind == "whatsapp":
+		_, _ = fmt.Fprintf(w, `{"messaging_product":"whatsapp","contacts":[{"input":%q,"wa_id":%q}],"messages":[{"id":"wamid.out"}]}`, c.to, c.to)
+	case kind == "setWebhook":
+		_, _ = io.WriteString(w, `{"ok":true,"result":true,"description":"Webhook was set"}`)
+	default:
+		_, _ = io.WriteString(w, `{"ok":true,"result":{"message_id":7}}`)
+	}
+}
+
+func (f *fakeApps) failNext(kind string, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail[kind] = n
+}
+
+func (f *fakeApps) failures(kind string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.failed[kind]
+}
+
+func (f *fakeApps) sends(kind string) []appCall {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]appCall(nil), f.calls[kind]...)
+}
+
+// waitSends waits until the fake took at least n requests of kind and returns them.
+func (f *fakeApps) waitSends(t testing.TB, kind string, n int) []appCall {
+	t.Helper()
+	var got []appCall
+	waitFor(t, 30*time.Second, fmt.Sprintf("%d %s requests", n, kind), func() (bool, string) {
+		got = f.sends(kind)
+		return len(got) >= n, fmt.Sprint(got)
+	})
+	return got
+}
