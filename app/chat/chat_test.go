@@ -129,7 +129,7 @@ func newEnv(t *testing.T, useMock bool, opts chat.Options) *env {
 	}
 	e.agent = chat.NewAgent(chat.Deps{Tx: tx, Accounts: countAccounts{accts, &e.reads}, Agents: countAgents{e.profiles, &e.reads},
 		Conversations: countConversations{e.convs, &e.reads}, Jobs: e.jobs, Bookings: store.NewBookings(db), Brain: brain,
-		Replier: replier, Ledger: countLedger{led, &e.reads}, Events: pub, Clock: clock}, opts)
+		Replier: replier, Ledger: countLedger{led, &e.reads}, Events: pub, Outbox: ob, Inbox: store.NewInbox(db), Clock: clock}, opts)
 	admin := accounts.NewAdmin(tx, accts, keys, plans, clock)
 	e.acct, err = admin.Create(t.Context(), accounts.NewAccount{Name: "Padaria Lu", InteractionLimit: 3})
 	if err != nil {

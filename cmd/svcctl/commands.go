@@ -14,7 +14,6 @@ import (
 
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -32,7 +31,7 @@ type ctl struct {
 	publisher *events.Publisher
 	outbox    ports.Outbox
 	clock     ports.Clock
-	connector *channels.Connector
+	cfg       config.Config
 }
 
 type command func(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error
@@ -420,7 +419,11 @@ func channelConnect(app messaging.App) action {
 		if err := required(name, "account", accountID); err != nil {
 			return err
 		}
-		conn, err := c.connector.Connect(ctx, accountID, app, phoneNumberID, sec)
+		connector, err := initConnector(ctx, c.cfg, c.log, c.db)
+		if err != nil {
+			return err
+		}
+		conn, err := connector.Connect(ctx, accountID, app, phoneNumberID, sec)
 		if err != nil {
 			return err
 		}

@@ -6,11 +6,13 @@ import (
 	"context"
 
 	"github.com/google/wire"
+	"github.com/uptrace/bun"
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -25,9 +27,18 @@ var admin = wire.NewSet(
 	events.NewPublisher,
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 	accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
-	boot.ConnectorSet,
 	wire.Struct(new(ctl), "*"),
 )
+
+// initConnector assembles what connects a messaging app, over the database svcctl opened: only
+// the command that needs it reads the vault's key (which migrate must not, on an empty database).
+func initConnector(ctx context.Context, cfg config.Config, log *zap.Logger, db *bun.DB) (*channels.Connector, error) {
+	wire.Build(boot.ConnectorSet, clock.Set,
+		store.NewAccounts, wire.Bind(new(ports.Accounts), new(*store.Accounts)),
+		store.NewConnections, wire.Bind(new(ports.Connections), new(*store.Connections)),
+		store.NewSettings)
+	return nil, nil
+}
 
 // initCtlSQLite assembles svcctl on SQLite.
 func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {

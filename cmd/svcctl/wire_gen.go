@@ -18,10 +18,36 @@ import (
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
+	"github.com/uptrace/bun"
 	"go.uber.org/zap"
 )
 
 // Injectors from wire.go:
+
+// initConnector assembles what connects a messaging app, over the database svcctl opened: only
+// the command that needs it reads the vault's key (which migrate must not, on an empty database).
+func initConnector(ctx context.Context, cfg config.Config, log *zap.Logger, db *bun.DB) (*channels.Connector, error) {
+	accounts := store.NewAccounts(db)
+	connections := store.NewConnections(db)
+	settings := store.NewSettings(db)
+	aesgcm, err := boot.Vault(ctx, cfg, settings)
+	if err != nil {
+		return nil, err
+	}
+	options := boot.TelegramOptions(cfg)
+	client := telegram.New(options, log)
+	system := clock.New()
+	connectorDeps := channels.ConnectorDeps{
+		Accounts:    accounts,
+		Connections: connections,
+		Vault:       aesgcm,
+		Bots:        client,
+		Clock:       system,
+	}
+	channelsOptions := boot.ConnectorOptions(cfg)
+	connector := channels.NewConnector(connectorDeps, channelsOptions)
+	return connector, nil
+}
 
 // initCtlSQLite assembles svcctl on SQLite.
 func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {
@@ -42,24 +68,6 @@ func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ct
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
 	agents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, agents)
-	connections := store.NewConnections(db)
-	settings := store.NewSettings(db)
-	aesgcm, err := boot.Vault(ctx, cfg, settings)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	options := boot.TelegramOptions(cfg)
-	client := telegram.New(options, log)
-	connectorDeps := channels.ConnectorDeps{
-		Accounts:    storeAccounts,
-		Connections: connections,
-		Vault:       aesgcm,
-		Bots:        client,
-		Clock:       system,
-	}
-	channelsOptions := boot.ConnectorOptions(cfg)
-	connector := channels.NewConnector(connectorDeps, channelsOptions)
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,
@@ -68,7 +76,7 @@ func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ct
 		publisher: publisher,
 		outbox:    watched,
 		clock:     system,
-		connector: connector,
+		cfg:       cfg,
 	}
 	return mainCtl, func() {
 		cleanup()
@@ -94,24 +102,6 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
 	agents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, agents)
-	connections := store.NewConnections(db)
-	settings := store.NewSettings(db)
-	aesgcm, err := boot.Vault(ctx, cfg, settings)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	options := boot.TelegramOptions(cfg)
-	client := telegram.New(options, log)
-	connectorDeps := channels.ConnectorDeps{
-		Accounts:    storeAccounts,
-		Connections: connections,
-		Vault:       aesgcm,
-		Bots:        client,
-		Clock:       system,
-	}
-	channelsOptions := boot.ConnectorOptions(cfg)
-	connector := channels.NewConnector(connectorDeps, channelsOptions)
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,
@@ -120,7 +110,7 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 		publisher: publisher,
 		outbox:    watched,
 		clock:     system,
-		connector: connector,
+		cfg:       cfg,
 	}
 	return mainCtl, func() {
 		cleanup()
@@ -131,4 +121,4 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 
 // admin is svcctl on any store: the store's repositories (over the *bun.DB each injector opens)
 // and the account use cases.
-var admin = wire.NewSet(boot.Plans, store.Set, boot.OutboxSet, clock.Set, events.NewPublisher, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, boot.ConnectorSet, wire.Struct(new(ctl), "*"))
+var admin = wire.NewSet(boot.Plans, store.Set, boot.OutboxSet, clock.Set, events.NewPublisher, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, wire.Struct(new(ctl), "*"))

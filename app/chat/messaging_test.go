@@ -1,0 +1,101 @@
+package chat_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/outbox"
+)
+
+// post sends a messaging-channel message the way the WhatsApp webhook does.
+func post(e *env, key, msg string) (chat.Reply, error) {
+	return e.agent.Post(e.t.Context(), chat.Request{Account: e.acct, Channel: conversation.ChannelMessaging,
+		ConversationID: "whatsapp:1555", CustomerName: "Ana", Message: msg, InboxKey: "whatsapp:" + key})
+}
+
+// waitMessages waits until the conversation holds n messages and returns them.
+func waitMessages(e *env, convID string, n int) []conversation.Message {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		msgs, err := e.convs.Messages(e.t.Context(), e.acct.ID, convID, 0)
+		if err == nil && len(msgs) >= n {
+			return msgs
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("conversation %s: %d messages (%v), want %d", convID, len(msgs), err, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestMessagingReplyGoesToTheOutbox(t *testing.T) {
+	e := newEnv(t, false, chat.Options{})
+	e.configure("Padaria Lu", agent.AllOn)
+	r, err := post(e, "wamid.1", "hello")
+	if err != nil || r.Status != chat.StatusPending || r.ConversationID != "whatsapp:1555" || r.ReplyID == "" {
+		t.Fatalf("Post = %+v, %v; want pending at once", r, err)
+	}
+	msgs := waitMessages(e, "whatsapp:1555", 2)
+	if msgs[1].ID != r.ReplyID || msgs[1].Role != conversation.RoleAgent {
+		t.Fatalf("messages %+v", msgs)
+	}
+	conv, err := e.convs.Get(t.Context(), e.acct.ID, "whatsapp:1555")
+	if err != nil || conv.Channel != conversation.ChannelMessaging || conv.ContactID != "whatsapp:1555" || conv.CustomerName != "Ana" {
+		t.Fatalf("conversation %+v, %v", conv, err)
+	}
+	send, err := e.outbox.Get(t.Context(), "send_"+r.ReplyID)
+	if err != nil || send.Topic != outbox.TopicMessagingReply || send.AccountID != e.acct.ID {
+		t.Fatalf("the reply's sending %+v, %v", send, err)
+	}
+	if o, err := chat.ParseOutgoing(send); err != nil || o.ConversationID != "whatsapp:1555" || o.ReplyID != r.ReplyID {
+		t.Fatalf("payload %s: %+v, %v", send.Payload, o, err)
+	}
+	ev := e.events("message.replied")
+	if len(ev) != 1 || ev[0]["channel"] != "messaging" || ev[0]["contact_id"] != "whatsapp:1555" || ev[0]["reply"] != msgs[1].Content {
+		t.Fatalf("events %v", ev)
+	}
+	if e.spent() != 1 {
+		t.Fatalf("spent %d, want 1", e.spent())
+	}
+
+	// The same message again: not accepted, nothing stored, nothing charged.
+	if _, err := post(e, "wamid.1", "hello"); !errors.Is(err, chat.ErrDuplicate) {
+		t.Fatalf("the same message again: %v, want ErrDuplicate", err)
+	}
+	if msgs, _ := e.convs.Messages(t.Context(), e.acct.ID, "whatsapp:1555", 0); len(msgs) != 2 || e.spent() != 1 {
+		t.Fatalf("after a duplicate: %d messages, spent %d", len(msgs), e.spent())
+	}
+
+	// An API call may not write to the contact's conversation.
+	_, err = e.agent.Send(t.Context(), chat.Request{Account: e.acct, Channel: conversation.ChannelAPI, ConversationID: "whatsapp:1555", Message: "hi"})
+	if de, ok := domain.AsError(err); !ok || de.Code != domain.CodeInvalidRequest || de.Field != "conversation_id" {
+		t.Fatalf("API message to a messaging conversation: %v", err)
+	}
+}
+
+func TestMessagingChannelOff(t *testing.T) {
+	e := newEnv(t, false, chat.Options{})
+	e.configure("Padaria Lu", agent.Channels{API: true, Web: true})
+	if _, err := post(e, "wamid.9", "hello"); domain.ErrorCode(err) != domain.CodeAgentUnavailable {
+		t.Fatalf("Post with the messaging channel off: %v", err)
+	}
+	if _, err := e.convs.Get(t.Context(), e.acct.ID, "whatsapp:1555"); !domain.IsNotFound(err) || e.spent() != 0 {
+		t.Fatalf("with the channel off: conversation %v, spent %d; want nothing", err, e.spent())
+	}
+	// The refused message was not recorded: once the channel is on, a redelivery is answered.
+	e.configure("Padaria Lu", agent.AllOn)
+	if _, err := post(e, "wamid.9", "hello"); err != nil {
+		t.Fatalf("Post with the channel on: %v", err)
+	}
+	waitMessages(e, "whatsapp:1555", 2)
+	if raw, _ := json.Marshal(e.events("message.replied")); len(raw) < 10 {
+		t.Fatalf("no message.replied: %s", raw)
+	}
+}
