@@ -6,8 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/google/wire"
@@ -38,9 +36,8 @@ type Options struct {
 
 // Client calls the Bot API.
 type Client struct {
-	base   string
-	client *http.Client
-	log    *zap.Logger
+	api *post.API
+	log *zap.Logger
 }
 
 var (
@@ -50,15 +47,11 @@ var (
 
 // New returns a Client.
 func New(opts Options, log *zap.Logger) *Client {
-	base := strings.TrimRight(opts.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	return &Client{base: base, client: post.NewClient(opts.AllowPrivate), log: log.Named("telegram")}
+	return &Client{api: post.NewAPI(messaging.Telegram, opts.BaseURL, DefaultBaseURL, opts.AllowPrivate, explain), log: log.Named("telegram")}
 }
 
 func (c *Client) call(ctx context.Context, token, method string, body any) error {
-	_, err := post.JSON(ctx, c.client, messaging.Telegram, c.base+"/bot"+token+"/"+method, "", body, explain)
+	_, err := c.api.Post(ctx, "/bot"+token+"/"+method, "", body)
 	return err
 }
 
@@ -85,7 +78,7 @@ func (c *Client) SetWebhook(ctx context.Context, botToken, url, secretToken stri
 }
 
 // explain reads a Bot API error: {"ok":false,"error_code","description","parameters":{"retry_after"}}.
-func explain(_ int, body []byte) (string, time.Duration) {
+func explain(body []byte) (string, time.Duration) {
 	var e struct {
 		Description string `json:"description"`
 		Parameters  struct {

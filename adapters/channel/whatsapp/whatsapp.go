@@ -5,9 +5,7 @@ package whatsapp
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/google/wire"
@@ -38,20 +36,15 @@ type Options struct {
 
 // Client sends text messages through the Cloud API.
 type Client struct {
-	base   string
-	client *http.Client
-	log    *zap.Logger
+	api *post.API
+	log *zap.Logger
 }
 
 var _ ports.Messenger = (*Client)(nil)
 
 // New returns a Client.
 func New(opts Options, log *zap.Logger) *Client {
-	base := strings.TrimRight(opts.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	return &Client{base: base, client: post.NewClient(opts.AllowPrivate), log: log.Named("whatsapp")}
+	return &Client{api: post.NewAPI(messaging.WhatsApp, opts.BaseURL, DefaultBaseURL, opts.AllowPrivate, explain), log: log.Named("whatsapp")}
 }
 
 type textMessage struct {
@@ -69,8 +62,7 @@ type textMessage struct {
 func (c *Client) Send(ctx context.Context, conn messaging.Connection, s messaging.Secrets, to, text string) error {
 	m := textMessage{MessagingProduct: "whatsapp", RecipientType: "individual", To: to, Type: "text"}
 	m.Text.PreviewURL, m.Text.Body = true, post.Cut(text, MaxText)
-	target := c.base + "/" + url.PathEscape(conn.PhoneNumberID) + "/messages"
-	_, err := post.JSON(ctx, c.client, messaging.WhatsApp, target, s.AccessToken, m, explain)
+	_, err := c.api.Post(ctx, "/"+url.PathEscape(conn.PhoneNumberID)+"/messages", s.AccessToken, m)
 	if err != nil {
 		c.log.Warn("message not sent", zap.String("account_id", conn.AccountID), zap.Error(err))
 	}
@@ -78,7 +70,7 @@ func (c *Client) Send(ctx context.Context, conn messaging.Connection, s messagin
 }
 
 // explain reads a Graph API error: {"error":{"message","code",…}}.
-func explain(_ int, body []byte) (string, time.Duration) {
+func explain(body []byte) (string, time.Duration) {
 	var e struct {
 		Error struct {
 			Message string `json:"message"`

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -25,19 +26,34 @@ const maxAnswer = 1 << 20
 // Timeout bounds one request to an app's API.
 const Timeout = 10 * time.Second
 
-// NewClient returns the SSRF-guarded client of the apps' APIs: the timeout, no redirects.
-func NewClient(allowPrivate bool) *http.Client {
-	return safehttp.New(safehttp.Options{AllowPrivate: allowPrivate, Timeout: Timeout})
+// Explain reads an app's refusal from its answer's body: the reason, and the wait it asks for.
+type Explain func(body []byte) (reason string, retryAfter time.Duration)
+
+// API is one app's HTTP API: its address and the SSRF-guarded client (the timeout, no redirects).
+type API struct {
+	app     messaging.App
+	base    string
+	client  *http.Client
+	explain Explain
+}
+
+// NewAPI returns the API of app at base (defaultBase when empty), whose refusals explain reads.
+func NewAPI(app messaging.App, base, defaultBase string, allowPrivate bool, explain Explain) *API {
+	base = strings.TrimRight(base, "/")
+	if base == "" {
+		base = defaultBase
+	}
+	return &API{app: app, base: base, client: safehttp.New(safehttp.Options{AllowPrivate: allowPrivate, Timeout: Timeout}), explain: explain}
 }
 
 // Answer is a 2xx answer's body.
 type Answer []byte
 
-// JSON posts body as JSON to target with the bearer token (none when empty) and returns the body
-// of a 2xx answer. Any other answer is a *messaging.SendError with its status, the wait its
-// Retry-After header asks for and reason, which the caller reads from the body with explain.
-func JSON(ctx context.Context, c *http.Client, app messaging.App, target, bearer string, body any,
-	explain func(status int, body []byte) (reason string, retryAfter time.Duration)) (Answer, error) {
+// Post posts body as JSON to the API's path with the bearer token (none when empty) and returns
+// the body of a 2xx answer. Any other answer is a *messaging.SendError with its status, the wait
+// its Retry-After header (or its body) asks for and the reason its body gives.
+func (a *API) Post(ctx context.Context, path, bearer string, body any) (Answer, error) {
+	app, c, target := a.app, a.client, a.base+path
 	b, err := json.Marshal(body)
 	if err != nil {
 		return nil, fmt.Errorf("%s: encode request: %w", app, err)
@@ -66,7 +82,7 @@ func JSON(ctx context.Context, c *http.Client, app messaging.App, target, bearer
 	if resp.StatusCode/100 == 2 {
 		return answer, nil
 	}
-	reason, wait := explain(resp.StatusCode, answer)
+	reason, wait := a.explain(answer)
 	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 && wait == 0 {
 		wait = time.Duration(s) * time.Second
 	}
