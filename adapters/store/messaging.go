@@ -16,7 +16,7 @@ var (
 	_ ports.Inbox       = (*Inbox)(nil)
 )
 
-type connectionModel struct {
+type connectionRow struct {
 	bun.BaseModel `bun:"table:messaging_connections"`
 
 	AccountID     string    `bun:"account_id,pk"`
@@ -28,7 +28,7 @@ type connectionModel struct {
 	UpdatedAt     time.Time `bun:"updated_at"`
 }
 
-func (m connectionModel) domain() messaging.Connection {
+func (m connectionRow) domain() messaging.Connection {
 	return messaging.Connection{AccountID: m.AccountID, App: messaging.App(m.App), Hook: m.Hook, PhoneNumberID: m.PhoneNumberID,
 		Sealed: m.Sealed, CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
 }
@@ -41,7 +41,7 @@ func NewConnections(db *bun.DB) *Connections { return &Connections{db: db} }
 
 // Save stores c, replacing the account's connection of the same app (its created_at is kept).
 func (r *Connections) Save(ctx context.Context, c messaging.Connection) error {
-	m := &connectionModel{AccountID: c.AccountID, App: string(c.App), Hook: c.Hook, PhoneNumberID: c.PhoneNumberID,
+	m := &connectionRow{AccountID: c.AccountID, App: string(c.App), Hook: c.Hook, PhoneNumberID: c.PhoneNumberID,
 		Sealed: c.Sealed, CreatedAt: dbTime(c.CreatedAt), UpdatedAt: dbTime(c.UpdatedAt)}
 	_, err := idb(ctx, r.db).NewInsert().Model(m).
 		On("CONFLICT (account_id, app) DO UPDATE").
@@ -58,7 +58,7 @@ func (r *Connections) Save(ctx context.Context, c messaging.Connection) error {
 
 // Get returns the account's connection of app.
 func (r *Connections) Get(ctx context.Context, accountID string, app messaging.App) (messaging.Connection, error) {
-	var m connectionModel
+	var m connectionRow
 	err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Where("app = ?", string(app)).Scan(ctx)
 	if err != nil {
 		return messaging.Connection{}, notFound(err, "connection", "get connection")
@@ -68,7 +68,7 @@ func (r *Connections) Get(ctx context.Context, accountID string, app messaging.A
 
 // ByHook returns the connection of app whose webhook URL carries hook.
 func (r *Connections) ByHook(ctx context.Context, app messaging.App, hook string) (messaging.Connection, error) {
-	var m connectionModel
+	var m connectionRow
 	err := idb(ctx, r.db).NewSelect().Model(&m).Where("app = ?", string(app)).Where("hook = ?", hook).Scan(ctx)
 	if err != nil {
 		return messaging.Connection{}, notFound(err, "connection", "find connection")
@@ -76,7 +76,7 @@ func (r *Connections) ByHook(ctx context.Context, app messaging.App, hook string
 	return m.domain(), nil
 }
 
-type inboxModel struct {
+type inboxRow struct {
 	bun.BaseModel `bun:"table:messaging_inbox"`
 
 	AccountID  string    `bun:"account_id,pk"`
@@ -93,7 +93,7 @@ func NewInbox(db *bun.DB) *Inbox { return &Inbox{db: db} }
 // Record stores the account's key unless it is there: one insert that does nothing on a conflict,
 // so that of concurrent calls exactly one reports fresh.
 func (r *Inbox) Record(ctx context.Context, accountID, key string, at time.Time) (bool, error) {
-	res, err := idb(ctx, r.db).NewInsert().Model(&inboxModel{AccountID: accountID, Key: key, ReceivedAt: dbTime(at)}).
+	res, err := idb(ctx, r.db).NewInsert().Model(&inboxRow{AccountID: accountID, Key: key, ReceivedAt: dbTime(at)}).
 		On("CONFLICT (account_id, key) DO NOTHING").Exec(ctx)
 	if err != nil {
 		return false, fmt.Errorf("record inbound message: %w", err)
