@@ -1,0 +1,54 @@
+package httpapi
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/svcagent/svc/domain/messaging"
+)
+
+func TestWhatsAppNotificationInbound(t *testing.T) {
+	body := []byte(`{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[
+		{"field":"messages","value":{"messaging_product":"whatsapp","metadata":{"phone_number_id":"1055"},
+			"contacts":[{"wa_id":"1555","profile":{"name":"Ana"}}],
+			"messages":[{"id":"wamid.a","from":"1555","type":"text","text":{"body":"hi"}},
+			            {"id":"wamid.b","from":"1555","type":"image","image":{"id":"x"}}]}},
+		{"field":"messages","value":{"metadata":{"phone_number_id":"2077"},
+			"messages":[{"id":"wamid.c","from":"1666","type":"text","text":{"body":"to another number"}}]}},
+		{"field":"messages","value":{"metadata":{"phone_number_id":"1055"},"statuses":[{"id":"wamid.a","status":"read"}]}},
+		{"field":"account_update","value":{"metadata":{"phone_number_id":"1055"}}}]}]}`)
+	var n whatsappNotification
+	if err := unmarshal(body, &n, false); err != nil {
+		t.Fatal(err)
+	}
+	want := []messaging.Inbound{
+		{ID: "wamid.a", From: "1555", Name: "Ana", Kind: messaging.KindText, Text: "hi"},
+		{ID: "wamid.b", From: "1555", Name: "Ana", Kind: messaging.KindOther},
+	}
+	if got := n.inbound("1055"); !reflect.DeepEqual(got, want) {
+		t.Errorf("inbound = %+v\nwant %+v", got, want)
+	}
+}
+
+func TestTelegramUpdateInbound(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want []messaging.Inbound
+	}{
+		{"text", `{"update_id":9001,"message":{"message_id":1,"chat":{"id":-1004242},"from":{"id":42,"first_name":"Rui","last_name":"Sá"},"text":"olá"}}`,
+			[]messaging.Inbound{{ID: "9001", From: "-1004242", Name: "Rui Sá", Kind: messaging.KindText, Text: "olá"}}},
+		{"a photo", `{"update_id":9002,"message":{"message_id":2,"chat":{"id":42},"photo":[{"file_id":"x"}]}}`,
+			[]messaging.Inbound{{ID: "9002", From: "42", Kind: messaging.KindOther}}},
+		{"an edit", `{"update_id":9003,"edited_message":{"message_id":1,"chat":{"id":42},"text":"changed"}}`, nil},
+	}
+	for _, tt := range tests {
+		var u telegramUpdate
+		if err := unmarshal([]byte(tt.body), &u, false); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := u.inbound(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: inbound = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
