@@ -96,8 +96,11 @@ func TestMessaging(t *testing.T) {
 			t.Run("whatsapp text answered once", func(t *testing.T) {
 				before := accountUsage(t, api, a.key)
 				body := waText("wamid.first", waContact, "Ana", gfQuestion)
+				posted := time.Now()
 				wantReceipt(t, postWA(t, waHook, body), 1, 0, 0)
+				acked := time.Since(posted)
 				sent := fake.waitSends(t, "whatsapp", 1)
+				t.Logf("webhook answered in %v; the reply reached the Graph API %v after the webhook was sent", acked, sent[0].at.Sub(posted))
 				m := sent[0]
 				if m.path != "/v21.0/"+waPhoneNumberID+"/messages" || m.auth != "Bearer "+waAccessToken {
 					t.Errorf("Graph API call %s with %q, want POST /v21.0/%s/messages with the access token", m.path, m.auth, waPhoneNumberID)
@@ -332,6 +335,7 @@ type fakeApps struct {
 type appCall struct {
 	path, auth, to, text, raw string
 	body                      map[string]any
+	at                        time.Time
 }
 
 func (c appCall) String() string { return c.path + " " + c.raw }
@@ -345,7 +349,7 @@ func newFakeApps(t testing.TB) *fakeApps {
 
 func (f *fakeApps) serve(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
-	c := appCall{path: r.URL.Path, auth: r.Header.Get("Authorization"), raw: string(raw)}
+	c := appCall{path: r.URL.Path, auth: r.Header.Get("Authorization"), raw: string(raw), at: time.Now()}
 	_ = json.Unmarshal(raw, &c.body)
 	kind := ""
 	switch {
