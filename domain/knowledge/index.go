@@ -45,6 +45,9 @@ type Hit struct {
 	Cosine  float64
 	Overlap float64
 	Strong  bool
+	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
+	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
+	Confidence float64
 }
 
 // Ranking parameters.
@@ -62,6 +65,9 @@ const (
 	// item a Strong hit, when the two also share a term.
 	StrongCosine = 0.9
 )
+
+// brainSample is about how many characters of the Brain tell its language.
+const brainSample = 20_000
 
 // DefaultHits is how many hits Search returns when asked for 0.
 const DefaultHits = 5
@@ -100,6 +106,7 @@ type Index struct {
 
 	questions  []string  // normalised question of each FAQ item
 	questTerms [][]int32 // sorted distinct terms of each FAQ item's question
+	faq        *faqMatcher
 
 	scratch sync.Pool // of *[]float64 with one BM25 score per entry
 }
@@ -168,6 +175,17 @@ func NewIndex(docs []Doc, faqs []FAQ) *Index {
 	}
 	ix.idfUnseen = idf(n, 0)
 
+	var corpus strings.Builder
+	for _, f := range faqs {
+		corpus.WriteString(f.Question + "\n")
+	}
+	for _, d := range docs {
+		if corpus.Len() > brainSample {
+			break
+		}
+		corpus.WriteString(d.Chunk.Text + "\n")
+	}
+	ix.faq = newFAQMatcher(faqs, corpus.String())
 	ix.indexVectors(docs, faqs)
 	ix.scratch.New = func() any {
 		s := make([]float64, n)
@@ -252,6 +270,7 @@ type candidate struct {
 	bm25, cosine float64
 	overlap      float64
 	strong       bool
+	confidence   float64
 }
 
 // Search returns the k best hits for a query, best first; k 0 means DefaultHits. queryVec is the
@@ -293,28 +312,22 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		}
 	}
 
+	faq := ix.matchFAQ(query, known, unknown, normQuery, qv, bm25)
 	top := make(topK, 0, k)
 	for e := range n {
+		if f := e - len(ix.chunks); f >= 0 {
+			if c := faq[f]; c.entry >= 0 {
+				top.push(c, ix.better)
+			}
+			continue
+		}
 		c := candidate{entry: int32(e), bm25: bm25[e]}
-		lexical := 0.0
 		if best > 0 {
-			lexical = c.bm25 / best
+			c.score = c.bm25 / best
 		}
 		if qv != nil {
 			c.cosine = float64(dot(qv, ix.vecs[e*ix.dims:(e+1)*ix.dims]))
-		}
-		if f := e - len(ix.chunks); f >= 0 {
-			overlap := dice(known, unknown, ix.questTerms[f])
-			if normQuery != "" && normQuery == ix.questions[f] {
-				overlap = 1
-			}
-			lexical = max(lexical, overlap)
-			c.overlap = overlap
-			c.strong = overlap >= StrongOverlap || (overlap > 0 && c.cosine >= StrongCosine)
-		}
-		c.score = lexical
-		if qv != nil {
-			c.score = lexicalWeight*lexical + (1-lexicalWeight)*max(c.cosine, 0)
+			c.score = lexicalWeight*c.score + (1-lexicalWeight)*max(c.cosine, 0)
 		}
 		if c.score > 0 {
 			top.push(c, ix.better)
@@ -332,7 +345,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 	hits := make([]Hit, len(top))
 	for i, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 		} else {
@@ -341,6 +354,59 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		hits[i] = h
 	}
 	return hits
+}
+
+// matchFAQ returns a candidate for each FAQ item, with entry -1 for all but one item of each
+// answer: the Strong one if any, else the most similar. Its score is its answer's (faqMatcher),
+// its BM25 that of its question and answer; Overlap and Strong are as Index says.
+func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64) []candidate {
+	if len(ix.faqs) == 0 {
+		return nil
+	}
+	sim, scores := ix.faq.match(query)
+	first, second := -1.0, -1.0 // the two best answers' scores
+	for _, s := range scores {
+		switch {
+		case s > first:
+			first, second = s, first
+		case s > second:
+			second = s
+		}
+	}
+	out := make([]candidate, len(ix.faqs))
+	rep := make([]int, len(scores)) // the item that stands for each answer
+	for g := range rep {
+		rep[g] = -1
+	}
+	for f := range ix.faqs {
+		e := len(ix.chunks) + f
+		g := ix.faq.answer[f]
+		c := candidate{entry: int32(e), bm25: bm25[e]}
+		c.overlap = dice(known, unknown, ix.questTerms[f])
+		if normQuery != "" && normQuery == ix.questions[f] {
+			c.overlap = 1
+		}
+		if qv != nil {
+			c.cosine = float64(dot(qv, ix.vecs[e*ix.dims:(e+1)*ix.dims]))
+		}
+		c.score = scores[g]
+		c.strong = c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine)
+		other := first
+		if scores[g] == first {
+			other = second
+		}
+		c.confidence = confidence(c.score, other)
+		out[f] = c
+		if r := rep[g]; r < 0 || c.strong && !out[r].strong || c.strong == out[r].strong && sim[f] > sim[r] {
+			rep[g] = f
+		}
+	}
+	for f := range out {
+		if rep[ix.faq.answer[f]] != f || out[f].score <= 0 && !out[f].strong {
+			out[f].entry = -1
+		}
+	}
+	return out
 }
 
 // better reports whether a ranks before b: Strong first, then by score, then by ID and kind.

@@ -79,7 +79,9 @@ func TestSearchRanking(t *testing.T) {
 	}{
 		{"exact FAQ question", "What are your opening hours?", "faq-hours", true},
 		{"FAQ question in other words", "opening hours please", "faq-hours", true},
-		{"paraphrased FAQ question", "When is the shop open?", "faq-hours", false},
+		// FAQ items score their answer's match (faqMatcher), not on the pages' scale: the page
+		// that answers it ranks first here, the engine still answers with the FAQ item.
+		{"paraphrased FAQ question", "When is the shop open?", "https://bakery.example/hours", false},
 		{"paraphrased FAQ question 2", "Do you accept card payments?", "faq-pay", false},
 		{"exact pt FAQ question", "qual e o horario de funcionamento", "faq-pt-horario", true},
 		{"pt paraphrase", "Qual o vosso horário?", "faq-pt-horario", false},
@@ -188,7 +190,7 @@ func TestSearchDeterministic(t *testing.T) {
 		for _, h := range hits {
 			got = append(got, string(h.Kind)+":"+h.Chunk.ID+h.FAQ.ID)
 		}
-		if want := []string{"faq:a", "chunk:a", "chunk:b", "chunk:c"}; !slices.Equal(got, want) {
+		if want := []string{"chunk:a", "chunk:b", "chunk:c", "faq:a"}; !slices.Equal(got, want) {
 			t.Errorf("indexed in order %v: hits %v, want %v", order, got, want)
 		}
 	}

@@ -238,7 +238,7 @@ func TestRetrieval(t *testing.T) {
 		strong      bool
 	}{
 		{"What are your opening hours?", "faq-hours", true},
-		{"When is the shop open?", "faq-hours", false},
+		{"When is the shop open?", "/hours", false}, // the engine answers with faq-hours (TestReplyRetrieval)
 		{"Do you accept card payments?", "faq-pay", false},
 		{"¿Hacen envíos a Madrid?", "faq-envios", false},
 		{"Do you deliver to Gaia?", "/delivery", false},
