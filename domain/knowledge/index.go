@@ -386,7 +386,7 @@ func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery st
 		if normQuery != "" && normQuery == ix.questions[f] {
 			c.overlap = 1
 		}
-		if qv != nil {
+		if qv != nil && c.overlap > 0 { // the cosine matters only to tell a Strong hit
 			c.cosine = float64(dot(qv, ix.vecs[e*ix.dims:(e+1)*ix.dims]))
 		}
 		c.score = scores[g]

@@ -240,3 +240,26 @@ func TestEvalRegression(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEvalReply measures one customer question against the eval set's 1,500 FAQ items: the
+// Brain's search (with the query's vector made beforehand) and the engine's reply.
+func BenchmarkEvalReply(b *testing.B) {
+	s := loadEvalSet(b, evalFile)
+	ix := evalIndex(b, s)
+	qs := pick(s.Dev, func(i int) bool { return i < 2 })
+	texts := make([]string, len(qs))
+	for i, q := range qs {
+		texts[i] = q.Text
+	}
+	vecs, err := NewEmbedder().Embed(context.Background(), texts, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		q := qs[i%len(qs)]
+		hits := ix.Search(q.Text, vecs[i%len(qs)], 5)
+		_ = reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"})
+	}
+}
