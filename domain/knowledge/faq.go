@@ -33,7 +33,9 @@ const (
 // language (en, pt, es), which meets inflections ("cancelled", "cancel"), and one of the words'
 // character 3- to 5-grams, which meets misspellings ("tranfser", "transfer"). A feature weighs 1
 // plus the log of its count, times its idf over the FAQ questions; each kind is a unit vector of
-// its own, and the two cosines are averaged. Stop words (en, pt, es) and single letters have no features.
+// its own, and the two cosines are averaged. Stop words (en, pt, es) are kept unstemmed, since
+// in short questions "how", "when" and "my" tell intents apart, but a question made only of them
+// matches nothing; single letters are dropped.
 //
 // Items with the same answer (trimmed) are one answer: its score mixes the best item's
 // similarity (faqBestWeight) with the cosine of the question and the centroid of the answer's
@@ -208,18 +210,27 @@ func (m *faqMatcher) features(text string) []feature {
 		}
 		counts[k]++
 	}
+	content := false
 	for _, w := range lowerWords(text) {
 		folded := foldWord(w)
-		if _, stop := stopwords[folded]; stop || folded == "" || len(folded) == 1 && !isDigit(folded[0]) {
+		if folded == "" || len(folded) == 1 && !isDigit(folded[0]) {
 			continue
 		}
-		add("w" + foldWord(stemWord(w, lang)))
+		if _, stop := stopwords[folded]; stop {
+			add("w" + folded)
+		} else {
+			add("w" + foldWord(stemWord(w, lang)))
+			content = true
+		}
 		g := " " + folded + " "
 		for n := faqGramMin; n <= faqGramMax; n++ {
 			for i := 0; i+n <= len(g); i++ {
 				add("g" + g[i:i+n])
 			}
 		}
+	}
+	if !content {
+		return nil // only stop words: nothing to look up
 	}
 	out := make([]feature, len(order))
 	for i, k := range order {

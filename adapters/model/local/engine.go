@@ -157,7 +157,7 @@ func best(hits []knowledge.Hit) (knowledge.Hit, bool) {
 	var faq, chunk knowledge.Hit
 	for _, h := range hits {
 		switch {
-		case h.Kind == knowledge.KindFAQ && h.Confidence >= MinConfidence && h.Confidence > faq.Confidence:
+		case h.Kind == knowledge.KindFAQ && h.Confidence >= MinConfidence && h.Overlap > 0 && h.Confidence > faq.Confidence:
 			faq = h
 		case h.Kind == knowledge.KindChunk && h.Score >= MinScore && h.Score > chunk.Score:
 			chunk = h
