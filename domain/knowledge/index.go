@@ -31,8 +31,9 @@ type FAQ struct {
 	Vector   []float32
 }
 
-// Hit is a chunk or FAQ item that matches a query, without its vector. Score is the fused relevance in [0, 1]; BM25
-// and Cosine are its parts before fusion (Cosine is 0 without vectors). Overlap is, for an FAQ
+// Hit is a chunk or FAQ item that matches a query, without its vector. Score is the relevance in
+// [0, 1] (see Index); BM25 and Cosine are a chunk's parts before fusion (Cosine is 0 without
+// vectors, and for an FAQ item that shares no term with the query). Overlap is, for an FAQ
 // item, how much its question's terms and the query's overlap (Dice coefficient; 1 for the same
 // question). Strong marks an FAQ item whose question matches the query closely enough to answer
 // with its answer directly.
@@ -75,22 +76,25 @@ const DefaultHits = 5
 // Index ranks the chunks and FAQ items of one version of an account's knowledge. Build it once
 // with NewIndex and share it: Search is safe for concurrent use.
 //
-// Ranking fuses two scores by a weighted sum of normalised parts:
+// Chunks are ranked by two scores fused by a weighted sum of normalised parts:
 //
-//   - lexical: BM25 (k1 1.2, b 0.75) over each chunk's title and text and each FAQ item's question
-//     and answer, divided by the most any document could score for the query (every query term at
-//     saturation), so it lies in [0, 1] and query terms absent from the knowledge lower it. For an
-//     FAQ item it is at least the overlap of the query's and the question's terms (Dice: twice the
-//     shared terms over the terms of both), and 1 when the normalised question equals the query
-//     (NormalizeQuestion), so a question asked in other words finds the item.
-//   - vector: the cosine of the query's and the document's vectors, floored at 0.
+//   - lexical: BM25 (k1 1.2, b 0.75) over each chunk's title and text, divided by the most any
+//     document could score for the query (every query term at saturation), so it lies in [0, 1]
+//     and query terms absent from the knowledge lower it.
+//   - vector: the cosine of the query's and the chunk's vectors, floored at 0.
 //
-// Score is lexical when the query has no vector (or one of other dimensions than the index's),
-// else half lexical and half cosine; documents without a vector then score only their lexical
-// half. Unlike reciprocal rank fusion the score is absolute, so a caller can tell a weak best hit
-// from a good one. An FAQ item is Strong when its question's overlap with the query reaches
-// StrongOverlap, or its cosine reaches StrongCosine and they share a term; Strong hits come first.
-// Ties are broken by ID, then kind, so the order is deterministic.
+// A chunk's Score is lexical when the query has no vector (or one of other dimensions than the
+// index's), else half lexical and half cosine; chunks without a vector then score only their
+// lexical half. Unlike reciprocal rank fusion the score is absolute, so a caller can tell a weak
+// best hit from a good one.
+//
+// FAQ items are ranked by answer (faqMatcher): items that share an answer give one hit, the item
+// closest to the query, whose Score is its answer's score in [0, 1] and whose Confidence weighs
+// that score with its lead over the next answer's. A query of stop words only matches no FAQ
+// item. An FAQ item is Strong when its question's overlap with the query (Dice over Tokens, 1 for
+// the same normalised question) reaches StrongOverlap, or its cosine reaches StrongCosine and
+// they share a term; Strong hits come first. Ties are broken by ID, then kind, so the order is
+// deterministic.
 type Index struct {
 	chunks []Chunk
 	faqs   []FAQ    // without vectors
