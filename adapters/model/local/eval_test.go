@@ -132,7 +132,7 @@ func evalIndex(t testing.TB, s evalSet) *knowledge.Index {
 var evalProfile = agent.Profile{BusinessName: "Eval", Languages: []string{"en"}, Contact: agent.Contact{Email: "help@eval.example"}}
 
 // runEval asks every question of qs as the agent does (search 5 hits, then the engine's reply).
-func runEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion) evalFigures {
+func runEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion, minConfidence float64) evalFigures {
 	t.Helper()
 	emb := NewEmbedder()
 	var f evalFigures
@@ -143,7 +143,7 @@ func runEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion) evalFigures {
 			t.Fatal(err)
 		}
 		hits := ix.Search(q.Text, vecs[0], 5)
-		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"}))
+		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"}, minConfidence))
 		if q.Intent == outOfScope {
 			f.oos++
 			if got == "" {
@@ -189,8 +189,7 @@ func TestEvalFigures(t *testing.T) {
 	ix := evalIndex(t, s)
 	if v := os.Getenv("SVC_EVAL_SWEEP"); v != "" {
 		for _, tau := range []float64{0.05, 0.08, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.25} {
-			MinConfidence = tau
-			f := runEval(t, ix, pick(s.Dev, func(i int) bool { return i%2 == 0 }))
+			f := runEval(t, ix, pick(s.Dev, func(i int) bool { return i%2 == 0 }), tau)
 			t.Logf("tau %.2f dev-even: %s", tau, f)
 		}
 		return
@@ -204,7 +203,7 @@ func TestEvalFigures(t *testing.T) {
 		{"dev-odd", func(i int) bool { return i%2 == 1 }},
 		{"dev", func(int) bool { return true }},
 	} {
-		f := runEval(t, ix, pick(s.Dev, run.keep))
+		f := runEval(t, ix, pick(s.Dev, run.keep), MinConfidence)
 		t.Logf("%s (%s): %s", run.name, filepath.Base(path), f)
 		if os.Getenv("SVC_EVAL_VERBOSE") != "" && run.name == "dev-even" {
 			for _, e := range f.wrongExamples {
@@ -220,7 +219,7 @@ func TestEvalFigures(t *testing.T) {
 // answers worse fails.
 func TestEvalRegression(t *testing.T) {
 	s := loadEvalSet(t, evalFile)
-	f := runEval(t, evalIndex(t, s), pick(s.Dev, func(i int) bool { return i < 2 }))
+	f := runEval(t, evalIndex(t, s), pick(s.Dev, func(i int) bool { return i < 2 }), MinConfidence)
 	t.Logf("sample: %s", f)
 	if f.inScope != 300 || f.oos != 100 {
 		t.Fatalf("the sample has %d in-scope and %d out-of-scope questions; want 300 and 100", f.inScope, f.oos)
@@ -260,6 +259,6 @@ func BenchmarkEvalReply(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		q := qs[i%len(qs)]
 		hits := ix.Search(q.Text, vecs[i%len(qs)], 5)
-		_ = reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"})
+		_ = reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"}, MinConfidence)
 	}
 }
