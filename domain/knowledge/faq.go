@@ -5,11 +5,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/blevesearch/snowballstem"
-	"github.com/blevesearch/snowballstem/english"
-	"github.com/blevesearch/snowballstem/portuguese"
-	"github.com/blevesearch/snowballstem/spanish"
-
 	"github.com/svcagent/svc/domain/language"
 )
 
@@ -42,6 +37,7 @@ const (
 // items, so that an answer asked in many ways is found by the words of any of them.
 type faqMatcher struct {
 	lang  string // the Brain's language: that of texts too short to tell
+	stem  Stemmer
 	feats map[string]int32
 	idf   []float64
 	posts [][]faqPosting // by feature
@@ -64,9 +60,9 @@ type feature struct {
 }
 
 // newFAQMatcher indexes the FAQ items' questions; corpus is text of the Brain to tell its
-// language by.
-func newFAQMatcher(faqs []FAQ, corpus string) *faqMatcher {
-	m := &faqMatcher{lang: language.Detect(corpus, language.English), feats: map[string]int32{}, answer: make([]int32, len(faqs))}
+// language by; stem may be nil (words are then matched as they are).
+func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer) *faqMatcher {
+	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, feats: map[string]int32{}, answer: make([]int32, len(faqs))}
 	answers := map[string]int32{}
 	docs := make([][]feature, len(faqs))
 	var df []int
@@ -219,7 +215,7 @@ func (m *faqMatcher) features(text string) []feature {
 		if _, stop := stopwords[folded]; stop {
 			add("w" + folded)
 		} else {
-			add("w" + foldWord(stemWord(w, lang)))
+			add("w" + foldWord(m.stemWord(w, lang)))
 			content = true
 		}
 		g := " " + folded + " "
@@ -255,19 +251,18 @@ func foldWord(w string) string {
 	return b.String()
 }
 
-// stemWord returns the Snowball stem of a lower-case word in lang (en, pt, es).
-func stemWord(w, lang string) string {
-	if len(w) < 3 || strings.ContainsAny(w, "0123456789") {
+// Stemmer reduces a lower-case word of a language (en, pt or es; another is read as English) to
+// the stem retrieval matches on: a Snowball stemmer, given by an adapter (the domain does no
+// stemming of its own beyond Tokens' light rules).
+type Stemmer interface {
+	Stem(word, lang string) string
+}
+
+// stemWord returns the stem of a lower-case word in lang, or the word itself without a stemmer,
+// for words of fewer than 3 letters and for words with digits.
+func (m *faqMatcher) stemWord(w, lang string) string {
+	if m.stem == nil || len(w) < 3 || strings.ContainsAny(w, "0123456789") {
 		return w
 	}
-	env := snowballstem.NewEnv(w)
-	switch lang {
-	case language.Portuguese:
-		portuguese.Stem(env)
-	case language.Spanish:
-		spanish.Stem(env)
-	default:
-		english.Stem(env)
-	}
-	return env.Current()
+	return m.stem.Stem(w, lang)
 }

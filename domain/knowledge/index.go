@@ -121,9 +121,10 @@ type postings struct {
 	weights []float32
 }
 
-// NewIndex indexes chunks and FAQ items. Vectors are compared only with vectors of the same
-// dimensions as the first one given; the others are ignored.
-func NewIndex(docs []Doc, faqs []FAQ) *Index {
+// NewIndex indexes chunks and FAQ items; stem stems the words of FAQ questions and of queries
+// (nil: none). Vectors are compared only with vectors of the same dimensions as the first one
+// given; the others are ignored.
+func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer) *Index {
 	n := len(docs) + len(faqs)
 	ix := &Index{
 		chunks:     make([]Chunk, len(docs)),
@@ -189,7 +190,7 @@ func NewIndex(docs []Doc, faqs []FAQ) *Index {
 		}
 		corpus.WriteString(d.Chunk.Text + "\n")
 	}
-	ix.faq = newFAQMatcher(faqs, corpus.String())
+	ix.faq = newFAQMatcher(faqs, corpus.String(), stem)
 	ix.indexVectors(docs, faqs)
 	ix.scratch.New = func() any {
 		s := make([]float64, n)

@@ -125,7 +125,7 @@ func evalIndex(t testing.TB, s evalSet) *knowledge.Index {
 	for i, f := range s.FAQ {
 		faqs[i] = knowledge.FAQ{ID: "faq" + strconv.Itoa(i), Question: f.Question, Answer: "[" + f.Intent + "]", Vector: vecs[i]}
 	}
-	return knowledge.NewIndex(nil, faqs)
+	return knowledge.NewIndex(nil, faqs, NewStemmer())
 }
 
 // evalProfile is the business the eval questions are asked of.
