@@ -34,7 +34,7 @@ bench:
 ## SVC_EVAL_FILE names another file of the same shape, SVC_EVAL_DEV=all asks every dev question
 eval:
 	$(GO) test -count=1 -tags eval -run '^TestEval$$' -v -timeout 60m ./tests/
-	$(GO) test -count=1 -run '^TestEvalFigures$$' -v ./adapters/model/local/
+	SVC_EVAL=1 $(GO) test -count=1 -run '^TestEvalFigures$$' -v ./adapters/model/local/
 
 ## fuzz: run every fuzz target of the repository (each `func FuzzXxx` of a *_test.go) for FUZZTIME
 ## (10s unless set) in its package; their seed corpora already run in `make test`
