@@ -4,7 +4,7 @@ BIN     := bin
 PKGS    := ./...
 WIRE    := ./cmd/svc-api ./cmd/svc-worker ./cmd/svcctl
 
-.PHONY: run build test test-short bench fuzz generate check-generate lint clean
+.PHONY: run build test test-short bench eval fuzz generate check-generate lint clean
 
 ## run: build and start svc-api in the embedded environment (SQLite under ./data, in-process queue)
 run: build
@@ -29,6 +29,12 @@ test-short:
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./tests/ ./adapters/store/
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./domain/knowledge/ ./adapters/model/local/
+
+## eval: the agent's answer quality on an intent set through the API (testdata/eval/README.md);
+## SVC_EVAL_FILE names another file of the same shape, SVC_EVAL_DEV=all asks every dev question
+eval:
+	$(GO) test -count=1 -tags eval -run '^TestEval$$' -v -timeout 60m ./tests/
+	SVC_EVAL=1 $(GO) test -count=1 -run '^TestEvalFigures$$' -v ./adapters/model/local/
 
 ## fuzz: run every fuzz target of the repository (each `func FuzzXxx` of a *_test.go) for FUZZTIME
 ## (10s unless set) in its package; their seed corpora already run in `make test`

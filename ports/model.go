@@ -15,6 +15,12 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string, dimensions int) ([][]float32, error)
 }
 
+// Stemmer reduces a lower-case word of a language (en, pt or es) to the stem the Brain's index
+// matches on (knowledge.Stemmer).
+type Stemmer interface {
+	Stem(word, lang string) string
+}
+
 // ChatModel is a chat-completions model (an OpenAI-compatible upstream). Failures of the upstream
 // are 503 model_unavailable; content its safety filter refused is 400 content_policy.
 type ChatModel interface {

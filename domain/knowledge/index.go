@@ -31,8 +31,9 @@ type FAQ struct {
 	Vector   []float32
 }
 
-// Hit is a chunk or FAQ item that matches a query, without its vector. Score is the fused relevance in [0, 1]; BM25
-// and Cosine are its parts before fusion (Cosine is 0 without vectors). Overlap is, for an FAQ
+// Hit is a chunk or FAQ item that matches a query, without its vector. Score is the relevance in
+// [0, 1] (see Index); BM25 and Cosine are a chunk's parts before fusion (Cosine is 0 without
+// vectors, and for an FAQ item that shares no term with the query). Overlap is, for an FAQ
 // item, how much its question's terms and the query's overlap (Dice coefficient; 1 for the same
 // question). Strong marks an FAQ item whose question matches the query closely enough to answer
 // with its answer directly.
@@ -45,6 +46,9 @@ type Hit struct {
 	Cosine  float64
 	Overlap float64
 	Strong  bool
+	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
+	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
+	Confidence float64
 }
 
 // Ranking parameters.
@@ -63,28 +67,34 @@ const (
 	StrongCosine = 0.9
 )
 
+// brainSample is about how many characters of the Brain tell its language.
+const brainSample = 20_000
+
 // DefaultHits is how many hits Search returns when asked for 0.
 const DefaultHits = 5
 
 // Index ranks the chunks and FAQ items of one version of an account's knowledge. Build it once
 // with NewIndex and share it: Search is safe for concurrent use.
 //
-// Ranking fuses two scores by a weighted sum of normalised parts:
+// Chunks are ranked by two scores fused by a weighted sum of normalised parts:
 //
-//   - lexical: BM25 (k1 1.2, b 0.75) over each chunk's title and text and each FAQ item's question
-//     and answer, divided by the most any document could score for the query (every query term at
-//     saturation), so it lies in [0, 1] and query terms absent from the knowledge lower it. For an
-//     FAQ item it is at least the overlap of the query's and the question's terms (Dice: twice the
-//     shared terms over the terms of both), and 1 when the normalised question equals the query
-//     (NormalizeQuestion), so a question asked in other words finds the item.
-//   - vector: the cosine of the query's and the document's vectors, floored at 0.
+//   - lexical: BM25 (k1 1.2, b 0.75) over each chunk's title and text, divided by the most any
+//     document could score for the query (every query term at saturation), so it lies in [0, 1]
+//     and query terms absent from the knowledge lower it.
+//   - vector: the cosine of the query's and the chunk's vectors, floored at 0.
 //
-// Score is lexical when the query has no vector (or one of other dimensions than the index's),
-// else half lexical and half cosine; documents without a vector then score only their lexical
-// half. Unlike reciprocal rank fusion the score is absolute, so a caller can tell a weak best hit
-// from a good one. An FAQ item is Strong when its question's overlap with the query reaches
-// StrongOverlap, or its cosine reaches StrongCosine and they share a term; Strong hits come first.
-// Ties are broken by ID, then kind, so the order is deterministic.
+// A chunk's Score is lexical when the query has no vector (or one of other dimensions than the
+// index's), else half lexical and half cosine; chunks without a vector then score only their
+// lexical half. Unlike reciprocal rank fusion the score is absolute, so a caller can tell a weak
+// best hit from a good one.
+//
+// FAQ items are ranked by answer (faqMatcher): items that share an answer give one hit, the item
+// closest to the query, whose Score is its answer's score in [0, 1] and whose Confidence weighs
+// that score with its lead over the next answer's. A query of stop words only matches no FAQ
+// item. An FAQ item is Strong when its question's overlap with the query (Dice over Tokens, 1 for
+// the same normalised question) reaches StrongOverlap, or its cosine reaches StrongCosine and
+// they share a term; Strong hits come first. Ties are broken by ID, then kind, so the order is
+// deterministic.
 type Index struct {
 	chunks []Chunk
 	faqs   []FAQ    // without vectors
@@ -100,6 +110,7 @@ type Index struct {
 
 	questions  []string  // normalised question of each FAQ item
 	questTerms [][]int32 // sorted distinct terms of each FAQ item's question
+	faq        *faqMatcher
 
 	scratch sync.Pool // of *[]float64 with one BM25 score per entry
 }
@@ -110,9 +121,10 @@ type postings struct {
 	weights []float32
 }
 
-// NewIndex indexes chunks and FAQ items. Vectors are compared only with vectors of the same
-// dimensions as the first one given; the others are ignored.
-func NewIndex(docs []Doc, faqs []FAQ) *Index {
+// NewIndex indexes chunks and FAQ items; stem stems the words of FAQ questions and of queries
+// (nil: none). Vectors are compared only with vectors of the same dimensions as the first one
+// given; the others are ignored.
+func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer) *Index {
 	n := len(docs) + len(faqs)
 	ix := &Index{
 		chunks:     make([]Chunk, len(docs)),
@@ -168,6 +180,17 @@ func NewIndex(docs []Doc, faqs []FAQ) *Index {
 	}
 	ix.idfUnseen = idf(n, 0)
 
+	var corpus strings.Builder
+	for _, f := range faqs {
+		corpus.WriteString(f.Question + "\n")
+	}
+	for _, d := range docs {
+		if corpus.Len() > brainSample {
+			break
+		}
+		corpus.WriteString(d.Chunk.Text + "\n")
+	}
+	ix.faq = newFAQMatcher(faqs, corpus.String(), stem)
 	ix.indexVectors(docs, faqs)
 	ix.scratch.New = func() any {
 		s := make([]float64, n)
@@ -252,6 +275,7 @@ type candidate struct {
 	bm25, cosine float64
 	overlap      float64
 	strong       bool
+	confidence   float64
 }
 
 // Search returns the k best hits for a query, best first; k 0 means DefaultHits. queryVec is the
@@ -293,28 +317,22 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		}
 	}
 
+	faq := ix.matchFAQ(query, known, unknown, normQuery, qv, bm25)
 	top := make(topK, 0, k)
 	for e := range n {
+		if f := e - len(ix.chunks); f >= 0 {
+			if c := faq[f]; c.entry >= 0 {
+				top.push(c, ix.better)
+			}
+			continue
+		}
 		c := candidate{entry: int32(e), bm25: bm25[e]}
-		lexical := 0.0
 		if best > 0 {
-			lexical = c.bm25 / best
+			c.score = c.bm25 / best
 		}
 		if qv != nil {
 			c.cosine = float64(dot(qv, ix.vecs[e*ix.dims:(e+1)*ix.dims]))
-		}
-		if f := e - len(ix.chunks); f >= 0 {
-			overlap := dice(known, unknown, ix.questTerms[f])
-			if normQuery != "" && normQuery == ix.questions[f] {
-				overlap = 1
-			}
-			lexical = max(lexical, overlap)
-			c.overlap = overlap
-			c.strong = overlap >= StrongOverlap || (overlap > 0 && c.cosine >= StrongCosine)
-		}
-		c.score = lexical
-		if qv != nil {
-			c.score = lexicalWeight*lexical + (1-lexicalWeight)*max(c.cosine, 0)
+			c.score = lexicalWeight*c.score + (1-lexicalWeight)*max(c.cosine, 0)
 		}
 		if c.score > 0 {
 			top.push(c, ix.better)
@@ -332,7 +350,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 	hits := make([]Hit, len(top))
 	for i, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 		} else {
@@ -341,6 +359,59 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		hits[i] = h
 	}
 	return hits
+}
+
+// matchFAQ returns a candidate for each FAQ item, with entry -1 for all but one item of each
+// answer: the Strong one if any, else the most similar. Its score is its answer's (faqMatcher),
+// its BM25 that of its question and answer; Overlap and Strong are as Index says.
+func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64) []candidate {
+	if len(ix.faqs) == 0 {
+		return nil
+	}
+	sim, scores := ix.faq.match(query)
+	first, second := -1.0, -1.0 // the two best answers' scores
+	for _, s := range scores {
+		switch {
+		case s > first:
+			first, second = s, first
+		case s > second:
+			second = s
+		}
+	}
+	out := make([]candidate, len(ix.faqs))
+	rep := make([]int, len(scores)) // the item that stands for each answer
+	for g := range rep {
+		rep[g] = -1
+	}
+	for f := range ix.faqs {
+		e := len(ix.chunks) + f
+		g := ix.faq.answer[f]
+		c := candidate{entry: int32(e), bm25: bm25[e]}
+		c.overlap = dice(known, unknown, ix.questTerms[f])
+		if normQuery != "" && normQuery == ix.questions[f] {
+			c.overlap = 1
+		}
+		if qv != nil && c.overlap > 0 { // the cosine matters only to tell a Strong hit
+			c.cosine = float64(dot(qv, ix.vecs[e*ix.dims:(e+1)*ix.dims]))
+		}
+		c.score = scores[g]
+		c.strong = c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine)
+		other := first
+		if scores[g] == first {
+			other = second
+		}
+		c.confidence = confidence(c.score, other)
+		out[f] = c
+		if r := rep[g]; r < 0 || c.strong && !out[r].strong || c.strong == out[r].strong && sim[f] > sim[r] {
+			rep[g] = f
+		}
+	}
+	for f := range out {
+		if rep[ix.faq.answer[f]] != f || out[f].score <= 0 && !out[f].strong {
+			out[f].entry = -1
+		}
+	}
+	return out
 }
 
 // better reports whether a ranks before b: Strong first, then by score, then by ID and kind.

@@ -67,7 +67,7 @@ func shopIndex(dims int) *Index {
 			faqs[i].Vector = testVector(faqs[i].Question, dims)
 		}
 	}
-	return NewIndex(docs, faqs)
+	return NewIndex(docs, faqs, lightStemmer{})
 }
 
 func TestSearchRanking(t *testing.T) {
@@ -79,7 +79,9 @@ func TestSearchRanking(t *testing.T) {
 	}{
 		{"exact FAQ question", "What are your opening hours?", "faq-hours", true},
 		{"FAQ question in other words", "opening hours please", "faq-hours", true},
-		{"paraphrased FAQ question", "When is the shop open?", "faq-hours", false},
+		// FAQ items score their answer's match (faqMatcher), not on the pages' scale: the page
+		// that answers it ranks first here, the engine still answers with the FAQ item.
+		{"paraphrased FAQ question", "When is the shop open?", "https://bakery.example/hours", false},
 		{"paraphrased FAQ question 2", "Do you accept card payments?", "faq-pay", false},
 		{"exact pt FAQ question", "qual e o horario de funcionamento", "faq-pt-horario", true},
 		{"pt paraphrase", "Qual o vosso horário?", "faq-pt-horario", false},
@@ -183,12 +185,12 @@ func TestSearchDeterministic(t *testing.T) {
 		for _, i := range order {
 			docs = append(docs, twins[i])
 		}
-		hits := NewIndex(docs, faq).Search("shop vouchers", nil, 10)
+		hits := NewIndex(docs, faq, lightStemmer{}).Search("shop vouchers", nil, 10)
 		var got []string
 		for _, h := range hits {
 			got = append(got, string(h.Kind)+":"+h.Chunk.ID+h.FAQ.ID)
 		}
-		if want := []string{"faq:a", "chunk:a", "chunk:b", "chunk:c"}; !slices.Equal(got, want) {
+		if want := []string{"chunk:a", "chunk:b", "chunk:c", "faq:a"}; !slices.Equal(got, want) {
 			t.Errorf("indexed in order %v: hits %v, want %v", order, got, want)
 		}
 	}
@@ -204,7 +206,7 @@ func TestSearchDeterministic(t *testing.T) {
 }
 
 func TestSearchEmpty(t *testing.T) {
-	if got := NewIndex(nil, nil).Search("opening hours", nil, 5); got != nil {
+	if got := NewIndex(nil, nil, nil).Search("opening hours", nil, 5); got != nil {
 		t.Errorf("empty index: %v", got)
 	}
 	ix := shopIndex(0)
@@ -309,3 +311,9 @@ func TestSearchOverlap(t *testing.T) {
 		}
 	}
 }
+
+// lightStemmer stands for the Snowball stemmer the adapters give (the domain cannot import it):
+// Tokens' light rules, which meet the same inflections in these tests.
+type lightStemmer struct{}
+
+func (lightStemmer) Stem(word, _ string) string { return stem(word) }

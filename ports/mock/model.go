@@ -51,6 +51,43 @@ func (mr *MockEmbedderMockRecorder) Embed(ctx, texts, dimensions interface{}) *g
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Embed", reflect.TypeOf((*MockEmbedder)(nil).Embed), ctx, texts, dimensions)
 }
 
+// MockStemmer is a mock of Stemmer interface.
+type MockStemmer struct {
+	ctrl     *gomock.Controller
+	recorder *MockStemmerMockRecorder
+}
+
+// MockStemmerMockRecorder is the mock recorder for MockStemmer.
+type MockStemmerMockRecorder struct {
+	mock *MockStemmer
+}
+
+// NewMockStemmer creates a new mock instance.
+func NewMockStemmer(ctrl *gomock.Controller) *MockStemmer {
+	mock := &MockStemmer{ctrl: ctrl}
+	mock.recorder = &MockStemmerMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockStemmer) EXPECT() *MockStemmerMockRecorder {
+	return m.recorder
+}
+
+// Stem mocks base method.
+func (m *MockStemmer) Stem(word, lang string) string {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Stem", word, lang)
+	ret0, _ := ret[0].(string)
+	return ret0
+}
+
+// Stem indicates an expected call of Stem.
+func (mr *MockStemmerMockRecorder) Stem(word, lang interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Stem", reflect.TypeOf((*MockStemmer)(nil).Stem), word, lang)
+}
+
 // MockChatModel is a mock of ChatModel interface.
 type MockChatModel struct {
 	ctrl     *gomock.Controller

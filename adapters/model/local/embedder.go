@@ -17,8 +17,9 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-// Set provides the built-in embedder as ports.Embedder.
-var Set = wire.NewSet(NewEmbedder, wire.Bind(new(ports.Embedder), new(*Embedder)))
+// Set provides the built-in embedder as ports.Embedder and the Snowball stemmer as ports.Stemmer.
+var Set = wire.NewSet(NewEmbedder, wire.Bind(new(ports.Embedder), new(*Embedder)),
+	NewStemmer, wire.Bind(new(ports.Stemmer), new(*Stemmer)))
 
 // Dimensions of the vectors the Embedder makes.
 const (

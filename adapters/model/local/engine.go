@@ -15,8 +15,7 @@ import (
 	"github.com/svcagent/svc/domain/knowledge"
 )
 
-// MinScore is the least knowledge.Hit Score the engine answers from when no FAQ item matches
-// Strongly. Measured with the built-in embedder and the default chunk sizes on test Brains (a
+// MinScore is the least knowledge.Hit Score of a chunk the engine answers from. Measured with the built-in embedder and the default chunk sizes on test Brains (a
 // bakery, a bike shop): questions unrelated to the Brain score 0.01 to 0.1, and up to 0.19 when
 // they share one ordinary word with a page ("do you repair cars?" at a bike shop); questions a
 // page answers in the words they are asked score 0.22 to 0.5, a few short Portuguese and Spanish
@@ -24,6 +23,12 @@ import (
 // over the unrelated side: a false match quotes a passage off the point, while a miss still gets
 // an honest "I don't know" with the contact. TestMinScore checks both sides with real scores.
 const MinScore = 0.22
+
+// MinConfidence is the least knowledge.Hit Confidence of an FAQ item (not Strong) the engine
+// answers with; below it the engine says it does not know rather than guess. Calibrated on the
+// even half of an intent set's dev questions (testdata/eval/README.md) to make the most right
+// answers less wrong ones, and checked on the odd half.
+const MinConfidence = 0.15
 
 // LooseOverlap is the most overlap of terms (knowledge.Hit.Overlap) with which an FAQ item that
 // is not Strong still counts as loosely matched: its answer then comes with its question ("If you
@@ -50,12 +55,13 @@ func (e *Engine) Reply(ctx context.Context, turn conversation.Turn) (conversatio
 	if err := ctx.Err(); err != nil {
 		return conversation.Draft{}, err
 	}
-	return conversation.Draft{Text: reply(turn)}, nil
+	return conversation.Draft{Text: reply(turn, MinConfidence)}, nil
 }
 
-// reply decides what to say, in the order: small talk, a Strong FAQ item, the best hit scoring
-// at least MinScore (an FAQ item matched only loosely with its question), "I don't know".
-func reply(turn conversation.Turn) string {
+// reply decides what to say, in the order: small talk, a Strong FAQ item, the FAQ answer of
+// confidence at least minConfidence (matched only loosely: with its question), the chunk scoring
+// at least MinScore, "I don't know".
+func reply(turn conversation.Turn, minConfidence float64) string {
 	p := turn.Profile
 	ph := phrasesFor(turn.Lang, p.Language())
 	business := strings.TrimSpace(p.BusinessName)
@@ -83,7 +89,7 @@ func reply(turn conversation.Turn) string {
 			break
 		}
 	}
-	if h, ok := best(turn.Hits); ok && h.Score >= MinScore {
+	if h, ok := best(turn.Hits, minConfidence); ok {
 		if a := answer(h, turn.Message); a != "" {
 			if h.Kind == knowledge.KindFAQ && h.Overlap <= LooseOverlap {
 				// Say which question this answers, so that the answer to one that merely
@@ -144,18 +150,26 @@ func greeting(p agent.Profile, lang string) (string, bool) {
 	return "", false
 }
 
-// best returns the hit with the highest score, the first of equals.
-func best(hits []knowledge.Hit) (knowledge.Hit, bool) {
-	if len(hits) == 0 {
-		return knowledge.Hit{}, false
-	}
-	b := hits[0]
-	for _, h := range hits[1:] {
-		if h.Score > b.Score {
-			b = h
+// best returns the hit to answer from: the FAQ item whose answer is surest, if sure enough
+// (minConfidence) and sharing a term with the question, since the owner wrote it to answer questions; else the chunk of the highest
+// score, if at least MinScore; the first of equals.
+func best(hits []knowledge.Hit, minConfidence float64) (knowledge.Hit, bool) {
+	var faq, chunk knowledge.Hit
+	for _, h := range hits {
+		switch {
+		case h.Kind == knowledge.KindFAQ && h.Confidence >= minConfidence && h.Overlap > 0 && h.Confidence > faq.Confidence:
+			faq = h
+		case h.Kind == knowledge.KindChunk && h.Score >= MinScore && h.Score > chunk.Score:
+			chunk = h
 		}
 	}
-	return b, true
+	switch {
+	case faq.Kind != "":
+		return faq, true
+	case chunk.Kind != "":
+		return chunk, true
+	}
+	return knowledge.Hit{}, false
 }
 
 // answer is the reply from one hit: an FAQ item's answer, or a chunk's best passage followed by

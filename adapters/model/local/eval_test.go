@@ -1,0 +1,265 @@
+package local
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/knowledge"
+)
+
+// evalFile is the intent set the engine is measured on (testdata/eval/README.md): CLINC150, ten
+// phrasings of each of 150 intents as FAQ items whose answer names the intent, and its dev split.
+const evalFile = "../../../testdata/eval/clinc150-10shot.json"
+
+// evalSet is a file of the shape of evalFile: FAQ items by intent and questions with the intent
+// that answers them ("oos": none does, the right reply is "I don't know").
+type evalSet struct {
+	FAQ []struct {
+		Question string `json:"question"`
+		Intent   string `json:"intent"`
+	} `json:"faq"`
+	Dev []evalQuestion `json:"dev"`
+}
+
+type evalQuestion struct {
+	Text   string `json:"text"`
+	Intent string `json:"intent"`
+}
+
+// outOfScope is the intent of a question no FAQ item answers.
+const outOfScope = "oos"
+
+func loadEvalSet(t testing.TB, path string) evalSet {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read the eval set: %v", err)
+	}
+	var s evalSet
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatalf("decode %s: %v", path, err)
+	}
+	return s
+}
+
+// pick returns the questions at positions keep(i) among those of their intent, i counting from
+// 0 in file order per intent; out-of-scope questions are all kept.
+func pick(dev []evalQuestion, keep func(i int) bool) []evalQuestion {
+	seen := map[string]int{}
+	var out []evalQuestion
+	for _, q := range dev {
+		i := seen[q.Intent]
+		seen[q.Intent]++
+		if q.Intent == outOfScope || keep(i) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// evalFigures are the answer-quality figures of one run.
+type evalFigures struct {
+	inScope, oos                  int
+	right, wrong, abstained       int // of in-scope questions
+	refused                       int // of out-of-scope questions
+	recall1, recall5              int // of in-scope questions: the right intent among the top hits
+	elapsed                       time.Duration
+	perReply                      time.Duration
+	wrongExamples, missedExamples []string
+}
+
+func (f evalFigures) pct(n, of int) float64 { return 100 * float64(n) / float64(max(of, 1)) }
+
+func (f evalFigures) String() string {
+	var b strings.Builder
+	b.WriteString(strings.Join([]string{
+		"in-scope " + itoa(f.inScope) + ", out-of-scope " + itoa(f.oos),
+		"top-1 " + pct(f.pct(f.right, f.inScope)) + ", wrong " + pct(f.pct(f.wrong, f.inScope)) +
+			", abstained " + pct(f.pct(f.abstained, f.inScope)),
+		"oos refused " + pct(f.pct(f.refused, f.oos)),
+		"recall@1 " + pct(f.pct(f.recall1, f.inScope)) + ", recall@5 " + pct(f.pct(f.recall5, f.inScope)),
+		"search+reply " + f.perReply.String() + " per question",
+	}, "; "))
+	return b.String()
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func pct(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + " %" }
+
+// answered reads the intent an engine reply gives: the last "[intent]" in it, or "" for a reply
+// that gives no FAQ answer.
+var answered = regexp.MustCompile(`\[([a-z0-9_]+)\]`)
+
+func intentOf(text string) string {
+	m := answered.FindAllStringSubmatch(text, -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1][1]
+}
+
+// evalIndex loads the set's FAQ items the way the Brain does: each question embedded by the
+// built-in embedder, the answer "[intent]".
+func evalIndex(t testing.TB, s evalSet) *knowledge.Index {
+	t.Helper()
+	qs := make([]string, len(s.FAQ))
+	for i, f := range s.FAQ {
+		qs[i] = f.Question
+	}
+	vecs, err := NewEmbedder().Embed(context.Background(), qs, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	faqs := make([]knowledge.FAQ, len(s.FAQ))
+	for i, f := range s.FAQ {
+		faqs[i] = knowledge.FAQ{ID: "faq" + strconv.Itoa(i), Question: f.Question, Answer: "[" + f.Intent + "]", Vector: vecs[i]}
+	}
+	return knowledge.NewIndex(nil, faqs, NewStemmer())
+}
+
+// evalProfile is the business the eval questions are asked of.
+var evalProfile = agent.Profile{BusinessName: "Eval", Languages: []string{"en"}, Contact: agent.Contact{Email: "help@eval.example"}}
+
+// runEval asks every question of qs as the agent does (search 5 hits, then the engine's reply).
+func runEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion, minConfidence float64) evalFigures {
+	t.Helper()
+	emb := NewEmbedder()
+	var f evalFigures
+	start := time.Now()
+	for _, q := range qs {
+		vecs, err := emb.Embed(context.Background(), []string{q.Text}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits := ix.Search(q.Text, vecs[0], 5)
+		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"}, minConfidence))
+		if q.Intent == outOfScope {
+			f.oos++
+			if got == "" {
+				f.refused++
+			}
+			continue
+		}
+		f.inScope++
+		switch got {
+		case q.Intent:
+			f.right++
+		case "":
+			f.abstained++
+			f.missedExamples = append(f.missedExamples, q.Text+" → "+q.Intent)
+		default:
+			f.wrong++
+			f.wrongExamples = append(f.wrongExamples, q.Text+" → "+got+" (want "+q.Intent+")")
+		}
+		for i, h := range hits {
+			if h.Kind == knowledge.KindFAQ && intentOf(h.FAQ.Answer) == q.Intent {
+				if i == 0 {
+					f.recall1++
+				}
+				f.recall5++
+				break
+			}
+		}
+	}
+	f.elapsed = time.Since(start)
+	f.perReply = f.elapsed / time.Duration(max(len(qs), 1))
+	return f
+}
+
+// TestEvalFigures prints the figures of the built-in engine on the eval set: the regression
+// sample, and the two halves of dev (even and odd positions per intent: tune on one, check the
+// other). It runs with SVC_EVAL=1 (make eval); SVC_EVAL_FILE names another file of the same
+// shape, SVC_EVAL_SWEEP=1 sweeps MinConfidence instead, SVC_EVAL_VERBOSE=1 lists wrong answers.
+func TestEvalFigures(t *testing.T) {
+	if os.Getenv("SVC_EVAL") == "" {
+		t.Skip("prints figures and checks nothing: make eval runs it (SVC_EVAL=1)")
+	}
+	path := cmp.Or(os.Getenv("SVC_EVAL_FILE"), evalFile)
+	s := loadEvalSet(t, path)
+	ix := evalIndex(t, s)
+	if v := os.Getenv("SVC_EVAL_SWEEP"); v != "" {
+		for _, tau := range []float64{0.05, 0.08, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.25} {
+			f := runEval(t, ix, pick(s.Dev, func(i int) bool { return i%2 == 0 }), tau)
+			t.Logf("tau %.2f dev-even: %s", tau, f)
+		}
+		return
+	}
+	for _, run := range []struct {
+		name string
+		keep func(int) bool
+	}{
+		{"sample", func(i int) bool { return i < 2 }},
+		{"dev-even", func(i int) bool { return i%2 == 0 }},
+		{"dev-odd", func(i int) bool { return i%2 == 1 }},
+		{"dev", func(int) bool { return true }},
+	} {
+		f := runEval(t, ix, pick(s.Dev, run.keep), MinConfidence)
+		t.Logf("%s (%s): %s", run.name, filepath.Base(path), f)
+		if os.Getenv("SVC_EVAL_VERBOSE") != "" && run.name == "dev-even" {
+			for _, e := range f.wrongExamples {
+				t.Logf("wrong: %s", e)
+			}
+		}
+	}
+}
+
+// TestEvalRegression guards the engine's answer quality on a fixed sample of the eval set (the
+// first 2 dev questions of each of the 150 intents and the 100 out-of-scope ones): floors a
+// little under the figures reached (testdata/eval/README.md), so that a change that makes
+// answers worse fails.
+func TestEvalRegression(t *testing.T) {
+	s := loadEvalSet(t, evalFile)
+	f := runEval(t, evalIndex(t, s), pick(s.Dev, func(i int) bool { return i < 2 }), MinConfidence)
+	t.Logf("sample: %s", f)
+	if f.inScope != 300 || f.oos != 100 {
+		t.Fatalf("the sample has %d in-scope and %d out-of-scope questions; want 300 and 100", f.inScope, f.oos)
+	}
+	for _, c := range []struct {
+		what       string
+		got, floor float64
+		atMost     bool
+	}{
+		{"in-scope top-1 %", f.pct(f.right, f.inScope), 62, false},
+		{"wrong answers %", f.pct(f.wrong, f.inScope), 17, true},
+		{"out-of-scope refused %", f.pct(f.refused, f.oos), 85, false},
+		{"retrieval recall@5 %", f.pct(f.recall5, f.inScope), 89, false},
+	} {
+		if c.atMost && c.got > c.floor || !c.atMost && c.got < c.floor {
+			t.Errorf("%s: %.1f, past its bound %.0f", c.what, c.got, c.floor)
+		}
+	}
+}
+
+// BenchmarkEvalReply measures one customer question against the eval set's 1,500 FAQ items: the
+// Brain's search (with the query's vector made beforehand) and the engine's reply.
+func BenchmarkEvalReply(b *testing.B) {
+	s := loadEvalSet(b, evalFile)
+	ix := evalIndex(b, s)
+	qs := pick(s.Dev, func(i int) bool { return i < 2 })
+	texts := make([]string, len(qs))
+	for i, q := range qs {
+		texts[i] = q.Text
+	}
+	vecs, err := NewEmbedder().Embed(context.Background(), texts, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		q := qs[i%len(qs)]
+		hits := ix.Search(q.Text, vecs[i%len(qs)], 5)
+		_ = reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"}, MinConfidence)
+	}
+}

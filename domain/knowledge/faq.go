@@ -1,0 +1,268 @@
+package knowledge
+
+import (
+	"math"
+	"strings"
+	"unicode"
+
+	"github.com/svcagent/svc/domain/language"
+)
+
+// Parameters of the FAQ matcher (see faqMatcher), tuned on an intent set (docs in
+// testdata/eval/README.md): each was kept because the measured figures improved.
+const (
+	// faqWordWeight is the share of the cosine of the word stems in an FAQ item's similarity; the
+	// cosine of character n-grams has the rest.
+	faqWordWeight = 0.5
+	// faqGramMin and faqGramMax bound the character n-grams of a word (marked at its ends).
+	faqGramMin, faqGramMax = 3, 5
+	// faqBestWeight is the share of the best item's similarity in an answer's score; the cosine
+	// with the centroid of all the items that share the answer has the rest.
+	faqBestWeight = 0.3
+	// faqMarginWeight weighs an answer's lead over the next one in its confidence.
+	faqMarginWeight = 3
+)
+
+// faqMatcher scores the answers of the FAQ items for a question. It compares the question with
+// each item's question by two TF-IDF cosines: one of the words' Snowball stems in the text's
+// language (en, pt, es), which meets inflections ("cancelled", "cancel"), and one of the words'
+// character 3- to 5-grams, which meets misspellings ("tranfser", "transfer"). A feature weighs 1
+// plus the log of its count, times its idf over the FAQ questions; each kind is a unit vector of
+// its own, and the two cosines are averaged. Stop words (en, pt, es) are kept unstemmed, since
+// in short questions "how", "when" and "my" tell intents apart, but a question made only of them
+// matches nothing; single letters are dropped.
+//
+// Items with the same answer (trimmed) are one answer: its score mixes the best item's
+// similarity (faqBestWeight) with the cosine of the question and the centroid of the answer's
+// items, so that an answer asked in many ways is found by the words of any of them.
+type faqMatcher struct {
+	lang  string // the Brain's language: that of texts too short to tell
+	stem  Stemmer
+	feats map[string]int32
+	idf   []float64
+	posts [][]faqPosting // by feature
+	// answer is the answer of each item; norm is the length of the sum of each answer's items'
+	// vectors.
+	answer []int32
+	norm   []float64
+}
+
+type faqPosting struct {
+	item   int32
+	weight float32 // of the feature in the item's vector
+}
+
+// feature is a feature of a text with its weight before idf.
+type feature struct {
+	key    string
+	weight float64
+	gram   bool
+}
+
+// newFAQMatcher indexes the FAQ items' questions; corpus is text of the Brain to tell its
+// language by; stem may be nil (words are then matched as they are).
+func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer) *faqMatcher {
+	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, feats: map[string]int32{}, answer: make([]int32, len(faqs))}
+	answers := map[string]int32{}
+	docs := make([][]feature, len(faqs))
+	var df []int
+	for i, f := range faqs {
+		a := strings.TrimSpace(f.Answer)
+		g, ok := answers[a]
+		if !ok {
+			g = int32(len(answers))
+			answers[a] = g
+		}
+		m.answer[i] = g
+		docs[i] = m.features(f.Question)
+		for _, ft := range docs[i] {
+			id, ok := m.feats[ft.key]
+			if !ok {
+				id = int32(len(df))
+				m.feats[ft.key] = id
+				df = append(df, 0)
+			}
+			df[id]++
+		}
+	}
+	n := float64(len(faqs))
+	m.idf = make([]float64, len(df))
+	for id, d := range df {
+		m.idf[id] = math.Log((1+n)/(1+float64(d))) + 1
+	}
+	m.posts = make([][]faqPosting, len(df))
+	sums := make([]map[int32]float64, len(answers))
+	for i, doc := range docs {
+		w := make([]float64, len(doc))
+		for j, ft := range doc {
+			w[j] = ft.weight * m.idf[m.feats[ft.key]]
+		}
+		normalise(doc, w)
+		g := m.answer[i]
+		if sums[g] == nil {
+			sums[g] = map[int32]float64{}
+		}
+		for j, ft := range doc {
+			id := m.feats[ft.key]
+			m.posts[id] = append(m.posts[id], faqPosting{item: int32(i), weight: float32(w[j])})
+			sums[g][id] += w[j]
+		}
+	}
+	m.norm = make([]float64, len(answers))
+	for g, sum := range sums {
+		for _, w := range sum {
+			m.norm[g] += w * w
+		}
+		m.norm[g] = math.Sqrt(m.norm[g])
+	}
+	return m
+}
+
+// normalise scales the weights of the word features and of the gram features each to unit
+// length, times their share of the similarity.
+func normalise(doc []feature, w []float64) {
+	var words, grams float64
+	for j, ft := range doc {
+		if ft.gram {
+			grams += w[j] * w[j]
+		} else {
+			words += w[j] * w[j]
+		}
+	}
+	words, grams = math.Sqrt(words), math.Sqrt(grams)
+	for j, ft := range doc {
+		switch {
+		case ft.gram && grams > 0:
+			w[j] = w[j] / grams * (1 - faqWordWeight)
+		case !ft.gram && words > 0:
+			w[j] = w[j] / words * faqWordWeight
+		}
+	}
+}
+
+// match returns the similarity in [0, 1] of the query with each item (sim, one per item) and the
+// score in [0, 1] of each answer (one per answer, indexed like answer).
+func (m *faqMatcher) match(query string) (sim, scores []float64) {
+	sim = make([]float64, len(m.answer))
+	m.similarity(query, sim)
+	best := make([]float64, len(m.norm))
+	sums := make([]float64, len(m.norm))
+	for i, s := range sim {
+		g := m.answer[i]
+		best[g] = max(best[g], s)
+		sums[g] += s
+	}
+	scores = best
+	for g := range scores {
+		centroid := 0.0
+		if m.norm[g] > 0 {
+			centroid = sums[g] / m.norm[g]
+		}
+		scores[g] = faqBestWeight*best[g] + (1-faqBestWeight)*centroid
+	}
+	return sim, scores
+}
+
+// confidence is how sure a score of an answer is, given the best score of the other answers:
+// the mean of the score and faqMarginWeight times its lead, in [0, 1].
+func confidence(score, other float64) float64 {
+	return min(max((score+faqMarginWeight*(score-other))/2, 0), 1)
+}
+
+// similarity adds to sim[i] the similarity of the query with item i, in [0, 1].
+func (m *faqMatcher) similarity(query string, sim []float64) {
+	q := m.features(query)
+	w := make([]float64, len(q))
+	ids := make([]int32, len(q))
+	unseen := math.Log(1+float64(len(m.answer))) + 1
+	for j, ft := range q {
+		id, ok := m.feats[ft.key]
+		ids[j] = -1
+		w[j] = ft.weight * unseen
+		if ok {
+			ids[j] = id
+			w[j] = ft.weight * m.idf[id]
+		}
+	}
+	normalise(q, w)
+	for j, id := range ids {
+		if id < 0 {
+			continue
+		}
+		for _, p := range m.posts[id] {
+			sim[p.item] += w[j] * float64(p.weight)
+		}
+	}
+}
+
+// features returns the features of a text with their counts' weights (1 + log count).
+func (m *faqMatcher) features(text string) []feature {
+	lang := language.Detect(text, m.lang)
+	counts := map[string]int{}
+	var order []string
+	add := func(k string) {
+		if counts[k] == 0 {
+			order = append(order, k)
+		}
+		counts[k]++
+	}
+	content := false
+	for _, w := range lowerWords(text) {
+		folded := foldWord(w)
+		if folded == "" || len(folded) == 1 && !isDigit(folded[0]) {
+			continue
+		}
+		if _, stop := stopwords[folded]; stop {
+			add("w" + folded)
+		} else {
+			add("w" + foldWord(m.stemWord(w, lang)))
+			content = true
+		}
+		g := " " + folded + " "
+		for n := faqGramMin; n <= faqGramMax; n++ {
+			for i := 0; i+n <= len(g); i++ {
+				add("g" + g[i:i+n])
+			}
+		}
+	}
+	if !content {
+		return nil // only stop words: nothing to look up
+	}
+	out := make([]feature, len(order))
+	for i, k := range order {
+		out[i] = feature{key: k, weight: 1 + math.Log(float64(counts[k])), gram: k[0] == 'g'}
+	}
+	return out
+}
+
+// lowerWords splits text into lower-case words of letters and digits, accents kept (the
+// stemmers read them); apostrophes inside a word are dropped.
+func lowerWords(text string) []string {
+	text = strings.NewReplacer("'", "", "’", "").Replace(strings.ToLower(text))
+	return strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
+	})
+}
+
+// foldWord returns a word lower case, accents folded, as Tokens reads it.
+func foldWord(w string) string {
+	var b strings.Builder
+	eachWord(w, func(p []byte) { b.Write(p) })
+	return b.String()
+}
+
+// Stemmer reduces a lower-case word of a language (en, pt or es; another is read as English) to
+// the stem retrieval matches on: a Snowball stemmer, given by an adapter (the domain does no
+// stemming of its own beyond Tokens' light rules).
+type Stemmer interface {
+	Stem(word, lang string) string
+}
+
+// stemWord returns the stem of a lower-case word in lang, or the word itself without a stemmer,
+// for words of fewer than 3 letters and for words with digits.
+func (m *faqMatcher) stemWord(w, lang string) string {
+	if m.stem == nil || len(w) < 3 || strings.ContainsAny(w, "0123456789") {
+		return w
+	}
+	return m.stem.Stem(w, lang)
+}
