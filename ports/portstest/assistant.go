@@ -183,7 +183,7 @@ func testHistory(t *testing.T, s AssistantStores) {
 	}
 	turn := func(i int, role string) assistant.Turn {
 		return assistant.Turn{ConversationID: "asc_1", Role: role, Content: fmt.Sprint("turn ", i),
-			Status: map[string]assistant.Status{assistant.RoleAssistant: assistant.StatusNeedsInput}[role],
+			Status:    map[string]assistant.Status{assistant.RoleAssistant: assistant.StatusNeedsInput}[role],
 			CreatedAt: t0.Add(time.Duration(i) * time.Second)}
 	}
 	if err := s.History.Add(ctx, "acct_a", turn(1, assistant.RoleOwner), turn(2, assistant.RoleAssistant)); err != nil {
