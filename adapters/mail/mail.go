@@ -107,7 +107,16 @@ func (s *SMTP) Send(ctx context.Context, m notify.Mail) error {
 	msg.SetDate()
 	msg.SetMessageID()
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
+	if err := s.deliver(ctx, msg); err != nil {
+		return err
+	}
+	s.log.Debug("mail sent", zap.String("to", m.To), zap.String("subject", m.Subject))
+	return nil
+}
 
+// deliver sends msg in one SMTP session, which ends (its connection closed) when ctx does or
+// after the mailer's timeout.
+func (s *SMTP) deliver(ctx context.Context, msg *gomail.Msg) error {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	var conns conns
@@ -122,7 +131,6 @@ func (s *SMTP) Send(ctx context.Context, m notify.Mail) error {
 	if err := client.DialAndSendWithContext(ctx, msg); err != nil {
 		return fmt.Errorf("send mail via %s:%d: %w", s.host, s.port, err)
 	}
-	s.log.Debug("mail sent", zap.String("to", m.To), zap.String("subject", m.Subject))
 	return nil
 }
 

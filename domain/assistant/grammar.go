@@ -272,3 +272,85 @@ func faq(m []string, _ time.Time) Interpretation {
 	}
 	return Interpretation{Actions: []Action{{Type: FAQ, Question: strings.TrimSpace(q) + "?", Answer: a}}}
 }
+
+// Complete fills the detail prev was missing with the owner's answer to the question asked
+// (a needs_input reply), and says what is still missing, if anything.
+func Complete(prev Interpretation, answer string) Interpretation {
+	if prev.Missing == "" || len(prev.Actions) != 1 {
+		return Interpretation{}
+	}
+	a := prev.Actions[0]
+	answer = strings.TrimSpace(answer)
+	switch prev.Missing {
+	case "to":
+		if a.Type == Email {
+			a.To = emailAddr.FindString(answer)
+		} else {
+			a.To = answer
+		}
+	case "text":
+		a.Text = answer
+	case "answer":
+		if a.Question == "" {
+			q, ans, _ := strings.Cut(answer, "?")
+			a.Question, a.Answer = strings.TrimSpace(q)+"?", strings.TrimSpace(ans)
+		} else {
+			a.Answer = answer
+			if !strings.HasSuffix(a.Question, "?") {
+				a.Question += "?"
+			}
+		}
+	case "value":
+		a.Value = strings.ToLower(strings.Trim(answer, ".!\"' "))
+	case "what":
+		if a.Type == WebSearch {
+			a.Query = answer
+		} else {
+			a.Text = answer
+		}
+	case "name":
+		return person(a.Type)([]string{"", answer}, time.Time{})
+	}
+	return Interpretation{Actions: []Action{a}, Missing: missingOf(a)}
+}
+
+// missingOf returns the detail an action still lacks, or "".
+func missingOf(a Action) string {
+	switch a.Type {
+	case Email:
+		if a.To == "" {
+			return "to"
+		}
+		if a.Text == "" && a.Subject == "" {
+			return "text"
+		}
+	case Message:
+		if a.To == "" {
+			return "to"
+		}
+		if a.Text == "" {
+			return "text"
+		}
+	case FAQ:
+		if a.Question == "" || a.Question == "?" || a.Answer == "" {
+			return "answer"
+		}
+	case Settings:
+		if a.Value == "" {
+			return "value"
+		}
+	case WebSearch:
+		if a.Query == "" {
+			return "what"
+		}
+	case Image:
+		if a.Text == "" {
+			return "what"
+		}
+	case Note, Task, Event, Booking, SocialPost:
+		if a.Text == "" {
+			return "text"
+		}
+	}
+	return ""
+}

@@ -70,3 +70,28 @@ func TestParse(t *testing.T) {
 		})
 	}
 }
+
+func TestComplete(t *testing.T) {
+	now := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		first, answer string
+		want          Interpretation
+	}{
+		{"email someone", "ana@example.com", Interpretation{Actions: []Action{{Type: Email, To: "ana@example.com", Text: "someone"}}}},
+		{"email ana@example.com", "See you at 5", Interpretation{Actions: []Action{{Type: Email, To: "ana@example.com", Text: "See you at 5"}}}},
+		{"email someone", "nobody", Interpretation{Actions: []Action{{Type: Email, Text: "someone"}}, Missing: "to"}},
+		{"add a note", "buy flour", Interpretation{Actions: []Action{{Type: Note, Text: "buy flour"}}}},
+		{"add FAQ: Do you deliver", "Yes", Interpretation{Actions: []Action{{Type: FAQ, Question: "Do you deliver?", Answer: "Yes"}}}},
+		{"change the tone to", "Formal", Interpretation{Actions: []Action{{Type: Settings, Setting: "tone", Value: "formal"}}}},
+		{"add a contact", "Ana ana@example.com", Interpretation{Actions: []Action{{Type: Contact, Name: "Ana", Email: "ana@example.com"}}}},
+		{"add a note: done", "more", Interpretation{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.first, func(t *testing.T) {
+			got := Complete(Parse(tt.first, now), tt.answer)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("Complete = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
