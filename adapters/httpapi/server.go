@@ -18,6 +18,7 @@ import (
 
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/conversions"
@@ -50,6 +51,7 @@ type UseCases struct {
 	Notices     *notices.Notifier
 	Relay       *events.Relay
 	Compat      *compat.Service
+	Assistant   *assistant.Service
 }
 
 // Options are the adapter's settings.
@@ -135,6 +137,7 @@ func (s *Server) routes() *gin.Engine {
 	web.POST("/conversions", s.createConversion)
 	web.GET("/conversions", s.listConversions)
 	web.GET("/notifications", s.listNotifications)
+	web.POST("/assistant", s.postAssistant)
 
 	// Model-compatible endpoints (spec 4.8), 60 requests a minute per account, and the usage
 	// statement their labels feed.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -30,6 +31,7 @@ type ctl struct {
 	publisher *events.Publisher
 	outbox    ports.Outbox
 	clock     ports.Clock
+	mailboxes *assistant.Mailboxes
 }
 
 type command func(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error
@@ -47,6 +49,12 @@ var commands = map[string]command{
 		"create": withCtl(keyCreate),
 		"list":   withCtl(keyList),
 		"revoke": withCtl(keyRevoke),
+		"set":    withCtl(keySet),
+	}),
+	"mail": sub(map[string]command{
+		"set":    withCtl(mailSet),
+		"show":   withCtl(mailShow),
+		"delete": withCtl(mailDelete),
 	}),
 	"ping": withCtl(ping),
 }
