@@ -14,7 +14,6 @@ import (
 
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -31,7 +30,7 @@ type ctl struct {
 	publisher *events.Publisher
 	outbox    ports.Outbox
 	clock     ports.Clock
-	mailboxes *assistant.Mailboxes
+	cfg       config.Config
 }
 
 type command func(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/app/assistant"
+	"github.com/svcagent/svc/cmd/internal/boot"
 	domassistant "github.com/svcagent/svc/domain/assistant"
 )
 
@@ -40,6 +43,16 @@ func keySet(ctx context.Context, c *ctl, args []string, out *json.Encoder) error
 		return err
 	}
 	return out.Encode(keyOut(k, ""))
+}
+
+// mailboxes assembles the use case of the mail connectors, with the vault that seals their
+// passwords; the vault is made only here, so that svcctl migrate runs on an empty database.
+func (c *ctl) mailboxes(ctx context.Context) (*assistant.Mailboxes, error) {
+	v, err := boot.Vault(ctx, c.cfg, store.NewSettings(c.db))
+	if err != nil {
+		return nil, err
+	}
+	return assistant.NewMailboxes(store.NewAccounts(c.db), store.NewMailboxes(c.db), v, c.clock), nil
 }
 
 type mailboxJSON struct {
@@ -88,7 +101,11 @@ func mailSet(ctx context.Context, c *ctl, args []string, out *json.Encoder) erro
 		}
 		s.Password = strings.TrimRight(line, "\r\n")
 	}
-	b, err := c.mailboxes.Set(ctx, id, s)
+	mb, err := c.mailboxes(ctx)
+	if err != nil {
+		return err
+	}
+	b, err := mb.Set(ctx, id, s)
 	if err != nil {
 		return err
 	}
@@ -103,7 +120,11 @@ func mailShow(ctx context.Context, c *ctl, args []string, out *json.Encoder) err
 	if err := required("mail show", "account", id); err != nil {
 		return err
 	}
-	b, err := c.mailboxes.Get(ctx, id)
+	mb, err := c.mailboxes(ctx)
+	if err != nil {
+		return err
+	}
+	b, err := mb.Get(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -118,7 +139,11 @@ func mailDelete(ctx context.Context, c *ctl, args []string, out *json.Encoder) e
 	if err := required("mail delete", "account", id); err != nil {
 		return err
 	}
-	if err := c.mailboxes.Delete(ctx, id); err != nil {
+	mb, err := c.mailboxes(ctx)
+	if err != nil {
+		return err
+	}
+	if err := mb.Delete(ctx, id); err != nil {
 		return err
 	}
 	return out.Encode(map[string]any{"account_id": id, "deleted": true})

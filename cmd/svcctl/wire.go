@@ -10,7 +10,6 @@ import (
 
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/store"
-	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
@@ -26,7 +25,6 @@ var admin = wire.NewSet(
 	events.NewPublisher,
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 	accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
-	boot.Vault, wire.Bind(new(ports.Vault), new(*vault.AESGCM)), boot.MailboxSet,
 	wire.Struct(new(ctl), "*"),
 )
 

@@ -11,9 +11,7 @@ import (
 	"github.com/google/wire"
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/store"
-	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -42,14 +40,6 @@ func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ct
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
 	agents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, agents)
-	mailboxes := store.NewMailboxes(db)
-	settings := store.NewSettings(db)
-	aesgcm, err := boot.Vault(ctx, cfg, settings)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	assistantMailboxes := assistant.NewMailboxes(storeAccounts, mailboxes, aesgcm, system)
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,
@@ -58,7 +48,7 @@ func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ct
 		publisher: publisher,
 		outbox:    watched,
 		clock:     system,
-		mailboxes: assistantMailboxes,
+		cfg:       cfg,
 	}
 	return mainCtl, func() {
 		cleanup()
@@ -84,14 +74,6 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
 	agents := store.NewAgents(db)
 	overviews := accounts.NewOverviews(ledger, agents)
-	mailboxes := store.NewMailboxes(db)
-	settings := store.NewSettings(db)
-	aesgcm, err := boot.Vault(ctx, cfg, settings)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	assistantMailboxes := assistant.NewMailboxes(storeAccounts, mailboxes, aesgcm, system)
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,
@@ -100,7 +82,7 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 		publisher: publisher,
 		outbox:    watched,
 		clock:     system,
-		mailboxes: assistantMailboxes,
+		cfg:       cfg,
 	}
 	return mainCtl, func() {
 		cleanup()
@@ -111,4 +93,4 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 
 // admin is svcctl on any store: the store's repositories (over the *bun.DB each injector opens)
 // and the account use cases.
-var admin = wire.NewSet(boot.Plans, store.Set, boot.OutboxSet, clock.Set, events.NewPublisher, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, boot.Vault, wire.Bind(new(ports.Vault), new(*vault.AESGCM)), boot.MailboxSet, wire.Struct(new(ctl), "*"))
+var admin = wire.NewSet(boot.Plans, store.Set, boot.OutboxSet, clock.Set, events.NewPublisher, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, wire.Struct(new(ctl), "*"))

@@ -22,9 +22,6 @@ var AssistantSet = wire.NewSet(
 	assistant.New, wire.Struct(new(assistant.Deps), "*"),
 )
 
-// MailboxSet provides the admin use case of the account mail connectors (svcctl mail).
-var MailboxSet = wire.NewSet(store.AssistantSet, assistant.NewMailboxes)
-
 // BuiltinAssistant has the local command grammar read the assistant's instructions.
 func BuiltinAssistant() assistant.Options { return assistant.Options{} }
 
