@@ -128,4 +128,6 @@ func (s *Service) setting(ctx context.Context, accountID string, a assistant.Act
 }
 
 // conversationQuery lists the account's latest customer conversations on every channel.
-func conversationQuery() conversation.ListQuery { return conversation.ListQuery{Limit: conversation.MaxListLimit} }
+func conversationQuery() conversation.ListQuery {
+	return conversation.ListQuery{Limit: conversation.MaxListLimit}
+}

@@ -64,7 +64,9 @@ type rule struct {
 	build func(m []string, now time.Time) Interpretation
 }
 
-func re(s string) *regexp.Regexp { return regexp.MustCompile(`(?is)^\s*(?:please\s+|por favor,?\s+)?` + s) }
+func re(s string) *regexp.Regexp {
+	return regexp.MustCompile(`(?is)^\s*(?:please\s+|por favor,?\s+)?` + s)
+}
 
 var (
 	emailAddr   = regexp.MustCompile(`[^\s@<>,;:]+@[^\s@<>,;:]+\.[^\s@<>,;:]+`)

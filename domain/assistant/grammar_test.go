@@ -10,7 +10,9 @@ func TestParse(t *testing.T) {
 	now := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
 	one := func(a Action) Interpretation { return Interpretation{Actions: []Action{a}} }
 	missing := func(a Action, m string) Interpretation { return Interpretation{Actions: []Action{a}, Missing: m} }
-	q := func(topic Topic, today bool) Interpretation { return Interpretation{Query: &Query{Topic: topic, Today: today}} }
+	q := func(topic Topic, today bool) Interpretation {
+		return Interpretation{Query: &Query{Topic: topic, Today: today}}
+	}
 	tests := []struct {
 		msg  string
 		want Interpretation
