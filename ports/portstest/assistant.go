@@ -36,6 +36,7 @@ func RunAssistantStores(t *testing.T, newStores func(t *testing.T) AssistantStor
 		{"ApprovalsConcurrent", testApprovalsConcurrent},
 		{"History", testHistory},
 		{"Mailboxes", testMailboxes},
+		{"KeyPermission", testKeyPermission},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -234,5 +235,27 @@ func testMailboxes(t *testing.T, s AssistantStores) {
 	}
 	if _, err := s.Mailboxes.Get(ctx, "acct_a"); domain.ErrorCode(err) != domain.CodeNotFound {
 		t.Errorf("Get after Delete = %v, want not_found", err)
+	}
+}
+
+func testKeyPermission(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	k := newKey("key_p", "acct_a", t0)
+	if err := s.Keys.Create(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Keys.SetSendWithoutApproval(ctx, "key_p", true)
+	if err != nil || !got.SendWithoutApproval || got.ID != "key_p" {
+		t.Fatalf("SetSendWithoutApproval(true) = %+v, %v", got, err)
+	}
+	stored, err := keyByHash(ctx, s.Stores, k.Hash)
+	if err != nil || !stored.SendWithoutApproval {
+		t.Errorf("stored key %+v, %v; want the permission on", stored, err)
+	}
+	if got, err = s.Keys.SetSendWithoutApproval(ctx, "key_p", false); err != nil || got.SendWithoutApproval {
+		t.Errorf("SetSendWithoutApproval(false) = %+v, %v", got, err)
+	}
+	if _, err := s.Keys.SetSendWithoutApproval(ctx, "key_none", true); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("unknown key = %v, want not_found", err)
 	}
 }
