@@ -3,9 +3,7 @@ package mail
 import (
 	"context"
 	"crypto/tls"
-	"fmt"
 
-	gomail "github.com/wneessen/go-mail"
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/domain/assistant"
@@ -29,22 +27,10 @@ func (b *Mailboxes) SendVia(ctx context.Context, s assistant.MailServer, m assis
 	srv := &SMTP{host: s.Host, port: s.Port, implicit: s.Security == assistant.TLS, user: s.Username, pass: s.Password,
 		from: s.From, timeout: DefaultTimeout, log: b.log,
 		tlsConfig: &tls.Config{ServerName: s.Host, MinVersion: tls.VersionTLS12}}
-	msg := gomail.NewMsg()
-	if err := msg.From(s.From); err != nil {
-		return fmt.Errorf("mail from %q: %w", s.From, err)
+	msg, err := message(s.From, m.To, m.Cc, m.Subject, m.Text)
+	if err != nil {
+		return err
 	}
-	if err := msg.To(m.To); err != nil {
-		return fmt.Errorf("mail to %q: %w", m.To, err)
-	}
-	if len(m.Cc) > 0 {
-		if err := msg.Cc(m.Cc...); err != nil {
-			return fmt.Errorf("mail cc: %w", err)
-		}
-	}
-	msg.Subject(m.Subject)
-	msg.SetDate()
-	msg.SetMessageID()
-	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if err := srv.deliver(ctx, msg); err != nil {
 		return err
 	}
