@@ -31,6 +31,7 @@ type asAction struct {
 	Reason  string  `json:"reason"`
 	Setting string  `json:"setting"`
 	Value   string  `json:"value"`
+	URL     string  `json:"url"`
 }
 
 type asReply struct {
@@ -64,7 +65,8 @@ func TestAssistant(t *testing.T) {
 				api  *proc
 			}{
 				{"local", s.startAPI(t)},
-				{"upstream", s.startAPI(t, "SVC_MODEL_BASE_URL", up.URL()+"/v1", "SVC_MODEL_API_KEY", "sk-test", "SVC_MODEL_NAME", "gpt-test")},
+				{"upstream", s.startAPI(t, "SVC_MODEL_BASE_URL", up.URL()+"/v1", "SVC_MODEL_API_KEY", "sk-test", "SVC_MODEL_NAME", "gpt-test",
+					"SVC_MODEL_IMAGE_NAME", "img-test")},
 			}
 			for _, e := range engines {
 				t.Run(e.name, func(t *testing.T) { testAssistant(t, s, e.api, mail, up, e.name == "upstream") })
@@ -319,6 +321,26 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testSMTP, up *assistantU
 		})
 	}
 
+	t.Run("a picture costs 10, and nothing when it fails", func(t *testing.T) {
+		a := newOwner(t, s, api, m, false)
+		before := spentOf(t, api, a.key)
+		r, _ := ask(t, api, a.key, map[string]any{"message": "create a picture of a croissant", "mode": "do"}, http.StatusOK)
+		if len(r.Blocked) != 1 || r.Blocked[0].Reason != "not_available" || r.Usage.Spent != before+1 {
+			t.Errorf("a picture without image: %+v, want blocked not_available for 1", r)
+		}
+		r, _ = ask(t, api, a.key, map[string]any{"message": "create a picture of a croissant", "mode": "do", "image": true}, http.StatusOK)
+		if len(r.Actions) != 1 || r.Actions[0].Type != "image" {
+			t.Fatalf("a picture: %+v", r)
+		}
+		if upstream {
+			if !*r.Actions[0].OK || r.Actions[0].URL != "https://img.example/croissant.png" || r.Usage.Spent != before+12 {
+				t.Errorf("a picture through the upstream: %+v, want its URL for 11", r)
+			}
+		} else if *r.Actions[0].OK || str(r.Actions[0].Error) != "failed" || r.Usage.Spent != before+2 {
+			t.Errorf("a picture without an images upstream: %+v, want failed, costing only the reply", r)
+		}
+	})
+
 	t.Run("concurrent approvals run once", func(t *testing.T) {
 		a := newOwner(t, s, api, m, true)
 		sent := m.count()
@@ -390,6 +412,11 @@ func (u *assistantUpstream) calls() []upstreamCall {
 }
 
 func (u *assistantUpstream) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/v1/images/generations" {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"created":1,"data":[{"url":"https://img.example/croissant.png"}]}`)
+		return
+	}
 	if r.URL.Path != "/v1/chat/completions" {
 		http.NotFound(w, r)
 		return
@@ -427,6 +454,8 @@ func (u *assistantUpstream) serve(w http.ResponseWriter, r *http.Request) {
 		msg["tool_calls"] = []any{tool("note", map[string]string{"text": strings.TrimSpace(strings.TrimPrefix(msgText, "add a note:"))})}
 	case strings.HasPrefix(msgText, "create a task:"):
 		msg["tool_calls"] = []any{tool("task", map[string]string{"text": strings.TrimSpace(strings.TrimPrefix(msgText, "create a task:"))})}
+	case strings.HasPrefix(msgText, "create a picture of "):
+		msg["tool_calls"] = []any{tool("image", map[string]string{"text": strings.TrimPrefix(msgText, "create a picture of ")})}
 	case strings.HasPrefix(msgText, "delete "):
 		msg["tool_calls"] = []any{tool("delete", map[string]string{"target": strings.TrimPrefix(msgText, "delete ")})}
 	case strings.HasPrefix(msgText, "call "):

@@ -14,11 +14,8 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-// Set provides both, bound to their ports.
-var Set = wire.NewSet(
-	NewConnectors, wire.Bind(new(ports.Connectors), new(*Connectors)),
-	NewImages, wire.Bind(new(ports.Images), new(*Images)),
-)
+// Set provides the connectors, bound to their port (Images is chosen by each program).
+var Set = wire.NewSet(NewConnectors, wire.Bind(new(ports.Connectors), new(*Connectors)))
 
 // Connectors are the messaging and social-network connectors of accounts that have connected
 // none: every delivery answers assistant.ErrNotConnected.

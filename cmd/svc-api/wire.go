@@ -76,11 +76,11 @@ var production = wire.NewSet(
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
 // model svc answers 503 model_unavailable.
-var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels, boot.BuiltinAssistant)
+var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels, boot.BuiltinAssistant, boot.BuiltinImages)
 
 // upstream is the upstream model at SVC_MODEL_BASE_URL: it writes the agent's replies and answers
 // the model-compatible endpoints.
-var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels, boot.UpstreamAssistant)
+var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels, boot.UpstreamAssistant, boot.UpstreamImages)
 
 // initEmbeddedSQLite assembles svc-api embedded on SQLite (migrated at start) with the built-in
 // engine: the default, nothing else needed.

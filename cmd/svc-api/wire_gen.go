@@ -132,7 +132,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
-	images := unconnected.NewImages()
+	images := boot.BuiltinImages()
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
 		Profiles:      profiles,
@@ -281,7 +281,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
-	images := unconnected.NewImages()
+	images := boot.UpstreamImages(cfg, client)
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
 		Profiles:      profiles,
@@ -429,7 +429,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
-	images := unconnected.NewImages()
+	images := boot.BuiltinImages()
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
 		Profiles:      profiles,
@@ -578,7 +578,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
-	images := unconnected.NewImages()
+	images := boot.UpstreamImages(cfg, client)
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
 		Profiles:      profiles,
@@ -741,7 +741,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
-	images := unconnected.NewImages()
+	images := boot.BuiltinImages()
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
 		Profiles:      profiles,
@@ -910,7 +910,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
-	images := unconnected.NewImages()
+	images := boot.UpstreamImages(cfg, openaiClient)
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
 		Profiles:      profiles,
@@ -1078,7 +1078,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
-	images := unconnected.NewImages()
+	images := boot.BuiltinImages()
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
 		Profiles:      profiles,
@@ -1247,7 +1247,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
-	images := unconnected.NewImages()
+	images := boot.UpstreamImages(cfg, openaiClient)
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
 		Profiles:      profiles,
@@ -1324,8 +1324,8 @@ var production = wire.NewSet(boot.RedisConnOpt, boot.AsynqOptions, asynqq.NewCli
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
 // model svc answers 503 model_unavailable.
-var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels, boot.BuiltinAssistant)
+var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels, boot.BuiltinAssistant, boot.BuiltinImages)
 
 // upstream is the upstream model at SVC_MODEL_BASE_URL: it writes the agent's replies and answers
 // the model-compatible endpoints.
-var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels, boot.UpstreamAssistant)
+var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels, boot.UpstreamAssistant, boot.UpstreamImages)

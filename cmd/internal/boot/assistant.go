@@ -22,6 +22,18 @@ var AssistantSet = wire.NewSet(
 	assistant.New, wire.Struct(new(assistant.Deps), "*"),
 )
 
+// BuiltinImages: without an upstream no picture can be made.
+func BuiltinImages() ports.Images { return unconnected.NewImages() }
+
+// UpstreamImages has the upstream make pictures with SVC_MODEL_IMAGE_NAME; without it no
+// picture can be made.
+func UpstreamImages(cfg config.Config, up *openai.Client) ports.Images {
+	if cfg.ModelImageName == "" {
+		return unconnected.NewImages()
+	}
+	return up
+}
+
 // BuiltinAssistant has the local command grammar read the assistant's instructions.
 func BuiltinAssistant() assistant.Options { return assistant.Options{} }
 
