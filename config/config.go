@@ -48,6 +48,7 @@ type Config struct {
 	ModelAPIKey             string        `env:"SVC_MODEL_API_KEY"`
 	ModelName               string        `env:"SVC_MODEL_NAME" envDefault:"gpt-4o-mini"`
 	ModelEmbeddingName      string        `env:"SVC_MODEL_EMBEDDING_NAME" envDefault:"text-embedding-3-small"`
+	ModelImageName          string        `env:"SVC_MODEL_IMAGE_NAME"`
 	ChatWait                time.Duration `env:"SVC_CHAT_WAIT" envDefault:"40s"`
 	ReplyTimeout            time.Duration `env:"SVC_REPLY_TIMEOUT" envDefault:"75s"`
 	SweepInterval           time.Duration `env:"SVC_SWEEP_INTERVAL" envDefault:"5s"`

@@ -52,6 +52,9 @@ type Keys interface {
 	// Revoke marks a key revoked (an admin call by key id); not_found when none, and a second
 	// revoke keeps the first time.
 	Revoke(ctx context.Context, keyID string, at time.Time) (account.Key, error)
+	// SetSendWithoutApproval switches a key's Send without approval permission (an admin call by
+	// key id) and returns the key; not_found when none.
+	SetSendWithoutApproval(ctx context.Context, keyID string, on bool) (account.Key, error)
 }
 
 // Agents stores the agent profile of each account.

@@ -27,6 +27,8 @@ func badInputs(hook string) []badInput {
 		{name: "a control character in a chat customer_name", method: "POST", path: "/v1/chat", body: `{"message":"hi","customer_name":"Ana\u001b[31m"}`, param: "customer_name"},
 		{name: "NUL in a client chat message", method: "POST", path: "/v1/client/chat", body: `{"message":"\u0000"}`, param: "message", client: true},
 		{name: "NUL in a session customer_name", method: "POST", path: "/v1/sessions", body: `{"customer_name":"\u0000"}`, param: "customer_name"},
+		{name: "NUL in an assistant message", method: "POST", path: "/v1/assistant", body: `{"message":"add a note\u0000"}`, param: "message"},
+		{name: "invalid UTF-8 in an assistant input", method: "POST", path: "/v1/assistant", body: "{\"message\":\"hi\",\"input\":\"caf\xe9\"}", param: "input"},
 		{name: "NUL in a conversion reference", method: "POST", path: "/v1/conversions", body: `{"kind":"lead","reference":"ord\u0000"}`, param: "reference"},
 		{name: "NUL in an FAQ question", method: "POST", path: "/v1/knowledge/faq", body: `{"items":[{"question":"Open?\u0000","answer":"Yes."}]}`, param: "items[0].question"},
 		{name: "NUL in an FAQ answer", method: "POST", path: "/v1/knowledge/faq", body: `{"items":[{"question":"Open?","answer":"Yes."},{"question":"Late?","answer":"\u0000"}]}`, param: "items[1].answer"},

@@ -38,6 +38,7 @@ var strictRequests = []func() any{
 	func() any { return new(webhookIn) },
 	func() any { return new(webhookPatchIn) },
 	func() any { return new(conversionIn) },
+	func() any { return new(assistantIn) },
 }
 
 // seedBodies adds the bodies of decodingCases (an oversized value cut to 64 KB, for speed) and a

@@ -18,6 +18,7 @@ import (
 
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/compat"
@@ -52,6 +53,7 @@ type UseCases struct {
 	Relay       *events.Relay
 	Compat      *compat.Service
 	Messaging   *channels.Service
+	Assistant   *assistant.Service
 }
 
 // Options are the adapter's settings.
@@ -137,6 +139,7 @@ func (s *Server) routes() *gin.Engine {
 	web.POST("/conversions", s.createConversion)
 	web.GET("/conversions", s.listConversions)
 	web.GET("/notifications", s.listNotifications)
+	web.POST("/assistant", s.postAssistant)
 
 	// Model-compatible endpoints (spec 4.8), 60 requests a minute per account, and the usage
 	// statement their labels feed.

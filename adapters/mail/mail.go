@@ -96,18 +96,41 @@ func NewSMTP(rawURL, from string, log *zap.Logger) (*SMTP, error) {
 // Send delivers m in one SMTP session, which ends (its connection closed) when ctx does or after
 // the mailer's timeout.
 func (s *SMTP) Send(ctx context.Context, m notify.Mail) error {
+	msg, err := message(s.from, m.To, nil, m.Subject, m.Text)
+	if err != nil {
+		return err
+	}
+	if err := s.deliver(ctx, msg); err != nil {
+		return err
+	}
+	s.log.Debug("mail sent", zap.String("to", m.To), zap.String("subject", m.Subject))
+	return nil
+}
+
+// message builds a plain-text e-mail with its date and message id.
+func message(from, to string, cc []string, subject, text string) (*gomail.Msg, error) {
 	msg := gomail.NewMsg()
-	if err := msg.From(s.from); err != nil {
-		return fmt.Errorf("mail from %q: %w", s.from, err)
+	if err := msg.From(from); err != nil {
+		return nil, fmt.Errorf("mail from %q: %w", from, err)
 	}
-	if err := msg.To(m.To); err != nil {
-		return fmt.Errorf("mail to %q: %w", m.To, err)
+	if err := msg.To(to); err != nil {
+		return nil, fmt.Errorf("mail to %q: %w", to, err)
 	}
-	msg.Subject(m.Subject)
+	if len(cc) > 0 {
+		if err := msg.Cc(cc...); err != nil {
+			return nil, fmt.Errorf("mail cc: %w", err)
+		}
+	}
+	msg.Subject(subject)
 	msg.SetDate()
 	msg.SetMessageID()
-	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
+	msg.SetBodyString(gomail.TypeTextPlain, text)
+	return msg, nil
+}
 
+// deliver sends msg in one SMTP session, which ends (its connection closed) when ctx does or
+// after the mailer's timeout.
+func (s *SMTP) deliver(ctx context.Context, msg *gomail.Msg) error {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	var conns conns
@@ -122,7 +145,6 @@ func (s *SMTP) Send(ctx context.Context, m notify.Mail) error {
 	if err := client.DialAndSendWithContext(ctx, msg); err != nil {
 		return fmt.Errorf("send mail via %s:%d: %w", s.host, s.port, err)
 	}
-	s.log.Debug("mail sent", zap.String("to", m.To), zap.String("subject", m.Subject))
 	return nil
 }
 

@@ -125,6 +125,18 @@ func (r *Keys) Revoke(ctx context.Context, keyID string, at time.Time) (account.
 	return r.get(ctx, "id = ?", keyID)
 }
 
+// SetSendWithoutApproval switches the key's Send without approval permission and returns the
+// key; not_found when none. It is an admin call by key id.
+func (r *Keys) SetSendWithoutApproval(ctx context.Context, keyID string, on bool) (account.Key, error) {
+	if _, err := idb(ctx, r.db).NewUpdate().Model((*keyModel)(nil)).
+		Set("send_without_approval = ?", on).
+		Where("id = ?", keyID).
+		Exec(ctx); err != nil {
+		return account.Key{}, fmt.Errorf("set key permission: %w", err)
+	}
+	return r.get(ctx, "id = ?", keyID)
+}
+
 func (r *Keys) get(ctx context.Context, where string, arg any) (account.Key, error) {
 	var m keyModel
 	if err := idb(ctx, r.db).NewSelect().Model(&m).Where(where, arg).Scan(ctx); err != nil {

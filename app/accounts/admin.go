@@ -190,6 +190,12 @@ func (a *Admin) RevokeKey(ctx context.Context, keyID string) (account.Key, error
 	return a.keys.Revoke(ctx, keyID, a.clock.Now().UTC())
 }
 
+// SetSendWithoutApproval switches a key's Send without approval permission (spec 4.7 rule 6):
+// with it on, the assistant sends e-mails, messages and posts in mode do without asking.
+func (a *Admin) SetSendWithoutApproval(ctx context.Context, keyID string, on bool) (account.Key, error) {
+	return a.keys.SetSendWithoutApproval(ctx, keyID, on)
+}
+
 // Keys lists an account's keys (without secrets).
 func (a *Admin) Keys(ctx context.Context, accountID string) ([]account.Key, error) {
 	if _, err := a.accounts.Get(ctx, accountID); err != nil {

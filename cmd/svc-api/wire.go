@@ -19,6 +19,7 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
@@ -47,6 +48,10 @@ var common = wire.NewSet(
 	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
 	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
 	wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
+	boot.AssistantSet,
+	wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)),
+	wire.Bind(new(assistant.Profiles), new(*agents.Profiles)),
+	wire.Bind(new(assistant.Brain), new(*knowledge.Brain)),
 	wire.Struct(new(program), "*"),
 )
 
@@ -71,11 +76,11 @@ var production = wire.NewSet(
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
 // model svc answers 503 model_unavailable.
-var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels)
+var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels, boot.BuiltinAssistant, boot.BuiltinImages)
 
 // upstream is the upstream model at SVC_MODEL_BASE_URL: it writes the agent's replies and answers
 // the model-compatible endpoints.
-var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels)
+var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels, boot.UpstreamAssistant, boot.UpstreamImages)
 
 // initEmbeddedSQLite assembles svc-api embedded on SQLite (migrated at start) with the built-in
 // engine: the default, nothing else needed.

@@ -15,14 +15,17 @@ import (
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/mail"
 	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
 	"github.com/svcagent/svc/adapters/ratelimit"
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/unconnected"
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/conversions"
@@ -147,6 +150,31 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	records := store.NewRecords(db)
+	approvals := store.NewApprovals(db)
+	assistantHistory := store.NewAssistantHistory(db)
+	mailboxes := store.NewMailboxes(db)
+	mailMailboxes := mail.NewMailboxes(log)
+	connectors := unconnected.NewConnectors()
+	images := boot.BuiltinImages()
+	assistantDeps := assistant.Deps{
+		Ledger:        ledger,
+		Profiles:      profiles,
+		Brain:         brain,
+		Records:       records,
+		Approvals:     approvals,
+		History:       assistantHistory,
+		Mailboxes:     mailboxes,
+		Mail:          mailMailboxes,
+		Vault:         aesgcm,
+		Connectors:    connectors,
+		Images:        images,
+		Conversations: conversations,
+		Conversions:   storeConversions,
+		Clock:         system,
+	}
+	assistantOptions := boot.BuiltinAssistant()
+	assistantService := assistant.New(assistantDeps, assistantOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -161,6 +189,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Relay:       relay,
 		Compat:      compatService,
 		Messaging:   channelsService,
+		Assistant:   assistantService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -292,6 +321,31 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	records := store.NewRecords(db)
+	approvals := store.NewApprovals(db)
+	assistantHistory := store.NewAssistantHistory(db)
+	mailboxes := store.NewMailboxes(db)
+	mailMailboxes := mail.NewMailboxes(log)
+	connectors := unconnected.NewConnectors()
+	images := boot.UpstreamImages(cfg, client)
+	assistantDeps := assistant.Deps{
+		Ledger:        ledger,
+		Profiles:      profiles,
+		Brain:         brain,
+		Records:       records,
+		Approvals:     approvals,
+		History:       assistantHistory,
+		Mailboxes:     mailboxes,
+		Mail:          mailMailboxes,
+		Vault:         aesgcm,
+		Connectors:    connectors,
+		Images:        images,
+		Conversations: conversations,
+		Conversions:   storeConversions,
+		Clock:         system,
+	}
+	assistantOptions := boot.UpstreamAssistant(cfg, client)
+	assistantService := assistant.New(assistantDeps, assistantOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -306,6 +360,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Relay:       relay,
 		Compat:      compatService,
 		Messaging:   channelsService,
+		Assistant:   assistantService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -436,6 +491,31 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	records := store.NewRecords(db)
+	approvals := store.NewApprovals(db)
+	assistantHistory := store.NewAssistantHistory(db)
+	mailboxes := store.NewMailboxes(db)
+	mailMailboxes := mail.NewMailboxes(log)
+	connectors := unconnected.NewConnectors()
+	images := boot.BuiltinImages()
+	assistantDeps := assistant.Deps{
+		Ledger:        ledger,
+		Profiles:      profiles,
+		Brain:         brain,
+		Records:       records,
+		Approvals:     approvals,
+		History:       assistantHistory,
+		Mailboxes:     mailboxes,
+		Mail:          mailMailboxes,
+		Vault:         aesgcm,
+		Connectors:    connectors,
+		Images:        images,
+		Conversations: conversations,
+		Conversions:   storeConversions,
+		Clock:         system,
+	}
+	assistantOptions := boot.BuiltinAssistant()
+	assistantService := assistant.New(assistantDeps, assistantOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -450,6 +530,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Relay:       relay,
 		Compat:      compatService,
 		Messaging:   channelsService,
+		Assistant:   assistantService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -581,6 +662,31 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	records := store.NewRecords(db)
+	approvals := store.NewApprovals(db)
+	assistantHistory := store.NewAssistantHistory(db)
+	mailboxes := store.NewMailboxes(db)
+	mailMailboxes := mail.NewMailboxes(log)
+	connectors := unconnected.NewConnectors()
+	images := boot.UpstreamImages(cfg, client)
+	assistantDeps := assistant.Deps{
+		Ledger:        ledger,
+		Profiles:      profiles,
+		Brain:         brain,
+		Records:       records,
+		Approvals:     approvals,
+		History:       assistantHistory,
+		Mailboxes:     mailboxes,
+		Mail:          mailMailboxes,
+		Vault:         aesgcm,
+		Connectors:    connectors,
+		Images:        images,
+		Conversations: conversations,
+		Conversions:   storeConversions,
+		Clock:         system,
+	}
+	assistantOptions := boot.UpstreamAssistant(cfg, client)
+	assistantService := assistant.New(assistantDeps, assistantOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -595,6 +701,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Relay:       relay,
 		Compat:      compatService,
 		Messaging:   channelsService,
+		Assistant:   assistantService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -740,6 +847,31 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Agent:         channelsAgent,
 	}
 	channelsService := channels.New(channelsDeps)
+	records := store.NewRecords(db)
+	approvals := store.NewApprovals(db)
+	assistantHistory := store.NewAssistantHistory(db)
+	mailboxes := store.NewMailboxes(db)
+	mailMailboxes := mail.NewMailboxes(log)
+	connectors := unconnected.NewConnectors()
+	images := boot.BuiltinImages()
+	assistantDeps := assistant.Deps{
+		Ledger:        ledger,
+		Profiles:      profiles,
+		Brain:         brain,
+		Records:       records,
+		Approvals:     approvals,
+		History:       assistantHistory,
+		Mailboxes:     mailboxes,
+		Mail:          mailMailboxes,
+		Vault:         aesgcm,
+		Connectors:    connectors,
+		Images:        images,
+		Conversations: conversations,
+		Conversions:   storeConversions,
+		Clock:         system,
+	}
+	assistantOptions := boot.BuiltinAssistant()
+	assistantService := assistant.New(assistantDeps, assistantOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -754,6 +886,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Relay:       relay,
 		Compat:      compatService,
 		Messaging:   channelsService,
+		Assistant:   assistantService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -905,6 +1038,31 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Agent:         channelsAgent,
 	}
 	channelsService := channels.New(channelsDeps)
+	records := store.NewRecords(db)
+	approvals := store.NewApprovals(db)
+	assistantHistory := store.NewAssistantHistory(db)
+	mailboxes := store.NewMailboxes(db)
+	mailMailboxes := mail.NewMailboxes(log)
+	connectors := unconnected.NewConnectors()
+	images := boot.UpstreamImages(cfg, openaiClient)
+	assistantDeps := assistant.Deps{
+		Ledger:        ledger,
+		Profiles:      profiles,
+		Brain:         brain,
+		Records:       records,
+		Approvals:     approvals,
+		History:       assistantHistory,
+		Mailboxes:     mailboxes,
+		Mail:          mailMailboxes,
+		Vault:         aesgcm,
+		Connectors:    connectors,
+		Images:        images,
+		Conversations: conversations,
+		Conversions:   storeConversions,
+		Clock:         system,
+	}
+	assistantOptions := boot.UpstreamAssistant(cfg, openaiClient)
+	assistantService := assistant.New(assistantDeps, assistantOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -919,6 +1077,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Relay:       relay,
 		Compat:      compatService,
 		Messaging:   channelsService,
+		Assistant:   assistantService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1069,6 +1228,31 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Agent:         channelsAgent,
 	}
 	channelsService := channels.New(channelsDeps)
+	records := store.NewRecords(db)
+	approvals := store.NewApprovals(db)
+	assistantHistory := store.NewAssistantHistory(db)
+	mailboxes := store.NewMailboxes(db)
+	mailMailboxes := mail.NewMailboxes(log)
+	connectors := unconnected.NewConnectors()
+	images := boot.BuiltinImages()
+	assistantDeps := assistant.Deps{
+		Ledger:        ledger,
+		Profiles:      profiles,
+		Brain:         brain,
+		Records:       records,
+		Approvals:     approvals,
+		History:       assistantHistory,
+		Mailboxes:     mailboxes,
+		Mail:          mailMailboxes,
+		Vault:         aesgcm,
+		Connectors:    connectors,
+		Images:        images,
+		Conversations: conversations,
+		Conversions:   storeConversions,
+		Clock:         system,
+	}
+	assistantOptions := boot.BuiltinAssistant()
+	assistantService := assistant.New(assistantDeps, assistantOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1083,6 +1267,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Relay:       relay,
 		Compat:      compatService,
 		Messaging:   channelsService,
+		Assistant:   assistantService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1234,6 +1419,31 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Agent:         channelsAgent,
 	}
 	channelsService := channels.New(channelsDeps)
+	records := store.NewRecords(db)
+	approvals := store.NewApprovals(db)
+	assistantHistory := store.NewAssistantHistory(db)
+	mailboxes := store.NewMailboxes(db)
+	mailMailboxes := mail.NewMailboxes(log)
+	connectors := unconnected.NewConnectors()
+	images := boot.UpstreamImages(cfg, openaiClient)
+	assistantDeps := assistant.Deps{
+		Ledger:        ledger,
+		Profiles:      profiles,
+		Brain:         brain,
+		Records:       records,
+		Approvals:     approvals,
+		History:       assistantHistory,
+		Mailboxes:     mailboxes,
+		Mail:          mailMailboxes,
+		Vault:         aesgcm,
+		Connectors:    connectors,
+		Images:        images,
+		Conversations: conversations,
+		Conversions:   storeConversions,
+		Clock:         system,
+	}
+	assistantOptions := boot.UpstreamAssistant(cfg, openaiClient)
+	assistantService := assistant.New(assistantDeps, assistantOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1248,6 +1458,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Relay:       relay,
 		Compat:      compatService,
 		Messaging:   channelsService,
+		Assistant:   assistantService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1279,7 +1490,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*agents.Profiles)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.
@@ -1292,8 +1503,8 @@ var production = wire.NewSet(boot.RedisConnOpt, boot.AsynqOptions, asynqq.NewCli
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
 // model svc answers 503 model_unavailable.
-var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels)
+var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels, boot.BuiltinAssistant, boot.BuiltinImages)
 
 // upstream is the upstream model at SVC_MODEL_BASE_URL: it writes the agent's replies and answers
 // the model-compatible endpoints.
-var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels)
+var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels, boot.UpstreamAssistant, boot.UpstreamImages)

@@ -49,6 +49,12 @@ var commands = map[string]command{
 		"create": withCtl(keyCreate),
 		"list":   withCtl(keyList),
 		"revoke": withCtl(keyRevoke),
+		"set":    withCtl(keySet),
+	}),
+	"mail": sub(map[string]command{
+		"set":    withCtl(mailSet),
+		"show":   withCtl(mailShow),
+		"delete": withCtl(mailDelete),
 	}),
 	"ping": withCtl(ping),
 	"channel": sub(map[string]command{

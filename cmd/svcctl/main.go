@@ -25,6 +25,11 @@ commands:
   key create --account ID [--name N] [--send-without-approval]
   key list --account ID
   key revoke --key-id ID
+  key set --key-id ID --send-without-approval=true|false
+  mail set --account ID --host H [--port 587] [--username U --password-stdin] --from ADDR [--security starttls|tls]
+                                            connect the account's mail connector (the assistant's e-mails)
+  mail show --account ID
+  mail delete --account ID
   ping [--timeout 15s]                      write a test task to the outbox and wait for a worker to run it
   channel connect whatsapp --account ID --phone-number-id N --access-token T --app-secret S --verify-token V
   channel connect telegram --account ID --bot-token T

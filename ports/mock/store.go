@@ -233,6 +233,21 @@ func (mr *MockKeysMockRecorder) Revoke(ctx, keyID, at interface{}) *gomock.Call 
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Revoke", reflect.TypeOf((*MockKeys)(nil).Revoke), ctx, keyID, at)
 }
 
+// SetSendWithoutApproval mocks base method.
+func (m *MockKeys) SetSendWithoutApproval(ctx context.Context, keyID string, on bool) (account.Key, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "SetSendWithoutApproval", ctx, keyID, on)
+	ret0, _ := ret[0].(account.Key)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// SetSendWithoutApproval indicates an expected call of SetSendWithoutApproval.
+func (mr *MockKeysMockRecorder) SetSendWithoutApproval(ctx, keyID, on interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SetSendWithoutApproval", reflect.TypeOf((*MockKeys)(nil).SetSendWithoutApproval), ctx, keyID, on)
+}
+
 // MockAgents is a mock of Agents interface.
 type MockAgents struct {
 	ctrl     *gomock.Controller

@@ -64,6 +64,8 @@ type Options struct {
 	Model string
 	// EmbeddingModel is the model Embed asks for.
 	EmbeddingModel string
+	// ImageModel is the model Create asks for pictures; empty: no pictures.
+	ImageModel string
 	// Timeout bounds one attempt of a non-streamed call, request to last byte; for a stream it
 	// bounds the wait for the response headers and then for each next piece.
 	Timeout time.Duration

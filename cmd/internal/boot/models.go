@@ -28,7 +28,7 @@ var UpstreamModel = wire.NewSet(Upstream, ModelReplier, wire.Bind(new(ports.Repl
 // model-compatible endpoints.
 func Upstream(cfg config.Config, log *zap.Logger) *openai.Client {
 	return openai.New(openai.Options{BaseURL: cfg.ModelBaseURL, APIKey: cfg.ModelAPIKey, Model: cfg.ModelName,
-		EmbeddingModel: cfg.ModelEmbeddingName}, log.Named("model"))
+		EmbeddingModel: cfg.ModelEmbeddingName, ImageModel: cfg.ModelImageName}, log.Named("model"))
 }
 
 // ModelReplier writes the agent's replies with the upstream's SVC_MODEL_NAME.

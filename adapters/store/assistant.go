@@ -1,0 +1,350 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/google/wire"
+	"github.com/uptrace/bun"
+
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/approval"
+	"github.com/svcagent/svc/domain/assistant"
+	"github.com/svcagent/svc/ports"
+)
+
+// AssistantSet provides the repositories of the owner's assistant, each bound to its port.
+var AssistantSet = wire.NewSet(
+	NewRecords, wire.Bind(new(ports.Records), new(*Records)),
+	NewApprovals, wire.Bind(new(ports.Approvals), new(*Approvals)),
+	NewAssistantHistory, wire.Bind(new(ports.AssistantHistory), new(*AssistantHistory)),
+	NewMailboxes, wire.Bind(new(ports.Mailboxes), new(*Mailboxes)),
+)
+
+var (
+	_ ports.Records          = (*Records)(nil)
+	_ ports.Approvals        = (*Approvals)(nil)
+	_ ports.AssistantHistory = (*AssistantHistory)(nil)
+	_ ports.Mailboxes        = (*Mailboxes)(nil)
+)
+
+type recordModel struct {
+	bun.BaseModel `bun:"table:owner_records"`
+
+	ID        string    `bun:"id,pk"`
+	AccountID string    `bun:"account_id"`
+	Type      string    `bun:"type"`
+	Key       string    `bun:"record_key"`
+	Title     string    `bun:"title"`
+	Email     string    `bun:"email"`
+	Phone     string    `bun:"phone"`
+	Date      string    `bun:"date"`
+	CreatedAt time.Time `bun:"created_at"`
+	UpdatedAt time.Time `bun:"updated_at"`
+}
+
+func (m *recordModel) domain() assistant.Record {
+	return assistant.Record{ID: m.ID, AccountID: m.AccountID, Type: assistant.Type(m.Type), Title: m.Title, Email: m.Email,
+		Phone: m.Phone, Date: m.Date, CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
+}
+
+// Records implements ports.Records.
+type Records struct{ db *bun.DB }
+
+// NewRecords returns the owner-record repository of db.
+func NewRecords(db *bun.DB) *Records { return &Records{db: db} }
+
+// Save inserts r, or, when the account has a record with its key, changes that one's fields
+// (keeping its id and creation time), in one statement.
+func (r *Records) Save(ctx context.Context, rec assistant.Record) error {
+	m := recordModel{ID: rec.ID, AccountID: rec.AccountID, Type: string(rec.Type), Key: rec.Key(), Title: rec.Title,
+		Email: rec.Email, Phone: rec.Phone, Date: rec.Date, CreatedAt: dbTime(rec.CreatedAt), UpdatedAt: dbTime(rec.UpdatedAt)}
+	if _, err := idb(ctx, r.db).NewInsert().Model(&m).
+		On("CONFLICT (account_id, record_key) DO UPDATE").
+		Set("title = EXCLUDED.title, email = EXCLUDED.email, phone = EXCLUDED.phone, date = EXCLUDED.date, updated_at = EXCLUDED.updated_at").
+		Exec(ctx); err != nil {
+		return fmt.Errorf("save record: %w", err)
+	}
+	return nil
+}
+
+// List returns the account's records of type t, newest first, at most limit, and how many
+// there are; bookings include the agent's (the bookings table).
+func (r *Records) List(ctx context.Context, accountID string, t assistant.Type, limit int) ([]assistant.Record, int, error) {
+	db := idb(ctx, r.db)
+	var ms []recordModel
+	q := db.NewSelect().Model(&ms).Where("account_id = ?", accountID).Where("type = ?", string(t)).
+		OrderExpr("created_at DESC, id DESC")
+	if limit > 0 {
+		q = q.Limit(int64(limit))
+	}
+	n, err := q.ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list records: %w", err)
+	}
+	out := make([]assistant.Record, 0, len(ms))
+	for i := range ms {
+		out = append(out, ms[i].domain())
+	}
+	if t != assistant.Booking {
+		return out, int(n), nil
+	}
+	var bs []bookingModel
+	bq := db.NewSelect().Model(&bs).Where("account_id = ?", accountID).OrderExpr("created_at DESC, id DESC")
+	if limit > 0 {
+		bq = bq.Limit(int64(limit))
+	}
+	nb, err := bq.ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list bookings: %w", err)
+	}
+	for _, b := range bs {
+		title := b.Type
+		if b.CustomerName != "" {
+			title = b.CustomerName + ", " + title
+		}
+		if b.Time != "" {
+			title += " " + b.Time
+		}
+		out = append(out, assistant.Record{ID: b.ID, AccountID: b.AccountID, Type: assistant.Booking, Title: title,
+			Date: b.Date, CreatedAt: domainTime(b.CreatedAt), UpdatedAt: domainTime(b.CreatedAt)})
+	}
+	sortNewest(out)
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, int(n + nb), nil
+}
+
+func sortNewest(rs []assistant.Record) {
+	slices.SortStableFunc(rs, func(a, b assistant.Record) int { return b.CreatedAt.Compare(a.CreatedAt) })
+}
+
+// approvalActionJSON is how an approval's action is kept.
+type approvalActionJSON struct {
+	Type     string `json:"type"`
+	To       string `json:"to,omitempty"`
+	Cc       string `json:"cc,omitempty"`
+	Subject  string `json:"subject,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Email    string `json:"email,omitempty"`
+	Phone    string `json:"phone,omitempty"`
+	Date     string `json:"date,omitempty"`
+	Setting  string `json:"setting,omitempty"`
+	Value    string `json:"value,omitempty"`
+	Question string `json:"question,omitempty"`
+	Answer   string `json:"answer,omitempty"`
+	Query    string `json:"query,omitempty"`
+	Target   string `json:"target,omitempty"`
+	URL      string `json:"url,omitempty"`
+	ToOwner  bool   `json:"to_owner,omitempty"`
+}
+
+type approvalModel struct {
+	bun.BaseModel `bun:"table:approvals"`
+
+	ID             string    `bun:"id,pk"`
+	AccountID      string    `bun:"account_id"`
+	Actions        string    `bun:"actions"`
+	Hash           string    `bun:"hash"`
+	Status         string    `bun:"status"`
+	Lang           string    `bun:"lang"`
+	ConversationID string    `bun:"conversation_id"`
+	CreatedAt      time.Time `bun:"created_at"`
+	ExpiresAt      time.Time `bun:"expires_at"`
+	UsedAt         time.Time `bun:"used_at,nullzero"`
+}
+
+func toApprovalModel(r approval.Request) (*approvalModel, error) {
+	as := make([]approvalActionJSON, len(r.Actions))
+	for i, a := range r.Actions {
+		as[i] = approvalActionJSON{Type: string(a.Type), To: a.To, Cc: a.Cc, Subject: a.Subject, Text: a.Text, Name: a.Name,
+			Email: a.Email, Phone: a.Phone, Date: a.Date, Setting: a.Setting, Value: a.Value, Question: a.Question,
+			Answer: a.Answer, Query: a.Query, Target: a.Target, URL: a.URL, ToOwner: a.ToOwner}
+	}
+	b, err := json.Marshal(as)
+	if err != nil {
+		return nil, fmt.Errorf("encode approval actions: %w", err)
+	}
+	return &approvalModel{ID: r.ID, AccountID: r.AccountID, Actions: string(b), Hash: r.Hash, Status: string(r.Status),
+		Lang: r.Lang, ConversationID: r.ConversationID, CreatedAt: dbTime(r.CreatedAt), ExpiresAt: dbTime(r.ExpiresAt),
+		UsedAt: dbTime(r.UsedAt)}, nil
+}
+
+func (m *approvalModel) domain() (approval.Request, error) {
+	var as []approvalActionJSON
+	if err := json.Unmarshal([]byte(m.Actions), &as); err != nil {
+		return approval.Request{}, fmt.Errorf("decode approval %s actions: %w", m.ID, err)
+	}
+	actions := make([]assistant.Action, len(as))
+	for i, a := range as {
+		actions[i] = assistant.Action{Type: assistant.Type(a.Type), To: a.To, Cc: a.Cc, Subject: a.Subject, Text: a.Text,
+			Name: a.Name, Email: a.Email, Phone: a.Phone, Date: a.Date, Setting: a.Setting, Value: a.Value,
+			Question: a.Question, Answer: a.Answer, Query: a.Query, Target: a.Target, URL: a.URL, ToOwner: a.ToOwner}
+	}
+	return approval.Request{ID: m.ID, AccountID: m.AccountID, Actions: actions, Hash: m.Hash, Status: approval.Status(m.Status),
+		Lang: m.Lang, ConversationID: m.ConversationID, CreatedAt: domainTime(m.CreatedAt), ExpiresAt: domainTime(m.ExpiresAt),
+		UsedAt: domainTime(m.UsedAt)}, nil
+}
+
+// Approvals implements ports.Approvals.
+type Approvals struct{ db *bun.DB }
+
+// NewApprovals returns the approval repository of db.
+func NewApprovals(db *bun.DB) *Approvals { return &Approvals{db: db} }
+
+// Create stores a new approval.
+func (r *Approvals) Create(ctx context.Context, a approval.Request) error {
+	m, err := toApprovalModel(a)
+	if err != nil {
+		return err
+	}
+	if _, err := idb(ctx, r.db).NewInsert().Model(m).Exec(ctx); err != nil {
+		return fmt.Errorf("create approval: %w", err)
+	}
+	return nil
+}
+
+// Use is one conditional UPDATE … WHERE status = 'pending' AND expires_at >= now … RETURNING,
+// on both databases: of concurrent uses the first to write wins, the others match no row.
+func (r *Approvals) Use(ctx context.Context, accountID, id string, now time.Time) (approval.Request, error) {
+	var m approvalModel
+	err := idb(ctx, r.db).NewUpdate().Model(&m).
+		Set("status = ?", string(approval.Used)).
+		Set("used_at = ?", dbTime(now)).
+		Where("account_id = ?", accountID).
+		Where("id = ?", id).
+		Where("status = ?", string(approval.Pending)).
+		Where("expires_at >= ?", dbTime(now)).
+		Returning("*").
+		Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && m.ID == "" {
+		return approval.Request{}, approval.NotFound()
+	}
+	if err != nil {
+		return approval.Request{}, fmt.Errorf("use approval: %w", err)
+	}
+	return m.domain()
+}
+
+type turnModel struct {
+	bun.BaseModel `bun:"table:assistant_turns"`
+
+	AccountID      string    `bun:"account_id,pk"`
+	ConversationID string    `bun:"conversation_id,pk"`
+	Seq            int64     `bun:"seq,pk"`
+	Role           string    `bun:"role"`
+	Content        string    `bun:"content"`
+	Status         string    `bun:"status"`
+	Missing        string    `bun:"missing"`
+	CreatedAt      time.Time `bun:"created_at"`
+}
+
+// AssistantHistory implements ports.AssistantHistory.
+type AssistantHistory struct{ db *bun.DB }
+
+// NewAssistantHistory returns the assistant-conversation repository of db.
+func NewAssistantHistory(db *bun.DB) *AssistantHistory { return &AssistantHistory{db: db} }
+
+// Add appends turns after the conversation's last, in one transaction; a concurrent add to
+// the same conversation fails on the primary key rather than interleave.
+func (r *AssistantHistory) Add(ctx context.Context, accountID string, turns ...assistant.Turn) error {
+	if len(turns) == 0 {
+		return nil
+	}
+	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		var last sql.NullInt64
+		if err := tx.NewSelect().Model((*turnModel)(nil)).ColumnExpr("MAX(seq)").
+			Where("account_id = ?", accountID).Where("conversation_id = ?", turns[0].ConversationID).
+			Scan(ctx, &last); err != nil {
+			return fmt.Errorf("add turns: %w", err)
+		}
+		ms := make([]turnModel, len(turns))
+		for i, t := range turns {
+			ms[i] = turnModel{AccountID: accountID, ConversationID: t.ConversationID, Seq: last.Int64 + int64(i) + 1,
+				Role: t.Role, Content: t.Content, Status: string(t.Status), Missing: t.Missing, CreatedAt: dbTime(t.CreatedAt)}
+		}
+		if _, err := tx.NewInsert().Model(&ms).Exec(ctx); err != nil {
+			return fmt.Errorf("add turns: %w", err)
+		}
+		return nil
+	})
+}
+
+// Turns returns the last limit turns, oldest first; not_found when there are none.
+func (r *AssistantHistory) Turns(ctx context.Context, accountID, conversationID string, limit int) ([]assistant.Turn, error) {
+	var ms []turnModel
+	q := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
+		Where("conversation_id = ?", conversationID).Order("seq DESC")
+	if limit > 0 {
+		q = q.Limit(int64(limit))
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read turns: %w", err)
+	}
+	if len(ms) == 0 {
+		return nil, domain.NotFound("conversation")
+	}
+	out := make([]assistant.Turn, len(ms))
+	for i, m := range ms {
+		out[len(ms)-1-i] = assistant.Turn{ConversationID: m.ConversationID, Role: m.Role, Content: m.Content,
+			Status: assistant.Status(m.Status), Missing: m.Missing, CreatedAt: domainTime(m.CreatedAt)}
+	}
+	return out, nil
+}
+
+type mailboxModel struct {
+	bun.BaseModel `bun:"table:mailboxes"`
+
+	AccountID      string    `bun:"account_id,pk"`
+	Host           string    `bun:"host"`
+	Port           int       `bun:"port"`
+	Username       string    `bun:"username"`
+	SealedPassword []byte    `bun:"sealed_password"`
+	From           string    `bun:"from_address"`
+	Security       string    `bun:"security"`
+	UpdatedAt      time.Time `bun:"updated_at"`
+}
+
+// Mailboxes implements ports.Mailboxes.
+type Mailboxes struct{ db *bun.DB }
+
+// NewMailboxes returns the mail-connector repository of db.
+func NewMailboxes(db *bun.DB) *Mailboxes { return &Mailboxes{db: db} }
+
+// Get returns the account's mailbox; not_found when none.
+func (r *Mailboxes) Get(ctx context.Context, accountID string) (assistant.Mailbox, error) {
+	var m mailboxModel
+	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Scan(ctx); err != nil {
+		return assistant.Mailbox{}, notFound(err, "mailbox", "get mailbox")
+	}
+	return assistant.Mailbox{AccountID: m.AccountID, Host: m.Host, Port: m.Port, Username: m.Username,
+		SealedPassword: m.SealedPassword, From: m.From, Security: assistant.Security(m.Security), UpdatedAt: domainTime(m.UpdatedAt)}, nil
+}
+
+// Save stores the account's mailbox, replacing the one it had.
+func (r *Mailboxes) Save(ctx context.Context, b assistant.Mailbox) error {
+	m := mailboxModel{AccountID: b.AccountID, Host: b.Host, Port: b.Port, Username: b.Username, SealedPassword: b.SealedPassword,
+		From: b.From, Security: string(b.Security), UpdatedAt: dbTime(b.UpdatedAt)}
+	if _, err := idb(ctx, r.db).NewInsert().Model(&m).
+		On("CONFLICT (account_id) DO UPDATE").
+		Set("host = EXCLUDED.host, port = EXCLUDED.port, username = EXCLUDED.username, sealed_password = EXCLUDED.sealed_password, from_address = EXCLUDED.from_address, security = EXCLUDED.security, updated_at = EXCLUDED.updated_at").
+		Exec(ctx); err != nil {
+		return fmt.Errorf("save mailbox: %w", err)
+	}
+	return nil
+}
+
+// Delete removes the account's mailbox.
+func (r *Mailboxes) Delete(ctx context.Context, accountID string) error {
+	if _, err := idb(ctx, r.db).NewDelete().Model((*mailboxModel)(nil)).Where("account_id = ?", accountID).Exec(ctx); err != nil {
+		return fmt.Errorf("delete mailbox: %w", err)
+	}
+	return nil
+}

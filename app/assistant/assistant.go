@@ -1,0 +1,370 @@
+// Package assistant holds the account owner's assistant (spec 4.7): it reads an instruction
+// (with the upstream model's tool calling, or the local command grammar), lets the domain's mode
+// rules decide what runs at once, what waits for approval and what is refused, runs what may
+// run, keeps approvals single-use, and charges the interactions of spec part 8.
+package assistant
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/svcagent/svc/app/ident"
+	appknowledge "github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/approval"
+	"github.com/svcagent/svc/domain/assistant"
+	"github.com/svcagent/svc/domain/language"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/ports"
+)
+
+// Ledger reads usage and charges interactions (app/accounts.Ledger).
+type Ledger interface {
+	Usage(ctx context.Context, acct account.Account) (ledger.Usage, error)
+	ChargeAccount(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error)
+	Hold(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Hold, error)
+	Keep(ctx context.Context, acct account.Account, h ledger.Hold) error
+	Release(ctx context.Context, h ledger.Hold) error
+}
+
+// Profiles reads and changes the agent profile, as PATCH /v1/agent does (app/agents.Profiles).
+type Profiles interface {
+	Get(ctx context.Context, accountID string) (agent.Profile, error)
+	Update(ctx context.Context, accountID string, ch agent.Patch) (agent.Profile, error)
+}
+
+// Brain adds FAQ items, as POST /v1/knowledge/faq does (app/knowledge.Brain).
+type Brain interface {
+	UpsertFAQ(ctx context.Context, accountID string, in []appknowledge.FAQInput) (appknowledge.FAQOutcome, error)
+}
+
+// Deps are the Service's collaborators.
+type Deps struct {
+	Ledger        Ledger
+	Profiles      Profiles
+	Brain         Brain
+	Records       ports.Records
+	Approvals     ports.Approvals
+	History       ports.AssistantHistory
+	Mailboxes     ports.Mailboxes
+	Mail          ports.MailSender
+	Vault         ports.Vault
+	Connectors    ports.Connectors
+	Images        ports.Images
+	Conversations ports.Conversations
+	Conversions   ports.Conversions
+	Clock         ports.Clock
+}
+
+// Options tune the Service.
+type Options struct {
+	// Model is the upstream model that reads instructions; with Upstream nil the local command
+	// grammar does.
+	Model    string
+	Upstream ports.ChatModel
+}
+
+// Service is the owner's assistant.
+type Service struct {
+	d    Deps
+	opts Options
+}
+
+// New returns a Service.
+func New(d Deps, opts Options) *Service { return &Service{d: d, opts: opts} }
+
+// Caller is who asks: the account and the permission of the key used.
+type Caller struct {
+	Account             account.Account
+	SendWithoutApproval bool
+}
+
+// Reply is the assistant's reply (spec 2.12).
+type Reply struct {
+	Mode           assistant.Mode
+	Status         assistant.Status
+	ConversationID string // "" when the request keeps no history
+	Text           *string
+	Actions        []assistant.Outcome
+	Blocked        []assistant.Blocked
+	Approval       *approval.Request
+	Usage          ledger.Usage
+}
+
+// historyTurns is how many earlier turns of a conversation the model reads.
+const historyTurns = 20
+
+// Handle answers one request: an approval, or a new instruction.
+func (s *Service) Handle(ctx context.Context, c Caller, req assistant.Request) (Reply, error) {
+	approve, in, err := req.Validate()
+	if err != nil {
+		return Reply{}, err
+	}
+	if req.Approve != nil {
+		return s.approve(ctx, c, approve)
+	}
+	return s.instruct(ctx, c, in)
+}
+
+// instruct reads a new instruction, runs what may run at once, leaves the rest waiting for
+// approval, and charges 1 interaction (and what the actions that ran cost more).
+func (s *Service) instruct(ctx context.Context, c Caller, in assistant.Instruction) (Reply, error) {
+	acct := c.Account
+	prof, err := s.d.Profiles.Get(ctx, acct.ID)
+	if err != nil {
+		return Reply{}, fmt.Errorf("load agent: %w", err)
+	}
+	if !prof.Configured() {
+		return Reply{}, domain.Errorf(domain.CodeAgentNotConfigured, "the agent must first be set up with PATCH /v1/agent (business_name)")
+	}
+	var history []assistant.Turn
+	if in.ConversationID != "" {
+		if history, err = s.d.History.Turns(ctx, acct.ID, in.ConversationID, historyTurns); err != nil {
+			return Reply{}, err
+		}
+	}
+	lang := in.Lang
+	if lang == "" {
+		lang = language.Detect(in.Message, firstLang(prof))
+	}
+	now := s.d.Clock.Now()
+	hold, err := s.d.Ledger.Hold(ctx, acct, ledger.AssistantReply, "", ledger.Labels{Source: "assistant"})
+	if err != nil {
+		return Reply{}, err
+	}
+	r, err := s.think(ctx, c, in, prof, history, lang, now)
+	if err != nil {
+		if rerr := s.d.Ledger.Release(context.WithoutCancel(ctx), hold); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return Reply{}, err
+	}
+	if err := s.d.Ledger.Keep(ctx, acct, hold); err != nil {
+		return Reply{}, err
+	}
+	r.Usage = hold.Usage
+	for _, o := range r.Actions {
+		if la, ok := assistant.Charge(o.Action.Type); ok && o.OK {
+			u, err := s.d.Ledger.ChargeAccount(ctx, acct, la, "", ledger.Labels{Source: "assistant"})
+			if err != nil && domain.ErrorCode(err) != domain.CodeInteractionLimitReached {
+				return Reply{}, err
+			}
+			r.Usage = u
+		}
+	}
+	return r, nil
+}
+
+// think interprets the instruction, decides and runs; it stores the conversation's turns when
+// the request keeps history (new_conversation, conversation_id, or a needs_input reply).
+func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction, prof agent.Profile, history []assistant.Turn,
+	lang string, now time.Time) (Reply, error) {
+	var it assistant.Interpretation
+	var err error
+	if s.opts.Upstream != nil {
+		it, err = s.interpretWithModel(ctx, c.Account, in, prof, history, lang, now)
+		if err != nil {
+			return Reply{}, domain.Errorf(domain.CodeAssistantError, "the assistant could not answer; try again")
+		}
+	} else {
+		it = s.interpretLocally(in, history, now)
+	}
+	actions := assistant.Address(it.Actions, c.Account.OwnerEmail)
+	r := Reply{Mode: in.Mode, ConversationID: in.ConversationID}
+	perm := assistant.Permissions{SendWithoutApproval: c.SendWithoutApproval, Image: in.Image}
+	var waiting []assistant.Action
+	pictures := 0
+	if it.Missing == "" {
+		for _, a := range actions {
+			d := assistant.Decide(in.Mode, a, perm)
+			if d.Verdict == assistant.Run && a.Type == assistant.Image {
+				if pictures++; pictures > 1 { // image allows one picture
+					d = assistant.Decision{Verdict: assistant.Block, Reason: assistant.NotAvailable}
+				}
+			}
+			switch d.Verdict {
+			case assistant.Run:
+				r.Actions = append(r.Actions, s.run(ctx, c.Account, a, now))
+			case assistant.Wait:
+				waiting = append(waiting, a)
+			default:
+				r.Blocked = append(r.Blocked, assistant.Blocked{Action: a, Reason: d.Reason})
+			}
+		}
+	}
+	r.Status = assistant.StatusOf(it.Missing != "" || !it.Understood() && in.Mode == assistant.Do, r.Actions, waiting, r.Blocked)
+	if r.Status == assistant.StatusNeedsInput && r.ConversationID == "" || in.NewConversation {
+		r.ConversationID = ident.New("asc")
+	}
+	text, err := s.text(ctx, c.Account.ID, it, r, waiting, lang, now)
+	if err != nil {
+		return Reply{}, err
+	}
+	r.Text = &text
+	if len(waiting) > 0 {
+		a := approval.New(ident.New("apr"), c.Account.ID, waiting, now)
+		a.Lang, a.ConversationID = lang, r.ConversationID
+		if err := s.d.Approvals.Create(ctx, a); err != nil {
+			return Reply{}, fmt.Errorf("create approval: %w", err)
+		}
+		r.Approval = &a
+	}
+	if r.ConversationID != "" {
+		missing := it.Missing
+		if missing == "" && r.Status == assistant.StatusNeedsInput {
+			missing = "command"
+		}
+		if err := s.d.History.Add(ctx, c.Account.ID,
+			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleOwner, Content: in.Message, CreatedAt: now},
+			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleAssistant, Content: text, Status: r.Status,
+				Missing: missing, CreatedAt: now}); err != nil {
+			return Reply{}, fmt.Errorf("keep conversation: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// interpretLocally reads the message with the command grammar; an answer to a needs_input
+// question completes the instruction that asked it. The input is data and is never read as a
+// command.
+func (s *Service) interpretLocally(in assistant.Instruction, history []assistant.Turn, now time.Time) assistant.Interpretation {
+	if n := len(history); n >= 2 && history[n-1].Status == assistant.StatusNeedsInput && history[n-1].Missing != "command" {
+		if it := assistant.Complete(assistant.Parse(history[n-2].Content, now), in.Message); it.Understood() {
+			return it
+		}
+	}
+	return assistant.Parse(in.Message, now)
+}
+
+// text writes the reply: the model's answer, the answer to a question about the records, the
+// question for the missing detail, or a summary of what was done, waits and was refused.
+func (s *Service) text(ctx context.Context, accountID string, it assistant.Interpretation, r Reply, waiting []assistant.Action,
+	lang string, now time.Time) (string, error) {
+	switch {
+	case it.Missing != "" && it.Text != "":
+		return it.Text, nil
+	case it.Missing != "":
+		return assistant.Question(lang, it.Missing), nil
+	case it.Query != nil:
+		return s.answer(ctx, accountID, *it.Query, lang, now)
+	case len(r.Actions) > 0 || len(waiting) > 0 || len(r.Blocked) > 0:
+		sum := assistant.Summary(lang, r.Actions, waiting, r.Blocked)
+		if it.Text != "" {
+			return strings.TrimSpace(it.Text) + "\n\n" + sum, nil
+		}
+		return sum, nil
+	case it.Text != "":
+		return it.Text, nil
+	}
+	return assistant.Help(lang), nil
+}
+
+// answerList is how many records an answer lists.
+const answerList = 10
+
+// answer answers a question about the owner's records.
+func (s *Service) answer(ctx context.Context, accountID string, q assistant.Query, lang string, now time.Time) (string, error) {
+	switch q.Topic {
+	case assistant.TopicConversions:
+		cs, err := s.d.Conversions.List(ctx, accountID, ledger.PeriodAt(now).Start, now.Add(time.Second))
+		if err != nil {
+			return "", err
+		}
+		rs := make([]assistant.Record, 0, min(len(cs), answerList))
+		for _, c := range cs[:min(len(cs), answerList)] {
+			title := c.Kind
+			if c.HasAmount {
+				title += fmt.Sprintf(" %.2f %s", c.Amount, c.Currency)
+			}
+			rs = append(rs, assistant.Record{Title: title, Date: c.CreatedAt.UTC().Format(time.DateOnly), CreatedAt: c.CreatedAt})
+		}
+		rs = assistant.Filter(rs, q, now)
+		return assistant.Answer(lang, q, countOf(q, len(cs), rs), rs), nil
+	case assistant.TopicConversations:
+		page, err := s.d.Conversations.List(ctx, accountID, conversationQuery())
+		if err != nil {
+			return "", err
+		}
+		rs := make([]assistant.Record, 0, len(page.Conversations))
+		for _, c := range page.Conversations {
+			title := c.ID + " (" + string(c.Channel) + ")"
+			if c.CustomerName != "" {
+				title = c.CustomerName + ", " + title
+			}
+			rs = append(rs, assistant.Record{Title: title, CreatedAt: c.UpdatedAt})
+		}
+		rs = assistant.Filter(rs, q, now)
+		return assistant.Answer(lang, q, len(rs), rs[:min(len(rs), answerList)]), nil
+	}
+	limit := answerList
+	if q.Today {
+		limit = 0
+	}
+	rs, n, err := s.d.Records.List(ctx, accountID, assistant.Type(q.Topic), limit)
+	if err != nil {
+		return "", err
+	}
+	rs = assistant.Filter(rs, q, now)
+	return assistant.Answer(lang, q, countOf(q, n, rs), rs[:min(len(rs), answerList)]), nil
+}
+
+func countOf(q assistant.Query, total int, filtered []assistant.Record) int {
+	if q.Today {
+		return len(filtered)
+	}
+	return total
+}
+
+// approve runs the actions of a pending approval, once: the store's conditional write lets one
+// of concurrent approvals through. It costs no interaction.
+func (s *Service) approve(ctx context.Context, c Caller, id string) (Reply, error) {
+	if !approval.ValidID(id) {
+		return Reply{}, approval.NotFound()
+	}
+	now := s.d.Clock.Now()
+	a, err := s.d.Approvals.Use(ctx, c.Account.ID, id, now)
+	if err != nil {
+		return Reply{}, err
+	}
+	if a.AccountID != c.Account.ID || approval.Hash(a.Actions) != a.Hash {
+		return Reply{}, approval.NotFound()
+	}
+	r := Reply{Mode: assistant.Do, ConversationID: a.ConversationID}
+	for _, act := range a.Actions {
+		r.Actions = append(r.Actions, s.run(ctx, c.Account, act, now))
+	}
+	r.Status = assistant.ApprovedStatus(r.Actions)
+	if r.Status == assistant.StatusCompleted {
+		text := assistant.Summary(a.Lang, r.Actions, nil, nil)
+		r.Text = &text
+	}
+	if r.ConversationID != "" {
+		content := ""
+		if r.Text != nil {
+			content = *r.Text
+		} else {
+			content = assistant.Summary(a.Lang, r.Actions, nil, nil)
+		}
+		if err := s.d.History.Add(ctx, c.Account.ID,
+			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleOwner, Content: "approve " + a.ID, CreatedAt: now},
+			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleAssistant, Content: content, Status: r.Status, CreatedAt: now}); err != nil {
+			return Reply{}, fmt.Errorf("keep conversation: %w", err)
+		}
+	}
+	if r.Usage, err = s.d.Ledger.Usage(ctx, c.Account); err != nil {
+		return Reply{}, err
+	}
+	return r, nil
+}
+
+func firstLang(p agent.Profile) string {
+	if len(p.Languages) > 0 {
+		return p.Languages[0]
+	}
+	return "en"
+}

@@ -1,0 +1,332 @@
+package assistant
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/golang/mock/gomock"
+
+	appknowledge "github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/approval"
+	"github.com/svcagent/svc/domain/assistant"
+	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/ports/mock"
+)
+
+var now = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+
+// fakeLedger counts what is charged (the real ledger is tested in app/accounts).
+type fakeLedger struct {
+	spent    int
+	charges  []ledger.Action
+	released int
+}
+
+func (l *fakeLedger) usage() ledger.Usage { return ledger.Usage{Spent: l.spent, Limit: 100} }
+func (l *fakeLedger) Usage(context.Context, account.Account) (ledger.Usage, error) {
+	return l.usage(), nil
+}
+func (l *fakeLedger) ChargeAccount(_ context.Context, _ account.Account, a ledger.Action, _ string, _ ledger.Labels) (ledger.Usage, error) {
+	c, _ := ledger.Cost(a)
+	l.spent += c
+	l.charges = append(l.charges, a)
+	return l.usage(), nil
+}
+func (l *fakeLedger) Hold(ctx context.Context, acct account.Account, a ledger.Action, ref string, lb ledger.Labels) (ledger.Hold, error) {
+	u, _ := l.ChargeAccount(ctx, acct, a, ref, lb)
+	return ledger.NewHold(ledger.Charge{Action: a}, u), nil
+}
+func (l *fakeLedger) Keep(context.Context, account.Account, ledger.Hold) error { return nil }
+func (l *fakeLedger) Release(_ context.Context, h ledger.Hold) error {
+	c, _ := ledger.Cost(h.Charge.Action)
+	l.spent -= c
+	l.released++
+	return nil
+}
+
+type fakeProfiles struct {
+	prof    agent.Profile
+	updated int
+}
+
+func (p *fakeProfiles) Get(context.Context, string) (agent.Profile, error) { return p.prof, nil }
+func (p *fakeProfiles) Update(_ context.Context, _ string, ch agent.Patch) (agent.Profile, error) {
+	if err := p.prof.Apply(ch); err != nil {
+		return agent.Profile{}, err
+	}
+	p.updated++
+	return p.prof, nil
+}
+
+type fakeBrain struct{ err error }
+
+func (b fakeBrain) UpsertFAQ(context.Context, string, []appknowledge.FAQInput) (appknowledge.FAQOutcome, error) {
+	return appknowledge.FAQOutcome{FAQUpsert: knowledge.FAQUpsert{Created: 1}}, b.err
+}
+
+type fixture struct {
+	svc       *Service
+	ledger    *fakeLedger
+	profiles  *fakeProfiles
+	records   *mock.MockRecords
+	approvals *mock.MockApprovals
+	history   *mock.MockAssistantHistory
+	mailboxes *mock.MockMailboxes
+	mail      *mock.MockMailSender
+	vault     *mock.MockVault
+	model     *mock.MockChatModel
+}
+
+func newFixture(t *testing.T, upstream bool) *fixture {
+	ctrl := gomock.NewController(t)
+	clock := mock.NewMockClock(ctrl)
+	clock.EXPECT().Now().Return(now).AnyTimes()
+	f := &fixture{ledger: &fakeLedger{}, profiles: &fakeProfiles{prof: agent.Profile{BusinessName: "Padaria Lu", Languages: []string{"en"}}},
+		records: mock.NewMockRecords(ctrl), approvals: mock.NewMockApprovals(ctrl), history: mock.NewMockAssistantHistory(ctrl),
+		mailboxes: mock.NewMockMailboxes(ctrl), mail: mock.NewMockMailSender(ctrl), vault: mock.NewMockVault(ctrl)}
+	opts := Options{}
+	if upstream {
+		f.model = mock.NewMockChatModel(ctrl)
+		opts = Options{Model: "gpt-test", Upstream: f.model}
+	}
+	f.svc = New(Deps{Ledger: f.ledger, Profiles: f.profiles, Brain: fakeBrain{}, Records: f.records, Approvals: f.approvals,
+		History: f.history, Mailboxes: f.mailboxes, Mail: f.mail, Vault: f.vault, Connectors: mock.NewMockConnectors(ctrl),
+		Images: mock.NewMockImages(ctrl), Conversations: mock.NewMockConversations(ctrl), Conversions: mock.NewMockConversions(ctrl),
+		Clock: clock}, opts)
+	return f
+}
+
+var owner = Caller{Account: account.Account{ID: "acct_a", OwnerEmail: "lu@example.com", Plan: "pro"}}
+
+func sp(s string) *string { return &s }
+
+func TestDoEmailWaitsThenApproveSendsOnce(t *testing.T) {
+	f := newFixture(t, false)
+	var created approval.Request
+	f.approvals.EXPECT().Create(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, a approval.Request) error {
+		created = a
+		return nil
+	})
+	f.mail.EXPECT().SendVia(gomock.Any(), gomock.Any(), gomock.Any()).Times(0)
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("email ana@example.com subject Hi text Hello"), Mode: sp("do")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != assistant.StatusNeedsApproval || r.Approval == nil || len(created.Actions) != 1 || created.Actions[0].To != "ana@example.com" {
+		t.Fatalf("reply %+v, approval %+v", r, created)
+	}
+	if f.ledger.spent != 1 || r.Usage.Spent != 1 {
+		t.Errorf("spent %d, want 1", f.ledger.spent)
+	}
+	if !created.ExpiresAt.Equal(now.Add(time.Hour)) || created.Hash != approval.Hash(created.Actions) {
+		t.Errorf("approval %+v", created)
+	}
+
+	used := created
+	used.Status = approval.Used
+	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", created.ID, now).Return(used, nil)
+	f.mailboxes.EXPECT().Get(gomock.Any(), "acct_a").Return(assistant.Mailbox{Host: "smtp.example", Port: 587, Username: "lu",
+		SealedPassword: []byte("sealed"), From: "lu@example.com", Security: assistant.StartTLS}, nil)
+	f.vault.EXPECT().Open([]byte("sealed")).Return("secret", nil)
+	f.mail.EXPECT().SendVia(gomock.Any(), assistant.MailServer{Host: "smtp.example", Port: 587, Username: "lu", Password: "secret",
+		From: "lu@example.com", Security: assistant.StartTLS}, assistant.Mail{To: "ana@example.com", Subject: "Hi", Text: "Hello"}).Return(nil).Times(1)
+	r, err = f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp(created.ID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != assistant.StatusCompleted || len(r.Actions) != 1 || !r.Actions[0].OK || f.ledger.spent != 1 {
+		t.Errorf("approve: %+v, spent %d", r, f.ledger.spent)
+	}
+
+	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", created.ID, now).Return(approval.Request{}, approval.NotFound())
+	if _, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp(created.ID)}); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("approve again = %v", err)
+	}
+	if _, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("nope")}); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("approve a malformed id = %v", err)
+	}
+}
+
+func TestApprovedActionErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		actions []assistant.Action
+		setup   func(f *fixture)
+		want    []assistant.ActionError
+	}{
+		{"mail not connected", []assistant.Action{{Type: assistant.Email, To: "ana@example.com", Text: "x"}}, func(f *fixture) {
+			f.mailboxes.EXPECT().Get(gomock.Any(), "acct_a").Return(assistant.Mailbox{}, domain.NotFound("mailbox"))
+		}, []assistant.ActionError{assistant.EmailNotConnected}},
+		{"send failed", []assistant.Action{{Type: assistant.Email, To: "ana@example.com", Text: "x"}}, func(f *fixture) {
+			f.mailboxes.EXPECT().Get(gomock.Any(), "acct_a").Return(assistant.Mailbox{Host: "h", Port: 25, From: "lu@example.com"}, nil)
+			f.mail.EXPECT().SendVia(gomock.Any(), gomock.Any(), gomock.Any()).Return(errors.New("550 no"))
+		}, []assistant.ActionError{assistant.SendFailed}},
+		{"same tone", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "friendly"}}, nil, []assistant.ActionError{assistant.NoChange}},
+		{"tone not understood", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "grumpy"}}, nil, []assistant.ActionError{assistant.NoChange}},
+		{"message, no connector", []assistant.Action{{Type: assistant.Message, To: "Ana", Text: "hi"}}, func(f *fixture) {}, nil},
+		{"connector change", []assistant.Action{{Type: assistant.ConnectorChange}}, nil, []assistant.ActionError{assistant.NotAllowed}},
+		{"tone then mail", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "formal"}, {Type: assistant.Email, To: "a@b.c", Text: "x"}}, func(f *fixture) {
+			f.mailboxes.EXPECT().Get(gomock.Any(), "acct_a").Return(assistant.Mailbox{}, domain.NotFound("mailbox"))
+		}, []assistant.ActionError{"", assistant.EmailNotConnected}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, false)
+			f.profiles.prof.Tone = "friendly"
+			if tt.setup != nil {
+				tt.setup(f)
+			}
+			if tt.want == nil { // the connectors are not connected: not_allowed
+				tt.want = []assistant.ActionError{assistant.NotAllowed}
+				c := f.svc.d.Connectors.(*mock.MockConnectors)
+				c.EXPECT().Deliver(gomock.Any(), "acct_a", gomock.Any()).Return(assistant.ErrNotConnected)
+			}
+			a := approval.New("apr_1", "acct_a", tt.actions, now)
+			a.Status = approval.Used
+			f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(a, nil)
+			r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != assistant.StatusFailed || r.Text != nil || len(r.Actions) != len(tt.want) {
+				t.Fatalf("reply %+v, want failed with no text", r)
+			}
+			for i, w := range tt.want {
+				if r.Actions[i].Error != w || r.Actions[i].OK != (w == "") {
+					t.Errorf("action %d: %+v, want error %q", i, r.Actions[i], w)
+				}
+			}
+			if f.ledger.spent != 0 {
+				t.Errorf("an approval spent %d", f.ledger.spent)
+			}
+		})
+	}
+}
+
+func TestAskNeverActs(t *testing.T) {
+	f := newFixture(t, false)
+	for _, msg := range []string{"email ana@example.com subject Hi text Hello", "add a note: x", "delete contact Ana", "change the tone to formal"} {
+		r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp(msg)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != assistant.StatusCompleted || len(r.Actions) != 0 || r.Approval != nil || len(r.Blocked) != 1 || r.Blocked[0].Reason != assistant.AnswerOnly {
+			t.Errorf("ask %q: %+v", msg, r)
+		}
+	}
+}
+
+func TestDoRunsLowRiskAndChargesTasks(t *testing.T) {
+	f := newFixture(t, false)
+	f.records.EXPECT().Save(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, r assistant.Record) error {
+		if r.AccountID != "acct_a" || r.Type != assistant.Task || r.Title != "pay rent" {
+			t.Errorf("saved %+v", r)
+		}
+		return nil
+	})
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("create a task: pay rent"), Mode: sp("do")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != assistant.StatusCompleted || len(r.Actions) != 1 || !r.Actions[0].OK || f.ledger.spent != 2 || r.Usage.Spent != 2 {
+		t.Errorf("task: %+v, spent %d; want done for 2", r, f.ledger.spent)
+	}
+	// an e-mail to the owner is low-risk
+	f.mailboxes.EXPECT().Get(gomock.Any(), "acct_a").Return(assistant.Mailbox{Host: "h", Port: 25, From: "lu@example.com"}, nil)
+	f.mail.EXPECT().SendVia(gomock.Any(), gomock.Any(), gomock.Any()).Return(nil)
+	r, err = f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("email lu@example.com subject Reminder text Buy flour"), Mode: sp("do")})
+	if err != nil || r.Status != assistant.StatusCompleted || len(r.Actions) != 1 || !r.Actions[0].OK {
+		t.Errorf("e-mail to the owner: %+v, %v", r, err)
+	}
+	// a message to another person, with send without approval, goes at once
+	c := f.svc.d.Connectors.(*mock.MockConnectors)
+	c.EXPECT().Deliver(gomock.Any(), "acct_a", gomock.Any()).Return(nil)
+	r, err = f.svc.Handle(t.Context(), Caller{Account: owner.Account, SendWithoutApproval: true},
+		assistant.Request{Message: sp("send a message to Ana: hi"), Mode: sp("do")})
+	if err != nil || r.Status != assistant.StatusCompleted || len(r.Actions) != 1 || !r.Actions[0].OK {
+		t.Errorf("message with send without approval: %+v, %v", r, err)
+	}
+}
+
+func TestPictureFailsAndCostsNothing(t *testing.T) {
+	f := newFixture(t, false)
+	img := f.svc.d.Images.(*mock.MockImages)
+	img.EXPECT().Create(gomock.Any(), "a croissant").Return("", errors.New("no images upstream"))
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("create a picture of a croissant"), Mode: sp("do"), Image: new(bool)})
+	if err != nil || len(r.Blocked) != 1 || r.Blocked[0].Reason != assistant.NotAvailable {
+		t.Fatalf("picture without image: %+v, %v", r, err)
+	}
+	yes := true
+	r, err = f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("create a picture of a croissant"), Mode: sp("do"), Image: &yes})
+	if err != nil || len(r.Actions) != 1 || r.Actions[0].OK || r.Actions[0].Error != assistant.ActionFailed {
+		t.Fatalf("picture: %+v, %v", r, err)
+	}
+	if f.ledger.spent != 2 {
+		t.Errorf("spent %d, want 1 per reply and nothing for the failed picture", f.ledger.spent)
+	}
+}
+
+func TestNeedsInputOpensAConversation(t *testing.T) {
+	f := newFixture(t, false)
+	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).DoAndReturn(func(_ context.Context, _ string, turns ...assistant.Turn) error {
+		if len(turns) != 2 || turns[1].Status != assistant.StatusNeedsInput || turns[1].Missing != "to" || turns[0].ConversationID == "" {
+			t.Errorf("turns %+v", turns)
+		}
+		return nil
+	})
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("email someone"), Mode: sp("do")})
+	if err != nil || r.Status != assistant.StatusNeedsInput || r.ConversationID == "" || r.Approval != nil {
+		t.Fatalf("reply %+v, %v", r, err)
+	}
+}
+
+func TestUpstreamProposesTheDomainDecides(t *testing.T) {
+	f := newFixture(t, true)
+	f.model.EXPECT().Complete(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, req model.Request) (model.Response, error) {
+		if req.Model != "gpt-test" || len(req.Tools) != len(assistant.Types)+1 {
+			t.Errorf("request: model %q, %d tools", req.Model, len(req.Tools))
+		}
+		return model.Response{Message: model.Message{Role: model.RoleAssistant, ToolCalls: []model.ToolCall{
+			{ID: "1", Name: "note", Arguments: `{"text":"call the bank"}`},
+			{ID: "2", Name: "delete", Arguments: `{"target":"contact Ana"}`},
+			{ID: "3", Name: "launch_rocket", Arguments: `{}`},
+			{ID: "4", Name: "email", Arguments: `{"to":"ana@example.com","subject":"Hi","text":"Hello"}`},
+		}}}, nil
+	})
+	f.records.EXPECT().List(gomock.Any(), "acct_a", gomock.Any(), 5).Return(nil, 0, nil).AnyTimes()
+	f.records.EXPECT().Save(gomock.Any(), gomock.Any()).Return(nil)
+	f.approvals.EXPECT().Create(gomock.Any(), gomock.Any()).Return(nil)
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("do things"), Mode: sp("do")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != assistant.StatusNeedsApproval || len(r.Actions) != 1 || r.Actions[0].Action.Type != assistant.Note ||
+		len(r.Blocked) != 2 || r.Blocked[0].Reason != assistant.DeleteNotAllowed || r.Blocked[1].Reason != assistant.UnknownAction ||
+		len(r.Approval.Actions) != 1 || r.Approval.Actions[0].Type != assistant.Email {
+		t.Errorf("reply %+v", r)
+	}
+
+	f.model.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(model.Response{}, errors.New("upstream down"))
+	_, err = f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("hello"), Mode: sp("do")})
+	if domain.ErrorCode(err) != domain.CodeAssistantError || f.ledger.released != 1 || f.ledger.spent != 1 {
+		t.Errorf("upstream failure = %v, released %d, spent %d; want assistant_error and nothing charged", err, f.ledger.released, f.ledger.spent)
+	}
+}
+
+func TestAgentNotConfigured(t *testing.T) {
+	f := newFixture(t, false)
+	f.profiles.prof.BusinessName = ""
+	if _, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("hi")}); domain.ErrorCode(err) != domain.CodeAgentNotConfigured {
+		t.Errorf("= %v, want agent_not_configured", err)
+	}
+	if _, err := f.svc.Handle(t.Context(), owner, assistant.Request{}); domain.ErrorCode(err) != domain.CodeInvalidRequest {
+		t.Errorf("empty = %v, want invalid_request", err)
+	}
+}

@@ -1,0 +1,65 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/svcagent/svc/domain/approval"
+	"github.com/svcagent/svc/domain/assistant"
+)
+
+//go:generate go tool mockgen -source=assistant.go -destination=mock/assistant.go -package=mock
+
+// Records stores the owner's own records (contacts, leads, tasks, notes, events, bookings).
+type Records interface {
+	// Save stores r, or changes the account's record with the same assistant.Record.Key.
+	Save(ctx context.Context, r assistant.Record) error
+	// List returns the account's records of type t, newest first, at most limit (0: all), and
+	// how many there are. Bookings include those the agent made for customers.
+	List(ctx context.Context, accountID string, t assistant.Type, limit int) ([]assistant.Record, int, error)
+}
+
+// Approvals stores the assistant's approvals.
+type Approvals interface {
+	Create(ctx context.Context, r approval.Request) error
+	// Use marks the account's approval id used at now, when it is pending and not past its
+	// expiry, in one conditional write, and returns it: of concurrent calls exactly one gets it.
+	// approval_not_found otherwise (another account's, used, expired, or none).
+	Use(ctx context.Context, accountID, id string, now time.Time) (approval.Request, error)
+}
+
+// AssistantHistory stores the assistant's conversations (not the customers').
+type AssistantHistory interface {
+	// Add appends turns to the account's conversation, in order, creating it.
+	Add(ctx context.Context, accountID string, turns ...assistant.Turn) error
+	// Turns returns the last limit turns of a conversation, oldest first (0: all); not_found
+	// when the account has no such conversation.
+	Turns(ctx context.Context, accountID, conversationID string, limit int) ([]assistant.Turn, error)
+}
+
+// Mailboxes stores each account's mail connector.
+type Mailboxes interface {
+	// Get returns the account's mailbox; not_found when it has none.
+	Get(ctx context.Context, accountID string) (assistant.Mailbox, error)
+	// Save stores the account's mailbox, replacing the one it had.
+	Save(ctx context.Context, m assistant.Mailbox) error
+	// Delete removes the account's mailbox (nothing when it has none).
+	Delete(ctx context.Context, accountID string) error
+}
+
+// MailSender sends an e-mail through an account's mail server.
+type MailSender interface {
+	SendVia(ctx context.Context, s assistant.MailServer, m assistant.Mail) error
+}
+
+// Connectors deliver messages to contacts and social-network posts through the account's
+// connected services: assistant.ErrNotConnected when the account has none for the action, an
+// *assistant.RefusedError when the service refused.
+type Connectors interface {
+	Deliver(ctx context.Context, accountID string, a assistant.Action) error
+}
+
+// Images make pictures from a description and return their URL.
+type Images interface {
+	Create(ctx context.Context, prompt string) (string, error)
+}

@@ -1,0 +1,261 @@
+package portstest
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/approval"
+	"github.com/svcagent/svc/domain/assistant"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/ports"
+)
+
+// AssistantStores are the store ports of the owner's assistant, over the same database as
+// Stores.
+type AssistantStores struct {
+	Stores
+	Records   ports.Records
+	Approvals ports.Approvals
+	History   ports.AssistantHistory
+	Mailboxes ports.Mailboxes
+}
+
+// RunAssistantStores runs the conformance suite of the assistant's store ports. newStores is
+// called once per subtest and must return stores over an empty database of their own.
+func RunAssistantStores(t *testing.T, newStores func(t *testing.T) AssistantStores) {
+	tests := []struct {
+		name string
+		run  func(t *testing.T, s AssistantStores)
+	}{
+		{"Records", testRecords},
+		{"Approvals", testApprovals},
+		{"ApprovalsConcurrent", testApprovalsConcurrent},
+		{"History", testHistory},
+		{"Mailboxes", testMailboxes},
+		{"KeyPermission", testKeyPermission},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newStores(t)
+			createAccounts(t, s.Stores, "acct_a", "acct_b")
+			tt.run(t, s)
+		})
+	}
+}
+
+func testRecords(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	save := func(r assistant.Record) {
+		t.Helper()
+		if err := s.Records.Save(ctx, r); err != nil {
+			t.Fatalf("Save(%s): %v", r.ID, err)
+		}
+	}
+	save(assistant.Record{ID: "rec_1", AccountID: "acct_a", Type: assistant.Contact, Title: "Ana", Email: "ana@example.com", CreatedAt: at(1), UpdatedAt: at(1)})
+	save(assistant.Record{ID: "rec_2", AccountID: "acct_a", Type: assistant.Contact, Title: "Ana Lima", Email: "ANA@example.com", Phone: "123", CreatedAt: at(2), UpdatedAt: at(2)})
+	save(assistant.Record{ID: "rec_3", AccountID: "acct_a", Type: assistant.Task, Title: "invoice", Date: "2026-05-01", CreatedAt: at(3), UpdatedAt: at(3)})
+	save(assistant.Record{ID: "rec_4", AccountID: "acct_a", Type: assistant.Task, Title: "invoice", CreatedAt: at(4), UpdatedAt: at(4)})
+	save(assistant.Record{ID: "rec_5", AccountID: "acct_b", Type: assistant.Contact, Title: "Ana", Email: "ana@example.com", CreatedAt: at(5), UpdatedAt: at(5)})
+
+	contacts, n, err := s.Records.List(ctx, "acct_a", assistant.Contact, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "contacts", contacts, []assistant.Record{{ID: "rec_1", AccountID: "acct_a", Type: assistant.Contact, Title: "Ana Lima",
+		Email: "ANA@example.com", Phone: "123", CreatedAt: at(1), UpdatedAt: at(2)}})
+	equal(t, "contact count", n, 1)
+	tasks, n, err := s.Records.List(ctx, "acct_a", assistant.Task, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "task count", n, 2)
+	if len(tasks) != 1 || tasks[0].ID != "rec_4" {
+		t.Errorf("tasks limit 1 = %+v, want the newest, rec_4", tasks)
+	}
+	notes, n, err := s.Records.List(ctx, "acct_b", assistant.Task, 0)
+	if err != nil || len(notes) != 0 || n != 0 {
+		t.Errorf("acct_b tasks = %v, %d, %v; want none", notes, n, err)
+	}
+
+	// bookings include the agent's
+	save(assistant.Record{ID: "rec_6", AccountID: "acct_a", Type: assistant.Booking, Title: "table for 4", CreatedAt: at(6), UpdatedAt: at(6)})
+	if err := s.Bookings.Create(ctx, "acct_a", conversation.Booking{ID: "bkg_1", ConversationID: "c1", CustomerName: "Bo",
+		Date: "2026-05-02", Time: "10:00", Type: "haircut", CreatedAt: at(7)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Bookings.Create(ctx, "acct_b", conversation.Booking{ID: "bkg_2", ConversationID: "c1", Date: "2026-05-02",
+		Time: "10:00", CreatedAt: at(8)}); err != nil {
+		t.Fatal(err)
+	}
+	bookings, n, err := s.Records.List(ctx, "acct_a", assistant.Booking, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "booking count", n, 2)
+	if len(bookings) != 2 || bookings[0].ID != "bkg_1" || bookings[0].Date != "2026-05-02" || bookings[1].ID != "rec_6" {
+		t.Errorf("bookings = %+v", bookings)
+	}
+}
+
+func newApproval(id, accountID string, at time.Time) approval.Request {
+	r := approval.New(id, accountID, []assistant.Action{
+		{Type: assistant.Email, To: "ana@example.com", Cc: "bo@example.com", Subject: "Olá", Text: "Line 1\nLine 2"},
+		{Type: assistant.Settings, Setting: "tone", Value: "formal"},
+	}, at)
+	r.Lang, r.ConversationID = "pt", "asc_1"
+	return r
+}
+
+func testApprovals(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	made := t0
+	for _, id := range []string{"apr_1", "apr_2", "apr_3"} {
+		if err := s.Approvals.Create(ctx, newApproval(id, "acct_a", made)); err != nil {
+			t.Fatalf("Create: %v", err)
+		}
+	}
+	notFound := func(name string, err error) {
+		t.Helper()
+		if domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+			t.Errorf("%s: %v, want approval_not_found", name, err)
+		}
+	}
+	_, err := s.Approvals.Use(ctx, "acct_b", "apr_1", made.Add(time.Minute))
+	notFound("another account's", err)
+	_, err = s.Approvals.Use(ctx, "acct_a", "apr_none", made.Add(time.Minute))
+	notFound("unknown", err)
+
+	got, err := s.Approvals.Use(ctx, "acct_a", "apr_1", made.Add(time.Minute))
+	if err != nil {
+		t.Fatalf("Use: %v", err)
+	}
+	want := newApproval("apr_1", "acct_a", made)
+	want.Status, want.UsedAt = approval.Used, made.Add(time.Minute)
+	equal(t, "used approval", got, want)
+	if approval.Hash(got.Actions) != got.Hash {
+		t.Error("the actions read back do not match their hash")
+	}
+	_, err = s.Approvals.Use(ctx, "acct_a", "apr_1", made.Add(2*time.Minute))
+	notFound("used again", err)
+
+	// expiry: usable at exactly 60:00, not at 60:01
+	if _, err := s.Approvals.Use(ctx, "acct_a", "apr_2", made.Add(approval.Lifetime)); err != nil {
+		t.Errorf("Use at 60:00: %v", err)
+	}
+	_, err = s.Approvals.Use(ctx, "acct_a", "apr_3", made.Add(approval.Lifetime+time.Second))
+	notFound("at 60:01", err)
+}
+
+func testApprovalsConcurrent(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	if err := s.Approvals.Create(ctx, newApproval("apr_c", "acct_a", t0)); err != nil {
+		t.Fatal(err)
+	}
+	var wins, misses atomic.Int32
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Go(func() {
+			_, err := s.Approvals.Use(ctx, "acct_a", "apr_c", t0.Add(time.Minute))
+			switch {
+			case err == nil:
+				wins.Add(1)
+			case domain.ErrorCode(err) == domain.CodeApprovalNotFound:
+				misses.Add(1)
+			default:
+				t.Errorf("Use: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if wins.Load() != 1 || misses.Load() != 99 {
+		t.Errorf("100 concurrent uses: %d won, %d not found; want 1 and 99", wins.Load(), misses.Load())
+	}
+}
+
+func testHistory(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	if _, err := s.History.Turns(ctx, "acct_a", "asc_1", 0); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("Turns of none = %v, want not_found", err)
+	}
+	turn := func(i int, role string) assistant.Turn {
+		return assistant.Turn{ConversationID: "asc_1", Role: role, Content: fmt.Sprint("turn ", i),
+			Status:    map[string]assistant.Status{assistant.RoleAssistant: assistant.StatusNeedsInput}[role],
+			CreatedAt: t0.Add(time.Duration(i) * time.Second)}
+	}
+	if err := s.History.Add(ctx, "acct_a", turn(1, assistant.RoleOwner), turn(2, assistant.RoleAssistant)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.History.Add(ctx, "acct_a", turn(3, assistant.RoleOwner), turn(4, assistant.RoleAssistant)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.History.Turns(ctx, "acct_a", "asc_1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "turns", got, []assistant.Turn{turn(1, assistant.RoleOwner), turn(2, assistant.RoleAssistant), turn(3, assistant.RoleOwner), turn(4, assistant.RoleAssistant)})
+	last, err := s.History.Turns(ctx, "acct_a", "asc_1", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "last two", last, []assistant.Turn{turn(3, assistant.RoleOwner), turn(4, assistant.RoleAssistant)})
+	if _, err := s.History.Turns(ctx, "acct_b", "asc_1", 0); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("another account's conversation = %v, want not_found", err)
+	}
+}
+
+func testMailboxes(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	if _, err := s.Mailboxes.Get(ctx, "acct_a"); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("Get of none = %v, want not_found", err)
+	}
+	box := assistant.Mailbox{AccountID: "acct_a", Host: "smtp.example.com", Port: 587, Username: "lu", SealedPassword: []byte{1, 2, 3},
+		From: "lu@example.com", Security: assistant.StartTLS, UpdatedAt: t0}
+	if err := s.Mailboxes.Save(ctx, box); err != nil {
+		t.Fatal(err)
+	}
+	box.Port, box.Security, box.SealedPassword, box.UpdatedAt = 465, assistant.TLS, []byte{4, 5}, t0.Add(time.Hour)
+	if err := s.Mailboxes.Save(ctx, box); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Mailboxes.Get(ctx, "acct_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "mailbox", got, box)
+	if _, err := s.Mailboxes.Get(ctx, "acct_b"); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("acct_b's = %v, want not_found", err)
+	}
+	if err := s.Mailboxes.Delete(ctx, "acct_a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Mailboxes.Get(ctx, "acct_a"); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("Get after Delete = %v, want not_found", err)
+	}
+}
+
+func testKeyPermission(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	k := newKey("key_p", "acct_a", t0)
+	if err := s.Keys.Create(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Keys.SetSendWithoutApproval(ctx, "key_p", true)
+	if err != nil || !got.SendWithoutApproval || got.ID != "key_p" {
+		t.Fatalf("SetSendWithoutApproval(true) = %+v, %v", got, err)
+	}
+	stored, err := keyByHash(ctx, s.Stores, k.Hash)
+	if err != nil || !stored.SendWithoutApproval {
+		t.Errorf("stored key %+v, %v; want the permission on", stored, err)
+	}
+	if got, err = s.Keys.SetSendWithoutApproval(ctx, "key_p", false); err != nil || got.SendWithoutApproval {
+		t.Errorf("SetSendWithoutApproval(false) = %+v, %v", got, err)
+	}
+	if _, err := s.Keys.SetSendWithoutApproval(ctx, "key_none", true); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("unknown key = %v, want not_found", err)
+	}
+}
