@@ -26,6 +26,7 @@ import (
 	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
+	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/ratelimit"
 )
@@ -50,6 +51,7 @@ type UseCases struct {
 	Notices     *notices.Notifier
 	Relay       *events.Relay
 	Compat      *compat.Service
+	Widgets     *widgets.Service
 }
 
 // Options are the adapter's settings.
@@ -135,6 +137,9 @@ func (s *Server) routes() *gin.Engine {
 	web.POST("/conversions", s.createConversion)
 	web.GET("/conversions", s.listConversions)
 	web.GET("/notifications", s.listNotifications)
+	web.GET("/widget", s.getWidget)
+	web.PUT("/widget/domains", s.putWidgetDomains)
+	web.PATCH("/widget/style", s.patchWidgetStyle)
 
 	// Model-compatible endpoints (spec 4.8), 60 requests a minute per account, and the usage
 	// statement their labels feed.
@@ -150,6 +155,13 @@ func (s *Server) routes() *gin.Engine {
 	cl.POST("/chat", s.clientChat)
 	cl.GET("/messages", s.clientMessages)
 	cl.GET("/agent", s.clientAgent)
+
+	// The website chat widget: its script and its public endpoints (widget token in the path).
+	r.GET("/widget.js", s.widgetScriptHandler)
+	wg := r.Group("/widget/api/:widget_token", s.openWidget)
+	wg.GET("/info", s.widgetInfo)
+	wg.POST("/chat", s.widgetChat)
+	wg.GET("/messages", s.widgetMessages)
 	return r
 }
 

@@ -173,14 +173,17 @@ var (
 	VisitorLimit = ratelimit.Limit{Name: "visitor", Count: 30, Period: ratelimit.PerKey.Period}
 )
 
-// Visit is a request of the widget on a page: the account of its token.
+// Visit is a request of the widget on a page: the account of its token, and whether the page's
+// origin is one the account's allowed domains let in (Granted: the page may read the answers).
 type Visit struct {
 	Account account.Account
+	Granted bool
 }
 
 // Open checks a public request: the widget token (404 not_found when no account has it), the
 // account (403 account_inactive), its plan (402 plan_required), the page's origin against the
-// allowed domains (403 origin_not_allowed) and the token's rate limit.
+// allowed domains (403 origin_not_allowed) and the token's rate limit. The Visit it returns with
+// an error still says whether the origin is allowed, so that an allowed page can read the error.
 func (s *Service) Open(ctx context.Context, token, origin string) (Visit, error) {
 	acct, err := s.widgets.Account(ctx, token)
 	if domain.IsNotFound(err) {
@@ -189,19 +192,20 @@ func (s *Service) Open(ctx context.Context, token, origin string) (Visit, error)
 	if err != nil {
 		return Visit{}, err
 	}
+	v := Visit{Account: acct, Granted: widget.Allowed(acct.AllowedDomains, origin)}
 	if err := acct.Usable(); err != nil {
-		return Visit{}, err
+		return v, err
 	}
 	if err := s.channels.RequireWebChannels(acct); err != nil {
-		return Visit{}, err
+		return v, err
 	}
-	if !widget.Allowed(acct.AllowedDomains, origin) {
-		return Visit{}, domain.Errorf(domain.CodeOriginNotAllowed, "this widget may not be used on this site: add its domain with PUT /v1/widget/domains")
+	if !v.Granted {
+		return v, domain.Errorf(domain.CodeOriginNotAllowed, "this widget may not be used on this site: add its domain with PUT /v1/widget/domains")
 	}
 	if err := s.limit(ctx, TokenLimit, token); err != nil {
-		return Visit{}, err
+		return v, err
 	}
-	return Visit{Account: acct}, nil
+	return v, nil
 }
 
 // Allowed reports whether the page of origin may call the widget of token (CORS preflight): the

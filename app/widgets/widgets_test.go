@@ -114,6 +114,9 @@ func TestOpen(t *testing.T) {
 				e.limiter.EXPECT().Allow(gomock.Any(), "widget:wt_a", widgets.TokenLimit).Return(res, nil)
 			}
 			v, err := e.svc.Open(t.Context(), "wt_a", tt.origin)
+			if granted := tt.want != domain.CodeOriginNotAllowed && tt.want != domain.CodeNotFound; v.Granted != granted {
+				t.Errorf("Granted = %v, want %v", v.Granted, granted)
+			}
 			if tt.want == "" {
 				if err != nil || v.Account.ID != "acct_a" {
 					t.Fatalf("Open = %+v, %v", v, err)

@@ -25,6 +25,7 @@ import (
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
+	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -47,6 +48,8 @@ var common = wire.NewSet(
 	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
 	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
 	wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
+	boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"),
+	wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)),
 	wire.Struct(new(program), "*"),
 )
 

@@ -28,6 +28,7 @@ import (
 	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
+	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -123,6 +124,18 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Limiter:       memory,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -136,6 +149,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -246,6 +260,18 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Limiter:       memory,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -259,6 +285,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -368,6 +395,18 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Limiter:       memory,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -381,6 +420,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -491,6 +531,18 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Limiter:       memory,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -504,6 +556,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -628,6 +681,18 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Limiter:       fallback,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -641,6 +706,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -771,6 +837,18 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Limiter:       fallback,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -784,6 +862,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -913,6 +992,18 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Limiter:       fallback,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -926,6 +1017,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1056,6 +1148,18 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
 	compatService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Agents:        storeAgents,
+		Conversations: conversations,
+		Limiter:       fallback,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1069,6 +1173,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Notices:     notifier,
 		Relay:       relay,
 		Compat:      compatService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1100,7 +1205,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.
