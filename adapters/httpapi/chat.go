@@ -171,7 +171,15 @@ func (s *Server) getConversation(c *gin.Context) {
 
 func (s *Server) listConversations(c *gin.Context) {
 	p, _ := principal(c)
-	q := conversation.ListQuery{Channel: conversation.ChannelAPI}
+	var q conversation.ListQuery
+	switch ch := conversation.Channel(c.Query("channel")); ch {
+	case "":
+	case conversation.ChannelAPI, conversation.ChannelWeb, conversation.ChannelMessaging:
+		q.Channel = ch
+	default:
+		s.fail(c, domain.Invalid("channel", "channel must be api, web or messaging"))
+		return
+	}
 	if raw, ok := c.GetQuery("limit"); ok {
 		n, err := limitParam(raw)
 		if err != nil {
