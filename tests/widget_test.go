@@ -25,7 +25,9 @@ const (
 	gfAnswerBit = "baked every Friday"
 )
 
-func widgetAPI(api *proc, token, path string) string { return api.URL() + "/widget/api/" + token + path }
+func widgetAPI(api *proc, token, path string) string {
+	return api.URL() + "/widget/api/" + token + path
+}
 
 func TestWidget(t *testing.T) {
 	for _, env := range stacks {
