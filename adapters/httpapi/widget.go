@@ -9,7 +9,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/widget"
@@ -140,19 +139,6 @@ type widgetChatIn struct {
 	CustomerName string  `json:"customer_name"`
 }
 
-// widgetReplyJSON is the chat reply a visitor sees: the API's without the account's usage, which
-// the public token may not read.
-type widgetReplyJSON struct {
-	Object            string       `json:"object"`
-	Status            string       `json:"status"`
-	ConversationID    string       `json:"conversation_id"`
-	MessageID         string       `json:"message_id"`
-	CustomerMessageID string       `json:"customer_message_id"`
-	Reply             *string      `json:"reply"`
-	Actions           []actionJSON `json:"actions"`
-	CreatedAt         string       `json:"created_at"`
-}
-
 func (s *Server) widgetChat(c *gin.Context) {
 	var body widgetChatIn
 	if err := decodeJSON(c, &body); err != nil {
@@ -169,15 +155,7 @@ func (s *Server) widgetChat(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	out := widgetReplyJSON{Object: "chat.reply", Status: r.Status, ConversationID: r.ConversationID, MessageID: r.ReplyID,
-		CustomerMessageID: r.MessageID, Actions: actionsOf(r.Actions), CreatedAt: stamp(r.CreatedAt)}
-	status := http.StatusOK
-	if r.Status == chat.StatusPending {
-		status = http.StatusAccepted
-	} else {
-		out.Reply = &r.Text
-	}
-	c.JSON(status, out)
+	writeReply(c, r, false)
 }
 
 // widgetThreadJSON is the visitor's own conversation: its contact and messages only.
