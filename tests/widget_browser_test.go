@@ -37,6 +37,10 @@ func TestWidgetBrowser(t *testing.T) {
 	if r := callJSON(t, "PATCH", api.URL()+"/v1/widget/style", map[string]any{"position": "right", "theme": "dark"}, key...); r.status != http.StatusOK {
 		t.Fatalf("PATCH /v1/widget/style: %s", r)
 	}
+	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent/appearance", map[string]any{"greeting": map[string]string{"en": "Hello! Ask us anything."},
+		"suggestions": map[string][]string{"en": {"Do you deliver?"}}}, key...); r.status != http.StatusOK {
+		t.Fatalf("PATCH /v1/agent/appearance: %s", r)
+	}
 	if r := callJSON(t, "PUT", api.URL()+"/v1/widget/domains", map[string]any{"domains": []string{"127.0.0.1"}}, key...); r.status != http.StatusOK {
 		t.Fatalf("PUT /v1/widget/domains: %s", r)
 	}
@@ -73,11 +77,15 @@ func TestWidgetBrowser(t *testing.T) {
 	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
 	wantJS(t, ctx, "data-position=left wins over the saved right; the saved dark theme applies",
 		`(() => { const w = `+sr+`.querySelector(".w"); const b = `+sr+`.querySelector("button.l").getBoundingClientRect();
-		  return w.classList.contains("left") && !w.classList.contains("right") && w.classList.contains("dark") && b.left < 100 && b.right < innerWidth / 2 })()`)
+		  return w.classList.contains("left") && !w.classList.contains("right") && w.classList.contains("dark") && b.left < 100 && b.right < innerWidth / 2 &&
+		  getComputedStyle(w).position === "fixed" && getComputedStyle(w).left === "20px" })()`)
 	wantJS(t, ctx, "the launcher is labelled and collapsed", sr+`.querySelector("button.l").getAttribute("aria-expanded") === "false" && !!`+sr+`.querySelector("button.l").getAttribute("aria-label")`)
 
 	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
 	waitJS(t, ctx, "the panel is open with the input focused", `!`+sr+`.querySelector(".pn").hidden && `+sr+`.activeElement && `+sr+`.activeElement.tagName === "TEXTAREA"`)
+	wantJS(t, ctx, "the greeting and the suggestions from the agent, the input labelled",
+		sr+`.querySelector(".m.agent").textContent === "Hello! Ask us anything." && `+sr+`.querySelector(".s button").textContent === "Do you deliver?" && `+
+			sr+`.querySelector("textarea").getAttribute("aria-label") === "Write a message" && `+sr+`.querySelector("[role=log]") !== null`)
 	runJS(t, ctx, "ask", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), gfQuestion+"\r"))
 	const answered = `[...` + sr + `.querySelectorAll(".m.agent")].some(m => m.textContent.includes("` + gfAnswerBit + `")) && [...` + sr + `.querySelectorAll(".m.customer")].some(m => m.textContent === "` + gfQuestion + `")`
 	waitJS(t, ctx, "the agent's answer from the Brain", answered)
