@@ -69,7 +69,7 @@ func newTestServer(t *testing.T, opts ...func(*Options)) (*Server, deps) {
 	ledgerUC := accounts.NewLedger(tx, d.accounts, d.usage, nil, testPlans, clock)
 	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.agents), Profiles: agents.NewProfiles(tx, d.agents, clock),
 		Sessions: sessions.New(tx, d.sessions, mock.NewMockConversations(ctrl), clock),
-		Widgets: widgets.New(widgets.Deps{Widgets: d.widgets, Accounts: d.accounts, Agents: d.agents, Limiter: d.limiter,
+		Widgets: widgets.New(widgets.Deps{Widgets: d.widgets, Accounts: d.accounts, Profiles: d.agents, Limiter: d.limiter,
 			Conversations: mock.NewMockConversations(ctrl), Channels: access}, widgets.Options{ScriptURL: "http://svc.test/widget.js"})}
 	o := Options{PublicURL: "http://svc.test", UpgradeURL: "http://svc.test/billing", MaxBodyBytes: 1024}
 	for _, f := range opts {

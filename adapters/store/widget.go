@@ -22,7 +22,7 @@ type Widgets struct{ db *bun.DB }
 // NewWidgets returns the widget repository of db.
 func NewWidgets(db *bun.DB) *Widgets { return &Widgets{db: db} }
 
-type widgetStyleModel struct {
+type widgetStyleRow struct {
 	bun.BaseModel `bun:"table:widget_styles"`
 
 	AccountID string    `bun:"account_id,pk"`
@@ -51,7 +51,7 @@ func (r *Widgets) Style(ctx context.Context, accountID string) (widget.Style, er
 }
 
 func style(ctx context.Context, q *bun.SelectQuery, accountID string) (widget.Style, error) {
-	var m widgetStyleModel
+	var m widgetStyleRow
 	err := q.Model(&m).Where("account_id = ?", accountID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return widget.DefaultStyle, nil
@@ -77,7 +77,7 @@ func (r *Widgets) UpdateStyle(ctx context.Context, accountID string, fn func(s *
 		if err := fn(&s); err != nil {
 			return err
 		}
-		m := widgetStyleModel{AccountID: accountID, Position: s.Position, Theme: s.Theme, Accent: s.Accent, Drag: s.Drag,
+		m := widgetStyleRow{AccountID: accountID, Position: s.Position, Theme: s.Theme, Accent: s.Accent, Drag: s.Drag,
 			UpdatedAt: dbTime(time.Now())}
 		if _, err := tx.NewInsert().Model(&m).On("CONFLICT (account_id) DO UPDATE").
 			Set("position = EXCLUDED.position").

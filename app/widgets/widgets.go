@@ -39,7 +39,7 @@ type Options struct {
 type Service struct {
 	widgets       ports.Widgets
 	accounts      ports.Accounts
-	agents        ports.Agents
+	profiles      ports.Agents
 	conversations ports.Conversations
 	limiter       ports.RateLimiter
 	channels      Channels
@@ -51,7 +51,7 @@ type Service struct {
 type Deps struct {
 	Widgets       ports.Widgets
 	Accounts      ports.Accounts
-	Agents        ports.Agents
+	Profiles      ports.Agents
 	Conversations ports.Conversations
 	Limiter       ports.RateLimiter
 	Channels      Channels
@@ -60,7 +60,7 @@ type Deps struct {
 
 // New returns a Service.
 func New(d Deps, opts Options) *Service {
-	return &Service{widgets: d.Widgets, accounts: d.Accounts, agents: d.Agents, conversations: d.Conversations,
+	return &Service{widgets: d.Widgets, accounts: d.Accounts, profiles: d.Profiles, conversations: d.Conversations,
 		limiter: d.Limiter, channels: d.Channels, agent: d.Agent, opts: opts}
 }
 
@@ -231,7 +231,7 @@ type Info struct {
 
 // Info returns the agent's look and the saved style.
 func (s *Service) Info(ctx context.Context, v Visit) (Info, error) {
-	prof, err := s.agents.Get(ctx, v.Account.ID)
+	prof, err := s.profiles.Get(ctx, v.Account.ID)
 	if err != nil {
 		return Info{}, fmt.Errorf("load agent: %w", err)
 	}

@@ -62,7 +62,7 @@ func newEnv(t *testing.T) *env {
 	ctrl := gomock.NewController(t)
 	e := &env{widgets: mock.NewMockWidgets(ctrl), accts: mock.NewMockAccounts(ctrl), agents: mock.NewMockAgents(ctrl),
 		convs: mock.NewMockConversations(ctrl), limiter: mock.NewMockRateLimiter(ctrl), agent: &agentFake{threads: map[string]chat.Thread{}}}
-	e.svc = widgets.New(widgets.Deps{Widgets: e.widgets, Accounts: e.accts, Agents: e.agents, Conversations: e.convs,
+	e.svc = widgets.New(widgets.Deps{Widgets: e.widgets, Accounts: e.accts, Profiles: e.agents, Conversations: e.convs,
 		Limiter: e.limiter, Channels: channelsFake{}, Agent: e.agent}, widgets.Options{ScriptURL: "https://svc.test/widget.js"})
 	return e
 }

@@ -128,7 +128,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeAgents,
 		Conversations: conversations,
 		Limiter:       memory,
 		Channels:      access,
@@ -264,7 +264,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeAgents,
 		Conversations: conversations,
 		Limiter:       memory,
 		Channels:      access,
@@ -399,7 +399,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeAgents,
 		Conversations: conversations,
 		Limiter:       memory,
 		Channels:      access,
@@ -535,7 +535,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeAgents,
 		Conversations: conversations,
 		Limiter:       memory,
 		Channels:      access,
@@ -685,7 +685,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeAgents,
 		Conversations: conversations,
 		Limiter:       fallback,
 		Channels:      access,
@@ -841,7 +841,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeAgents,
 		Conversations: conversations,
 		Limiter:       fallback,
 		Channels:      access,
@@ -996,7 +996,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeAgents,
 		Conversations: conversations,
 		Limiter:       fallback,
 		Channels:      access,
@@ -1152,7 +1152,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeAgents,
 		Conversations: conversations,
 		Limiter:       fallback,
 		Channels:      access,
