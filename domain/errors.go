@@ -13,7 +13,8 @@ import (
 type Code string
 
 // The codes of the interface specification, part 7, plus CodeServiceUnavailable for a dependency
-// that cannot be reached right now (the database) and CodeInternal for failures that are ours.
+// that cannot be reached right now (the database), CodeOriginNotAllowed for a page the widget's
+// allowed domains leave out, and CodeInternal for failures that are ours.
 const (
 	CodeInvalidRequest          Code = "invalid_request"
 	CodeInputTooLarge           Code = "input_too_large"
@@ -31,6 +32,7 @@ const (
 	CodeAgentUnavailable        Code = "agent_unavailable"
 	CodeModelUnavailable        Code = "model_unavailable"
 	CodeServiceUnavailable      Code = "service_unavailable"
+	CodeOriginNotAllowed        Code = "origin_not_allowed"
 	CodeInternal                Code = "internal_error"
 )
 

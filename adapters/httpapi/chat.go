@@ -40,15 +40,15 @@ func actionsOf(as []conversation.Action) []actionJSON {
 }
 
 type chatReplyJSON struct {
-	Object            string           `json:"object"`
-	Status            string           `json:"status"`
-	ConversationID    string           `json:"conversation_id"`
-	MessageID         string           `json:"message_id"`
-	CustomerMessageID string           `json:"customer_message_id"`
-	Reply             *string          `json:"reply"`
-	Actions           []actionJSON     `json:"actions"`
-	Usage             interactionsJSON `json:"usage"`
-	CreatedAt         string           `json:"created_at"`
+	Object            string            `json:"object"`
+	Status            string            `json:"status"`
+	ConversationID    string            `json:"conversation_id"`
+	MessageID         string            `json:"message_id"`
+	CustomerMessageID string            `json:"customer_message_id"`
+	Reply             *string           `json:"reply"`
+	Actions           []actionJSON      `json:"actions"`
+	Usage             *interactionsJSON `json:"usage,omitempty"` // none for a widget visitor
+	CreatedAt         string            `json:"created_at"`
 }
 
 // send runs one customer message and answers 200 with the reply, or 202 while it is pending.
@@ -58,11 +58,22 @@ func (s *Server) send(c *gin.Context, req chat.Request) {
 		s.fail(c, err)
 		return
 	}
+	writeReply(c, r, true)
+}
+
+// writeReply answers a reply: 200, or 202 while it is pending (with the account's usage when the
+// message was accepted). The usage is left out when withUsage is false: a widget visitor's
+// public token may read nothing of the account.
+func writeReply(c *gin.Context, r chat.Reply, withUsage bool) {
 	out := chatReplyJSON{Object: "chat.reply", Status: r.Status, ConversationID: r.ConversationID, MessageID: r.ReplyID,
-		CustomerMessageID: r.MessageID, Actions: actionsOf(r.Actions), Usage: interactionsOf(r.Usage), CreatedAt: stamp(r.CreatedAt)}
+		CustomerMessageID: r.MessageID, Actions: actionsOf(r.Actions), CreatedAt: stamp(r.CreatedAt)}
+	if withUsage {
+		u := interactionsOf(r.Usage)
+		out.Usage = &u
+	}
 	status := http.StatusOK
 	if r.Status == chat.StatusPending {
-		status = http.StatusAccepted // the usage is the account's when the message was accepted
+		status = http.StatusAccepted
 	} else {
 		out.Reply = &r.Text
 	}
@@ -171,7 +182,15 @@ func (s *Server) getConversation(c *gin.Context) {
 
 func (s *Server) listConversations(c *gin.Context) {
 	p, _ := principal(c)
-	q := conversation.ListQuery{Channel: conversation.ChannelAPI}
+	var q conversation.ListQuery
+	switch ch := conversation.Channel(c.Query("channel")); ch {
+	case "":
+	case conversation.ChannelAPI, conversation.ChannelWeb, conversation.ChannelMessaging:
+		q.Channel = ch
+	default:
+		s.fail(c, domain.Invalid("channel", "channel must be api, web or messaging"))
+		return
+	}
 	if raw, ok := c.GetQuery("limit"); ok {
 		n, err := limitParam(raw)
 		if err != nil {

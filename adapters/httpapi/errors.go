@@ -20,6 +20,7 @@ var statusOf = map[domain.Code]int{
 	domain.CodePlanRequired:            http.StatusPaymentRequired,
 	domain.CodeInteractionLimitReached: http.StatusPaymentRequired,
 	domain.CodeAccountInactive:         http.StatusForbidden,
+	domain.CodeOriginNotAllowed:        http.StatusForbidden,
 	domain.CodeNotFound:                http.StatusNotFound,
 	domain.CodeApprovalNotFound:        http.StatusNotFound,
 	domain.CodeAgentNotConfigured:      http.StatusConflict,

@@ -39,6 +39,9 @@ var strictRequests = []func() any{
 	func() any { return new(webhookPatchIn) },
 	func() any { return new(conversionIn) },
 	func() any { return new(assistantIn) },
+	func() any { return new(widgetChatIn) },
+	func() any { return new(widgetDomainsIn) },
+	func() any { return new(widgetStyleIn) },
 }
 
 // seedBodies adds the bodies of decodingCases (an oversized value cut to 64 KB, for speed) and a

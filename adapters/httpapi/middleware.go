@@ -110,8 +110,14 @@ func (s *Server) limitBody(c *gin.Context) {
 	c.Next()
 }
 
-// cors opens the client routes to apps on any origin; no other route answers cross-origin.
+// cors opens the client routes to apps on any origin, and the public widget endpoints to the
+// pages the widget's allowed domains let in (widgetPreflight, openWidget); no other route answers
+// cross-origin.
 func (s *Server) cors(c *gin.Context) {
+	if c.Request.Method == http.MethodOptions && strings.HasPrefix(c.Request.URL.Path, widgetAPIPrefix) {
+		s.widgetPreflight(c)
+		return
+	}
 	if !strings.HasPrefix(c.Request.URL.Path, "/v1/client/") {
 		c.Next()
 		return

@@ -3,7 +3,7 @@
 //
 // server.go holds the one table of routes; each feature has a file of its own with its handlers
 // and its request and response types (account.go, agent.go, knowledge.go, chat.go, sessions.go,
-// webhooks.go, conversions.go, notifications.go, usage.go, ops.go, and the OpenAI-compatible
+// webhooks.go, conversions.go, notifications.go, usage.go, ops.go, widget.go, and the OpenAI-compatible
 // compat*.go); middleware.go, bind.go and errors.go are what every route shares. A request body
 // that decodeJSON reads strictly has a named type beside its handler, listed in fuzz_test.go's
 // strictRequests so that one test and one fuzz target go over each.
@@ -28,6 +28,7 @@ import (
 	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
+	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/ratelimit"
 )
@@ -54,6 +55,7 @@ type UseCases struct {
 	Compat      *compat.Service
 	Messaging   *channels.Service
 	Assistant   *assistant.Service
+	Widgets     *widgets.Service
 }
 
 // Options are the adapter's settings.
@@ -140,6 +142,9 @@ func (s *Server) routes() *gin.Engine {
 	web.GET("/conversions", s.listConversions)
 	web.GET("/notifications", s.listNotifications)
 	web.POST("/assistant", s.postAssistant)
+	web.GET("/widget", s.getWidget)
+	web.PUT("/widget/domains", s.putWidgetDomains)
+	web.PATCH("/widget/style", s.patchWidgetStyle)
 
 	// Model-compatible endpoints (spec 4.8), 60 requests a minute per account, and the usage
 	// statement their labels feed.
@@ -160,6 +165,13 @@ func (s *Server) routes() *gin.Engine {
 	cl.POST("/chat", s.clientChat)
 	cl.GET("/messages", s.clientMessages)
 	cl.GET("/agent", s.clientAgent)
+
+	// The website chat widget: its script and its public endpoints (widget token in the path).
+	r.GET("/widget.js", s.widgetScriptHandler)
+	wg := r.Group("/widget/api/:widget_token", s.openWidget)
+	wg.GET("/info", s.widgetInfo)
+	wg.POST("/chat", s.widgetChat)
+	wg.GET("/messages", s.widgetMessages)
 	return r
 }
 

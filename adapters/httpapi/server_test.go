@@ -19,6 +19,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/sessions"
+	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/agent"
@@ -44,6 +45,7 @@ type deps struct {
 	agents   *mock.MockAgents
 	limiter  *mock.MockRateLimiter
 	sessions *mock.MockSessions
+	widgets  *mock.MockWidgets
 }
 
 // newTestServer returns a server on mocks, with options changed by opts.
@@ -56,6 +58,7 @@ func newTestServer(t *testing.T, opts ...func(*Options)) (*Server, deps) {
 		agents:   mock.NewMockAgents(ctrl),
 		limiter:  mock.NewMockRateLimiter(ctrl),
 		sessions: mock.NewMockSessions(ctrl),
+		widgets:  mock.NewMockWidgets(ctrl),
 	}
 	clock := mock.NewMockClock(ctrl)
 	clock.EXPECT().Now().Return(testNow).AnyTimes()
@@ -65,7 +68,9 @@ func newTestServer(t *testing.T, opts ...func(*Options)) (*Server, deps) {
 	access := accounts.NewAccess(d.keys, d.limiter, testPlans, clock)
 	ledgerUC := accounts.NewLedger(tx, d.accounts, d.usage, nil, testPlans, clock)
 	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.agents), Profiles: agents.NewProfiles(tx, d.agents, clock),
-		Sessions: sessions.New(tx, d.sessions, mock.NewMockConversations(ctrl), clock)}
+		Sessions: sessions.New(tx, d.sessions, mock.NewMockConversations(ctrl), clock),
+		Widgets: widgets.New(widgets.Deps{Widgets: d.widgets, Accounts: d.accounts, Profiles: d.agents, Limiter: d.limiter,
+			Conversations: mock.NewMockConversations(ctrl), Channels: access}, widgets.Options{ScriptURL: "http://svc.test/widget.js"})}
 	o := Options{PublicURL: "http://svc.test", UpgradeURL: "http://svc.test/billing", MaxBodyBytes: 1024}
 	for _, f := range opts {
 		f(&o)

@@ -65,6 +65,7 @@ func stores(db *bun.DB) portstest.Stores {
 		Deliveries:    store.NewDeliveries(db),
 		Conversions:   store.NewConversions(db),
 		Notifications: store.NewNotifications(db),
+		Widgets:       store.NewWidgets(db),
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
+	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -52,6 +53,8 @@ var common = wire.NewSet(
 	wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)),
 	wire.Bind(new(assistant.Profiles), new(*agents.Profiles)),
 	wire.Bind(new(assistant.Brain), new(*knowledge.Brain)),
+	boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"),
+	wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)),
 	wire.Struct(new(program), "*"),
 )
 

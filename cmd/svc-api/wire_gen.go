@@ -34,6 +34,7 @@ import (
 	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
+	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -175,6 +176,18 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Profiles:      storeAgents,
+		Conversations: conversations,
+		Limiter:       memory,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -190,6 +203,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Compat:      compatService,
 		Messaging:   channelsService,
 		Assistant:   assistantService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -346,6 +360,18 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, client)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Profiles:      storeAgents,
+		Conversations: conversations,
+		Limiter:       memory,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -361,6 +387,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Compat:      compatService,
 		Messaging:   channelsService,
 		Assistant:   assistantService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -516,6 +543,18 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Profiles:      storeAgents,
+		Conversations: conversations,
+		Limiter:       memory,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -531,6 +570,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Compat:      compatService,
 		Messaging:   channelsService,
 		Assistant:   assistantService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -687,6 +727,18 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, client)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Profiles:      storeAgents,
+		Conversations: conversations,
+		Limiter:       memory,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -702,6 +754,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Compat:      compatService,
 		Messaging:   channelsService,
 		Assistant:   assistantService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -872,6 +925,18 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Profiles:      storeAgents,
+		Conversations: conversations,
+		Limiter:       fallback,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -887,6 +952,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Compat:      compatService,
 		Messaging:   channelsService,
 		Assistant:   assistantService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1063,6 +1129,18 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, openaiClient)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Profiles:      storeAgents,
+		Conversations: conversations,
+		Limiter:       fallback,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1078,6 +1156,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Compat:      compatService,
 		Messaging:   channelsService,
 		Assistant:   assistantService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1253,6 +1332,18 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Profiles:      storeAgents,
+		Conversations: conversations,
+		Limiter:       fallback,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1268,6 +1359,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Compat:      compatService,
 		Messaging:   channelsService,
 		Assistant:   assistantService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1444,6 +1536,18 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, openaiClient)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	storeWidgets := store.NewWidgets(db)
+	widgetsDeps := widgets.Deps{
+		Widgets:       storeWidgets,
+		Accounts:      storeAccounts,
+		Profiles:      storeAgents,
+		Conversations: conversations,
+		Limiter:       fallback,
+		Channels:      access,
+		Agent:         agent,
+	}
+	widgetsOptions := boot.WidgetOptions(cfg)
+	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1459,6 +1563,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Compat:      compatService,
 		Messaging:   channelsService,
 		Assistant:   assistantService,
+		Widgets:     widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1490,7 +1595,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*agents.Profiles)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*agents.Profiles)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.

@@ -39,6 +39,7 @@ type Stores struct {
 	Deliveries    ports.Deliveries
 	Conversions   ports.Conversions
 	Notifications ports.Notifications
+	Widgets       ports.Widgets
 }
 
 // RunStores runs the store conformance suite. newStores is called once per subtest and must
@@ -83,6 +84,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"Deliveries", testDeliveries},
 		{"Conversions", testConversions},
 		{"Notifications", testNotifications},
+		{"Widgets", testWidgets},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStores(t)) })

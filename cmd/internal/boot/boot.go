@@ -32,6 +32,7 @@ import (
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/notices"
 	"github.com/svcagent/svc/app/webhooks"
+	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/outbox"
@@ -119,6 +120,12 @@ func HTTPOptions(cfg config.Config) httpapi.Options {
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		TrustedProxies: cfg.TrustedProxies,
 	}
+}
+
+// WidgetOptions returns the widget's settings: its script is served by svc-api at
+// SVC_PUBLIC_URL/widget.js.
+func WidgetOptions(cfg config.Config) widgets.Options {
+	return widgets.Options{ScriptURL: strings.TrimRight(cfg.PublicURL, "/") + "/widget.js"}
 }
 
 // InprocOptions returns the in-process queue's settings.

@@ -1,0 +1,329 @@
+/* svc website chat widget. No dependencies, no eval, no inline script or style: it works under a
+   strict Content-Security-Policy that allows this script and connections to its origin. */
+(function () {
+  "use strict";
+  var me = document.currentScript || document.querySelector("script[data-token][src*='widget.js']");
+  if (!me || window.svcWidgetLoaded) return;
+  window.svcWidgetLoaded = true;
+  var data = me.dataset;
+  var token = data.token;
+  if (!token) { console.warn("svc widget: the data-token attribute is missing"); return; }
+  var api = new URL(me.src, location.href).origin + "/widget/api/" + encodeURIComponent(token);
+  var HEX = /^#[0-9a-f]{3}([0-9a-f]{3})?$/i;
+
+  var WORDS = {
+    en: { open: "Open chat", close: "Close chat", title: "Chat", input: "Write a message", send: "Send",
+      typing: "Typing…", unavailable: "The assistant is unavailable right now.", error: "Something went wrong. Please try again.",
+      slow: "Too many messages. Please wait a moment.", page: "Open page", cart: "Add to cart", added: "Added to your cart",
+      checkout: "Go to checkout", you: "You", suggestions: "Suggested questions", move: "Drag to move the chat" },
+    pt: { open: "Abrir conversa", close: "Fechar conversa", title: "Conversa", input: "Escreva uma mensagem", send: "Enviar",
+      typing: "A escrever…", unavailable: "O assistente não está disponível agora.", error: "Algo correu mal. Tente de novo.",
+      slow: "Demasiadas mensagens. Aguarde um momento.", page: "Abrir página", cart: "Adicionar ao carrinho",
+      added: "Adicionado ao carrinho", checkout: "Finalizar compra", you: "Você", suggestions: "Perguntas sugeridas",
+      move: "Arraste para mover a conversa" },
+    "pt-BR": { typing: "Digitando…", error: "Algo deu errado. Tente de novo.", slow: "Muitas mensagens. Aguarde um momento." },
+    es: { open: "Abrir chat", close: "Cerrar chat", title: "Chat", input: "Escribe un mensaje", send: "Enviar",
+      typing: "Escribiendo…", unavailable: "El asistente no está disponible ahora.", error: "Algo salió mal. Inténtalo de nuevo.",
+      slow: "Demasiados mensajes. Espera un momento.", page: "Abrir página", cart: "Añadir al carrito", added: "Añadido al carrito",
+      checkout: "Ir a pagar", you: "Tú", suggestions: "Preguntas sugeridas", move: "Arrastra para mover el chat" }
+  };
+  var lang = pickLang(data.lang || document.documentElement.lang || navigator.language || "en");
+  var base = lang.slice(0, 2);
+  function t(k) { return (WORDS[lang] && WORDS[lang][k]) || WORDS[base][k] || WORDS.en[k]; }
+  function pickLang(l) {
+    l = String(l).replace("_", "-").toLowerCase();
+    if (l === "pt-br") return "pt-BR";
+    l = l.slice(0, 2);
+    return WORDS[l] ? l : "en";
+  }
+
+  /* The visitor: a first-party cookie of 30 days whose uuid is the visitor's contact (web:<uuid>). */
+  var visitor = (document.cookie.match(/(?:^|;\s*)svc_visitor=([0-9a-f-]{36})(?:;|$)/) || [])[1];
+  if (!visitor) visitor = uuid();
+  document.cookie = "svc_visitor=" + visitor + "; Max-Age=2592000; Path=/; SameSite=Lax" + (location.protocol === "https:" ? "; Secure" : "");
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = b[6] & 15 | 64; b[8] = b[8] & 63 | 128;
+    var h = Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+  }
+
+  function call(method, path, body) {
+    var init = { method: method, headers: {}, credentials: "omit" };
+    if (body) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+    return fetch(api + path, init).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (j) {
+        if (!r.ok) { var e = new Error((j.error && j.error.code) || "http_" + r.status); e.status = r.status; throw e; }
+        return j;
+      });
+    });
+  }
+
+  /* Elements: made with createElement and textContent only; nothing from the service becomes HTML. */
+  function el(tag, cls, attrs, text) {
+    var n = document.createElement(tag);
+    if (cls) n.className = cls;
+    for (var k in attrs || {}) n.setAttribute(k, attrs[k]);
+    if (text != null) n.textContent = text;
+    return n;
+  }
+
+  var CSS = ":host{all:initial}" +
+    ".w{--a:#2563eb;--i:#111827;--p:#ffffff;--m:#f3f4f6;--b:#e5e7eb;--ft:inherit;--fx:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
+    "font:14px/1.45 var(--fx);color:var(--i);position:fixed;bottom:20px;z-index:2147483000}" +
+    ".w.dark{--i:#f3f4f6;--p:#111827;--m:#1f2937;--b:#374151}" +
+    ".w.right{right:20px}.w.left{left:20px}" +
+    ".l{width:56px;height:56px;border-radius:50%;border:0;background:var(--a);color:#fff;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}" +
+    ".l svg{width:26px;height:26px;fill:currentColor}" +
+    ".l:focus-visible,.x:focus-visible,.s button:focus-visible,.f button:focus-visible,.act:focus-visible{outline:3px solid var(--a);outline-offset:2px}" +
+    ".pn{position:fixed;bottom:88px;width:370px;max-width:calc(100vw - 24px);height:540px;max-height:calc(100vh - 110px);background:var(--p);color:var(--i);" +
+    "border:1px solid var(--b);border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.25);display:flex;flex-direction:column;overflow:hidden}" +
+    ".right .pn{right:20px}.left .pn{left:20px}.pn[hidden]{display:none}" +
+    ".h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--a);color:#fff;user-select:none}" +
+    ".h.drag{cursor:move;touch-action:none}" +
+    ".h img{width:32px;height:32px;border-radius:50%;object-fit:cover;background:#fff}" +
+    ".h h2{flex:1;margin:0;font:600 16px/1.2 var(--ft);font-family:var(--ft),var(--fx)}" +
+    ".x{background:transparent;border:0;color:#fff;font-size:22px;line-height:1;cursor:pointer;padding:2px 6px;border-radius:6px}" +
+    ".g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}" +
+    ".m{max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}" +
+    ".m.agent{align-self:flex-start;background:var(--m)}" +
+    ".m.customer{align-self:flex-end;background:var(--a);color:#fff}" +
+    ".m.note{align-self:center;background:transparent;color:inherit;opacity:.75;font-size:13px;text-align:center}" +
+    ".acts{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}" +
+    ".act{font:inherit;font-size:13px;border:1px solid var(--a);color:var(--a);background:var(--p);border-radius:999px;padding:3px 10px;cursor:pointer;text-decoration:none}" +
+    ".ty{align-self:flex-start;opacity:.7;font-style:italic;padding:0 4px}.ty[hidden]{display:none}" +
+    ".s{display:flex;flex-wrap:wrap;gap:6px;padding:0 14px 8px}" +
+    ".s button{font:inherit;font-size:13px;border:1px solid var(--b);background:var(--p);color:var(--i);border-radius:999px;padding:4px 10px;cursor:pointer}" +
+    ".f{display:flex;gap:8px;padding:10px;border-top:1px solid var(--b)}" +
+    ".f textarea{flex:1;resize:none;font:inherit;color:var(--i);background:var(--p);border:1px solid var(--b);border-radius:10px;padding:8px 10px;height:40px}" +
+    ".f button{font:inherit;font-weight:600;background:var(--a);color:#fff;border:0;border-radius:10px;padding:0 14px;cursor:pointer}" +
+    ".f button:disabled{opacity:.5;cursor:default}" +
+    "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}}";
+
+  var host = el("div", null, { id: "svc-chat-widget" });
+  var root = host.attachShadow ? host.attachShadow({ mode: "open" }) : host;
+  if (root.adoptedStyleSheets !== undefined && window.CSSStyleSheet && CSSStyleSheet.prototype.replaceSync) {
+    var sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+    root.adoptedStyleSheets = [sheet];
+  } else {
+    root.appendChild(el("style", null, null, CSS));
+  }
+  var w = el("div", "w");
+  var launcher = el("button", "l", { type: "button", "aria-label": t("open"), "aria-expanded": "false", "aria-controls": "svc-panel" });
+  var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  var path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", "M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z");
+  svg.appendChild(path);
+  launcher.appendChild(svg);
+  var panel = el("div", "pn", { id: "svc-panel", role: "dialog", "aria-labelledby": "svc-title", hidden: "" });
+  var head = el("div", "h");
+  var avatar = el("img", null, { alt: "", hidden: "" });
+  var title = el("h2", null, { id: "svc-title" }, t("title"));
+  var closer = el("button", "x", { type: "button", "aria-label": t("close") }, "×");
+  head.appendChild(avatar); head.appendChild(title); head.appendChild(closer);
+  var log = el("div", "g", { role: "log", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0" });
+  var typing = el("div", "ty", { role: "status", hidden: "" }, t("typing"));
+  var sugg = el("div", "s", { role: "group", "aria-label": t("suggestions") });
+  var form = el("form", "f");
+  var input = el("textarea", null, { "aria-label": t("input"), placeholder: t("input"), maxlength: "8000", rows: "1" });
+  var send = el("button", null, { type: "submit" }, t("send"));
+  form.appendChild(input); form.appendChild(send);
+  panel.appendChild(head); panel.appendChild(log); panel.appendChild(sugg); panel.appendChild(form);
+  w.appendChild(panel); w.appendChild(launcher);
+  root.appendChild(w);
+
+  var info = null, seen = {}, busy = false, canDrag = false;
+  var posKey = "svc_widget_pos:" + token, openKey = "svc_widget_open:" + token;
+
+  function store(k, v) { try { v == null ? localStorage.removeItem(k) : localStorage.setItem(k, v); } catch (e) { /* storage off */ } }
+  function load(k) { try { return localStorage.getItem(k); } catch (e) { return null; } }
+
+  function style(s) {
+    var pos = data.position === "left" || data.position === "right" ? data.position : s.position === "left" ? "left" : "right";
+    w.className = "w " + pos + (s.theme === "dark" ? " dark" : "");
+    var vars = { "--a": data.accent || s.accent, "--i": data.ink, "--p": data.paper };
+    for (var k in vars) if (vars[k] && HEX.test(vars[k])) w.style.setProperty(k, vars[k]);
+    if (data.fontTitle) w.style.setProperty("--ft", data.fontTitle);
+    if (data.fontText) w.style.setProperty("--fx", data.fontText);
+    canDrag = s.drag !== false;
+  }
+
+  function text(map) {
+    if (!map) return "";
+    return map[lang] || map[base] || map[Object.keys(map).filter(function (k) { return k.slice(0, 2) === base; })[0]] || map.en || map[Object.keys(map)[0]] || "";
+  }
+
+  function add(role, content, actions, live) {
+    var m = el("div", "m " + role, null, content);
+    if (role === "customer") m.setAttribute("aria-label", t("you") + ": " + content);
+    (actions || []).forEach(function (a) { var b = action(a, live); if (b) { var box = m.querySelector(".acts") || m.appendChild(el("div", "acts")); box.appendChild(b); } });
+    log.appendChild(m);
+    log.scrollTop = log.scrollHeight;
+    return m;
+  }
+
+  function safe(u) {
+    try { var x = new URL(u, location.href); return x.protocol === "https:" || x.protocol === "http:" ? x.href : null; } catch (e) { return null; }
+  }
+
+  /* Action tokens: open a page, add to the cart (the store's ajax call when data-platform says so),
+     go to the checkout. */
+  function action(a, live) {
+    if (a.type === "open" && safe(a.url)) return el("a", "act", { href: safe(a.url) }, t("page"));
+    if (a.type === "checkout") return el("a", "act", { href: safe(data.checkout || "/checkout/") || "/checkout/" }, t("checkout"));
+    if (a.type === "cart" && /^[0-9A-Za-z_-]+$/.test(a.product_id)) {
+      var qty = Math.max(1, Math.min(999, a.qty | 0 || 1));
+      if (!data.platform) return el("a", "act", { href: "/?add-to-cart=" + encodeURIComponent(a.product_id) + "&quantity=" + qty }, t("cart"));
+      var b = el("button", "act", { type: "button" }, t("cart"));
+      b.addEventListener("click", function () { addToCart(a.product_id, qty, b); });
+      if (live) addToCart(a.product_id, qty, b);
+      return b;
+    }
+    return null;
+  }
+
+  function addToCart(id, qty, b) {
+    var body = new URLSearchParams();
+    body.set("product_id", id);
+    body.set("quantity", String(qty));
+    fetch("/?wc-ajax=add_to_cart", { method: "POST", body: body, credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error("cart");
+      b.textContent = t("added");
+      b.disabled = true;
+      var jq = window.jQuery;
+      if (jq) jq(document.body).trigger("wc_fragment_refresh");
+      document.body.dispatchEvent(new CustomEvent("svc:cart", { detail: { product_id: id, qty: qty } }));
+    }).catch(function () { b.textContent = t("error"); });
+  }
+
+  function note(s) { add("note", s); }
+
+  function render(msgs) {
+    (msgs || []).forEach(function (m) {
+      if (seen[m.id]) return;
+      seen[m.id] = true;
+      add(m.role === "customer" ? "customer" : "agent", m.content, m.actions, false);
+    });
+  }
+
+  function greet() {
+    if (!info || log.querySelector(".m")) return;
+    var g = text(info.greeting);
+    if (g) add("agent greeting", g);
+  }
+
+  function suggestions() {
+    sugg.textContent = "";
+    var list = info && text(info.suggestions);
+    if (!list || !list.length || log.querySelector(".m.customer")) return;
+    list.slice(0, 4).forEach(function (q) {
+      var b = el("button", null, { type: "button" }, q);
+      b.addEventListener("click", function () { ask(q); });
+      sugg.appendChild(b);
+    });
+  }
+
+  function ask(q) {
+    q = String(q).trim();
+    if (!q || busy) return;
+    busy = true;
+    send.disabled = true;
+    sugg.textContent = "";
+    var mine = add("customer", q);
+    input.value = "";
+    typing.hidden = false;
+    log.appendChild(typing);
+    call("POST", "/chat", { message: q, visitor_id: visitor }).then(function (r) {
+      if (r.customer_message_id) { seen[r.customer_message_id] = true; }
+      if (r.status === "pending") return wait(r.message_id, 60);
+      seen[r.message_id] = true;
+      add("agent", r.reply || "", r.actions, true);
+    }).catch(function (e) {
+      mine.classList.add("failed");
+      note(e.status === 503 ? t("unavailable") : e.status === 429 ? t("slow") : t("error"));
+    }).then(function () {
+      busy = false;
+      send.disabled = false;
+      typing.hidden = true;
+      input.focus();
+    });
+  }
+
+  /* A reply still being made (202): look at the conversation until it is there. */
+  function wait(id, tries) {
+    return new Promise(function (res) { setTimeout(res, 2000); }).then(function () {
+      return call("GET", "/messages?visitor_id=" + visitor);
+    }).then(function (c) {
+      var done = (c.messages || []).some(function (m) { return m.id === id; });
+      render(c.messages);
+      if (!done && tries > 1) return wait(id, tries - 1);
+    });
+  }
+
+  function open(on, focus) {
+    panel.hidden = !on;
+    launcher.setAttribute("aria-expanded", String(on));
+    launcher.setAttribute("aria-label", on ? t("close") : t("open"));
+    store(openKey, on ? "1" : null);
+    if (on) { place(); log.scrollTop = log.scrollHeight; if (focus) input.focus(); } else if (focus) launcher.focus();
+  }
+
+  /* Dragging by the top bar on screens 900 px and wider, remembered per site; below, the corner. */
+  var wide = window.matchMedia("(min-width: 900px)");
+  function place() {
+    var p = null;
+    try { p = JSON.parse(load(posKey) || "null"); } catch (e) { p = null; }
+    head.classList.toggle("drag", canDrag && wide.matches);
+    head.title = canDrag && wide.matches ? t("move") : "";
+    if (!canDrag || !wide.matches || !p) { panel.style.left = panel.style.top = panel.style.right = panel.style.bottom = ""; return; }
+    var x = Math.max(0, Math.min(innerWidth - panel.offsetWidth, p.x)), y = Math.max(0, Math.min(innerHeight - panel.offsetHeight, p.y));
+    panel.style.left = x + "px"; panel.style.top = y + "px"; panel.style.right = "auto"; panel.style.bottom = "auto";
+  }
+  head.addEventListener("pointerdown", function (e) {
+    if (!canDrag || !wide.matches || e.target === closer || e.button !== 0) return;
+    var r = panel.getBoundingClientRect(), dx = e.clientX - r.left, dy = e.clientY - r.top;
+    head.setPointerCapture(e.pointerId);
+    function move(ev) {
+      var x = Math.max(0, Math.min(innerWidth - r.width, ev.clientX - dx)), y = Math.max(0, Math.min(innerHeight - r.height, ev.clientY - dy));
+      panel.style.left = x + "px"; panel.style.top = y + "px"; panel.style.right = "auto"; panel.style.bottom = "auto";
+    }
+    function up() {
+      head.removeEventListener("pointermove", move);
+      head.removeEventListener("pointerup", up);
+      var b = panel.getBoundingClientRect();
+      store(posKey, JSON.stringify({ x: Math.round(b.left), y: Math.round(b.top) }));
+    }
+    head.addEventListener("pointermove", move);
+    head.addEventListener("pointerup", up);
+  });
+  if (wide.addEventListener) wide.addEventListener("change", place);
+
+  launcher.addEventListener("click", function () { open(panel.hidden, true); });
+  closer.addEventListener("click", function () { open(false, true); });
+  panel.addEventListener("keydown", function (e) { if (e.key === "Escape") open(false, true); });
+  form.addEventListener("submit", function (e) { e.preventDefault(); ask(input.value); });
+  input.addEventListener("keydown", function (e) {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); ask(input.value); }
+  });
+
+  call("GET", "/info").then(function (i) {
+    info = i;
+    style(i.style || {});
+    if (i.name) title.textContent = i.name;
+    if (i.avatar_url && safe(i.avatar_url)) { avatar.src = safe(i.avatar_url); avatar.hidden = false; }
+    (document.body || document.documentElement).appendChild(host);
+    return call("GET", "/messages?visitor_id=" + visitor).then(function (c) { render(c.messages); }, function () { /* shown empty */ });
+  }).then(function () {
+    if (!info) return;
+    greet();
+    suggestions();
+    if (load(openKey)) open(true, false);
+    host.setAttribute("data-ready", "");
+  }).catch(function (e) {
+    console.warn("svc widget: not available on this page (" + e.message + ")");
+  });
+})();

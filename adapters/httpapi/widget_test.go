@@ -1,0 +1,86 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/golang/mock/gomock"
+
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/domain/widget"
+)
+
+func TestWidgetScript(t *testing.T) {
+	s, _ := newTestServer(t)
+	rec := do(s, "GET", "/widget.js", nil, "")
+	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/javascript") ||
+		rec.Header().Get("ETag") != widgetETag || !strings.Contains(rec.Header().Get("Cache-Control"), "max-age=300") {
+		t.Fatalf("GET /widget.js: %d %v", rec.Code, rec.Header())
+	}
+	if rec.Body.Len() != len(widgetScript) || len(widgetScript) > 30<<10 {
+		t.Errorf("script of %d bytes served as %d; the goal is under 30 KB", len(widgetScript), rec.Body.Len())
+	}
+	for _, banned := range []string{"eval(", "new Function", "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "setTimeout(\"", "'unsafe"} {
+		if strings.Contains(string(widgetScript), banned) {
+			t.Errorf("the widget script uses %q", banned)
+		}
+	}
+	for _, inm := range []string{widgetETag, `W/` + widgetETag, `"other", ` + widgetETag, "*"} {
+		if rec := do(s, "GET", "/widget.js", map[string]string{"If-None-Match": inm}, ""); rec.Code != http.StatusNotModified || rec.Body.Len() != 0 {
+			t.Errorf("If-None-Match %s: %d with %d bytes, want 304 and none", inm, rec.Code, rec.Body.Len())
+		}
+	}
+	if rec := do(s, "GET", "/widget.js", map[string]string{"If-None-Match": `"stale"`}, ""); rec.Code != http.StatusOK {
+		t.Errorf("a stale ETag: %d, want 200", rec.Code)
+	}
+}
+
+func TestWidgetCORS(t *testing.T) {
+	locked := account.Account{ID: "acct_a", Plan: "starter", Status: account.Active, WidgetToken: "wt_a", AllowedDomains: []string{"*.shop.test"}}
+	tests := []struct {
+		name   string
+		origin string
+		grant  bool
+	}{
+		{"an allowed subdomain", "https://www.shop.test", true},
+		{"another site", "https://evil.test", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, d := newTestServer(t)
+			d.widgets.EXPECT().Account(gomock.Any(), "wt_a").Return(locked, nil).Times(2)
+			pre := do(s, "OPTIONS", "/widget/api/wt_a/chat", map[string]string{"Origin": tt.origin, "Access-Control-Request-Method": "POST"}, "")
+			if pre.Code != http.StatusNoContent || (pre.Header().Get("Access-Control-Allow-Origin") == tt.origin) != tt.grant {
+				t.Fatalf("preflight: %d %v, grant %v wanted", pre.Code, pre.Header(), tt.grant)
+			}
+			if tt.grant {
+				d.limiter.EXPECT().Allow(gomock.Any(), "widget:wt_a", gomock.Any()).Return(ratelimit.Result{Allowed: true}, nil)
+				d.agents.EXPECT().Get(gomock.Any(), "acct_a").Return(agent.Default("acct_a"), nil)
+				d.widgets.EXPECT().Style(gomock.Any(), "acct_a").Return(widget.DefaultStyle, nil)
+			}
+			rec := do(s, "GET", "/widget/api/wt_a/info", map[string]string{"Origin": tt.origin}, "")
+			if got := rec.Header().Get("Access-Control-Allow-Origin"); (got == tt.origin) != tt.grant || !tt.grant && got != "" {
+				t.Errorf("Access-Control-Allow-Origin %q, grant %v wanted", got, tt.grant)
+			}
+			if tt.grant && rec.Code != http.StatusOK || !tt.grant && (rec.Code != http.StatusForbidden || envelope(t, rec).Code != domain.CodeOriginNotAllowed) {
+				t.Errorf("GET info from %s: %d %s", tt.origin, rec.Code, rec.Body)
+			}
+		})
+	}
+	t.Run("an unknown token", func(t *testing.T) {
+		s, d := newTestServer(t)
+		d.widgets.EXPECT().Account(gomock.Any(), "wt_x").Return(account.Account{}, domain.NotFound("widget")).Times(2)
+		pre := do(s, "OPTIONS", "/widget/api/wt_x/info", map[string]string{"Origin": "https://shop.test"}, "")
+		if pre.Code != http.StatusNoContent || pre.Header().Get("Access-Control-Allow-Origin") != "" {
+			t.Fatalf("preflight of an unknown token: %d %v", pre.Code, pre.Header())
+		}
+		rec := do(s, "GET", "/widget/api/wt_x/info", map[string]string{"Origin": "https://shop.test"}, "")
+		if rec.Code != http.StatusNotFound || rec.Header().Get("Access-Control-Allow-Origin") != "" {
+			t.Fatalf("GET info of an unknown token: %d %v", rec.Code, rec.Header())
+		}
+	})
+}

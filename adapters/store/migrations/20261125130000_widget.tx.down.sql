@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS widget_styles;

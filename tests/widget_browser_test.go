@@ -1,0 +1,274 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// TestWidgetBrowser runs the widget in headless Chromium (the system's package, driven with
+// chromedp): a page on loopback carries the snippet from GET /v1/widget under a strict
+// Content-Security-Policy; the visitor opens the chat, asks a question the Brain answers, drags
+// the chat, reloads and still sees the conversation and the chat where it was left;
+// data-position="left" wins over the saved style (right). A screenshot is kept under
+// tests/artifacts (or $SVC_TEST_ARTIFACTS). A page on another origin gets no widget and cannot
+// call the chat (no CORS grant). Without Chromium the test skips, unless CI=true.
+func TestWidgetBrowser(t *testing.T) {
+	binaries(t) // -short skips here
+	chromium := chromiumPath(t)
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	a := s.newAccount(t, "--plan", "pro")
+	configureAgent(t, api, a.key)
+	loadBrain(t, api, a.key)
+	key := bearer(a.key)
+	if r := callJSON(t, "PATCH", api.URL()+"/v1/widget/style", map[string]any{"position": "right", "theme": "dark"}, key...); r.status != http.StatusOK {
+		t.Fatalf("PATCH /v1/widget/style: %s", r)
+	}
+	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent/appearance", map[string]any{"greeting": map[string]string{"en": "Hello! Ask us anything."},
+		"suggestions": map[string][]string{"en": {"Do you deliver?"}}}, key...); r.status != http.StatusOK {
+		t.Fatalf("PATCH /v1/agent/appearance: %s", r)
+	}
+	if r := callJSON(t, "PUT", api.URL()+"/v1/widget/domains", map[string]any{"domains": []string{"127.0.0.1"}}, key...); r.status != http.StatusOK {
+		t.Fatalf("PUT /v1/widget/domains: %s", r)
+	}
+	r := call(t, "GET", api.URL()+"/v1/widget?framework=html&position=left", key...)
+	snippet := r.body.str("code")
+	if r.status != http.StatusOK || !strings.Contains(snippet, `data-position="left"`) {
+		t.Fatalf("GET /v1/widget: %s", r)
+	}
+
+	allowed := servePage(t, "127.0.0.1", api.URL(), snippet) // the allowed domain
+	other := servePage(t, "localhost", api.URL(), snippet)   // loopback too, but another host name
+
+	ctx := browser(t, chromium)
+	var warned atomic.Bool
+	if err := chromedp.Listen(ctx, func(ev any) {
+		var args []*runtime.RemoteObject
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			args = e.Args
+		case runtime.EventConsoleAPICalled:
+			args = e.Args
+		}
+		for _, arg := range args {
+			if strings.Contains(string(arg.Value), "svc widget: not available") {
+				warned.Store(true)
+			}
+		}
+	}); err != nil {
+		t.Fatalf("listening to the console: %v", err)
+	}
+
+	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
+	runJS(t, ctx, "open the page", chromedp.Navigate(allowed))
+	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+	wantJS(t, ctx, "data-position=left wins over the saved right; the saved dark theme applies",
+		`(() => { const w = `+sr+`.querySelector(".w"); const b = `+sr+`.querySelector("button.l").getBoundingClientRect();
+		  return w.classList.contains("left") && !w.classList.contains("right") && w.classList.contains("dark") && b.left < 100 && b.right < innerWidth / 2 &&
+		  getComputedStyle(w).position === "fixed" && getComputedStyle(w).left === "20px" })()`)
+	wantJS(t, ctx, "the launcher is labelled and collapsed", sr+`.querySelector("button.l").getAttribute("aria-expanded") === "false" && !!`+sr+`.querySelector("button.l").getAttribute("aria-label")`)
+
+	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
+	waitJS(t, ctx, "the panel is open with the input focused", `!`+sr+`.querySelector(".pn").hidden && `+sr+`.activeElement && `+sr+`.activeElement.tagName === "TEXTAREA"`)
+	wantJS(t, ctx, "the greeting and the suggestions from the agent, the input labelled",
+		sr+`.querySelector(".m.agent").textContent === "Hello! Ask us anything." && `+sr+`.querySelector(".s button").textContent === "Do you deliver?" && `+
+			sr+`.querySelector("textarea").getAttribute("aria-label") === "Write a message" && `+sr+`.querySelector("[role=log]") !== null`)
+	runJS(t, ctx, "ask", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), gfQuestion+"\r"))
+	const answered = `[...` + sr + `.querySelectorAll(".m.agent")].some(m => m.textContent.includes("` + gfAnswerBit + `")) && [...` + sr + `.querySelectorAll(".m.customer")].some(m => m.textContent === "` + gfQuestion + `")`
+	waitJS(t, ctx, "the agent's answer from the Brain", answered)
+
+	// Drag the chat by its top bar (the window is 1280 px wide), then reload.
+	head := evaluate[struct{ X, Y, Left, Top float64 }](t, ctx, "find the top bar", `(() => { const r = `+sr+`.querySelector(".h").getBoundingClientRect();
+		return {X: r.left + 60, Y: r.top + 20, Left: r.left, Top: r.top} })()`)
+	runJS(t, ctx, "drag the chat",
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, head.X, head.Y),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, head.X, head.Y, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, head.X+200, head.Y-100, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, head.X+400, head.Y-150, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, head.X+400, head.Y-150, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	moved := evaluate[rect](t, ctx, "where the chat went", `(() => { const r = `+sr+`.querySelector(".pn").getBoundingClientRect(); return {Left: r.left, Top: r.top} })()`)
+	if moved.Left-head.Left < 300 || head.Top-moved.Top < 100 {
+		t.Errorf("the drag moved the chat from (%v, %v) to (%v, %v)", head.Left, head.Top, moved.Left, moved.Top)
+	}
+
+	shot := screenshot(t, ctx)
+	t.Logf("screenshot of the widget: %s", shot)
+
+	cookie := evaluate[string](t, ctx, "the visitor cookie", `document.cookie`)
+	visitor := strings.TrimPrefix(cookie, "svc_visitor=")
+	if len(visitor) != 36 || !strings.HasPrefix(cookie, "svc_visitor=") {
+		t.Fatalf("document.cookie %q, want svc_visitor=<uuid>", cookie)
+	}
+
+	runJS(t, ctx, "reload", chromedp.Reload())
+	waitJS(t, ctx, "the widget is ready again", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+	waitJS(t, ctx, "the conversation is still there, the chat open", answered+` && !`+sr+`.querySelector(".pn").hidden`)
+	after := evaluate[rect](t, ctx, "where the chat is", `(() => { const r = `+sr+`.querySelector(".pn").getBoundingClientRect(); return {Left: r.left, Top: r.top} })()`)
+	if d := after.Left - moved.Left + after.Top - moved.Top; d > 2 || d < -2 {
+		t.Errorf("after a reload the chat is at (%v, %v), not where it was dragged (%v, %v)", after.Left, after.Top, moved.Left, moved.Top)
+	}
+	conv := getConversation(t, api, a.key, visitor)
+	if conv.str("channel") != "web" || conv.str("contact_id") != "web:"+visitor || len(listOf(conv, "messages")) != 2 {
+		t.Errorf("the visitor's conversation as the owner sees it: %s", conv)
+	}
+
+	// Another origin: the widget does not start, and the page cannot chat.
+	runJS(t, ctx, "open the page on another origin", chromedp.Navigate(other))
+	waitFor(t, 30*time.Second, "the widget's warning on a page the domains leave out", func() (bool, string) { return warned.Load(), "no warning yet" })
+	wantJS(t, ctx, "no widget on the page", `!document.querySelector("#svc-chat-widget")`)
+	js := fmt.Sprintf(`fetch(%q, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({message: "Hi", visitor_id: %q})})
+		.then(r => "answered " + r.status, e => "refused " + e.name)`, api.URL()+"/widget/api/"+a.widgetToken+"/chat", visitor)
+	outcome := evaluate[string](t, ctx, "chat from the other origin", js, chromedp.EvalAwaitPromise)
+	if outcome != "refused TypeError" {
+		t.Errorf("a chat call from a page the domains leave out: %s, want refused by the browser", outcome)
+	}
+	if n := len(listOf(getConversation(t, api, a.key, visitor), "messages")); n != 2 {
+		t.Errorf("the conversation has %d messages after the other origin's call, want 2", n)
+	}
+}
+
+// chromiumPath finds the system's Chromium; without it the test skips, or fails under CI=true.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("Chromium is not installed and CI=true: .ci/run installs the chromium package")
+	}
+	t.Skip("Chromium is not installed: the widget's browser test needs it (apt-get install -y chromium)")
+	return ""
+}
+
+// browser starts headless Chromium with a fresh profile and returns a tab's context.
+func browser(t *testing.T, path string) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	return ctx
+}
+
+// servePage serves on host (a loopback name) a page with the snippet, under a strict
+// Content-Security-Policy: scripts, connections and images from the service only, no inline
+// script or style, no eval.
+func servePage(t *testing.T, host, apiURL, snippet string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Padaria Lu</title></head>
+<body><h1>Padaria Lu</h1><p>Bread since 1962.</p>
+` + snippet + `</body></html>`
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src "+apiURL+"; connect-src "+apiURL+
+			"; img-src "+apiURL+"; style-src 'none'; base-uri 'none'; form-action 'none'")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	})}
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	return "http://" + host + ":" + port + "/"
+}
+
+// rect is where an element is on the screen.
+type rect struct{ Left, Top float64 }
+
+// runJS runs browser actions, failing the test on an error.
+func runJS(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// evaluate evaluates a JavaScript expression in the page and decodes its value.
+func evaluate[T any](t *testing.T, ctx context.Context, what, expr string, opts ...chromedp.EvaluateOption) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// wantJS checks that the expression is true now.
+func wantJS(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	if !evaluate[bool](t, ctx, what, expr) {
+		t.Errorf("%s: false", what)
+	}
+}
+
+// waitJS waits until the expression is true.
+func waitJS(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	waitFor(t, 60*time.Second, what, func() (bool, string) {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { try { return !!(`+expr+`) } catch (e) { return false } })()`))
+		if err != nil {
+			return false, err.Error()
+		}
+		return ok, "false"
+	})
+}
+
+// screenshot keeps a full-page screenshot under $SVC_TEST_ARTIFACTS or tests/artifacts (ignored by
+// git) and returns its path.
+func screenshot(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	dir := os.Getenv("SVC_TEST_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join(repoRoot(t), "tests", "artifacts")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "widget.png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
