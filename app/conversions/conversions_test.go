@@ -16,7 +16,7 @@ import (
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/ledger"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 )
 
 var now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -214,7 +214,7 @@ func TestRecordTagsAndTellsTheOwner(t *testing.T) {
 			if tags := e.tags(t, "acct_a", "c_a"); !slices.Equal(tags, wantTags) {
 				t.Errorf("conversation tags %v, want %v", tags, wantTags)
 			}
-			want := []note{{"acct_a", notify.KindConversion, tt.wantTitle, tt.wantBody}}
+			want := []note{{"acct_a", notification.KindConversion, tt.wantTitle, tt.wantBody}}
 			if !slices.Equal(e.notes.calls, want) {
 				t.Errorf("the owner was told %+v, want %+v", e.notes.calls, want)
 			}

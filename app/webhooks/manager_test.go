@@ -18,7 +18,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/event"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/webhook"
 	"github.com/svcagent/svc/ports"
@@ -400,7 +400,7 @@ func TestFanOut(t *testing.T) {
 		{"message.replied", e.addEvent(t, "evt_1", "acct_a", event.MessageReplied), []string{all.ID, replies.ID}, nil},
 		{"booking.created", e.addEvent(t, "evt_2", "acct_a", event.BookingCreated), []string{all.ID, bookings.ID}, nil},
 		{"limit.reached tells the owner", e.addEvent(t, "evt_3", "acct_a", event.LimitReached), []string{all.ID, replies.ID},
-			[]note{{"acct_a", notify.KindLimitReached, "Interaction limit reached"}}},
+			[]note{{"acct_a", notification.KindLimitReached, "Interaction limit reached"}}},
 		{"not an event envelope", outbox.Message{ID: "evt_4", AccountID: "acct_a", Topic: outbox.TopicEvent, Payload: []byte("{")}, nil, nil},
 	}
 	for _, tt := range tests {
@@ -532,7 +532,7 @@ func TestDeliver(t *testing.T) {
 			}
 			var wantNotes []note
 			if tt.wantNote {
-				wantNotes = []note{{"acct_a", notify.KindWebhookDeactivated, "A webhook was turned off"}}
+				wantNotes = []note{{"acct_a", notification.KindWebhookDeactivated, "A webhook was turned off"}}
 			}
 			if !slices.Equal(e.notes.calls, wantNotes) {
 				t.Errorf("notices %+v, want %+v", e.notes.calls, wantNotes)

@@ -18,12 +18,12 @@ import (
 	"github.com/svcagent/svc/adapters/ratelimit"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/notifications"
+	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -39,11 +39,11 @@ var common = wire.NewSet(
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 	wire.Bind(new(ports.Handler), new(*events.Processor)),
 	accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
-	agents.NewProfiles,
+	profiles.New,
 	boot.CrawlOptions, crawl.Set, local.Set,
 	knowledge.NewBrain,
 	boot.ChatOptions, sessions.New,
-	conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)),
+	conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)),
 	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
 	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
 	wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
@@ -71,11 +71,11 @@ var production = wire.NewSet(
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
 // model svc answers 503 model_unavailable.
-var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels)
+var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinCompat)
 
 // upstream is the upstream model at SVC_MODEL_BASE_URL: it writes the agent's replies and answers
 // the model-compatible endpoints.
-var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels)
+var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamCompat)
 
 // initEmbeddedSQLite assembles svc-api embedded on SQLite (migrated at start) with the built-in
 // engine: the default, nothing else needed.

@@ -20,12 +20,12 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/notifications"
+	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/cmd/internal/boot"
@@ -56,9 +56,9 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -71,7 +71,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -95,13 +95,13 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -115,27 +115,27 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	handlers := boot.EventHandlers(manager, notifier)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -178,9 +178,9 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -194,7 +194,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -218,13 +218,13 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -238,27 +238,27 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	handlers := boot.EventHandlers(manager, notifier)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, usage, system)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -301,9 +301,9 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -316,7 +316,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -340,13 +340,13 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -360,27 +360,27 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	handlers := boot.EventHandlers(manager, notifier)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -423,9 +423,9 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -439,7 +439,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -463,13 +463,13 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -483,27 +483,27 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	handlers := boot.EventHandlers(manager, notifier)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, usage, system)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -553,9 +553,9 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -568,7 +568,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -593,14 +593,14 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -614,7 +614,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	redisConnOpt, err := boot.RedisConnOpt(cfg)
 	if err != nil {
 		cleanup2()
@@ -627,20 +627,20 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -695,9 +695,9 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -711,7 +711,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -736,14 +736,14 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -757,7 +757,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	redisConnOpt, err := boot.RedisConnOpt(cfg)
 	if err != nil {
 		cleanup2()
@@ -770,20 +770,20 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamCompat(cfg, openaiClient, ledger, service, brain, usage, system)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -838,9 +838,9 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -853,7 +853,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -878,14 +878,14 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -899,7 +899,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	redisConnOpt, err := boot.RedisConnOpt(cfg)
 	if err != nil {
 		cleanup2()
@@ -912,20 +912,20 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -980,9 +980,9 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -996,7 +996,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -1021,14 +1021,14 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -1042,7 +1042,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	redisConnOpt, err := boot.RedisConnOpt(cfg)
 	if err != nil {
 		cleanup2()
@@ -1055,20 +1055,20 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamCompat(cfg, openaiClient, ledger, service, brain, usage, system)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1100,7 +1100,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.
@@ -1113,8 +1113,8 @@ var production = wire.NewSet(boot.RedisConnOpt, boot.AsynqOptions, asynqq.NewCli
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
 // model svc answers 503 model_unavailable.
-var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels)
+var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinCompat)
 
 // upstream is the upstream model at SVC_MODEL_BASE_URL: it writes the agent's replies and answers
 // the model-compatible endpoints.
-var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels)
+var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamCompat)

@@ -19,7 +19,7 @@ import (
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -53,14 +53,14 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	options := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(options, log)
 	storeAccounts := store.NewAccounts(db)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	deps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -82,7 +82,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	agents := store.NewAgents(db)
+	profiles := store.NewProfiles(db)
 	conversations := store.NewConversations(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
@@ -99,7 +99,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        agents,
+		Profiles:      profiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -149,14 +149,14 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	options := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(options, log)
 	storeAccounts := store.NewAccounts(db)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	deps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -178,7 +178,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	agents := store.NewAgents(db)
+	profiles := store.NewProfiles(db)
 	conversations := store.NewConversations(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
@@ -196,7 +196,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        agents,
+		Profiles:      profiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -246,14 +246,14 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	options := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(options, log)
 	storeAccounts := store.NewAccounts(db)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	deps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -275,7 +275,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	agents := store.NewAgents(db)
+	profiles := store.NewProfiles(db)
 	conversations := store.NewConversations(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
@@ -292,7 +292,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        agents,
+		Profiles:      profiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -342,14 +342,14 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	options := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(options, log)
 	storeAccounts := store.NewAccounts(db)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	deps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -371,7 +371,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(client, inspector, asynqqOptions)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	agents := store.NewAgents(db)
+	profiles := store.NewProfiles(db)
 	conversations := store.NewConversations(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
@@ -389,7 +389,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        agents,
+		Profiles:      profiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,

@@ -29,7 +29,7 @@ import (
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/domain/ledger"
@@ -230,7 +230,7 @@ func WebhookOptions(cfg config.Config) webhooks.Options {
 }
 
 // EventHandlers maps each outbox topic to its handler (the ping topic is built in).
-func EventHandlers(w *webhooks.Manager, n *notices.Notifier) events.Handlers {
+func EventHandlers(w *webhooks.Manager, n *notifications.Notifier) events.Handlers {
 	return events.Handlers{
 		outbox.TopicEvent:    w.FanOut,
 		outbox.TopicDelivery: w.Deliver,

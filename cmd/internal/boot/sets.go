@@ -7,7 +7,7 @@ import (
 	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/events"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/ports"
 )
@@ -20,13 +20,13 @@ var OutboxSet = wire.NewSet(WatchedOutbox, wire.Bind(new(ports.Outbox), new(*eve
 func WatchedOutbox(o *store.Outbox) *events.Watched { return events.NewWatched(o) }
 
 // EventSet provides what handles the outbox's messages in every process that runs them: webhook
-// fan-out and delivery, owner notices and their e-mail.
+// fan-out and delivery, owner notifications and their e-mail.
 var EventSet = wire.NewSet(
 	Vault, wire.Bind(new(ports.Vault), new(*vault.AESGCM)),
 	Mailer,
 	SenderOptions, webhookhttp.Set,
 	WebhookOptions, webhooks.New, wire.Struct(new(webhooks.Deps), "*"),
-	wire.Bind(new(webhooks.Notifier), new(*notices.Notifier)),
-	notices.New,
+	wire.Bind(new(webhooks.Notifier), new(*notifications.Notifier)),
+	notifications.New,
 	EventHandlers,
 )
