@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/store/storetest"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
@@ -105,14 +105,7 @@ func (c countLedger) Usage(ctx context.Context, acct account.Account) (ledger.Us
 // newEnv builds the agent over a real SQLite store. replier nil means the built-in engine.
 func newEnv(t *testing.T, useMock bool, opts chat.Options) *env {
 	t.Helper()
-	db, closeDB, err := store.Open(t.Context(), "sqlite://"+filepath.Join(t.TempDir(), "svc.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(closeDB)
-	if err := store.Migrate(t.Context(), db); err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.SQLite(t)
 	clock := &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	plans := ledger.Plans{"starter": {Name: "starter", Interactions: 1000, WebChannels: true}}
 	tx := store.NewTx(db)
@@ -131,6 +124,7 @@ func newEnv(t *testing.T, useMock bool, opts chat.Options) *env {
 		Conversations: countConversations{e.convs, &e.reads}, Jobs: e.jobs, Bookings: store.NewBookings(db), Brain: brain,
 		Replier: replier, Ledger: countLedger{led, &e.reads}, Events: pub, Clock: clock}, opts)
 	admin := accounts.NewAdmin(tx, accts, keys, plans, clock)
+	var err error
 	e.acct, err = admin.Create(t.Context(), accounts.NewAccount{Name: "Padaria Lu", InteractionLimit: 3})
 	if err != nil {
 		t.Fatal(err)

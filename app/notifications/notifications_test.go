@@ -3,7 +3,6 @@ package notifications_test
 import (
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +10,9 @@ import (
 	"github.com/golang/mock/gomock"
 
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/store/storetest"
 	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/ports/mock"
@@ -39,21 +38,10 @@ type env struct {
 // called unexpectedly.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db, closeDB, err := store.Open(t.Context(), "sqlite://"+filepath.Join(t.TempDir(), "svc.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(closeDB)
-	if err := store.Migrate(t.Context(), db); err != nil {
-		t.Fatal(err)
-	}
-	accts := store.NewAccounts(db)
-	for id, email := range map[string]string{"acct_mail": "lu@example.com", "acct_quiet": ""} {
-		if err := accts.Create(t.Context(), account.Account{ID: id, Name: id, Plan: "starter", Status: account.Active,
-			OwnerEmail: email, WidgetToken: "wt_" + id, CreatedAt: now, UpdatedAt: now}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db := storetest.SQLite(t)
+	mail := storetest.Account("acct_mail", now)
+	mail.OwnerEmail = "lu@example.com"
+	accts := storetest.Accounts(t, db, mail, storetest.Account("acct_quiet", now))
 	e := &env{notifications: store.NewNotifications(db), outbox: store.NewOutbox(db), mailer: mock.NewMockMailer(gomock.NewController(t)),
 		clock: &clock{now}}
 	e.notifier = notifications.New(accts, e.notifications, e.outbox, e.mailer, e.clock)

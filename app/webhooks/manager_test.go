@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,10 +12,10 @@ import (
 	"github.com/golang/mock/gomock"
 
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/store/storetest"
 	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/outbox"
@@ -57,21 +56,8 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db, closeDB, err := store.Open(t.Context(), "sqlite://"+filepath.Join(t.TempDir(), "svc.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(closeDB)
-	if err := store.Migrate(t.Context(), db); err != nil {
-		t.Fatal(err)
-	}
-	accts := store.NewAccounts(db)
-	for _, id := range []string{"acct_a", "acct_b"} {
-		if err := accts.Create(t.Context(), account.Account{ID: id, Name: id, Plan: "starter", Status: account.Active,
-			WidgetToken: "wt_" + id, CreatedAt: now, UpdatedAt: now}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db := storetest.SQLite(t)
+	storetest.Accounts(t, db, storetest.Account("acct_a", now), storetest.Account("acct_b", now))
 	v, err := vault.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
