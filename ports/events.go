@@ -6,7 +6,7 @@ import (
 
 	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/event"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/webhook"
 )
 
@@ -47,7 +47,7 @@ type Conversions interface {
 
 // Notifications stores the owner's notifications.
 type Notifications interface {
-	Create(ctx context.Context, n notify.Notification) error
+	Create(ctx context.Context, n notification.Notification) error
 	// List returns the account's latest notifications, newest first.
-	List(ctx context.Context, accountID string, limit int) ([]notify.Notification, error)
+	List(ctx context.Context, accountID string, limit int) ([]notification.Notification, error)
 }

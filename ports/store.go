@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/domain/profile"
 )
 
 //go:generate go tool mockgen -source=store.go -destination=mock/store.go -package=mock
@@ -57,11 +57,11 @@ type Keys interface {
 	SetSendWithoutApproval(ctx context.Context, keyID string, on bool) (account.Key, error)
 }
 
-// Agents stores the agent profile of each account.
-type Agents interface {
-	// Get returns the account's profile, or agent.Default when it has none yet.
-	Get(ctx context.Context, accountID string) (agent.Profile, error)
-	Save(ctx context.Context, p agent.Profile) error
+// Profiles stores the profile of each account.
+type Profiles interface {
+	// Get returns the account's profile, or profile.Default when it has none yet.
+	Get(ctx context.Context, accountID string) (profile.Profile, error)
+	Save(ctx context.Context, p profile.Profile) error
 }
 
 // Usage counts interactions per account and period.

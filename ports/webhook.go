@@ -3,7 +3,7 @@ package ports
 import (
 	"context"
 
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/webhook"
 )
 
@@ -18,7 +18,7 @@ type WebhookSender interface {
 
 // Mailer sends e-mail to account owners.
 type Mailer interface {
-	Send(ctx context.Context, m notify.Mail) error
+	Send(ctx context.Context, m notification.Mail) error
 }
 
 // Vault seals secrets that must be read back by the service (webhook signing secrets) so that the

@@ -21,7 +21,6 @@ const (
 	evilOrigin  = "https://evil.test"
 	visitorA    = "0b7c6a3e-2f4d-4c1a-9e8b-7d6c5b4a3f21"
 	visitorB    = "5f0e2d1c-9b8a-4765-a432-10fedcba9876"
-	gfQuestion  = "Do you have gluten-free bread?"
 	gfAnswerBit = "baked every Friday"
 )
 

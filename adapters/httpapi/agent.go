@@ -5,7 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/profile"
 )
 
 // GET /v1/agent, PATCH /v1/agent, PATCH /v1/agent/appearance
@@ -38,7 +38,7 @@ type agentJSON struct {
 	UpdatedAt    *string        `json:"updated_at"`
 }
 
-func appearanceOf(a agent.Appearance) appearanceJSON {
+func appearanceOf(a profile.Appearance) appearanceJSON {
 	out := appearanceJSON{Name: a.Name, AvatarURL: a.AvatarURL, Greeting: a.Greeting, Suggestions: a.Suggestions}
 	if out.Greeting == nil {
 		out.Greeting = map[string]string{}
@@ -49,7 +49,7 @@ func appearanceOf(a agent.Appearance) appearanceJSON {
 	return out
 }
 
-func agentOf(p agent.Profile) agentJSON {
+func agentOf(p profile.Profile) agentJSON {
 	langs := p.Languages
 	if langs == nil {
 		langs = []string{}
@@ -93,14 +93,14 @@ type agentPatchJSON struct {
 	} `json:"channels"`
 }
 
-func (b agentPatchJSON) patch() agent.Patch {
-	p := agent.Patch{BusinessName: b.BusinessName, Languages: b.Languages, Tone: b.Tone,
+func (b agentPatchJSON) patch() profile.Patch {
+	p := profile.Patch{BusinessName: b.BusinessName, Languages: b.Languages, Tone: b.Tone,
 		Description: b.Description, Instructions: b.Instructions}
 	if b.Contact != nil {
-		p.Contact = &agent.ContactPatch{Email: b.Contact.Email, Phone: b.Contact.Phone, Address: b.Contact.Address, Hours: b.Contact.Hours}
+		p.Contact = &profile.ContactPatch{Email: b.Contact.Email, Phone: b.Contact.Phone, Address: b.Contact.Address, Hours: b.Contact.Hours}
 	}
 	if b.Channels != nil {
-		p.Channels = &agent.ChannelsPatch{API: b.Channels.API, Web: b.Channels.Web, Messaging: b.Channels.Messaging}
+		p.Channels = &profile.ChannelsPatch{API: b.Channels.API, Web: b.Channels.Web, Messaging: b.Channels.Messaging}
 	}
 	return p
 }
@@ -145,7 +145,7 @@ func (s *Server) patchAppearance(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	prof, err := s.uc.Profiles.UpdateAppearance(c.Request.Context(), p.Account.ID, agent.AppearancePatch{
+	prof, err := s.uc.Profiles.UpdateAppearance(c.Request.Context(), p.Account.ID, profile.AppearancePatch{
 		Name: body.Name, AvatarURL: body.AvatarURL, Greeting: body.Greeting, Suggestions: body.Suggestions})
 	if err != nil {
 		s.fail(c, err)

@@ -51,8 +51,22 @@ type chatReplyJSON struct {
 	CreatedAt         string            `json:"created_at"`
 }
 
-// send runs one customer message and answers 200 with the reply, or 202 while it is pending.
-func (s *Server) send(c *gin.Context, req chat.Request) {
+// send runs one customer message, the body's message with req's other fields, and answers 200
+// with the reply, or 202 while it is pending. The fields are checked before the per-account chat
+// limit counts the message.
+func (s *Server) send(c *gin.Context, message *string, req chat.Request) {
+	if message == nil {
+		s.fail(c, domain.Invalid("message", "message is required"))
+		return
+	}
+	req.Message = *message
+	if err := validChat(req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if !s.limit(c, req.Account.ID, ratelimit.Chat) {
+		return
+	}
 	r, err := s.uc.Chat.Send(c.Request.Context(), req)
 	if err != nil {
 		s.fail(c, err)
@@ -87,20 +101,8 @@ func (s *Server) postChat(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if body.Message == nil {
-		s.fail(c, domain.Invalid("message", "message is required"))
-		return
-	}
-	req := chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: body.ConversationID,
-		CustomerName: body.CustomerName, Message: *body.Message}
-	if err := validChat(req); err != nil {
-		s.fail(c, err)
-		return
-	}
-	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
-		return
-	}
-	s.send(c, req)
+	s.send(c, body.Message, chat.Request{Account: p.Account, Channel: conversation.ChannelAPI,
+		ConversationID: body.ConversationID, CustomerName: body.CustomerName})
 }
 
 // validChat checks a chat request's fields as chat.Agent.Send does first, so that the

@@ -29,10 +29,10 @@ import (
 // compat_models.go (GET /v1/models, GET /v1/models/{model}); usage.go has the statement their
 // labels feed.
 
-// modelLimit applies the model endpoints' limit, 60 requests a minute per account, as counted
+// compatLimit applies the model endpoints' limit, 60 requests a minute per account, as counted
 // by authKey.
-func (s *Server) modelLimit(c *gin.Context) {
-	if !s.admitted(c, ratelimit.Model) {
+func (s *Server) compatLimit(c *gin.Context) {
+	if !s.admitted(c, ratelimit.Compat) {
 		return
 	}
 	c.Next()
@@ -45,6 +45,19 @@ const (
 	headerWorkflowID  = "X-Svc-Workflow-Id"
 	headerExecutionID = "X-Svc-Execution-Id"
 )
+
+// opening is how every compatible endpoint begins: the caller and its labels, the body decoded
+// (unknown fields ignored, as OpenAI-compatible servers do) and the use case's request made of it.
+func opening[In, Req any](c *gin.Context, of func(In) (Req, error)) (who compat.Caller, in In, req Req, err error) {
+	if who, err = caller(c); err != nil {
+		return who, in, req, err
+	}
+	if err = decode(c.Request.Body, &in, false); err != nil {
+		return who, in, req, err
+	}
+	req, err = of(in)
+	return who, in, req, err
+}
 
 // caller is the request's account and usage labels; a label that is too long or holds control
 // characters is a 400 naming its header.

@@ -351,17 +351,7 @@ type functionDelta struct {
 // Handlers
 
 func (s *Server) chatCompletions(c *gin.Context) {
-	who, err := caller(c)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var in chatCompletionIn
-	if err := decode(c.Request.Body, &in, false); err != nil {
-		s.fail(c, err)
-		return
-	}
-	req, err := chatRequestOf(in)
+	who, in, req, err := opening(c, chatRequestOf)
 	if err != nil {
 		s.fail(c, err)
 		return

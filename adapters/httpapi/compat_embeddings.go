@@ -43,6 +43,9 @@ type embeddingsJSON struct {
 // embedOf reads input: a text, a list of texts, a list of token ids, or a list of lists of ids.
 func embedOf(in embeddingsIn) (compat.Embed, error) {
 	var e compat.Embed
+	if in.EncodingFormat != "" && in.EncodingFormat != "float" && in.EncodingFormat != "base64" {
+		return e, domain.Invalid("encoding_format", "encoding_format must be float or base64")
+	}
 	if in.Dimensions != nil {
 		if *in.Dimensions < 1 {
 			return e, domain.Invalid("dimensions", "dimensions must be at least 1")
@@ -81,21 +84,7 @@ func embedOf(in embeddingsIn) (compat.Embed, error) {
 }
 
 func (s *Server) embeddings(c *gin.Context) {
-	who, err := caller(c)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var in embeddingsIn
-	if err := decode(c.Request.Body, &in, false); err != nil {
-		s.fail(c, err)
-		return
-	}
-	if in.EncodingFormat != "" && in.EncodingFormat != "float" && in.EncodingFormat != "base64" {
-		s.fail(c, domain.Invalid("encoding_format", "encoding_format must be float or base64"))
-		return
-	}
-	e, err := embedOf(in)
+	who, in, e, err := opening(c, embedOf)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -419,17 +419,7 @@ func itemStatus(status string) string {
 }
 
 func (s *Server) responses(c *gin.Context) {
-	who, err := caller(c)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var in responsesIn
-	if err := decode(c.Request.Body, &in, false); err != nil {
-		s.fail(c, err)
-		return
-	}
-	req, err := responsesRequestOf(in)
+	who, in, req, err := opening(c, responsesRequestOf)
 	if err != nil {
 		s.fail(c, err)
 		return

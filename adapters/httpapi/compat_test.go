@@ -21,11 +21,11 @@ import (
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/domain/ratelimit"
 	"github.com/svcagent/svc/ports"
 	"github.com/svcagent/svc/ports/mock"
@@ -69,8 +69,8 @@ func (l *fakeLedger) count() int {
 
 type fakeProfiles struct{}
 
-func (fakeProfiles) Get(context.Context, string) (agent.Profile, error) {
-	return agent.Profile{BusinessName: "Padaria Lu", Channels: agent.AllOn}, nil
+func (fakeProfiles) Get(context.Context, string) (profile.Profile, error) {
+	return profile.Profile{BusinessName: "Padaria Lu", Channels: profile.AllOn}, nil
 }
 
 type fakeBrain struct{}
@@ -248,7 +248,7 @@ func TestModelRateLimit(t *testing.T) {
 	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
 	d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}}, nil)
 	d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true}, nil)
-	d.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", ratelimit.Model).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+	d.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", ratelimit.Compat).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
 	rec := do(s, "POST", "/v1/embeddings", auth, `{"input":"a"}`)
 	if rec.Code != 429 || envelope(t, rec).Code != domain.CodeRateLimited {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())

@@ -19,7 +19,7 @@ type notificationJSON struct {
 
 func (s *Server) listNotifications(c *gin.Context) {
 	p, _ := principal(c)
-	notes, err := s.uc.Notices.List(c.Request.Context(), p.Account.ID, 50)
+	notes, err := s.uc.Notifications.List(c.Request.Context(), p.Account.ID, 50)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -17,7 +17,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
@@ -25,7 +24,8 @@ import (
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/notifications"
+	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/app/widgets"
@@ -41,21 +41,21 @@ var Set = wire.NewSet(New, NewMetrics, wire.Struct(new(UseCases), "*"))
 
 // UseCases are the application's use cases the handlers call.
 type UseCases struct {
-	Access      *accounts.Access
-	Overviews   *accounts.Overviews
-	Profiles    *agents.Profiles
-	Brain       *knowledge.Brain
-	Ledger      *accounts.Ledger
-	Chat        *chat.Agent
-	Sessions    *sessions.Sessions
-	Webhooks    *webhooks.Manager
-	Conversions *conversions.Service
-	Notices     *notices.Notifier
-	Relay       *events.Relay
-	Compat      *compat.Service
-	Messaging   *channels.Service
-	Assistant   *assistant.Service
-	Widgets     *widgets.Service
+	Access        *accounts.Access
+	Overviews     *accounts.Overviews
+	Profiles      *profiles.Service
+	Brain         *knowledge.Brain
+	Ledger        *accounts.Ledger
+	Chat          *chat.Agent
+	Sessions      *sessions.Sessions
+	Webhooks      *webhooks.Manager
+	Conversions   *conversions.Service
+	Notifications *notifications.Notifier
+	Relay         *events.Relay
+	Compat        *compat.Service
+	Messaging     *channels.Service
+	Assistant     *assistant.Service
+	Widgets       *widgets.Service
 }
 
 // Options are the adapter's settings.
@@ -148,7 +148,7 @@ func (s *Server) routes() *gin.Engine {
 
 	// Model-compatible endpoints (spec 4.8), 60 requests a minute per account, and the usage
 	// statement their labels feed.
-	mdl := v1.Group("", s.authKey(ratelimit.Model), s.webChannels, s.modelLimit)
+	mdl := v1.Group("", s.authKey(ratelimit.Compat), s.webChannels, s.compatLimit)
 	mdl.POST("/chat/completions", s.chatCompletions)
 	mdl.POST("/responses", s.responses)
 	mdl.POST("/embeddings", s.embeddings)

@@ -17,13 +17,13 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/agents"
+	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/domain/ratelimit"
 	"github.com/svcagent/svc/ports"
 	"github.com/svcagent/svc/ports/mock"
@@ -42,7 +42,7 @@ type deps struct {
 	accounts *mock.MockAccounts
 	keys     *mock.MockKeys
 	usage    *mock.MockUsage
-	agents   *mock.MockAgents
+	profiles *mock.MockProfiles
 	limiter  *mock.MockRateLimiter
 	sessions *mock.MockSessions
 	widgets  *mock.MockWidgets
@@ -55,7 +55,7 @@ func newTestServer(t *testing.T, opts ...func(*Options)) (*Server, deps) {
 		accounts: mock.NewMockAccounts(ctrl),
 		keys:     mock.NewMockKeys(ctrl),
 		usage:    mock.NewMockUsage(ctrl),
-		agents:   mock.NewMockAgents(ctrl),
+		profiles: mock.NewMockProfiles(ctrl),
 		limiter:  mock.NewMockRateLimiter(ctrl),
 		sessions: mock.NewMockSessions(ctrl),
 		widgets:  mock.NewMockWidgets(ctrl),
@@ -67,9 +67,9 @@ func newTestServer(t *testing.T, opts ...func(*Options)) (*Server, deps) {
 	tx := mock.NewMockTx(ctrl)
 	access := accounts.NewAccess(d.keys, d.limiter, testPlans, clock)
 	ledgerUC := accounts.NewLedger(tx, d.accounts, d.usage, nil, testPlans, clock)
-	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.agents), Profiles: agents.NewProfiles(tx, d.agents, clock),
+	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.profiles), Profiles: profiles.New(tx, d.profiles, clock),
 		Sessions: sessions.New(tx, d.sessions, mock.NewMockConversations(ctrl), clock),
-		Widgets: widgets.New(widgets.Deps{Widgets: d.widgets, Accounts: d.accounts, Profiles: d.agents, Limiter: d.limiter,
+		Widgets: widgets.New(widgets.Deps{Widgets: d.widgets, Accounts: d.accounts, Profiles: d.profiles, Limiter: d.limiter,
 			Conversations: mock.NewMockConversations(ctrl), Channels: access}, widgets.Options{ScriptURL: "http://svc.test/widget.js"})}
 	o := Options{PublicURL: "http://svc.test", UpgradeURL: "http://svc.test/billing", MaxBodyBytes: 1024}
 	for _, f := range opts {
@@ -307,7 +307,7 @@ func TestAccountRoute(t *testing.T) {
 			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, ledger.PeriodAt(testNow)).Return(ports.Credential{Key: key,
 				Account: account.Account{ID: "acct_1", Name: "Lu", Status: account.Active, Plan: "free", InteractionLimit: 50, CreatedAt: testNow}, Spent: 7}, nil)
 			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
-			d.agents.EXPECT().Get(gomock.Any(), "acct_1").Return(agent.Profile{BusinessName: "Padaria Lu", Channels: agent.Channels{API: true}}, nil)
+			d.profiles.EXPECT().Get(gomock.Any(), "acct_1").Return(profile.Profile{BusinessName: "Padaria Lu", Channels: profile.Channels{API: true}}, nil)
 		}, checkOK: func(t *testing.T, b map[string]any) {
 			u := b["usage"].(map[string]any)
 			a := b["agent"].(map[string]any)
@@ -388,7 +388,7 @@ func TestFailedAuthenticationThrottle(t *testing.T) {
 		{name: "valid key is never refused by the failure limit", header: "Bearer " + testKey, status: 200, setup: func(d deps) {
 			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: active}, nil)
 			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
-			d.agents.EXPECT().Get(gomock.Any(), "acct_1").Return(agent.Profile{}, nil)
+			d.profiles.EXPECT().Get(gomock.Any(), "acct_1").Return(profile.Profile{}, nil)
 		}},
 	}
 	for _, tt := range tests {

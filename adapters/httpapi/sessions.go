@@ -7,7 +7,6 @@ import (
 
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/sessions"
-	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/ratelimit"
 )
@@ -92,20 +91,8 @@ func (s *Server) clientChat(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if body.Message == nil {
-		s.fail(c, domain.Invalid("message", "message is required"))
-		return
-	}
-	req := chat.Request{Account: p.Account, Channel: conversation.ChannelAPI, ConversationID: p.Session.ConversationID,
-		CustomerName: p.Session.CustomerName, Message: *body.Message}
-	if err := validChat(req); err != nil {
-		s.fail(c, err)
-		return
-	}
-	if !s.limit(c, p.Account.ID, ratelimit.Chat) {
-		return
-	}
-	s.send(c, req)
+	s.send(c, body.Message, chat.Request{Account: p.Account, Channel: conversation.ChannelAPI,
+		ConversationID: p.Session.ConversationID, CustomerName: p.Session.CustomerName})
 }
 
 func (s *Server) clientMessages(c *gin.Context) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/domain/ratelimit"
 	"github.com/svcagent/svc/domain/widget"
 )
@@ -59,7 +59,7 @@ func TestWidgetCORS(t *testing.T) {
 			}
 			if tt.grant {
 				d.limiter.EXPECT().Allow(gomock.Any(), "widget:wt_a", gomock.Any()).Return(ratelimit.Result{Allowed: true}, nil)
-				d.agents.EXPECT().Get(gomock.Any(), "acct_a").Return(agent.Default("acct_a"), nil)
+				d.profiles.EXPECT().Get(gomock.Any(), "acct_a").Return(profile.Default("acct_a"), nil)
 				d.widgets.EXPECT().Style(gomock.Any(), "acct_a").Return(widget.DefaultStyle, nil)
 			}
 			rec := do(s, "GET", "/widget/api/wt_a/info", map[string]string{"Origin": tt.origin}, "")

@@ -17,7 +17,7 @@ import (
 	gomail "github.com/wneessen/go-mail"
 	"go.uber.org/zap"
 
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -95,7 +95,7 @@ func NewSMTP(rawURL, from string, log *zap.Logger) (*SMTP, error) {
 
 // Send delivers m in one SMTP session, which ends (its connection closed) when ctx does or after
 // the mailer's timeout.
-func (s *SMTP) Send(ctx context.Context, m notify.Mail) error {
+func (s *SMTP) Send(ctx context.Context, m notification.Mail) error {
 	msg, err := message(s.from, m.To, nil, m.Subject, m.Text)
 	if err != nil {
 		return err
@@ -222,7 +222,7 @@ var _ ports.Mailer = (*Log)(nil)
 func NewLog(log *zap.Logger) *Log { return &Log{log: log} }
 
 // Send logs m's recipient and subject.
-func (l *Log) Send(_ context.Context, m notify.Mail) error {
+func (l *Log) Send(_ context.Context, m notification.Mail) error {
 	l.log.Info("mail not sent: SVC_SMTP_URL is not set", zap.String("to", m.To), zap.String("subject", m.Subject))
 	return nil
 }

@@ -23,7 +23,7 @@ import (
 	"go.uber.org/zap/zaptest"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 )
 
 // fakeSMTP is a minimal SMTP server on loopback: EHLO, STARTTLS, AUTH PLAIN, MAIL, RCPT, DATA,
@@ -217,7 +217,7 @@ func testTLS(t *testing.T) (server, client *tls.Config) {
 	return server, client
 }
 
-var testMail = notify.Mail{To: "owner@example.com", Subject: "New sale: 42.00 EUR", Text: "A customer bought.\nReference: ord_1"}
+var testMail = notification.Mail{To: "owner@example.com", Subject: "New sale: 42.00 EUR", Text: "A customer bought.\nReference: ord_1"}
 
 func newSMTP(t *testing.T, rawURL string) *SMTP {
 	t.Helper()

@@ -20,7 +20,7 @@ func NewAccounts(db *bun.DB) *Accounts { return &Accounts{db: db} }
 
 // Create stores a new account.
 func (r *Accounts) Create(ctx context.Context, a account.Account) error {
-	m, err := toAccountModel(a)
+	m, err := toAccountRow(a)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (r *Accounts) Update(ctx context.Context, accountID string, fn func(a *acco
 		if err := fn(&a); err != nil {
 			return err
 		}
-		m, err := toAccountModel(a)
+		m, err := toAccountRow(a)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func (r *Accounts) Update(ctx context.Context, accountID string, fn func(a *acco
 
 // Count returns the number of accounts.
 func (r *Accounts) Count(ctx context.Context) (int, error) {
-	n, err := idb(ctx, r.db).NewSelect().Model((*accountModel)(nil)).Count(ctx)
+	n, err := idb(ctx, r.db).NewSelect().Model((*accountRow)(nil)).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("count accounts: %w", err)
 	}
@@ -71,7 +71,7 @@ func (r *Accounts) Count(ctx context.Context) (int, error) {
 
 // List returns up to limit accounts whose id sorts after the given one, in id order.
 func (r *Accounts) List(ctx context.Context, after string, limit int) ([]account.Account, error) {
-	var ms []accountModel
+	var ms []accountRow
 	q := idb(ctx, r.db).NewSelect().Model(&ms).Order("id").Limit(int64(limit))
 	if after != "" {
 		q = q.Where("id > ?", after)
@@ -91,7 +91,7 @@ func (r *Accounts) List(ctx context.Context, after string, limit int) ([]account
 }
 
 func getAccount(ctx context.Context, q *bun.SelectQuery, accountID string) (account.Account, error) {
-	var m accountModel
+	var m accountRow
 	if err := q.Model(&m).Where("id = ?", accountID).Scan(ctx); err != nil {
 		return account.Account{}, notFound(err, "account", "get account")
 	}

@@ -33,7 +33,7 @@ var (
 	_ ports.Mailboxes        = (*Mailboxes)(nil)
 )
 
-type recordModel struct {
+type recordRow struct {
 	bun.BaseModel `bun:"table:owner_records"`
 
 	ID        string    `bun:"id,pk"`
@@ -48,7 +48,7 @@ type recordModel struct {
 	UpdatedAt time.Time `bun:"updated_at"`
 }
 
-func (m *recordModel) domain() assistant.Record {
+func (m *recordRow) domain() assistant.Record {
 	return assistant.Record{ID: m.ID, AccountID: m.AccountID, Type: assistant.Type(m.Type), Title: m.Title, Email: m.Email,
 		Phone: m.Phone, Date: m.Date, CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
 }
@@ -62,7 +62,7 @@ func NewRecords(db *bun.DB) *Records { return &Records{db: db} }
 // Save inserts r, or, when the account has a record with its key, changes that one's fields
 // (keeping its id and creation time), in one statement.
 func (r *Records) Save(ctx context.Context, rec assistant.Record) error {
-	m := recordModel{ID: rec.ID, AccountID: rec.AccountID, Type: string(rec.Type), Key: rec.Key(), Title: rec.Title,
+	m := recordRow{ID: rec.ID, AccountID: rec.AccountID, Type: string(rec.Type), Key: rec.Key(), Title: rec.Title,
 		Email: rec.Email, Phone: rec.Phone, Date: rec.Date, CreatedAt: dbTime(rec.CreatedAt), UpdatedAt: dbTime(rec.UpdatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).
 		On("CONFLICT (account_id, record_key) DO UPDATE").
@@ -77,7 +77,7 @@ func (r *Records) Save(ctx context.Context, rec assistant.Record) error {
 // there are; bookings include the agent's (the bookings table).
 func (r *Records) List(ctx context.Context, accountID string, t assistant.Type, limit int) ([]assistant.Record, int, error) {
 	db := idb(ctx, r.db)
-	var ms []recordModel
+	var ms []recordRow
 	q := db.NewSelect().Model(&ms).Where("account_id = ?", accountID).Where("type = ?", string(t)).
 		OrderExpr("created_at DESC, id DESC")
 	if limit > 0 {
@@ -94,7 +94,7 @@ func (r *Records) List(ctx context.Context, accountID string, t assistant.Type, 
 	if t != assistant.Booking {
 		return out, int(n), nil
 	}
-	var bs []bookingModel
+	var bs []bookingRow
 	bq := db.NewSelect().Model(&bs).Where("account_id = ?", accountID).OrderExpr("created_at DESC, id DESC")
 	if limit > 0 {
 		bq = bq.Limit(int64(limit))
@@ -146,7 +146,7 @@ type approvalActionJSON struct {
 	ToOwner  bool   `json:"to_owner,omitempty"`
 }
 
-type approvalModel struct {
+type approvalRow struct {
 	bun.BaseModel `bun:"table:approvals"`
 
 	ID             string    `bun:"id,pk"`
@@ -161,7 +161,7 @@ type approvalModel struct {
 	UsedAt         time.Time `bun:"used_at,nullzero"`
 }
 
-func toApprovalModel(r approval.Request) (*approvalModel, error) {
+func toApprovalRow(r approval.Request) (*approvalRow, error) {
 	as := make([]approvalActionJSON, len(r.Actions))
 	for i, a := range r.Actions {
 		as[i] = approvalActionJSON{Type: string(a.Type), To: a.To, Cc: a.Cc, Subject: a.Subject, Text: a.Text, Name: a.Name,
@@ -172,12 +172,12 @@ func toApprovalModel(r approval.Request) (*approvalModel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode approval actions: %w", err)
 	}
-	return &approvalModel{ID: r.ID, AccountID: r.AccountID, Actions: string(b), Hash: r.Hash, Status: string(r.Status),
+	return &approvalRow{ID: r.ID, AccountID: r.AccountID, Actions: string(b), Hash: r.Hash, Status: string(r.Status),
 		Lang: r.Lang, ConversationID: r.ConversationID, CreatedAt: dbTime(r.CreatedAt), ExpiresAt: dbTime(r.ExpiresAt),
 		UsedAt: dbTime(r.UsedAt)}, nil
 }
 
-func (m *approvalModel) domain() (approval.Request, error) {
+func (m *approvalRow) domain() (approval.Request, error) {
 	var as []approvalActionJSON
 	if err := json.Unmarshal([]byte(m.Actions), &as); err != nil {
 		return approval.Request{}, fmt.Errorf("decode approval %s actions: %w", m.ID, err)
@@ -201,7 +201,7 @@ func NewApprovals(db *bun.DB) *Approvals { return &Approvals{db: db} }
 
 // Create stores a new approval.
 func (r *Approvals) Create(ctx context.Context, a approval.Request) error {
-	m, err := toApprovalModel(a)
+	m, err := toApprovalRow(a)
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ func (r *Approvals) Create(ctx context.Context, a approval.Request) error {
 // Use is one conditional UPDATE … WHERE status = 'pending' AND expires_at >= now … RETURNING,
 // on both databases: of concurrent uses the first to write wins, the others match no row.
 func (r *Approvals) Use(ctx context.Context, accountID, id string, now time.Time) (approval.Request, error) {
-	var m approvalModel
+	var m approvalRow
 	err := idb(ctx, r.db).NewUpdate().Model(&m).
 		Set("status = ?", string(approval.Used)).
 		Set("used_at = ?", dbTime(now)).
@@ -233,7 +233,7 @@ func (r *Approvals) Use(ctx context.Context, accountID, id string, now time.Time
 	return m.domain()
 }
 
-type turnModel struct {
+type turnRow struct {
 	bun.BaseModel `bun:"table:assistant_turns"`
 
 	AccountID      string    `bun:"account_id,pk"`
@@ -260,14 +260,14 @@ func (r *AssistantHistory) Add(ctx context.Context, accountID string, turns ...a
 	}
 	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
 		var last sql.NullInt64
-		if err := tx.NewSelect().Model((*turnModel)(nil)).ColumnExpr("MAX(seq)").
+		if err := tx.NewSelect().Model((*turnRow)(nil)).ColumnExpr("MAX(seq)").
 			Where("account_id = ?", accountID).Where("conversation_id = ?", turns[0].ConversationID).
 			Scan(ctx, &last); err != nil {
 			return fmt.Errorf("add turns: %w", err)
 		}
-		ms := make([]turnModel, len(turns))
+		ms := make([]turnRow, len(turns))
 		for i, t := range turns {
-			ms[i] = turnModel{AccountID: accountID, ConversationID: t.ConversationID, Seq: last.Int64 + int64(i) + 1,
+			ms[i] = turnRow{AccountID: accountID, ConversationID: t.ConversationID, Seq: last.Int64 + int64(i) + 1,
 				Role: t.Role, Content: t.Content, Status: string(t.Status), Missing: t.Missing, CreatedAt: dbTime(t.CreatedAt)}
 		}
 		if _, err := tx.NewInsert().Model(&ms).Exec(ctx); err != nil {
@@ -279,7 +279,7 @@ func (r *AssistantHistory) Add(ctx context.Context, accountID string, turns ...a
 
 // Turns returns the last limit turns, oldest first; not_found when there are none.
 func (r *AssistantHistory) Turns(ctx context.Context, accountID, conversationID string, limit int) ([]assistant.Turn, error) {
-	var ms []turnModel
+	var ms []turnRow
 	q := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
 		Where("conversation_id = ?", conversationID).Order("seq DESC")
 	if limit > 0 {
@@ -299,7 +299,7 @@ func (r *AssistantHistory) Turns(ctx context.Context, accountID, conversationID 
 	return out, nil
 }
 
-type mailboxModel struct {
+type mailboxRow struct {
 	bun.BaseModel `bun:"table:mailboxes"`
 
 	AccountID      string    `bun:"account_id,pk"`
@@ -320,7 +320,7 @@ func NewMailboxes(db *bun.DB) *Mailboxes { return &Mailboxes{db: db} }
 
 // Get returns the account's mailbox; not_found when none.
 func (r *Mailboxes) Get(ctx context.Context, accountID string) (assistant.Mailbox, error) {
-	var m mailboxModel
+	var m mailboxRow
 	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Scan(ctx); err != nil {
 		return assistant.Mailbox{}, notFound(err, "mailbox", "get mailbox")
 	}
@@ -330,7 +330,7 @@ func (r *Mailboxes) Get(ctx context.Context, accountID string) (assistant.Mailbo
 
 // Save stores the account's mailbox, replacing the one it had.
 func (r *Mailboxes) Save(ctx context.Context, b assistant.Mailbox) error {
-	m := mailboxModel{AccountID: b.AccountID, Host: b.Host, Port: b.Port, Username: b.Username, SealedPassword: b.SealedPassword,
+	m := mailboxRow{AccountID: b.AccountID, Host: b.Host, Port: b.Port, Username: b.Username, SealedPassword: b.SealedPassword,
 		From: b.From, Security: string(b.Security), UpdatedAt: dbTime(b.UpdatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).
 		On("CONFLICT (account_id) DO UPDATE").
@@ -343,7 +343,7 @@ func (r *Mailboxes) Save(ctx context.Context, b assistant.Mailbox) error {
 
 // Delete removes the account's mailbox.
 func (r *Mailboxes) Delete(ctx context.Context, accountID string) error {
-	if _, err := idb(ctx, r.db).NewDelete().Model((*mailboxModel)(nil)).Where("account_id = ?", accountID).Exec(ctx); err != nil {
+	if _, err := idb(ctx, r.db).NewDelete().Model((*mailboxRow)(nil)).Where("account_id = ?", accountID).Exec(ctx); err != nil {
 		return fmt.Errorf("delete mailbox: %w", err)
 	}
 	return nil

@@ -24,7 +24,7 @@ var (
 	_ ports.Bookings      = (*Bookings)(nil)
 )
 
-type conversationModel struct {
+type conversationRow struct {
 	bun.BaseModel `bun:"table:conversations"`
 
 	AccountID    string    `bun:"account_id,pk"`
@@ -37,7 +37,7 @@ type conversationModel struct {
 	UpdatedAt    time.Time `bun:"updated_at"`
 }
 
-func (m *conversationModel) domain() (conversation.Conversation, error) {
+func (m *conversationRow) domain() (conversation.Conversation, error) {
 	tags, err := decodeList(m.Tags)
 	if err != nil {
 		return conversation.Conversation{}, fmt.Errorf("conversation %s: tags: %w", m.ID, err)
@@ -47,7 +47,7 @@ func (m *conversationModel) domain() (conversation.Conversation, error) {
 		CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}, nil
 }
 
-type messageRowModel struct {
+type messageRow struct {
 	bun.BaseModel `bun:"table:messages"`
 
 	ID             string    `bun:"id,pk"`
@@ -61,7 +61,7 @@ type messageRowModel struct {
 	Seq            int64     `bun:"seq"`
 }
 
-func (row *messageRowModel) domain() (conversation.Message, error) {
+func (row *messageRow) domain() (conversation.Message, error) {
 	var actions []actionJSON
 	if err := json.Unmarshal([]byte(row.Actions), &actions); err != nil {
 		return conversation.Message{}, fmt.Errorf("message %s: actions: %w", row.ID, err)
@@ -78,7 +78,7 @@ func (row *messageRowModel) domain() (conversation.Message, error) {
 // may carry an earlier time), and reports whether the conversation exists. It locks the row.
 func touch(ctx context.Context, tx bun.IDB, accountID, conversationID string, set *bun.UpdateQuery, at time.Time) (bool, error) {
 	at = dbTime(at)
-	res, err := set.Model((*conversationModel)(nil)).
+	res, err := set.Model((*conversationRow)(nil)).
 		Set("updated_at = CASE WHEN updated_at < ? THEN ? ELSE updated_at END", at, at).
 		Where("account_id = ?", accountID).Where("id = ?", conversationID).Exec(ctx)
 	if err != nil {
@@ -109,13 +109,13 @@ func (r *Conversations) Open(ctx context.Context, c conversation.Conversation) (
 		if err != nil {
 			return err
 		}
-		m := conversationModel{AccountID: c.AccountID, ID: c.ID, Channel: string(c.Channel), CustomerName: c.CustomerName,
+		m := conversationRow{AccountID: c.AccountID, ID: c.ID, Channel: string(c.Channel), CustomerName: c.CustomerName,
 			ContactID: c.ContactID, Tags: tags, CreatedAt: dbTime(c.CreatedAt), UpdatedAt: dbTime(c.UpdatedAt)}
 		if _, err := tx.NewInsert().Model(&m).On("CONFLICT (account_id, id) DO NOTHING").Exec(ctx); err != nil {
 			return fmt.Errorf("open conversation: %w", err)
 		}
 		if c.CustomerName != "" {
-			if _, err := tx.NewUpdate().Model((*conversationModel)(nil)).Set("customer_name = ?", c.CustomerName).
+			if _, err := tx.NewUpdate().Model((*conversationRow)(nil)).Set("customer_name = ?", c.CustomerName).
 				Where("account_id = ?", c.AccountID).Where("id = ?", c.ID).Exec(ctx); err != nil {
 				return fmt.Errorf("name conversation: %w", err)
 			}
@@ -127,7 +127,7 @@ func (r *Conversations) Open(ctx context.Context, c conversation.Conversation) (
 }
 
 func getConversation(ctx context.Context, db bun.IDB, accountID, id string) (conversation.Conversation, error) {
-	var m conversationModel
+	var m conversationRow
 	err := db.NewSelect().Model(&m).Where("account_id = ?", accountID).Where("id = ?", id).Scan(ctx)
 	if err != nil {
 		return conversation.Conversation{}, notFound(err, "conversation", "get conversation")
@@ -142,7 +142,7 @@ func (r *Conversations) Get(ctx context.Context, accountID, conversationID strin
 
 // List pages through the account's conversations, newest first (by creation, then id).
 func (r *Conversations) List(ctx context.Context, accountID string, q conversation.ListQuery) (conversation.Page, error) {
-	var ms []conversationModel
+	var ms []conversationRow
 	sel := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID)
 	if q.Channel != "" {
 		sel = sel.Where("channel = ?", string(q.Channel))
@@ -187,11 +187,11 @@ func (r *Conversations) AddMessage(ctx context.Context, accountID string, m conv
 		}
 		// seq orders a conversation's messages as they were added, whatever their clocks say.
 		var last int64
-		if err := tx.NewSelect().Model((*messageRowModel)(nil)).ColumnExpr("COALESCE(MAX(seq), 0)").
+		if err := tx.NewSelect().Model((*messageRow)(nil)).ColumnExpr("COALESCE(MAX(seq), 0)").
 			Where("account_id = ?", accountID).Where("conversation_id = ?", m.ConversationID).Scan(ctx, &last); err != nil {
 			return fmt.Errorf("add message: %w", err)
 		}
-		row := messageRowModel{ID: m.ID, AccountID: accountID, ConversationID: m.ConversationID, Role: m.Role,
+		row := messageRow{ID: m.ID, AccountID: accountID, ConversationID: m.ConversationID, Role: m.Role,
 			Content: m.Content, Actions: string(b), ReplyTo: m.ReplyTo, CreatedAt: dbTime(m.CreatedAt), Seq: last + 1}
 		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
 			return fmt.Errorf("add message: %w", err)
@@ -209,7 +209,7 @@ func (r *Conversations) Messages(ctx context.Context, accountID, conversationID 
 // UpTo returns the message messageID and up to limit-1 messages before it, oldest first.
 func (r *Conversations) UpTo(ctx context.Context, accountID, conversationID, messageID string, limit int) ([]conversation.Message, error) {
 	db := idb(ctx, r.db)
-	at := db.NewSelect().Model((*messageRowModel)(nil)).Column("seq").
+	at := db.NewSelect().Model((*messageRow)(nil)).Column("seq").
 		Where("account_id = ?", accountID).Where("conversation_id = ?", conversationID).Where("id = ?", messageID)
 	q := db.NewSelect().Where("account_id = ?", accountID).Where("conversation_id = ?", conversationID).
 		Where("seq <= (?)", at)
@@ -225,7 +225,7 @@ func (r *Conversations) UpTo(ctx context.Context, accountID, conversationID, mes
 
 // messages runs q for the last limit messages (0: all) and returns them oldest first.
 func messages(ctx context.Context, q *bun.SelectQuery, limit int) ([]conversation.Message, error) {
-	var rows []messageRowModel
+	var rows []messageRow
 	q = q.Model(&rows).OrderExpr("seq DESC")
 	if limit > 0 {
 		q = q.Limit(int64(limit))
@@ -248,7 +248,7 @@ func messages(ctx context.Context, q *bun.SelectQuery, limit int) ([]conversatio
 // Tag adds a tag to a conversation, once.
 func (r *Conversations) Tag(ctx context.Context, accountID, conversationID, tag string, at time.Time) error {
 	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
-		var m conversationModel
+		var m conversationRow
 		q := tx.NewSelect().Model(&m).Where("account_id = ?", accountID).Where("id = ?", conversationID)
 		if err := lockForUpdate(q, tx).Scan(ctx); err != nil {
 			return notFound(err, "conversation", "tag conversation")
@@ -269,7 +269,7 @@ func (r *Conversations) Tag(ctx context.Context, accountID, conversationID, tag 
 	})
 }
 
-type jobModel struct {
+type jobRow struct {
 	bun.BaseModel `bun:"table:reply_jobs"`
 
 	ID             string    `bun:"id,pk"`
@@ -286,7 +286,7 @@ type jobModel struct {
 	UpdatedAt      time.Time `bun:"updated_at"`
 }
 
-func (m *jobModel) domain() conversation.Job {
+func (m *jobRow) domain() conversation.Job {
 	return conversation.Job{ID: m.ID, AccountID: m.AccountID, ConversationID: m.ConversationID, MessageID: m.MessageID,
 		Channel: conversation.Channel(m.Channel), Status: conversation.JobStatus(m.Status), LeaseUntil: domainTime(m.LeaseUntil), Attempts: m.Attempts,
 		ReplyID: m.ReplyID, Error: m.Error, CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
@@ -300,7 +300,7 @@ func NewReplyJobs(db *bun.DB) *ReplyJobs { return &ReplyJobs{db: db} }
 
 // Create stores a job.
 func (r *ReplyJobs) Create(ctx context.Context, j conversation.Job) error {
-	m := jobModel{ID: j.ID, AccountID: j.AccountID, ConversationID: j.ConversationID, MessageID: j.MessageID, ReplyID: j.ReplyID,
+	m := jobRow{ID: j.ID, AccountID: j.AccountID, ConversationID: j.ConversationID, MessageID: j.MessageID, ReplyID: j.ReplyID,
 		Channel: string(j.Channel), Status: string(j.Status), LeaseUntil: dbTime(j.LeaseUntil), Attempts: j.Attempts, Error: j.Error,
 		CreatedAt: dbTime(j.CreatedAt), UpdatedAt: dbTime(j.UpdatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
@@ -311,7 +311,7 @@ func (r *ReplyJobs) Create(ctx context.Context, j conversation.Job) error {
 
 // Get returns one job of the account.
 func (r *ReplyJobs) Get(ctx context.Context, accountID, jobID string) (conversation.Job, error) {
-	var m jobModel
+	var m jobRow
 	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Where("id = ?", jobID).Scan(ctx); err != nil {
 		return conversation.Job{}, notFound(err, "reply job", "get reply job")
 	}
@@ -324,7 +324,7 @@ func (r *ReplyJobs) Finish(ctx context.Context, j conversation.Job) (bool, error
 	if !j.Finished() {
 		return false, fmt.Errorf("finish reply job %s: status %q is not a finished one", j.ID, j.Status)
 	}
-	res, err := idb(ctx, r.db).NewUpdate().Model((*jobModel)(nil)).
+	res, err := idb(ctx, r.db).NewUpdate().Model((*jobRow)(nil)).
 		Set("status = ?", string(j.Status)).Set("reply_id = ?", j.ReplyID).Set("error = ?", j.Error).Set("updated_at = ?", dbTime(j.UpdatedAt)).
 		Where("account_id = ?", j.AccountID).Where("id = ?", j.ID).Where("status = ?", string(conversation.JobPending)).
 		Exec(ctx)
@@ -341,14 +341,14 @@ func (r *ReplyJobs) Finish(ctx context.Context, j conversation.Job) (bool, error
 func (r *ReplyJobs) ClaimExpired(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]conversation.Job, error) {
 	db := idb(ctx, r.db)
 	var ids []string
-	if err := db.NewSelect().Model((*jobModel)(nil)).Column("id").
+	if err := db.NewSelect().Model((*jobRow)(nil)).Column("id").
 		Where("status = ?", string(conversation.JobPending)).Where("lease_until < ?", dbTime(now)).
 		Order("lease_until").Limit(int64(limit)).Scan(ctx, &ids); err != nil {
 		return nil, fmt.Errorf("find expired reply jobs: %w", err)
 	}
 	var out []conversation.Job
 	for _, id := range ids {
-		var m jobModel
+		var m jobRow
 		err := db.NewUpdate().Model(&m).
 			Set("lease_until = ?", dbTime(now.Add(lease))).Set("attempts = attempts + 1").Set("updated_at = ?", dbTime(now)).
 			Where("id = ?", id).Where("status = ?", string(conversation.JobPending)).Where("lease_until < ?", dbTime(now)).
@@ -364,7 +364,7 @@ func (r *ReplyJobs) ClaimExpired(ctx context.Context, now time.Time, lease time.
 	return out, nil
 }
 
-type sessionModel struct {
+type sessionRow struct {
 	bun.BaseModel `bun:"table:client_sessions"`
 
 	ID             string    `bun:"id,pk"`
@@ -390,7 +390,7 @@ func NewSessions(db *bun.DB) *Sessions {
 
 // Create stores a session.
 func (r *Sessions) Create(ctx context.Context, s session.Session) error {
-	m := sessionModel{ID: s.ID, AccountID: s.AccountID, KeyID: s.KeyID, ConversationID: s.ConversationID, CustomerName: s.CustomerName,
+	m := sessionRow{ID: s.ID, AccountID: s.AccountID, KeyID: s.KeyID, ConversationID: s.ConversationID, CustomerName: s.CustomerName,
 		Hash: s.Hash, ExpiresAt: dbTime(s.ExpiresAt), CreatedAt: dbTime(s.CreatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
 		return fmt.Errorf("create client session: %w", err)
@@ -419,10 +419,10 @@ var (
 
 // clientCredentialRow is a row of clientCredentialQuery.
 type clientCredentialRow struct {
-	sessionModel
-	Account      accountModel `bun:"embed:a_"`
-	KeyFound     string       `bun:"k_id,nullzero"`
-	KeyRevokedAt time.Time    `bun:"k_revoked_at,nullzero"`
+	sessionRow
+	Account      accountRow `bun:"embed:a_"`
+	KeyFound     string     `bun:"k_id,nullzero"`
+	KeyRevokedAt time.Time  `bun:"k_revoked_at,nullzero"`
 }
 
 // Credential finds a session by its token's hash, with its account and whether the key that
@@ -447,14 +447,14 @@ func (r *Sessions) Credential(ctx context.Context, hash string) (ports.ClientCre
 	if err != nil {
 		return ports.ClientCredential{}, err
 	}
-	m := row.sessionModel
+	m := row.sessionRow
 	sess := session.Session{ID: m.ID, AccountID: m.AccountID, KeyID: m.KeyID, ConversationID: m.ConversationID,
 		CustomerName: m.CustomerName, Hash: m.Hash, ExpiresAt: domainTime(m.ExpiresAt), CreatedAt: domainTime(m.CreatedAt)}
 	revoked := m.KeyID != "" && (row.KeyFound == "" || !row.KeyRevokedAt.IsZero())
 	return ports.ClientCredential{Session: sess, Account: acct, KeyRevoked: revoked}, nil
 }
 
-type bookingModel struct {
+type bookingRow struct {
 	bun.BaseModel `bun:"table:bookings"`
 
 	ID             string    `bun:"id,pk"`
@@ -476,7 +476,7 @@ func NewBookings(db *bun.DB) *Bookings { return &Bookings{db: db} }
 
 // Create stores a booking.
 func (r *Bookings) Create(ctx context.Context, accountID string, b conversation.Booking) error {
-	m := bookingModel{ID: b.ID, AccountID: accountID, ConversationID: b.ConversationID, CustomerName: b.CustomerName,
+	m := bookingRow{ID: b.ID, AccountID: accountID, ConversationID: b.ConversationID, CustomerName: b.CustomerName,
 		Date: b.Date, Time: b.Time, Duration: b.Duration, Type: b.Type, CreatedAt: dbTime(b.CreatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
 		return fmt.Errorf("create booking: %w", err)

@@ -10,7 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/svcagent/svc/domain/conversion"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/webhook"
 	"github.com/svcagent/svc/ports"
 )
@@ -22,7 +22,7 @@ var (
 	_ ports.Notifications = (*Notifications)(nil)
 )
 
-type webhookModel struct {
+type webhookRow struct {
 	bun.BaseModel `bun:"table:webhooks"`
 
 	ID             string    `bun:"id,pk"`
@@ -38,17 +38,17 @@ type webhookModel struct {
 	UpdatedAt      time.Time `bun:"updated_at"`
 }
 
-func toWebhookModel(w webhook.Webhook) (*webhookModel, error) {
+func toWebhookRow(w webhook.Webhook) (*webhookRow, error) {
 	events, err := encodeList(w.Events)
 	if err != nil {
 		return nil, err
 	}
-	return &webhookModel{ID: w.ID, AccountID: w.AccountID, URL: w.URL, Events: events, Active: w.Active,
+	return &webhookRow{ID: w.ID, AccountID: w.AccountID, URL: w.URL, Events: events, Active: w.Active,
 		SealedSecret: w.SealedSecret, Failures: w.Failures, LastStatus: w.LastStatus, LastDeliveryAt: dbTime(w.LastDeliveryAt),
 		CreatedAt: dbTime(w.CreatedAt), UpdatedAt: dbTime(w.UpdatedAt)}, nil
 }
 
-func (m *webhookModel) domain() (webhook.Webhook, error) {
+func (m *webhookRow) domain() (webhook.Webhook, error) {
 	events, err := decodeList(m.Events)
 	if err != nil {
 		return webhook.Webhook{}, fmt.Errorf("webhook %s: events: %w", m.ID, err)
@@ -66,7 +66,7 @@ func NewWebhooks(db *bun.DB) *Webhooks { return &Webhooks{db: db} }
 
 // Create stores a webhook.
 func (r *Webhooks) Create(ctx context.Context, w webhook.Webhook, limit int) (bool, error) {
-	m, err := toWebhookModel(w)
+	m, err := toWebhookRow(w)
 	if err != nil {
 		return false, err
 	}
@@ -75,11 +75,11 @@ func (r *Webhooks) Create(ctx context.Context, w webhook.Webhook, limit int) (bo
 		// Creates for one account queue on its row (SQLite's transactions are serialized
 		// already), so two never both count room for one more.
 		var id string
-		q := tx.NewSelect().Model((*accountModel)(nil)).Column("id").Where("id = ?", w.AccountID)
+		q := tx.NewSelect().Model((*accountRow)(nil)).Column("id").Where("id = ?", w.AccountID)
 		if err := lockForUpdate(q, tx).Scan(ctx, &id); err != nil {
 			return notFound(err, "account", "create webhook")
 		}
-		n, err := tx.NewSelect().Model((*webhookModel)(nil)).Where("account_id = ?", w.AccountID).Count(ctx)
+		n, err := tx.NewSelect().Model((*webhookRow)(nil)).Where("account_id = ?", w.AccountID).Count(ctx)
 		if err != nil {
 			return fmt.Errorf("count webhooks: %w", err)
 		}
@@ -96,7 +96,7 @@ func (r *Webhooks) Create(ctx context.Context, w webhook.Webhook, limit int) (bo
 }
 
 func getWebhook(ctx context.Context, db bun.IDB, accountID, id string, lock bool) (webhook.Webhook, error) {
-	var m webhookModel
+	var m webhookRow
 	q := db.NewSelect().Model(&m).Where("account_id = ?", accountID).Where("id = ?", id)
 	if lock {
 		q = lockForUpdate(q, db)
@@ -114,7 +114,7 @@ func (r *Webhooks) Get(ctx context.Context, accountID, webhookID string) (webhoo
 
 // List returns the account's webhooks, oldest first.
 func (r *Webhooks) List(ctx context.Context, accountID string) ([]webhook.Webhook, error) {
-	var ms []webhookModel
+	var ms []webhookRow
 	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).Order("created_at", "id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("list webhooks: %w", err)
 	}
@@ -141,7 +141,7 @@ func (r *Webhooks) Update(ctx context.Context, accountID, webhookID string, fn f
 			return err
 		}
 		w.ID, w.AccountID = webhookID, accountID
-		m, err := toWebhookModel(w)
+		m, err := toWebhookRow(w)
 		if err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func (r *Webhooks) Update(ctx context.Context, accountID, webhookID string, fn f
 
 // Delete removes a webhook of the account.
 func (r *Webhooks) Delete(ctx context.Context, accountID, webhookID string) error {
-	res, err := idb(ctx, r.db).NewDelete().Model((*webhookModel)(nil)).Where("account_id = ?", accountID).Where("id = ?", webhookID).Exec(ctx)
+	res, err := idb(ctx, r.db).NewDelete().Model((*webhookRow)(nil)).Where("account_id = ?", accountID).Where("id = ?", webhookID).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("delete webhook: %w", err)
 	}
@@ -166,7 +166,7 @@ func (r *Webhooks) Delete(ctx context.Context, accountID, webhookID string) erro
 	return nil
 }
 
-type deliveryModel struct {
+type deliveryRow struct {
 	bun.BaseModel `bun:"table:webhook_deliveries"`
 
 	ID         string    `bun:"id,pk"`
@@ -189,7 +189,7 @@ func NewDeliveries(db *bun.DB) *Deliveries { return &Deliveries{db: db} }
 
 // Add records an attempt.
 func (r *Deliveries) Add(ctx context.Context, accountID string, a webhook.Attempt) error {
-	m := deliveryModel{ID: fmt.Sprintf("%s:%s:%d:%d", a.WebhookID, a.EventID, a.Number, a.At.UnixNano()), AccountID: accountID,
+	m := deliveryRow{ID: fmt.Sprintf("%s:%s:%d:%d", a.WebhookID, a.EventID, a.Number, a.At.UnixNano()), AccountID: accountID,
 		WebhookID: a.WebhookID, EventID: a.EventID, EventType: a.EventType, Attempt: a.Number, StatusCode: a.StatusCode,
 		DurationMS: a.Duration.Milliseconds(), Error: a.Error, CreatedAt: dbTime(a.At)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
@@ -200,7 +200,7 @@ func (r *Deliveries) Add(ctx context.Context, accountID string, a webhook.Attemp
 
 // List returns the webhook's latest attempts, newest first.
 func (r *Deliveries) List(ctx context.Context, accountID, webhookID string, limit int) ([]webhook.Attempt, error) {
-	var ms []deliveryModel
+	var ms []deliveryRow
 	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).Where("webhook_id = ?", webhookID).
 		OrderExpr("created_at DESC, attempt DESC").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("list deliveries: %w", err)
@@ -213,7 +213,7 @@ func (r *Deliveries) List(ctx context.Context, accountID, webhookID string, limi
 	return out, nil
 }
 
-type conversionModel struct {
+type conversionRow struct {
 	bun.BaseModel `bun:"table:conversions"`
 
 	ID             string          `bun:"id,pk"`
@@ -234,7 +234,7 @@ func NewConversions(db *bun.DB) *Conversions { return &Conversions{db: db} }
 
 // Create stores a conversion.
 func (r *Conversions) Create(ctx context.Context, c conversion.Conversion) error {
-	m := conversionModel{ID: c.ID, AccountID: c.AccountID, Kind: c.Kind, Amount: sql.NullFloat64{Float64: c.Amount, Valid: c.HasAmount},
+	m := conversionRow{ID: c.ID, AccountID: c.AccountID, Kind: c.Kind, Amount: sql.NullFloat64{Float64: c.Amount, Valid: c.HasAmount},
 		Currency: c.Currency, Reference: c.Reference, ConversationID: c.ConversationID, CreatedAt: dbTime(c.CreatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
 		return fmt.Errorf("create conversion: %w", err)
@@ -244,7 +244,7 @@ func (r *Conversions) Create(ctx context.Context, c conversion.Conversion) error
 
 // List returns the account's conversions in [from, to), newest first.
 func (r *Conversions) List(ctx context.Context, accountID string, from, to time.Time) ([]conversion.Conversion, error) {
-	var ms []conversionModel
+	var ms []conversionRow
 	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
 		Where("created_at >= ?", dbTime(from)).Where("created_at < ?", dbTime(to)).
 		OrderExpr("created_at DESC, id DESC").Scan(ctx); err != nil {
@@ -258,7 +258,7 @@ func (r *Conversions) List(ctx context.Context, accountID string, from, to time.
 	return out, nil
 }
 
-type notificationModel struct {
+type notificationRow struct {
 	bun.BaseModel `bun:"table:notifications"`
 
 	ID        string    `bun:"id,pk"`
@@ -277,8 +277,8 @@ type Notifications struct{ db *bun.DB }
 func NewNotifications(db *bun.DB) *Notifications { return &Notifications{db: db} }
 
 // Create stores a notification.
-func (r *Notifications) Create(ctx context.Context, n notify.Notification) error {
-	m := notificationModel{ID: n.ID, AccountID: n.AccountID, Kind: n.Kind, Title: n.Title, Body: n.Body,
+func (r *Notifications) Create(ctx context.Context, n notification.Notification) error {
+	m := notificationRow{ID: n.ID, AccountID: n.AccountID, Kind: n.Kind, Title: n.Title, Body: n.Body,
 		CreatedAt: dbTime(n.CreatedAt), ReadAt: dbTime(n.ReadAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
 		return fmt.Errorf("create notification: %w", err)
@@ -287,15 +287,15 @@ func (r *Notifications) Create(ctx context.Context, n notify.Notification) error
 }
 
 // List returns the account's latest notifications, newest first.
-func (r *Notifications) List(ctx context.Context, accountID string, limit int) ([]notify.Notification, error) {
-	var ms []notificationModel
+func (r *Notifications) List(ctx context.Context, accountID string, limit int) ([]notification.Notification, error) {
+	var ms []notificationRow
 	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
 		OrderExpr("created_at DESC, id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("list notifications: %w", err)
 	}
-	out := make([]notify.Notification, len(ms))
+	out := make([]notification.Notification, len(ms))
 	for i, m := range ms {
-		out[i] = notify.Notification{ID: m.ID, AccountID: m.AccountID, Kind: m.Kind, Title: m.Title, Body: m.Body,
+		out[i] = notification.Notification{ID: m.ID, AccountID: m.AccountID, Kind: m.Kind, Title: m.Title, Body: m.Body,
 			CreatedAt: domainTime(m.CreatedAt), ReadAt: domainTime(m.ReadAt)}
 	}
 	return out, nil
@@ -307,7 +307,7 @@ type Settings struct{ db *bun.DB }
 // NewSettings returns the settings of db.
 func NewSettings(db *bun.DB) *Settings { return &Settings{db: db} }
 
-type settingModel struct {
+type settingRow struct {
 	bun.BaseModel `bun:"table:service_settings"`
 
 	Name      string    `bun:"name,pk"`
@@ -319,11 +319,11 @@ type settingModel struct {
 // every process of the service agrees on the first value written.
 func (r *Settings) Ensure(ctx context.Context, name, value string) (string, error) {
 	db := idb(ctx, r.db)
-	m := settingModel{Name: name, Value: value, CreatedAt: dbTime(time.Now())}
+	m := settingRow{Name: name, Value: value, CreatedAt: dbTime(time.Now())}
 	if _, err := db.NewInsert().Model(&m).On("CONFLICT (name) DO NOTHING").Exec(ctx); err != nil {
 		return "", fmt.Errorf("ensure setting %s: %w", name, err)
 	}
-	var stored settingModel
+	var stored settingRow
 	if err := db.NewSelect().Model(&stored).Where("name = ?", name).Scan(ctx); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return "", fmt.Errorf("setting %s vanished", name)

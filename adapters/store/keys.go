@@ -29,7 +29,7 @@ func NewKeys(db *bun.DB) *Keys {
 
 // Create stores a new key.
 func (r *Keys) Create(ctx context.Context, k account.Key) error {
-	if _, err := idb(ctx, r.db).NewInsert().Model(toKeyModel(k)).Exec(ctx); err != nil {
+	if _, err := idb(ctx, r.db).NewInsert().Model(toKeyRow(k)).Exec(ctx); err != nil {
 		return fmt.Errorf("create key: %w", err)
 	}
 	return nil
@@ -57,9 +57,9 @@ var (
 
 // credentialRow is a row of credentialQuery.
 type credentialRow struct {
-	keyModel
-	Account accountModel `bun:"embed:a_"`
-	Spent   int          `bun:"spent"`
+	keyRow
+	Account accountRow `bun:"embed:a_"`
+	Spent   int        `bun:"spent"`
 }
 
 // Credential finds a key, revoked or not, by the hash of its secret, with its account and the
@@ -98,7 +98,7 @@ func (r *Keys) Credential(ctx context.Context, hash string, period ledger.Period
 
 // List returns the account's keys, oldest first.
 func (r *Keys) List(ctx context.Context, accountID string) ([]account.Key, error) {
-	var ms []keyModel
+	var ms []keyRow
 	if err := idb(ctx, r.db).NewSelect().Model(&ms).
 		Where("account_id = ?", accountID).
 		Order("created_at", "id").
@@ -115,7 +115,7 @@ func (r *Keys) List(ctx context.Context, accountID string) ([]account.Key, error
 // Revoke marks the key revoked at at, unless it already was, and returns it; not_found when
 // none. It is an admin call by key id.
 func (r *Keys) Revoke(ctx context.Context, keyID string, at time.Time) (account.Key, error) {
-	if _, err := idb(ctx, r.db).NewUpdate().Model((*keyModel)(nil)).
+	if _, err := idb(ctx, r.db).NewUpdate().Model((*keyRow)(nil)).
 		Set("revoked_at = ?", dbTime(at)).
 		Where("id = ?", keyID).
 		Where("revoked_at IS NULL").
@@ -128,7 +128,7 @@ func (r *Keys) Revoke(ctx context.Context, keyID string, at time.Time) (account.
 // SetSendWithoutApproval switches the key's Send without approval permission and returns the
 // key; not_found when none. It is an admin call by key id.
 func (r *Keys) SetSendWithoutApproval(ctx context.Context, keyID string, on bool) (account.Key, error) {
-	if _, err := idb(ctx, r.db).NewUpdate().Model((*keyModel)(nil)).
+	if _, err := idb(ctx, r.db).NewUpdate().Model((*keyRow)(nil)).
 		Set("send_without_approval = ?", on).
 		Where("id = ?", keyID).
 		Exec(ctx); err != nil {
@@ -138,7 +138,7 @@ func (r *Keys) SetSendWithoutApproval(ctx context.Context, keyID string, on bool
 }
 
 func (r *Keys) get(ctx context.Context, where string, arg any) (account.Key, error) {
-	var m keyModel
+	var m keyRow
 	if err := idb(ctx, r.db).NewSelect().Model(&m).Where(where, arg).Scan(ctx); err != nil {
 		return account.Key{}, notFound(err, "key", "get key")
 	}

@@ -23,7 +23,7 @@ type Knowledge struct{ db *bun.DB }
 // NewKnowledge returns the Brain repository of db.
 func NewKnowledge(db *bun.DB) *Knowledge { return &Knowledge{db: db} }
 
-type knowledgeStateModel struct {
+type knowledgeStateRow struct {
 	bun.BaseModel `bun:"table:knowledge_state"`
 
 	AccountID       string    `bun:"account_id,pk"`
@@ -33,12 +33,12 @@ type knowledgeStateModel struct {
 	UpdatedAt       time.Time `bun:"updated_at"`
 }
 
-func (m *knowledgeStateModel) domain() knowledge.State {
+func (m *knowledgeStateRow) domain() knowledge.State {
 	return knowledge.State{AccountID: m.AccountID, Version: m.Version, BusinessSummary: m.BusinessSummary,
 		SiteURL: m.SiteURL, UpdatedAt: domainTime(m.UpdatedAt)}
 }
 
-type pageModel struct {
+type pageRow struct {
 	bun.BaseModel `bun:"table:pages"`
 
 	ID        string    `bun:"id,pk"`
@@ -53,7 +53,7 @@ type pageModel struct {
 	CreatedAt time.Time `bun:"created_at"`
 }
 
-type chunkModel struct {
+type chunkRow struct {
 	bun.BaseModel `bun:"table:chunks"`
 
 	ID        string `bun:"id,pk"`
@@ -67,7 +67,7 @@ type chunkModel struct {
 	Vector    []byte `bun:"vector"`
 }
 
-type faqModel struct {
+type faqRow struct {
 	bun.BaseModel `bun:"table:faqs"`
 
 	ID         string    `bun:"id,pk"`
@@ -80,14 +80,14 @@ type faqModel struct {
 	UpdatedAt  time.Time `bun:"updated_at"`
 }
 
-func (m *faqModel) domain() knowledge.FAQItem {
+func (m *faqRow) domain() knowledge.FAQItem {
 	return knowledge.FAQItem{ID: m.ID, Question: m.Question, Answer: m.Answer, Normalized: m.Normalized,
 		Vector: decodeVector(m.Vector), CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
 }
 
 // State returns the account's Brain state (version 0 when it has none yet).
 func (r *Knowledge) State(ctx context.Context, accountID string) (knowledge.State, error) {
-	var m knowledgeStateModel
+	var m knowledgeStateRow
 	err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return knowledge.State{AccountID: accountID}, nil
@@ -101,7 +101,7 @@ func (r *Knowledge) State(ctx context.Context, accountID string) (knowledge.Stat
 // bump increases the account's version (creating its state row) and applies the optional summary
 // and site address, inside tx.
 func bump(ctx context.Context, tx bun.IDB, accountID string, summary, siteURL *string, at time.Time) (knowledge.State, error) {
-	m := knowledgeStateModel{AccountID: accountID, Version: 1, UpdatedAt: dbTime(at)}
+	m := knowledgeStateRow{AccountID: accountID, Version: 1, UpdatedAt: dbTime(at)}
 	if summary != nil {
 		m.BusinessSummary = *summary
 	}
@@ -121,7 +121,7 @@ func bump(ctx context.Context, tx bun.IDB, accountID string, summary, siteURL *s
 	if _, err := q.Exec(ctx); err != nil {
 		return knowledge.State{}, fmt.Errorf("bump knowledge version: %w", err)
 	}
-	var out knowledgeStateModel
+	var out knowledgeStateRow
 	if err := tx.NewSelect().Model(&out).Where("account_id = ?", accountID).Scan(ctx); err != nil {
 		return knowledge.State{}, fmt.Errorf("read knowledge state: %w", err)
 	}
@@ -141,16 +141,16 @@ func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge
 		}
 		// Chunks go with their pages (ON DELETE CASCADE); deleting them first keeps SQLite
 		// connections without foreign keys just as clean.
-		old := tx.NewSelect().Model((*pageModel)(nil)).Column("id").
+		old := tx.NewSelect().Model((*pageRow)(nil)).Column("id").
 			Where("account_id = ?", accountID).Where("source = ?", string(rep.Source))
 		if rep.Site != "" {
 			old = old.Where("site = ?", rep.Site)
 		}
-		if _, err := tx.NewDelete().Model((*chunkModel)(nil)).
+		if _, err := tx.NewDelete().Model((*chunkRow)(nil)).
 			Where("account_id = ?", accountID).Where("page_id IN (?)", old).Exec(ctx); err != nil {
 			return fmt.Errorf("delete chunks: %w", err)
 		}
-		del := tx.NewDelete().Model((*pageModel)(nil)).
+		del := tx.NewDelete().Model((*pageRow)(nil)).
 			Where("account_id = ?", accountID).Where("source = ?", string(rep.Source))
 		if rep.Site != "" {
 			del = del.Where("site = ?", rep.Site)
@@ -159,9 +159,9 @@ func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge
 			return fmt.Errorf("delete pages: %w", err)
 		}
 		if len(rep.Pages) > 0 {
-			pages := make([]pageModel, len(rep.Pages))
+			pages := make([]pageRow, len(rep.Pages))
 			for i, p := range rep.Pages {
-				pages[i] = pageModel{ID: p.ID, AccountID: accountID, Source: string(rep.Source), Site: rep.Site,
+				pages[i] = pageRow{ID: p.ID, AccountID: accountID, Source: string(rep.Source), Site: rep.Site,
 					URL: p.Page.URL, Title: p.Page.Title, Content: p.Page.Content, Chars: p.Chars, Position: i,
 					CreatedAt: dbTime(rep.At)}
 			}
@@ -171,9 +171,9 @@ func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge
 		}
 		for start := 0; start < len(rep.Chunks); start += 500 {
 			batch := rep.Chunks[start:min(start+500, len(rep.Chunks))]
-			chunks := make([]chunkModel, len(batch))
+			chunks := make([]chunkRow, len(batch))
 			for i, c := range batch {
-				chunks[i] = chunkModel{ID: c.ID, AccountID: accountID, PageID: c.PageID, Source: string(rep.Source),
+				chunks[i] = chunkRow{ID: c.ID, AccountID: accountID, PageID: c.PageID, Source: string(rep.Source),
 					URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal, Vector: encodeVector(c.Vector)}
 			}
 			if _, err := tx.NewInsert().Model(&chunks).Exec(ctx); err != nil {
@@ -199,7 +199,7 @@ func (r *Knowledge) UpsertFAQ(ctx context.Context, accountID string, items []kno
 			return err
 		}
 		for _, it := range items {
-			m := faqModel{ID: it.ID, AccountID: accountID, Question: it.Question, Normalized: it.Normalized,
+			m := faqRow{ID: it.ID, AccountID: accountID, Question: it.Question, Normalized: it.Normalized,
 				Answer: it.Answer, Vector: encodeVector(it.Vector), CreatedAt: dbTime(at), UpdatedAt: dbTime(at)}
 			// An update keeps the stored id, so the id returned tells a create from an update.
 			var id string
@@ -226,7 +226,7 @@ func (r *Knowledge) UpsertFAQ(ctx context.Context, accountID string, items []kno
 
 // Pages lists the account's pages without their content, in the order they were given.
 func (r *Knowledge) Pages(ctx context.Context, accountID string) ([]knowledge.StoredPage, error) {
-	var ms []pageModel
+	var ms []pageRow
 	err := idb(ctx, r.db).NewSelect().Model(&ms).
 		Column("id", "source", "site", "url", "title", "chars", "created_at").
 		Where("account_id = ?", accountID).
@@ -244,7 +244,7 @@ func (r *Knowledge) Pages(ctx context.Context, accountID string) ([]knowledge.St
 
 // FAQ lists the account's FAQ items, oldest first.
 func (r *Knowledge) FAQ(ctx context.Context, accountID string) ([]knowledge.FAQItem, error) {
-	var ms []faqModel
+	var ms []faqRow
 	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
 		Order("created_at", "id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("list faq: %w", err)
@@ -258,7 +258,7 @@ func (r *Knowledge) FAQ(ctx context.Context, accountID string) ([]knowledge.FAQI
 
 // Chunks lists the account's chunks with their vectors.
 func (r *Knowledge) Chunks(ctx context.Context, accountID string) ([]knowledge.StoredChunk, error) {
-	var ms []chunkModel
+	var ms []chunkRow
 	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
 		Order("page_id", "ordinal").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("list chunks: %w", err)

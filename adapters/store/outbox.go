@@ -23,7 +23,7 @@ func NewOutbox(db *bun.DB) *Outbox { return &Outbox{db: db} }
 
 // Add writes a message, in the caller's transaction when ctx has one.
 func (r *Outbox) Add(ctx context.Context, m outbox.Message) error {
-	if _, err := idb(ctx, r.db).NewInsert().Model(toMessageModel(m)).Exec(ctx); err != nil {
+	if _, err := idb(ctx, r.db).NewInsert().Model(toOutboxRow(m)).Exec(ctx); err != nil {
 		return fmt.Errorf("add outbox message: %w", err)
 	}
 	return nil
@@ -31,7 +31,7 @@ func (r *Outbox) Add(ctx context.Context, m outbox.Message) error {
 
 // Ensure adds m unless a message with its id exists.
 func (r *Outbox) Ensure(ctx context.Context, m outbox.Message) error {
-	if _, err := idb(ctx, r.db).NewInsert().Model(toMessageModel(m)).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+	if _, err := idb(ctx, r.db).NewInsert().Model(toOutboxRow(m)).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
 		return fmt.Errorf("ensure outbox message: %w", err)
 	}
 	return nil
@@ -48,7 +48,7 @@ func (r *Outbox) Claim(ctx context.Context, now time.Time, lease time.Duration, 
 	now = dbTime(now)
 	cutoff := now.Add(-lease)
 	var ids []string
-	if err := db.NewSelect().Model((*messageModel)(nil)).
+	if err := db.NewSelect().Model((*outboxRow)(nil)).
 		Column("id").
 		Where(claimable, cutoff).
 		Order("created_at", "id").
@@ -58,7 +58,7 @@ func (r *Outbox) Claim(ctx context.Context, now time.Time, lease time.Duration, 
 	}
 	claimed := make([]outbox.Message, 0, len(ids))
 	for _, id := range ids {
-		var m messageModel
+		var m outboxRow
 		err := db.NewUpdate().Model(&m).
 			Set("enqueued_at = ?", now).
 			Set("attempts = attempts + 1").
@@ -84,7 +84,7 @@ const claimable = "done_at IS NULL AND (enqueued_at IS NULL OR enqueued_at <= ?)
 // Done confirms a message. Confirming it again changes nothing; not_found when none.
 func (r *Outbox) Done(ctx context.Context, id string, at time.Time) error {
 	db := idb(ctx, r.db)
-	res, err := db.NewUpdate().Model((*messageModel)(nil)).
+	res, err := db.NewUpdate().Model((*outboxRow)(nil)).
 		Set("done_at = ?", dbTime(at)).
 		Where("id = ?", id).
 		Where("done_at IS NULL").
@@ -104,7 +104,7 @@ func (r *Outbox) Done(ctx context.Context, id string, at time.Time) error {
 
 // Get returns one message; not_found when none.
 func (r *Outbox) Get(ctx context.Context, id string) (outbox.Message, error) {
-	var m messageModel
+	var m outboxRow
 	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("id = ?", id).Scan(ctx); err != nil {
 		return outbox.Message{}, notFound(err, "outbox message", "get outbox message")
 	}
@@ -113,7 +113,7 @@ func (r *Outbox) Get(ctx context.Context, id string) (outbox.Message, error) {
 
 // Backlog counts the messages not done yet.
 func (r *Outbox) Backlog(ctx context.Context) (int, error) {
-	n, err := idb(ctx, r.db).NewSelect().Model((*messageModel)(nil)).Where("done_at IS NULL").Count(ctx)
+	n, err := idb(ctx, r.db).NewSelect().Model((*outboxRow)(nil)).Where("done_at IS NULL").Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("count outbox backlog: %w", err)
 	}

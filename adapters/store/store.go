@@ -23,7 +23,7 @@ var Set = wire.NewSet(
 	NewTx, wire.Bind(new(ports.Tx), new(*Tx)),
 	NewAccounts, wire.Bind(new(ports.Accounts), new(*Accounts)),
 	NewKeys, wire.Bind(new(ports.Keys), new(*Keys)),
-	NewAgents, wire.Bind(new(ports.Agents), new(*Agents)),
+	NewProfiles, wire.Bind(new(ports.Profiles), new(*Profiles)),
 	NewUsage, wire.Bind(new(ports.Usage), new(*Usage)),
 	NewOutbox, // bound to ports.Outbox by each program, which watches its writes (events.Watched)
 	NewKnowledge, wire.Bind(new(ports.Knowledge), new(*Knowledge)),

@@ -53,7 +53,7 @@ func stores(db *bun.DB) portstest.Stores {
 		Tx:            store.NewTx(db),
 		Accounts:      store.NewAccounts(db),
 		Keys:          store.NewKeys(db),
-		Agents:        store.NewAgents(db),
+		Profiles:      store.NewProfiles(db),
 		Usage:         store.NewUsage(db),
 		Outbox:        store.NewOutbox(db),
 		Knowledge:     store.NewKnowledge(db),

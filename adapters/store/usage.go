@@ -74,7 +74,7 @@ func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Perio
 		return 0, false, fmt.Errorf("charge: %w", err)
 	}
 	if prepared {
-		m := toChargeModel(c, period)
+		m := toChargeRow(c, period)
 		err = stmt.QueryRowContext(ctx, m.Cost, m.AccountID, m.PeriodStart, limit, m.ID, m.Action, m.Ref,
 			m.LabelSource, m.LabelWorkflow, m.LabelWorkflowID, m.LabelExecutionID, m.CreatedAt).Scan(&total)
 		if err == nil {
@@ -102,7 +102,7 @@ func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Perio
 		if err != nil {
 			return fmt.Errorf("charge: %w", err)
 		}
-		if err := r.insert(ctx, tx, toChargeModel(c, period)); err != nil {
+		if err := r.insert(ctx, tx, toChargeRow(c, period)); err != nil {
 			return fmt.Errorf("record charge: %w", err)
 		}
 		ok = true
@@ -124,7 +124,7 @@ func (r *Usage) count(ctx context.Context, tx bun.IDB, c ledger.Charge, start ti
 	case prepared:
 		return stmt.QueryRowContext(ctx, c.Cost, c.AccountID, sqliteTime(start), limit).Scan(total)
 	}
-	return tx.NewUpdate().Model((*usagePeriodModel)(nil)).
+	return tx.NewUpdate().Model((*usagePeriodRow)(nil)).
 		Set("spent = spent + ?", c.Cost).
 		Where("account_id = ?", c.AccountID).
 		Where("period_start = ?", start).
@@ -134,7 +134,7 @@ func (r *Usage) count(ctx context.Context, tx bun.IDB, c ledger.Charge, start ti
 }
 
 // insert stores the charge's row m in tx.
-func (r *Usage) insert(ctx context.Context, tx bun.IDB, m *chargeModel) error {
+func (r *Usage) insert(ctx context.Context, tx bun.IDB, m *chargeRow) error {
 	stmt, prepared, err := r.record.on(ctx, r.db)
 	switch {
 	case err != nil:
@@ -153,7 +153,7 @@ func (r *Usage) insert(ctx context.Context, tx bun.IDB, m *chargeModel) error {
 // only the one whose delete removed the row gives the cost back.
 func (r *Usage) Refund(ctx context.Context, accountID, id string) error {
 	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
-		var m chargeModel
+		var m chargeRow
 		err := tx.NewSelect().Model(&m).
 			Column("cost", "period_start").
 			Where("id = ?", id).
@@ -165,7 +165,7 @@ func (r *Usage) Refund(ctx context.Context, accountID, id string) error {
 		if err != nil {
 			return fmt.Errorf("refund: %w", err)
 		}
-		res, err := tx.NewDelete().Model((*chargeModel)(nil)).
+		res, err := tx.NewDelete().Model((*chargeRow)(nil)).
 			Where("id = ?", id).
 			Where("account_id = ?", accountID).
 			Exec(ctx)
@@ -175,7 +175,7 @@ func (r *Usage) Refund(ctx context.Context, accountID, id string) error {
 		if n, err := res.RowsAffected(); err != nil || n != 1 {
 			return err
 		}
-		if _, err := tx.NewUpdate().Model((*usagePeriodModel)(nil)).
+		if _, err := tx.NewUpdate().Model((*usagePeriodRow)(nil)).
 			Set("spent = spent - ?", m.Cost).
 			Where("account_id = ?", accountID).
 			Where("period_start = ?", dbTime(m.PeriodStart)).
@@ -193,7 +193,7 @@ func (r *Usage) MarkLimitReached(ctx context.Context, accountID string, period l
 	if err := ensurePeriod(ctx, db, accountID, start); err != nil {
 		return false, err
 	}
-	res, err := db.NewUpdate().Model((*usagePeriodModel)(nil)).
+	res, err := db.NewUpdate().Model((*usagePeriodRow)(nil)).
 		Set("limit_reached_at = ?", dbTime(time.Now())).
 		Where("account_id = ?", accountID).
 		Where("period_start = ?", start).
@@ -212,7 +212,7 @@ func (r *Usage) MarkLimitReached(ctx context.Context, accountID string, period l
 // ensurePeriod creates the period's counter row unless it exists.
 func ensurePeriod(ctx context.Context, db bun.IDB, accountID string, start time.Time) error {
 	if _, err := db.NewInsert().
-		Model(&usagePeriodModel{AccountID: accountID, PeriodStart: start}).
+		Model(&usagePeriodRow{AccountID: accountID, PeriodStart: start}).
 		On("CONFLICT (account_id, period_start) DO NOTHING").
 		Exec(ctx); err != nil {
 		return fmt.Errorf("open usage period: %w", err)
@@ -222,7 +222,7 @@ func ensurePeriod(ctx context.Context, db bun.IDB, accountID string, start time.
 
 func spent(ctx context.Context, db bun.IDB, accountID string, start time.Time) (int, error) {
 	var n int
-	err := db.NewSelect().Model((*usagePeriodModel)(nil)).
+	err := db.NewSelect().Model((*usagePeriodRow)(nil)).
 		Column("spent").
 		Where("account_id = ?", accountID).
 		Where("period_start = ?", start).
@@ -248,7 +248,7 @@ func (r *Usage) Statement(ctx context.Context, accountID string, from, to time.T
 		Requests     int    `bun:"requests"`
 		Interactions int    `bun:"interactions"`
 	}
-	err := idb(ctx, r.db).NewSelect().Model((*chargeModel)(nil)).
+	err := idb(ctx, r.db).NewSelect().Model((*chargeRow)(nil)).
 		Column("action", "label_source", "label_workflow", "label_workflow_id", "label_execution_id").
 		ColumnExpr("COUNT(*) AS requests").
 		ColumnExpr("COALESCE(SUM(cost), 0) AS interactions").

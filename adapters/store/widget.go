@@ -38,7 +38,7 @@ func (r *Widgets) Account(ctx context.Context, token string) (account.Account, e
 	if token == "" {
 		return account.Account{}, notFound(sql.ErrNoRows, "widget", "")
 	}
-	var m accountModel
+	var m accountRow
 	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("widget_token = ?", token).Scan(ctx); err != nil {
 		return account.Account{}, notFound(err, "widget", "get account by widget token")
 	}

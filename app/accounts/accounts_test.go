@@ -140,15 +140,15 @@ func TestAdmitCountsLimits(t *testing.T) {
 	// First request: authenticated, then counted.
 	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil)
 	f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
-	f.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", ratelimit.Model).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
-	ad, err := access.Admit(ctx, goodKey, ratelimit.Model)
+	f.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", ratelimit.Compat).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+	ad, err := access.Admit(ctx, goodKey, ratelimit.Compat)
 	if err != nil || ad.Principal.KeyID != "key_1" {
 		t.Fatalf("first Admit: %+v, %v", ad.Principal, err)
 	}
 	if res, err := ad.Limit(ratelimit.PerKey); err != nil || res.Remaining != 119 {
 		t.Fatalf("per-key limit: %+v, %v", res, err)
 	}
-	if _, err := ad.Limit(ratelimit.Model); domain.ErrorCode(err) != domain.CodeRateLimited {
+	if _, err := ad.Limit(ratelimit.Compat); domain.ErrorCode(err) != domain.CodeRateLimited {
 		t.Fatalf("model limit: %v; want rate_limited", err)
 	}
 	if _, err := ad.Limit(ratelimit.Chat); domain.ErrorCode(err) != domain.CodeInternal {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -16,18 +16,18 @@ type Overview struct {
 	Account account.Account
 	Plan    ledger.Plan
 	Usage   ledger.Usage
-	Agent   agent.Profile
+	Agent   profile.Profile
 }
 
 // Overviews builds account overviews.
 type Overviews struct {
-	ledger *Ledger
-	agents ports.Agents
+	ledger   *Ledger
+	profiles ports.Profiles
 }
 
 // NewOverviews returns an Overviews.
-func NewOverviews(l *Ledger, a ports.Agents) *Overviews {
-	return &Overviews{ledger: l, agents: a}
+func NewOverviews(l *Ledger, a ports.Profiles) *Overviews {
+	return &Overviews{ledger: l, profiles: a}
 }
 
 // Get returns the overview of an account loaded by id, reading its usage.
@@ -50,9 +50,9 @@ func (o *Overviews) of(ctx context.Context, acct account.Account, usage ledger.U
 	if err != nil {
 		return Overview{}, err
 	}
-	profile, err := o.agents.Get(ctx, acct.ID)
+	prof, err := o.profiles.Get(ctx, acct.ID)
 	if err != nil {
 		return Overview{}, fmt.Errorf("agent: %w", err)
 	}
-	return Overview{Account: acct, Plan: plan, Usage: usage, Agent: profile}, nil
+	return Overview{Account: acct, Plan: plan, Usage: usage, Agent: prof}, nil
 }

@@ -15,11 +15,11 @@ import (
 	appknowledge "github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/approval"
 	"github.com/svcagent/svc/domain/assistant"
 	"github.com/svcagent/svc/domain/language"
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -34,8 +34,8 @@ type Ledger interface {
 
 // Profiles reads and changes the agent profile, as PATCH /v1/agent does (app/agents.Profiles).
 type Profiles interface {
-	Get(ctx context.Context, accountID string) (agent.Profile, error)
-	Update(ctx context.Context, accountID string, ch agent.Patch) (agent.Profile, error)
+	Get(ctx context.Context, accountID string) (profile.Profile, error)
+	Update(ctx context.Context, accountID string, ch profile.Patch) (profile.Profile, error)
 }
 
 // Brain adds FAQ items, as POST /v1/knowledge/faq does (app/knowledge.Brain).
@@ -162,7 +162,7 @@ func (s *Service) instruct(ctx context.Context, c Caller, in assistant.Instructi
 
 // think interprets the instruction, decides and runs; it stores the conversation's turns when
 // the request keeps history (new_conversation, conversation_id, or a needs_input reply).
-func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction, prof agent.Profile, history []assistant.Turn,
+func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction, prof profile.Profile, history []assistant.Turn,
 	lang string, now time.Time) (Reply, error) {
 	var it assistant.Interpretation
 	var err error
@@ -362,7 +362,7 @@ func (s *Service) approve(ctx context.Context, c Caller, id string) (Reply, erro
 	return r, nil
 }
 
-func firstLang(p agent.Profile) string {
+func firstLang(p profile.Profile) string {
 	if len(p.Languages) > 0 {
 		return p.Languages[0]
 	}

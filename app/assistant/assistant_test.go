@@ -11,12 +11,12 @@ import (
 	appknowledge "github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/approval"
 	"github.com/svcagent/svc/domain/assistant"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports/mock"
 )
 
@@ -52,14 +52,14 @@ func (l *fakeLedger) Release(_ context.Context, h ledger.Hold) error {
 }
 
 type fakeProfiles struct {
-	prof    agent.Profile
+	prof    profile.Profile
 	updated int
 }
 
-func (p *fakeProfiles) Get(context.Context, string) (agent.Profile, error) { return p.prof, nil }
-func (p *fakeProfiles) Update(_ context.Context, _ string, ch agent.Patch) (agent.Profile, error) {
+func (p *fakeProfiles) Get(context.Context, string) (profile.Profile, error) { return p.prof, nil }
+func (p *fakeProfiles) Update(_ context.Context, _ string, ch profile.Patch) (profile.Profile, error) {
 	if err := p.prof.Apply(ch); err != nil {
-		return agent.Profile{}, err
+		return profile.Profile{}, err
 	}
 	p.updated++
 	return p.prof, nil
@@ -88,7 +88,7 @@ func newFixture(t *testing.T, upstream bool) *fixture {
 	ctrl := gomock.NewController(t)
 	clock := mock.NewMockClock(ctrl)
 	clock.EXPECT().Now().Return(now).AnyTimes()
-	f := &fixture{ledger: &fakeLedger{}, profiles: &fakeProfiles{prof: agent.Profile{BusinessName: "Padaria Lu", Languages: []string{"en"}}},
+	f := &fixture{ledger: &fakeLedger{}, profiles: &fakeProfiles{prof: profile.Profile{BusinessName: "Padaria Lu", Languages: []string{"en"}}},
 		records: mock.NewMockRecords(ctrl), approvals: mock.NewMockApprovals(ctrl), history: mock.NewMockAssistantHistory(ctrl),
 		mailboxes: mock.NewMockMailboxes(ctrl), mail: mock.NewMockMailSender(ctrl), vault: mock.NewMockVault(ctrl)}
 	opts := Options{}

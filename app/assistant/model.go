@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/assistant"
 	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/domain/profile"
 )
 
 // askOwner is the tool the model calls when it needs one more detail (needs_input).
@@ -86,7 +86,7 @@ type toolArgs struct {
 // interpretWithModel asks the upstream model, which may call the catalogue's tools: each call
 // is only a proposal, which the mode rules judge like any other action. A tool outside the
 // catalogue becomes an unknown action.
-func (s *Service) interpretWithModel(ctx context.Context, acct account.Account, in assistant.Instruction, prof agent.Profile,
+func (s *Service) interpretWithModel(ctx context.Context, acct account.Account, in assistant.Instruction, prof profile.Profile,
 	history []assistant.Turn, lang string, now time.Time) (assistant.Interpretation, error) {
 	msgs := []model.Message{{Role: model.RoleSystem, Content: s.prompt(ctx, acct, in.Mode, prof, lang, now)}}
 	for _, t := range history {
@@ -130,7 +130,7 @@ func (s *Service) interpretWithModel(ctx context.Context, acct account.Account, 
 
 // prompt is the model's system message: whose assistant it is, the mode, and the owner's
 // latest records, which it may answer questions about.
-func (s *Service) prompt(ctx context.Context, acct account.Account, mode assistant.Mode, prof agent.Profile, lang string, now time.Time) string {
+func (s *Service) prompt(ctx context.Context, acct account.Account, mode assistant.Mode, prof profile.Profile, lang string, now time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are the private assistant of the owner of %s (account owner e-mail: %s). Today is %s (UTC).\n",
 		prof.BusinessName, acct.OwnerEmail, now.UTC().Format("Monday 2006-01-02"))

@@ -10,9 +10,9 @@ import (
 	appknowledge "github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/assistant"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/profile"
 )
 
 // run carries out one action the mode rules let run (at once, or approved) and says how it went
@@ -100,7 +100,7 @@ func (s *Service) setting(ctx context.Context, accountID string, a assistant.Act
 		return assistant.ActionFailed
 	}
 	v := strings.TrimSpace(a.Value)
-	var ch agent.Patch
+	var ch profile.Patch
 	var cur string
 	switch strings.ToLower(strings.TrimSpace(a.Setting)) {
 	case "tone":

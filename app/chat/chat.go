@@ -12,10 +12,10 @@ import (
 	"github.com/svcagent/svc/app/ident"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -48,7 +48,7 @@ type Options struct {
 type Agent struct {
 	tx            ports.Tx
 	accounts      ports.Accounts
-	agents        ports.Agents
+	profiles      ports.Profiles
 	conversations ports.Conversations
 	jobs          ports.ReplyJobs
 	bookings      ports.Bookings
@@ -67,7 +67,7 @@ type Agent struct {
 type Deps struct {
 	Tx            ports.Tx
 	Accounts      ports.Accounts
-	Agents        ports.Agents
+	Profiles      ports.Profiles
 	Conversations ports.Conversations
 	Jobs          ports.ReplyJobs
 	Bookings      ports.Bookings
@@ -98,7 +98,7 @@ func NewAgent(d Deps, opts Options) *Agent {
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = 3
 	}
-	return &Agent{tx: d.Tx, accounts: d.Accounts, agents: d.Agents, conversations: d.Conversations, jobs: d.Jobs,
+	return &Agent{tx: d.Tx, accounts: d.Accounts, profiles: d.Profiles, conversations: d.Conversations, jobs: d.Jobs,
 		bookings: d.Bookings, brain: d.Brain, replier: d.Replier, ledger: d.Ledger, events: d.Events, outbox: d.Outbox, inbox: d.Inbox,
 		clock: d.Clock, opts: opts, background: context.Background()}
 }
@@ -195,37 +195,37 @@ type result struct {
 // check refuses a message before anything is stored: bad input, an agent not set up or switched
 // off for the channel, no interactions left. It returns the agent profile and the account's
 // usage it read.
-func (a *Agent) check(ctx context.Context, req Request) (agent.Profile, ledger.Usage, error) {
+func (a *Agent) check(ctx context.Context, req Request) (profile.Profile, ledger.Usage, error) {
 	if err := conversation.ValidateMessage("message", req.Message); err != nil {
-		return agent.Profile{}, ledger.Usage{}, err
+		return profile.Profile{}, ledger.Usage{}, err
 	}
 	if req.ConversationID != "" {
 		if err := conversation.ValidateID("conversation_id", req.ConversationID); err != nil {
-			return agent.Profile{}, ledger.Usage{}, err
+			return profile.Profile{}, ledger.Usage{}, err
 		}
 	}
 	if err := conversation.ValidateCustomerName(req.CustomerName); err != nil {
-		return agent.Profile{}, ledger.Usage{}, err
+		return profile.Profile{}, ledger.Usage{}, err
 	}
-	prof, err := a.agents.Get(ctx, req.Account.ID)
+	prof, err := a.profiles.Get(ctx, req.Account.ID)
 	if err != nil {
-		return agent.Profile{}, ledger.Usage{}, fmt.Errorf("load agent: %w", err)
+		return profile.Profile{}, ledger.Usage{}, fmt.Errorf("load agent: %w", err)
 	}
 	if !prof.Configured() {
-		return agent.Profile{}, ledger.Usage{}, domain.Errorf(domain.CodeAgentNotConfigured, "the agent must first be set up with PATCH /v1/agent (business_name)")
+		return profile.Profile{}, ledger.Usage{}, domain.Errorf(domain.CodeAgentNotConfigured, "the agent must first be set up with PATCH /v1/agent (business_name)")
 	}
 	if !channelOn(prof.Channels, req.Channel) {
-		return agent.Profile{}, ledger.Usage{}, domain.Errorf(domain.CodeAgentUnavailable, "the owner turned the AI off for the %s channel", req.Channel)
+		return profile.Profile{}, ledger.Usage{}, domain.Errorf(domain.CodeAgentUnavailable, "the owner turned the AI off for the %s channel", req.Channel)
 	}
 	usage, err := a.ledger.Usage(ctx, req.Account)
 	if err != nil {
-		return agent.Profile{}, ledger.Usage{}, err
+		return profile.Profile{}, ledger.Usage{}, err
 	}
 	cost, _ := ledger.Cost(ledger.ChatReply)
 	return prof, usage, ledger.Check(usage, cost)
 }
 
-func channelOn(ch agent.Channels, c conversation.Channel) bool {
+func channelOn(ch profile.Channels, c conversation.Channel) bool {
 	switch c {
 	case conversation.ChannelAPI:
 		return ch.API
@@ -239,7 +239,7 @@ func channelOn(ch agent.Channels, c conversation.Channel) bool {
 
 // accept stores the customer message and the pending reply job in one transaction, and returns
 // the reply to make, with the account and profile of the request and the conversation stored.
-func (a *Agent) accept(ctx context.Context, req Request, prof agent.Profile) (task, error) {
+func (a *Agent) accept(ctx context.Context, req Request, prof profile.Profile) (task, error) {
 	now := a.clock.Now().UTC()
 	convID := req.ConversationID
 	if convID == "" {
@@ -285,7 +285,7 @@ func (a *Agent) accept(ctx context.Context, req Request, prof agent.Profile) (ta
 type task struct {
 	job     conversation.Job
 	account account.Account
-	profile agent.Profile
+	profile profile.Profile
 	conv    conversation.Conversation
 }
 
@@ -299,7 +299,7 @@ func (a *Agent) load(ctx context.Context, job conversation.Job) (task, error) {
 	if err := acct.Usable(); err != nil {
 		return task{}, err
 	}
-	prof, err := a.agents.Get(ctx, job.AccountID)
+	prof, err := a.profiles.Get(ctx, job.AccountID)
 	if err != nil {
 		return task{}, fmt.Errorf("load agent: %w", err)
 	}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/domain/profile"
 )
 
 // post sends a messaging-channel message the way the WhatsApp webhook does.
@@ -37,7 +37,7 @@ func waitMessages(e *env, convID string, n int) []conversation.Message {
 
 func TestMessagingReplyGoesToTheOutbox(t *testing.T) {
 	e := newEnv(t, false, chat.Options{})
-	e.configure("Padaria Lu", agent.AllOn)
+	e.configure("Padaria Lu", profile.AllOn)
 	r, err := post(e, "wamid.1", "hello")
 	if err != nil || r.Status != chat.StatusPending || r.ConversationID != "whatsapp:1555" || r.ReplyID == "" {
 		t.Fatalf("Post = %+v, %v; want pending at once", r, err)
@@ -82,7 +82,7 @@ func TestMessagingReplyGoesToTheOutbox(t *testing.T) {
 
 func TestMessagingChannelOff(t *testing.T) {
 	e := newEnv(t, false, chat.Options{})
-	e.configure("Padaria Lu", agent.Channels{API: true, Web: true})
+	e.configure("Padaria Lu", profile.Channels{API: true, Web: true})
 	if _, err := post(e, "wamid.9", "hello"); domain.ErrorCode(err) != domain.CodeAgentUnavailable {
 		t.Fatalf("Post with the messaging channel off: %v", err)
 	}
@@ -90,7 +90,7 @@ func TestMessagingChannelOff(t *testing.T) {
 		t.Fatalf("with the channel off: conversation %v, spent %d; want nothing", err, e.spent())
 	}
 	// The refused message was not recorded: once the channel is on, a redelivery is answered.
-	e.configure("Padaria Lu", agent.AllOn)
+	e.configure("Padaria Lu", profile.AllOn)
 	if _, err := post(e, "wamid.9", "hello"); err != nil {
 		t.Fatalf("Post with the channel on: %v", err)
 	}

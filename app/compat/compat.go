@@ -12,10 +12,10 @@ import (
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -48,7 +48,7 @@ type Ledger interface {
 
 // Profiles reads the account's agent profile.
 type Profiles interface {
-	Get(ctx context.Context, accountID string) (agent.Profile, error)
+	Get(ctx context.Context, accountID string) (profile.Profile, error)
 }
 
 // Brain searches an account's knowledge.

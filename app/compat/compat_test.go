@@ -15,11 +15,11 @@ import (
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports/mock"
 )
 
@@ -63,9 +63,9 @@ func (l *fakeLedger) Release(_ context.Context, h ledger.Hold) error {
 	return nil
 }
 
-type fakeProfiles struct{ p agent.Profile }
+type fakeProfiles struct{ p profile.Profile }
 
-func (f fakeProfiles) Get(context.Context, string) (agent.Profile, error) { return f.p, nil }
+func (f fakeProfiles) Get(context.Context, string) (profile.Profile, error) { return f.p, nil }
 
 type fakeBrain struct {
 	hits  []knowledge.Hit
@@ -113,8 +113,8 @@ type fixture struct {
 	caller   Caller
 }
 
-var bakery = agent.Profile{BusinessName: "Padaria Lu", Languages: []string{"en"}, Channels: agent.AllOn,
-	Contact: agent.Contact{Email: "lu@padaria.test"}}
+var bakery = profile.Profile{BusinessName: "Padaria Lu", Languages: []string{"en"}, Channels: profile.AllOn,
+	Contact: profile.Contact{Email: "lu@padaria.test"}}
 
 func newFixture(t *testing.T, withUpstream bool) *fixture {
 	ctrl := gomock.NewController(t)
@@ -404,7 +404,7 @@ func TestAssistantBuiltInEngine(t *testing.T) {
 
 func TestAssistantNeedsTheAgent(t *testing.T) {
 	f := newFixture(t, true)
-	f.svc.d.Profiles = fakeProfiles{agent.Default("acct_1")}
+	f.svc.d.Profiles = fakeProfiles{profile.Default("acct_1")}
 	_, err := f.svc.Complete(t.Context(), f.caller, Chat{Model: Assistant, Request: model.Request{Messages: []model.Message{user("hi")}}})
 	if code(err) != domain.CodeAgentNotConfigured {
 		t.Fatalf("err %v", err)

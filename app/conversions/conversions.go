@@ -11,7 +11,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/ledger"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -53,7 +53,7 @@ func (s *Service) Record(ctx context.Context, accountID string, c conversion.Con
 		if err := s.conversions.Create(ctx, c); err != nil {
 			return err
 		}
-		return s.notifier.Notify(ctx, accountID, notify.KindConversion, title(c), body(c))
+		return s.notifier.Notify(ctx, accountID, notification.KindConversion, title(c), body(c))
 	})
 	if err != nil {
 		return conversion.Conversion{}, err

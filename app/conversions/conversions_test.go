@@ -3,20 +3,19 @@ package conversions_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/store/storetest"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/ledger"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 )
 
 var now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -53,21 +52,10 @@ type env struct {
 // with a conversation c_a / c_b.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db, closeDB, err := store.Open(t.Context(), "sqlite://"+filepath.Join(t.TempDir(), "svc.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(closeDB)
-	if err := store.Migrate(t.Context(), db); err != nil {
-		t.Fatal(err)
-	}
-	accts := store.NewAccounts(db)
+	db := storetest.SQLite(t)
+	storetest.Accounts(t, db, storetest.Account("acct_a", now), storetest.Account("acct_b", now))
 	e := &env{conversions: store.NewConversions(db), convs: store.NewConversations(db), notes: &notes{}}
 	for _, id := range []string{"acct_a", "acct_b"} {
-		if err := accts.Create(t.Context(), account.Account{ID: id, Name: id, Plan: "starter", Status: account.Active,
-			WidgetToken: "wt_" + id, CreatedAt: now, UpdatedAt: now}); err != nil {
-			t.Fatal(err)
-		}
 		conv := "c_" + strings.TrimPrefix(id, "acct_")
 		if _, err := e.convs.Open(t.Context(), conversation.Conversation{AccountID: id, ID: conv, Channel: conversation.ChannelAPI,
 			ContactID: conversation.ContactID(conversation.ChannelAPI, conv), CreatedAt: now, UpdatedAt: now}); err != nil {
@@ -214,7 +202,7 @@ func TestRecordTagsAndTellsTheOwner(t *testing.T) {
 			if tags := e.tags(t, "acct_a", "c_a"); !slices.Equal(tags, wantTags) {
 				t.Errorf("conversation tags %v, want %v", tags, wantTags)
 			}
-			want := []note{{"acct_a", notify.KindConversion, tt.wantTitle, tt.wantBody}}
+			want := []note{{"acct_a", notification.KindConversion, tt.wantTitle, tt.wantBody}}
 			if !slices.Equal(e.notes.calls, want) {
 				t.Errorf("the owner was told %+v, want %+v", e.notes.calls, want)
 			}

@@ -2,7 +2,6 @@ package sessions_test
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/golang/mock/gomock"
 
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/store/storetest"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
@@ -40,20 +40,10 @@ type env struct {
 // acct_b (key key_b); acct_b has a conversation "shared" of its own.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db, closeDB, err := store.Open(t.Context(), "sqlite://"+filepath.Join(t.TempDir(), "svc.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(closeDB)
-	if err := store.Migrate(t.Context(), db); err != nil {
-		t.Fatal(err)
-	}
-	e := &env{tx: store.NewTx(db), accounts: store.NewAccounts(db), keys: store.NewKeys(db), convs: store.NewConversations(db), clock: &clock{now}}
+	db := storetest.SQLite(t)
+	e := &env{tx: store.NewTx(db), accounts: storetest.Accounts(t, db, storetest.Account("acct_a", now), storetest.Account("acct_b", now)),
+		keys: store.NewKeys(db), convs: store.NewConversations(db), clock: &clock{now}}
 	for _, id := range []string{"acct_a", "acct_b"} {
-		a := account.Account{ID: id, Name: id, Plan: "starter", Status: account.Active, WidgetToken: "wt_" + id, CreatedAt: now, UpdatedAt: now}
-		if err := e.accounts.Create(t.Context(), a); err != nil {
-			t.Fatal(err)
-		}
 		key := "key_" + strings.TrimPrefix(id, "acct_")
 		if err := e.keys.Create(t.Context(), account.Key{ID: key, AccountID: id, Name: key, Hash: account.HashSecret(account.KeyPrefix + key), CreatedAt: now}); err != nil {
 			t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/event"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/webhook"
 	"github.com/svcagent/svc/ports"
@@ -40,7 +40,7 @@ func (m *Manager) FanOut(ctx context.Context, msg outbox.Message) error {
 			}
 		}
 		if env.Type == event.LimitReached {
-			return m.notifier.Notify(ctx, msg.AccountID, notify.KindLimitReached, "Interaction limit reached",
+			return m.notifier.Notify(ctx, msg.AccountID, notification.KindLimitReached, "Interaction limit reached",
 				fmt.Sprintf("Your %v plan's interactions for this period are used up: the agent stops replying on the web channels until the next period or an upgrade.", env.Data["plan"]))
 		}
 		return nil
@@ -91,7 +91,7 @@ func (m *Manager) Deliver(ctx context.Context, msg outbox.Message) error {
 		return err
 	}
 	if deactivated {
-		if err := m.notifier.Notify(context.WithoutCancel(ctx), w.AccountID, notify.KindWebhookDeactivated, "A webhook was turned off",
+		if err := m.notifier.Notify(context.WithoutCancel(ctx), w.AccountID, notification.KindWebhookDeactivated, "A webhook was turned off",
 			fmt.Sprintf("The webhook %s (%s) failed %d deliveries in a row and was turned off. Fix the receiver, then turn it on again with PATCH /v1/webhooks/%s {\"active\": true}.", w.ID, w.URL, updated.Failures, w.ID)); err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,12 +12,12 @@ import (
 	"github.com/golang/mock/gomock"
 
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/store/storetest"
 	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/event"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/webhook"
 	"github.com/svcagent/svc/ports"
@@ -57,21 +56,8 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db, closeDB, err := store.Open(t.Context(), "sqlite://"+filepath.Join(t.TempDir(), "svc.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(closeDB)
-	if err := store.Migrate(t.Context(), db); err != nil {
-		t.Fatal(err)
-	}
-	accts := store.NewAccounts(db)
-	for _, id := range []string{"acct_a", "acct_b"} {
-		if err := accts.Create(t.Context(), account.Account{ID: id, Name: id, Plan: "starter", Status: account.Active,
-			WidgetToken: "wt_" + id, CreatedAt: now, UpdatedAt: now}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db := storetest.SQLite(t)
+	storetest.Accounts(t, db, storetest.Account("acct_a", now), storetest.Account("acct_b", now))
 	v, err := vault.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
@@ -400,7 +386,7 @@ func TestFanOut(t *testing.T) {
 		{"message.replied", e.addEvent(t, "evt_1", "acct_a", event.MessageReplied), []string{all.ID, replies.ID}, nil},
 		{"booking.created", e.addEvent(t, "evt_2", "acct_a", event.BookingCreated), []string{all.ID, bookings.ID}, nil},
 		{"limit.reached tells the owner", e.addEvent(t, "evt_3", "acct_a", event.LimitReached), []string{all.ID, replies.ID},
-			[]note{{"acct_a", notify.KindLimitReached, "Interaction limit reached"}}},
+			[]note{{"acct_a", notification.KindLimitReached, "Interaction limit reached"}}},
 		{"not an event envelope", outbox.Message{ID: "evt_4", AccountID: "acct_a", Topic: outbox.TopicEvent, Payload: []byte("{")}, nil, nil},
 	}
 	for _, tt := range tests {
@@ -532,7 +518,7 @@ func TestDeliver(t *testing.T) {
 			}
 			var wantNotes []note
 			if tt.wantNote {
-				wantNotes = []note{{"acct_a", notify.KindWebhookDeactivated, "A webhook was turned off"}}
+				wantNotes = []note{{"acct_a", notification.KindWebhookDeactivated, "A webhook was turned off"}}
 			}
 			if !slices.Equal(e.notes.calls, wantNotes) {
 				t.Errorf("notices %+v, want %+v", e.notes.calls, wantNotes)

@@ -11,8 +11,8 @@ import (
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/domain/ratelimit"
 	"github.com/svcagent/svc/domain/widget"
 	"github.com/svcagent/svc/ports"
@@ -39,7 +39,7 @@ type Options struct {
 type Service struct {
 	widgets       ports.Widgets
 	accounts      ports.Accounts
-	profiles      ports.Agents
+	profiles      ports.Profiles
 	conversations ports.Conversations
 	limiter       ports.RateLimiter
 	channels      Channels
@@ -51,7 +51,7 @@ type Service struct {
 type Deps struct {
 	Widgets       ports.Widgets
 	Accounts      ports.Accounts
-	Profiles      ports.Agents
+	Profiles      ports.Profiles
 	Conversations ports.Conversations
 	Limiter       ports.RateLimiter
 	Channels      Channels
@@ -225,7 +225,7 @@ func (s *Service) limit(ctx context.Context, l ratelimit.Limit, subject string) 
 
 // Info is what the widget shows of the agent, and the saved style.
 type Info struct {
-	Profile agent.Profile
+	Profile profile.Profile
 	Style   widget.Style
 }
 

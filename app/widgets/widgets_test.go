@@ -52,7 +52,7 @@ type env struct {
 	svc     *widgets.Service
 	widgets *mock.MockWidgets
 	accts   *mock.MockAccounts
-	agents  *mock.MockAgents
+	agents  *mock.MockProfiles
 	convs   *mock.MockConversations
 	limiter *mock.MockRateLimiter
 	agent   *agentFake
@@ -60,7 +60,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	ctrl := gomock.NewController(t)
-	e := &env{widgets: mock.NewMockWidgets(ctrl), accts: mock.NewMockAccounts(ctrl), agents: mock.NewMockAgents(ctrl),
+	e := &env{widgets: mock.NewMockWidgets(ctrl), accts: mock.NewMockAccounts(ctrl), agents: mock.NewMockProfiles(ctrl),
 		convs: mock.NewMockConversations(ctrl), limiter: mock.NewMockRateLimiter(ctrl), agent: &agentFake{threads: map[string]chat.Thread{}}}
 	e.svc = widgets.New(widgets.Deps{Widgets: e.widgets, Accounts: e.accts, Profiles: e.agents, Conversations: e.convs,
 		Limiter: e.limiter, Channels: channelsFake{}, Agent: e.agent}, widgets.Options{ScriptURL: "https://svc.test/widget.js"})

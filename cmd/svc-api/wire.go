@@ -18,13 +18,13 @@ import (
 	"github.com/svcagent/svc/adapters/ratelimit"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/notifications"
+	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/cmd/internal/boot"
@@ -41,17 +41,17 @@ var common = wire.NewSet(
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 	wire.Bind(new(ports.Handler), new(*events.Processor)),
 	accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
-	agents.NewProfiles,
+	profiles.New,
 	boot.CrawlOptions, crawl.Set, local.Set,
 	knowledge.NewBrain,
 	boot.ChatOptions, sessions.New,
-	conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)),
+	conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)),
 	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
 	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
 	wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
 	boot.AssistantSet,
 	wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)),
-	wire.Bind(new(assistant.Profiles), new(*agents.Profiles)),
+	wire.Bind(new(assistant.Profiles), new(*profiles.Service)),
 	wire.Bind(new(assistant.Brain), new(*knowledge.Brain)),
 	boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"),
 	wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)),
@@ -79,11 +79,11 @@ var production = wire.NewSet(
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
 // model svc answers 503 model_unavailable.
-var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels, boot.BuiltinAssistant, boot.BuiltinImages)
+var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinCompat, boot.BuiltinAssistant, boot.BuiltinImages)
 
 // upstream is the upstream model at SVC_MODEL_BASE_URL: it writes the agent's replies and answers
 // the model-compatible endpoints.
-var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels, boot.UpstreamAssistant, boot.UpstreamImages)
+var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamCompat, boot.UpstreamAssistant, boot.UpstreamImages)
 
 // initEmbeddedSQLite assembles svc-api embedded on SQLite (migrated at start) with the built-in
 // engine: the default, nothing else needed.

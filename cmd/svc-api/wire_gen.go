@@ -24,14 +24,14 @@ import (
 	"github.com/svcagent/svc/adapters/unconnected"
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/notifications"
+	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/app/widgets"
@@ -63,9 +63,9 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -80,7 +80,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -106,13 +106,13 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -126,7 +126,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	connections := store.NewConnections(db)
 	whatsappOptions := boot.WhatsAppOptions(cfg)
 	client := whatsapp.New(whatsappOptions, log)
@@ -150,7 +150,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	assistantHistory := store.NewAssistantHistory(db)
@@ -160,7 +160,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	images := boot.BuiltinImages()
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
-		Profiles:      profiles,
+		Profiles:      service,
 		Brain:         brain,
 		Records:       records,
 		Approvals:     approvals,
@@ -180,7 +180,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Profiles:      storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       memory,
 		Channels:      access,
@@ -189,21 +189,21 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
-		Messaging:   channelsService,
-		Assistant:   assistantService,
-		Widgets:     widgetsService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     channelsService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -246,9 +246,9 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -264,7 +264,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -290,13 +290,13 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -310,7 +310,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	connections := store.NewConnections(db)
 	whatsappOptions := boot.WhatsAppOptions(cfg)
 	whatsappClient := whatsapp.New(whatsappOptions, log)
@@ -334,7 +334,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	assistantHistory := store.NewAssistantHistory(db)
@@ -344,7 +344,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	images := boot.UpstreamImages(cfg, client)
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
-		Profiles:      profiles,
+		Profiles:      service,
 		Brain:         brain,
 		Records:       records,
 		Approvals:     approvals,
@@ -364,7 +364,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Profiles:      storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       memory,
 		Channels:      access,
@@ -373,21 +373,21 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
-		Messaging:   channelsService,
-		Assistant:   assistantService,
-		Widgets:     widgetsService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     channelsService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -430,9 +430,9 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -447,7 +447,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -473,13 +473,13 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -493,7 +493,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	connections := store.NewConnections(db)
 	whatsappOptions := boot.WhatsAppOptions(cfg)
 	client := whatsapp.New(whatsappOptions, log)
@@ -517,7 +517,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	assistantHistory := store.NewAssistantHistory(db)
@@ -527,7 +527,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	images := boot.BuiltinImages()
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
-		Profiles:      profiles,
+		Profiles:      service,
 		Brain:         brain,
 		Records:       records,
 		Approvals:     approvals,
@@ -547,7 +547,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Profiles:      storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       memory,
 		Channels:      access,
@@ -556,21 +556,21 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
-		Messaging:   channelsService,
-		Assistant:   assistantService,
-		Widgets:     widgetsService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     channelsService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -613,9 +613,9 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -631,7 +631,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -657,13 +657,13 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -677,7 +677,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	connections := store.NewConnections(db)
 	whatsappOptions := boot.WhatsAppOptions(cfg)
 	whatsappClient := whatsapp.New(whatsappOptions, log)
@@ -701,7 +701,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamModels(cfg, client, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	assistantHistory := store.NewAssistantHistory(db)
@@ -711,7 +711,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	images := boot.UpstreamImages(cfg, client)
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
-		Profiles:      profiles,
+		Profiles:      service,
 		Brain:         brain,
 		Records:       records,
 		Approvals:     approvals,
@@ -731,7 +731,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Profiles:      storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       memory,
 		Channels:      access,
@@ -740,21 +740,21 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
-		Messaging:   channelsService,
-		Assistant:   assistantService,
-		Widgets:     widgetsService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     channelsService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
@@ -804,9 +804,9 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -821,7 +821,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -848,14 +848,14 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -869,7 +869,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	redisConnOpt, err := boot.RedisConnOpt(cfg)
 	if err != nil {
 		cleanup2()
@@ -882,7 +882,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	connections := store.NewConnections(db)
 	whatsappOptions := boot.WhatsAppOptions(cfg)
 	whatsappClient := whatsapp.New(whatsappOptions, log)
@@ -909,7 +909,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	images := boot.BuiltinImages()
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
-		Profiles:      profiles,
+		Profiles:      service,
 		Brain:         brain,
 		Records:       records,
 		Approvals:     approvals,
@@ -929,7 +929,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Profiles:      storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       fallback,
 		Channels:      access,
@@ -938,21 +938,21 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
-		Messaging:   channelsService,
-		Assistant:   assistantService,
-		Widgets:     widgetsService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     channelsService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1007,9 +1007,9 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -1025,7 +1025,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -1052,14 +1052,14 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -1073,7 +1073,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	redisConnOpt, err := boot.RedisConnOpt(cfg)
 	if err != nil {
 		cleanup2()
@@ -1086,7 +1086,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamCompat(cfg, openaiClient, ledger, service, brain, usage, system)
 	connections := store.NewConnections(db)
 	whatsappOptions := boot.WhatsAppOptions(cfg)
 	whatsappClient := whatsapp.New(whatsappOptions, log)
@@ -1113,7 +1113,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	images := boot.UpstreamImages(cfg, openaiClient)
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
-		Profiles:      profiles,
+		Profiles:      service,
 		Brain:         brain,
 		Records:       records,
 		Approvals:     approvals,
@@ -1133,7 +1133,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Profiles:      storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       fallback,
 		Channels:      access,
@@ -1142,21 +1142,21 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
-		Messaging:   channelsService,
-		Assistant:   assistantService,
-		Widgets:     widgetsService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     channelsService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1211,9 +1211,9 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -1228,7 +1228,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -1255,14 +1255,14 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -1276,7 +1276,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	redisConnOpt, err := boot.RedisConnOpt(cfg)
 	if err != nil {
 		cleanup2()
@@ -1289,7 +1289,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinModels(cfg, engine, embedder, ledger, profiles, brain, usage, system)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	connections := store.NewConnections(db)
 	whatsappOptions := boot.WhatsAppOptions(cfg)
 	whatsappClient := whatsapp.New(whatsappOptions, log)
@@ -1316,7 +1316,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	images := boot.BuiltinImages()
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
-		Profiles:      profiles,
+		Profiles:      service,
 		Brain:         brain,
 		Records:       records,
 		Approvals:     approvals,
@@ -1336,7 +1336,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Profiles:      storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       fallback,
 		Channels:      access,
@@ -1345,21 +1345,21 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
-		Messaging:   channelsService,
-		Assistant:   assistantService,
-		Widgets:     widgetsService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     channelsService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1414,9 +1414,9 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
-	storeAgents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, storeAgents)
-	profiles := agents.NewProfiles(tx, storeAgents, system)
+	storeProfiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, storeProfiles)
+	service := profiles.New(tx, storeProfiles, system)
 	storeKnowledge := store.NewKnowledge(db)
 	crawlOptions := boot.CrawlOptions(cfg)
 	crawler := crawl.NewGuarded(crawlOptions, log)
@@ -1432,7 +1432,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -1459,14 +1459,14 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	webhookhttpOptions := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(webhookhttpOptions, log)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -1480,7 +1480,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	webhooksOptions := boot.WebhookOptions(cfg)
 	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	storeConversions := store.NewConversions(db)
-	service := conversions.New(tx, storeConversions, conversations, notifier, system)
+	conversionsService := conversions.New(tx, storeConversions, conversations, notifier, system)
 	redisConnOpt, err := boot.RedisConnOpt(cfg)
 	if err != nil {
 		cleanup2()
@@ -1493,7 +1493,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamModels(cfg, openaiClient, ledger, profiles, brain, usage, system)
+	compatService := boot.UpstreamCompat(cfg, openaiClient, ledger, service, brain, usage, system)
 	connections := store.NewConnections(db)
 	whatsappOptions := boot.WhatsAppOptions(cfg)
 	whatsappClient := whatsapp.New(whatsappOptions, log)
@@ -1520,7 +1520,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	images := boot.UpstreamImages(cfg, openaiClient)
 	assistantDeps := assistant.Deps{
 		Ledger:        ledger,
-		Profiles:      profiles,
+		Profiles:      service,
 		Brain:         brain,
 		Records:       records,
 		Approvals:     approvals,
@@ -1540,7 +1540,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
 		Accounts:      storeAccounts,
-		Profiles:      storeAgents,
+		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       fallback,
 		Channels:      access,
@@ -1549,21 +1549,21 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
 	useCases := httpapi.UseCases{
-		Access:      access,
-		Overviews:   overviews,
-		Profiles:    profiles,
-		Brain:       brain,
-		Ledger:      ledger,
-		Chat:        agent,
-		Sessions:    sessionsSessions,
-		Webhooks:    manager,
-		Conversions: service,
-		Notices:     notifier,
-		Relay:       relay,
-		Compat:      compatService,
-		Messaging:   channelsService,
-		Assistant:   assistantService,
-		Widgets:     widgetsService,
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     channelsService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
@@ -1595,7 +1595,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, agents.NewProfiles, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notices.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*agents.Profiles)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.
@@ -1608,8 +1608,8 @@ var production = wire.NewSet(boot.RedisConnOpt, boot.AsynqOptions, asynqq.NewCli
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
 // model svc answers 503 model_unavailable.
-var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinModels, boot.BuiltinAssistant, boot.BuiltinImages)
+var builtin = wire.NewSet(boot.BuiltinModel, boot.BuiltinCompat, boot.BuiltinAssistant, boot.BuiltinImages)
 
 // upstream is the upstream model at SVC_MODEL_BASE_URL: it writes the agent's replies and answers
 // the model-compatible endpoints.
-var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamModels, boot.UpstreamAssistant, boot.UpstreamImages)
+var upstream = wire.NewSet(boot.UpstreamModel, boot.UpstreamCompat, boot.UpstreamAssistant, boot.UpstreamImages)

@@ -22,7 +22,7 @@ import (
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -56,14 +56,14 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	options := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(options, log)
 	storeAccounts := store.NewAccounts(db)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	deps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -84,7 +84,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
-	agents := store.NewAgents(db)
+	profiles := store.NewProfiles(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -101,7 +101,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        agents,
+		Profiles:      profiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -173,14 +173,14 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	options := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(options, log)
 	storeAccounts := store.NewAccounts(db)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	deps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -201,7 +201,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
-	agents := store.NewAgents(db)
+	profiles := store.NewProfiles(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -219,7 +219,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        agents,
+		Profiles:      profiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -291,14 +291,14 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	options := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(options, log)
 	storeAccounts := store.NewAccounts(db)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	deps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -319,7 +319,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
-	agents := store.NewAgents(db)
+	profiles := store.NewProfiles(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -336,7 +336,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        agents,
+		Profiles:      profiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
@@ -408,14 +408,14 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	options := boot.SenderOptions(cfg)
 	sender := webhookhttp.New(options, log)
 	storeAccounts := store.NewAccounts(db)
-	notifications := store.NewNotifications(db)
+	storeNotifications := store.NewNotifications(db)
 	mailer, err := boot.Mailer(cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notices.New(storeAccounts, notifications, watched, mailer, system)
+	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
 	deps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -436,7 +436,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
-	agents := store.NewAgents(db)
+	profiles := store.NewProfiles(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -454,7 +454,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
-		Agents:        agents,
+		Profiles:      profiles,
 		Conversations: conversations,
 		Jobs:          replyJobs,
 		Bookings:      bookings,

@@ -66,8 +66,8 @@ func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ct
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
-	agents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, agents)
+	profiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, profiles)
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,
@@ -100,8 +100,8 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 	watched := boot.WatchedOutbox(outbox)
 	publisher := events.NewPublisher(watched, system)
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
-	agents := store.NewAgents(db)
-	overviews := accounts.NewOverviews(ledger, agents)
+	profiles := store.NewProfiles(db)
+	overviews := accounts.NewOverviews(ledger, profiles)
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,

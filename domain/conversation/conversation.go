@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/svcagent/svc/domain/actiontoken"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/channel"
 	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/profile"
 )
 
 // Channel is where a conversation happens (the message.replied event's data.channel).
@@ -58,7 +58,7 @@ type Booking struct {
 
 // Turn is everything the agent needs to write one reply.
 type Turn struct {
-	Profile      agent.Profile
+	Profile      profile.Profile
 	Summary      string          // the business summary given with pages
 	Hits         []knowledge.Hit // the Brain's best matches for the message, best first
 	History      []Message       // earlier messages, oldest first, without the new one

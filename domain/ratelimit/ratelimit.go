@@ -24,7 +24,7 @@ var (
 	Assistant   = Limit{Name: "assistant", Count: 30, Period: time.Minute}
 	PageUploads = Limit{Name: "pages", Count: 20, Period: time.Hour}
 	Crawls      = Limit{Name: "crawl", Count: 10, Period: time.Hour}
-	Model       = Limit{Name: "model", Count: 60, Period: time.Minute}
+	Compat      = Limit{Name: "model", Count: 60, Period: time.Minute}
 )
 
 // AuthFailures throttles failed authentications per client address (Address): a burst of 20,

@@ -49,7 +49,7 @@ func TestSpecLimits(t *testing.T) {
 		{Assistant, 30, time.Minute},
 		{PageUploads, 20, time.Hour},
 		{Crawls, 10, time.Hour},
-		{Model, 60, time.Minute},
+		{Compat, 60, time.Minute},
 		{AuthFailures, 20, 20 * time.Second},
 	}
 	for _, tt := range tests {

@@ -12,7 +12,7 @@ import (
 	gomock "github.com/golang/mock/gomock"
 	conversion "github.com/svcagent/svc/domain/conversion"
 	event "github.com/svcagent/svc/domain/event"
-	notify "github.com/svcagent/svc/domain/notify"
+	notification "github.com/svcagent/svc/domain/notification"
 	webhook "github.com/svcagent/svc/domain/webhook"
 )
 
@@ -279,7 +279,7 @@ func (m *MockNotifications) EXPECT() *MockNotificationsMockRecorder {
 }
 
 // Create mocks base method.
-func (m *MockNotifications) Create(ctx context.Context, n notify.Notification) error {
+func (m *MockNotifications) Create(ctx context.Context, n notification.Notification) error {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Create", ctx, n)
 	ret0, _ := ret[0].(error)
@@ -293,10 +293,10 @@ func (mr *MockNotificationsMockRecorder) Create(ctx, n interface{}) *gomock.Call
 }
 
 // List mocks base method.
-func (m *MockNotifications) List(ctx context.Context, accountID string, limit int) ([]notify.Notification, error) {
+func (m *MockNotifications) List(ctx context.Context, accountID string, limit int) ([]notification.Notification, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "List", ctx, accountID, limit)
-	ret0, _ := ret[0].([]notify.Notification)
+	ret0, _ := ret[0].([]notification.Notification)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }

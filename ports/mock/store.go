@@ -11,10 +11,10 @@ import (
 
 	gomock "github.com/golang/mock/gomock"
 	account "github.com/svcagent/svc/domain/account"
-	agent "github.com/svcagent/svc/domain/agent"
 	knowledge "github.com/svcagent/svc/domain/knowledge"
 	ledger "github.com/svcagent/svc/domain/ledger"
 	outbox "github.com/svcagent/svc/domain/outbox"
+	profile "github.com/svcagent/svc/domain/profile"
 	ports "github.com/svcagent/svc/ports"
 )
 
@@ -248,46 +248,46 @@ func (mr *MockKeysMockRecorder) SetSendWithoutApproval(ctx, keyID, on interface{
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SetSendWithoutApproval", reflect.TypeOf((*MockKeys)(nil).SetSendWithoutApproval), ctx, keyID, on)
 }
 
-// MockAgents is a mock of Agents interface.
-type MockAgents struct {
+// MockProfiles is a mock of Profiles interface.
+type MockProfiles struct {
 	ctrl     *gomock.Controller
-	recorder *MockAgentsMockRecorder
+	recorder *MockProfilesMockRecorder
 }
 
-// MockAgentsMockRecorder is the mock recorder for MockAgents.
-type MockAgentsMockRecorder struct {
-	mock *MockAgents
+// MockProfilesMockRecorder is the mock recorder for MockProfiles.
+type MockProfilesMockRecorder struct {
+	mock *MockProfiles
 }
 
-// NewMockAgents creates a new mock instance.
-func NewMockAgents(ctrl *gomock.Controller) *MockAgents {
-	mock := &MockAgents{ctrl: ctrl}
-	mock.recorder = &MockAgentsMockRecorder{mock}
+// NewMockProfiles creates a new mock instance.
+func NewMockProfiles(ctrl *gomock.Controller) *MockProfiles {
+	mock := &MockProfiles{ctrl: ctrl}
+	mock.recorder = &MockProfilesMockRecorder{mock}
 	return mock
 }
 
 // EXPECT returns an object that allows the caller to indicate expected use.
-func (m *MockAgents) EXPECT() *MockAgentsMockRecorder {
+func (m *MockProfiles) EXPECT() *MockProfilesMockRecorder {
 	return m.recorder
 }
 
 // Get mocks base method.
-func (m *MockAgents) Get(ctx context.Context, accountID string) (agent.Profile, error) {
+func (m *MockProfiles) Get(ctx context.Context, accountID string) (profile.Profile, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Get", ctx, accountID)
-	ret0, _ := ret[0].(agent.Profile)
+	ret0, _ := ret[0].(profile.Profile)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
 
 // Get indicates an expected call of Get.
-func (mr *MockAgentsMockRecorder) Get(ctx, accountID interface{}) *gomock.Call {
+func (mr *MockProfilesMockRecorder) Get(ctx, accountID interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Get", reflect.TypeOf((*MockAgents)(nil).Get), ctx, accountID)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Get", reflect.TypeOf((*MockProfiles)(nil).Get), ctx, accountID)
 }
 
 // Save mocks base method.
-func (m *MockAgents) Save(ctx context.Context, p agent.Profile) error {
+func (m *MockProfiles) Save(ctx context.Context, p profile.Profile) error {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Save", ctx, p)
 	ret0, _ := ret[0].(error)
@@ -295,9 +295,9 @@ func (m *MockAgents) Save(ctx context.Context, p agent.Profile) error {
 }
 
 // Save indicates an expected call of Save.
-func (mr *MockAgentsMockRecorder) Save(ctx, p interface{}) *gomock.Call {
+func (mr *MockProfilesMockRecorder) Save(ctx, p interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Save", reflect.TypeOf((*MockAgents)(nil).Save), ctx, p)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Save", reflect.TypeOf((*MockProfiles)(nil).Save), ctx, p)
 }
 
 // MockUsage is a mock of Usage interface.

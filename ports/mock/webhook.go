@@ -9,7 +9,7 @@ import (
 	reflect "reflect"
 
 	gomock "github.com/golang/mock/gomock"
-	notify "github.com/svcagent/svc/domain/notify"
+	notification "github.com/svcagent/svc/domain/notification"
 	webhook "github.com/svcagent/svc/domain/webhook"
 )
 
@@ -74,7 +74,7 @@ func (m *MockMailer) EXPECT() *MockMailerMockRecorder {
 }
 
 // Send mocks base method.
-func (m_2 *MockMailer) Send(ctx context.Context, m notify.Mail) error {
+func (m_2 *MockMailer) Send(ctx context.Context, m notification.Mail) error {
 	m_2.ctrl.T.Helper()
 	ret := m_2.ctrl.Call(m_2, "Send", ctx, m)
 	ret0, _ := ret[0].(error)

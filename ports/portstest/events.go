@@ -12,7 +12,7 @@ import (
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversion"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/webhook"
 )
 
@@ -383,18 +383,18 @@ func testConversions(t *testing.T, s Stores) {
 func testNotifications(t *testing.T, s Stores) {
 	ctx := t.Context()
 	createAccounts(t, s, "acct_a", "acct_b")
-	note := func(id, accountID, kind string, at time.Time) notify.Notification {
-		return notify.Notification{ID: id, AccountID: accountID, Kind: kind, Title: "Title " + id, Body: "Body of " + id, CreatedAt: at}
+	note := func(id, accountID, kind string, at time.Time) notification.Notification {
+		return notification.Notification{ID: id, AccountID: accountID, Kind: kind, Title: "Title " + id, Body: "Body of " + id, CreatedAt: at}
 	}
-	n1 := note("ntf_1", "acct_a", notify.KindConversion, t0)
+	n1 := note("ntf_1", "acct_a", notification.KindConversion, t0)
 	n1.ReadAt = t0.Add(time.Hour)
-	n2 := note("ntf_2", "acct_a", notify.KindWebhookDeactivated, t0.Add(time.Second))
-	n3 := note("ntf_3", "acct_a", notify.KindLimitReached, t0.Add(2*time.Second))
+	n2 := note("ntf_2", "acct_a", notification.KindWebhookDeactivated, t0.Add(time.Second))
+	n3 := note("ntf_3", "acct_a", notification.KindLimitReached, t0.Add(2*time.Second))
 	n3.Body = ""
-	n4 := note("ntf_4", "acct_a", notify.KindConversion, t0.Add(3*time.Second))
+	n4 := note("ntf_4", "acct_a", notification.KindConversion, t0.Add(3*time.Second))
 	// Newer than all of acct_a's.
-	b := note("ntf_b", "acct_b", notify.KindConversion, t0.Add(time.Minute))
-	for _, n := range []notify.Notification{n3, b, n1, n4, n2} {
+	b := note("ntf_b", "acct_b", notification.KindConversion, t0.Add(time.Minute))
+	for _, n := range []notification.Notification{n3, b, n1, n4, n2} {
 		if err := s.Notifications.Create(ctx, n); err != nil {
 			t.Fatalf("Create(%s): %v", n.ID, err)
 		}
@@ -403,13 +403,13 @@ func testNotifications(t *testing.T, s Stores) {
 		name      string
 		accountID string
 		limit     int
-		want      []notify.Notification
+		want      []notification.Notification
 	}{
-		{"all", "acct_a", 10, []notify.Notification{n4, n3, n2, n1}},
-		{"exactly all", "acct_a", 4, []notify.Notification{n4, n3, n2, n1}},
-		{"latest two", "acct_a", 2, []notify.Notification{n4, n3}},
-		{"latest one", "acct_a", 1, []notify.Notification{n4}},
-		{"another account", "acct_b", 10, []notify.Notification{b}},
+		{"all", "acct_a", 10, []notification.Notification{n4, n3, n2, n1}},
+		{"exactly all", "acct_a", 4, []notification.Notification{n4, n3, n2, n1}},
+		{"latest two", "acct_a", 2, []notification.Notification{n4, n3}},
+		{"latest one", "acct_a", 1, []notification.Notification{n4}},
+		{"another account", "acct_b", 10, []notification.Notification{b}},
 		{"unknown account", "acct_missing", 10, nil},
 	}
 	for _, tt := range tests {

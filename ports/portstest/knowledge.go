@@ -7,27 +7,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/profile"
 )
 
 func testAgentProfileFields(t *testing.T, s Stores) {
 	createAccounts(t, s, "acct_a")
-	p := agent.Default("acct_a")
+	p := profile.Default("acct_a")
 	p.BusinessName = "Padaria Lu"
 	p.Languages = []string{"pt-BR", "en"}
 	p.Tone = "warm"
 	p.Description = "Bakery in Porto\nsince 1990"
 	p.Instructions = "Answer briefly."
-	p.Contact = agent.Contact{Email: "lu@example.com", Phone: "+351 1", Address: "Rua A, 1", Hours: "8-18"}
-	p.Channels = agent.Channels{API: true, Web: false, Messaging: true}
-	p.Appearance = agent.Appearance{Name: "Lu", AvatarURL: "https://cdn.example.com/lu.png",
+	p.Contact = profile.Contact{Email: "lu@example.com", Phone: "+351 1", Address: "Rua A, 1", Hours: "8-18"}
+	p.Channels = profile.Channels{API: true, Web: false, Messaging: true}
+	p.Appearance = profile.Appearance{Name: "Lu", AvatarURL: "https://cdn.example.com/lu.png",
 		Greeting: map[string]string{"en": "Hi!", "pt-BR": "Olá!"}, Suggestions: map[string][]string{"en": {"Hours?"}}}
 	p.UpdatedAt = t0
-	if err := s.Agents.Save(t.Context(), p); err != nil {
+	if err := s.Profiles.Save(t.Context(), p); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Agents.Get(t.Context(), "acct_a")
+	got, err := s.Profiles.Get(t.Context(), "acct_a")
 	if err != nil {
 		t.Fatal(err)
 	}

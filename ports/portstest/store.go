@@ -16,9 +16,9 @@ import (
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -27,7 +27,7 @@ type Stores struct {
 	Tx            ports.Tx
 	Accounts      ports.Accounts
 	Keys          ports.Keys
-	Agents        ports.Agents
+	Profiles      ports.Profiles
 	Usage         ports.Usage
 	Outbox        ports.Outbox
 	Knowledge     ports.Knowledge
@@ -54,7 +54,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"DuplicateIsNotNotFound", testDuplicate},
 		{"Keys", testKeys},
 		{"Credential", testCredential},
-		{"Agents", testAgents},
+		{"Profiles", testProfiles},
 		{"UsagePeriods", testUsagePeriods},
 		{"ConcurrentCharges", testConcurrentCharges},
 		{"MarkLimitReached", testMarkLimitReached},
@@ -405,22 +405,22 @@ func testCredential(t *testing.T, s Stores) {
 	check("the next period", ka.Hash, ledger.PeriodAt(period.End), ka, 0)
 }
 
-func testAgents(t *testing.T, s Stores) {
+func testProfiles(t *testing.T, s Stores) {
 	ctx := t.Context()
 	createAccounts(t, s, "acct_a", "acct_b")
-	got, err := s.Agents.Get(ctx, "acct_a")
+	got, err := s.Profiles.Get(ctx, "acct_a")
 	if err != nil {
 		t.Fatalf("Get before Save: %v", err)
 	}
-	equal(t, "Get before Save", got, agent.Default("acct_a"))
+	equal(t, "Get before Save", got, profile.Default("acct_a"))
 
-	for i, p := range []agent.Profile{
+	for i, p := range []profile.Profile{
 		{
 			AccountID:    "acct_a",
 			BusinessName: "Acme",
 			Languages:    []string{"en", "de"},
 			Tone:         "friendly",
-			Channels:     agent.Channels{API: true, Messaging: true},
+			Channels:     profile.Channels{API: true, Messaging: true},
 			UpdatedAt:    t0,
 		},
 		{
@@ -428,21 +428,21 @@ func testAgents(t *testing.T, s Stores) {
 			BusinessName: "Acme GmbH",
 			Languages:    []string{"fr"},
 			Tone:         "formal",
-			Channels:     agent.Channels{Web: true},
+			Channels:     profile.Channels{Web: true},
 			UpdatedAt:    t0.Add(time.Minute),
 		},
 	} {
-		if err := s.Agents.Save(ctx, p); err != nil {
+		if err := s.Profiles.Save(ctx, p); err != nil {
 			t.Fatalf("Save #%d: %v", i, err)
 		}
-		got, err := s.Agents.Get(ctx, "acct_a")
+		got, err := s.Profiles.Get(ctx, "acct_a")
 		if err != nil {
 			t.Fatalf("Get after Save #%d: %v", i, err)
 		}
 		equal(t, fmt.Sprintf("Get after Save #%d", i), got, p)
 	}
-	got, _ = s.Agents.Get(ctx, "acct_b")
-	equal(t, "the other account's agent", got, agent.Default("acct_b"))
+	got, _ = s.Profiles.Get(ctx, "acct_b")
+	equal(t, "the other account's agent", got, profile.Default("acct_b"))
 }
 
 func testUsagePeriods(t *testing.T, s Stores) {
@@ -698,7 +698,7 @@ func testTx(t *testing.T, s Stores) {
 			},
 			func() error { return s.Keys.Create(ctx, newKey("key_"+id, id, t0)) },
 			func() error {
-				return s.Agents.Save(ctx, agent.Profile{AccountID: id, BusinessName: "B", UpdatedAt: t0})
+				return s.Profiles.Save(ctx, profile.Profile{AccountID: id, BusinessName: "B", UpdatedAt: t0})
 			},
 			func() error { _, _, err := s.Usage.Charge(ctx, newCharge("chg_"+id, id, 1), period, 10); return err },
 			func() error { return s.Outbox.Add(ctx, newMessage("msg_"+id, id, t0)) },
@@ -813,7 +813,7 @@ func checkWritten(t *testing.T, s Stores, id string, want bool) {
 	if _, err := keyByHash(ctx, s, newKey("key_"+id, id, t0).Hash); (err == nil) != want {
 		t.Errorf("key of %s: err = %v; want written %t", id, err, want)
 	}
-	if p, err := s.Agents.Get(ctx, id); err != nil || p.Configured() != want {
+	if p, err := s.Profiles.Get(ctx, id); err != nil || p.Configured() != want {
 		t.Errorf("agent of %s = %+v, %v; want written %t", id, p, err, want)
 	}
 	wantSpent := 0
@@ -844,7 +844,7 @@ func testTimesUTC(t *testing.T, s Stores) {
 	if err := s.Keys.Create(ctx, k); err != nil {
 		t.Fatalf("Keys.Create: %v", err)
 	}
-	if err := s.Agents.Save(ctx, agent.Profile{AccountID: a.ID, UpdatedAt: at}); err != nil {
+	if err := s.Profiles.Save(ctx, profile.Profile{AccountID: a.ID, UpdatedAt: at}); err != nil {
 		t.Fatalf("Agents.Save: %v", err)
 	}
 	m := newMessage("msg_1", a.ID, at)
@@ -872,7 +872,7 @@ func testTimesUTC(t *testing.T, s Stores) {
 	if err != nil {
 		t.Fatalf("Revoke: %v", err)
 	}
-	gotProfile, err := s.Agents.Get(ctx, a.ID)
+	gotProfile, err := s.Profiles.Get(ctx, a.ID)
 	if err != nil {
 		t.Fatalf("Agents.Get: %v", err)
 	}

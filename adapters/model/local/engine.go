@@ -10,9 +10,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/profile"
 )
 
 // MinScore is the least knowledge.Hit Score of a chunk the engine answers from. Measured with the built-in embedder and the default chunk sizes on test Brains (a
@@ -122,7 +122,7 @@ func base(lang string) string {
 
 // greeting returns the appearance's greeting for lang: the exact code, else its base language,
 // else another region of it, else the profile's first language.
-func greeting(p agent.Profile, lang string) (string, bool) {
+func greeting(p profile.Profile, lang string) (string, bool) {
 	g := p.Appearance.Greeting
 	keys := make([]string, 0, len(g))
 	for k, s := range g {
@@ -189,7 +189,7 @@ func answer(h knowledge.Hit, question string) string {
 }
 
 // dontKnow says plainly that the engine does not know, and how to reach the business.
-func dontKnow(ph *phrases, c agent.Contact, business string) string {
+func dontKnow(ph *phrases, c profile.Contact, business string) string {
 	var ways []string
 	for _, w := range [...]string{c.Email, c.Phone} {
 		if w = strings.TrimSpace(w); w != "" {
@@ -248,7 +248,7 @@ const smallTalkWords = 12
 // smallTalk tells a message made only of greetings, thanks, goodbyes (in any of the engine's
 // languages), courtesy words and the agent's or business's name. A goodbye wins over thanks,
 // thanks over a greeting ("thanks, bye" is a goodbye); any other word makes it a question.
-func smallTalk(message string, p agent.Profile) talk {
+func smallTalk(message string, p profile.Profile) talk {
 	words := strings.Fields(knowledge.NormalizeQuestion(message))
 	if len(words) == 0 || len(words) > smallTalkWords {
 		return question

@@ -8,20 +8,20 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports"
 )
 
 var _ ports.Replier = (*Engine)(nil)
 
 // lu is the bakery's agent profile: Portuguese first, with an email and a phone.
-var lu = agent.Profile{
+var lu = profile.Profile{
 	BusinessName: "Padaria Lu",
 	Languages:    []string{"pt", "en", "es"},
-	Contact:      agent.Contact{Email: "lu@example.com", Phone: "+351 900 000 000"},
-	Appearance:   agent.Appearance{Name: "Lu"},
+	Contact:      profile.Contact{Email: "lu@example.com", Phone: "+351 900 000 000"},
+	Appearance:   profile.Appearance{Name: "Lu"},
 }
 
 // say returns the engine's reply to a turn, checking what every reply must be.
@@ -266,7 +266,7 @@ func TestReplyRetrieval(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := lu
 			if tt.noContact {
-				p.Contact = agent.Contact{}
+				p.Contact = profile.Contact{}
 			}
 			got := say(t, conversation.Turn{Profile: p, Lang: tt.lang, Message: tt.message, Hits: b.search(t, tt.message)})
 			if tt.want != "" {
@@ -362,17 +362,17 @@ func TestMinScore(t *testing.T) {
 func TestDontKnow(t *testing.T) {
 	const sorry = "I'm sorry, I don't know the answer to that. "
 	tests := []struct {
-		contact agent.Contact
+		contact profile.Contact
 		want    string
 	}{
-		{agent.Contact{Email: "lu@example.com"}, "You can reach Padaria Lu at lu@example.com."},
-		{agent.Contact{Phone: "+351 900 000 000"}, "You can reach Padaria Lu at +351 900 000 000."},
-		{agent.Contact{Email: "lu@example.com", Phone: "+351 900 000 000", Address: "Rua das Flores 12", Hours: "Mon–Fri 8:00–19:00."},
+		{profile.Contact{Email: "lu@example.com"}, "You can reach Padaria Lu at lu@example.com."},
+		{profile.Contact{Phone: "+351 900 000 000"}, "You can reach Padaria Lu at +351 900 000 000."},
+		{profile.Contact{Email: "lu@example.com", Phone: "+351 900 000 000", Address: "Rua das Flores 12", Hours: "Mon–Fri 8:00–19:00."},
 			"You can reach Padaria Lu at lu@example.com or +351 900 000 000. Opening hours: Mon–Fri 8:00–19:00."},
-		{agent.Contact{Address: "Rua das Flores 12, Porto"}, "You can visit Padaria Lu at Rua das Flores 12, Porto."},
-		{agent.Contact{Hours: "every day 9–18"},
+		{profile.Contact{Address: "Rua das Flores 12, Porto"}, "You can visit Padaria Lu at Rua das Flores 12, Porto."},
+		{profile.Contact{Hours: "every day 9–18"},
 			"Leave your message here with your email or phone number and Padaria Lu will get back to you. Opening hours: every day 9–18."},
-		{agent.Contact{Email: "  "}, "Leave your message here with your email or phone number and Padaria Lu will get back to you."},
+		{profile.Contact{Email: "  "}, "Leave your message here with your email or phone number and Padaria Lu will get back to you."},
 	}
 	for _, tt := range tests {
 		p := lu

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/profile"
 )
 
 // evalFile is the intent set the engine is measured on (testdata/eval/README.md): CLINC150, ten
@@ -129,7 +129,7 @@ func evalIndex(t testing.TB, s evalSet) *knowledge.Index {
 }
 
 // evalProfile is the business the eval questions are asked of.
-var evalProfile = agent.Profile{BusinessName: "Eval", Languages: []string{"en"}, Contact: agent.Contact{Email: "help@eval.example"}}
+var evalProfile = profile.Profile{BusinessName: "Eval", Languages: []string{"en"}, Contact: profile.Contact{Email: "help@eval.example"}}
 
 // runEval asks every question of qs as the agent does (search 5 hits, then the engine's reply).
 func runEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion, minConfidence float64) evalFigures {

@@ -8,10 +8,10 @@ import (
 	"github.com/svcagent/svc/adapters/model/openai"
 	"github.com/svcagent/svc/adapters/model/tokens"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/agents"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
 )
@@ -36,25 +36,25 @@ func ModelReplier(cfg config.Config, up *openai.Client) *chat.ModelReplier {
 	return chat.NewModelReplier(up, cfg.ModelName)
 }
 
-// BuiltinModels assembles the model-compatible endpoints without an upstream: svc answers 503
+// BuiltinCompat assembles the model-compatible endpoints without an upstream: svc answers 503
 // model_unavailable, svc-assistant is the built-in engine and the embeddings are the built-in
 // embedder's (the Brain's own).
-func BuiltinModels(cfg config.Config, e *local.Engine, emb *local.Embedder, l *accounts.Ledger, p *agents.Profiles,
+func BuiltinCompat(cfg config.Config, e *local.Engine, emb *local.Embedder, l *accounts.Ledger, p *profiles.Service,
 	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *compat.Service {
-	d := modelsDeps(l, p, b, u, clock)
+	d := compatDeps(l, p, b, u, clock)
 	d.Engine, d.Embedder = e, emb
 	return compat.New(d, compat.Options{UpstreamModel: cfg.ModelName})
 }
 
-// UpstreamModels assembles the model-compatible endpoints with an upstream: it answers svc and
+// UpstreamCompat assembles the model-compatible endpoints with an upstream: it answers svc and
 // svc-assistant and makes the embeddings.
-func UpstreamModels(cfg config.Config, up *openai.Client, l *accounts.Ledger, p *agents.Profiles,
+func UpstreamCompat(cfg config.Config, up *openai.Client, l *accounts.Ledger, p *profiles.Service,
 	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *compat.Service {
-	d := modelsDeps(l, p, b, u, clock)
+	d := compatDeps(l, p, b, u, clock)
 	d.Upstream, d.Embedder = up, up
 	return compat.New(d, compat.Options{UpstreamModel: cfg.ModelName})
 }
 
-func modelsDeps(l *accounts.Ledger, p *agents.Profiles, b *knowledge.Brain, u ports.Usage, clock ports.Clock) compat.Deps {
+func compatDeps(l *accounts.Ledger, p *profiles.Service, b *knowledge.Brain, u ports.Usage, clock ports.Clock) compat.Deps {
 	return compat.Deps{Tokens: tokens.New(), Ledger: l, Profiles: p, Brain: b, Usage: u, Clock: clock}
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/events"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/ports"
 )
@@ -26,8 +26,8 @@ var EventSet = wire.NewSet(
 	Mailer,
 	SenderOptions, webhookhttp.Set,
 	WebhookOptions, webhooks.New, wire.Struct(new(webhooks.Deps), "*"),
-	wire.Bind(new(webhooks.Notifier), new(*notices.Notifier)),
-	notices.New,
+	wire.Bind(new(webhooks.Notifier), new(*notifications.Notifier)),
+	notifications.New,
 	MessagingSet,
 	EventHandlers,
 )

@@ -1,9 +1,8 @@
-package notices_test
+package notifications_test
 
 import (
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,10 +10,10 @@ import (
 	"github.com/golang/mock/gomock"
 
 	"github.com/svcagent/svc/adapters/store"
-	"github.com/svcagent/svc/app/notices"
+	"github.com/svcagent/svc/adapters/store/storetest"
+	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/ports/mock"
 )
@@ -27,7 +26,7 @@ type clock struct{ t time.Time }
 func (c *clock) Now() time.Time { return c.t }
 
 type env struct {
-	notifier      *notices.Notifier
+	notifier      *notifications.Notifier
 	notifications *store.Notifications
 	outbox        *store.Outbox
 	mailer        *mock.MockMailer
@@ -39,24 +38,13 @@ type env struct {
 // called unexpectedly.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db, closeDB, err := store.Open(t.Context(), "sqlite://"+filepath.Join(t.TempDir(), "svc.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(closeDB)
-	if err := store.Migrate(t.Context(), db); err != nil {
-		t.Fatal(err)
-	}
-	accts := store.NewAccounts(db)
-	for id, email := range map[string]string{"acct_mail": "lu@example.com", "acct_quiet": ""} {
-		if err := accts.Create(t.Context(), account.Account{ID: id, Name: id, Plan: "starter", Status: account.Active,
-			OwnerEmail: email, WidgetToken: "wt_" + id, CreatedAt: now, UpdatedAt: now}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db := storetest.SQLite(t)
+	mail := storetest.Account("acct_mail", now)
+	mail.OwnerEmail = "lu@example.com"
+	accts := storetest.Accounts(t, db, mail, storetest.Account("acct_quiet", now))
 	e := &env{notifications: store.NewNotifications(db), outbox: store.NewOutbox(db), mailer: mock.NewMockMailer(gomock.NewController(t)),
 		clock: &clock{now}}
-	e.notifier = notices.New(accts, e.notifications, e.outbox, e.mailer, e.clock)
+	e.notifier = notifications.New(accts, e.notifications, e.outbox, e.mailer, e.clock)
 	return e
 }
 
@@ -82,7 +70,7 @@ func TestNotify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
-			if err := e.notifier.Notify(t.Context(), tt.account, notify.KindConversion, "New sale", "A sale was reported."); err != nil {
+			if err := e.notifier.Notify(t.Context(), tt.account, notification.KindConversion, "New sale", "A sale was reported."); err != nil {
 				t.Fatal(err)
 			}
 			got, err := e.notifier.List(t.Context(), tt.account, 10)
@@ -93,7 +81,7 @@ func TestNotify(t *testing.T) {
 				t.Fatalf("notifications %+v, want one", got)
 			}
 			n := got[0]
-			if !strings.HasPrefix(n.ID, "ntf_") || n.AccountID != tt.account || n.Kind != notify.KindConversion ||
+			if !strings.HasPrefix(n.ID, "ntf_") || n.AccountID != tt.account || n.Kind != notification.KindConversion ||
 				n.Title != "New sale" || n.Body != "A sale was reported." || !n.CreatedAt.Equal(now) || !n.ReadAt.IsZero() {
 				t.Errorf("notification %+v", n)
 			}
@@ -136,7 +124,7 @@ func equalMaps(a, b map[string]string) bool {
 
 func TestNotifyUnknownAccountWritesNothing(t *testing.T) {
 	e := newEnv(t)
-	err := e.notifier.Notify(t.Context(), "acct_gone", notify.KindConversion, "t", "b")
+	err := e.notifier.Notify(t.Context(), "acct_gone", notification.KindConversion, "t", "b")
 	if !domain.IsNotFound(err) {
 		t.Fatalf("error %v, want not_found", err)
 	}
@@ -152,7 +140,7 @@ func TestListIsTheAccountsOwnNewestFirst(t *testing.T) {
 	e := newEnv(t)
 	for _, n := range []struct{ acct, title string }{{"acct_mail", "first"}, {"acct_quiet", "other's"}, {"acct_mail", "second"}} {
 		e.clock.t = e.clock.t.Add(time.Second)
-		if err := e.notifier.Notify(t.Context(), n.acct, notify.KindConversion, n.title, "b"); err != nil {
+		if err := e.notifier.Notify(t.Context(), n.acct, notification.KindConversion, n.title, "b"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -190,14 +178,14 @@ func TestSendMail(t *testing.T) {
 			name:    "a queued mail is sent",
 			payload: `{"to":"lu@example.com","subject":"New sale","text":"A sale was reported."}`,
 			expect: func(m *mock.MockMailer) {
-				m.EXPECT().Send(gomock.Any(), notify.Mail{To: "lu@example.com", Subject: "New sale", Text: "A sale was reported."}).Return(nil)
+				m.EXPECT().Send(gomock.Any(), notification.Mail{To: "lu@example.com", Subject: "New sale", Text: "A sale was reported."}).Return(nil)
 			},
 		},
 		{
 			name:    "a failed send is returned, so the queue retries it",
 			payload: `{"to":"lu@example.com","subject":"s","text":"t"}`,
 			expect: func(m *mock.MockMailer) {
-				m.EXPECT().Send(gomock.Any(), notify.Mail{To: "lu@example.com", Subject: "s", Text: "t"}).Return(errSMTP)
+				m.EXPECT().Send(gomock.Any(), notification.Mail{To: "lu@example.com", Subject: "s", Text: "t"}).Return(errSMTP)
 			},
 			wantErr: errSMTP,
 		},

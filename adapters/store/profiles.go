@@ -8,34 +8,34 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports"
 )
 
-var _ ports.Agents = (*Agents)(nil)
+var _ ports.Profiles = (*Profiles)(nil)
 
-// Agents implements ports.Agents.
-type Agents struct{ db *bun.DB }
+// Profiles implements ports.Profiles.
+type Profiles struct{ db *bun.DB }
 
-// NewAgents returns the agent profile repository of db.
-func NewAgents(db *bun.DB) *Agents { return &Agents{db: db} }
+// NewProfiles returns the profile repository of db.
+func NewProfiles(db *bun.DB) *Profiles { return &Profiles{db: db} }
 
-// Get returns the account's profile, or agent.Default when it has none yet.
-func (r *Agents) Get(ctx context.Context, accountID string) (agent.Profile, error) {
-	var m agentModel
+// Get returns the account's profile, or profile.Default when it has none yet.
+func (r *Profiles) Get(ctx context.Context, accountID string) (profile.Profile, error) {
+	var m profileRow
 	err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		return agent.Default(accountID), nil
+		return profile.Default(accountID), nil
 	}
 	if err != nil {
-		return agent.Profile{}, fmt.Errorf("get agent: %w", err)
+		return profile.Profile{}, fmt.Errorf("get agent: %w", err)
 	}
 	return m.domain()
 }
 
 // Save stores the profile, replacing the account's previous one.
-func (r *Agents) Save(ctx context.Context, p agent.Profile) error {
-	m, err := toAgentModel(p)
+func (r *Profiles) Save(ctx context.Context, p profile.Profile) error {
+	m, err := toProfileRow(p)
 	if err != nil {
 		return err
 	}

@@ -8,12 +8,12 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/svcagent/svc/domain/account"
-	"github.com/svcagent/svc/domain/agent"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/domain/profile"
 )
 
-type accountModel struct {
+type accountRow struct {
 	bun.BaseModel `bun:"table:accounts"`
 
 	ID               string    `bun:"id,pk"`
@@ -29,12 +29,12 @@ type accountModel struct {
 	UpdatedAt        time.Time `bun:"updated_at"`
 }
 
-func toAccountModel(a account.Account) (*accountModel, error) {
+func toAccountRow(a account.Account) (*accountRow, error) {
 	domains, err := encodeList(a.AllowedDomains)
 	if err != nil {
 		return nil, err
 	}
-	return &accountModel{
+	return &accountRow{
 		ID:               a.ID,
 		Name:             a.Name,
 		Plan:             a.Plan,
@@ -49,7 +49,7 @@ func toAccountModel(a account.Account) (*accountModel, error) {
 	}, nil
 }
 
-func (m *accountModel) domain() (account.Account, error) {
+func (m *accountRow) domain() (account.Account, error) {
 	domains, err := decodeList(m.AllowedDomains)
 	if err != nil {
 		return account.Account{}, fmt.Errorf("account %s: allowed_domains: %w", m.ID, err)
@@ -69,7 +69,7 @@ func (m *accountModel) domain() (account.Account, error) {
 	}, nil
 }
 
-type keyModel struct {
+type keyRow struct {
 	bun.BaseModel `bun:"table:api_keys"`
 
 	ID                  string    `bun:"id,pk"`
@@ -82,8 +82,8 @@ type keyModel struct {
 	RevokedAt           time.Time `bun:"revoked_at,nullzero"`
 }
 
-func toKeyModel(k account.Key) *keyModel {
-	return &keyModel{
+func toKeyRow(k account.Key) *keyRow {
+	return &keyRow{
 		ID:                  k.ID,
 		AccountID:           k.AccountID,
 		Name:                k.Name,
@@ -95,7 +95,7 @@ func toKeyModel(k account.Key) *keyModel {
 	}
 }
 
-func (m *keyModel) domain() account.Key {
+func (m *keyRow) domain() account.Key {
 	return account.Key{
 		ID:                  m.ID,
 		AccountID:           m.AccountID,
@@ -108,7 +108,7 @@ func (m *keyModel) domain() account.Key {
 	}
 }
 
-type agentModel struct {
+type profileRow struct {
 	bun.BaseModel `bun:"table:agents"`
 
 	AccountID        string    `bun:"account_id,pk"`
@@ -140,7 +140,7 @@ type appearanceJSON struct {
 	Suggestions map[string][]string `json:"suggestions,omitempty"`
 }
 
-func toAgentModel(p agent.Profile) (*agentModel, error) {
+func toProfileRow(p profile.Profile) (*profileRow, error) {
 	langs, err := encodeList(p.Languages)
 	if err != nil {
 		return nil, err
@@ -153,7 +153,7 @@ func toAgentModel(p agent.Profile) (*agentModel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode appearance: %w", err)
 	}
-	return &agentModel{
+	return &profileRow{
 		AccountID:        p.AccountID,
 		Description:      p.Description,
 		Instructions:     p.Instructions,
@@ -169,29 +169,29 @@ func toAgentModel(p agent.Profile) (*agentModel, error) {
 	}, nil
 }
 
-func (m *agentModel) domain() (agent.Profile, error) {
+func (m *profileRow) domain() (profile.Profile, error) {
 	langs, err := decodeList(m.Languages)
 	if err != nil {
-		return agent.Profile{}, fmt.Errorf("agent %s: languages: %w", m.AccountID, err)
+		return profile.Profile{}, fmt.Errorf("agent %s: languages: %w", m.AccountID, err)
 	}
 	var contact contactJSON
 	if err := json.Unmarshal([]byte(m.Contact), &contact); err != nil {
-		return agent.Profile{}, fmt.Errorf("agent %s: contact: %w", m.AccountID, err)
+		return profile.Profile{}, fmt.Errorf("agent %s: contact: %w", m.AccountID, err)
 	}
 	var appearance appearanceJSON
 	if err := json.Unmarshal([]byte(m.Appearance), &appearance); err != nil {
-		return agent.Profile{}, fmt.Errorf("agent %s: appearance: %w", m.AccountID, err)
+		return profile.Profile{}, fmt.Errorf("agent %s: appearance: %w", m.AccountID, err)
 	}
-	return agent.Profile{
+	return profile.Profile{
 		AccountID:    m.AccountID,
 		BusinessName: m.BusinessName,
 		Languages:    langs,
 		Tone:         m.Tone,
 		Description:  m.Description,
 		Instructions: m.Instructions,
-		Contact:      agent.Contact(contact),
-		Appearance:   agent.Appearance(appearance),
-		Channels: agent.Channels{
+		Contact:      profile.Contact(contact),
+		Appearance:   profile.Appearance(appearance),
+		Channels: profile.Channels{
 			API:       m.ChannelAPI,
 			Web:       m.ChannelWeb,
 			Messaging: m.ChannelMessaging,
@@ -200,7 +200,7 @@ func (m *agentModel) domain() (agent.Profile, error) {
 	}, nil
 }
 
-type usagePeriodModel struct {
+type usagePeriodRow struct {
 	bun.BaseModel `bun:"table:usage_periods"`
 
 	AccountID      string    `bun:"account_id,pk"`
@@ -209,7 +209,7 @@ type usagePeriodModel struct {
 	LimitReachedAt time.Time `bun:"limit_reached_at,nullzero"`
 }
 
-type chargeModel struct {
+type chargeRow struct {
 	bun.BaseModel `bun:"table:charges"`
 
 	ID               string    `bun:"id,pk"`
@@ -225,8 +225,8 @@ type chargeModel struct {
 	CreatedAt        time.Time `bun:"created_at"`
 }
 
-func toChargeModel(c ledger.Charge, period ledger.Period) *chargeModel {
-	return &chargeModel{
+func toChargeRow(c ledger.Charge, period ledger.Period) *chargeRow {
+	return &chargeRow{
 		ID:               c.ID,
 		AccountID:        c.AccountID,
 		Action:           string(c.Action),
@@ -241,7 +241,7 @@ func toChargeModel(c ledger.Charge, period ledger.Period) *chargeModel {
 	}
 }
 
-type messageModel struct {
+type outboxRow struct {
 	bun.BaseModel `bun:"table:outbox"`
 
 	ID         string    `bun:"id,pk"`
@@ -254,12 +254,12 @@ type messageModel struct {
 	Attempts   int       `bun:"attempts"`
 }
 
-func toMessageModel(m outbox.Message) *messageModel {
+func toOutboxRow(m outbox.Message) *outboxRow {
 	payload := m.Payload
 	if payload == nil {
 		payload = []byte{}
 	}
-	return &messageModel{
+	return &outboxRow{
 		ID:         m.ID,
 		AccountID:  m.AccountID,
 		Topic:      m.Topic,
@@ -271,7 +271,7 @@ func toMessageModel(m outbox.Message) *messageModel {
 	}
 }
 
-func (m *messageModel) domain() outbox.Message {
+func (m *outboxRow) domain() outbox.Message {
 	return outbox.Message{
 		ID:         m.ID,
 		AccountID:  m.AccountID,

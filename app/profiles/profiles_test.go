@@ -1,4 +1,4 @@
-package agents
+package profiles
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/golang/mock/gomock"
 
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/agent"
+	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports/mock"
 )
 
@@ -17,34 +17,34 @@ func TestUpdate(t *testing.T) {
 	name, rude := "Padaria Lu", "rude"
 	tests := []struct {
 		name    string
-		patch   agent.Patch
+		patch   profile.Patch
 		want    domain.Code
 		saved   bool
-		checkFn func(t *testing.T, p agent.Profile)
+		checkFn func(t *testing.T, p profile.Profile)
 	}{
-		{name: "saves the merged profile", patch: agent.Patch{BusinessName: &name}, saved: true, checkFn: func(t *testing.T, p agent.Profile) {
+		{name: "saves the merged profile", patch: profile.Patch{BusinessName: &name}, saved: true, checkFn: func(t *testing.T, p profile.Profile) {
 			if p.BusinessName != name || p.Tone != "warm" || !p.UpdatedAt.Equal(now) || p.AccountID != "acct_1" {
 				t.Fatalf("%+v", p)
 			}
 		}},
-		{name: "invalid patch saves nothing", patch: agent.Patch{Tone: &rude}, want: domain.CodeInvalidRequest},
+		{name: "invalid patch saves nothing", patch: profile.Patch{Tone: &rude}, want: domain.CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctrl := gomock.NewController(t)
-			tx, store, clock := mock.NewMockTx(ctrl), mock.NewMockAgents(ctrl), mock.NewMockClock(ctrl)
+			tx, store, clock := mock.NewMockTx(ctrl), mock.NewMockProfiles(ctrl), mock.NewMockClock(ctrl)
 			tx.EXPECT().InTx(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) })
 			clock.EXPECT().Now().Return(now).AnyTimes()
-			stored := agent.Default("acct_1")
+			stored := profile.Default("acct_1")
 			stored.Tone = "warm"
 			store.EXPECT().Get(gomock.Any(), "acct_1").Return(stored, nil)
 			if tt.saved {
-				store.EXPECT().Save(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, p agent.Profile) error {
+				store.EXPECT().Save(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, p profile.Profile) error {
 					tt.checkFn(t, p)
 					return nil
 				})
 			}
-			p, err := NewProfiles(tx, store, clock).Update(context.Background(), "acct_1", tt.patch)
+			p, err := New(tx, store, clock).Update(context.Background(), "acct_1", tt.patch)
 			if got := domain.ErrorCode(err); got != tt.want {
 				t.Fatalf("code %q, want %q", got, tt.want)
 			}

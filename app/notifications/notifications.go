@@ -1,6 +1,6 @@
-// Package notices tells account owners what they should know: it stores a notification and, when
+// Package notifications tells account owners what they should know: it stores a notification and, when
 // the owner has an e-mail address, sends it by mail through the outbox.
-package notices
+package notifications
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"fmt"
 
 	"github.com/svcagent/svc/app/ident"
-	"github.com/svcagent/svc/domain/notify"
+	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/ports"
 )
@@ -35,7 +35,7 @@ func (n *Notifier) Notify(ctx context.Context, accountID, kind, title, body stri
 		return err
 	}
 	now := n.clock.Now().UTC()
-	note := notify.Notification{ID: ident.New("ntf"), AccountID: accountID, Kind: kind, Title: title, Body: body, CreatedAt: now}
+	note := notification.Notification{ID: ident.New("ntf"), AccountID: accountID, Kind: kind, Title: title, Body: body, CreatedAt: now}
 	if err := n.notifications.Create(ctx, note); err != nil {
 		return fmt.Errorf("notify: %w", err)
 	}
@@ -50,7 +50,7 @@ func (n *Notifier) Notify(ctx context.Context, accountID, kind, title, body stri
 }
 
 // List returns the account's latest notifications.
-func (n *Notifier) List(ctx context.Context, accountID string, limit int) ([]notify.Notification, error) {
+func (n *Notifier) List(ctx context.Context, accountID string, limit int) ([]notification.Notification, error) {
 	return n.notifications.List(ctx, accountID, limit)
 }
 
@@ -66,5 +66,5 @@ func (n *Notifier) SendMail(ctx context.Context, m outbox.Message) error {
 	if err := json.Unmarshal(m.Payload, &mail); err != nil {
 		return nil // not a mail we can send; retrying will not help
 	}
-	return n.mailer.Send(ctx, notify.Mail(mail))
+	return n.mailer.Send(ctx, notification.Mail(mail))
 }

@@ -1,6 +1,8 @@
-// Package agent holds the account's AI agent: its business profile, its chat appearance and its
-// channel switches, with the rules a change must follow.
-package agent
+// Package profile holds what the owner tells the agent (app/chat) about the business: its name,
+// languages, tone, contact, the chat's appearance and the channel switches, with the rules a change
+// must follow. The interface calls it "the agent" (/v1/agent); in the code the agent is the one that
+// answers customers, and this is its profile.
+package profile
 
 import (
 	"strings"

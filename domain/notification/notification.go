@@ -1,6 +1,6 @@
-// Package notify holds the owner's notifications: what happened that the owner should know of
+// Package notification holds the owner's notifications: what happened that the owner should know of
 // (a conversion, a webhook turned off, the interaction limit reached).
-package notify
+package notification
 
 import "time"
 
