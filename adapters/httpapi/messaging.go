@@ -9,7 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"go.uber.org/zap"
 
-	"github.com/svcagent/svc/app/channels"
+	appmessaging "github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/messaging"
 	"github.com/svcagent/svc/domain/ratelimit"
@@ -202,9 +202,9 @@ func (s *Server) messagingWebhook(c *gin.Context, app messaging.App, header stri
 			return
 		}
 		switch r.Outcome {
-		case channels.Accepted:
+		case appmessaging.Accepted:
 			receipt.Accepted++
-		case channels.Duplicate:
+		case appmessaging.Duplicate:
 			receipt.Duplicates++
 		default:
 			receipt.Ignored++

@@ -18,12 +18,12 @@ import (
 
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/assistant"
-	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
@@ -53,7 +53,7 @@ type UseCases struct {
 	Notifications *notifications.Notifier
 	Relay         *events.Relay
 	Compat        *compat.Service
-	Messaging     *channels.Service
+	Messaging     *messaging.Service
 	Assistant     *assistant.Service
 	Widgets       *widgets.Service
 }

@@ -10,12 +10,12 @@ import (
 	"context"
 	"github.com/google/wire"
 	"github.com/redis/go-redis/v9"
-	"github.com/svcagent/svc/adapters/channel/telegram"
-	"github.com/svcagent/svc/adapters/channel/whatsapp"
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/adapters/mail"
+	"github.com/svcagent/svc/adapters/messaging/telegram"
+	"github.com/svcagent/svc/adapters/messaging/whatsapp"
 	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
@@ -25,11 +25,11 @@ import (
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/assistant"
-	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
@@ -133,18 +133,18 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	channelsService := channels.New(channelsDeps)
-	handlers := boot.EventHandlers(manager, notifier, channelsService)
+	messagingService := messaging.New(messagingDeps)
+	handlers := boot.EventHandlers(manager, notifier, messagingService)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
@@ -201,7 +201,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Notifications: notifier,
 		Relay:         relay,
 		Compat:        compatService,
-		Messaging:     channelsService,
+		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 	}
@@ -317,18 +317,18 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(whatsappClient, telegramClient)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	channelsService := channels.New(channelsDeps)
-	handlers := boot.EventHandlers(manager, notifier, channelsService)
+	messagingService := messaging.New(messagingDeps)
+	handlers := boot.EventHandlers(manager, notifier, messagingService)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
@@ -385,7 +385,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Notifications: notifier,
 		Relay:         relay,
 		Compat:        compatService,
-		Messaging:     channelsService,
+		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 	}
@@ -500,18 +500,18 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	channelsService := channels.New(channelsDeps)
-	handlers := boot.EventHandlers(manager, notifier, channelsService)
+	messagingService := messaging.New(messagingDeps)
+	handlers := boot.EventHandlers(manager, notifier, messagingService)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
@@ -568,7 +568,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Notifications: notifier,
 		Relay:         relay,
 		Compat:        compatService,
-		Messaging:     channelsService,
+		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 	}
@@ -684,18 +684,18 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(whatsappClient, telegramClient)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	channelsService := channels.New(channelsDeps)
-	handlers := boot.EventHandlers(manager, notifier, channelsService)
+	messagingService := messaging.New(messagingDeps)
+	handlers := boot.EventHandlers(manager, notifier, messagingService)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
 	inprocOptions := boot.InprocOptions(cfg)
@@ -752,7 +752,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Notifications: notifier,
 		Relay:         relay,
 		Compat:        compatService,
-		Messaging:     channelsService,
+		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 	}
@@ -889,17 +889,17 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(whatsappClient, telegramClient)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	channelsService := channels.New(channelsDeps)
+	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	assistantHistory := store.NewAssistantHistory(db)
@@ -950,7 +950,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Notifications: notifier,
 		Relay:         relay,
 		Compat:        compatService,
-		Messaging:     channelsService,
+		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 	}
@@ -1093,17 +1093,17 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(whatsappClient, telegramClient)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	channelsService := channels.New(channelsDeps)
+	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	assistantHistory := store.NewAssistantHistory(db)
@@ -1154,7 +1154,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Notifications: notifier,
 		Relay:         relay,
 		Compat:        compatService,
-		Messaging:     channelsService,
+		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 	}
@@ -1296,17 +1296,17 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(whatsappClient, telegramClient)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	channelsService := channels.New(channelsDeps)
+	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	assistantHistory := store.NewAssistantHistory(db)
@@ -1357,7 +1357,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Notifications: notifier,
 		Relay:         relay,
 		Compat:        compatService,
-		Messaging:     channelsService,
+		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 	}
@@ -1500,17 +1500,17 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	telegramOptions := boot.TelegramOptions(cfg)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(whatsappClient, telegramClient)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	channelsService := channels.New(channelsDeps)
+	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	assistantHistory := store.NewAssistantHistory(db)
@@ -1561,7 +1561,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Notifications: notifier,
 		Relay:         relay,
 		Compat:        compatService,
-		Messaging:     channelsService,
+		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 	}

@@ -9,19 +9,19 @@ package main
 import (
 	"context"
 	"github.com/google/wire"
-	"github.com/svcagent/svc/adapters/channel/telegram"
-	"github.com/svcagent/svc/adapters/channel/whatsapp"
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/crawl"
+	"github.com/svcagent/svc/adapters/messaging/telegram"
+	"github.com/svcagent/svc/adapters/messaging/whatsapp"
 	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/adapters/webhookhttp"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/cmd/internal/boot"
@@ -115,17 +115,17 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	chatOptions := boot.ChatOptions(cfg)
 	agent := chat.NewAgent(chatDeps, chatOptions)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	service := channels.New(channelsDeps)
+	service := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, service)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
@@ -233,17 +233,17 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	chatOptions := boot.ChatOptions(cfg)
 	agent := chat.NewAgent(chatDeps, chatOptions)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	service := channels.New(channelsDeps)
+	service := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, service)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
@@ -350,17 +350,17 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	}
 	chatOptions := boot.ChatOptions(cfg)
 	agent := chat.NewAgent(chatDeps, chatOptions)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	service := channels.New(channelsDeps)
+	service := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, service)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)
@@ -468,17 +468,17 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	}
 	chatOptions := boot.ChatOptions(cfg)
 	agent := chat.NewAgent(chatDeps, chatOptions)
-	channelsAgent := boot.ChannelAgent(agent)
-	channelsDeps := channels.Deps{
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
 		Accounts:      storeAccounts,
 		Connections:   connections,
 		Conversations: conversations,
 		Knowledge:     storeKnowledge,
 		Vault:         aesgcm,
 		Messengers:    messengers,
-		Agent:         channelsAgent,
+		Agent:         messagingAgent,
 	}
-	service := channels.New(channelsDeps)
+	service := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, service)
 	nudges := events.NewNudges()
 	processor := events.NewProcessor(handlers, watched, system, nudges)

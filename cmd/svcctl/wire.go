@@ -12,8 +12,8 @@ import (
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -32,7 +32,7 @@ var admin = wire.NewSet(
 
 // initConnector assembles what connects a messaging app, over the database svcctl opened: only
 // the command that needs it reads the vault's key (which migrate must not, on an empty database).
-func initConnector(ctx context.Context, cfg config.Config, log *zap.Logger, db *bun.DB) (*channels.Connector, error) {
+func initConnector(ctx context.Context, cfg config.Config, log *zap.Logger, db *bun.DB) (*messaging.Connector, error) {
 	wire.Build(boot.ConnectorSet, clock.Set,
 		store.NewAccounts, wire.Bind(new(ports.Accounts), new(*store.Accounts)),
 		store.NewConnections, wire.Bind(new(ports.Connections), new(*store.Connections)),

@@ -9,12 +9,12 @@ package main
 import (
 	"context"
 	"github.com/google/wire"
-	"github.com/svcagent/svc/adapters/channel/telegram"
 	"github.com/svcagent/svc/adapters/clock"
+	"github.com/svcagent/svc/adapters/messaging/telegram"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
-	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -26,7 +26,7 @@ import (
 
 // initConnector assembles what connects a messaging app, over the database svcctl opened: only
 // the command that needs it reads the vault's key (which migrate must not, on an empty database).
-func initConnector(ctx context.Context, cfg config.Config, log *zap.Logger, db *bun.DB) (*channels.Connector, error) {
+func initConnector(ctx context.Context, cfg config.Config, log *zap.Logger, db *bun.DB) (*messaging.Connector, error) {
 	accounts := store.NewAccounts(db)
 	connections := store.NewConnections(db)
 	settings := store.NewSettings(db)
@@ -37,15 +37,15 @@ func initConnector(ctx context.Context, cfg config.Config, log *zap.Logger, db *
 	options := boot.TelegramOptions(cfg)
 	client := telegram.New(options, log)
 	system := clock.New()
-	connectorDeps := channels.ConnectorDeps{
+	connectorDeps := messaging.ConnectorDeps{
 		Accounts:    accounts,
 		Connections: connections,
 		Vault:       aesgcm,
 		Bots:        client,
 		Clock:       system,
 	}
-	channelsOptions := boot.ConnectorOptions(cfg)
-	connector := channels.NewConnector(connectorDeps, channelsOptions)
+	messagingOptions := boot.ConnectorOptions(cfg)
+	connector := messaging.NewConnector(connectorDeps, messagingOptions)
 	return connector, nil
 }
 

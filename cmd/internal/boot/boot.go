@@ -27,9 +27,9 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/adapters/webhookhttp"
-	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/app/widgets"
@@ -238,7 +238,7 @@ func WebhookOptions(cfg config.Config) webhooks.Options {
 }
 
 // EventHandlers maps each outbox topic to its handler (the ping topic is built in).
-func EventHandlers(w *webhooks.Manager, n *notifications.Notifier, m *channels.Service) events.Handlers {
+func EventHandlers(w *webhooks.Manager, n *notifications.Notifier, m *messaging.Service) events.Handlers {
 	return events.Handlers{
 		outbox.TopicEvent:          w.FanOut,
 		outbox.TopicDelivery:       w.Deliver,

@@ -3,11 +3,11 @@ package boot
 import (
 	"github.com/google/wire"
 
-	"github.com/svcagent/svc/adapters/channel/telegram"
-	"github.com/svcagent/svc/adapters/channel/whatsapp"
+	"github.com/svcagent/svc/adapters/messaging/telegram"
+	"github.com/svcagent/svc/adapters/messaging/whatsapp"
 	"github.com/svcagent/svc/adapters/vault"
-	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
+	appmessaging "github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/domain/messaging"
 	"github.com/svcagent/svc/ports"
@@ -20,7 +20,7 @@ var MessagingSet = wire.NewSet(
 	WhatsAppOptions, whatsapp.Set,
 	TelegramOptions, telegram.Set,
 	Messengers,
-	channels.New, wire.Struct(new(channels.Deps), "*"),
+	appmessaging.New, wire.Struct(new(appmessaging.Deps), "*"),
 	ChannelAgent,
 )
 
@@ -29,7 +29,7 @@ var MessagingSet = wire.NewSet(
 var ConnectorSet = wire.NewSet(
 	Vault, wire.Bind(new(ports.Vault), new(*vault.AESGCM)),
 	TelegramOptions, telegram.Set, wire.Bind(new(ports.BotWebhooks), new(*telegram.Client)),
-	ConnectorOptions, channels.NewConnector, wire.Struct(new(channels.ConnectorDeps), "*"),
+	ConnectorOptions, appmessaging.NewConnector, wire.Struct(new(appmessaging.ConnectorDeps), "*"),
 )
 
 // WhatsAppOptions returns the WhatsApp Cloud API client's settings.
@@ -43,14 +43,14 @@ func TelegramOptions(cfg config.Config) telegram.Options {
 }
 
 // Messengers maps each messaging app to its client.
-func Messengers(w *whatsapp.Client, t *telegram.Client) channels.Messengers {
-	return channels.Messengers{messaging.WhatsApp: w, messaging.Telegram: t}
+func Messengers(w *whatsapp.Client, t *telegram.Client) appmessaging.Messengers {
+	return appmessaging.Messengers{messaging.WhatsApp: w, messaging.Telegram: t}
 }
 
 // ConnectorOptions returns the connector's settings.
-func ConnectorOptions(cfg config.Config) channels.Options {
-	return channels.Options{PublicURL: cfg.PublicURL}
+func ConnectorOptions(cfg config.Config) appmessaging.Options {
+	return appmessaging.Options{PublicURL: cfg.PublicURL}
 }
 
 // ChannelAgent is the agent the messaging channel hands messages to: the one of every channel.
-func ChannelAgent(a *chat.Agent) channels.Agent { return a }
+func ChannelAgent(a *chat.Agent) appmessaging.Agent { return a }

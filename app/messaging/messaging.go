@@ -1,8 +1,8 @@
-// Package channels holds the messaging-app channel's use cases: connecting an account's WhatsApp
+// Package messaging holds the messaging-app channel's use cases: connecting an account's WhatsApp
 // or Telegram, checking the apps' webhook requests, handing a contact's message to the agent (the
 // one of every channel, app/chat) and sending the agent's reply back to the contact from the
 // worker.
-package channels
+package messaging
 
 import (
 	"context"

@@ -11,7 +11,7 @@ import (
 	"github.com/google/wire"
 	"go.uber.org/zap"
 
-	"github.com/svcagent/svc/adapters/channel/internal/post"
+	"github.com/svcagent/svc/adapters/messaging/internal/post"
 	"github.com/svcagent/svc/domain/messaging"
 	"github.com/svcagent/svc/ports"
 )

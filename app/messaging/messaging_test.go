@@ -1,4 +1,4 @@
-package channels_test
+package messaging_test
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 
 	"github.com/golang/mock/gomock"
 
-	"github.com/svcagent/svc/app/channels"
 	"github.com/svcagent/svc/app/chat"
+	appmessaging "github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/actiontoken"
@@ -49,7 +49,7 @@ func sealed(t *testing.T, sec messaging.Secrets) []byte {
 		got = c.Sealed
 		return nil
 	})
-	c := channels.NewConnector(channels.ConnectorDeps{Accounts: accts, Connections: conns, Vault: plainVault{}, Bots: bots, Clock: clock}, channels.Options{})
+	c := appmessaging.NewConnector(appmessaging.ConnectorDeps{Accounts: accts, Connections: conns, Vault: plainVault{}, Bots: bots, Clock: clock}, appmessaging.Options{})
 	if _, err := c.Connect(t.Context(), "acct_1", messaging.WhatsApp, "1055", sec); err != nil {
 		t.Fatal(err)
 	}
@@ -66,8 +66,8 @@ func TestConnectWhatsApp(t *testing.T) {
 		saved = c
 		return nil
 	})
-	c := channels.NewConnector(channels.ConnectorDeps{Accounts: accts, Connections: conns, Vault: plainVault{},
-		Bots: mock.NewMockBotWebhooks(ctrl), Clock: clock}, channels.Options{PublicURL: "https://svc.example/"})
+	c := appmessaging.NewConnector(appmessaging.ConnectorDeps{Accounts: accts, Connections: conns, Vault: plainVault{},
+		Bots: mock.NewMockBotWebhooks(ctrl), Clock: clock}, appmessaging.Options{PublicURL: "https://svc.example/"})
 	got, err := c.Connect(t.Context(), "acct_1", messaging.WhatsApp, "1055", messaging.Secrets{AccessToken: "tok", AppSecret: "sec", VerifyToken: "ver"})
 	if err != nil {
 		t.Fatal(err)
@@ -98,8 +98,8 @@ func TestConnectTelegram(t *testing.T) {
 		saved = c
 		return nil
 	})
-	c := channels.NewConnector(channels.ConnectorDeps{Accounts: accts, Connections: conns, Vault: plainVault{}, Bots: bots, Clock: clock},
-		channels.Options{PublicURL: "https://svc.example"})
+	c := appmessaging.NewConnector(appmessaging.ConnectorDeps{Accounts: accts, Connections: conns, Vault: plainVault{}, Bots: bots, Clock: clock},
+		appmessaging.Options{PublicURL: "https://svc.example"})
 	got, err := c.Connect(t.Context(), "acct_1", messaging.Telegram, "", messaging.Secrets{BotToken: "123:abc", HookSecret: "chosen-by-caller"})
 	if err != nil {
 		t.Fatal(err)
@@ -120,8 +120,8 @@ func TestConnectTelegram(t *testing.T) {
 
 func TestConnectRefusesBeforeAnything(t *testing.T) {
 	ctrl := gomock.NewController(t)
-	c := channels.NewConnector(channels.ConnectorDeps{Accounts: mock.NewMockAccounts(ctrl), Connections: mock.NewMockConnections(ctrl),
-		Vault: plainVault{}, Bots: mock.NewMockBotWebhooks(ctrl), Clock: mock.NewMockClock(ctrl)}, channels.Options{})
+	c := appmessaging.NewConnector(appmessaging.ConnectorDeps{Accounts: mock.NewMockAccounts(ctrl), Connections: mock.NewMockConnections(ctrl),
+		Vault: plainVault{}, Bots: mock.NewMockBotWebhooks(ctrl), Clock: mock.NewMockClock(ctrl)}, appmessaging.Options{})
 	_, err := c.Connect(t.Context(), "acct_1", messaging.WhatsApp, "1055", messaging.Secrets{AccessToken: "t"})
 	if e, ok := domain.AsError(err); !ok || e.Field != "app_secret" {
 		t.Errorf("Connect without an app secret: %v", err)
@@ -141,7 +141,7 @@ type env struct {
 	wa, tg   *mock.MockMessenger
 	requests []chat.Request
 	agentErr error
-	svc      *channels.Service
+	svc      *appmessaging.Service
 	conn     messaging.Connection
 }
 
@@ -149,8 +149,8 @@ func newEnv(t *testing.T) *env {
 	ctrl := gomock.NewController(t)
 	e := &env{conns: mock.NewMockConnections(ctrl), accts: mock.NewMockAccounts(ctrl), convs: mock.NewMockConversations(ctrl),
 		know: mock.NewMockKnowledge(ctrl), wa: mock.NewMockMessenger(ctrl), tg: mock.NewMockMessenger(ctrl)}
-	e.svc = channels.New(channels.Deps{Accounts: e.accts, Connections: e.conns, Conversations: e.convs, Knowledge: e.know,
-		Vault: plainVault{}, Messengers: channels.Messengers{messaging.WhatsApp: e.wa, messaging.Telegram: e.tg},
+	e.svc = appmessaging.New(appmessaging.Deps{Accounts: e.accts, Connections: e.conns, Conversations: e.convs, Knowledge: e.know,
+		Vault: plainVault{}, Messengers: appmessaging.Messengers{messaging.WhatsApp: e.wa, messaging.Telegram: e.tg},
 		Agent: agentFunc(func(req chat.Request) (chat.Reply, error) {
 			e.requests = append(e.requests, req)
 			return chat.Reply{Status: chat.StatusPending}, e.agentErr
@@ -205,22 +205,22 @@ func TestReceive(t *testing.T) {
 		in       messaging.Inbound
 		acct     account.Account
 		agentErr error
-		want     channels.Received
+		want     appmessaging.Received
 		wantErr  bool
 		asked    bool
 	}{
-		{name: "accepted", in: text, acct: account.Account{ID: "acct_1", Status: account.Active}, want: channels.Received{Outcome: channels.Accepted}, asked: true},
+		{name: "accepted", in: text, acct: account.Account{ID: "acct_1", Status: account.Active}, want: appmessaging.Received{Outcome: appmessaging.Accepted}, asked: true},
 		{name: "duplicate", in: text, acct: account.Account{ID: "acct_1", Status: account.Active}, agentErr: chat.ErrDuplicate,
-			want: channels.Received{Outcome: channels.Duplicate}, asked: true},
+			want: appmessaging.Received{Outcome: appmessaging.Duplicate}, asked: true},
 		{name: "channel off", in: text, acct: account.Account{ID: "acct_1", Status: account.Active},
-			agentErr: domain.Errorf(domain.CodeAgentUnavailable, "off"), want: channels.Received{Outcome: channels.Ignored, Reason: "agent_unavailable"}, asked: true},
+			agentErr: domain.Errorf(domain.CodeAgentUnavailable, "off"), want: appmessaging.Received{Outcome: appmessaging.Ignored, Reason: "agent_unavailable"}, asked: true},
 		{name: "no interactions left", in: text, acct: account.Account{ID: "acct_1", Status: account.Active},
-			agentErr: domain.Errorf(domain.CodeInteractionLimitReached, "none"), want: channels.Received{Outcome: channels.Ignored, Reason: "interaction_limit_reached"}, asked: true},
+			agentErr: domain.Errorf(domain.CodeInteractionLimitReached, "none"), want: appmessaging.Received{Outcome: appmessaging.Ignored, Reason: "interaction_limit_reached"}, asked: true},
 		{name: "inactive account", in: text, acct: account.Account{ID: "acct_1", Status: account.Inactive},
-			want: channels.Received{Outcome: channels.Ignored, Reason: "account_inactive"}},
+			want: appmessaging.Received{Outcome: appmessaging.Ignored, Reason: "account_inactive"}},
 		{name: "the store fails", in: text, acct: account.Account{ID: "acct_1", Status: account.Active}, agentErr: boom, wantErr: true, asked: true},
 		{name: "a picture", in: messaging.Inbound{ID: "wamid.2", From: "1555", Kind: messaging.KindOther},
-			want: channels.Received{Outcome: channels.Ignored, Reason: "not_text"}},
+			want: appmessaging.Received{Outcome: appmessaging.Ignored, Reason: "not_text"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/svcagent/svc/adapters/channel/telegram"
+	"github.com/svcagent/svc/adapters/messaging/telegram"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/messaging"
 )

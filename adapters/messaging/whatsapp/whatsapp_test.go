@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/svcagent/svc/adapters/channel/whatsapp"
+	"github.com/svcagent/svc/adapters/messaging/whatsapp"
 	"github.com/svcagent/svc/domain/messaging"
 )
 
