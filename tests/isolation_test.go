@@ -69,6 +69,16 @@ var isolationRoutes = map[string]isolationRoute{
 	"POST /v1/messaging/whatsapp/{hook}": {auth: authPublic, body: map[string]any{"object": "whatsapp_business_account"}},
 	"POST /v1/messaging/telegram/{hook}": {auth: authPublic, body: map[string]any{"update_id": 1}},
 
+	"POST /v1/assistant": {auth: authKey, body: map[string]any{"message": "What are my tasks today?"}},
+
+	"GET /v1/widget":                          {auth: authKey},
+	"PUT /v1/widget/domains":                  {auth: authKey, body: map[string]any{"domains": []string{"b.example"}}},
+	"PATCH /v1/widget/style":                  {auth: authKey, body: map[string]any{"theme": "dark"}},
+	"GET /widget.js":                          {auth: authPublic},
+	"GET /widget/api/{widget_token}/info":     {auth: authPublic},
+	"POST /widget/api/{widget_token}/chat":    {auth: authPublic, body: map[string]any{"message": "Hello", "visitor_id": "0b7c6a3e-2f4d-4c1a-9e8b-7d6c5b4a3f21"}},
+	"GET /widget/api/{widget_token}/messages": {auth: authPublic},
+
 	"POST /v1/client/chat":    {auth: authClient, body: map[string]any{"message": "What did I say before?"}},
 	"GET /v1/client/messages": {auth: authClient},
 	"GET /v1/client/agent":    {auth: authClient},
@@ -160,7 +170,7 @@ func TestIsolation(t *testing.T) {
 			}
 
 			params := map[string]string{"conversation_id": isoConversation, "id": hookID, "event_id": eventID, "model": "svc",
-				"hook": "mh_isolationisolationisolation"}
+				"hook": "mh_isolationisolationisolation", "widget_token": a.widgetToken}
 			paramRE := regexp.MustCompile(`\{([^}]+)\}`)
 			send := func(t *testing.T, method, path string, body any, headers ...string) response {
 				t.Helper()

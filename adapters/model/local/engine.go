@@ -151,8 +151,11 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 }
 
 // best returns the hit to answer from: the FAQ item whose answer is surest, if sure enough
-// (minConfidence) and sharing a term with the question, since the owner wrote it to answer questions; else the chunk of the highest
-// score, if at least MinScore; the first of equals.
+// (minConfidence) and sharing a term with the question, since the owner wrote it to answer
+// questions; else the chunk of the highest score, if at least MinScore; the first of equals. An
+// FAQ item matched only loosely (Overlap at most LooseOverlap: "Is there parking near the shop?"
+// for "When is the shop open on Sunday mornings?") yields to a page passage that answers the
+// question in its own words.
 func best(hits []knowledge.Hit, minConfidence float64) (knowledge.Hit, bool) {
 	var faq, chunk knowledge.Hit
 	for _, h := range hits {
@@ -164,7 +167,7 @@ func best(hits []knowledge.Hit, minConfidence float64) (knowledge.Hit, bool) {
 		}
 	}
 	switch {
-	case faq.Kind != "":
+	case faq.Kind != "" && (faq.Overlap > LooseOverlap || chunk.Kind == ""):
 		return faq, true
 	case chunk.Kind != "":
 		return chunk, true

@@ -241,6 +241,9 @@ func TestReplyRetrieval(t *testing.T) {
 		{"en page", "en", "Do you deliver to Matosinhos?", false, "", "https://padarialu.example/delivery", "Gaia and Matosinhos"},
 		{"en page, refunds", "en", "How long do refunds take?", false, "", "https://padarialu.example/returns", "within five working days"},
 		{"en page, sundays", "en", "Are you closed on Sundays?", false, "", "https://padarialu.example/hours", "closed on Sundays"},
+		// An FAQ item that only shares a word ("shop" with "Is there parking near the shop?")
+		// yields to the page passage that answers the question.
+		{"en page over a loose FAQ item", "en", "Is the shop open on Sundays?", false, "", "https://padarialu.example/hours", "closed on Sundays"},
 		{"en page, deposit", "en", "Is there a deposit for wedding cakes?", false, "", "https://padarialu.example/cakes", "A deposit of half the price"},
 		{"en greeting and question", "en", "Hi, do you deliver bread?", false, "", "https://padarialu.example/delivery", "We deliver cakes, bread"},
 		{"en thanks and question", "en", "Thanks! And what if nobody is home?", false, "", "https://padarialu.example/delivery", "the driver calls"},
