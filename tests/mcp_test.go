@@ -1,0 +1,259 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpTools are the tools /mcp lists, in order.
+var mcpTools = []string{"get_account", "get_agent", "update_agent", "update_appearance", "get_knowledge", "search_knowledge",
+	"add_faq", "replace_pages", "crawl_site", "list_conversations", "get_conversation", "report_conversion",
+	"list_conversions", "list_webhooks", "test_webhook", "get_usage", "assistant"}
+
+// mcpReadOnly are the tools that change nothing.
+var mcpReadOnly = []string{"get_account", "get_agent", "get_knowledge", "search_knowledge", "list_conversations",
+	"get_conversation", "list_conversions", "list_webhooks", "get_usage"}
+
+// keyTransport adds the API key to every request, and has the answers checked (checkingTransport).
+type keyTransport struct{ key string }
+
+func (k keyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set("Authorization", "Bearer "+k.key)
+	return checkingTransport{base: http.DefaultTransport}.RoundTrip(req)
+}
+
+// connectMCP opens an MCP session on api's /mcp with key, through the official SDK's client.
+func connectMCP(t testing.TB, api *proc, key string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "svc-e2e", Version: "1.2.3"}, nil)
+	tr := &mcp.StreamableClientTransport{Endpoint: api.URL() + "/mcp", HTTPClient: &http.Client{Transport: keyTransport{key}}}
+	cs, err := client.Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatalf("MCP connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// callTool calls a tool and returns its result; a protocol error fails t.
+func callTool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("tools/call %s: protocol error %v, want a result", name, err)
+	}
+	return res
+}
+
+// toolOK returns the structured result of a call that must succeed.
+func toolOK(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) obj {
+	t.Helper()
+	res := callTool(t, cs, name, args)
+	if res.IsError {
+		t.Fatalf("tools/call %s %v: tool error %s", name, args, toolText(res))
+	}
+	var out obj
+	if err := json.Unmarshal([]byte(toolText(res)), &out); err != nil {
+		t.Fatalf("tools/call %s: content %q is not a JSON object: %v", name, toolText(res), err)
+	}
+	return out
+}
+
+func toolText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// toolError returns the error envelope of a call that must fail as a tool error.
+func toolError(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) obj {
+	t.Helper()
+	res := callTool(t, cs, name, args)
+	if !res.IsError {
+		t.Fatalf("tools/call %s %v: %s, want isError", name, args, toolText(res))
+	}
+	var env obj
+	if err := json.Unmarshal([]byte(toolText(res)), &env); err != nil || env.str("error.code") == "" {
+		t.Fatalf("tools/call %s: error content %q is not the error envelope", name, toolText(res))
+	}
+	return env
+}
+
+// sameError checks that a tool's error is the REST route's: the same code, message and param.
+func sameError(t testing.TB, tool obj, rest response, status int) {
+	t.Helper()
+	if rest.status != status || rest.body == nil {
+		t.Fatalf("REST answer %s, want %d with the envelope", rest, status)
+	}
+	for _, f := range []string{"error.code", "error.message", "error.param"} {
+		if got, want := tool.str(f), rest.body.str(f); got != want {
+			t.Errorf("tool %s %q, REST %q", f, got, want)
+		}
+	}
+}
+
+// TestMCP drives /mcp with the official SDK's client: the handshake, the tools listed with their
+// schemas and annotations, tools called with good input (the change visible through REST) and
+// bad input (a tool error with the REST route's code, message and param, nothing stored), another
+// account's conversation not found, the plan check of the web channels, and the key checked
+// before any MCP message.
+func TestMCP(t *testing.T) {
+	for _, env := range stacks {
+		t.Run(env.name, func(t *testing.T) {
+			s := env.stack(t)
+			api := s.startAPI(t)
+			a := s.newAccount(t)
+			other := s.newAccount(t)
+			configureAgent(t, api, other.key)
+			loadBrain(t, api, other.key)
+			wantCompleted(t, postChat(t, api, other.key, map[string]any{"message": "Do you sell sourdough?", "conversation_id": "conv-other"}), "conv-other")
+			cs := connectMCP(t, api, a.key)
+
+			t.Run("initialize", func(t *testing.T) {
+				init := cs.InitializeResult()
+				if init == nil || init.ServerInfo == nil || init.ServerInfo.Name != "svc" || init.Capabilities.Tools == nil {
+					t.Fatalf("initialize result %+v, want server svc with tools", init)
+				}
+			})
+
+			t.Run("tools/list", func(t *testing.T) {
+				res, err := cs.ListTools(context.Background(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var names []string
+				for _, tool := range res.Tools {
+					names = append(names, tool.Name)
+					if tool.Description == "" || tool.InputSchema == nil || tool.Annotations == nil {
+						t.Errorf("tool %s: description %q schema %v annotations %v, want all three", tool.Name, tool.Description, tool.InputSchema, tool.Annotations)
+						continue
+					}
+					if ro := slices.Contains(mcpReadOnly, tool.Name); tool.Annotations.ReadOnlyHint != ro {
+						t.Errorf("tool %s readOnlyHint %v, want %v", tool.Name, tool.Annotations.ReadOnlyHint, ro)
+					}
+					if tool.Annotations.DestructiveHint == nil {
+						t.Errorf("tool %s: destructiveHint unset", tool.Name)
+					}
+				}
+				want := slices.Sorted(slices.Values(mcpTools))
+				if slices.Sort(names); !slices.Equal(names, want) {
+					t.Errorf("tools %v, want %v", names, want)
+				}
+				schema, _ := json.Marshal(res.Tools[slices.IndexFunc(res.Tools, func(x *mcp.Tool) bool { return x.Name == "add_faq" })].InputSchema)
+				if !strings.Contains(string(schema), `"question"`) || !strings.Contains(string(schema), `"answer"`) {
+					t.Errorf("add_faq input schema %s, want items of question and answer", schema)
+				}
+			})
+
+			t.Run("account", func(t *testing.T) {
+				got := toolOK(t, cs, "get_account", nil)
+				if got.str("id") != a.id {
+					t.Errorf("get_account id %q, want %q", got.str("id"), a.id)
+				}
+			})
+
+			t.Run("agent", func(t *testing.T) {
+				toolOK(t, cs, "update_agent", map[string]any{"business_name": "Padaria MCP", "languages": []string{"en", "pt"}})
+				if r := call(t, "GET", api.URL()+"/v1/agent", bearer(a.key)...); r.body.str("business_name") != "Padaria MCP" {
+					t.Errorf("GET /v1/agent after update_agent: %s", r)
+				}
+				bad := map[string]any{"business_name": "Never stored", "languages": []string{"not a language"}}
+				sameError(t, toolError(t, cs, "update_agent", bad), callJSON(t, "PATCH", api.URL()+"/v1/agent", bad, bearer(a.key)...), http.StatusBadRequest)
+				if r := call(t, "GET", api.URL()+"/v1/agent", bearer(a.key)...); r.body.str("business_name") != "Padaria MCP" {
+					t.Errorf("GET /v1/agent after a refused update_agent: %s, want it unchanged", r)
+				}
+				toolOK(t, cs, "update_appearance", map[string]any{"name": "Lu"})
+				toolOK(t, cs, "get_agent", nil)
+			})
+
+			t.Run("knowledge", func(t *testing.T) {
+				toolOK(t, cs, "add_faq", map[string]any{"items": []map[string]any{{"question": "Do you deliver?", "answer": "Yes, in Lisbon."}}})
+				badFAQ := map[string]any{"items": []map[string]any{}}
+				sameError(t, toolError(t, cs, "add_faq", badFAQ), callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", badFAQ, bearer(a.key)...), http.StatusBadRequest)
+				toolOK(t, cs, "replace_pages", map[string]any{"pages": chatPages, "site_url": chatSite})
+				badPages := map[string]any{"pages": []map[string]any{{"url": "not a url", "title": "T", "content": "C"}}}
+				sameError(t, toolError(t, cs, "replace_pages", badPages), callJSON(t, "PUT", api.URL()+"/v1/knowledge/pages", badPages, bearer(a.key)...), http.StatusBadRequest)
+				k := toolOK(t, cs, "get_knowledge", nil)
+				faq, _ := k.get("faq")
+				pages, _ := k.get("pages")
+				if items, _ := faq.([]any); len(items) != 1 {
+					t.Errorf("get_knowledge faq %v, want the one item added", faq)
+				}
+				if ps, _ := pages.([]any); len(ps) != len(chatPages) {
+					t.Errorf("get_knowledge pages %v, want the %d replaced (the refused replacement stored nothing)", pages, len(chatPages))
+				}
+				hits := toolOK(t, cs, "search_knowledge", map[string]any{"query": "Do you deliver?"})
+				if res, _ := hits.get("results"); len(res.([]any)) == 0 {
+					t.Errorf("search_knowledge: %v, want results", hits)
+				}
+				if e := toolError(t, cs, "search_knowledge", map[string]any{"query": ""}); e.str("error.code") != "invalid_request" || e.str("error.param") != "query" {
+					t.Errorf("search_knowledge without a query: %v", e)
+				}
+				badCrawl := map[string]any{"url": "ftp://example.com"}
+				sameError(t, toolError(t, cs, "crawl_site", badCrawl), callJSON(t, "POST", api.URL()+"/v1/knowledge/crawl", badCrawl, bearer(a.key)...), http.StatusBadRequest)
+			})
+
+			t.Run("conversations", func(t *testing.T) {
+				toolOK(t, cs, "list_conversations", map[string]any{"limit": 5})
+				e := toolError(t, cs, "get_conversation", map[string]any{"conversation_id": "conv-other"})
+				sameError(t, e, call(t, "GET", api.URL()+"/v1/conversations/conv-other", bearer(a.key)...), http.StatusNotFound)
+				if e := toolError(t, cs, "list_conversations", map[string]any{"channel": "fax"}); e.str("error.param") != "channel" {
+					t.Errorf("list_conversations channel fax: %v", e)
+				}
+			})
+
+			t.Run("conversions and webhooks", func(t *testing.T) {
+				toolOK(t, cs, "report_conversion", map[string]any{"kind": "sale", "amount": 12.5, "currency": "EUR"})
+				bad := map[string]any{"amount": 3}
+				sameError(t, toolError(t, cs, "report_conversion", bad), callJSON(t, "POST", api.URL()+"/v1/conversions", bad, bearer(a.key)...), http.StatusBadRequest)
+				list := toolOK(t, cs, "list_conversions", nil)
+				if b, _ := json.Marshal(list); !strings.Contains(string(b), "EUR") {
+					t.Errorf("list_conversions %s, want the sale reported", b)
+				}
+				toolOK(t, cs, "list_webhooks", nil)
+				sameError(t, toolError(t, cs, "test_webhook", map[string]any{"webhook_id": "wh_nothere"}),
+					call(t, "POST", api.URL()+"/v1/webhooks/wh_nothere/test", bearer(a.key)...), http.StatusNotFound)
+				toolOK(t, cs, "get_usage", nil)
+				if e := toolError(t, cs, "get_usage", map[string]any{"from": "yesterday"}); e.str("error.param") != "from" {
+					t.Errorf("get_usage from yesterday: %v", e)
+				}
+			})
+
+			t.Run("free plan", func(t *testing.T) {
+				free := s.newAccount(t, "--plan", "free")
+				fs := connectMCP(t, api, free.key)
+				toolOK(t, fs, "get_account", nil)
+				sameError(t, toolError(t, fs, "get_agent", nil), call(t, "GET", api.URL()+"/v1/agent", bearer(free.key)...), http.StatusPaymentRequired)
+			})
+
+			t.Run("authentication", func(t *testing.T) {
+				initialize := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
+					"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "x", "version": "1"}}}
+				token := createSession(t, api, other.key, map[string]any{"conversation_id": "conv-mcp"}).str("token")
+				for _, h := range [][]string{nil, bearer("svc_live_" + randomHex(t, 32)), bearer(token), bearer(other.widgetToken)} {
+					r := callJSON(t, "POST", api.URL()+"/mcp", initialize, append(h, "Accept", "application/json, text/event-stream")...)
+					wantError(t, r, http.StatusUnauthorized, "unauthorized")
+					if got := r.header.Get("WWW-Authenticate"); got != "Bearer" {
+						t.Errorf("WWW-Authenticate %q, want Bearer", got)
+					}
+				}
+			})
+		})
+	}
+}
