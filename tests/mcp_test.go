@@ -235,6 +235,27 @@ func TestMCP(t *testing.T) {
 				}
 			})
 
+			t.Run("resources", func(t *testing.T) {
+				ctx := context.Background()
+				templates, err := cs.ListResourceTemplates(ctx, nil)
+				if err != nil || len(templates.ResourceTemplates) != 2 {
+					t.Fatalf("resources/templates/list: %v %v, want the pages and conversations", templates, err)
+				}
+				res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "svc://knowledge/faq"})
+				if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, "Do you deliver?") {
+					t.Fatalf("read svc://knowledge/faq: %v %v, want the FAQ added", res, err)
+				}
+				res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "svc://knowledge/pages/1"})
+				if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, `"passages":["`) {
+					t.Fatalf("read svc://knowledge/pages/1: %v %v, want the page's passages", res, err)
+				}
+				for _, uri := range []string{"svc://knowledge/pages/99", "svc://conversations/conv-other"} {
+					if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "not found") {
+						t.Errorf("read %s: %v, want not found", uri, err)
+					}
+				}
+			})
+
 			t.Run("free plan", func(t *testing.T) {
 				free := s.newAccount(t, "--plan", "free")
 				fs := connectMCP(t, api, free.key)
@@ -253,6 +274,22 @@ func TestMCP(t *testing.T) {
 						t.Errorf("WWW-Authenticate %q, want Bearer", got)
 					}
 				}
+			})
+
+			// The per-key limit counts each MCP request: within one minute, a key's calls past
+			// the limit fail cleanly with 429 and the envelope, and the REST routes of the same
+			// key are refused alike.
+			t.Run("rate limit", func(t *testing.T) {
+				limited := s.newAccount(t)
+				ls := connectMCP(t, api, limited.key)
+				var err error
+				for i := 0; i < 200 && err == nil; i++ {
+					_, err = ls.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_account"})
+				}
+				if err == nil || !strings.Contains(err.Error(), "Too Many Requests") {
+					t.Fatalf("200 calls: %v, want the per-key limit's 429", err)
+				}
+				wantError(t, call(t, "GET", api.URL()+"/v1/account", bearer(limited.key)...), http.StatusTooManyRequests, "rate_limited")
 			})
 		})
 	}

@@ -68,6 +68,7 @@ func New(uc UseCases, log *zap.Logger) *Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "svc customer agent", Version: "1"},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
 	s.addTools(srv)
+	s.addResources(srv)
 	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{SessionTimeout: sessionIdle})
 	s.handler = auth.RequireBearerToken(verify, nil)(streamable)
