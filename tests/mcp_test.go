@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,9 +34,15 @@ func (k keyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // connectMCP opens an MCP session on api's /mcp with key, through the official SDK's client.
 func connectMCP(t testing.TB, api *proc, key string) *mcp.ClientSession {
 	t.Helper()
+	return connectMCPWith(t, api, key, nil)
+}
+
+// connectMCPWith is connectMCP with the client's options.
+func connectMCPWith(t testing.TB, api *proc, key string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "svc-e2e", Version: "1.2.3"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "svc-e2e", Version: "1.2.3"}, opts)
 	tr := &mcp.StreamableClientTransport{Endpoint: api.URL() + "/mcp", HTTPClient: &http.Client{Transport: keyTransport{key}}}
 	cs, err := client.Connect(ctx, tr, nil)
 	if err != nil {
@@ -117,7 +124,8 @@ func TestMCP(t *testing.T) {
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
 			s := env.stack(t)
-			api := s.startAPI(t)
+			site := newSiteFixture(t)
+			api := s.startAPI(t, "SVC_ALLOW_PRIVATE_TARGETS", "true")
 			a := s.newAccount(t)
 			other := s.newAccount(t)
 			configureAgent(t, api, other.key)
@@ -207,6 +215,35 @@ func TestMCP(t *testing.T) {
 				}
 				badCrawl := map[string]any{"url": "ftp://example.com"}
 				sameError(t, toolError(t, cs, "crawl_site", badCrawl), callJSON(t, "POST", api.URL()+"/v1/knowledge/crawl", badCrawl, bearer(a.key)...), http.StatusBadRequest)
+			})
+
+			t.Run("crawl with progress", func(t *testing.T) {
+				var mu sync.Mutex
+				var notes []*mcp.ProgressNotificationParams
+				ps := connectMCPWith(t, api, a.key, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+					mu.Lock()
+					defer mu.Unlock()
+					notes = append(notes, req.Params)
+				}})
+				params := &mcp.CallToolParams{Name: "crawl_site", Arguments: map[string]any{"url": site.URL() + "/docs/", "max_pages": 3}}
+				params.SetProgressToken("crawl-1")
+				res, err := ps.CallTool(context.Background(), params)
+				if err != nil || res.IsError {
+					t.Fatalf("crawl_site: %v %s", err, toolText(res))
+				}
+				var out obj
+				_ = json.Unmarshal([]byte(toolText(res)), &out)
+				pages, _ := out.num("pages")
+				mu.Lock()
+				defer mu.Unlock()
+				if pages < 1 || len(notes) < int(pages) {
+					t.Fatalf("crawl_site read %v pages with %d progress notifications, want one per page: %s", pages, len(notes), toolText(res))
+				}
+				for i, n := range notes {
+					if n.ProgressToken != "crawl-1" || n.Progress != float64(i+1) || !strings.Contains(n.Message, site.URL()) {
+						t.Errorf("progress notification %d: %+v", i, n)
+					}
+				}
 			})
 
 			t.Run("conversations", func(t *testing.T) {

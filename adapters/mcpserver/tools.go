@@ -45,13 +45,33 @@ func add[In any](s *Server, srv *mcp.Server, t *mcp.Tool, sc scope, h handler[In
 		}
 		var out any
 		if err == nil {
-			out, err = h(ctx, p, in)
+			out, err = h(context.WithValue(ctx, callKey{}, req), p, in)
 		}
 		if err != nil {
 			return s.failed(err), nil, nil
 		}
 		return nil, out, nil
 	})
+}
+
+type callKey struct{}
+
+// progress returns what tells the caller of a crawl_site call of each page read, as MCP progress
+// notifications, when the call asked for them (a progress token); nil when it did not.
+func progress(ctx context.Context) func(read int, url string) {
+	req, _ := ctx.Value(callKey{}).(*mcp.CallToolRequest)
+	if req == nil || req.Session == nil {
+		return nil
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return nil
+	}
+	return func(read int, url string) {
+		// A notification that cannot be sent is the client's loss only: the crawl goes on.
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
+			Progress: float64(read), Message: "read " + url})
+	}
 }
 
 // limit counts a call against the account's limit l, as the REST route does.
@@ -356,7 +376,7 @@ func (s *Server) knowledgeTools(srv *mcp.Server) {
 	add(s, srv, &mcp.Tool{Name: "crawl_site", Annotations: writes("Crawl a website", true, false, true),
 		Description: "Read a website (same site only, robots.txt honoured) and replace the agent's crawled pages with what it finds. Takes up to a few minutes; returns the pages read and skipped."},
 		webChannels, func(ctx context.Context, p accounts.Principal, in crawlIn) (any, error) {
-			req := knowledge.CrawlRequest{URL: in.URL}
+			req := knowledge.CrawlRequest{URL: in.URL, OnPage: progress(ctx)}
 			if in.MaxPages != nil {
 				req.MaxPages = *in.MaxPages
 				if req.MaxPages == 0 {
