@@ -30,14 +30,11 @@ type reader func(ctx context.Context, p accounts.Principal, uri string) (any, er
 func (s *Server) resource(read reader) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri := req.Params.URI
-		var p accounts.Principal
-		if req.Extra != nil && req.Extra.TokenInfo != nil {
-			p, _ = req.Extra.TokenInfo.Extra["principal"].(accounts.Principal)
+		p, err := principalOf(req.Extra)
+		if err != nil {
+			return nil, err
 		}
-		if p.Account.ID == "" {
-			return nil, fmt.Errorf("unauthorized")
-		}
-		if err := s.uc.Access.RequireWebChannels(p.Account); err != nil {
+		if err = s.uc.Access.RequireWebChannels(p.Account); err != nil {
 			return nil, err
 		}
 		out, err := read(ctx, p, uri)

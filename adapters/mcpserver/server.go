@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/google/wire"
@@ -41,6 +42,7 @@ type UseCases struct {
 	Conversions *conversions.Service
 	Compat      *compat.Service
 	Assistant   *assistant.Service
+	Developers  *accounts.Developers
 }
 
 // Name is the server's name in the initialize handshake.
@@ -67,6 +69,7 @@ func New(uc UseCases, log *zap.Logger) *Server {
 	s := &Server{uc: uc, log: log}
 	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "svc customer agent", Version: "1"},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
+	srv.AddReceivingMiddleware(s.developerBonus)
 	s.addTools(srv)
 	s.addResources(srv)
 	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
@@ -95,12 +98,42 @@ func verify(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, er
 
 // principal returns the principal of the key that made the call.
 func principal(req *mcp.CallToolRequest) (accounts.Principal, error) {
-	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		if p, ok := req.Extra.TokenInfo.Extra["principal"].(accounts.Principal); ok {
+	return principalOf(req.Extra)
+}
+
+// principalOf returns the principal of the key that sent a message (see verify).
+func principalOf(extra *mcp.RequestExtra) (accounts.Principal, error) {
+	if extra != nil && extra.TokenInfo != nil {
+		if p, ok := extra.TokenInfo.Extra["principal"].(accounts.Principal); ok {
 			return p, nil
 		}
 	}
 	return accounts.Principal{}, domain.Errorf(domain.CodeUnauthorized, "missing API key")
+}
+
+// developerBonus records, once an initialize has been answered, that the key's account is
+// connected through MCP (accounts.Developers), before the client gets the answer: from then on
+// the account has the developer bonus. A failure to record it is logged; the session goes on.
+func (s *Server) developerBonus(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		init, ok := req.(*mcp.InitializeRequest)
+		if err != nil || !ok {
+			return res, err
+		}
+		p, perr := principalOf(req.GetExtra())
+		if perr != nil {
+			return res, err
+		}
+		client := ""
+		if init.Params != nil && init.Params.ClientInfo != nil {
+			client = strings.TrimSpace(init.Params.ClientInfo.Name + " " + init.Params.ClientInfo.Version)
+		}
+		if _, cerr := s.uc.Developers.Connected(ctx, p.Account.ID, client); cerr != nil {
+			s.log.Error("mcp: developer bonus not recorded", zap.String("account_id", p.Account.ID), zap.Error(cerr))
+		}
+		return res, err
+	}
 }
 
 // errorBody is the REST error's inner object (spec part 7).

@@ -43,6 +43,7 @@ var common = wire.NewSet(
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 	wire.Bind(new(ports.Handler), new(*events.Processor)),
 	accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
+	accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)),
 	profiles.New,
 	boot.CrawlOptions, crawl.Set, local.Set,
 	knowledge.NewBrain,

@@ -189,6 +189,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -199,6 +200,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Conversions: conversionsService,
 		Compat:      compatService,
 		Assistant:   assistantService,
+		Developers:  developers,
 	}
 	server := mcpserver.New(useCases, log)
 	httpapiUseCases := httpapi.UseCases{
@@ -386,6 +388,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -396,6 +399,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Conversions: conversionsService,
 		Compat:      compatService,
 		Assistant:   assistantService,
+		Developers:  developers,
 	}
 	server := mcpserver.New(useCases, log)
 	httpapiUseCases := httpapi.UseCases{
@@ -582,6 +586,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -592,6 +597,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Conversions: conversionsService,
 		Compat:      compatService,
 		Assistant:   assistantService,
+		Developers:  developers,
 	}
 	server := mcpserver.New(useCases, log)
 	httpapiUseCases := httpapi.UseCases{
@@ -779,6 +785,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -789,6 +796,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Conversions: conversionsService,
 		Compat:      compatService,
 		Assistant:   assistantService,
+		Developers:  developers,
 	}
 	server := mcpserver.New(useCases, log)
 	httpapiUseCases := httpapi.UseCases{
@@ -990,6 +998,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1000,6 +1009,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Conversions: conversionsService,
 		Compat:      compatService,
 		Assistant:   assistantService,
+		Developers:  developers,
 	}
 	server := mcpserver.New(useCases, log)
 	httpapiUseCases := httpapi.UseCases{
@@ -1207,6 +1217,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1217,6 +1228,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Conversions: conversionsService,
 		Compat:      compatService,
 		Assistant:   assistantService,
+		Developers:  developers,
 	}
 	server := mcpserver.New(useCases, log)
 	httpapiUseCases := httpapi.UseCases{
@@ -1423,6 +1435,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1433,6 +1446,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Conversions: conversionsService,
 		Compat:      compatService,
 		Assistant:   assistantService,
+		Developers:  developers,
 	}
 	server := mcpserver.New(useCases, log)
 	httpapiUseCases := httpapi.UseCases{
@@ -1640,6 +1654,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
 		Overviews:   overviews,
@@ -1650,6 +1665,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Conversions: conversionsService,
 		Compat:      compatService,
 		Assistant:   assistantService,
+		Developers:  developers,
 	}
 	server := mcpserver.New(useCases, log)
 	httpapiUseCases := httpapi.UseCases{
@@ -1700,7 +1716,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.
