@@ -293,9 +293,43 @@ func TestMCP(t *testing.T) {
 				}
 			})
 
-			t.Run("free plan", func(t *testing.T) {
+			// A free account has no web channels until a key of it completes an MCP initialize:
+			// then it has them, and the bonus interactions on top of its plan, shown in GET
+			// /v1/account; the owner is told once. The operator can switch the bonus off, and
+			// another initialize does not turn it on again.
+			t.Run("developer bonus", func(t *testing.T) {
 				free := s.newAccount(t, "--plan", "free")
+				wantError(t, postChat(t, api, free.key, map[string]any{"message": "Hello"}), http.StatusPaymentRequired, "plan_required")
+				before := call(t, "GET", api.URL()+"/v1/account", bearer(free.key)...)
+				wantFieldsOf(t, "GET /v1/account before MCP", before.body, map[string]any{
+					"developer_bonus.active": false, "developer_bonus.since": nil, "developer_bonus.client": nil,
+					"developer_bonus.interactions": 0, "web_channels": false, "usage.interactions_limit": 100})
+
 				fs := connectMCP(t, api, free.key)
+				after := call(t, "GET", api.URL()+"/v1/account", bearer(free.key)...)
+				wantFieldsOf(t, "GET /v1/account after MCP initialize", after.body, map[string]any{
+					"developer_bonus.active": true, "developer_bonus.client": "svc-e2e 1.2.3",
+					"developer_bonus.interactions": 100, "web_channels": true, "usage.interactions_limit": 200})
+				if since, err := time.Parse(time.RFC3339, after.body.str("developer_bonus.since")); err != nil || time.Since(since) > time.Hour {
+					t.Errorf("developer_bonus.since %q, want the time of the initialize", after.body.str("developer_bonus.since"))
+				}
+				toolOK(t, fs, "get_agent", nil)
+				configureAgent(t, api, free.key)
+				loadBrain(t, api, free.key)
+				wantCompleted(t, postChat(t, api, free.key, map[string]any{"message": "Do you sell sourdough?", "conversation_id": "conv-bonus"}), "conv-bonus")
+
+				connectMCP(t, api, free.key) // a second initialize: nothing new
+				r := call(t, "GET", api.URL()+"/v1/notifications", bearer(free.key)...)
+				if n := strings.Count(string(r.raw), "developer_bonus.active"); r.status != http.StatusOK || n != 1 {
+					t.Errorf("GET /v1/notifications: %d developer bonus notifications, want 1: %s", n, r)
+				}
+
+				ctl(t, s.env, "account", "set-plan", "--account", free.id, "--developer-bonus=false")
+				connectMCP(t, api, free.key)
+				off := call(t, "GET", api.URL()+"/v1/account", bearer(free.key)...)
+				wantFieldsOf(t, "GET /v1/account with the bonus switched off", off.body, map[string]any{
+					"developer_bonus.active": false, "developer_bonus.client": "svc-e2e 1.2.3", "web_channels": false})
+				fs = connectMCP(t, api, free.key)
 				toolOK(t, fs, "get_account", nil)
 				sameError(t, toolError(t, fs, "get_agent", nil), call(t, "GET", api.URL()+"/v1/agent", bearer(free.key)...), http.StatusPaymentRequired)
 			})

@@ -117,8 +117,7 @@ func principalOf(extra *mcp.RequestExtra) (accounts.Principal, error) {
 func (s *Server) developerBonus(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		init, ok := req.(*mcp.InitializeRequest)
-		if err != nil || !ok {
+		if err != nil || method != "initialize" {
 			return res, err
 		}
 		p, perr := principalOf(req.GetExtra())
@@ -126,8 +125,8 @@ func (s *Server) developerBonus(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		}
 		client := ""
-		if init.Params != nil && init.Params.ClientInfo != nil {
-			client = strings.TrimSpace(init.Params.ClientInfo.Name + " " + init.Params.ClientInfo.Version)
+		if params, ok := req.GetParams().(*mcp.InitializeParams); ok && params != nil && params.ClientInfo != nil {
+			client = strings.TrimSpace(params.ClientInfo.Name + " " + params.ClientInfo.Version)
 		}
 		if _, cerr := s.uc.Developers.Connected(ctx, p.Account.ID, client); cerr != nil {
 			s.log.Error("mcp: developer bonus not recorded", zap.String("account_id", p.Account.ID), zap.Error(cerr))

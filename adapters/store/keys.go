@@ -78,12 +78,13 @@ func (r *Keys) Credential(ctx context.Context, hash string, period ledger.Period
 	case ok:
 		var revoked sql.NullTime
 		var widgetToken sql.NullString
+		var developerSince sql.NullTime
 		a := &row.Account
 		err = stmt.QueryRowContext(ctx, hash, start).Scan(
 			&row.ID, &row.AccountID, &row.Name, &row.Hash, &row.Last4, &row.SendWithoutApproval, &row.CreatedAt, &revoked,
 			&a.ID, &a.Name, &a.Plan, &a.InteractionLimit, &a.Status, &a.OwnerEmail, &widgetToken, &a.AllowedDomains,
-			&a.DeveloperBonus, &a.CreatedAt, &a.UpdatedAt, &row.Spent)
-		row.RevokedAt, a.WidgetToken = revoked.Time, widgetToken.String
+			&a.DeveloperBonus, &developerSince, &a.DeveloperClient, &a.CreatedAt, &a.UpdatedAt, &row.Spent)
+		row.RevokedAt, a.WidgetToken, a.DeveloperSince = revoked.Time, widgetToken.String, developerSince.Time
 	default:
 		err = idb(ctx, r.db).NewRaw(qmarkCredential, start, hash).Scan(ctx, &row)
 	}
