@@ -171,8 +171,8 @@ func TestMCP(t *testing.T) {
 
 			t.Run("account", func(t *testing.T) {
 				got := toolOK(t, cs, "get_account", nil)
-				if got.str("id") != a.id {
-					t.Errorf("get_account id %q, want %q", got.str("id"), a.id)
+				if got.str("id") != a.id || got.str("developer_bonus.client") != "svc-e2e 1.2.3" {
+					t.Errorf("get_account %v, want id %q and the developer bonus of this client", got, a.id)
 				}
 			})
 

@@ -65,13 +65,10 @@ type developerJSON struct {
 }
 
 func developerOf(o accounts.Overview) developerJSON {
-	a := o.Account
-	out := developerJSON{Active: a.DeveloperBonus}
-	if a.DeveloperBonus {
-		out.Interactions = o.Plan.DeveloperBonus
-	}
-	if !a.DeveloperSince.IsZero() {
-		since, client := stamp(a.DeveloperSince), a.DeveloperClient
+	b := o.Bonus()
+	out := developerJSON{Active: b.Active, Interactions: b.Interactions}
+	if !b.Since.IsZero() {
+		since, client := stamp(b.Since), b.Client
 		out.Since, out.Client = &since, &client
 	}
 	return out

@@ -123,11 +123,29 @@ type accountOut struct {
 	Status          string   `json:"status"`
 	Plan            string   `json:"plan"`
 	WebChannels     bool     `json:"web_channels"`
-	DeveloperBonus  bool     `json:"developer_bonus"`
+	DeveloperBonus  bonusOut `json:"developer_bonus"`
 	Usage           usageOut `json:"usage"`
 	AllowedDomains  []string `json:"allowed_domains"`
 	AgentConfigured bool     `json:"agent_configured"`
 	CreatedAt       string   `json:"created_at"`
+}
+
+// bonusOut is the developer bonus, as GET /v1/account gives it.
+type bonusOut struct {
+	Active       bool    `json:"active"`
+	Since        *string `json:"since"`
+	Client       *string `json:"client"`
+	Interactions int     `json:"interactions"`
+}
+
+func bonusOf(o accounts.Overview) bonusOut {
+	b := o.Bonus()
+	out := bonusOut{Active: b.Active, Interactions: b.Interactions}
+	if !b.Since.IsZero() {
+		since, client := stamp(b.Since), b.Client
+		out.Since, out.Client = &since, &client
+	}
+	return out
 }
 
 type agentPatch struct {
@@ -170,7 +188,7 @@ func (s *Server) accountTools(srv *mcp.Server) {
 				domains = []string{}
 			}
 			return accountOut{ID: a.ID, Name: a.Name, Status: string(a.Status), Plan: a.Plan,
-				WebChannels: o.Plan.WebChannels || a.DeveloperBonus, DeveloperBonus: a.DeveloperBonus,
+				WebChannels: o.Plan.WebChannels || a.DeveloperBonus, DeveloperBonus: bonusOf(o),
 				Usage: usageOut{InteractionsSpent: o.Usage.Spent, InteractionsRemaining: o.Usage.Remaining(), InteractionsLimit: o.Usage.Limit,
 					PeriodStart: stamp(o.Usage.Period.Start), PeriodEnd: stamp(o.Usage.Period.End)},
 				AllowedDomains: domains, AgentConfigured: o.Agent.Configured(), CreatedAt: stamp(a.CreatedAt)}, nil
