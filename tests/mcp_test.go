@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -187,7 +188,11 @@ func TestMCP(t *testing.T) {
 					t.Errorf("GET /v1/agent after a refused update_agent: %s, want it unchanged", r)
 				}
 				toolOK(t, cs, "update_appearance", map[string]any{"name": "Lu"})
-				toolOK(t, cs, "get_agent", nil)
+				badLook := map[string]any{"avatar_url": "ftp://example.com/a.png"}
+				sameError(t, toolError(t, cs, "update_appearance", badLook), callJSON(t, "PATCH", api.URL()+"/v1/agent/appearance", badLook, bearer(a.key)...), http.StatusBadRequest)
+				if got := toolOK(t, cs, "get_agent", nil); got.str("Appearance.Name") != "Lu" || got.str("Appearance.AvatarURL") != "" {
+					t.Errorf("get_agent after update_appearance: %v, want the name Lu and no avatar", got)
+				}
 			})
 
 			t.Run("knowledge", func(t *testing.T) {
@@ -215,6 +220,15 @@ func TestMCP(t *testing.T) {
 				}
 				badCrawl := map[string]any{"url": "ftp://example.com"}
 				sameError(t, toolError(t, cs, "crawl_site", badCrawl), callJSON(t, "POST", api.URL()+"/v1/knowledge/crawl", badCrawl, bearer(a.key)...), http.StatusBadRequest)
+			})
+
+			t.Run("assistant", func(t *testing.T) {
+				got := toolOK(t, cs, "assistant", map[string]any{"message": "what are my tasks today?", "mode": "ask"})
+				if got.str("Status") == "" {
+					t.Errorf("assistant: %v, want a reply with a status", got)
+				}
+				bad := map[string]any{"message": "what are my tasks today?", "mode": "fly"}
+				sameError(t, toolError(t, cs, "assistant", bad), callJSON(t, "POST", api.URL()+"/v1/assistant", bad, bearer(a.key)...), http.StatusBadRequest)
 			})
 
 			t.Run("crawl with progress", func(t *testing.T) {
@@ -263,7 +277,22 @@ func TestMCP(t *testing.T) {
 				if b, _ := json.Marshal(list); !strings.Contains(string(b), "EUR") {
 					t.Errorf("list_conversions %s, want the sale reported", b)
 				}
-				toolOK(t, cs, "list_webhooks", nil)
+				if e := toolError(t, cs, "list_conversions", map[string]any{"from": "2026-11-01"}); e.str("error.param") != "from" {
+					t.Errorf("list_conversions with from only: %v", e)
+				}
+				receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+				t.Cleanup(receiver.Close)
+				hook := callJSON(t, "POST", api.URL()+"/v1/webhooks", map[string]any{"url": receiver.URL + "/hook", "events": []string{"*"}}, bearer(a.key)...)
+				if hook.status != http.StatusCreated {
+					t.Fatalf("POST /v1/webhooks: %s", hook)
+				}
+				hooks := toolOK(t, cs, "list_webhooks", nil)
+				if b, _ := json.Marshal(hooks); !strings.Contains(string(b), hook.body.str("id")) || strings.Contains(string(b), "secret") {
+					t.Errorf("list_webhooks %s, want the webhook without its secret", b)
+				}
+				if got := toolOK(t, cs, "test_webhook", map[string]any{"webhook_id": hook.body.str("id")}); got["delivered"] != true {
+					t.Errorf("test_webhook: %v, want delivered", got)
+				}
 				sameError(t, toolError(t, cs, "test_webhook", map[string]any{"webhook_id": "wh_nothere"}),
 					call(t, "POST", api.URL()+"/v1/webhooks/wh_nothere/test", bearer(a.key)...), http.StatusNotFound)
 				toolOK(t, cs, "get_usage", nil)
