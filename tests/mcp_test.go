@@ -16,7 +16,7 @@ import (
 
 // mcpTools are the tools /mcp lists, in order.
 var mcpTools = []string{"get_account", "get_agent", "update_agent", "update_appearance", "get_knowledge", "search_knowledge",
-	"add_faq", "replace_pages", "crawl_site", "list_conversations", "get_conversation", "report_conversion",
+	"add_faq", "replace_pages", "crawl_site", "list_conversations", "get_conversation", "preview_reply", "report_conversion",
 	"list_conversions", "list_webhooks", "test_webhook", "get_usage", "assistant"}
 
 // mcpReadOnly are the tools that change nothing.
@@ -257,6 +257,37 @@ func TestMCP(t *testing.T) {
 					if n.ProgressToken != "crawl-1" || n.Progress != float64(i+1) || !strings.Contains(n.Message, site.URL()) {
 						t.Errorf("progress notification %d: %+v", i, n)
 					}
+				}
+			})
+
+			// preview_reply answers as the agent does, stores no conversation, and costs one
+			// interaction; a refused message costs nothing.
+			t.Run("preview reply", func(t *testing.T) {
+				configureAgent(t, api, a.key)
+				spent := func() float64 {
+					n, _ := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...).body.num("usage.interactions_spent")
+					return n
+				}
+				convs := func() int {
+					r := call(t, "GET", api.URL()+"/v1/conversations", bearer(a.key)...)
+					d, _ := r.body.get("data")
+					return len(d.([]any))
+				}
+				before, beforeConvs := spent(), convs()
+				got := toolOK(t, cs, "preview_reply", map[string]any{"message": "Do you deliver?"})
+				if got.str("reply") == "" {
+					t.Errorf("preview_reply: %v, want a reply", got)
+				}
+				if after := spent(); after != before+1 {
+					t.Errorf("interactions spent %v after preview_reply, want %v", after, before+1)
+				}
+				bad := map[string]any{"message": ""}
+				sameError(t, toolError(t, cs, "preview_reply", bad), postChat(t, api, a.key, bad), http.StatusBadRequest)
+				if after := spent(); after != before+1 {
+					t.Errorf("interactions spent %v after a refused preview_reply, want %v", after, before+1)
+				}
+				if n := convs(); n != beforeConvs {
+					t.Errorf("%d conversations after preview_reply, want %d (none stored)", n, beforeConvs)
 				}
 			})
 

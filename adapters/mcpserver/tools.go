@@ -99,7 +99,7 @@ func stamp(t time.Time) string {
 
 // Names of the tools, in the order tools/list gives them.
 var Names = []string{"get_account", "get_agent", "update_agent", "update_appearance", "get_knowledge", "search_knowledge",
-	"add_faq", "replace_pages", "crawl_site", "list_conversations", "get_conversation", "report_conversion",
+	"add_faq", "replace_pages", "crawl_site", "list_conversations", "get_conversation", "preview_reply", "report_conversion",
 	"list_conversions", "list_webhooks", "test_webhook", "get_usage", "assistant"}
 
 func (s *Server) addTools(srv *mcp.Server) {
@@ -455,6 +455,26 @@ func (s *Server) conversationTools(srv *mcp.Server) {
 		webChannels, func(ctx context.Context, p accounts.Principal, in conversationIn) (any, error) {
 			return s.uc.Chat.Conversation(ctx, p.Account.ID, in.ConversationID)
 		})
+	add(s, srv, &mcp.Tool{Name: "preview_reply", Annotations: writes("Preview a reply", false, false, false),
+		Description: "What the customer agent would answer a new customer's message on the API channel, with its actions, " +
+			"without storing a conversation. Costs one interaction, like any reply."},
+		webChannels, func(ctx context.Context, p accounts.Principal, in previewIn) (any, error) {
+			if err := conversation.ValidateMessage("message", in.Message); err != nil {
+				return nil, err
+			}
+			if err := s.limit(ctx, p.Account.ID, ratelimit.Chat); err != nil {
+				return nil, err
+			}
+			pv, err := s.uc.Chat.Preview(ctx, p.Account, in.Message)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"reply": pv.Text, "actions": pv.Actions, "interactions_remaining": pv.Usage.Remaining()}, nil
+		})
+}
+
+type previewIn struct {
+	Message string `json:"message,omitempty" jsonschema:"the customer's message"`
 }
 
 type conversionIn struct {
