@@ -44,20 +44,23 @@ type Config struct {
 	PlanFreeInteractions    int           `env:"SVC_PLAN_FREE_INTERACTIONS" envDefault:"100"`
 	PlanStarterInteractions int           `env:"SVC_PLAN_STARTER_INTERACTIONS" envDefault:"1000"`
 	PlanProInteractions     int           `env:"SVC_PLAN_PRO_INTERACTIONS" envDefault:"10000"`
-	ModelBaseURL            string        `env:"SVC_MODEL_BASE_URL"`
-	ModelAPIKey             string        `env:"SVC_MODEL_API_KEY"`
-	ModelName               string        `env:"SVC_MODEL_NAME" envDefault:"gpt-4o-mini"`
-	ModelEmbeddingName      string        `env:"SVC_MODEL_EMBEDDING_NAME" envDefault:"text-embedding-3-small"`
-	ModelImageName          string        `env:"SVC_MODEL_IMAGE_NAME"`
-	ChatWait                time.Duration `env:"SVC_CHAT_WAIT" envDefault:"40s"`
-	ReplyTimeout            time.Duration `env:"SVC_REPLY_TIMEOUT" envDefault:"75s"`
-	SweepInterval           time.Duration `env:"SVC_SWEEP_INTERVAL" envDefault:"5s"`
-	SecretKey               string        `env:"SVC_SECRET_KEY"`
-	SMTPURL                 string        `env:"SVC_SMTP_URL"`
-	MailFrom                string        `env:"SVC_MAIL_FROM" envDefault:"svc <no-reply@localhost>"`
-	TrustedProxies          []string      `env:"SVC_TRUSTED_PROXIES" envSeparator:","`
-	WhatsAppAPIURL          string        `env:"SVC_WHATSAPP_API_URL" envDefault:"https://graph.facebook.com/v21.0"`
-	TelegramAPIURL          string        `env:"SVC_TELEGRAM_API_URL" envDefault:"https://api.telegram.org"`
+	// DeveloperBonusInteractions are the interactions a period on top of the plan's that an
+	// account connected through MCP gets (the developer bonus).
+	DeveloperBonusInteractions int           `env:"SVC_DEVELOPER_BONUS_INTERACTIONS" envDefault:"100"`
+	ModelBaseURL               string        `env:"SVC_MODEL_BASE_URL"`
+	ModelAPIKey                string        `env:"SVC_MODEL_API_KEY"`
+	ModelName                  string        `env:"SVC_MODEL_NAME" envDefault:"gpt-4o-mini"`
+	ModelEmbeddingName         string        `env:"SVC_MODEL_EMBEDDING_NAME" envDefault:"text-embedding-3-small"`
+	ModelImageName             string        `env:"SVC_MODEL_IMAGE_NAME"`
+	ChatWait                   time.Duration `env:"SVC_CHAT_WAIT" envDefault:"40s"`
+	ReplyTimeout               time.Duration `env:"SVC_REPLY_TIMEOUT" envDefault:"75s"`
+	SweepInterval              time.Duration `env:"SVC_SWEEP_INTERVAL" envDefault:"5s"`
+	SecretKey                  string        `env:"SVC_SECRET_KEY"`
+	SMTPURL                    string        `env:"SVC_SMTP_URL"`
+	MailFrom                   string        `env:"SVC_MAIL_FROM" envDefault:"svc <no-reply@localhost>"`
+	TrustedProxies             []string      `env:"SVC_TRUSTED_PROXIES" envSeparator:","`
+	WhatsAppAPIURL             string        `env:"SVC_WHATSAPP_API_URL" envDefault:"https://graph.facebook.com/v21.0"`
+	TelegramAPIURL             string        `env:"SVC_TELEGRAM_API_URL" envDefault:"https://api.telegram.org"`
 }
 
 // DefaultMetricsAddr is where svc-api serves /metrics when SVC_METRICS_ADDR is not set: loopback
@@ -217,9 +220,10 @@ func (c *Config) validate() error {
 		bad("SVC_MAX_BODY_BYTES", "must be at least 1024")
 	}
 	for name, n := range map[string]int{
-		"SVC_PLAN_FREE_INTERACTIONS":    c.PlanFreeInteractions,
-		"SVC_PLAN_STARTER_INTERACTIONS": c.PlanStarterInteractions,
-		"SVC_PLAN_PRO_INTERACTIONS":     c.PlanProInteractions,
+		"SVC_PLAN_FREE_INTERACTIONS":       c.PlanFreeInteractions,
+		"SVC_PLAN_STARTER_INTERACTIONS":    c.PlanStarterInteractions,
+		"SVC_PLAN_PRO_INTERACTIONS":        c.PlanProInteractions,
+		"SVC_DEVELOPER_BONUS_INTERACTIONS": c.DeveloperBonusInteractions,
 	} {
 		if n < 0 {
 			bad(name, "must not be negative")
@@ -279,9 +283,9 @@ func (c Config) Upgrade() string {
 // Plans returns the plan table: free (no web channels), starter and pro.
 func (c Config) Plans() ledger.Plans {
 	return ledger.Plans{
-		"free":    {Name: "free", Interactions: c.PlanFreeInteractions, WebChannels: false},
-		"starter": {Name: "starter", Interactions: c.PlanStarterInteractions, WebChannels: true},
-		"pro":     {Name: "pro", Interactions: c.PlanProInteractions, WebChannels: true},
+		"free":    {Name: "free", Interactions: c.PlanFreeInteractions, WebChannels: false, DeveloperBonus: c.DeveloperBonusInteractions},
+		"starter": {Name: "starter", Interactions: c.PlanStarterInteractions, WebChannels: true, DeveloperBonus: c.DeveloperBonusInteractions},
+		"pro":     {Name: "pro", Interactions: c.PlanProInteractions, WebChannels: true, DeveloperBonus: c.DeveloperBonusInteractions},
 	}
 }
 

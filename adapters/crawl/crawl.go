@@ -143,6 +143,7 @@ func (c *Crawler) Crawl(ctx context.Context, req knowledge.CrawlRequest) (knowle
 	defer cancel()
 
 	r := newRun(c, start, maxPages)
+	r.onPage = req.OnPage
 	began := time.Now()
 	if err := r.loadRobots(crawlCtx); err != nil {
 		if ctx.Err() != nil {

@@ -45,6 +45,7 @@ type run struct {
 	start    *url.URL
 	scope    scope
 	maxPages int
+	onPage   func(read int, url string) // knowledge.CrawlRequest.OnPage
 
 	pageClient *http.Client // follows redirects that stay crawlable
 	fileClient *http.Client // robots.txt and sitemaps: follows same-site redirects
@@ -335,6 +336,9 @@ func (r *run) record(o outcome) {
 	} else {
 		r.texts[sum] = len(r.pages)
 		r.pages = append(r.pages, read)
+		if r.onPage != nil {
+			r.onPage(len(r.pages), read.page.URL)
+		}
 	}
 	for _, l := range o.doc.links {
 		r.consider(l, true)

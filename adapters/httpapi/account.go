@@ -48,11 +48,30 @@ type accountJSON struct {
 	Status         string          `json:"status"`
 	Plan           string          `json:"plan"`
 	WebChannels    bool            `json:"web_channels"`
-	DeveloperBonus bool            `json:"developer_bonus"`
+	DeveloperBonus developerJSON   `json:"developer_bonus"`
 	Usage          usageJSON       `json:"usage"`
 	AllowedDomains []string        `json:"allowed_domains"`
 	Agent          agentStatusJSON `json:"agent"`
 	CreatedAt      string          `json:"created_at"`
+}
+
+// developerJSON is the developer bonus: active while the account has it; since and client tell
+// of the first MCP connection (null before one); interactions is the bonus a period when active.
+type developerJSON struct {
+	Active       bool    `json:"active"`
+	Since        *string `json:"since"`
+	Client       *string `json:"client"`
+	Interactions int     `json:"interactions"`
+}
+
+func developerOf(o accounts.Overview) developerJSON {
+	b := o.Bonus()
+	out := developerJSON{Active: b.Active, Interactions: b.Interactions}
+	if !b.Since.IsZero() {
+		since, client := stamp(b.Since), b.Client
+		out.Since, out.Client = &since, &client
+	}
+	return out
 }
 
 func accountOf(o accounts.Overview) accountJSON {
@@ -73,7 +92,7 @@ func accountOf(o accounts.Overview) accountJSON {
 		Status:         string(a.Status),
 		Plan:           a.Plan,
 		WebChannels:    o.Plan.WebChannels || a.DeveloperBonus,
-		DeveloperBonus: a.DeveloperBonus,
+		DeveloperBonus: developerOf(o),
 		Usage:          usageOf(o.Usage),
 		AllowedDomains: domains,
 		Agent: agentStatusJSON{

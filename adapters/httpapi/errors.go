@@ -68,6 +68,8 @@ func (s *Server) errorOf(c *gin.Context, err error) (int, errorBody) {
 	}
 	body := errorBody{Code: e.Code, Message: capMessage(e.Message), Param: capParam(e.Field)}
 	switch e.Code {
+	case domain.CodeUnauthorized:
+		c.Header("WWW-Authenticate", "Bearer")
 	case domain.CodeInteractionLimitReached:
 		body.Type = "insufficient_quota"
 		body.UpgradeURL = s.opts.UpgradeURL

@@ -56,6 +56,13 @@ type UseCases struct {
 	Messaging     *messaging.Service
 	Assistant     *assistant.Service
 	Widgets       *widgets.Service
+	// MCP serves the agent-tool protocol at /mcp (adapters/mcpserver); without it /mcp answers 404.
+	MCP MCP
+}
+
+// MCP serves the agent-tool protocol to a key authenticated and counted as for /v1.
+type MCP interface {
+	Serve(w http.ResponseWriter, r *http.Request, p accounts.Principal)
 }
 
 // Options are the adapter's settings.
@@ -117,6 +124,10 @@ func (s *Server) routes() *gin.Engine {
 	key := v1.Group("", s.authKey())
 	key.GET("/account", s.account)
 
+	// The agent-tool protocol (MCP, Streamable HTTP): the key's tools, on any plan; each tool of
+	// the web channels checks the plan as its REST route does.
+	r.Match([]string{http.MethodGet, http.MethodPost, http.MethodDelete}, "/mcp", s.authKey(), s.mcp)
+
 	web := key.Group("", s.webChannels)
 	web.GET("/agent", s.getAgent)
 	web.PATCH("/agent", s.patchAgent)
@@ -173,6 +184,16 @@ func (s *Server) routes() *gin.Engine {
 	wg.POST("/chat", s.widgetChat)
 	wg.GET("/messages", s.widgetMessages)
 	return r
+}
+
+// mcp hands an MCP request to the MCP adapter with the key's principal.
+func (s *Server) mcp(c *gin.Context) {
+	if s.uc.MCP == nil {
+		s.notFound(c)
+		return
+	}
+	p, _ := principal(c)
+	s.uc.MCP.Serve(c.Writer, c.Request, p)
 }
 
 func (s *Server) notFound(c *gin.Context) {

@@ -405,7 +405,8 @@ const clientCredentialQuery = `SELECT s.id, s.account_id, s.key_id, s.conversati
 	s.expires_at, s.created_at, a.id AS a_id, a.name AS a_name, a.plan AS a_plan,
 	a.interaction_limit AS a_interaction_limit, a.status AS a_status, a.owner_email AS a_owner_email,
 	a.widget_token AS a_widget_token, a.allowed_domains AS a_allowed_domains,
-	a.developer_bonus AS a_developer_bonus, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
+	a.developer_bonus AS a_developer_bonus, a.developer_since AS a_developer_since,
+	a.developer_client AS a_developer_client, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
 	k.id AS k_id, k.revoked_at AS k_revoked_at
 FROM client_sessions AS s
 JOIN accounts AS a ON a.id = s.account_id

@@ -41,7 +41,8 @@ const credentialQuery = `SELECT k.id, k.account_id, k.name, k.hash, k.last4, k.s
 	k.created_at, k.revoked_at, a.id AS a_id, a.name AS a_name, a.plan AS a_plan,
 	a.interaction_limit AS a_interaction_limit, a.status AS a_status, a.owner_email AS a_owner_email,
 	a.widget_token AS a_widget_token, a.allowed_domains AS a_allowed_domains,
-	a.developer_bonus AS a_developer_bonus, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
+	a.developer_bonus AS a_developer_bonus, a.developer_since AS a_developer_since,
+	a.developer_client AS a_developer_client, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
 	COALESCE(u.spent, 0) AS spent
 FROM api_keys AS k
 JOIN accounts AS a ON a.id = k.account_id
@@ -77,12 +78,13 @@ func (r *Keys) Credential(ctx context.Context, hash string, period ledger.Period
 	case ok:
 		var revoked sql.NullTime
 		var widgetToken sql.NullString
+		var developerSince sql.NullTime
 		a := &row.Account
 		err = stmt.QueryRowContext(ctx, hash, start).Scan(
 			&row.ID, &row.AccountID, &row.Name, &row.Hash, &row.Last4, &row.SendWithoutApproval, &row.CreatedAt, &revoked,
 			&a.ID, &a.Name, &a.Plan, &a.InteractionLimit, &a.Status, &a.OwnerEmail, &widgetToken, &a.AllowedDomains,
-			&a.DeveloperBonus, &a.CreatedAt, &a.UpdatedAt, &row.Spent)
-		row.RevokedAt, a.WidgetToken = revoked.Time, widgetToken.String
+			&a.DeveloperBonus, &developerSince, &a.DeveloperClient, &a.CreatedAt, &a.UpdatedAt, &row.Spent)
+		row.RevokedAt, a.WidgetToken, a.DeveloperSince = revoked.Time, widgetToken.String, developerSince.Time
 	default:
 		err = idb(ctx, r.db).NewRaw(qmarkCredential, start, hash).Scan(ctx, &row)
 	}

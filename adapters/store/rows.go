@@ -25,6 +25,8 @@ type accountRow struct {
 	WidgetToken      string    `bun:"widget_token,nullzero"`
 	AllowedDomains   string    `bun:"allowed_domains"`
 	DeveloperBonus   bool      `bun:"developer_bonus"`
+	DeveloperSince   time.Time `bun:"developer_since,nullzero"`
+	DeveloperClient  string    `bun:"developer_client"`
 	CreatedAt        time.Time `bun:"created_at"`
 	UpdatedAt        time.Time `bun:"updated_at"`
 }
@@ -44,6 +46,8 @@ func toAccountRow(a account.Account) (*accountRow, error) {
 		WidgetToken:      a.WidgetToken,
 		AllowedDomains:   domains,
 		DeveloperBonus:   a.DeveloperBonus,
+		DeveloperSince:   dbTime(a.DeveloperSince),
+		DeveloperClient:  a.DeveloperClient,
 		CreatedAt:        dbTime(a.CreatedAt),
 		UpdatedAt:        dbTime(a.UpdatedAt),
 	}, nil
@@ -64,6 +68,8 @@ func (m *accountRow) domain() (account.Account, error) {
 		WidgetToken:      m.WidgetToken,
 		AllowedDomains:   domains,
 		DeveloperBonus:   m.DeveloperBonus,
+		DeveloperSince:   domainTime(m.DeveloperSince),
+		DeveloperClient:  m.DeveloperClient,
 		CreatedAt:        domainTime(m.CreatedAt),
 		UpdatedAt:        domainTime(m.UpdatedAt),
 	}, nil

@@ -159,7 +159,7 @@ func (a *Access) authenticate(ctx context.Context, hash string) (Principal, erro
 	if err != nil {
 		return Principal{}, err
 	}
-	usage := ledger.Usage{Period: period, Spent: cred.Spent, Limit: ledger.Limit(plan, acct.InteractionLimit)}
+	usage := ledger.Usage{Period: period, Spent: cred.Spent, Limit: ledger.Limit(plan, acct.InteractionLimit, acct.DeveloperBonus)}
 	return Principal{Account: acct, KeyID: k.ID, SendWithoutApproval: k.SendWithoutApproval, Usage: usage}, nil
 }
 

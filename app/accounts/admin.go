@@ -109,7 +109,7 @@ func (a *Admin) List(ctx context.Context, after string, limit int) ([]account.Ac
 // one, else its plan's.
 func (a *Admin) Allowance(acct account.Account) int {
 	plan, _ := a.plans.Get(acct.Plan)
-	return ledger.Limit(plan, acct.InteractionLimit)
+	return ledger.Limit(plan, acct.InteractionLimit, acct.DeveloperBonus)
 }
 
 // SetStatus activates or deactivates an account.

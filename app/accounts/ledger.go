@@ -48,7 +48,7 @@ func (l *Ledger) Usage(ctx context.Context, acct account.Account) (ledger.Usage,
 	if err != nil {
 		return ledger.Usage{}, fmt.Errorf("usage: %w", err)
 	}
-	return ledger.Usage{Period: period, Spent: spent, Limit: ledger.Limit(plan, acct.InteractionLimit)}, nil
+	return ledger.Usage{Period: period, Spent: spent, Limit: ledger.Limit(plan, acct.InteractionLimit, acct.DeveloperBonus)}, nil
 }
 
 // Charge spends the cost of action for an account, atomically. When nothing is left it returns
@@ -94,7 +94,7 @@ func (l *Ledger) Hold(ctx context.Context, acct account.Account, action ledger.A
 	}
 	now := l.clock.Now().UTC()
 	h := ledger.NewHold(ledger.Charge{ID: ident.New("chg"), AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels, At: now},
-		ledger.Usage{Period: ledger.PeriodAt(now), Limit: ledger.Limit(plan, acct.InteractionLimit)})
+		ledger.Usage{Period: ledger.PeriodAt(now), Limit: ledger.Limit(plan, acct.InteractionLimit, acct.DeveloperBonus)})
 	spent, charged, err := l.usage.Charge(ctx, h.Charge, h.Usage.Period, h.Usage.Limit)
 	if err != nil {
 		return ledger.Hold{}, fmt.Errorf("charge: %w", err)

@@ -3,6 +3,7 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/ledger"
@@ -55,4 +56,23 @@ func (o *Overviews) of(ctx context.Context, acct account.Account, usage ledger.U
 		return Overview{}, fmt.Errorf("agent: %w", err)
 	}
 	return Overview{Account: acct, Plan: plan, Usage: usage, Agent: prof}, nil
+}
+
+// Bonus is the developer bonus of an account (see Developers): whether it is active, when and
+// from which client the account was first connected through MCP (zero and "" before), and the
+// interactions a period it adds while active.
+type Bonus struct {
+	Active       bool
+	Since        time.Time
+	Client       string
+	Interactions int
+}
+
+// Bonus returns the overview's developer bonus.
+func (o Overview) Bonus() Bonus {
+	b := Bonus{Active: o.Account.DeveloperBonus, Since: o.Account.DeveloperSince, Client: o.Account.DeveloperClient}
+	if b.Active {
+		b.Interactions = o.Plan.DeveloperBonus
+	}
+	return b
 }

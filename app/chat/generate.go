@@ -16,6 +16,7 @@ import (
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/policy"
+	"github.com/svcagent/svc/domain/profile"
 )
 
 // searchHits is how many Brain matches the agent reads for one message.
@@ -71,38 +72,56 @@ func (a *Agent) makeReply(ctx context.Context, t task) (Reply, error) {
 		return Reply{}, err
 	}
 	customer, history := msgs[len(msgs)-1], msgs[:len(msgs)-1]
-	state, err := a.brain.State(ctx, job.AccountID)
+	d, err := a.draft(ctx, t.account, prof, job.Channel, history, customer.Content, t.conv.CustomerName)
 	if err != nil {
 		return Reply{}, err
 	}
-	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, History: history, Message: customer.Content,
-		CustomerName: t.conv.CustomerName, Lang: prof.ReplyLanguage(customer.Content), Channel: job.Channel, Now: a.clock.Now()}
+	return a.finish(ctx, t, customer.Content, d.text, d.actions, d.booking)
+}
+
+// drafted is a reply written but not yet stored or charged.
+type drafted struct {
+	text    string
+	actions []conversation.Action
+	booking *conversation.Booking
+}
+
+// draft writes the agent's reply to message on channel, after history: the customers-only rule,
+// the knowledge search, the model, and the actions the channel may have.
+func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Profile, channel conversation.Channel,
+	history []conversation.Message, message, customerName string) (drafted, error) {
+	state, err := a.brain.State(ctx, acct.ID)
+	if err != nil {
+		return drafted{}, err
+	}
+	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, History: history, Message: message,
+		CustomerName: customerName, Lang: prof.ReplyLanguage(message), Channel: channel, Now: a.clock.Now()}
 
 	var draft conversation.Draft
-	if v := policy.Screen(customer.Content); !v.Allowed {
+	if v := policy.Screen(message); !v.Allowed {
 		// The customers-only rule: a polite customer-service answer, never an action.
 		draft.Text = policy.Refusal(turn.Lang, prof.BusinessName)
 	} else {
-		turn.Hits, err = a.brain.Search(ctx, job.AccountID, customer.Content, searchHits)
+		turn.Hits, err = a.brain.Search(ctx, acct.ID, message, searchHits)
 		if err != nil {
-			return Reply{}, err
+			return drafted{}, err
 		}
 		draft, err = a.replier.Reply(ctx, turn)
 		if err != nil {
-			return Reply{}, err
+			return drafted{}, err
 		}
 	}
-	text, actions := actiontoken.Parse(draft.Text, siteOf(t.account, state, turn.Hits))
+	text, actions := actiontoken.Parse(draft.Text, siteOf(acct, state, turn.Hits))
 	// The channel is given only the actions it may have (the customers-only rule, per channel).
-	actions = policy.Actions(job.Channel, actions)
-	if draft.Booking != nil && !policy.Permits(job.Channel, policy.ActBooking) {
+	actions = policy.Actions(channel, actions)
+	if draft.Booking != nil && !policy.Permits(channel, policy.ActBooking) {
 		draft.Booking = nil
 	}
 	text = strings.TrimSpace(text)
 	if text == "" && len(actions) == 0 {
-		return Reply{}, domain.Errorf(domain.CodeModelUnavailable, "the model returned an empty reply; try again")
+		return drafted{}, domain.Errorf(domain.CodeModelUnavailable, "the model returned an empty reply; try again")
 	}
-	return a.finish(ctx, t, customer.Content, text, actions, draft.Booking)
+	return drafted{text: text, actions: actions, booking: draft.Booking}, nil
 }
 
 // finish charges the interaction, stores the reply, marks the job done and writes the events,

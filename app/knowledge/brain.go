@@ -5,6 +5,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -260,4 +261,30 @@ func (b *Brain) embed(ctx context.Context, texts []string) ([][]float32, error) 
 		out = append(out, vs...)
 	}
 	return out, nil
+}
+
+// Page returns the account's page n (from 1, in the order Overview lists them) with its chunks,
+// the text the agent reads of it, in order. A page past the last is not found.
+func (b *Brain) Page(ctx context.Context, accountID string, n int) (knowledge.StoredPage, []knowledge.StoredChunk, error) {
+	pages, err := b.store.Pages(ctx, accountID)
+	if err != nil {
+		return knowledge.StoredPage{}, nil, err
+	}
+	if n < 1 || n > len(pages) {
+		return knowledge.StoredPage{}, nil, domain.NotFound(fmt.Sprintf("page %d", n))
+	}
+	page := pages[n-1]
+	chunks, err := b.store.Chunks(ctx, accountID)
+	if err != nil {
+		return knowledge.StoredPage{}, nil, err
+	}
+	var out []knowledge.StoredChunk
+	for _, c := range chunks {
+		if c.PageID == page.ID {
+			c.Vector = nil
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, func(a, b knowledge.StoredChunk) int { return a.Ordinal - b.Ordinal })
+	return page, out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/mcpserver"
 	"github.com/svcagent/svc/adapters/model/local"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
@@ -37,10 +38,12 @@ import (
 var common = wire.NewSet(
 	boot.Plans, boot.HTTPOptions, boot.EventSet,
 	store.Set, boot.OutboxSet, clock.Set, httpapi.Set,
+	mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)),
 	events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges,
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 	wire.Bind(new(ports.Handler), new(*events.Processor)),
 	accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
+	accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)),
 	profiles.New,
 	boot.CrawlOptions, crawl.Set, local.Set,
 	knowledge.NewBrain,

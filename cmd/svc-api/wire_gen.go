@@ -14,6 +14,7 @@ import (
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/adapters/mail"
+	"github.com/svcagent/svc/adapters/mcpserver"
 	"github.com/svcagent/svc/adapters/messaging/telegram"
 	"github.com/svcagent/svc/adapters/messaging/whatsapp"
 	"github.com/svcagent/svc/adapters/model/local"
@@ -188,7 +189,21 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
-	useCases := httpapi.UseCases{
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
+	useCases := mcpserver.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    service,
+		Brain:       brain,
+		Chat:        agent,
+		Webhooks:    manager,
+		Conversions: conversionsService,
+		Compat:      compatService,
+		Assistant:   assistantService,
+		Developers:  developers,
+	}
+	server := mcpserver.New(useCases, log)
+	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
 		Profiles:      service,
@@ -204,17 +219,18 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	server := httpapi.New(options, useCases, readiness, metrics, log)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
-		server:  server,
+		server:  httpapiServer,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -372,7 +388,21 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
-	useCases := httpapi.UseCases{
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
+	useCases := mcpserver.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    service,
+		Brain:       brain,
+		Chat:        agent,
+		Webhooks:    manager,
+		Conversions: conversionsService,
+		Compat:      compatService,
+		Assistant:   assistantService,
+		Developers:  developers,
+	}
+	server := mcpserver.New(useCases, log)
+	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
 		Profiles:      service,
@@ -388,17 +418,18 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	server := httpapi.New(options, useCases, readiness, metrics, log)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
-		server:  server,
+		server:  httpapiServer,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -555,7 +586,21 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
-	useCases := httpapi.UseCases{
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
+	useCases := mcpserver.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    service,
+		Brain:       brain,
+		Chat:        agent,
+		Webhooks:    manager,
+		Conversions: conversionsService,
+		Compat:      compatService,
+		Assistant:   assistantService,
+		Developers:  developers,
+	}
+	server := mcpserver.New(useCases, log)
+	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
 		Profiles:      service,
@@ -571,17 +616,18 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	server := httpapi.New(options, useCases, readiness, metrics, log)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
-		server:  server,
+		server:  httpapiServer,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -739,7 +785,21 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
-	useCases := httpapi.UseCases{
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
+	useCases := mcpserver.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    service,
+		Brain:       brain,
+		Chat:        agent,
+		Webhooks:    manager,
+		Conversions: conversionsService,
+		Compat:      compatService,
+		Assistant:   assistantService,
+		Developers:  developers,
+	}
+	server := mcpserver.New(useCases, log)
+	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
 		Profiles:      service,
@@ -755,17 +815,18 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
 	readiness := boot.EmbeddedReadiness(pinger)
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	server := httpapi.New(options, useCases, readiness, metrics, log)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
-		server:  server,
+		server:  httpapiServer,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -937,7 +998,21 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
-	useCases := httpapi.UseCases{
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
+	useCases := mcpserver.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    service,
+		Brain:       brain,
+		Chat:        agent,
+		Webhooks:    manager,
+		Conversions: conversionsService,
+		Compat:      compatService,
+		Assistant:   assistantService,
+		Developers:  developers,
+	}
+	server := mcpserver.New(useCases, log)
+	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
 		Profiles:      service,
@@ -953,19 +1028,20 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
 	readiness := boot.ProductionReadiness(pinger, redisPinger)
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	server := httpapi.New(options, useCases, readiness, metrics, log)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
-		server:  server,
+		server:  httpapiServer,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1141,7 +1217,21 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
-	useCases := httpapi.UseCases{
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
+	useCases := mcpserver.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    service,
+		Brain:       brain,
+		Chat:        agent,
+		Webhooks:    manager,
+		Conversions: conversionsService,
+		Compat:      compatService,
+		Assistant:   assistantService,
+		Developers:  developers,
+	}
+	server := mcpserver.New(useCases, log)
+	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
 		Profiles:      service,
@@ -1157,19 +1247,20 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
 	readiness := boot.ProductionReadiness(pinger, redisPinger)
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	server := httpapi.New(options, useCases, readiness, metrics, log)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
-		server:  server,
+		server:  httpapiServer,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1344,7 +1435,21 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
-	useCases := httpapi.UseCases{
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
+	useCases := mcpserver.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    service,
+		Brain:       brain,
+		Chat:        agent,
+		Webhooks:    manager,
+		Conversions: conversionsService,
+		Compat:      compatService,
+		Assistant:   assistantService,
+		Developers:  developers,
+	}
+	server := mcpserver.New(useCases, log)
+	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
 		Profiles:      service,
@@ -1360,19 +1465,20 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
 	readiness := boot.ProductionReadiness(pinger, redisPinger)
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	server := httpapi.New(options, useCases, readiness, metrics, log)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
-		server:  server,
+		server:  httpapiServer,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1548,7 +1654,21 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
-	useCases := httpapi.UseCases{
+	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
+	useCases := mcpserver.UseCases{
+		Access:      access,
+		Overviews:   overviews,
+		Profiles:    service,
+		Brain:       brain,
+		Chat:        agent,
+		Webhooks:    manager,
+		Conversions: conversionsService,
+		Compat:      compatService,
+		Assistant:   assistantService,
+		Developers:  developers,
+	}
+	server := mcpserver.New(useCases, log)
+	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
 		Profiles:      service,
@@ -1564,19 +1684,20 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
 	redisPinger := boot.NewRedisPinger(client)
 	readiness := boot.ProductionReadiness(pinger, redisPinger)
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	server := httpapi.New(options, useCases, readiness, metrics, log)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
-		server:  server,
+		server:  httpapiServer,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1595,7 +1716,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.

@@ -41,8 +41,12 @@ type Account struct {
 	WidgetToken      string
 	AllowedDomains   []string
 	DeveloperBonus   bool
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
+	// DeveloperSince is when a key of the account first completed an MCP initialize (zero:
+	// never), and DeveloperClient the client that did, "name version".
+	DeveloperSince  time.Time
+	DeveloperClient string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
 }
 
 // MaxNameLength bounds an account name.

@@ -27,6 +27,9 @@ const MaxCrawlPages = 30
 type CrawlRequest struct {
 	URL      string
 	MaxPages int
+	// OnPage, when set, is told of each page read as it is read: how many so far, and its
+	// address. It is called from the crawl's own goroutine, one call at a time.
+	OnPage func(read int, url string)
 }
 
 // Skip is a URL the crawler did not read, and why.

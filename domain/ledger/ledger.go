@@ -17,6 +17,9 @@ type Plan struct {
 	Name         string
 	Interactions int
 	WebChannels  bool
+	// DeveloperBonus is the interactions a period that an account with the developer bonus
+	// gets on top of its allowance.
+	DeveloperBonus int
 }
 
 // Period is a billing period, [Start, End).
@@ -64,12 +67,17 @@ func Cost(a Action) (int, bool) {
 	return c, ok
 }
 
-// Limit returns the allowance of an account: its custom limit when set, else the plan's.
-func Limit(p Plan, custom int) int {
+// Limit returns the allowance of an account: its custom limit when set, else the plan's, plus
+// the plan's developer bonus when the account has it.
+func Limit(p Plan, custom int, developer bool) int {
+	n := p.Interactions
 	if custom > 0 {
-		return custom
+		n = custom
 	}
-	return p.Interactions
+	if developer {
+		n += p.DeveloperBonus
+	}
+	return n
 }
 
 // Labels tag a charge in the usage statement (model-compatible endpoints' optional headers).

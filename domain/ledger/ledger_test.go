@@ -57,13 +57,16 @@ func TestCost(t *testing.T) {
 }
 
 func TestLimit(t *testing.T) {
-	starter := Plan{Name: "starter", Interactions: 1000, WebChannels: true}
+	starter := Plan{Name: "starter", Interactions: 1000, WebChannels: true, DeveloperBonus: 100}
 	tests := []struct {
-		custom, want int
-	}{{0, 1000}, {-1, 1000}, {50, 50}, {5000, 5000}}
+		custom    int
+		developer bool
+		want      int
+	}{{0, false, 1000}, {-1, false, 1000}, {50, false, 50}, {5000, false, 5000},
+		{0, true, 1100}, {50, true, 150}}
 	for _, tt := range tests {
-		if got := Limit(starter, tt.custom); got != tt.want {
-			t.Errorf("Limit(custom=%d) = %d, want %d", tt.custom, got, tt.want)
+		if got := Limit(starter, tt.custom, tt.developer); got != tt.want {
+			t.Errorf("Limit(custom=%d, developer=%v) = %d, want %d", tt.custom, tt.developer, got, tt.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ const (
 	KindConversion         = "conversion"
 	KindWebhookDeactivated = "webhook.deactivated"
 	KindLimitReached       = "limit.reached"
+	KindDeveloperBonus     = "developer_bonus.active"
 )
 
 // Notification is one message to the account owner.

@@ -196,6 +196,7 @@ func testAccounts(t *testing.T, s Stores) {
 	want := a
 	want.Name, want.Plan, want.Status = "Renamed", "pro", account.Inactive
 	want.InteractionLimit, want.DeveloperBonus = 42, true
+	want.DeveloperSince, want.DeveloperClient = t0.Add(30*time.Minute), "Claude Desktop 1.2.3"
 	want.AllowedDomains = []string{"a.example", "b.example"}
 	want.OwnerEmail, want.WidgetToken = "new@example.com", "wt_new"
 	want.UpdatedAt = t0.Add(time.Hour)
