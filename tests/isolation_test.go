@@ -71,6 +71,12 @@ var isolationRoutes = map[string]isolationRoute{
 
 	"POST /v1/assistant": {auth: authKey, body: map[string]any{"message": "What are my tasks today?"}},
 
+	// The MCP server: an owner channel, the API key only.
+	"POST /mcp": {auth: authKey, body: map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
+		"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "isolation", "version": "1"}}}},
+	"GET /mcp":    {auth: authKey},
+	"DELETE /mcp": {auth: authKey},
+
 	"GET /v1/widget":                          {auth: authKey},
 	"PUT /v1/widget/domains":                  {auth: authKey, body: map[string]any{"domains": []string{"b.example"}}},
 	"PATCH /v1/widget/style":                  {auth: authKey, body: map[string]any{"theme": "dark"}},
