@@ -4,7 +4,7 @@ BIN     := bin
 PKGS    := ./...
 WIRE    := ./cmd/svc-api ./cmd/svc-worker ./cmd/svcctl
 
-.PHONY: run build test test-short bench eval fuzz generate check-generate lint clean
+.PHONY: run build test test-short bench bench-smoke bench-go eval fuzz generate check-generate lint clean
 
 ## run: build and start svc-api in the embedded environment (SQLite under ./data, in-process queue)
 run: build
@@ -25,8 +25,21 @@ test:
 test-short:
 	$(GO) test -count=1 -short $(PKGS)
 
-## bench: the benchmarks whose figures the README quotes
+## bench: the load harness (tests/load_test.go): starts each environment (BENCH_ENVS, default
+## embedded,production), a fake upstream on loopback and many accounts, measures the relay (one client
+## at a time, fixed rates, closed loop, time to first byte), POST /v1/chat and webhook fan-out, each
+## alternating with the upstream called directly over BENCH_ROUNDS rounds, and writes BENCHMARKS.md.
+## BENCH_DURATION, BENCH_ACCOUNTS, BENCH_PROGRAM_ENV, BENCH_NOTE, ...: see loadConfigFromEnv.
 bench:
+	SVC_BENCH=1 $(GO) test -count=1 -run '^TestLoad$$' -v -timeout 90m ./tests/
+
+## bench-smoke: the load harness in quick mode (a smoke run; writes no BENCHMARKS.md unless BENCH_OUT)
+bench-smoke:
+	SVC_BENCH=1 BENCH_QUICK=1 BENCH_OUT=$${BENCH_OUT:--} $(GO) test -count=1 -run '^TestLoad$$' -v -timeout 20m ./tests/
+
+## bench-go: the Go micro-benchmarks (store, Brain search, reply engine, and the older end-to-end
+## benchmarks of tests/)
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./tests/ ./adapters/store/
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./domain/knowledge/ ./adapters/model/local/
 
