@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
-	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -117,26 +116,30 @@ func (a *Access) Admit(ctx context.Context, secret string, accountLimits ...rate
 	return Admission{Principal: p, counted: counted}, nil
 }
 
-// count counts one request against each limit at once (the last in the calling goroutine):
-// PerKey for the key, the others for the account, each as plan sets it.
+// count counts one request against each limit at once, in one call of the limiter (one round
+// trip to Redis): PerKey for the key, the others for the account, each as plan sets it.
 func (a *Access) count(ctx context.Context, keyID, accountID, plan string, limits []ratelimit.Limit) []counted {
 	out := make([]counted, len(limits))
-	one := func(i int) {
-		l := limits[i]
+	checks := make([]ratelimit.Check, len(limits))
+	for i, l := range limits {
 		subject := accountID
 		if l.Name == ratelimit.PerKey.Name {
 			subject = keyID
 		}
 		l = a.plans.RateLimit(plan, l)
-		res, err := a.Limit(ctx, plan, subject, l)
-		out[i] = counted{limit: l, result: res, err: err}
+		out[i].limit = l
+		checks[i] = ratelimit.Check{Subject: ratelimit.Subject(l, subject), Limit: l}
 	}
-	var wg sync.WaitGroup
-	for i := range len(limits) - 1 {
-		wg.Go(func() { one(i) })
+	results, err := a.limiter.AllowAll(ctx, checks)
+	for i := range out {
+		if err != nil {
+			out[i].err = fmt.Errorf("rate limit %s: %w", out[i].limit.Name, err)
+			continue
+		}
+		out[i].result = results[i]
+		out[i].result.Limit = out[i].limit.Count
+		out[i].err = results[i].Err(out[i].limit)
 	}
-	one(len(limits) - 1)
-	wg.Wait()
 	return out
 }
 

@@ -112,7 +112,7 @@ func TestAdmitAuthenticates(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(f)
 			}
-			f.limiter.EXPECT().Allow(gomock.Any(), gomock.Any(), gomock.Any()).Return(ratelimit.Result{Allowed: true}, nil).AnyTimes()
+			f.limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}}, nil).AnyTimes()
 			ad, err := NewAccess(f.keys, f.limiter, plans, f.clock).Admit(context.Background(), tt.secret)
 			p := ad.Principal
 			if got := domain.ErrorCode(err); got != tt.want {
@@ -141,8 +141,8 @@ func TestAdmitCountsLimits(t *testing.T) {
 
 	// First request: authenticated, then counted.
 	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil)
-	f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
-	f.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", ratelimit.Compat).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+	f.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}, {Subject: "model:acct_1", Limit: ratelimit.Compat}}).
+		Return([]ratelimit.Result{{Allowed: true, Remaining: 119}, {RetryAfter: time.Second}}, nil)
 	ad, err := access.Admit(ctx, goodKey, ratelimit.Compat)
 	if err != nil || ad.Principal.KeyID != "key_1" {
 		t.Fatalf("first Admit: %+v, %v", ad.Principal, err)
@@ -159,7 +159,8 @@ func TestAdmitCountsLimits(t *testing.T) {
 
 	// Known key: counted while it is checked, by the ids remembered.
 	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil)
-	f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 118}, nil)
+	f.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}}).
+		Return([]ratelimit.Result{{Allowed: true, Remaining: 118}}, nil)
 	if ad, err = access.Admit(ctx, goodKey); err != nil {
 		t.Fatalf("second Admit: %v", err)
 	}
@@ -171,7 +172,8 @@ func TestAdmitCountsLimits(t *testing.T) {
 	revoked := key
 	revoked.RevokedAt = now
 	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: revoked, Account: active}, nil)
-	f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+	f.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}}).
+		Return([]ratelimit.Result{{RetryAfter: time.Second}}, nil)
 	if _, err = access.Admit(ctx, goodKey); domain.ErrorCode(err) != domain.CodeUnauthorized {
 		t.Fatalf("revoked key: %v; want unauthorized", err)
 	}
@@ -289,8 +291,8 @@ func TestPlanLimits(t *testing.T) {
 	perKey.Count, model.Count = 1200, 600
 	for range 2 {
 		f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: pro}, nil)
-		f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", perKey).Return(ratelimit.Result{Allowed: true, Remaining: 1199}, nil)
-		f.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", model).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+		f.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: perKey}, {Subject: "model:acct_1", Limit: model}}).
+			Return([]ratelimit.Result{{Allowed: true, Remaining: 1199}, {RetryAfter: time.Second}}, nil)
 		ad, err := access.Admit(ctx, goodKey, ratelimit.Compat)
 		if err != nil {
 			t.Fatal(err)

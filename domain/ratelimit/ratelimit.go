@@ -47,6 +47,12 @@ func (c Counts) Of(l Limit) Limit {
 // then one every second. Only failures count, so a valid credential is never refused by it.
 var AuthFailures = Limit{Name: "authfail", Count: 20, Period: 20 * time.Second}
 
+// Check is one limit to count a request against, for one subject (see Subject).
+type Check struct {
+	Subject string
+	Limit   Limit
+}
+
 // Result is a limiter's verdict on one request.
 type Result struct {
 	Limit      int // the Count of the limit as applied (a plan may set its own)
