@@ -6,10 +6,12 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/netip"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/caarlos0/env/v11"
 
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/ratelimit"
 )
 
 // Environment names.
@@ -46,21 +49,26 @@ type Config struct {
 	PlanProInteractions     int           `env:"SVC_PLAN_PRO_INTERACTIONS" envDefault:"10000"`
 	// DeveloperBonusInteractions are the interactions a period on top of the plan's that an
 	// account connected through MCP gets (the developer bonus).
-	DeveloperBonusInteractions int           `env:"SVC_DEVELOPER_BONUS_INTERACTIONS" envDefault:"100"`
-	ModelBaseURL               string        `env:"SVC_MODEL_BASE_URL"`
-	ModelAPIKey                string        `env:"SVC_MODEL_API_KEY"`
-	ModelName                  string        `env:"SVC_MODEL_NAME" envDefault:"gpt-4o-mini"`
-	ModelEmbeddingName         string        `env:"SVC_MODEL_EMBEDDING_NAME" envDefault:"text-embedding-3-small"`
-	ModelImageName             string        `env:"SVC_MODEL_IMAGE_NAME"`
-	ChatWait                   time.Duration `env:"SVC_CHAT_WAIT" envDefault:"40s"`
-	ReplyTimeout               time.Duration `env:"SVC_REPLY_TIMEOUT" envDefault:"75s"`
-	SweepInterval              time.Duration `env:"SVC_SWEEP_INTERVAL" envDefault:"5s"`
-	SecretKey                  string        `env:"SVC_SECRET_KEY"`
-	SMTPURL                    string        `env:"SVC_SMTP_URL"`
-	MailFrom                   string        `env:"SVC_MAIL_FROM" envDefault:"svc <no-reply@localhost>"`
-	TrustedProxies             []string      `env:"SVC_TRUSTED_PROXIES" envSeparator:","`
-	WhatsAppAPIURL             string        `env:"SVC_WHATSAPP_API_URL" envDefault:"https://graph.facebook.com/v21.0"`
-	TelegramAPIURL             string        `env:"SVC_TELEGRAM_API_URL" envDefault:"https://api.telegram.org"`
+	DeveloperBonusInteractions int `env:"SVC_DEVELOPER_BONUS_INTERACTIONS" envDefault:"100"`
+	// Plan*RateLimits set a plan's per-minute request limits, e.g. "model=600,key=1200" (names:
+	// key, chat, assistant, model); a limit left out keeps the spec's count.
+	PlanFreeRateLimits    map[string]int `env:"SVC_PLAN_FREE_RATE_LIMITS" envSeparator:"," envKeyValSeparator:"="`
+	PlanStarterRateLimits map[string]int `env:"SVC_PLAN_STARTER_RATE_LIMITS" envSeparator:"," envKeyValSeparator:"="`
+	PlanProRateLimits     map[string]int `env:"SVC_PLAN_PRO_RATE_LIMITS" envSeparator:"," envKeyValSeparator:"="`
+	ModelBaseURL          string         `env:"SVC_MODEL_BASE_URL"`
+	ModelAPIKey           string         `env:"SVC_MODEL_API_KEY"`
+	ModelName             string         `env:"SVC_MODEL_NAME" envDefault:"gpt-4o-mini"`
+	ModelEmbeddingName    string         `env:"SVC_MODEL_EMBEDDING_NAME" envDefault:"text-embedding-3-small"`
+	ModelImageName        string         `env:"SVC_MODEL_IMAGE_NAME"`
+	ChatWait              time.Duration  `env:"SVC_CHAT_WAIT" envDefault:"40s"`
+	ReplyTimeout          time.Duration  `env:"SVC_REPLY_TIMEOUT" envDefault:"75s"`
+	SweepInterval         time.Duration  `env:"SVC_SWEEP_INTERVAL" envDefault:"5s"`
+	SecretKey             string         `env:"SVC_SECRET_KEY"`
+	SMTPURL               string         `env:"SVC_SMTP_URL"`
+	MailFrom              string         `env:"SVC_MAIL_FROM" envDefault:"svc <no-reply@localhost>"`
+	TrustedProxies        []string       `env:"SVC_TRUSTED_PROXIES" envSeparator:","`
+	WhatsAppAPIURL        string         `env:"SVC_WHATSAPP_API_URL" envDefault:"https://graph.facebook.com/v21.0"`
+	TelegramAPIURL        string         `env:"SVC_TELEGRAM_API_URL" envDefault:"https://api.telegram.org"`
 }
 
 // DefaultMetricsAddr is where svc-api serves /metrics when SVC_METRICS_ADDR is not set: loopback
@@ -229,9 +237,25 @@ func (c *Config) validate() error {
 			bad(name, "must not be negative")
 		}
 	}
+	for name, counts := range map[string]map[string]int{
+		"SVC_PLAN_FREE_RATE_LIMITS":    c.PlanFreeRateLimits,
+		"SVC_PLAN_STARTER_RATE_LIMITS": c.PlanStarterRateLimits,
+		"SVC_PLAN_PRO_RATE_LIMITS":     c.PlanProRateLimits,
+	} {
+		for _, l := range slices.Sorted(maps.Keys(counts)) {
+			if !slices.ContainsFunc(ratelimit.PerMinute, func(pm ratelimit.Limit) bool { return pm.Name == l }) {
+				bad(name, "%q is not a per-minute limit: name key, chat, assistant or model, e.g. model=600,key=1200", l)
+			} else if n := counts[l]; n < 1 || n > maxRateLimit {
+				bad(name, "%s=%d: a limit is between 1 and %d requests a minute", l, n, maxRateLimit)
+			}
+		}
+	}
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 	return errors.Join(errs...)
 }
+
+// maxRateLimit is the most requests a minute a plan's limit may allow: 100 a millisecond.
+const maxRateLimit = 6_000_000
 
 func schemeOf(raw string) string {
 	i := strings.Index(raw, "://")
@@ -283,9 +307,12 @@ func (c Config) Upgrade() string {
 // Plans returns the plan table: free (no web channels), starter and pro.
 func (c Config) Plans() ledger.Plans {
 	return ledger.Plans{
-		"free":    {Name: "free", Interactions: c.PlanFreeInteractions, WebChannels: false, DeveloperBonus: c.DeveloperBonusInteractions},
-		"starter": {Name: "starter", Interactions: c.PlanStarterInteractions, WebChannels: true, DeveloperBonus: c.DeveloperBonusInteractions},
-		"pro":     {Name: "pro", Interactions: c.PlanProInteractions, WebChannels: true, DeveloperBonus: c.DeveloperBonusInteractions},
+		"free": {Name: "free", Interactions: c.PlanFreeInteractions, WebChannels: false, DeveloperBonus: c.DeveloperBonusInteractions,
+			RateLimits: c.PlanFreeRateLimits},
+		"starter": {Name: "starter", Interactions: c.PlanStarterInteractions, WebChannels: true, DeveloperBonus: c.DeveloperBonusInteractions,
+			RateLimits: c.PlanStarterRateLimits},
+		"pro": {Name: "pro", Interactions: c.PlanProInteractions, WebChannels: true, DeveloperBonus: c.DeveloperBonusInteractions,
+			RateLimits: c.PlanProRateLimits},
 	}
 }
 

@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/svcagent/svc/domain/ratelimit"
 )
 
 func lookup(m map[string]string) func(string) (string, bool) {
@@ -62,6 +64,10 @@ func TestLoadErrors(t *testing.T) {
 		{"production without a secret key", "SVC_ENV", "production"},
 		{"bad trusted proxy", "SVC_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal"},
 		{"bad trusted range", "SVC_TRUSTED_PROXIES", "10.0.0.0/33"},
+		{"unknown rate limit", "SVC_PLAN_PRO_RATE_LIMITS", "model=600,pages=5"},
+		{"zero rate limit", "SVC_PLAN_FREE_RATE_LIMITS", "chat=0"},
+		{"rate limit not a number", "SVC_PLAN_STARTER_RATE_LIMITS", "key=many"},
+		{"rate limit without a count", "SVC_PLAN_STARTER_RATE_LIMITS", "key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,6 +79,32 @@ func TestLoadErrors(t *testing.T) {
 				t.Fatalf("error %q does not name %s", err, tt.key)
 			}
 		})
+	}
+}
+
+func TestPlanRateLimits(t *testing.T) {
+	c, err := Load(lookup(map[string]string{"SVC_PLAN_PRO_RATE_LIMITS": "model=6000,key=12000"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := c.Plans()
+	for _, tt := range []struct {
+		plan  string
+		limit ratelimit.Limit
+		want  int
+	}{
+		{"pro", ratelimit.Compat, 6000},
+		{"pro", ratelimit.PerKey, 12000},
+		{"pro", ratelimit.Chat, 30},       // not set: the spec's
+		{"starter", ratelimit.Compat, 60}, // another plan: the spec's
+		{"free", ratelimit.PerKey, 120},
+		{"unknown", ratelimit.Compat, 60},
+		{"pro", ratelimit.Crawls, 10}, // not a per-minute limit
+	} {
+		got := plans.RateLimit(tt.plan, tt.limit)
+		if got.Count != tt.want || got.Name != tt.limit.Name || got.Period != tt.limit.Period {
+			t.Errorf("%s %s: %+v, want a count of %d", tt.plan, tt.limit.Name, got, tt.want)
+		}
 	}
 }
 

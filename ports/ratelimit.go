@@ -12,4 +12,7 @@ import (
 // every Period/Count).
 type RateLimiter interface {
 	Allow(ctx context.Context, subject string, limit ratelimit.Limit) (ratelimit.Result, error)
+	// AllowAll counts one request against each check at once (one round trip to a shared
+	// limiter), each as Allow would, and returns their results in the order of checks.
+	AllowAll(ctx context.Context, checks []ratelimit.Check) ([]ratelimit.Result, error)
 }

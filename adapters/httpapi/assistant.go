@@ -137,7 +137,7 @@ func (s *Server) postAssistant(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if !s.limit(c, p.Account.ID, ratelimit.Assistant) {
+	if !s.limit(c, p.Account.Plan, p.Account.ID, ratelimit.Assistant) {
 		return
 	}
 	r, err := s.uc.Assistant.Handle(c.Request.Context(), assistantapp.Caller{Account: p.Account, SendWithoutApproval: p.SendWithoutApproval}, req)

@@ -64,7 +64,7 @@ func (s *Server) send(c *gin.Context, message *string, req chat.Request) {
 		s.fail(c, err)
 		return
 	}
-	if !s.limit(c, req.Account.ID, ratelimit.Chat) {
+	if !s.limit(c, req.Account.Plan, req.Account.ID, ratelimit.Chat) {
 		return
 	}
 	r, err := s.uc.Chat.Send(c.Request.Context(), req)

@@ -152,6 +152,13 @@ func newModelServer(t *testing.T, withUpstream bool) modelFixture {
 	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
 	d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}}, nil).AnyTimes()
 	d.limiter.EXPECT().Allow(gomock.Any(), gomock.Any(), gomock.Any()).Return(ratelimit.Result{Allowed: true, Remaining: 10}, nil).AnyTimes()
+	d.limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, checks []ratelimit.Check) ([]ratelimit.Result, error) {
+		out := make([]ratelimit.Result, len(checks))
+		for i := range out {
+			out[i] = ratelimit.Result{Allowed: true, Remaining: 10}
+		}
+		return out, nil
+	}).AnyTimes()
 	f := modelFixture{s: s, d: d, ledger: &fakeLedger{limit: 10}, up: &upstream{}}
 	ctrl := gomock.NewController(t)
 	clock := mock.NewMockClock(ctrl)
@@ -247,8 +254,8 @@ func TestModelRateLimit(t *testing.T) {
 	s, d := newTestServer(t)
 	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
 	d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}}, nil)
-	d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true}, nil)
-	d.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", ratelimit.Compat).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+	d.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}, {Subject: "model:acct_1", Limit: ratelimit.Compat}}).
+		Return([]ratelimit.Result{{Allowed: true}, {RetryAfter: time.Second}}, nil)
 	rec := do(s, "POST", "/v1/embeddings", auth, `{"input":"a"}`)
 	if rec.Code != 429 || envelope(t, rec).Code != domain.CodeRateLimited {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())

@@ -141,7 +141,7 @@ func (s *Server) putPages(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if !s.limit(c, p.Account.ID, ratelimit.PageUploads) {
+	if !s.limit(c, p.Account.Plan, p.Account.ID, ratelimit.PageUploads) {
 		return
 	}
 	up, err := s.uc.Brain.ReplacePages(c.Request.Context(), p.Account.ID, in)
@@ -227,7 +227,7 @@ func (s *Server) postCrawl(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if !s.limit(c, p.Account.ID, ratelimit.Crawls) {
+	if !s.limit(c, p.Account.Plan, p.Account.ID, ratelimit.Crawls) {
 		return
 	}
 	out, err := s.uc.Brain.Crawl(c.Request.Context(), p.Account.ID, req)

@@ -193,7 +193,7 @@ func (s *Server) messagingWebhook(c *gin.Context, app messaging.App, header stri
 	}
 	receipt := receiptJSON{Object: "messaging.receipt"}
 	for _, in := range msgs {
-		if in.Answerable() && !s.limit(c, conn.AccountID, ratelimit.Chat) {
+		if in.Answerable() && !s.limit(c, "", conn.AccountID, ratelimit.Chat) {
 			return
 		}
 		r, err := s.uc.Messaging.Receive(ctx, conn, in)

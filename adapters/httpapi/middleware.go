@@ -181,18 +181,18 @@ func (s *Server) admitted(c *gin.Context, l ratelimit.Limit) bool {
 	return s.applyLimit(c, l, res, err)
 }
 
-// limit counts the request against l for subject, sets the rate-limit headers, and answers 429
-// when over. It reports whether the request may go on.
-func (s *Server) limit(c *gin.Context, subject string, l ratelimit.Limit) bool {
-	res, err := s.uc.Access.Limit(c.Request.Context(), subject, l)
+// limit counts the request against l for subject, with the count plan (the account's plan) sets,
+// sets the rate-limit headers, and answers 429 when over. It reports whether the request may go on.
+func (s *Server) limit(c *gin.Context, plan, subject string, l ratelimit.Limit) bool {
+	res, err := s.uc.Access.Limit(c.Request.Context(), plan, subject, l)
 	return s.applyLimit(c, l, res, err)
 }
 
 // applyLimit applies the outcome of counting a request against l: the rate-limit headers for
 // the per-key limit, and the error when over.
 func (s *Server) applyLimit(c *gin.Context, l ratelimit.Limit, res ratelimit.Result, err error) bool {
-	if l == ratelimit.PerKey && domain.ErrorCode(err) != domain.CodeInternal {
-		c.Header("X-RateLimit-Limit", strconv.Itoa(l.Count))
+	if l.Name == ratelimit.PerKey.Name && domain.ErrorCode(err) != domain.CodeInternal {
+		c.Header("X-RateLimit-Limit", strconv.Itoa(res.Limit))
 		c.Header("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
 		c.Header("X-RateLimit-Reset", strconv.Itoa(int((res.ResetAfter+time.Second-1)/time.Second)))
 	}

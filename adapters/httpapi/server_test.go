@@ -300,13 +300,13 @@ func TestAccountRoute(t *testing.T) {
 		}},
 		{name: "rate limited", header: "Bearer " + testKey, status: 429, code: domain.CodeRateLimited, setup: func(d deps) {
 			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}}, nil)
-			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{RetryAfter: 400 * time.Millisecond}, nil)
+			d.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}}).Return([]ratelimit.Result{{RetryAfter: 400 * time.Millisecond}}, nil)
 		}},
 		{name: "free plan may read its account", header: "bearer " + testKey, status: 200, setup: func(d deps) {
 			// The usage shown is the one read with the key, for the current period.
 			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, ledger.PeriodAt(testNow)).Return(ports.Credential{Key: key,
 				Account: account.Account{ID: "acct_1", Name: "Lu", Status: account.Active, Plan: "free", InteractionLimit: 50, CreatedAt: testNow}, Spent: 7}, nil)
-			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
+			d.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}}).Return([]ratelimit.Result{{Allowed: true, Remaining: 119}}, nil)
 			d.profiles.EXPECT().Get(gomock.Any(), "acct_1").Return(profile.Profile{BusinessName: "Padaria Lu", Channels: profile.Channels{API: true}}, nil)
 		}, checkOK: func(t *testing.T, b map[string]any) {
 			u := b["usage"].(map[string]any)
@@ -387,7 +387,7 @@ func TestFailedAuthenticationThrottle(t *testing.T) {
 		}},
 		{name: "valid key is never refused by the failure limit", header: "Bearer " + testKey, status: 200, setup: func(d deps) {
 			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: active}, nil)
-			d.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
+			d.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}}).Return([]ratelimit.Result{{Allowed: true, Remaining: 119}}, nil)
 			d.profiles.EXPECT().Get(gomock.Any(), "acct_1").Return(profile.Profile{}, nil)
 		}},
 	}

@@ -72,7 +72,7 @@ func (s *Server) authClient(c *gin.Context) {
 		return
 	}
 	c.Set(ctxClient, p)
-	if !s.limit(c, p.Session.ID, ratelimit.PerKey) {
+	if !s.limit(c, p.Account.Plan, p.Session.ID, ratelimit.PerKey) {
 		return
 	}
 	c.Next()

@@ -74,9 +74,9 @@ func progress(ctx context.Context) func(read int, url string) {
 	}
 }
 
-// limit counts a call against the account's limit l, as the REST route does.
-func (s *Server) limit(ctx context.Context, accountID string, l ratelimit.Limit) error {
-	_, err := s.uc.Access.Limit(ctx, accountID, l)
+// limit counts a call against the account's limit l (as its plan sets it), as the REST route does.
+func (s *Server) limit(ctx context.Context, plan, accountID string, l ratelimit.Limit) error {
+	_, err := s.uc.Access.Limit(ctx, plan, accountID, l)
 	return err
 }
 
@@ -386,7 +386,7 @@ func (s *Server) knowledgeTools(srv *mcp.Server) {
 			if err := pin.Validate(); err != nil {
 				return nil, err
 			}
-			if err := s.limit(ctx, p.Account.ID, ratelimit.PageUploads); err != nil {
+			if err := s.limit(ctx, p.Account.Plan, p.Account.ID, ratelimit.PageUploads); err != nil {
 				return nil, err
 			}
 			return s.uc.Brain.ReplacePages(ctx, p.Account.ID, pin)
@@ -405,7 +405,7 @@ func (s *Server) knowledgeTools(srv *mcp.Server) {
 			if err != nil {
 				return nil, err
 			}
-			if err := s.limit(ctx, p.Account.ID, ratelimit.Crawls); err != nil {
+			if err := s.limit(ctx, p.Account.Plan, p.Account.ID, ratelimit.Crawls); err != nil {
 				return nil, err
 			}
 			out, err := s.uc.Brain.Crawl(ctx, p.Account.ID, req)
@@ -462,7 +462,7 @@ func (s *Server) conversationTools(srv *mcp.Server) {
 			if err := conversation.ValidateMessage("message", in.Message); err != nil {
 				return nil, err
 			}
-			if err := s.limit(ctx, p.Account.ID, ratelimit.Chat); err != nil {
+			if err := s.limit(ctx, p.Account.Plan, p.Account.ID, ratelimit.Chat); err != nil {
 				return nil, err
 			}
 			pv, err := s.uc.Chat.Preview(ctx, p.Account, in.Message)
@@ -581,7 +581,7 @@ func (s *Server) businessTools(srv *mcp.Server) {
 			if _, _, err := req.Validate(); err != nil {
 				return nil, err
 			}
-			if err := s.limit(ctx, p.Account.ID, ratelimit.Assistant); err != nil {
+			if err := s.limit(ctx, p.Account.Plan, p.Account.ID, ratelimit.Assistant); err != nil {
 				return nil, err
 			}
 			return s.uc.Assistant.Handle(ctx, assistantapp.Caller{Account: p.Account, SendWithoutApproval: p.SendWithoutApproval}, req)

@@ -89,9 +89,30 @@ func (f *Fallback) Allow(ctx context.Context, subject string, l rl.Limit) (rl.Re
 	if err := validate(l); err != nil {
 		return rl.Result{}, err
 	}
+	return through(ctx, f,
+		func(ctx context.Context) (rl.Result, error) { return f.redis.Allow(ctx, subject, l) },
+		func() (rl.Result, error) { return f.memory.Allow(ctx, subject, l) })
+}
+
+// AllowAll counts one request against each check, with Redis (one round trip) unless it is down.
+func (f *Fallback) AllowAll(ctx context.Context, checks []rl.Check) ([]rl.Result, error) {
+	for _, c := range checks {
+		if err := validate(c.Limit); err != nil {
+			return nil, err
+		}
+	}
+	return through(ctx, f,
+		func(ctx context.Context) ([]rl.Result, error) { return f.redis.AllowAll(ctx, checks) },
+		func() ([]rl.Result, error) { return f.memory.AllowAll(ctx, checks) })
+}
+
+// through counts with inRedis unless Redis is down, and with inMemory while it is, or when
+// inRedis fails.
+func through[T any](ctx context.Context, f *Fallback, inRedis func(context.Context) (T, error), inMemory func() (T, error)) (T, error) {
 	probe, useRedis := f.route()
 	if !useRedis {
-		return f.inMemory(ctx, subject, l)
+		f.counted.Inc()
+		return inMemory()
 	}
 	rctx := ctx
 	if probe {
@@ -99,10 +120,11 @@ func (f *Fallback) Allow(ctx context.Context, subject string, l rl.Limit) (rl.Re
 		rctx, cancel = context.WithTimeout(ctx, probeTimeout)
 		defer cancel()
 	}
-	res, err := f.redis.Allow(rctx, subject, l)
+	res, err := inRedis(rctx)
 	if err != nil && ctx.Err() == nil {
 		f.failed(err)
-		return f.inMemory(ctx, subject, l)
+		f.counted.Inc()
+		return inMemory()
 	}
 	if probe {
 		f.answered(err == nil)
@@ -152,9 +174,4 @@ func (f *Fallback) answered(ok bool) {
 	f.down = false
 	f.degraded.Set(0)
 	f.log.Info("Redis answers again: rate limits are counted in Redis")
-}
-
-func (f *Fallback) inMemory(ctx context.Context, subject string, l rl.Limit) (rl.Result, error) {
-	f.counted.Inc()
-	return f.memory.Allow(ctx, subject, l)
 }

@@ -43,6 +43,23 @@ func (s *switchable) Allow(context.Context, string, rl.Limit) (rl.Result, error)
 	return rl.Result{Allowed: true, Remaining: 99}, nil
 }
 
+func (s *switchable) AllowAll(ctx context.Context, checks []rl.Check) ([]rl.Result, error) {
+	return allowEach(ctx, s, checks)
+}
+
+// allowEach counts each check with l.Allow.
+func allowEach(ctx context.Context, l ports.RateLimiter, checks []rl.Check) ([]rl.Result, error) {
+	out := make([]rl.Result, len(checks))
+	for i, c := range checks {
+		r, err := l.Allow(ctx, c.Subject, c.Limit)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
 func (s *switchable) callCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -205,6 +222,10 @@ func (b *blocking) Allow(context.Context, string, rl.Limit) (rl.Result, error) {
 		<-b.release
 	}
 	return rl.Result{Allowed: true}, nil
+}
+
+func (b *blocking) AllowAll(ctx context.Context, checks []rl.Check) ([]rl.Result, error) {
+	return allowEach(ctx, b, checks)
 }
 
 // TestFallbackRedisDown runs the conformance suite on a Fallback whose Redis is a closed port, and

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
-	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -27,8 +26,9 @@ type Principal struct {
 // knownKeys is how many keys an Access remembers the ids of (see Admit).
 const knownKeys = 10_000
 
-// keyIDs are the ids of an API key and its account, which never change once the key is made.
-type keyIDs struct{ key, account string }
+// keyIDs are the ids of an API key and its account, which never change once the key is made,
+// and the account's plan as it was when the key last authenticated here.
+type keyIDs struct{ key, account, plan string }
 
 // Access authenticates API keys and applies the plan's channel rule and the request limits.
 type Access struct {
@@ -56,16 +56,17 @@ type Admission struct {
 }
 
 type counted struct {
-	limit  ratelimit.Limit
+	limit  ratelimit.Limit // as the account's plan sets it
 	result ratelimit.Result
 	err    error
 }
 
-// Limit returns how limit l came out: its result (for the rate-limit headers), and 429
-// rate_limited past it. A limit Admit was not asked to count is an internal error.
+// Limit returns how limit l (named as in package ratelimit; the count the account's plan sets
+// applies) came out: its result (for the rate-limit headers), and 429 rate_limited past it. A
+// limit Admit was not asked to count is an internal error.
 func (a Admission) Limit(l ratelimit.Limit) (ratelimit.Result, error) {
 	for _, c := range a.counted {
-		if c.limit == l {
+		if c.limit.Name == l.Name {
 			return c.result, c.err
 		}
 	}
@@ -74,12 +75,13 @@ func (a Admission) Limit(l ratelimit.Limit) (ratelimit.Result, error) {
 
 // Admit authenticates an API key (401 unauthorized when missing, wrong or revoked, 403
 // account_inactive when its account is not active) and counts the request against the
-// per-key limit and against each of accountLimits for the key's account, all at once. When this
-// process has let the key in before, it knows the key's and the account's ids (they never
-// change), so the limits are counted while the key is being checked rather than after: the
-// round trips to the limiter overlap the one to the store. A request whose key turns out revoked,
-// or whose account inactive, has then still been counted against their limits, which is
-// harmless.
+// per-key limit and against each of accountLimits for the key's account, all at once, each with
+// the count the account's plan sets. When this process has let the key in before, it knows the
+// key's and the account's ids (they never change) and the account's plan, so the limits are
+// counted while the key is being checked rather than after: the round trips to the limiter
+// overlap the one to the store. A request whose key turns out revoked, or whose account inactive,
+// has then still been counted against their limits, which is harmless; so is the one request
+// counted with the plan's former limits after the plan changed.
 func (a *Access) Admit(ctx context.Context, secret string, accountLimits ...ratelimit.Limit) (Admission, error) {
 	if !account.LooksLikeKey(secret) {
 		return Admission{}, unauthorized()
@@ -92,8 +94,8 @@ func (a *Access) Admit(ctx context.Context, secret string, accountLimits ...rate
 		if err != nil {
 			return Admission{}, err
 		}
-		a.known.Add(hash, keyIDs{key: p.KeyID, account: p.Account.ID})
-		return Admission{Principal: p, counted: a.count(ctx, p.KeyID, p.Account.ID, limits)}, nil
+		a.known.Add(hash, keyIDs{key: p.KeyID, account: p.Account.ID, plan: p.Account.Plan})
+		return Admission{Principal: p, counted: a.count(ctx, p.KeyID, p.Account.ID, p.Account.Plan, limits)}, nil
 	}
 	var (
 		counted []counted
@@ -101,35 +103,43 @@ func (a *Access) Admit(ctx context.Context, secret string, accountLimits ...rate
 	)
 	go func() {
 		defer close(done)
-		counted = a.count(ctx, ids.key, ids.account, limits)
+		counted = a.count(ctx, ids.key, ids.account, ids.plan, limits)
 	}()
 	p, err := a.authenticate(ctx, hash)
 	<-done
 	if err != nil {
 		return Admission{}, err
 	}
+	if p.Account.Plan != ids.plan {
+		a.known.Add(hash, keyIDs{key: p.KeyID, account: p.Account.ID, plan: p.Account.Plan})
+	}
 	return Admission{Principal: p, counted: counted}, nil
 }
 
-// count counts one request against each limit at once (the last in the calling goroutine):
-// PerKey for the key, the others for the account.
-func (a *Access) count(ctx context.Context, keyID, accountID string, limits []ratelimit.Limit) []counted {
+// count counts one request against each limit at once, in one call of the limiter (one round
+// trip to Redis): PerKey for the key, the others for the account, each as plan sets it.
+func (a *Access) count(ctx context.Context, keyID, accountID, plan string, limits []ratelimit.Limit) []counted {
 	out := make([]counted, len(limits))
-	one := func(i int) {
-		l := limits[i]
+	checks := make([]ratelimit.Check, len(limits))
+	for i, l := range limits {
 		subject := accountID
-		if l == ratelimit.PerKey {
+		if l.Name == ratelimit.PerKey.Name {
 			subject = keyID
 		}
-		res, err := a.Limit(ctx, subject, l)
-		out[i] = counted{limit: l, result: res, err: err}
+		l = a.plans.RateLimit(plan, l)
+		out[i].limit = l
+		checks[i] = ratelimit.Check{Subject: ratelimit.Subject(l, subject), Limit: l}
 	}
-	var wg sync.WaitGroup
-	for i := range len(limits) - 1 {
-		wg.Go(func() { one(i) })
+	results, err := a.limiter.AllowAll(ctx, checks)
+	for i := range out {
+		if err != nil {
+			out[i].err = fmt.Errorf("rate limit %s: %w", out[i].limit.Name, err)
+			continue
+		}
+		out[i].result = results[i]
+		out[i].result.Limit = out[i].limit.Count
+		out[i].err = results[i].Err(out[i].limit)
 	}
-	one(len(limits) - 1)
-	wg.Wait()
 	return out
 }
 
@@ -180,13 +190,16 @@ func (a *Access) RequireWebChannels(acct account.Account) error {
 	return ledger.CheckChannel(plan, acct.DeveloperBonus)
 }
 
-// Limit counts one request of subject (a key or an account id) against l. Past the limit it
-// returns 429 rate_limited with the wait; the result is returned either way for the headers.
-func (a *Access) Limit(ctx context.Context, subject string, l ratelimit.Limit) (ratelimit.Result, error) {
+// Limit counts one request of subject (a key, session or account id) against l with the count
+// that plan (the account's plan) sets. Past the limit it returns 429 rate_limited with the wait;
+// the result is returned either way for the headers, its Limit the count in force.
+func (a *Access) Limit(ctx context.Context, plan, subject string, l ratelimit.Limit) (ratelimit.Result, error) {
+	l = a.plans.RateLimit(plan, l)
 	res, err := a.limiter.Allow(ctx, ratelimit.Subject(l, subject), l)
 	if err != nil {
 		return ratelimit.Result{}, fmt.Errorf("rate limit %s: %w", l.Name, err)
 	}
+	res.Limit = l.Count
 	return res, res.Err(l)
 }
 

@@ -23,6 +23,8 @@ var (
 	plans = ledger.Plans{
 		"free":    {Name: "free", Interactions: 100},
 		"starter": {Name: "starter", Interactions: 1000, WebChannels: true},
+		"pro": {Name: "pro", Interactions: 10000, WebChannels: true,
+			RateLimits: ratelimit.Counts{"key": 1200, "model": 600}},
 	}
 	goodKey = account.KeyPrefix + strings.Repeat("k", 43)
 )
@@ -110,7 +112,7 @@ func TestAdmitAuthenticates(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(f)
 			}
-			f.limiter.EXPECT().Allow(gomock.Any(), gomock.Any(), gomock.Any()).Return(ratelimit.Result{Allowed: true}, nil).AnyTimes()
+			f.limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}}, nil).AnyTimes()
 			ad, err := NewAccess(f.keys, f.limiter, plans, f.clock).Admit(context.Background(), tt.secret)
 			p := ad.Principal
 			if got := domain.ErrorCode(err); got != tt.want {
@@ -139,8 +141,8 @@ func TestAdmitCountsLimits(t *testing.T) {
 
 	// First request: authenticated, then counted.
 	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil)
-	f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 119}, nil)
-	f.limiter.EXPECT().Allow(gomock.Any(), "model:acct_1", ratelimit.Compat).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+	f.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}, {Subject: "model:acct_1", Limit: ratelimit.Compat}}).
+		Return([]ratelimit.Result{{Allowed: true, Remaining: 119}, {RetryAfter: time.Second}}, nil)
 	ad, err := access.Admit(ctx, goodKey, ratelimit.Compat)
 	if err != nil || ad.Principal.KeyID != "key_1" {
 		t.Fatalf("first Admit: %+v, %v", ad.Principal, err)
@@ -157,7 +159,8 @@ func TestAdmitCountsLimits(t *testing.T) {
 
 	// Known key: counted while it is checked, by the ids remembered.
 	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil)
-	f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{Allowed: true, Remaining: 118}, nil)
+	f.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}}).
+		Return([]ratelimit.Result{{Allowed: true, Remaining: 118}}, nil)
 	if ad, err = access.Admit(ctx, goodKey); err != nil {
 		t.Fatalf("second Admit: %v", err)
 	}
@@ -169,7 +172,8 @@ func TestAdmitCountsLimits(t *testing.T) {
 	revoked := key
 	revoked.RevokedAt = now
 	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: revoked, Account: active}, nil)
-	f.limiter.EXPECT().Allow(gomock.Any(), "key:key_1", ratelimit.PerKey).Return(ratelimit.Result{RetryAfter: time.Second}, nil)
+	f.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}}).
+		Return([]ratelimit.Result{{RetryAfter: time.Second}}, nil)
 	if _, err = access.Admit(ctx, goodKey); domain.ErrorCode(err) != domain.CodeUnauthorized {
 		t.Fatalf("revoked key: %v; want unauthorized", err)
 	}
@@ -264,7 +268,7 @@ func TestLimit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			f.limiter.EXPECT().Allow(gomock.Any(), "chat:acct_1", ratelimit.Chat).Return(tt.res, tt.err)
-			_, err := NewAccess(f.keys, f.limiter, plans, f.clock).Limit(context.Background(), "acct_1", ratelimit.Chat)
+			_, err := NewAccess(f.keys, f.limiter, plans, f.clock).Limit(context.Background(), "starter", "acct_1", ratelimit.Chat)
 			if got := domain.ErrorCode(err); got != tt.want {
 				t.Fatalf("code %q, want %q", got, tt.want)
 			}
@@ -272,6 +276,37 @@ func TestLimit(t *testing.T) {
 				t.Fatalf("retry after %v, want %v", e.RetryAfter, tt.wantRetry)
 			}
 		})
+	}
+}
+
+// TestPlanLimits checks that the limits counted are those the account's plan sets, for a key the
+// first time and when known, and through Limit.
+func TestPlanLimits(t *testing.T) {
+	pro := account.Account{ID: "acct_1", Plan: "pro", Status: account.Active}
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(goodKey)}
+	f := newFixture(t)
+	access := NewAccess(f.keys, f.limiter, plans, f.clock)
+	ctx := context.Background()
+	perKey, model := ratelimit.PerKey, ratelimit.Compat
+	perKey.Count, model.Count = 1200, 600
+	for range 2 {
+		f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: pro}, nil)
+		f.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: perKey}, {Subject: "model:acct_1", Limit: model}}).
+			Return([]ratelimit.Result{{Allowed: true, Remaining: 1199}, {RetryAfter: time.Second}}, nil)
+		ad, err := access.Admit(ctx, goodKey, ratelimit.Compat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, err := ad.Limit(ratelimit.PerKey); err != nil || res.Limit != 1200 || res.Remaining != 1199 {
+			t.Fatalf("per-key limit of a pro key: %+v, %v", res, err)
+		}
+		if _, err := ad.Limit(ratelimit.Compat); !strings.Contains(err.Error(), "at most 600 per minute") {
+			t.Fatalf("model limit of a pro account: %v", err)
+		}
+	}
+	f.limiter.EXPECT().Allow(gomock.Any(), "chat:acct_1", ratelimit.Chat).Return(ratelimit.Result{Allowed: true}, nil)
+	if res, err := access.Limit(ctx, "pro", "acct_1", ratelimit.Chat); err != nil || res.Limit != 30 {
+		t.Fatalf("chat limit the pro plan leaves as the spec's: %+v, %v", res, err)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/domain/ratelimit"
 	"github.com/svcagent/svc/domain/widget"
@@ -42,6 +43,7 @@ type Service struct {
 	profiles      ports.Profiles
 	conversations ports.Conversations
 	limiter       ports.RateLimiter
+	plans         ledger.Plans
 	channels      Channels
 	agent         Agent
 	opts          Options
@@ -54,6 +56,7 @@ type Deps struct {
 	Profiles      ports.Profiles
 	Conversations ports.Conversations
 	Limiter       ports.RateLimiter
+	Plans         ledger.Plans // the per-minute limits a plan sets
 	Channels      Channels
 	Agent         Agent
 }
@@ -61,7 +64,7 @@ type Deps struct {
 // New returns a Service.
 func New(d Deps, opts Options) *Service {
 	return &Service{widgets: d.Widgets, accounts: d.Accounts, profiles: d.Profiles, conversations: d.Conversations,
-		limiter: d.Limiter, channels: d.Channels, agent: d.Agent, opts: opts}
+		limiter: d.Limiter, plans: d.Plans, channels: d.Channels, agent: d.Agent, opts: opts}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,7 +271,7 @@ func (s *Service) Chat(ctx context.Context, v Visit, m Message) (chat.Reply, err
 	if err := s.limit(ctx, VisitorLimit, v.Account.ID+":"+m.Visitor); err != nil {
 		return chat.Reply{}, err
 	}
-	if err := s.limit(ctx, ratelimit.Chat, v.Account.ID); err != nil {
+	if err := s.limit(ctx, s.plans.RateLimit(v.Account.Plan, ratelimit.Chat), v.Account.ID); err != nil {
 		return chat.Reply{}, err
 	}
 	c, err := s.conversations.Get(ctx, v.Account.ID, m.Visitor)

@@ -184,6 +184,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       memory,
+		Plans:         plans,
 		Channels:      access,
 		Agent:         agent,
 	}
@@ -383,6 +384,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       memory,
+		Plans:         plans,
 		Channels:      access,
 		Agent:         agent,
 	}
@@ -581,6 +583,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       memory,
+		Plans:         plans,
 		Channels:      access,
 		Agent:         agent,
 	}
@@ -780,6 +783,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       memory,
+		Plans:         plans,
 		Channels:      access,
 		Agent:         agent,
 	}
@@ -993,6 +997,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       fallback,
+		Plans:         plans,
 		Channels:      access,
 		Agent:         agent,
 	}
@@ -1212,6 +1217,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       fallback,
+		Plans:         plans,
 		Channels:      access,
 		Agent:         agent,
 	}
@@ -1430,6 +1436,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       fallback,
+		Plans:         plans,
 		Channels:      access,
 		Agent:         agent,
 	}
@@ -1649,6 +1656,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Profiles:      storeProfiles,
 		Conversations: conversations,
 		Limiter:       fallback,
+		Plans:         plans,
 		Channels:      access,
 		Agent:         agent,
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/ratelimit"
 )
 
 // Plan is an entry of the plan table: a monthly interaction allowance and whether the web
@@ -20,6 +21,9 @@ type Plan struct {
 	// DeveloperBonus is the interactions a period that an account with the developer bonus
 	// gets on top of its allowance.
 	DeveloperBonus int
+	// RateLimits are the plan's own counts of the per-minute request limits (the spec's when
+	// absent).
+	RateLimits ratelimit.Counts
 }
 
 // Period is a billing period, [Start, End).
@@ -200,6 +204,12 @@ type Plans map[string]Plan
 func (p Plans) Get(name string) (Plan, bool) {
 	plan, ok := p[name]
 	return plan, ok
+}
+
+// RateLimit returns limit l as the plan named plan sets it: the spec's when the plan is unknown
+// or does not change it.
+func (p Plans) RateLimit(plan string, l ratelimit.Limit) ratelimit.Limit {
+	return p[plan].RateLimits.Of(l)
 }
 
 // Names returns the plan names, sorted.

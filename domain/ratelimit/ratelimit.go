@@ -27,12 +27,35 @@ var (
 	Compat      = Limit{Name: "model", Count: 60, Period: time.Minute}
 )
 
+// PerMinute are the per-minute limits of spec part 8 that a plan may set otherwise (Counts): the
+// self-hosted operator raises or lowers them per plan.
+var PerMinute = []Limit{PerKey, Chat, Assistant, Compat}
+
+// Counts are a plan's own counts of the PerMinute limits, by limit Name; a limit it does not name
+// keeps the spec's count.
+type Counts map[string]int
+
+// Of returns l with the plan's count, when the plan sets one.
+func (c Counts) Of(l Limit) Limit {
+	if n, ok := c[l.Name]; ok {
+		l.Count = n
+	}
+	return l
+}
+
 // AuthFailures throttles failed authentications per client address (Address): a burst of 20,
 // then one every second. Only failures count, so a valid credential is never refused by it.
 var AuthFailures = Limit{Name: "authfail", Count: 20, Period: 20 * time.Second}
 
+// Check is one limit to count a request against, for one subject (see Subject).
+type Check struct {
+	Subject string
+	Limit   Limit
+}
+
 // Result is a limiter's verdict on one request.
 type Result struct {
+	Limit      int // the Count of the limit as applied (a plan may set its own)
 	Allowed    bool
 	Remaining  int
 	RetryAfter time.Duration // when not allowed: how long until one request fits

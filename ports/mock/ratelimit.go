@@ -49,3 +49,18 @@ func (mr *MockRateLimiterMockRecorder) Allow(ctx, subject, limit interface{}) *g
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Allow", reflect.TypeOf((*MockRateLimiter)(nil).Allow), ctx, subject, limit)
 }
+
+// AllowAll mocks base method.
+func (m *MockRateLimiter) AllowAll(ctx context.Context, checks []ratelimit.Check) ([]ratelimit.Result, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "AllowAll", ctx, checks)
+	ret0, _ := ret[0].([]ratelimit.Result)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// AllowAll indicates an expected call of AllowAll.
+func (mr *MockRateLimiterMockRecorder) AllowAll(ctx, checks interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AllowAll", reflect.TypeOf((*MockRateLimiter)(nil).AllowAll), ctx, checks)
+}

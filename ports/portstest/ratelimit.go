@@ -76,6 +76,40 @@ func RunRateLimiter(t *testing.T, newLimiter func(t *testing.T) ports.RateLimite
 			t.Errorf("other limit of the same subject: %+v, want allowed with %d remaining", r, other.Count-1)
 		}
 	})
+
+	// AllowAll counts each check as Allow does, against the same state, each on its own: one
+	// limit spent does not stop the others from counting.
+	t.Run("AllowAll", func(t *testing.T) {
+		l := newLimiter(t)
+		a, b := limiterSubject("all_a"), limiterSubject("all_b")
+		other := ratelimit.Limit{Name: "portstest-other", Count: 5, Period: time.Minute}
+		checks := []ratelimit.Check{{Subject: a, Limit: limit}, {Subject: b, Limit: other}}
+		for i := range limit.Count {
+			rs, err := l.AllowAll(context.Background(), checks)
+			if err != nil {
+				t.Fatalf("AllowAll: %v", err)
+			}
+			if len(rs) != 2 || !rs[0].Allowed || !rs[1].Allowed || rs[0].Remaining != limit.Count-i-1 || rs[1].Remaining != other.Count-i-1 {
+				t.Fatalf("request %d: %+v, want both allowed with %d and %d remaining", i+1, rs, limit.Count-i-1, other.Count-i-1)
+			}
+		}
+		if r := limiterAllow(t, l, a, limit); r.Allowed {
+			t.Fatalf("Allow after AllowAll spent the burst: %+v, want denied", r)
+		}
+		rs, err := l.AllowAll(context.Background(), checks)
+		if err != nil {
+			t.Fatalf("AllowAll: %v", err)
+		}
+		if rs[0].Allowed || rs[0].RetryAfter <= every*8/10 || rs[0].RetryAfter > every {
+			t.Errorf("spent limit: %+v, want denied with RetryAfter about %v", rs[0], every)
+		}
+		if !rs[1].Allowed || rs[1].Remaining != other.Count-limit.Count-1 {
+			t.Errorf("other limit beside a spent one: %+v, want allowed with %d remaining", rs[1], other.Count-limit.Count-1)
+		}
+		if _, err := l.AllowAll(context.Background(), []ratelimit.Check{{Subject: a, Limit: ratelimit.Limit{Name: "zero"}}}); err == nil {
+			t.Error("AllowAll with a limit of 0 per 0: no error")
+		}
+	})
 }
 
 func limiterAllow(t *testing.T, l ports.RateLimiter, subject string, limit ratelimit.Limit) ratelimit.Result {
