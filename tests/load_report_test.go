@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"database/sql"
 	"fmt"
 	"net/url"
 	"os"
@@ -10,7 +11,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
+
+	"github.com/uptrace/bun/driver/pgdriver"
 )
 
 // The report of the load harness and what it reads from /proc.
@@ -40,13 +44,61 @@ func cpuSeconds(pid int) float64 {
 	return (utime + stime) / clockTicks
 }
 
-// cpuOf returns the CPU seconds of each process by role.
-func cpuOf(procs []watchedProc) map[string]float64 {
-	out := make(map[string]float64, len(procs))
+// cpuSnap is the CPU seconds of each watched process so far, by role and pid.
+type cpuSnap map[string]map[int]float64
+
+// cpuOf reads the CPU seconds of the processes (for a role with pids, of those it names now).
+func cpuOf(procs []watchedProc) cpuSnap {
+	out := make(cpuSnap, len(procs))
 	for _, p := range procs {
-		out[p.role] += cpuSeconds(p.pid)
+		pids := []int{p.pid}
+		if p.pids != nil {
+			pids = p.pids()
+		}
+		if out[p.role] == nil {
+			out[p.role] = map[int]float64{}
+		}
+		for _, pid := range pids {
+			out[p.role][pid] = cpuSeconds(pid)
+		}
 	}
 	return out
+}
+
+// since returns the CPU seconds of each role between before and now: a process that was not
+// there before counts from zero, one that is gone no more.
+func (now cpuSnap) since(before cpuSnap) map[string]float64 {
+	out := map[string]float64{}
+	for role, pids := range now {
+		for pid, v := range pids {
+			out[role] += v - before[role][pid]
+		}
+	}
+	return out
+}
+
+// postgresBackends returns a function listing the pids of the Postgres server processes serving
+// the database of dsn (its connections), other than the harness's own; nil when Postgres cannot
+// be asked. The server must run on this machine for their /proc entries.
+func postgresBackends(t testing.TB, dsn string) func() []int {
+	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
+	db.SetMaxOpenConns(1)
+	t.Cleanup(func() { _ = db.Close() })
+	return func() []int {
+		rows, err := db.Query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+		if err != nil {
+			return nil
+		}
+		defer rows.Close()
+		var pids []int
+		for rows.Next() {
+			var pid int
+			if rows.Scan(&pid) == nil {
+				pids = append(pids, pid)
+			}
+		}
+		return pids
+	}
 }
 
 // memoryKB returns the peak (VmHWM) and current (VmRSS) resident memory of pid in kB.
@@ -185,11 +237,11 @@ func (h *loadHarness) report(started time.Time, loadBefore string) string {
 		}
 	}
 	b.WriteString(". Each environment runs two svc-api: one whose model is the fake upstream (the relay rows) and one with the built-in engine (`POST /v1/chat`, webhooks).\n")
-	fmt.Fprintf(&b, "- %d rounds; in each, every measure runs on every system in turn, the first system changing from round to round. Ranges are the lowest–highest of the rounds.\n", cfg.rounds)
+	fmt.Fprintf(&b, "- Rounds: %d; in each, every measure runs on every system in turn, the first system changing from round to round. Ranges are the lowest–highest of the rounds.\n", cfg.rounds)
 	fmt.Fprintf(&b, "- %d relay accounts and %d chat accounts per environment (pro plan, no interaction cap), one key each; each request uses the next key, so no two requests in a row share one.\n", cfg.accounts, cfg.chatAccounts)
 	fmt.Fprintf(&b, "- One at a time: %d requests (%d streams) per system and round, the systems alternating request by request. Fixed rates: open loop for %s, each request sent at its scheduled time on its own goroutine and measured from that time (no coordinated omission). Closed loop: each client sends when its last answer arrived, for %s.\n", cfg.samples, cfg.streams, cfg.duration, cfg.duration)
 	fmt.Fprintf(&b, "- Webhooks: %d accounts with %d webhooks each to a loopback receiver; the events (FAQ upserts) are sent at once, deliveries/s from the first upsert to the last arrival, latency from the event's created_at to the arrival.\n", cfg.hookAccounts, hooksPerBenchAccount)
-	fmt.Fprintf(&b, "- CPU: user + system seconds from /proc/<pid>/stat per 1,000 requests (deliveries), per process; Postgres (shared server) is not counted. `added` = the system's p50 minus the direct p50 of the same round.\n")
+	fmt.Fprintf(&b, "- CPU: user + system seconds from /proc/<pid>/stat per 1,000 requests (deliveries), per process; `postgres` sums the server processes of the stack's database connections (the shared server's own background work is not counted). `added` = the system's p50 minus the direct p50 of the same round.\n")
 	if len(cfg.programEnv) > 0 {
 		fmt.Fprintf(&b, "- Program environment added: `%s`\n", strings.Join(pairs(cfg.programEnv), " "))
 	}
@@ -239,7 +291,7 @@ func (h *loadHarness) report(started time.Time, loadBefore string) string {
 	b.WriteString("| system | process | peak RSS MB | RSS at the end MB |\n|---|---|---:|---:|\n")
 	for _, s := range h.systems {
 		for _, p := range s.procs {
-			if p.role == benchRole && s.name != "direct" {
+			if p.pids != nil || (p.role == benchRole && s.name != "direct") {
 				continue
 			}
 			peak, now := memoryKB(p.pid)
@@ -261,8 +313,10 @@ func cpuCell(cpu map[string]float64, requests int) string {
 		return "—"
 	}
 	roles := make([]string, 0, len(cpu))
-	for role := range cpu {
-		roles = append(roles, role)
+	for role, v := range cpu {
+		if v*1000/float64(requests) >= 0.005 { // an idle process of the system is left out
+			roles = append(roles, role)
+		}
 	}
 	sort.Slice(roles, func(i, j int) bool { return cpu[roles[i]] > cpu[roles[j]] })
 	parts := make([]string, 0, len(roles))

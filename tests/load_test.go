@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,15 +54,20 @@ func defaultLoadConfig() loadConfig {
 		envs: []string{"embedded", "production"}, rounds: 3, duration: 10 * time.Second,
 		samples: 300, streams: 100, accounts: 150, chatAccounts: 150, hookAccounts: 10, events: 200,
 		rates: []float64{100, 300}, clients: 32, chatClients: 16, chatRate: 300,
+		programEnv: []string{"SVC_PLAN_PRO_RATE_LIMITS", loadRateLimits},
 	}
 }
+
+// loadRateLimits lifts the per-minute limits of the pro plan (the accounts' plan) far above what
+// the harness sends, so that limits never cap the load; they are still checked on every request.
+const loadRateLimits = "key=1000000,chat=1000000,assistant=1000000,model=1000000"
 
 // quickLoadConfig is a smoke run: every measure, briefly, with few accounts.
 func quickLoadConfig() loadConfig {
 	c := defaultLoadConfig()
 	c.quick = true
 	c.rounds, c.duration, c.samples, c.streams = 1, 400*time.Millisecond, 20, 5
-	c.accounts, c.chatAccounts, c.hookAccounts, c.events = 12, 6, 1, 10
+	c.accounts, c.chatAccounts, c.hookAccounts, c.events = 4, 2, 1, 10
 	c.rates, c.chatRate = []float64{20, 40}, 20
 	c.clients, c.chatClients = 4, 2
 	return c
@@ -73,7 +77,8 @@ func quickLoadConfig() loadConfig {
 // (embedded,production), BENCH_ROUNDS, BENCH_DURATION (a Go duration), BENCH_SAMPLES,
 // BENCH_STREAMS, BENCH_ACCOUNTS, BENCH_CHAT_ACCOUNTS, BENCH_EVENTS, BENCH_RATES (100,300),
 // BENCH_CLIENTS, BENCH_CHAT_CLIENTS, BENCH_CHAT_RATE, BENCH_PROGRAM_ENV (NAME=value pairs
-// separated by spaces, given to every program), BENCH_OUT (the report file; "-" for none) and
+// separated by spaces, given to every program after the default SVC_PLAN_PRO_RATE_LIMITS),
+// BENCH_OUT (the report file; "-" for none) and
 // BENCH_NOTE.
 func loadConfigFromEnv(t testing.TB) loadConfig {
 	t.Helper()
@@ -219,8 +224,9 @@ func (s *loadSystem) chatKey(n uint64) string { return s.chatKeys[n%uint64(len(s
 
 // watchedProc is a process whose CPU time and memory the report shows.
 type watchedProc struct {
-	role string // svc-api (relay), svc-api (chat), svc-worker, redis-server, bench
+	role string // svc-api (relay), svc-api (chat), svc-worker, redis-server, postgres, bench
 	pid  int
+	pids func() []int // when not nil, the processes of the role now (pid is unused)
 }
 
 // benchRole is the process of the harness itself: the clients and the fake upstream.
@@ -289,15 +295,16 @@ func (h *loadHarness) startSystem(t *testing.T, name string) *loadSystem {
 		"SVC_MODEL_BASE_URL", h.upstream.URL+"/v1", "SVC_MODEL_API_KEY", mcUpstreamKey, "SVC_MODEL_NAME", mcUpstreamModel)...)
 	chat := chatStack.startAPI(t, common...)
 	s := &loadSystem{name: name, relayURL: relay.URL(), chatURL: chat.URL(), hooksAt: "/load/" + name,
-		procs: []watchedProc{{"svc-api (relay)", relay.cmd.Process.Pid}, {"svc-api (chat)", chat.cmd.Process.Pid}}}
+		procs: []watchedProc{{role: "svc-api (relay)", pid: relay.cmd.Process.Pid}, {role: "svc-api (chat)", pid: chat.cmd.Process.Pid}}}
 	if chatStack.production {
 		worker := chatStack.startWorker(t, common...)
-		s.procs = append(s.procs, watchedProc{"svc-worker", worker.cmd.Process.Pid})
+		s.procs = append(s.procs, watchedProc{role: "svc-worker", pid: worker.cmd.Process.Pid},
+			watchedProc{role: "postgres", pids: postgresBackends(t, chatStack.env["SVC_DATABASE_URL"])})
 		if pid := redisPid(chatStack.env["SVC_REDIS_URL"]); pid > 0 {
-			s.procs = append(s.procs, watchedProc{"redis-server", pid})
+			s.procs = append(s.procs, watchedProc{role: "redis-server", pid: pid})
 		}
 	}
-	s.procs = append(s.procs, watchedProc{benchRole, os.Getpid()})
+	s.procs = append(s.procs, watchedProc{role: benchRole, pid: os.Getpid()})
 
 	began := time.Now()
 	s.keys = provision(t, relayStack, cfg.accounts, fmt.Sprintf("Load relay %s", name), nil)
@@ -592,11 +599,7 @@ func closedLoop(clients int, d time.Duration, do func(n uint64) error) phaseResu
 func (h *loadHarness) measure(name string, s *loadSystem, fn func() phaseResult) {
 	before := cpuOf(s.procs)
 	res := fn()
-	after := cpuOf(s.procs)
-	res.cpu = map[string]float64{}
-	for role, v := range after {
-		res.cpu[role] = v - before[role]
-	}
+	res.cpu = cpuOf(s.procs).since(before)
 	h.record(name, s.name, res)
 }
 
@@ -677,7 +680,7 @@ func (h *loadHarness) serial(r int, name string, n int, do func(s *loadSystem) (
 	systems := h.inTurn(r, true)
 	cols := make([]collector, len(systems))
 	walls := make([]time.Duration, len(systems))
-	before := make([]map[string]float64, len(systems))
+	before := make([]cpuSnap, len(systems))
 	for i, s := range systems {
 		before[i] = cpuOf(s.procs)
 	}
@@ -691,12 +694,8 @@ func (h *loadHarness) serial(r int, name string, n int, do func(s *loadSystem) (
 	}
 	for i, s := range systems {
 		res := cols[i].done(walls[i])
-		res.cpu = map[string]float64{}
-		for role, v := range cpuOf(s.procs) {
-			if role != benchRole { // the bench process served every system of the phase
-				res.cpu[role] = v - before[i][role]
-			}
-		}
+		res.cpu = cpuOf(s.procs).since(before[i])
+		delete(res.cpu, benchRole) // the harness's process served every system of the phase
 		h.record(name, s.name, res)
 	}
 }
