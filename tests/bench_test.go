@@ -200,7 +200,7 @@ func setupWorkers(s stack) int {
 // makeInParallel runs fn for 0..n-1 on at most workers goroutines and returns the results in
 // order; the first error fails the benchmark once all have stopped. fn runs outside the
 // benchmark's goroutine, so it reports failures instead of failing.
-func makeInParallel(b *testing.B, n, workers int, fn func(i int) (string, error)) []string {
+func makeInParallel(b testing.TB, n, workers int, fn func(i int) (string, error)) []string {
 	made := make([]string, n)
 	var (
 		wg       sync.WaitGroup
@@ -235,9 +235,10 @@ func makeInParallel(b *testing.B, n, workers int, fn func(i int) (string, error)
 	return made
 }
 
-// benchAccount makes one pro account and a key with svcctl and returns the key.
-func benchAccount(b *testing.B, s stack, name string) (string, error) {
-	res := run(b, cmdTimeout, "svcctl", s.env, "account", "create", "--name", name, "--plan", "pro")
+// benchAccount makes one pro account (with svcctl account create's extra arguments) and a key
+// with svcctl and returns the key.
+func benchAccount(b testing.TB, s stack, name string, extra ...string) (string, error) {
+	res := run(b, cmdTimeout, "svcctl", s.env, append([]string{"account", "create", "--name", name, "--plan", "pro"}, extra...)...)
 	acct := parseObj(res.stdout)
 	if res.code != 0 || acct.str("account_id") == "" {
 		return "", fmt.Errorf("svcctl account create: exit %d: %s %s", res.code, res.stdout, res.stderr)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -192,6 +191,9 @@ func TestLoadSmoke(t *testing.T) {
 			t.Errorf("the report has no %q:\n%s", want, report)
 		}
 	}
+	if strings.Contains(report, "\n## Errors\n") {
+		t.Errorf("requests failed under the smoke run's light load:\n%s", report)
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -309,7 +311,7 @@ func (h *loadHarness) startSystem(t *testing.T, name string) *loadSystem {
 	began := time.Now()
 	s.keys = provision(t, relayStack, cfg.accounts, fmt.Sprintf("Load relay %s", name), nil)
 	s.chatKeys = provision(t, chatStack, cfg.chatAccounts, fmt.Sprintf("Load chat %s", name), func(key string) error {
-		return h.setUpAgent(chat.URL(), key)
+		return setUpBakery(h.client, chat.URL(), key)
 	})
 	s.hookKeys = provision(t, chatStack, cfg.hookAccounts, fmt.Sprintf("Load hooks %s", name), func(key string) error {
 		for i := range hooksPerBenchAccount {
@@ -334,88 +336,22 @@ func (h *loadHarness) startSystem(t *testing.T, name string) *loadSystem {
 // time, and readies each with then (when not nil); it returns the keys.
 func provision(t *testing.T, s stack, n int, name string, then func(key string) error) []string {
 	t.Helper()
-	workers := 6
-	keys := make([]string, n)
-	var (
-		wg       sync.WaitGroup
-		next     atomic.Int64
-		errMu    sync.Mutex
-		firstErr error
-	)
 	one := func(i int) (string, error) {
-		res := run(t, cmdTimeout, "svcctl", s.env, "account", "create", "--name", fmt.Sprintf("%s %d", name, i),
-			"--plan", "pro", "--interaction-limit", "1000000000")
-		acct := parseObj(res.stdout)
-		if res.code != 0 || acct.str("account_id") == "" {
-			return "", fmt.Errorf("svcctl account create: exit %d: %s %s", res.code, res.stdout, res.stderr)
+		key, err := benchAccount(t, s, fmt.Sprintf("%s %d", name, i), "--interaction-limit", "1000000000")
+		if err == nil && then != nil {
+			err = then(key)
 		}
-		res = run(t, cmdTimeout, "svcctl", s.env, "key", "create", "--account", acct.str("account_id"))
-		k := parseObj(res.stdout)
-		if res.code != 0 || k.str("key") == "" {
-			return "", fmt.Errorf("svcctl key create: exit %d: %s %s", res.code, res.stdout, res.stderr)
-		}
-		if then != nil {
-			if err := then(k.str("key")); err != nil {
-				return "", err
+		return key, err
+	}
+	keys := makeInParallel(t, n, 6, func(i int) (key string, err error) {
+		for range 3 { // SQLite may refuse a writer now and then
+			if key, err = one(i); err == nil {
+				break
 			}
 		}
-		return k.str("key"), nil
-	}
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				var err error
-				for try := 0; try < 3; try++ { // SQLite may refuse a writer now and then
-					if keys[i], err = one(i); err == nil {
-						break
-					}
-				}
-				if err != nil {
-					errMu.Lock()
-					firstErr = errors.Join(firstErr, err)
-					errMu.Unlock()
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		t.Fatalf("making the accounts %q: %v", name, firstErr)
-	}
+		return key, err
+	})
 	return keys
-}
-
-// setUpAgent gives the account of key the chat tests' bakery: a profile, three pages, three FAQ
-// items.
-func (h *loadHarness) setUpAgent(base, key string) error {
-	for _, step := range []struct {
-		method, path string
-		body         any
-	}{
-		{"PATCH", "/v1/agent", chatProfile},
-		{"PUT", "/v1/knowledge/pages", map[string]any{"pages": chatPages, "site_url": chatSite}},
-		{"POST", "/v1/knowledge/faq", map[string]any{"items": chatFAQ}},
-	} {
-		raw, _ := json.Marshal(step.body)
-		req, _ := http.NewRequest(step.method, base+step.path, bytes.NewReader(raw))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+key)
-		resp, err := h.client.Do(req)
-		if err != nil {
-			return fmt.Errorf("%s %s: %v", step.method, step.path, err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%s %s: %d %s", step.method, step.path, resp.StatusCode, body)
-		}
-	}
-	return nil
 }
 
 // warmUp sends a few requests of each kind to every system (connections, first lookups) before
