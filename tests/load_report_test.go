@@ -133,7 +133,8 @@ func redisPid(raw string) int {
 	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, path := range dirs {
 		cmd, err := os.ReadFile(path)
-		if err != nil || !strings.HasPrefix(string(cmd), "redis-server") {
+		prog, _, _ := strings.Cut(string(cmd), "\x00")
+		if err != nil || filepath.Base(strings.Fields(prog + " x")[0]) != "redis-server" {
 			continue
 		}
 		args := strings.ReplaceAll(string(cmd), "\x00", " ")
