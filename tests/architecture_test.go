@@ -126,8 +126,8 @@ var archRules = []archRule{
 		},
 	},
 	{
-		// but for sharedAdapter, the JSON of the interface both driving adapters speak, which
-		// itself imports no adapter.
+		// An adapter may import sharedAdapter, the JSON of the interface both driving adapters
+		// speak, which itself imports no adapter.
 		name:    "an adapter never imports another adapter (but the shared adapters/apijson)",
 		applies: func(rel string) bool { return strings.HasPrefix(rel, "adapters/") },
 		judge: func(pkg string, i imp) string {
