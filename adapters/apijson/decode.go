@@ -144,15 +144,18 @@ func BadText(s string, multiline bool) string {
 const maxParam = 2 * domain.MaxQuoted
 
 // CapParam cuts an error's param to maxParam characters.
-func CapParam(p string) string {
-	n := 0
-	for i := range p {
-		if n == maxParam {
-			return p[:i] + "…"
+func CapParam(p string) string { return cut(p, maxParam) }
+
+// cut cuts s to n characters and an ellipsis when it is longer.
+func cut(s string, n int) string {
+	i := 0
+	for at := range s {
+		if i == n {
+			return s[:at] + "…"
 		}
-		n++
+		i++
 	}
-	return p
+	return s
 }
 
 // paramOf turns a JSON pointer into the form of the error's param: /pages/0/url is pages[0].url.

@@ -45,13 +45,4 @@ func RetryAfter(e *domain.Error) int {
 // a value (domain.Quote), and this cut keeps one that would quote more from echoing it whole.
 const MaxMessage = 500
 
-func capMessage(m string) string {
-	n := 0
-	for i := range m {
-		if n == MaxMessage {
-			return m[:i] + "…"
-		}
-		n++
-	}
-	return m
-}
+func capMessage(m string) string { return cut(m, MaxMessage) }
