@@ -1,16 +1,23 @@
 package tests
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -65,18 +72,96 @@ func callTool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]
 	return res
 }
 
-// toolOK returns the structured result of a call that must succeed.
+// toolOK returns the structured result of a call that must succeed, checked by checkResult.
 func toolOK(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) obj {
 	t.Helper()
 	res := callTool(t, cs, name, args)
 	if res.IsError {
 		t.Fatalf("tools/call %s %v: tool error %s", name, args, toolText(res))
 	}
+	return checkResult(t, cs, name, res)
+}
+
+// mcpRoutes are the REST routes the tools stand for: the method, a path and the status of a
+// success. search_knowledge and preview_reply have none.
+var mcpRoutes = map[string]struct {
+	method, path string
+	status       int
+}{
+	"get_account": {"GET", "/v1/account", 200}, "get_agent": {"GET", "/v1/agent", 200},
+	"update_agent": {"PATCH", "/v1/agent", 200}, "update_appearance": {"PATCH", "/v1/agent/appearance", 200},
+	"get_knowledge": {"GET", "/v1/knowledge", 200}, "add_faq": {"POST", "/v1/knowledge/faq", 200},
+	"replace_pages": {"PUT", "/v1/knowledge/pages", 200}, "crawl_site": {"POST", "/v1/knowledge/crawl", 200},
+	"list_conversations": {"GET", "/v1/conversations", 200}, "get_conversation": {"GET", "/v1/conversations/conv-x", 200},
+	"report_conversion": {"POST", "/v1/conversions", 201}, "list_conversions": {"GET", "/v1/conversions", 200},
+	"list_webhooks": {"GET", "/v1/webhooks", 200}, "test_webhook": {"POST", "/v1/webhooks/wh_x/test", 200},
+	"get_usage": {"GET", "/v1/usage", 200}, "assistant": {"POST", "/v1/assistant", 200},
+}
+
+// outputSchemas are the output schemas tools/list gave, by session and tool.
+var outputSchemas sync.Map // *mcp.ClientSession → map[string]*jsonschema.Resolved
+
+// checkResult checks a successful tool result: its text is its structured content, which
+// matches the tool's output schema and, for a tool of a REST route, the schema openapi.json gives
+// that route's answer. It returns the structured content.
+func checkResult(t testing.TB, cs *mcp.ClientSession, name string, res *mcp.CallToolResult) obj {
+	t.Helper()
 	var out obj
 	if err := json.Unmarshal([]byte(toolText(res)), &out); err != nil {
 		t.Fatalf("tools/call %s: content %q is not a JSON object: %v", name, toolText(res), err)
 	}
+	structured, _ := json.Marshal(res.StructuredContent)
+	var sc any
+	if err := json.Unmarshal(structured, &sc); err != nil || !reflect.DeepEqual(sc, map[string]any(out)) {
+		t.Errorf("tools/call %s: structured content %s, want the text %s", name, structured, toolText(res))
+	}
+	schemas, ok := outputSchemas.Load(cs)
+	if !ok {
+		list, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatalf("tools/list: %v", err)
+		}
+		m := map[string]*jsonschema.Resolved{}
+		for _, tool := range list.Tools {
+			raw, _ := json.Marshal(tool.OutputSchema)
+			var sch jsonschema.Schema
+			if err := json.Unmarshal(raw, &sch); err != nil || tool.OutputSchema == nil {
+				t.Fatalf("tool %s: output schema %s: %v", tool.Name, raw, err)
+			}
+			r, err := sch.Resolve(nil)
+			if err != nil {
+				t.Fatalf("tool %s: output schema %s does not resolve: %v", tool.Name, raw, err)
+			}
+			m[tool.Name] = r
+		}
+		schemas, _ = outputSchemas.LoadOrStore(cs, m)
+	}
+	if err := schemas.(map[string]*jsonschema.Resolved)[name].Validate(sc); err != nil {
+		t.Errorf("tools/call %s: result %s does not match the tool's output schema: %v", name, structured, err)
+	}
+	if route, ok := mcpRoutes[name]; ok {
+		req := httptest.NewRequest(route.method, "http://svc.test"+route.path, nil)
+		resp := &http.Response{StatusCode: route.status, Header: http.Header{"Content-Type": {"application/json; charset=utf-8"}},
+			Body: io.NopCloser(bytes.NewReader(structured)), Request: req}
+		if ok, errs := contract.v.ValidateHttpResponse(req, resp); !ok {
+			t.Errorf("tools/call %s: result is not the answer of %s %s openapi.json describes: %s\nresult: %s",
+				name, route.method, route.path, describe(errs), structured)
+		}
+	}
 	return out
+}
+
+// sameBody checks that a tool's result is the REST answer: the same fields (values that change
+// between two reads, times and usage, aside).
+func sameBody(t testing.TB, tool obj, rest response) {
+	t.Helper()
+	if rest.status != http.StatusOK || rest.body == nil {
+		t.Fatalf("REST answer %s, want 200", rest)
+	}
+	got, want := slices.Sorted(maps.Keys(tool)), slices.Sorted(maps.Keys(rest.body))
+	if !slices.Equal(got, want) || tool.str("object") != rest.body.str("object") {
+		t.Errorf("tool result fields %v (object %q), REST answer's %v (object %q)", got, tool.str("object"), want, rest.body.str("object"))
+	}
 }
 
 func toolText(res *mcp.CallToolResult) string {
@@ -172,6 +257,7 @@ func TestMCP(t *testing.T) {
 
 			t.Run("account", func(t *testing.T) {
 				got := toolOK(t, cs, "get_account", nil)
+				sameBody(t, got, call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...))
 				if got.str("id") != a.id || got.str("developer_bonus.client") != "svc-e2e 1.2.3" {
 					t.Errorf("get_account %v, want id %q and the developer bonus of this client", got, a.id)
 				}
@@ -190,7 +276,8 @@ func TestMCP(t *testing.T) {
 				toolOK(t, cs, "update_appearance", map[string]any{"name": "Lu"})
 				badLook := map[string]any{"avatar_url": "ftp://example.com/a.png"}
 				sameError(t, toolError(t, cs, "update_appearance", badLook), callJSON(t, "PATCH", api.URL()+"/v1/agent/appearance", badLook, bearer(a.key)...), http.StatusBadRequest)
-				if got := toolOK(t, cs, "get_agent", nil); got.str("Appearance.Name") != "Lu" || got.str("Appearance.AvatarURL") != "" {
+				sameBody(t, toolOK(t, cs, "get_agent", nil), call(t, "GET", api.URL()+"/v1/agent", bearer(a.key)...))
+				if got := toolOK(t, cs, "get_agent", nil); got.str("appearance.name") != "Lu" || got.str("appearance.avatar_url") != "" {
 					t.Errorf("get_agent after update_appearance: %v, want the name Lu and no avatar", got)
 				}
 			})
@@ -203,6 +290,7 @@ func TestMCP(t *testing.T) {
 				badPages := map[string]any{"pages": []map[string]any{{"url": "not a url", "title": "T", "content": "C"}}}
 				sameError(t, toolError(t, cs, "replace_pages", badPages), callJSON(t, "PUT", api.URL()+"/v1/knowledge/pages", badPages, bearer(a.key)...), http.StatusBadRequest)
 				k := toolOK(t, cs, "get_knowledge", nil)
+				sameBody(t, k, call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...))
 				faq, _ := k.get("faq")
 				pages, _ := k.get("pages")
 				if items, _ := faq.([]any); len(items) != 1 {
@@ -224,7 +312,7 @@ func TestMCP(t *testing.T) {
 
 			t.Run("assistant", func(t *testing.T) {
 				got := toolOK(t, cs, "assistant", map[string]any{"message": "what are my tasks today?", "mode": "ask"})
-				if got.str("Status") == "" {
+				if got.str("status") == "" || got.str("object") != "assistant_reply" {
 					t.Errorf("assistant: %v, want a reply with a status", got)
 				}
 				bad := map[string]any{"message": "what are my tasks today?", "mode": "fly"}
@@ -245,8 +333,7 @@ func TestMCP(t *testing.T) {
 				if err != nil || res.IsError {
 					t.Fatalf("crawl_site: %v %s", err, toolText(res))
 				}
-				var out obj
-				_ = json.Unmarshal([]byte(toolText(res)), &out)
+				out := checkResult(t, ps, "crawl_site", res)
 				pages, _ := out.num("pages")
 				mu.Lock()
 				defer mu.Unlock()
@@ -292,7 +379,17 @@ func TestMCP(t *testing.T) {
 			})
 
 			t.Run("conversations", func(t *testing.T) {
-				toolOK(t, cs, "list_conversations", map[string]any{"limit": 5})
+				wantCompleted(t, postChat(t, api, a.key, map[string]any{"message": "Do you deliver?", "conversation_id": "conv-mine"}), "conv-mine")
+				list := toolOK(t, cs, "list_conversations", map[string]any{"limit": 5})
+				sameBody(t, list, call(t, "GET", api.URL()+"/v1/conversations?limit=5", bearer(a.key)...))
+				if list.str("object") != "list" || !strings.Contains(list.String(), "conv-mine") || strings.Contains(list.String(), "conv-other") {
+					t.Errorf("list_conversations: %v, want this account's conversation only", list)
+				}
+				thread := toolOK(t, cs, "get_conversation", map[string]any{"conversation_id": "conv-mine"})
+				sameBody(t, thread, call(t, "GET", api.URL()+"/v1/conversations/conv-mine", bearer(a.key)...))
+				if msgs, _ := thread.get("messages"); len(msgs.([]any)) != 2 {
+					t.Errorf("get_conversation: %v, want the message and the reply", thread)
+				}
 				e := toolError(t, cs, "get_conversation", map[string]any{"conversation_id": "conv-other"})
 				sameError(t, e, call(t, "GET", api.URL()+"/v1/conversations/conv-other", bearer(a.key)...), http.StatusNotFound)
 				if e := toolError(t, cs, "list_conversations", map[string]any{"channel": "fax"}); e.str("error.param") != "channel" {
@@ -305,6 +402,7 @@ func TestMCP(t *testing.T) {
 				bad := map[string]any{"amount": 3}
 				sameError(t, toolError(t, cs, "report_conversion", bad), callJSON(t, "POST", api.URL()+"/v1/conversions", bad, bearer(a.key)...), http.StatusBadRequest)
 				list := toolOK(t, cs, "list_conversions", nil)
+				sameBody(t, list, call(t, "GET", api.URL()+"/v1/conversions", bearer(a.key)...))
 				if b, _ := json.Marshal(list); !strings.Contains(string(b), "EUR") {
 					t.Errorf("list_conversions %s, want the sale reported", b)
 				}
@@ -318,6 +416,7 @@ func TestMCP(t *testing.T) {
 					t.Fatalf("POST /v1/webhooks: %s", hook)
 				}
 				hooks := toolOK(t, cs, "list_webhooks", nil)
+				sameBody(t, hooks, call(t, "GET", api.URL()+"/v1/webhooks", bearer(a.key)...))
 				if b, _ := json.Marshal(hooks); !strings.Contains(string(b), hook.body.str("id")) || strings.Contains(string(b), "secret") {
 					t.Errorf("list_webhooks %s, want the webhook without its secret", b)
 				}
@@ -326,9 +425,145 @@ func TestMCP(t *testing.T) {
 				}
 				sameError(t, toolError(t, cs, "test_webhook", map[string]any{"webhook_id": "wh_nothere"}),
 					call(t, "POST", api.URL()+"/v1/webhooks/wh_nothere/test", bearer(a.key)...), http.StatusNotFound)
-				toolOK(t, cs, "get_usage", nil)
+				sameBody(t, toolOK(t, cs, "get_usage", nil), call(t, "GET", api.URL()+"/v1/usage", bearer(a.key)...))
 				if e := toolError(t, cs, "get_usage", map[string]any{"from": "yesterday"}); e.str("error.param") != "from" {
 					t.Errorf("get_usage from yesterday: %v", e)
+				}
+			})
+
+			// Arguments of the wrong type, unknown or missing fail as the REST route fails for the
+			// same body or the same query: a tool error with the route's code, message and param.
+			t.Run("bad arguments", func(t *testing.T) {
+				a := s.newAccount(t) // its own key: the per-key limit of a is the other subtests'
+				cs := connectMCP(t, api, a.key)
+				for _, tt := range []struct {
+					tool         string
+					args         map[string]any
+					method, path string
+				}{
+					{"update_agent", map[string]any{"business_name": 5}, "PATCH", "/v1/agent"},
+					{"update_agent", map[string]any{"languages": "en"}, "PATCH", "/v1/agent"},
+					{"update_agent", map[string]any{"Business_name": "x"}, "PATCH", "/v1/agent"},
+					{"update_appearance", map[string]any{"greeting": []string{"hi"}}, "PATCH", "/v1/agent/appearance"},
+					{"add_faq", map[string]any{"items": "Do you deliver?"}, "POST", "/v1/knowledge/faq"},
+					{"add_faq", map[string]any{"items": []map[string]any{{"question": 1, "answer": "a"}}}, "POST", "/v1/knowledge/faq"},
+					{"add_faq", map[string]any{}, "POST", "/v1/knowledge/faq"},
+					{"replace_pages", map[string]any{"pages": []any{"https://a.test/"}}, "PUT", "/v1/knowledge/pages"},
+					{"crawl_site", map[string]any{"url": site.URL(), "max_pages": "3"}, "POST", "/v1/knowledge/crawl"},
+					{"crawl_site", map[string]any{}, "POST", "/v1/knowledge/crawl"},
+					{"report_conversion", map[string]any{"kind": 1}, "POST", "/v1/conversions"},
+					{"report_conversion", map[string]any{"kind": "sale", "amount": "12"}, "POST", "/v1/conversions"},
+					{"report_conversion", map[string]any{}, "POST", "/v1/conversions"},
+					{"assistant", map[string]any{"message": "hello", "mode": 3}, "POST", "/v1/assistant"},
+					{"assistant", map[string]any{"message": "hello\u0000"}, "POST", "/v1/assistant"},
+					{"assistant", map[string]any{"mode": "ask"}, "POST", "/v1/assistant"},
+				} {
+					tool := toolError(t, cs, tt.tool, tt.args)
+					sameError(t, tool, callJSON(t, tt.method, api.URL()+tt.path, tt.args, bearer(a.key)...), http.StatusBadRequest)
+				}
+				for _, tt := range []struct {
+					tool  string
+					args  map[string]any
+					query string
+				}{
+					{"list_conversations", map[string]any{"limit": "abc"}, "/v1/conversations?limit=abc"},
+					{"list_conversations", map[string]any{"limit": 0}, "/v1/conversations?limit=0"},
+					{"list_conversations", map[string]any{"limit": 2.5}, "/v1/conversations?limit=2.5"},
+					{"list_conversations", map[string]any{"channel": true}, "/v1/conversations?channel=true"},
+					{"list_conversations", map[string]any{"cursor": "nope"}, "/v1/conversations?cursor=nope"},
+					{"list_conversions", map[string]any{"from": 20261101, "to": "2026-12-01"}, "/v1/conversions?from=20261101&to=2026-12-01"},
+					{"list_conversions", map[string]any{"to": "2026-12-01"}, "/v1/conversions?to=2026-12-01"},
+					{"get_usage", map[string]any{"from": false}, "/v1/usage?from=false"},
+					{"get_usage", map[string]any{"to": "tomorrow"}, "/v1/usage?to=tomorrow"},
+				} {
+					tool := toolError(t, cs, tt.tool, tt.args)
+					sameError(t, tool, call(t, "GET", api.URL()+tt.query, bearer(a.key)...), http.StatusBadRequest)
+				}
+				for _, args := range []map[string]any{{"limit": []int{5}}, {"limit": map[string]any{"n": 5}}, {"page": 2}} {
+					if e := toolError(t, cs, "list_conversations", args); e.str("error.code") != "invalid_request" || e.str("error.param") == "" {
+						t.Errorf("list_conversations %v: %v, want invalid_request naming the argument", args, e)
+					}
+				}
+				if e := toolError(t, cs, "get_agent", map[string]any{"x": 1}); e.str("error.param") != "x" {
+					t.Errorf("get_agent with an argument: %v, want it refused", e)
+				}
+			})
+
+			// Cancelling a crawl_site call (the client's notifications/cancelled) stops the crawl:
+			// the site's pending requests are dropped, and nothing is stored.
+			t.Run("crawl cancelled", func(t *testing.T) {
+				a := s.newAccount(t)
+				slow := newSlowSite(t)
+				before := call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...)
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				ps := connectMCPWith(t, api, a.key, &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+					cancel() // the first page is read: the person cancels
+				}})
+				params := &mcp.CallToolParams{Name: "crawl_site", Arguments: map[string]any{"url": slow.URL + "/", "max_pages": 10}}
+				params.SetProgressToken("crawl-cancel")
+				// The client stops waiting, or gets the answer the server gave the cancelled call.
+				res, err := ps.CallTool(ctx, params)
+				if !errors.Is(err, context.Canceled) && (err != nil || !res.IsError || !strings.Contains(toolText(res), "cancelled")) {
+					t.Fatalf("crawl_site cancelled: %v %s, want the call cancelled", err, toolText(res))
+				}
+				select {
+				case <-slow.aborted:
+				case <-time.After(time.Minute):
+					t.Fatal("the crawl went on: a slow page's request was never dropped")
+				}
+				after := call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...)
+				if strings.Contains(string(after.raw), slow.URL) || after.body.str("version") != before.body.str("version") {
+					t.Errorf("GET /v1/knowledge after a cancelled crawl: %s, want it unchanged (%s)", after, before)
+				}
+			})
+
+			// A needs_approval reply of the assistant asks the person, where the client can
+			// (elicitation), to confirm the exact actions: an accept runs them as the REST
+			// approval does; a decline leaves them pending and gives the approval id. A client
+			// without the capability gets the approval id (the assistant subtest).
+			t.Run("assistant approval by elicitation", func(t *testing.T) {
+				a := s.newAccount(t)
+				configureAgent(t, api, a.key)
+				cs := connectMCP(t, api, a.key)
+				var mu sync.Mutex
+				var asked []string
+				answer := "decline"
+				es := connectMCPWith(t, api, a.key, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					mu.Lock()
+					defer mu.Unlock()
+					asked = append(asked, req.Params.Message)
+					return &mcp.ElicitResult{Action: answer}, nil
+				}})
+				tone := func() string { return call(t, "GET", api.URL()+"/v1/agent", bearer(a.key)...).body.str("tone") }
+				instruction := map[string]any{"message": "change the tone to formal", "mode": "do"}
+				toneBefore := tone()
+				declined := toolOK(t, es, "assistant", instruction)
+				if declined.str("status") != "needs_approval" || !strings.HasPrefix(declined.str("approval.id"), "apr_") || tone() != toneBefore {
+					t.Fatalf("declined: %v (tone %q), want needs_approval with the approval id, nothing done", declined, tone())
+				}
+				mu.Lock()
+				if len(asked) != 1 || !strings.Contains(asked[0], declined.str("approval.id")) || !strings.Contains(asked[0], `"type":"settings"`) || !strings.Contains(asked[0], "formal") {
+					t.Errorf("elicitation messages %q, want one with the approval's exact actions", asked)
+				}
+				answer = "accept"
+				mu.Unlock()
+				accepted := toolOK(t, es, "assistant", instruction)
+				if accepted.str("status") != "completed" || accepted.str("approval.id") != "" || tone() != "formal" {
+					t.Errorf("accepted: %v (tone %q), want the approval run: completed, the tone formal", accepted, tone())
+				}
+				if acts, _ := accepted.get("actions"); len(acts.([]any)) != 1 || strings.Contains(accepted.String(), `"ok":false`) {
+					t.Errorf("accepted: actions %v, want the one action done", acts)
+				}
+				// The declined approval is still pending: the REST route runs it (and finds the tone
+				// already formal).
+				r := callJSON(t, "POST", api.URL()+"/v1/assistant", map[string]any{"approve": declined.str("approval.id")}, bearer(a.key)...)
+				if r.status != http.StatusOK || !strings.Contains(string(r.raw), `"setting":"tone"`) || !strings.Contains(string(r.raw), `"error":"no_change"`) {
+					t.Errorf("REST approve of the declined approval: %s, want it run", r)
+				}
+				plain := toolOK(t, cs, "assistant", map[string]any{"message": "change the tone to formal", "mode": "do"})
+				if plain.str("status") != "needs_approval" || !strings.HasPrefix(plain.str("approval.id"), "apr_") {
+					t.Errorf("without elicitation: %v, want needs_approval with the approval id", plain)
 				}
 			})
 
@@ -424,4 +659,39 @@ func TestMCP(t *testing.T) {
 			})
 		})
 	}
+}
+
+// slowSite is a loopback site whose home page links to pages that never answer: a request for
+// one is held until the client drops it, and aborted is closed when the first is dropped.
+type slowSite struct {
+	URL     string
+	aborted chan struct{}
+}
+
+func newSlowSite(t testing.TB) *slowSite {
+	t.Helper()
+	s := &slowSite{aborted: make(chan struct{})}
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			var links strings.Builder
+			for i := 1; i <= 9; i++ {
+				fmt.Fprintf(&links, `<p><a href="/page%d">Page %d</a></p>`, i, i)
+			}
+			fmt.Fprintf(w, `<html><head><title>Slow bakery</title></head><body><main><h1>Slow bakery</h1>
+<p>We bake sourdough bread every morning and sell it until it runs out. Our shop is open from 8am to 6pm.</p>
+<p>Every loaf rises for a whole night before it goes into the wood oven at dawn. We also bake rye bread, croissants
+and a seasonal fruit cake, and we deliver to cafés in the neighbourhood before nine.</p>%s</main></body></html>`, links.String())
+		case "/robots.txt", "/sitemap.xml":
+			http.NotFound(w, r)
+		default:
+			<-r.Context().Done()
+			once.Do(func() { close(s.aborted) })
+		}
+	}))
+	t.Cleanup(srv.Close)
+	s.URL = srv.URL
+	return s
 }

@@ -1,20 +1,11 @@
 package httpapi
 
 import (
-	"bytes"
-	"errors"
-	"io"
-	"net/http"
 	"net/url"
-	"reflect"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/domain"
 )
 
@@ -27,126 +18,7 @@ import (
 // spelt exactly and each once, right types, text only. Every failure is a 400 invalid_request
 // naming the field when there is one.
 func decodeJSON(c *gin.Context, dst any) error {
-	return decode(c.Request.Body, dst, true)
-}
-
-// decode reads a JSON object from r into dst. Unless strict, unknown fields are ignored (the
-// model endpoints' OpenAI clients send fields this service does not use); the rest is as strict.
-func decode(r io.Reader, dst any, strict bool) error {
-	body, err := io.ReadAll(r)
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return domain.Invalid("", "request body is larger than %d bytes", tooBig.Limit)
-		}
-		return domain.Invalid("", "request body could not be read")
-	}
-	return unmarshal(body, dst, strict)
-}
-
-// unmarshal is decode's reading of a whole body.
-func unmarshal(body []byte, dst any, strict bool) error {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 {
-		return domain.Invalid("", "request body is required: send a JSON object")
-	}
-	if trimmed[0] != '{' {
-		return domain.Invalid("", "request body must be a JSON object")
-	}
-	if err := checkJSONText(body); err != nil {
-		return err
-	}
-	if err := jsonv2.Unmarshal(body, dst, jsonv2.RejectUnknownMembers(strict)); err != nil {
-		return jsonError(err)
-	}
-	return nil
-}
-
-// checkJSONText refuses a body whose strings hold control characters other than line breaks and
-// tabs. Those can only be written as escapes (or, for DEL and the C1 controls, as themselves),
-// so a body without any is passed at the cost of one scan; one with some is read token by token
-// to name the field.
-func checkJSONText(body []byte) error {
-	if !mayHoldControls(body) {
-		return nil
-	}
-	dec := jsontext.NewDecoder(bytes.NewReader(body))
-	for {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return jsonError(err)
-		}
-		if tok.Kind() == '"' {
-			ptr := dec.StackPointer()
-			if kind, n := dec.StackIndex(dec.StackDepth()); kind == '{' && n%2 == 1 {
-				// An object member's name: name the object it is in, not the name itself.
-				if reason := badText(tok.String(), true); reason != "" {
-					at := paramOf(ptr.Parent())
-					if at == "" {
-						return domain.Invalid("", "a field name %s", reason)
-					}
-					return domain.Invalid(at, "a field name in %s %s", at, reason)
-				}
-				continue
-			}
-			if reason := badText(tok.String(), true); reason != "" {
-				at := paramOf(ptr)
-				return domain.Invalid(at, "%s %s", at, reason)
-			}
-		}
-		if dec.StackDepth() == 0 {
-			return nil // the end of the object; what follows it is unmarshal's to refuse
-		}
-	}
-}
-
-// mayHoldControls reports whether a JSON text may have a string with a control character other
-// than a line break or tab: an escape \b, \f or \u0000–\u001f, \u007f–\u009f, or a DEL or C1
-// control written as itself. It may say yes for a text without any (an escaped backslash
-// followed by b), never no for one with some.
-func mayHoldControls(b []byte) bool {
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case 0x7f:
-			return true
-		case 0xc2: // U+0080–U+009F are C2 80–C2 9F
-			if i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f {
-				return true
-			}
-		case '\\':
-			if i+1 >= len(b) {
-				return true
-			}
-			switch b[i+1] {
-			case 'b', 'f':
-				return true
-			case 'u':
-				if i+5 < len(b) && b[i+2] == '0' && b[i+3] == '0' && strings.IndexByte("01789", b[i+4]) >= 0 {
-					return true
-				}
-			}
-			i++ // the escaped character: \\ is not the start of another escape
-		}
-	}
-	return false
-}
-
-// badText says what is wrong with a caller's text, or "" when it is fine: it must be valid UTF-8
-// without NUL or control characters, but for line breaks and tabs when multiline.
-func badText(s string, multiline bool) string {
-	if !utf8.ValidString(s) {
-		return "is not valid UTF-8"
-	}
-	for _, r := range s {
-		switch {
-		case r == 0:
-			return "must not hold a NUL character"
-		case multiline && (r == '\n' || r == '\r' || r == '\t'):
-		case unicode.IsControl(r):
-			return "must not hold control characters"
-		}
-	}
-	return ""
+	return apijson.Decode(c.Request.Body, dst, true)
 }
 
 // checkParams refuses a path or query parameter that is not one line of text, naming it.
@@ -161,7 +33,7 @@ func (s *Server) checkParams(c *gin.Context) {
 // paramsError checks the path parameters and the query string.
 func paramsError(params gin.Params, rawQuery string) error {
 	for _, p := range params {
-		if reason := badText(p.Value, false); reason != "" {
+		if reason := apijson.BadText(p.Value, false); reason != "" {
 			return domain.Invalid(p.Key, "%s %s", p.Key, reason)
 		}
 	}
@@ -170,124 +42,15 @@ func paramsError(params gin.Params, rawQuery string) error {
 	}
 	query, _ := url.ParseQuery(rawQuery) // pairs it cannot read are dropped, as gin's c.Query does
 	for name, values := range query {
-		if reason := badText(name, false); reason != "" {
+		if reason := apijson.BadText(name, false); reason != "" {
 			return domain.Invalid("", "a query parameter's name %s", reason)
 		}
 		for _, v := range values {
-			if reason := badText(v, false); reason != "" {
-				at := capParam(name)
+			if reason := apijson.BadText(v, false); reason != "" {
+				at := apijson.CapParam(name)
 				return domain.Invalid(at, "%s %s", at, reason)
 			}
 		}
 	}
 	return nil
-}
-
-// maxParam is the longest param an error names: a longer one is cut, as a quoted value is.
-const maxParam = 2 * domain.MaxQuoted
-
-func capParam(p string) string {
-	n := 0
-	for i := range p {
-		if n == maxParam {
-			return p[:i] + "…"
-		}
-		n++
-	}
-	return p
-}
-
-// paramOf turns a JSON pointer into the form of the error's param: /pages/0/url is pages[0].url.
-func paramOf(ptr jsontext.Pointer) string {
-	var b strings.Builder
-	for tok := range ptr.Tokens() {
-		if isIndex(tok) && b.Len() > 0 {
-			b.WriteString("[" + tok + "]")
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(tok)
-	}
-	return capParam(b.String())
-}
-
-func isIndex(tok string) bool {
-	if tok == "" || len(tok) > 9 {
-		return false
-	}
-	for _, r := range tok {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// jsonError maps a decoding error to a 400 naming the field; it never quotes the value sent.
-func jsonError(err error) error {
-	var syntax *jsontext.SyntacticError
-	var semantic *jsonv2.SemanticError
-	switch {
-	case errors.As(err, &syntax):
-		at := paramOf(syntax.JSONPointer)
-		switch {
-		case errors.Is(syntax.Err, jsontext.ErrDuplicateName):
-			return domain.Invalid(at, "%s appears more than once; send each field once", at)
-		case syntax.Err != nil && syntax.Err.Error() == "invalid UTF-8":
-			return domain.Invalid(at, "%s is not valid UTF-8", orBody(at))
-		case syntax.Err != nil && at != "" && strings.Contains(syntax.Err.Error(), "surrogate"):
-			return domain.Invalid(at, "%s holds an escape that is not a character (a lone surrogate)", at)
-		case syntax.Err != nil && at != "" && strings.Contains(syntax.Err.Error(), "escape"):
-			return domain.Invalid(at, "%s holds an invalid escape sequence", at)
-		case errors.Is(syntax.Err, io.ErrUnexpectedEOF):
-			return domain.Invalid("", "malformed JSON: the body ends too early")
-		}
-		return domain.Invalid("", "malformed JSON at byte %d", syntax.ByteOffset)
-	case errors.As(err, &semantic):
-		at := paramOf(semantic.JSONPointer)
-		switch {
-		case errors.Is(semantic.Err, jsonv2.ErrUnknownName):
-			return domain.Invalid(at, "unknown field %s (field names are case-sensitive)", domain.Quote(semantic.JSONPointer.LastToken()))
-		case at == "" || semantic.GoType == nil:
-			return domain.Invalid(at, "request body must be a JSON object")
-		}
-		return domain.Invalid(at, "%s must be %s", at, jsonKind(semantic.GoType))
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return domain.Invalid("", "malformed JSON: the body ends too early")
-	}
-	return domain.Invalid("", "malformed JSON")
-}
-
-func orBody(at string) string {
-	if at == "" {
-		return "the request body"
-	}
-	return at
-}
-
-func jsonKind(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer in range"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		if t.Elem().Kind() == reflect.Uint8 { // json.RawMessage: any JSON value
-			return "a JSON value"
-		}
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	}
-	return "of another type"
 }

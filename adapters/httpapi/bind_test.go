@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/domain"
 )
 
@@ -51,16 +52,16 @@ var decodingCases = []decodingCase{
 	{"an escaped backslash before b", func() any { return new(chatIn) }, `{"message":"C:\\bin\\u0000"}`, true, true, ""},
 	{"accented text as escapes", func() any { return new(chatIn) }, `{"message":"caf\u00e9 \u00fc"}`, true, true, ""},
 
-	{"a key in another case", func() any { return new(conversionIn) }, `{"KIND":"lead"}`, false, true, "KIND"},
-	{"a nested key in another case", func() any { return new(pagesIn) }, `{"pages":[{"URL":"https://a.test/"}]}`, false, true, "pages[0].URL"},
-	{"a duplicate key", func() any { return new(conversionIn) }, `{"kind":"lead","kind":"sale"}`, false, true, "kind"},
-	{"a duplicate nested key", func() any { return new(faqIn) }, `{"items":[{"question":"a","answer":"b"},{"question":"c","question":"d"}]}`, false, true, "items[1].question"},
-	{"a duplicate map key", func() any { return new(appearancePatchJSON) }, `{"greeting":{"en":"Hi","en":"Hello"}}`, false, true, "greeting.en"},
+	{"a key in another case", func() any { return new(apijson.ConversionIn) }, `{"KIND":"lead"}`, false, true, "KIND"},
+	{"a nested key in another case", func() any { return new(apijson.PagesIn) }, `{"pages":[{"URL":"https://a.test/"}]}`, false, true, "pages[0].URL"},
+	{"a duplicate key", func() any { return new(apijson.ConversionIn) }, `{"kind":"lead","kind":"sale"}`, false, true, "kind"},
+	{"a duplicate nested key", func() any { return new(apijson.FAQIn) }, `{"items":[{"question":"a","answer":"b"},{"question":"c","question":"d"}]}`, false, true, "items[1].question"},
+	{"a duplicate map key", func() any { return new(apijson.AppearancePatch) }, `{"greeting":{"en":"Hi","en":"Hello"}}`, false, true, "greeting.en"},
 	{"a duplicate key the model endpoints ignore", func() any { return new(chatCompletionIn) }, `{"model":"svc","user_meta":{"a":1,"a":2}}`, false, false, "user_meta.a"},
 	{"a duplicate key in a raw member", func() any { return new(chatCompletionIn) }, `{"messages":[{"role":"user","content":[{"type":"text","type":"image_url"}]}]}`, false, false, "messages[0].content[0].type"},
 
-	{"invalid UTF-8", func() any { return new(conversionIn) }, "{\"reference\":\"a\xffb\"}", false, true, "reference"},
-	{"invalid UTF-8 in a name", func() any { return new(conversionIn) }, "{\"ref\xff\":\"a\"}", false, true, ""},
+	{"invalid UTF-8", func() any { return new(apijson.ConversionIn) }, "{\"reference\":\"a\xffb\"}", false, true, "reference"},
+	{"invalid UTF-8 in a name", func() any { return new(apijson.ConversionIn) }, "{\"ref\xff\":\"a\"}", false, true, ""},
 	{"an invalid escape", func() any { return new(chatIn) }, `{"message":"\x41"}`, false, true, "message"},
 	{"a lone surrogate escape", func() any { return new(chatIn) }, `{"message":"\ud800"}`, false, true, "message"},
 	{"invalid UTF-8 in a model message", func() any { return new(chatCompletionIn) }, "{\"messages\":[{\"role\":\"user\",\"content\":\"a\xc3\"}]}", false, false, "messages[0].content"},
@@ -68,19 +69,19 @@ var decodingCases = []decodingCase{
 	{"NUL in a message", func() any { return new(chatIn) }, `{"message":"a\u0000b"}`, false, true, "message"},
 	{"NUL in a client message", func() any { return new(clientChatIn) }, `{"message":"\u0000"}`, false, true, "message"},
 	{"NUL in a customer name", func() any { return new(sessionIn) }, `{"customer_name":"Ana\u0000"}`, false, true, "customer_name"},
-	{"NUL in a reference", func() any { return new(conversionIn) }, `{"kind":"lead","reference":"\u0000"}`, false, true, "reference"},
-	{"NUL in an FAQ answer", func() any { return new(faqIn) }, `{"items":[{"question":"q","answer":"a"},{"question":"q2","answer":"\u0000"}]}`, false, true, "items[1].answer"},
-	{"NUL in a page title", func() any { return new(pagesIn) }, `{"pages":[{"url":"https://a.test/","title":"\u0000","content":"c"}]}`, false, true, "pages[0].title"},
-	{"NUL in the business summary", func() any { return new(pagesIn) }, `{"business_summary":"We sell\u0000"}`, false, true, "business_summary"},
-	{"NUL in a profile field", func() any { return new(agentPatchJSON) }, `{"contact":{"hours":"9\u0000"}}`, false, true, "contact.hours"},
-	{"NUL in a greeting", func() any { return new(appearancePatchJSON) }, `{"greeting":{"en":"Hi\u0000"}}`, false, true, "greeting.en"},
-	{"NUL in a suggestion", func() any { return new(appearancePatchJSON) }, `{"suggestions":{"en":["a","\u0000"]}}`, false, true, "suggestions.en[1]"},
+	{"NUL in a reference", func() any { return new(apijson.ConversionIn) }, `{"kind":"lead","reference":"\u0000"}`, false, true, "reference"},
+	{"NUL in an FAQ answer", func() any { return new(apijson.FAQIn) }, `{"items":[{"question":"q","answer":"a"},{"question":"q2","answer":"\u0000"}]}`, false, true, "items[1].answer"},
+	{"NUL in a page title", func() any { return new(apijson.PagesIn) }, `{"pages":[{"url":"https://a.test/","title":"\u0000","content":"c"}]}`, false, true, "pages[0].title"},
+	{"NUL in the business summary", func() any { return new(apijson.PagesIn) }, `{"business_summary":"We sell\u0000"}`, false, true, "business_summary"},
+	{"NUL in a profile field", func() any { return new(apijson.AgentPatch) }, `{"contact":{"hours":"9\u0000"}}`, false, true, "contact.hours"},
+	{"NUL in a greeting", func() any { return new(apijson.AppearancePatch) }, `{"greeting":{"en":"Hi\u0000"}}`, false, true, "greeting.en"},
+	{"NUL in a suggestion", func() any { return new(apijson.AppearancePatch) }, `{"suggestions":{"en":["a","\u0000"]}}`, false, true, "suggestions.en[1]"},
 	{"NUL in a webhook url", func() any { return new(webhookIn) }, `{"url":"https://a.test/\u0000"}`, false, true, "url"},
 	{"NUL in a webhook event", func() any { return new(webhookPatchIn) }, `{"events":["message.replied\u0000"]}`, false, true, "events[0]"},
-	{"NUL in a crawl url", func() any { return new(crawlIn) }, `{"url":"https://a.test/\u0000"}`, false, true, "url"},
+	{"NUL in a crawl url", func() any { return new(apijson.CrawlIn) }, `{"url":"https://a.test/\u0000"}`, false, true, "url"},
 	{"NUL in a key name", func() any { return new(chatIn) }, `{"mess\u0000age":"hi"}`, false, true, ""},
-	{"NUL in a nested key name", func() any { return new(pagesIn) }, `{"pages":[{"u\u0000rl":"x"}]}`, false, true, "pages[0]"},
-	{"NUL in a map key", func() any { return new(appearancePatchJSON) }, `{"greeting":{"e\u0000n":"Hi"}}`, false, true, "greeting"},
+	{"NUL in a nested key name", func() any { return new(apijson.PagesIn) }, `{"pages":[{"u\u0000rl":"x"}]}`, false, true, "pages[0]"},
+	{"NUL in a map key", func() any { return new(apijson.AppearancePatch) }, `{"greeting":{"e\u0000n":"Hi"}}`, false, true, "greeting"},
 	{"NUL in a model message", func() any { return new(chatCompletionIn) }, `{"messages":[{"role":"user","content":"a\u0000"}]}`, false, false, "messages[0].content"},
 	{"NUL in a model message part", func() any { return new(chatCompletionIn) }, `{"messages":[{"role":"user","content":[{"type":"text","text":"\u0000"}]}]}`, false, false, "messages[0].content[0].text"},
 	{"NUL in a responses input", func() any { return new(responsesIn) }, `{"input":"\u0000"}`, false, false, "input"},
@@ -93,17 +94,17 @@ var decodingCases = []decodingCase{
 	{"a C1 control as itself", func() any { return new(chatIn) }, "{\"message\":\"a\u0085b\"}", false, true, "message"},
 	{"a C1 control escaped", func() any { return new(chatIn) }, `{"message":"a\u009Bb"}`, false, true, "message"},
 
-	{"a wrong type in an array", func() any { return new(pagesIn) }, `{"pages":[{"url":"https://a.test/"},{"url":5}]}`, false, true, "pages[1].url"},
-	{"an oversized value of a wrong type", func() any { return new(crawlIn) }, `{"max_pages":"` + huge + `"}`, false, true, "max_pages"},
-	{"an oversized unknown name", func() any { return new(crawlIn) }, `{"` + huge + `":1}`, false, true, capParam(huge)},
-	{"an oversized number", func() any { return new(crawlIn) }, `{"max_pages":1` + strings.Repeat("0", 1<<20) + `}`, false, true, "max_pages"},
+	{"a wrong type in an array", func() any { return new(apijson.PagesIn) }, `{"pages":[{"url":"https://a.test/"},{"url":5}]}`, false, true, "pages[1].url"},
+	{"an oversized value of a wrong type", func() any { return new(apijson.CrawlIn) }, `{"max_pages":"` + huge + `"}`, false, true, "max_pages"},
+	{"an oversized unknown name", func() any { return new(apijson.CrawlIn) }, `{"` + huge + `":1}`, false, true, apijson.CapParam(huge)},
+	{"an oversized number", func() any { return new(apijson.CrawlIn) }, `{"max_pages":1` + strings.Repeat("0", 1<<20) + `}`, false, true, "max_pages"},
 	{"trailing data", func() any { return new(chatIn) }, `{"message":"hi"} {"message":"again"}`, false, true, ""},
 }
 
 func TestStrictDecoding(t *testing.T) {
 	for _, tt := range decodingCases {
 		t.Run(tt.name, func(t *testing.T) {
-			err := decode(strings.NewReader(tt.in), tt.dst(), tt.strict)
+			err := apijson.Decode(strings.NewReader(tt.in), tt.dst(), tt.strict)
 			if tt.ok {
 				if err != nil {
 					t.Fatalf("error %v, want none", err)
@@ -119,7 +120,7 @@ func TestStrictDecoding(t *testing.T) {
 // characters, here an unknown field name and, through the error mapping, any other message.
 func TestQuotedValuesAreCapped(t *testing.T) {
 	long := strings.Repeat("é", 100000)
-	err := decode(strings.NewReader(`{"`+long+`":1}`), new(chatIn), true)
+	err := apijson.Decode(strings.NewReader(`{"`+long+`":1}`), new(chatIn), true)
 	e, _ := domain.AsError(err)
 	if e == nil || utf8.RuneCountInString(e.Message) > 2*domain.MaxQuoted+60 || !strings.Contains(e.Message, "…") {
 		t.Fatalf("error %.300v: want the name cut to %d characters and …", err, domain.MaxQuoted)
@@ -128,11 +129,11 @@ func TestQuotedValuesAreCapped(t *testing.T) {
 	s, _ := newTestServer(t)
 	s.engine.GET("/test/fail", func(c *gin.Context) { s.fail(c, domain.Invalid(long, "%s", long)) })
 	body := envelope(t, do(s, "GET", "/test/fail", nil, ""))
-	if n := utf8.RuneCountInString(body.Message); n > maxMessage+1 {
-		t.Errorf("the answered message has %d characters, want at most %d", n, maxMessage+1)
+	if n := utf8.RuneCountInString(body.Message); n > apijson.MaxMessage+1 {
+		t.Errorf("the answered message has %d characters, want at most %d", n, apijson.MaxMessage+1)
 	}
-	if n := utf8.RuneCountInString(body.Param); n > maxParam+1 {
-		t.Errorf("the answered param has %d characters, want at most %d", n, maxParam+1)
+	if n := utf8.RuneCountInString(body.Param); n > (2*domain.MaxQuoted)+1 {
+		t.Errorf("the answered param has %d characters, want at most %d", n, (2*domain.MaxQuoted)+1)
 	}
 }
 
@@ -186,32 +187,8 @@ func TestDecodeCursor(t *testing.T) {
 		{"a control character in the id", enc("1763726400000000|a\nb"), false},
 	}
 	for _, tt := range tests {
-		if _, ok := decodeCursor(tt.in); ok != tt.ok {
+		if _, ok := apijson.DecodeCursor(tt.in); ok != tt.ok {
 			t.Errorf("%s: ok %v, want %v", tt.name, ok, tt.ok)
-		}
-	}
-}
-
-func TestMayHoldControls(t *testing.T) {
-	tests := []struct {
-		in   string
-		want bool
-	}{
-		{`{"a":"plain text, accents \u00e9 and emoji \ud83d\udc4d"}`, false},
-		{`{"a":"line\nbreak\ttab\r"}`, false},
-		{`{"a":"\\u0000 is text"}`, false},
-		{`{"a":"\u0000"}`, true},
-		{`{"a":"\u001F"}`, true},
-		{`{"a":"\u007f"}`, true},
-		{`{"a":"\u0085"}`, true},
-		{`{"a":"\b"}`, true},
-		{`{"a":"\f"}`, true},
-		{"{\"a\":\"\x7f\"}", true},
-		{"{\"a\":\"\u0090\"}", true},
-	}
-	for _, tt := range tests {
-		if got := mayHoldControls([]byte(tt.in)); got != tt.want {
-			t.Errorf("mayHoldControls(%s) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }
@@ -242,7 +219,7 @@ func BenchmarkDecode(b *testing.B) {
 		b.Run(name+"/decode", func(b *testing.B) {
 			for range b.N {
 				var in chatCompletionIn
-				if err := decode(strings.NewReader(body), &in, false); err != nil {
+				if err := apijson.Decode(strings.NewReader(body), &in, false); err != nil {
 					b.Fatal(err)
 				}
 				if _, err := chatRequestOf(in); err != nil {

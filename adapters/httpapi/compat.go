@@ -11,6 +11,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/ledger"
@@ -52,7 +53,7 @@ func opening[In, Req any](c *gin.Context, of func(In) (Req, error)) (who compat.
 	if who, err = caller(c); err != nil {
 		return who, in, req, err
 	}
-	if err = decode(c.Request.Body, &in, false); err != nil {
+	if err = apijson.Decode(c.Request.Body, &in, false); err != nil {
 		return who, in, req, err
 	}
 	req, err = of(in)
@@ -224,7 +225,7 @@ func (w *sse) event(name string, v any) error {
 
 // streamFail answers err: with the envelope and its status while nothing was sent, else as the
 // stream's last event (named name, shaped by shape from the mapped error).
-func (s *Server) streamFail(c *gin.Context, w *sse, err error, name string, shape func(errorBody) any) {
+func (s *Server) streamFail(c *gin.Context, w *sse, err error, name string, shape func(apijson.ErrorBody) any) {
 	if !w.started {
 		s.fail(c, err)
 		return

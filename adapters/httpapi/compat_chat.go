@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/ident"
 	"github.com/svcagent/svc/domain"
@@ -244,13 +245,13 @@ func stopOf(raw json.RawMessage) ([]string, error) {
 // Response of POST /v1/chat/completions
 
 type chatCompletionJSON struct {
-	ID      string           `json:"id"`
-	Object  string           `json:"object"`
-	Created int64            `json:"created"`
-	Model   string           `json:"model"`
-	Choices []chatChoiceJSON `json:"choices"`
-	Usage   chatUsageJSON    `json:"usage"`
-	Svc     interactionsJSON `json:"svc"`
+	ID      string               `json:"id"`
+	Object  string               `json:"object"`
+	Created int64                `json:"created"`
+	Model   string               `json:"model"`
+	Choices []chatChoiceJSON     `json:"choices"`
+	Usage   chatUsageJSON        `json:"usage"`
+	Svc     apijson.Interactions `json:"svc"`
 }
 
 type chatChoiceJSON struct {
@@ -307,19 +308,19 @@ func chatCompletionOf(r compat.Reply) chatCompletionJSON {
 	}
 	return chatCompletionJSON{ID: r.ID, Object: "chat.completion", Created: r.Created.Unix(), Model: r.Model,
 		Choices: []chatChoiceJSON{{Index: 0, Message: msg, FinishReason: r.FinishReason}},
-		Usage:   chatUsageOf(r.Usage), Svc: interactionsOf(r.Interactions)}
+		Usage:   chatUsageOf(r.Usage), Svc: apijson.InteractionsOf(r.Interactions)}
 }
 
 // chat.completion.chunk
 
 type chunkJSON struct {
-	ID      string            `json:"id"`
-	Object  string            `json:"object"`
-	Created int64             `json:"created"`
-	Model   string            `json:"model"`
-	Choices []chunkChoiceJSON `json:"choices"`
-	Usage   *chatUsageJSON    `json:"usage,omitempty"`
-	Svc     *interactionsJSON `json:"svc,omitempty"`
+	ID      string                `json:"id"`
+	Object  string                `json:"object"`
+	Created int64                 `json:"created"`
+	Model   string                `json:"model"`
+	Choices []chunkChoiceJSON     `json:"choices"`
+	Usage   *chatUsageJSON        `json:"usage,omitempty"`
+	Svc     *apijson.Interactions `json:"svc,omitempty"`
 }
 
 type chunkChoiceJSON struct {
@@ -411,13 +412,13 @@ func (s *Server) streamChat(c *gin.Context, who compat.Caller, chat compat.Chat,
 		return w.event("", chunk(one(d, nil)))
 	})
 	if err != nil {
-		s.streamFail(c, w, err, "", func(body errorBody) any { return errorEnvelope{Error: body} })
+		s.streamFail(c, w, err, "", func(body apijson.ErrorBody) any { return apijson.ErrorEnvelope{Error: body} })
 		return
 	}
 	if err := begin(); err != nil {
 		return
 	}
-	svc := interactionsOf(r.Interactions)
+	svc := apijson.InteractionsOf(r.Interactions)
 	last := chunk(one(deltaJSON{}, &r.FinishReason))
 	last.Svc = &svc
 	if w.event("", last) != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/domain"
 )
@@ -37,7 +38,7 @@ type embeddingsJSON struct {
 		PromptTokens int `json:"prompt_tokens"`
 		TotalTokens  int `json:"total_tokens"`
 	} `json:"usage"`
-	Svc interactionsJSON `json:"svc"`
+	Svc apijson.Interactions `json:"svc"`
 }
 
 // embedOf reads input: a text, a list of texts, a list of token ids, or a list of lists of ids.
@@ -95,7 +96,7 @@ func (s *Server) embeddings(c *gin.Context) {
 		return
 	}
 	out := embeddingsJSON{Object: "list", Data: make([]embeddingJSON, len(v.Vectors)), Model: compat.Embeddings,
-		Svc: interactionsOf(v.Interactions)}
+		Svc: apijson.InteractionsOf(v.Interactions)}
 	for i, vec := range v.Vectors {
 		item := embeddingJSON{Object: "embedding", Index: i}
 		if in.EncodingFormat == "base64" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/ident"
 	"github.com/svcagent/svc/domain"
@@ -288,29 +289,29 @@ func responsesParam(err error) error {
 // The response object
 
 type responseJSON struct {
-	ID                 string            `json:"id"`
-	Object             string            `json:"object"`
-	CreatedAt          int64             `json:"created_at"`
-	Status             string            `json:"status"`
-	Error              *struct{}         `json:"error"`
-	IncompleteDetails  *incompleteJSON   `json:"incomplete_details"`
-	Instructions       *string           `json:"instructions"`
-	MaxOutputTokens    *int              `json:"max_output_tokens"`
-	Model              string            `json:"model"`
-	Output             []any             `json:"output"`
-	ParallelToolCalls  bool              `json:"parallel_tool_calls"`
-	PreviousResponseID *string           `json:"previous_response_id"`
-	Reasoning          *struct{}         `json:"reasoning"`
-	Store              bool              `json:"store"`
-	Temperature        *float64          `json:"temperature"`
-	Text               textConfigJSON    `json:"text"`
-	ToolChoice         any               `json:"tool_choice"`
-	Tools              []any             `json:"tools"`
-	TopP               *float64          `json:"top_p"`
-	Truncation         string            `json:"truncation"`
-	Usage              *respUsageJSON    `json:"usage"`
-	Metadata           map[string]string `json:"metadata"`
-	Svc                *interactionsJSON `json:"svc,omitempty"`
+	ID                 string                `json:"id"`
+	Object             string                `json:"object"`
+	CreatedAt          int64                 `json:"created_at"`
+	Status             string                `json:"status"`
+	Error              *struct{}             `json:"error"`
+	IncompleteDetails  *incompleteJSON       `json:"incomplete_details"`
+	Instructions       *string               `json:"instructions"`
+	MaxOutputTokens    *int                  `json:"max_output_tokens"`
+	Model              string                `json:"model"`
+	Output             []any                 `json:"output"`
+	ParallelToolCalls  bool                  `json:"parallel_tool_calls"`
+	PreviousResponseID *string               `json:"previous_response_id"`
+	Reasoning          *struct{}             `json:"reasoning"`
+	Store              bool                  `json:"store"`
+	Temperature        *float64              `json:"temperature"`
+	Text               textConfigJSON        `json:"text"`
+	ToolChoice         any                   `json:"tool_choice"`
+	Tools              []any                 `json:"tools"`
+	TopP               *float64              `json:"top_p"`
+	Truncation         string                `json:"truncation"`
+	Usage              *respUsageJSON        `json:"usage"`
+	Metadata           map[string]string     `json:"metadata"`
+	Svc                *apijson.Interactions `json:"svc,omitempty"`
 }
 
 type incompleteJSON struct {
@@ -406,7 +407,7 @@ func finishOf(r *responseJSON, reply compat.Reply) {
 		r.Status, r.IncompleteDetails = "incomplete", &incompleteJSON{Reason: "content_filter"}
 	}
 	u := respUsageJSON{InputTokens: reply.Usage.PromptTokens, OutputTokens: reply.Usage.CompletionTokens, TotalTokens: reply.Usage.TotalTokens}
-	svc := interactionsOf(reply.Interactions)
+	svc := apijson.InteractionsOf(reply.Interactions)
 	r.Usage, r.Svc = &u, &svc
 }
 
@@ -573,7 +574,7 @@ func (s *Server) streamResponse(c *gin.Context, who compat.Caller, chat compat.C
 	rs := &responseStream{w: &sse{c: c}, resp: skeleton(chat.ID, in, chat.Request, time.Now())}
 	reply, err := s.uc.Compat.Stream(c.Request.Context(), who, chat, rs.piece)
 	if err != nil {
-		s.streamFail(c, rs.w, responsesParam(err), "error", func(body errorBody) any {
+		s.streamFail(c, rs.w, responsesParam(err), "error", func(body apijson.ErrorBody) any {
 			e := map[string]any{"type": "error", "code": body.Code, "message": body.Message, "param": nil, "sequence_number": rs.seq}
 			if body.Param != "" {
 				e["param"] = body.Param

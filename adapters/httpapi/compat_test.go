@@ -18,6 +18,7 @@ import (
 
 	"github.com/golang/mock/gomock"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
@@ -476,7 +477,7 @@ func TestChatStreamFailureAfterTheFirstPiece(t *testing.T) {
 	next(t, events) // role
 	next(t, events) // Hel
 	ev := next(t, events)
-	var env errorEnvelope
+	var env apijson.ErrorEnvelope
 	if err := json.Unmarshal([]byte(ev.data), &env); err != nil || env.Error.Code != domain.CodeModelUnavailable {
 		t.Fatalf("event %+v", ev)
 	}

@@ -3,11 +3,11 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"go.uber.org/zap"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/domain"
 )
 
@@ -33,30 +33,16 @@ var statusOf = map[domain.Code]int{
 	domain.CodeInternal:                http.StatusInternalServerError,
 }
 
-// errorBody is the envelope's inner object (spec part 7).
-type errorBody struct {
-	Code       domain.Code `json:"code"`
-	Message    string      `json:"message"`
-	Param      string      `json:"param,omitempty"`
-	Type       string      `json:"type,omitempty"`
-	RetryAfter int         `json:"retry_after,omitempty"`
-	UpgradeURL string      `json:"upgrade_url,omitempty"`
-}
-
-type errorEnvelope struct {
-	Error errorBody `json:"error"`
-}
-
 // fail answers err with the envelope and its status and ends the request. Errors that carry no
 // code are ours: they are logged here, once, and the caller sees only the request id.
 func (s *Server) fail(c *gin.Context, err error) {
 	status, body := s.errorOf(c, err)
-	c.AbortWithStatusJSON(status, errorEnvelope{Error: body})
+	c.AbortWithStatusJSON(status, apijson.ErrorEnvelope{Error: body})
 }
 
 // errorOf maps err to its status and the envelope's inner object, setting the headers that go
 // with it; fail writes them, and a stream that has begun writes the object as its last event.
-func (s *Server) errorOf(c *gin.Context, err error) (int, errorBody) {
+func (s *Server) errorOf(c *gin.Context, err error) (int, apijson.ErrorBody) {
 	e, ok := domain.AsError(err)
 	if !ok || e.Code == domain.CodeInternal {
 		logger(c).Error("request failed", zap.Error(err))
@@ -66,34 +52,12 @@ func (s *Server) errorOf(c *gin.Context, err error) (int, errorBody) {
 	if !known {
 		status = http.StatusInternalServerError
 	}
-	body := errorBody{Code: e.Code, Message: capMessage(e.Message), Param: capParam(e.Field)}
+	body := apijson.ErrorOf(e, s.opts.UpgradeURL)
 	switch e.Code {
 	case domain.CodeUnauthorized:
 		c.Header("WWW-Authenticate", "Bearer")
-	case domain.CodeInteractionLimitReached:
-		body.Type = "insufficient_quota"
-		body.UpgradeURL = s.opts.UpgradeURL
-	case domain.CodePlanRequired:
-		body.UpgradeURL = s.opts.UpgradeURL
 	case domain.CodeRateLimited, domain.CodeServiceUnavailable:
-		secs := max(int((e.RetryAfter+time.Second-1)/time.Second), 1)
-		body.RetryAfter = secs
-		c.Header("Retry-After", strconv.Itoa(secs))
+		c.Header("Retry-After", strconv.Itoa(body.RetryAfter))
 	}
 	return status, body
-}
-
-// maxMessage is the longest error message answered: the messages quote at most a short prefix of
-// a value (domain.Quote), and this cut keeps one that would quote more from echoing it whole.
-const maxMessage = 500
-
-func capMessage(m string) string {
-	n := 0
-	for i := range m {
-		if n == maxMessage {
-			return m[:i] + "…"
-		}
-		n++
-	}
-	return m
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversation"
 )
@@ -30,15 +31,15 @@ var strictRequests = []func() any{
 	func() any { return new(chatIn) },
 	func() any { return new(clientChatIn) },
 	func() any { return new(sessionIn) },
-	func() any { return new(pagesIn) },
-	func() any { return new(faqIn) },
-	func() any { return new(crawlIn) },
-	func() any { return new(agentPatchJSON) },
-	func() any { return new(appearancePatchJSON) },
+	func() any { return new(apijson.PagesIn) },
+	func() any { return new(apijson.FAQIn) },
+	func() any { return new(apijson.CrawlIn) },
+	func() any { return new(apijson.AgentPatch) },
+	func() any { return new(apijson.AppearancePatch) },
 	func() any { return new(webhookIn) },
 	func() any { return new(webhookPatchIn) },
-	func() any { return new(conversionIn) },
-	func() any { return new(assistantIn) },
+	func() any { return new(apijson.ConversionIn) },
+	func() any { return new(apijson.AssistantIn) },
 	func() any { return new(widgetChatIn) },
 	func() any { return new(widgetDomainsIn) },
 	func() any { return new(widgetStyleIn) },
@@ -73,7 +74,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		for _, dst := range strictRequests {
 			v := dst()
-			err := decode(strings.NewReader(body), v, true)
+			err := apijson.Decode(strings.NewReader(body), v, true)
 			if err != nil {
 				checkRefusal(t, err)
 				continue
@@ -89,7 +90,7 @@ func FuzzModelDecode(f *testing.F) {
 	seedBodies(f)
 	f.Fuzz(func(t *testing.T, body string) {
 		var chat chatCompletionIn
-		if err := decode(strings.NewReader(body), &chat, false); err != nil {
+		if err := apijson.Decode(strings.NewReader(body), &chat, false); err != nil {
 			checkRefusal(t, err)
 		} else if req, err := chatRequestOf(chat); err != nil {
 			checkRefusal(t, err)
@@ -98,7 +99,7 @@ func FuzzModelDecode(f *testing.F) {
 		}
 
 		var resp responsesIn
-		if err := decode(strings.NewReader(body), &resp, false); err != nil {
+		if err := apijson.Decode(strings.NewReader(body), &resp, false); err != nil {
 			checkRefusal(t, err)
 		} else if req, err := responsesRequestOf(resp); err != nil {
 			checkRefusal(t, err)
@@ -107,7 +108,7 @@ func FuzzModelDecode(f *testing.F) {
 		}
 
 		var emb embeddingsIn
-		if err := decode(strings.NewReader(body), &emb, false); err != nil {
+		if err := apijson.Decode(strings.NewReader(body), &emb, false); err != nil {
 			checkRefusal(t, err)
 		} else if e, err := embedOf(emb); err != nil {
 			checkRefusal(t, err)
@@ -159,19 +160,20 @@ func FuzzCursor(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if cur, ok := decodeCursor(s); ok {
+		if cur, ok := apijson.DecodeCursor(s); ok {
 			if cur.ID == "" {
-				t.Fatalf("decodeCursor(%q) accepted an empty id", s)
+				t.Fatalf("apijson.DecodeCursor(%q) accepted an empty id", s)
 			}
 			checkLine(t, "cursor", cur.ID)
 		}
-		n, err := limitParam(s)
+		q, err := apijson.ConversationsQuery(func(name string) (string, bool) { return s, name == "limit" })
+		n := q.Limit
 		if err != nil {
 			checkRefusal(t, err)
 			return
 		}
 		if n < 1 || n > conversation.MaxListLimit {
-			t.Fatalf("limitParam(%q) = %d, out of 1..%d", s, n, conversation.MaxListLimit)
+			t.Fatalf("limit %q = %d, out of 1..%d", s, n, conversation.MaxListLimit)
 		}
 	})
 }
@@ -187,7 +189,7 @@ func checkRefusal(t *testing.T, err error) {
 	if e.Message == "" || len(e.Message) > maxErrorLen {
 		t.Fatalf("message of %d bytes, want 1 to %d: %.400q", len(e.Message), maxErrorLen, e.Message)
 	}
-	if len(e.Field) > 4*maxParam+8 || badText(e.Field, false) != "" {
+	if len(e.Field) > 4*(2*domain.MaxQuoted)+8 || apijson.BadText(e.Field, false) != "" {
 		t.Fatalf("param %.200q is not a short line of text", e.Field)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"go.uber.org/zap"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	appmessaging "github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/messaging"
@@ -147,7 +148,7 @@ type receiptJSON struct {
 func (s *Server) whatsappWebhook(c *gin.Context) {
 	s.messagingWebhook(c, messaging.WhatsApp, headerWhatsAppSignature, func(body []byte, conn messaging.Connection) ([]messaging.Inbound, error) {
 		var n whatsappNotification
-		if err := unmarshal(body, &n, false); err != nil {
+		if err := apijson.Unmarshal(body, &n, false); err != nil {
 			return nil, err
 		}
 		return n.inbound(conn.PhoneNumberID), nil
@@ -157,7 +158,7 @@ func (s *Server) whatsappWebhook(c *gin.Context) {
 func (s *Server) telegramWebhook(c *gin.Context) {
 	s.messagingWebhook(c, messaging.Telegram, headerTelegramSecret, func(body []byte, _ messaging.Connection) ([]messaging.Inbound, error) {
 		var u telegramUpdate
-		if err := unmarshal(body, &u, false); err != nil {
+		if err := apijson.Unmarshal(body, &u, false); err != nil {
 			return nil, err
 		}
 		return u.inbound(), nil

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/domain/messaging"
 )
 
@@ -18,7 +19,7 @@ func TestWhatsAppNotificationInbound(t *testing.T) {
 		{"field":"messages","value":{"metadata":{"phone_number_id":"1055"},"statuses":[{"id":"wamid.a","status":"read"}]}},
 		{"field":"account_update","value":{"metadata":{"phone_number_id":"1055"}}}]}]}`)
 	var n whatsappNotification
-	if err := unmarshal(body, &n, false); err != nil {
+	if err := apijson.Unmarshal(body, &n, false); err != nil {
 		t.Fatal(err)
 	}
 	want := []messaging.Inbound{
@@ -44,7 +45,7 @@ func TestTelegramUpdateInbound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var u telegramUpdate
-		if err := unmarshal([]byte(tt.body), &u, false); err != nil {
+		if err := apijson.Unmarshal([]byte(tt.body), &u, false); err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		if got := u.inbound(); !reflect.DeepEqual(got, tt.want) {

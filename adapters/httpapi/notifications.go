@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/svcagent/svc/adapters/apijson"
 )
 
 // GET /v1/notifications
@@ -26,7 +28,7 @@ func (s *Server) listNotifications(c *gin.Context) {
 	}
 	data := make([]notificationJSON, 0, len(notes))
 	for _, n := range notes {
-		data = append(data, notificationJSON{Object: "notification", ID: n.ID, Kind: n.Kind, Title: n.Title, Body: n.Body, CreatedAt: stamp(n.CreatedAt)})
+		data = append(data, notificationJSON{Object: "notification", ID: n.ID, Kind: n.Kind, Title: n.Title, Body: n.Body, CreatedAt: apijson.Stamp(n.CreatedAt)})
 	}
-	c.JSON(http.StatusOK, listOf(data))
+	c.JSON(http.StatusOK, apijson.ListOf(data))
 }

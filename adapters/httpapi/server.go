@@ -4,9 +4,11 @@
 // server.go holds the one table of routes; each feature has a file of its own with its handlers
 // and its request and response types (account.go, agent.go, knowledge.go, chat.go, sessions.go,
 // webhooks.go, conversions.go, notifications.go, usage.go, ops.go, widget.go, and the OpenAI-compatible
-// compat*.go); middleware.go, bind.go and errors.go are what every route shares. A request body
-// that decodeJSON reads strictly has a named type beside its handler, listed in fuzz_test.go's
-// strictRequests so that one test and one fuzz target go over each.
+// compat*.go); middleware.go, bind.go and errors.go are what every route shares. The bodies the
+// MCP tools share with their routes (requests, responses, the error object) and the strict
+// reading of a body are in adapters/apijson. A request body that decodeJSON reads strictly has a
+// named type (beside its handler, or in apijson), listed in fuzz_test.go's strictRequests so that
+// one test and one fuzz target go over each.
 package httpapi
 
 import (

@@ -16,6 +16,7 @@ import (
 	"github.com/golang/mock/gomock"
 	"go.uber.org/zap"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
@@ -89,9 +90,9 @@ func do(s *Server, method, path string, header map[string]string, body string) *
 	return rec
 }
 
-func envelope(t *testing.T, rec *httptest.ResponseRecorder) errorBody {
+func envelope(t *testing.T, rec *httptest.ResponseRecorder) apijson.ErrorBody {
 	t.Helper()
-	var env errorEnvelope
+	var env apijson.ErrorEnvelope
 	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil || env.Error.Code == "" {
 		t.Fatalf("not an error envelope: %s", rec.Body.String())
 	}
@@ -249,7 +250,7 @@ func TestDecodeJSON(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b body
-			err := decode(strings.NewReader(tt.in), &b, true)
+			err := apijson.Decode(strings.NewReader(tt.in), &b, true)
 			if (err == nil) != tt.ok {
 				t.Fatalf("err %v", err)
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/domain/conversation"
@@ -54,7 +55,7 @@ func (s *Server) postSession(c *gin.Context) {
 	}
 	c.JSON(http.StatusCreated, clientSessionJSON{Object: "client_session", Token: created.Token,
 		ConversationID: created.Session.ConversationID, CustomerName: created.Session.CustomerName,
-		ExpiresAt: stamp(created.Session.ExpiresAt)})
+		ExpiresAt: apijson.Stamp(created.Session.ExpiresAt)})
 }
 
 const ctxClient = "svc.client"
@@ -102,7 +103,7 @@ func (s *Server) clientMessages(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	writeThread(c, t)
+	c.JSON(http.StatusOK, apijson.ThreadOf(t))
 }
 
 // clientAgentJSON is what an app shows of the agent: its name and appearance.
@@ -122,7 +123,7 @@ func (s *Server) clientAgent(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	a := appearanceOf(prof.Appearance)
+	a := apijson.AppearanceOf(prof.Appearance)
 	c.JSON(http.StatusOK, clientAgentJSON{Object: "client_agent", Name: prof.DisplayName(), AvatarURL: a.AvatarURL,
-		Greeting: a.Greeting, Suggestions: a.Suggestions, Languages: agentOf(prof).Languages})
+		Greeting: a.Greeting, Suggestions: a.Suggestions, Languages: apijson.AgentOf(prof).Languages})
 }

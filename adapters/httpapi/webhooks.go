@@ -5,9 +5,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/domain"
-	"github.com/svcagent/svc/domain/webhook"
 )
 
 // GET and POST /v1/webhooks, GET, PATCH and DELETE /v1/webhooks/{id}, POST /v1/webhooks/{id}/test,
@@ -26,31 +26,6 @@ type webhookPatchIn struct {
 	Active *bool     `json:"active"`
 }
 
-type webhookJSON struct {
-	Object         string   `json:"object"`
-	ID             string   `json:"id"`
-	URL            string   `json:"url"`
-	Events         []string `json:"events"`
-	Active         bool     `json:"active"`
-	Secret         string   `json:"secret,omitempty"`
-	Failures       int      `json:"failures"`
-	LastStatus     *int     `json:"last_status"`
-	LastDeliveryAt *string  `json:"last_delivery_at"`
-	CreatedAt      string   `json:"created_at"`
-}
-
-func webhookOf(w webhook.Webhook) webhookJSON {
-	out := webhookJSON{Object: "webhook", ID: w.ID, URL: w.URL, Events: w.Events, Active: w.Active, Failures: w.Failures, CreatedAt: stamp(w.CreatedAt)}
-	if out.Events == nil {
-		out.Events = []string{}
-	}
-	if !w.LastDeliveryAt.IsZero() {
-		at, status := stamp(w.LastDeliveryAt), w.LastStatus
-		out.LastDeliveryAt, out.LastStatus = &at, &status
-	}
-	return out
-}
-
 func (s *Server) listWebhooks(c *gin.Context) {
 	p, _ := principal(c)
 	hooks, err := s.uc.Webhooks.List(c.Request.Context(), p.Account.ID)
@@ -58,11 +33,7 @@ func (s *Server) listWebhooks(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	data := make([]webhookJSON, 0, len(hooks))
-	for _, w := range hooks {
-		data = append(data, webhookOf(w))
-	}
-	c.JSON(http.StatusOK, listOf(data))
+	c.JSON(http.StatusOK, apijson.WebhooksOf(hooks))
 }
 
 func (s *Server) createWebhook(c *gin.Context) {
@@ -81,7 +52,7 @@ func (s *Server) createWebhook(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	out := webhookOf(created.Webhook)
+	out := apijson.WebhookOf(created.Webhook)
 	out.Secret = created.Secret
 	c.JSON(http.StatusCreated, out)
 }
@@ -93,7 +64,7 @@ func (s *Server) getWebhook(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, webhookOf(w))
+	c.JSON(http.StatusOK, apijson.WebhookOf(w))
 }
 
 func (s *Server) patchWebhook(c *gin.Context) {
@@ -108,7 +79,7 @@ func (s *Server) patchWebhook(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, webhookOf(w))
+	c.JSON(http.StatusOK, apijson.WebhookOf(w))
 }
 
 type deletedJSON struct {
@@ -126,16 +97,6 @@ func (s *Server) deleteWebhook(c *gin.Context) {
 	c.JSON(http.StatusOK, deletedJSON{Object: "webhook", ID: c.Param("id"), Deleted: true})
 }
 
-// webhookTestJSON is what a test delivery got; error is there only when it failed.
-type webhookTestJSON struct {
-	Object     string `json:"object"`
-	EventID    string `json:"event_id"`
-	Delivered  bool   `json:"delivered"`
-	StatusCode int    `json:"status_code"`
-	DurationMS int64  `json:"duration_ms"`
-	Error      string `json:"error,omitempty"`
-}
-
 func (s *Server) testWebhook(c *gin.Context) {
 	p, _ := principal(c)
 	r, err := s.uc.Webhooks.Test(c.Request.Context(), p.Account.ID, c.Param("id"))
@@ -143,8 +104,7 @@ func (s *Server) testWebhook(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, webhookTestJSON{Object: "webhook_test", EventID: r.EventID, Delivered: r.Attempt.OK(),
-		StatusCode: r.Attempt.StatusCode, DurationMS: r.Attempt.Duration.Milliseconds(), Error: r.Attempt.Failure()})
+	c.JSON(http.StatusOK, apijson.WebhookTestOf(r))
 }
 
 // deliveryJSON is one delivery attempt; error is empty when it was delivered.
@@ -170,9 +130,9 @@ func (s *Server) listDeliveries(c *gin.Context) {
 	data := make([]deliveryJSON, 0, len(attempts))
 	for _, a := range attempts {
 		data = append(data, deliveryJSON{Object: "webhook_delivery", EventID: a.EventID, Type: a.EventType, Attempt: a.Number,
-			StatusCode: a.StatusCode, Delivered: a.OK(), DurationMS: a.Duration.Milliseconds(), Error: a.Failure(), CreatedAt: stamp(a.At)})
+			StatusCode: a.StatusCode, Delivered: a.OK(), DurationMS: a.Duration.Milliseconds(), Error: a.Failure(), CreatedAt: apijson.Stamp(a.At)})
 	}
-	c.JSON(http.StatusOK, listOf(data))
+	c.JSON(http.StatusOK, apijson.ListOf(data))
 }
 
 type redeliveryJSON struct {

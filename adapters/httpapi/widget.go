@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/widget"
@@ -127,9 +128,9 @@ func (s *Server) widgetInfo(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	a := appearanceOf(info.Profile.Appearance)
+	a := apijson.AppearanceOf(info.Profile.Appearance)
 	c.JSON(http.StatusOK, widgetInfoJSON{Object: "widget_info", Name: info.Profile.DisplayName(), AvatarURL: a.AvatarURL,
-		Greeting: a.Greeting, Suggestions: a.Suggestions, Languages: agentOf(info.Profile).Languages, Style: styleOf(info.Style)})
+		Greeting: a.Greeting, Suggestions: a.Suggestions, Languages: apijson.AgentOf(info.Profile).Languages, Style: styleOf(info.Style)})
 }
 
 // widgetChatIn is the body of POST /widget/api/{widget_token}/chat.
@@ -160,10 +161,10 @@ func (s *Server) widgetChat(c *gin.Context) {
 
 // widgetThreadJSON is the visitor's own conversation: its contact and messages only.
 type widgetThreadJSON struct {
-	Object    string        `json:"object"`
-	VisitorID string        `json:"visitor_id"`
-	ContactID string        `json:"contact_id"`
-	Messages  []messageJSON `json:"messages"`
+	Object    string            `json:"object"`
+	VisitorID string            `json:"visitor_id"`
+	ContactID string            `json:"contact_id"`
+	Messages  []apijson.Message `json:"messages"`
 }
 
 func (s *Server) widgetMessages(c *gin.Context) {
@@ -174,9 +175,9 @@ func (s *Server) widgetMessages(c *gin.Context) {
 		return
 	}
 	out := widgetThreadJSON{Object: "widget_conversation", VisitorID: visitor, ContactID: widget.ContactID(visitor),
-		Messages: make([]messageJSON, 0, len(t.Messages))}
+		Messages: make([]apijson.Message, 0, len(t.Messages))}
 	for _, m := range t.Messages {
-		out.Messages = append(out.Messages, messageOf(m))
+		out.Messages = append(out.Messages, apijson.MessageOf(m))
 	}
 	c.JSON(http.StatusOK, out)
 }

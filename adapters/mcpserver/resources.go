@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/domain"
 )
@@ -71,11 +72,7 @@ func (s *Server) addResources(srv *mcp.Server) {
 			if err != nil {
 				return nil, err
 			}
-			out := make([]faqOut, 0, len(o.FAQ))
-			for _, f := range o.FAQ {
-				out = append(out, faqOut{ID: f.ID, Question: f.Question, Answer: f.Answer})
-			}
-			return map[string]any{"faq": out}, nil
+			return map[string]any{"faq": apijson.KnowledgeOf(o).FAQ}, nil
 		}))
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: pagesPrefix + "{n}", Name: "page", Title: "Knowledge page",
 		MIMEType: "application/json", Description: "Page n (from 1, in get_knowledge's order) of the agent's knowledge, with the passages the agent reads."},
@@ -97,6 +94,10 @@ func (s *Server) addResources(srv *mcp.Server) {
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: conversationsTo + "{id}", Name: "conversation", Title: "Conversation",
 		MIMEType: "application/json", Description: "A conversation with all its messages, by id (from list_conversations)."},
 		s.resource(func(ctx context.Context, p accounts.Principal, uri string) (any, error) {
-			return s.uc.Chat.Conversation(ctx, p.Account.ID, strings.TrimPrefix(uri, conversationsTo))
+			t, err := s.uc.Chat.Conversation(ctx, p.Account.ID, strings.TrimPrefix(uri, conversationsTo))
+			if err != nil {
+				return nil, err
+			}
+			return apijson.ThreadOf(t), nil
 		}))
 }

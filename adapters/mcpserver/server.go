@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/chat"
@@ -135,18 +136,6 @@ func (s *Server) developerBonus(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// errorBody is the REST error's inner object (spec part 7).
-type errorBody struct {
-	Code       domain.Code `json:"code"`
-	Message    string      `json:"message"`
-	Param      string      `json:"param,omitempty"`
-	RetryAfter int         `json:"retry_after,omitempty"`
-}
-
-type errorEnvelope struct {
-	Error errorBody `json:"error"`
-}
-
 // failed turns err into a tool result with isError set and the REST error's envelope, both as
 // text and as structured content. Errors that carry no code are ours: logged here, once.
 func (s *Server) failed(err error) *mcp.CallToolResult {
@@ -155,10 +144,7 @@ func (s *Server) failed(err error) *mcp.CallToolResult {
 		s.log.Error("mcp tool failed", zap.Error(err))
 		e = &domain.Error{Code: domain.CodeInternal, Message: "internal error"}
 	}
-	env := errorEnvelope{Error: errorBody{Code: e.Code, Message: e.Message, Param: e.Field}}
-	if e.RetryAfter > 0 {
-		env.Error.RetryAfter = max(int((e.RetryAfter+time.Second-1)/time.Second), 1)
-	}
+	env := apijson.ErrorEnvelope{Error: apijson.ErrorOf(e, "")}
 	text, _ := json.Marshal(env)
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: env}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: json.RawMessage(text)}
 }

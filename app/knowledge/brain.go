@@ -110,6 +110,11 @@ func (b *Brain) Crawl(ctx context.Context, accountID string, req knowledge.Crawl
 		return CrawlOutcome{}, err
 	}
 	res, err := b.crawler.Crawl(ctx, req)
+	if ctx.Err() != nil {
+		// The caller went away or cancelled (an MCP notifications/cancelled): whatever was read
+		// is dropped, and nothing is stored.
+		return CrawlOutcome{}, domain.Errorf(domain.CodeCrawlFailed, "the crawl of %s was cancelled before it ended; nothing was stored", req.URL)
+	}
 	if err != nil {
 		return CrawlOutcome{}, err
 	}

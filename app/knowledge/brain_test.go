@@ -157,6 +157,7 @@ func TestCrawl(t *testing.T) {
 		want     domain.Code
 		field    string
 		maxPages int
+		cancel   bool // the caller cancels while the crawler reads
 	}{
 		{name: "no url", req: knowledge.CrawlRequest{}, want: domain.CodeInvalidRequest, field: "url"},
 		{name: "not http", req: knowledge.CrawlRequest{URL: "file:///etc/passwd"}, want: domain.CodeInvalidRequest, field: "url"},
@@ -167,13 +168,23 @@ func TestCrawl(t *testing.T) {
 			result: &knowledge.CrawlResult{Skipped: []knowledge.Skip{{URL: "https://lu.example/", Reason: "no text"}}}, want: domain.CodeCrawlFailed},
 		{name: "pages read replace the site's", req: knowledge.CrawlRequest{URL: "https://www.lu.example/docs/", MaxPages: 3}, maxPages: 3,
 			result: &knowledge.CrawlResult{Pages: []knowledge.Page{{URL: "https://www.lu.example/docs/", Title: "Docs", Content: "Our bread is baked daily."}}}},
+		{name: "cancelled with pages read: nothing stored", req: knowledge.CrawlRequest{URL: "https://lu.example"}, maxPages: 30, cancel: true,
+			result: &knowledge.CrawlResult{Pages: []knowledge.Page{{URL: "https://lu.example/", Title: "Home", Content: "Our bread is baked daily."}}},
+			want:   domain.CodeCrawlFailed},
+		{name: "cancelled, the crawler says so: nothing stored", req: knowledge.CrawlRequest{URL: "https://lu.example"}, maxPages: 30, cancel: true,
+			crawlErr: context.Canceled, want: domain.CodeCrawlFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
 			if tt.maxPages > 0 {
 				f.crawler.EXPECT().Crawl(gomock.Any(), knowledge.CrawlRequest{URL: tt.req.URL, MaxPages: tt.maxPages}).DoAndReturn(
 					func(context.Context, knowledge.CrawlRequest) (knowledge.CrawlResult, error) {
+						if tt.cancel {
+							cancel()
+						}
 						if tt.result == nil {
 							return knowledge.CrawlResult{}, tt.crawlErr
 						}
@@ -189,7 +200,7 @@ func TestCrawl(t *testing.T) {
 						return knowledge.State{Version: 2}, nil
 					})
 			}
-			out, err := f.brain.Crawl(context.Background(), "acct_1", tt.req)
+			out, err := f.brain.Crawl(ctx, "acct_1", tt.req)
 			if got := domain.ErrorCode(err); got != tt.want {
 				t.Fatalf("code %q, want %q (%v)", got, tt.want, err)
 			}
