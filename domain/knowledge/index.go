@@ -400,7 +400,7 @@ func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery st
 		if scores[g] == first {
 			other = second
 		}
-		c.confidence = confidence(c.score, other)
+		c.confidence = ix.faq.confidence(c.score, other)
 		out[f] = c
 		if r := rep[g]; r < 0 || c.strong && !out[r].strong || c.strong == out[r].strong && sim[f] > sim[r] {
 			rep[g] = f

@@ -189,9 +189,21 @@ func TestEvalFigures(t *testing.T) {
 	s := loadEvalSet(t, path)
 	ix := evalIndex(t, s)
 	if v := os.Getenv("SVC_EVAL_SWEEP"); v != "" {
-		for _, tau := range []float64{0.05, 0.08, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.25} {
-			f := runEval(t, ix, pick(s.Dev, func(i int) bool { return i%2 == 0 }), tau)
+		// Every threshold on dev-even; the one of most right answers with at most 12 % wrong
+		// and at least 60 % of out-of-scope questions refused is then checked on dev-odd.
+		even := pick(s.Dev, func(i int) bool { return i%2 == 0 })
+		bestTau, bestRight := -1.0, -1
+		for k := 4; k <= 40; k++ {
+			tau := float64(k) / 100
+			f := runEval(t, ix, even, tau)
 			t.Logf("tau %.2f dev-even: %s", tau, f)
+			if f.pct(f.wrong, f.inScope) <= 12 && f.pct(f.refused, f.oos) >= 60 && f.right > bestRight {
+				bestTau, bestRight = tau, f.right
+			}
+		}
+		if bestTau >= 0 {
+			t.Logf("best tau %.2f: dev-even %s", bestTau, runEval(t, ix, even, bestTau))
+			t.Logf("best tau %.2f: dev-odd %s", bestTau, runEval(t, ix, pick(s.Dev, func(i int) bool { return i%2 == 1 }), bestTau))
 		}
 		return
 	}
@@ -230,10 +242,10 @@ func TestEvalRegression(t *testing.T) {
 		got, floor float64
 		atMost     bool
 	}{
-		{"in-scope top-1 %", f.pct(f.right, f.inScope), 62, false},
-		{"wrong answers %", f.pct(f.wrong, f.inScope), 17, true},
-		{"out-of-scope refused %", f.pct(f.refused, f.oos), 85, false},
-		{"retrieval recall@5 %", f.pct(f.recall5, f.inScope), 89, false},
+		{"in-scope top-1 %", f.pct(f.right, f.inScope), 66, false},
+		{"wrong answers %", f.pct(f.wrong, f.inScope), 14, true},
+		{"out-of-scope refused %", f.pct(f.refused, f.oos), 80, false},
+		{"retrieval recall@5 %", f.pct(f.recall5, f.inScope), 90, false},
 	} {
 		if c.atMost && c.got > c.floor || !c.atMost && c.got < c.floor {
 			t.Errorf("%s: %.1f, past its bound %.0f", c.what, c.got, c.floor)
