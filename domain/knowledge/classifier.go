@@ -8,10 +8,12 @@ import (
 // Parameters of the FAQ classifier (see classifier), tuned on an intent set
 // (testdata/eval/README.md).
 const (
-	// classifierMinAnswers is the fewest distinct answers an FAQ needs for the classifier to be
-	// trained: with fewer, there is too little to learn what sets answers apart, and the
-	// similarity alone scores them.
-	classifierMinAnswers = 20
+	// classifierMinAnswers is the fewest distinct answers, and classifierMinPhrasings the fewest
+	// items per answer on average, an FAQ needs for the classifier to be trained: with fewer
+	// there is too little to learn what sets answers apart (measured: with 3 phrasings per
+	// answer it ranks no better than the similarity), and the similarity alone scores them.
+	classifierMinAnswers   = 20
+	classifierMinPhrasings = 5
 	// classifierWeight is the share of the classifier's probability in an answer's score; the
 	// similarity has the rest.
 	classifierWeight = 0.5
@@ -37,11 +39,11 @@ type classifier struct {
 	w       []float32 // rows × answers
 }
 
-// newClassifier trains the classifier on the features of each item (docs, by the matcher's
-// feature ids) and its answer; it returns nil when there are fewer than classifierMinAnswers
-// answers.
+// newClassifier trains the classifier on the features of each item (docs) and its answer; it
+// returns nil for an FAQ of fewer than classifierMinAnswers answers or classifierMinPhrasings
+// items per answer.
 func newClassifier(m *faqMatcher, docs [][]feature, answers int) *classifier {
-	if answers < classifierMinAnswers {
+	if answers < classifierMinAnswers || len(docs) < classifierMinPhrasings*answers {
 		return nil
 	}
 	c := &classifier{answers: answers, row: make([]int32, len(m.idf))}
