@@ -34,7 +34,9 @@ const (
 //
 // Items with the same answer (trimmed) are one answer: its score mixes the best item's
 // similarity (faqBestWeight) with the cosine of the question and the centroid of the answer's
-// items, so that an answer asked in many ways is found by the words of any of them.
+// items, so that an answer asked in many ways is found by the words of any of them. For an FAQ of
+// many answers each asked in several ways, half the score is the probability of the answer by a
+// classifier trained on the items' questions (classifier).
 type faqMatcher struct {
 	lang  string // the Brain's language: that of texts too short to tell
 	stem  Stemmer
