@@ -109,9 +109,15 @@ func intentOf(text string) string {
 	return m[len(m)-1][1]
 }
 
-// evalIndex loads the set's FAQ items the way the Brain does: each question embedded by the
-// built-in embedder, the answer "[intent]".
+// evalIndex loads the set's FAQ items the way the Brain does (evalFAQ).
 func evalIndex(t testing.TB, s evalSet) *knowledge.Index {
+	t.Helper()
+	return knowledge.NewIndex(nil, evalFAQ(t, s), NewStemmer())
+}
+
+// evalFAQ returns the set's FAQ items as the Brain holds them: each question embedded by the
+// built-in embedder, the answer "[intent]".
+func evalFAQ(t testing.TB, s evalSet) []knowledge.FAQ {
 	t.Helper()
 	qs := make([]string, len(s.FAQ))
 	for i, f := range s.FAQ {
@@ -125,7 +131,7 @@ func evalIndex(t testing.TB, s evalSet) *knowledge.Index {
 	for i, f := range s.FAQ {
 		faqs[i] = knowledge.FAQ{ID: "faq" + strconv.Itoa(i), Question: f.Question, Answer: "[" + f.Intent + "]", Vector: vecs[i]}
 	}
-	return knowledge.NewIndex(nil, faqs, NewStemmer())
+	return faqs
 }
 
 // evalProfile is the business the eval questions are asked of.
@@ -279,19 +285,7 @@ func BenchmarkEvalReply(b *testing.B) {
 // BenchmarkEvalIndex measures building the Brain's index of the eval set's 1,500 FAQ items (150
 // answers, so with the classifier trained), their vectors made beforehand.
 func BenchmarkEvalIndex(b *testing.B) {
-	s := loadEvalSet(b, evalFile)
-	qs := make([]string, len(s.FAQ))
-	for i, f := range s.FAQ {
-		qs[i] = f.Question
-	}
-	vecs, err := NewEmbedder().Embed(context.Background(), qs, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	faqs := make([]knowledge.FAQ, len(s.FAQ))
-	for i, f := range s.FAQ {
-		faqs[i] = knowledge.FAQ{ID: "faq" + strconv.Itoa(i), Question: f.Question, Answer: "[" + f.Intent + "]", Vector: vecs[i]}
-	}
+	faqs := evalFAQ(b, loadEvalSet(b, evalFile))
 	b.ReportAllocs()
 	for b.Loop() {
 		knowledge.NewIndex(nil, faqs, NewStemmer())
