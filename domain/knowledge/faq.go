@@ -34,7 +34,9 @@ const (
 //
 // Items with the same answer (trimmed) are one answer: its score mixes the best item's
 // similarity (faqBestWeight) with the cosine of the question and the centroid of the answer's
-// items, so that an answer asked in many ways is found by the words of any of them.
+// items, so that an answer asked in many ways is found by the words of any of them. For an FAQ of
+// many answers each asked in several ways, half the score is the probability of the answer by a
+// classifier trained on the items' questions (classifier).
 type faqMatcher struct {
 	lang  string // the Brain's language: that of texts too short to tell
 	stem  Stemmer
@@ -45,6 +47,8 @@ type faqMatcher struct {
 	// vectors.
 	answer []int32
 	norm   []float64
+	// cls learns which words tell the answers apart; nil for an FAQ of few answers.
+	cls *classifier
 }
 
 type faqPosting struct {
@@ -115,6 +119,7 @@ func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer) *faqMatcher {
 		}
 		m.norm[g] = math.Sqrt(m.norm[g])
 	}
+	m.cls = newClassifier(m, docs, len(answers))
 	return m
 }
 
@@ -143,8 +148,9 @@ func normalise(doc []feature, w []float64) {
 // match returns the similarity in [0, 1] of the query with each item (sim, one per item) and the
 // score in [0, 1] of each answer (one per answer, indexed like answer).
 func (m *faqMatcher) match(query string) (sim, scores []float64) {
+	q := m.features(query)
 	sim = make([]float64, len(m.answer))
-	m.similarity(query, sim)
+	m.similarity(q, sim)
 	best := make([]float64, len(m.norm))
 	sums := make([]float64, len(m.norm))
 	for i, s := range sim {
@@ -160,18 +166,28 @@ func (m *faqMatcher) match(query string) (sim, scores []float64) {
 		}
 		scores[g] = faqBestWeight*best[g] + (1-faqBestWeight)*centroid
 	}
+	if m.cls != nil && len(q) > 0 {
+		for g, p := range m.cls.predict(m, q) {
+			scores[g] = (1-classifierWeight)*scores[g] + classifierWeight*p
+		}
+	}
 	return sim, scores
 }
 
 // confidence is how sure a score of an answer is, given the best score of the other answers:
-// the mean of the score and faqMarginWeight times its lead, in [0, 1].
-func confidence(score, other float64) float64 {
-	return min(max((score+faqMarginWeight*(score-other))/2, 0), 1)
+// the mean of the score and faqMarginWeight times its lead, in [0, 1]. With the classifier the
+// leads are sharper (its probabilities are peaked), so the confidence is scaled by
+// classifierConfidence to mean as much as without it, and one threshold serves both.
+func (m *faqMatcher) confidence(score, other float64) float64 {
+	c := (score + faqMarginWeight*(score-other)) / 2
+	if m.cls != nil {
+		c *= classifierConfidence
+	}
+	return min(max(c, 0), 1)
 }
 
-// similarity adds to sim[i] the similarity of the query with item i, in [0, 1].
-func (m *faqMatcher) similarity(query string, sim []float64) {
-	q := m.features(query)
+// similarity adds to sim[i] the similarity of a query of features q with item i, in [0, 1].
+func (m *faqMatcher) similarity(q []feature, sim []float64) {
 	w := make([]float64, len(q))
 	ids := make([]int32, len(q))
 	unseen := math.Log(1+float64(len(m.answer))) + 1

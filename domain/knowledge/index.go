@@ -88,9 +88,10 @@ const DefaultHits = 5
 // lexical half. Unlike reciprocal rank fusion the score is absolute, so a caller can tell a weak
 // best hit from a good one.
 //
-// FAQ items are ranked by answer (faqMatcher): items that share an answer give one hit, the item
-// closest to the query, whose Score is its answer's score in [0, 1] and whose Confidence weighs
-// that score with its lead over the next answer's. A query of stop words only matches no FAQ
+// FAQ items are ranked by answer (faqMatcher, with its classifier for an FAQ of many answers each
+// asked in several ways): items that share an answer give one hit, the item closest to the
+// query, whose Score is its answer's score in [0, 1] and whose Confidence weighs that score with
+// its lead over the next answer's. A query of stop words only matches no FAQ
 // item. An FAQ item is Strong when its question's overlap with the query (Dice over Tokens, 1 for
 // the same normalised question) reaches StrongOverlap, or its cosine reaches StrongCosine and
 // they share a term; Strong hits come first. Ties are broken by ID, then kind, so the order is
@@ -400,7 +401,7 @@ func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery st
 		if scores[g] == first {
 			other = second
 		}
-		c.confidence = confidence(c.score, other)
+		c.confidence = ix.faq.confidence(c.score, other)
 		out[f] = c
 		if r := rep[g]; r < 0 || c.strong && !out[r].strong || c.strong == out[r].strong && sim[f] > sim[r] {
 			rep[g] = f

@@ -109,9 +109,15 @@ func intentOf(text string) string {
 	return m[len(m)-1][1]
 }
 
-// evalIndex loads the set's FAQ items the way the Brain does: each question embedded by the
-// built-in embedder, the answer "[intent]".
+// evalIndex loads the set's FAQ items the way the Brain does (evalFAQ).
 func evalIndex(t testing.TB, s evalSet) *knowledge.Index {
+	t.Helper()
+	return knowledge.NewIndex(nil, evalFAQ(t, s), NewStemmer())
+}
+
+// evalFAQ returns the set's FAQ items as the Brain holds them: each question embedded by the
+// built-in embedder, the answer "[intent]".
+func evalFAQ(t testing.TB, s evalSet) []knowledge.FAQ {
 	t.Helper()
 	qs := make([]string, len(s.FAQ))
 	for i, f := range s.FAQ {
@@ -125,7 +131,7 @@ func evalIndex(t testing.TB, s evalSet) *knowledge.Index {
 	for i, f := range s.FAQ {
 		faqs[i] = knowledge.FAQ{ID: "faq" + strconv.Itoa(i), Question: f.Question, Answer: "[" + f.Intent + "]", Vector: vecs[i]}
 	}
-	return knowledge.NewIndex(nil, faqs, NewStemmer())
+	return faqs
 }
 
 // evalProfile is the business the eval questions are asked of.
@@ -189,9 +195,21 @@ func TestEvalFigures(t *testing.T) {
 	s := loadEvalSet(t, path)
 	ix := evalIndex(t, s)
 	if v := os.Getenv("SVC_EVAL_SWEEP"); v != "" {
-		for _, tau := range []float64{0.05, 0.08, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.25} {
-			f := runEval(t, ix, pick(s.Dev, func(i int) bool { return i%2 == 0 }), tau)
+		// Every threshold on dev-even; the one of most right answers with at most 12 % wrong
+		// and at least 60 % of out-of-scope questions refused is then checked on dev-odd.
+		even := pick(s.Dev, func(i int) bool { return i%2 == 0 })
+		bestTau, bestRight := -1.0, -1
+		for k := 4; k <= 40; k++ {
+			tau := float64(k) / 100
+			f := runEval(t, ix, even, tau)
 			t.Logf("tau %.2f dev-even: %s", tau, f)
+			if f.pct(f.wrong, f.inScope) <= 12 && f.pct(f.refused, f.oos) >= 60 && f.right > bestRight {
+				bestTau, bestRight = tau, f.right
+			}
+		}
+		if bestTau >= 0 {
+			t.Logf("best tau %.2f: dev-even %s", bestTau, runEval(t, ix, even, bestTau))
+			t.Logf("best tau %.2f: dev-odd %s", bestTau, runEval(t, ix, pick(s.Dev, func(i int) bool { return i%2 == 1 }), bestTau))
 		}
 		return
 	}
@@ -230,10 +248,10 @@ func TestEvalRegression(t *testing.T) {
 		got, floor float64
 		atMost     bool
 	}{
-		{"in-scope top-1 %", f.pct(f.right, f.inScope), 62, false},
-		{"wrong answers %", f.pct(f.wrong, f.inScope), 17, true},
-		{"out-of-scope refused %", f.pct(f.refused, f.oos), 85, false},
-		{"retrieval recall@5 %", f.pct(f.recall5, f.inScope), 89, false},
+		{"in-scope top-1 %", f.pct(f.right, f.inScope), 66, false},
+		{"wrong answers %", f.pct(f.wrong, f.inScope), 14, true},
+		{"out-of-scope refused %", f.pct(f.refused, f.oos), 80, false},
+		{"retrieval recall@5 %", f.pct(f.recall5, f.inScope), 90, false},
 	} {
 		if c.atMost && c.got > c.floor || !c.atMost && c.got < c.floor {
 			t.Errorf("%s: %.1f, past its bound %.0f", c.what, c.got, c.floor)
@@ -261,5 +279,15 @@ func BenchmarkEvalReply(b *testing.B) {
 		q := qs[i%len(qs)]
 		hits := ix.Search(q.Text, vecs[i%len(qs)], 5)
 		_ = reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"}, MinConfidence)
+	}
+}
+
+// BenchmarkEvalIndex measures building the Brain's index of the eval set's 1,500 FAQ items (150
+// answers, so with the classifier trained), their vectors made beforehand.
+func BenchmarkEvalIndex(b *testing.B) {
+	faqs := evalFAQ(b, loadEvalSet(b, evalFile))
+	b.ReportAllocs()
+	for b.Loop() {
+		knowledge.NewIndex(nil, faqs, NewStemmer())
 	}
 }
