@@ -235,16 +235,24 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -451,16 +459,24 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -666,16 +682,24 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -882,16 +906,24 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -1116,9 +1148,18 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1128,7 +1169,6 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
@@ -1358,9 +1398,18 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1370,7 +1419,6 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
@@ -1599,9 +1647,18 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1611,7 +1668,6 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
@@ -1841,9 +1897,18 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1853,7 +1918,6 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
