@@ -256,3 +256,115 @@ func TestConsoleThrottle(t *testing.T) {
 		t.Errorf("another account from the throttled address: %d, want 429", p.status)
 	}
 }
+
+// consoleRoutes are the console's owner routes (every one needs a signed-in owner), with the
+// ids of another account's things filled in by TestConsoleIsolation.
+var consoleRoutes = []struct{ method, path string }{
+	{"GET", "/app/"},
+	{"POST", "/app/channels"},
+	{"GET", "/app/keys"},
+	{"POST", "/app/keys"},
+	{"POST", "/app/keys/{key}/revoke"},
+	{"POST", "/app/keys/{key}/send-without-approval"},
+	{"GET", "/app/widget"},
+	{"POST", "/app/widget/style"},
+	{"POST", "/app/widget/domains"},
+	{"GET", "/app/brain"},
+	{"POST", "/app/brain/faq"},
+	{"POST", "/app/brain/try"},
+	{"GET", "/app/conversations"},
+	{"GET", "/app/conversations/{conversation}"},
+	{"GET", "/app/webhooks"},
+	{"GET", "/app/webhooks/{webhook}"},
+	{"POST", "/app/webhooks/{webhook}/test"},
+	{"POST", "/app/webhooks/{webhook}/reactivate"},
+	{"POST", "/app/webhooks/{webhook}/deliveries/{event}/redeliver"},
+	{"GET", "/app/conversions"},
+	{"GET", "/app/notifications"},
+}
+
+// TestConsoleIsolation: signed out, every owner route sends to sign in; signed in as account A,
+// nothing of account B can be read or changed through the console.
+func TestConsoleIsolation(t *testing.T) {
+	s := newEmbedded(t)
+	api := s.startAPI(t, "SVC_ALLOW_PRIVATE_TARGETS", "true")
+	consoleOwner(t, s, "Alpha Bakery", "alpha@example.com", "correct horse battery")
+	b := consoleOwner(t, s, "Beta Shoes", "beta@example.com", "another horse battery")
+	configureAgent(t, api, b.key)
+	mustOK := func(r response, what string) obj {
+		t.Helper()
+		if r.status != http.StatusOK && r.status != http.StatusCreated {
+			t.Fatalf("%s: %s", what, r)
+		}
+		return r.body
+	}
+	mustOK(callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": []map[string]string{
+		{"question": "beta-secret-question?", "answer": "beta-secret-answer"}}}, bearer(b.key)...), "POST /v1/knowledge/faq")
+	if r := postChat(t, api, b.key, map[string]any{"message": "beta-secret-message", "conversation_id": "beta-conv", "customer_name": "Beta Customer"}); r.status != http.StatusOK {
+		t.Fatalf("POST /v1/chat: %s", r)
+	}
+	hook := mustOK(callJSON(t, "POST", api.URL()+"/v1/webhooks", map[string]any{"url": "https://hooks.beta.example/x", "events": []string{"*"}}, bearer(b.key)...), "POST /v1/webhooks")
+	ids := strings.NewReplacer("{key}", b.keyID, "{conversation}", "beta-conv", "{webhook}", hook.str("id"), "{event}", "evt_none")
+
+	// Signed out: every owner route sends to the sign-in page (a POST with a valid CSRF token).
+	anon := newOwnerBrowser(t, api.URL())
+	tok := anon.token("/app/login")
+	for _, r := range consoleRoutes {
+		var form url.Values
+		if r.method == "POST" {
+			form = url.Values{"csrf_token": {tok}}
+		}
+		p := anon.do(r.method, ids.Replace(r.path), form)
+		if p.status != http.StatusSeeOther || !strings.HasPrefix(p.location, "/app/login") {
+			t.Errorf("signed out %s %s: %d %q, want a redirect to sign in", r.method, r.path, p.status, p.location)
+		}
+	}
+
+	// Signed in as A: B's things are not found, and nothing of B changes.
+	a := newOwnerBrowser(t, api.URL())
+	a.signIn("alpha@example.com", "correct horse battery")
+	for _, r := range consoleRoutes {
+		if !strings.Contains(r.path, "{") {
+			continue
+		}
+		path := ids.Replace(r.path)
+		var p consolePage
+		if r.method == "POST" {
+			p = a.post("/app/", path, url.Values{"on": {"true"}, "confirm": {"yes"}})
+		} else {
+			p = a.get(path)
+		}
+		if p.status != http.StatusNotFound {
+			t.Errorf("A: %s %s: %d, want 404", r.method, path, p.status)
+		}
+	}
+	for _, path := range []string{"/app/keys", "/app/brain", "/app/conversations", "/app/webhooks", "/app/"} {
+		p := a.get(path)
+		for _, secret := range []string{b.keyID, "beta-secret", "Beta Customer", "hooks.beta.example", "Beta Shoes"} {
+			if strings.Contains(p.body, secret) {
+				t.Errorf("A: GET %s shows B's %q", path, secret)
+			}
+		}
+	}
+	if r := call(t, "GET", api.URL()+"/v1/account", bearer(b.key)...); r.status != http.StatusOK {
+		t.Errorf("B's key after A's tries: %s", r)
+	}
+	if swaOf(t, s, b.id, b.keyID) {
+		t.Error("A turned on Send without approval on B's key")
+	}
+	// A's session cookie does not open B's console: the console shows A's account only.
+	if p := a.get("/app/"); !strings.Contains(p.body, "Alpha Bakery") {
+		t.Errorf("A's overview: %d", p.status)
+	}
+}
+
+func swaOf(t *testing.T, s stack, accountID, keyID string) bool {
+	t.Helper()
+	for _, k := range listOf(ctl(t, s.env, "key", "list", "--account", accountID), "data") {
+		if k["id"] == keyID {
+			return k["send_without_approval"] == true
+		}
+	}
+	t.Fatalf("no key %s", keyID)
+	return false
+}

@@ -49,6 +49,7 @@ var staticFiles embed.FS
 // UseCases are the application's use cases the pages call: the same as the REST API's.
 type UseCases struct {
 	Owners        *owners.Service
+	Access        *accounts.Access
 	Overviews     *accounts.Overviews
 	Admin         *accounts.Admin
 	Profiles      *profiles.Service
@@ -167,6 +168,7 @@ func (c *Console) routes() *gin.Engine {
 	owner.GET("/brain", c.brain)
 	owner.POST("/brain/faq", c.faq)
 	owner.POST("/brain/try", c.tryQuestion)
+	owner.POST("/brain/crawl", c.crawl)
 	owner.GET("/conversations", c.conversations)
 	owner.GET("/conversations/:id", c.conversation)
 	owner.GET("/webhooks", c.webhooks)

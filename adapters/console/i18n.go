@@ -4,6 +4,10 @@ package console
 // (TestCatalogue).
 var catalog = map[string]map[string]string{
 	"en": {
+		"brain.crawl_url":         "Read a site (its pages replace the ones read from it before)",
+		"brain.crawl":             "Read the site",
+		"brain.crawling":          "Reading the site… this can take a minute.",
+		"brain.crawled":           "Done: %d pages read, %d passages.",
 		"actions":                 "Actions",
 		"brain.answer":            "The agent would answer",
 		"brain.ask":               "Try it",
@@ -122,6 +126,10 @@ var catalog = map[string]map[string]string{
 		"overview.title":          "Overview",
 	},
 	"pt": {
+		"brain.crawl_url":         "Ler um site (as suas páginas substituem as lidas dele antes)",
+		"brain.crawl":             "Ler o site",
+		"brain.crawling":          "A ler o site… pode demorar um minuto.",
+		"brain.crawled":           "Feito: %d páginas lidas, %d excertos.",
 		"actions":                 "Ações",
 		"brain.answer":            "O agente responderia",
 		"brain.ask":               "Experimentar",
@@ -240,6 +248,10 @@ var catalog = map[string]map[string]string{
 		"overview.title":          "Visão geral",
 	},
 	"es": {
+		"brain.crawl_url":         "Leer un sitio (sus páginas sustituyen a las leídas antes)",
+		"brain.crawl":             "Leer el sitio",
+		"brain.crawling":          "Leyendo el sitio… puede tardar un minuto.",
+		"brain.crawled":           "Hecho: %d páginas leídas, %d pasajes.",
 		"actions":                 "Acciones",
 		"brain.answer":            "El agente respondería",
 		"brain.ask":               "Probar",

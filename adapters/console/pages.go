@@ -2,8 +2,8 @@ package console
 
 import (
 	"net/http"
-	"time"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
@@ -15,7 +15,9 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
+	kdomain "github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/profile"
+	"github.com/svcagent/svc/domain/ratelimit"
 	"github.com/svcagent/svc/domain/widget"
 )
 
@@ -217,6 +219,38 @@ func (c *Console) faq(ctx *gin.Context) {
 		return
 	}
 	back(ctx, "/brain")
+}
+
+// crawl reads a site into the Brain, as POST /v1/knowledge/crawl: the request checked, then
+// counted against the account's hourly crawls, then the crawl; the page answers when it is done
+// (console.js shows that it is under way).
+func (c *Console) crawl(ctx *gin.Context) {
+	u, err := text(ctx, "url", 2000, false)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	req, err := kdomain.CrawlRequest{URL: strings.TrimSpace(u)}.Checked()
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	acct := c.acct(ctx)
+	if _, err := c.uc.Access.Limit(ctx, acct.ID, ratelimit.Crawls); err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	out, err := c.uc.Brain.Crawl(ctx, acct.ID, req)
+	if err != nil {
+		if domain.ErrorCode(err) == domain.CodeCrawlFailed {
+			e, _ := domain.AsError(err)
+			c.brainPage(ctx, http.StatusOK, map[string]any{"CrawlError": e.Message})
+			return
+		}
+		c.fail(ctx, err)
+		return
+	}
+	c.brainPage(ctx, http.StatusOK, map[string]any{"Crawled": out})
 }
 
 // tryQuestion shows what the agent would answer (chat.Agent.Preview, as the preview_reply tool:

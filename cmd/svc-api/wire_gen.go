@@ -238,6 +238,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
 		Owners:        ownersService,
+		Access:        access,
 		Overviews:     overviews,
 		Admin:         admin,
 		Profiles:      service,
@@ -462,6 +463,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
 		Owners:        ownersService,
+		Access:        access,
 		Overviews:     overviews,
 		Admin:         admin,
 		Profiles:      service,
@@ -685,6 +687,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
 		Owners:        ownersService,
+		Access:        access,
 		Overviews:     overviews,
 		Admin:         admin,
 		Profiles:      service,
@@ -909,6 +912,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
 		Owners:        ownersService,
+		Access:        access,
 		Overviews:     overviews,
 		Admin:         admin,
 		Profiles:      service,
@@ -1151,6 +1155,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
 		Owners:        ownersService,
+		Access:        access,
 		Overviews:     overviews,
 		Admin:         admin,
 		Profiles:      service,
@@ -1401,6 +1406,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
 		Owners:        ownersService,
+		Access:        access,
 		Overviews:     overviews,
 		Admin:         admin,
 		Profiles:      service,
@@ -1650,6 +1656,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
 		Owners:        ownersService,
+		Access:        access,
 		Overviews:     overviews,
 		Admin:         admin,
 		Profiles:      service,
@@ -1900,6 +1907,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
 		Owners:        ownersService,
+		Access:        access,
 		Overviews:     overviews,
 		Admin:         admin,
 		Profiles:      service,

@@ -15,6 +15,8 @@
   });
   document.addEventListener("submit", function (e) {
     var msg = e.target.getAttribute("data-confirm");
-    if (msg && !window.confirm(msg)) { e.preventDefault(); }
+    if (msg && !window.confirm(msg)) { e.preventDefault(); return; }
+    var busy = document.getElementById(e.target.getAttribute("data-busy") || "");
+    if (busy) { busy.textContent = busy.getAttribute("data-busy-text"); }
   });
 })();
