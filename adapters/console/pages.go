@@ -1,6 +1,7 @@
 package console
 
 import (
+	"maps"
 	"net/http"
 	"strings"
 	"time"
@@ -84,9 +85,7 @@ func (c *Console) keysPage(ctx *gin.Context, status int, extra map[string]any) {
 		return
 	}
 	data := map[string]any{"Keys": keys}
-	for k, v := range extra {
-		data[k] = v
-	}
+	maps.Copy(data, extra)
 	c.render(ctx, status, "keys", data)
 }
 
@@ -193,9 +192,7 @@ func (c *Console) brainPage(ctx *gin.Context, status int, extra map[string]any) 
 		return
 	}
 	data := map[string]any{"Brain": o}
-	for k, v := range extra {
-		data[k] = v
-	}
+	maps.Copy(data, extra)
 	c.render(ctx, status, "brain", data)
 }
 
@@ -313,9 +310,7 @@ func (c *Console) webhooksPage(ctx *gin.Context, status int, extra map[string]an
 		return
 	}
 	data := map[string]any{"Webhooks": hooks}
-	for k, v := range extra {
-		data[k] = v
-	}
+	maps.Copy(data, extra)
 	c.render(ctx, status, "webhooks", data)
 }
 
