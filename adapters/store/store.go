@@ -40,6 +40,7 @@ var Set = wire.NewSet(
 	NewConnections, wire.Bind(new(ports.Connections), new(*Connections)),
 	NewInbox, wire.Bind(new(ports.Inbox), new(*Inbox)),
 	NewPinger, wire.Bind(new(ports.Pinger), new(*Pinger)),
+	NewOwners, wire.Bind(new(ports.Owners), new(*Owners)),
 )
 
 var (

@@ -11,6 +11,7 @@ import (
 	"github.com/google/wire"
 	"github.com/redis/go-redis/v9"
 	"github.com/svcagent/svc/adapters/clock"
+	"github.com/svcagent/svc/adapters/console"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/adapters/mail"
@@ -32,6 +33,7 @@ import (
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
+	"github.com/svcagent/svc/app/owners"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
@@ -227,11 +229,37 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	consoleUseCases := console.UseCases{
+		Owners:        ownersService,
+		Access:        access,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -427,11 +455,37 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	consoleUseCases := console.UseCases{
+		Owners:        ownersService,
+		Access:        access,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -626,11 +680,37 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	consoleUseCases := console.UseCases{
+		Owners:        ownersService,
+		Access:        access,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -826,11 +906,37 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	consoleUseCases := console.UseCases{
+		Owners:        ownersService,
+		Access:        access,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1041,12 +1147,44 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	consoleUseCases := console.UseCases{
+		Owners:        ownersService,
+		Access:        access,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1261,12 +1399,44 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	consoleUseCases := console.UseCases{
+		Owners:        ownersService,
+		Access:        access,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1480,12 +1650,44 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	consoleUseCases := console.UseCases{
+		Owners:        ownersService,
+		Access:        access,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1700,12 +1902,44 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
+	consoleUseCases := console.UseCases{
+		Owners:        ownersService,
+		Access:        access,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1724,7 +1958,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.

@@ -1,0 +1,167 @@
+package tests
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestConsoleBrowser drives the owner console in headless Chromium: sign in, create a key and see
+// it exactly once, turn on Send without approval through its warning, revoke the key (the API
+// then answers 401), change the widget's colour and see a test page's widget follow it, add an
+// FAQ item and see the test answer use it, and read a conversation. It keeps a screenshot of each
+// page under tests/artifacts/console (or $SVC_TEST_ARTIFACTS/console).
+func TestConsoleBrowser(t *testing.T) {
+	binaries(t) // -short skips here
+	chromium := chromiumPath(t)
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	configureAgent(t, api, a.key)
+	loadBrain(t, api, a.key)
+	if r := postChat(t, api, a.key, map[string]any{"message": "When do you open on Sunday?", "conversation_id": "order-42",
+		"customer_name": "Ana Lima"}); r.status != http.StatusOK {
+		t.Fatalf("POST /v1/chat: %s", r)
+	}
+	ctx := browser(t, chromium)
+	base := api.URL()
+
+	// Signed out, the console sends to the sign-in page, which goes on to the page asked for.
+	runJS(t, ctx, "open the keys page", chromedp.Navigate(base+"/app/keys"))
+	waitJS(t, ctx, "the sign-in page", `location.pathname === "/app/login" && !!document.querySelector("#password")`)
+	consoleShot(t, ctx, "login")
+	runJS(t, ctx, "sign in",
+		chromedp.SendKeys(chromedp.CSS("#email"), "lu@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "correct horse battery"),
+		chromedp.Click(chromedp.CSS(`form[action="/app/login"] button[type=submit]`)))
+	waitJS(t, ctx, "the keys page after sign-in", `location.pathname === "/app/keys" && !!document.querySelector("#key-name")`)
+
+	// The overview.
+	runJS(t, ctx, "open the overview", chromedp.Navigate(base+"/app/"))
+	waitJS(t, ctx, "the overview", `document.querySelector("h1").textContent.includes("Padaria Lu") && !!document.querySelector(".bar")`)
+	consoleShot(t, ctx, "overview")
+
+	// A key, seen once.
+	runJS(t, ctx, "open the keys page", chromedp.Navigate(base+"/app/keys"))
+	runJS(t, ctx, "create a key",
+		chromedp.SendKeys(chromedp.CSS("#key-name"), "website"),
+		chromedp.Click(chromedp.CSS(`form[action="/app/keys"] button[type=submit]`)))
+	waitJS(t, ctx, "the new key", `!!document.querySelector("#new-key")`)
+	secret := evaluate[string](t, ctx, "read the new key", `document.querySelector("#new-key").textContent`)
+	if !strings.HasPrefix(secret, "svc_live_") {
+		t.Fatalf("the new key reads %q", secret)
+	}
+	consoleShot(t, ctx, "keys-created")
+	if r := call(t, "GET", base+"/v1/account", bearer(secret)...); r.status != http.StatusOK {
+		t.Fatalf("GET /v1/account with the new key: %s", r)
+	}
+	runJS(t, ctx, "open the keys page again", chromedp.Navigate(base+"/app/keys"))
+	waitJS(t, ctx, "the keys page", `!!document.querySelector("#keys")`)
+	wantJS(t, ctx, "the key is never shown again", `!document.documentElement.outerHTML.includes("`+secret+`") && !document.querySelector("#new-key")`)
+	keyID := evaluate[string](t, ctx, "the new key's row", `[...document.querySelectorAll("#keys tbody tr")].find(r => r.textContent.includes("website")).id.replace("key-", "")`)
+
+	// Send without approval: only through the warning.
+	row := `#key-` + keyID
+	runJS(t, ctx, "ask to turn Send without approval on", chromedp.Click(chromedp.CSS(row+` form[action$="/send-without-approval"] button`)))
+	waitJS(t, ctx, "the warning", `!!document.querySelector("#swa-warning [role=alert]")`)
+	consoleShot(t, ctx, "keys-warning")
+	if swaOf(t, s, a.id, keyID) {
+		t.Fatal("Send without approval is on before the warning was confirmed")
+	}
+	runJS(t, ctx, "confirm the warning",
+		chromedp.Click(chromedp.CSS(`#swa-warning input[name=confirm]`)),
+		chromedp.Click(chromedp.CSS(`#swa-warning button[type=submit]`)))
+	waitJS(t, ctx, "back on the keys page", `!!document.querySelector("#keys") && !document.querySelector("#swa-warning")`)
+	if !swaOf(t, s, a.id, keyID) {
+		t.Error("Send without approval is still off after the confirmed warning")
+	}
+
+	// Revoke: the API then answers 401.
+	runJS(t, ctx, "accept confirmations", chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`))
+	runJS(t, ctx, "revoke the key", chromedp.Click(chromedp.CSS(row+` form[action$="/revoke"] button`)))
+	waitJS(t, ctx, "the key revoked", `!document.querySelector("`+row+` form[action$='/revoke']")`)
+	if r := call(t, "GET", base+"/v1/account", bearer(secret)...); r.status != http.StatusUnauthorized {
+		t.Errorf("GET /v1/account with the revoked key: %s, want 401", r)
+	}
+
+	// The widget's colour: a test page's widget follows it without a change of its code.
+	r := call(t, "GET", base+"/v1/widget?framework=html", bearer(a.key)...)
+	page := servePage(t, "127.0.0.1", base, r.body.str("code"))
+	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
+	runJS(t, ctx, "open the console's widget page", chromedp.Navigate(base+"/app/widget"))
+	waitJS(t, ctx, "the widget page with its preview", `!!document.querySelector("#accent") && !!document.querySelector("#svc-chat-widget[data-ready]")`)
+	runJS(t, ctx, "choose a colour and save",
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#accent").value = "#e11d48"`),
+		chromedp.Click(chromedp.CSS(`#style-form button[type=submit]`)))
+	waitJS(t, ctx, "saved, with the preview in the new colour", `document.querySelector("#accent").value === "#e11d48" && !!document.querySelector("#svc-chat-widget[data-ready]") && `+
+		sr+`.querySelector(".w").style.getPropertyValue("--a") === "#e11d48"`)
+	consoleShot(t, ctx, "widget")
+	runJS(t, ctx, "open the test page", chromedp.Navigate(page))
+	waitJS(t, ctx, "the test page's widget in the new colour", `!!document.querySelector("#svc-chat-widget[data-ready]") && `+sr+`.querySelector(".w").style.getPropertyValue("--a") === "#e11d48"`)
+
+	// The Brain: an FAQ item, then a test question whose answer uses it.
+	runJS(t, ctx, "open the Brain", chromedp.Navigate(base+"/app/brain"))
+	runJS(t, ctx, "add an FAQ item",
+		chromedp.SendKeys(chromedp.CSS("#faq-q"), "Do you bake sourdough on Mondays?"),
+		chromedp.SendKeys(chromedp.CSS("#faq-a"), "Yes, our rye sourdough comes out of the oven at 7am every Monday."),
+		chromedp.Click(chromedp.CSS(`form[action="/app/brain/faq"] button[type=submit]`)))
+	waitJS(t, ctx, "the FAQ item listed", `document.querySelector("#faq-list").textContent.includes("sourdough on Mondays")`)
+	runJS(t, ctx, "ask a test question",
+		chromedp.SendKeys(chromedp.CSS("#try-q"), "Do you bake sourdough on Mondays?"),
+		chromedp.Click(chromedp.CSS(`form[action="/app/brain/try"] button[type=submit]`)))
+	waitJS(t, ctx, "the test answer uses the FAQ item", `document.querySelector("#try-answer").textContent.includes("rye sourdough") && document.querySelector("#try-passages").textContent.includes("sourdough on Mondays")`)
+	consoleShot(t, ctx, "brain")
+
+	// A conversation.
+	runJS(t, ctx, "open the conversations", chromedp.Navigate(base+"/app/conversations"))
+	waitJS(t, ctx, "the list with its channel", `document.querySelector("#conversations").textContent.includes("Ana Lima") && document.querySelector("#conversations").textContent.includes("api")`)
+	consoleShot(t, ctx, "conversations")
+	runJS(t, ctx, "open one", chromedp.Click(chromedp.CSS(`a[href="/app/conversations/order-42"]`)))
+	waitJS(t, ctx, "its messages", `location.pathname === "/app/conversations/order-42" && document.querySelector("#messages").textContent.includes("When do you open on Sunday?") && document.querySelectorAll("#messages .agent").length === 1`)
+	consoleShot(t, ctx, "conversation")
+
+	for _, p := range []string{"webhooks", "conversions", "notifications"} {
+		runJS(t, ctx, "open "+p, chromedp.Navigate(base+"/app/"+p))
+		waitJS(t, ctx, p, `!!document.querySelector("#`+p+`, #totals")`)
+		consoleShot(t, ctx, p)
+	}
+
+	// Phone-sized, in Portuguese.
+	runJS(t, ctx, "a phone", chromedp.EmulateViewport(390, 844))
+	runJS(t, ctx, "the overview in Portuguese", chromedp.Navigate(base+"/app/?lang=pt"))
+	waitJS(t, ctx, "Portuguese", `document.documentElement.lang === "pt" && document.querySelector("h1").textContent.includes("Visão geral")`)
+	wantJS(t, ctx, "nothing wider than the phone", `document.documentElement.scrollWidth <= 390`)
+	consoleShot(t, ctx, "overview-phone-pt")
+
+	// Sign out: the console is closed again.
+	runJS(t, ctx, "sign out", chromedp.Click(chromedp.CSS(`form[action="/app/logout"] button`)))
+	waitJS(t, ctx, "the sign-in page", `location.pathname === "/app/login"`)
+	runJS(t, ctx, "the overview again", chromedp.Navigate(base+"/app/"))
+	waitJS(t, ctx, "sent to sign in", `location.pathname === "/app/login"`)
+}
+
+// consoleShot keeps a full-page screenshot of the console under $SVC_TEST_ARTIFACTS/console or
+// tests/artifacts/console (ignored by git; docs/console holds a committed copy).
+func consoleShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(85))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	dir := os.Getenv("SVC_TEST_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join(repoRoot(t), "tests", "artifacts")
+	}
+	dir = filepath.Join(dir, "console")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".jpg"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
