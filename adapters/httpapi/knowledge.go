@@ -133,7 +133,7 @@ func (s *Server) putPages(c *gin.Context) {
 	if body.Pages != nil {
 		in.Pages = make([]knowledge.Page, len(body.Pages))
 		for i, pg := range body.Pages {
-			in.Pages[i] = knowledge.Page(pg)
+			in.Pages[i] = knowledge.Page{URL: pg.URL, Title: pg.Title, Content: pg.Content}
 		}
 	}
 	// The hourly allowance counts valid uploads only: a rejected one must not use it up.

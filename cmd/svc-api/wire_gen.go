@@ -32,6 +32,7 @@ import (
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
+	"github.com/svcagent/svc/app/plugins"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
@@ -189,6 +190,21 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -219,6 +235,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -388,6 +405,21 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -418,6 +450,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -586,6 +619,21 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -616,6 +664,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -785,6 +834,21 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -815,6 +879,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -998,6 +1063,21 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1028,6 +1108,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -1217,6 +1298,21 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1247,6 +1343,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -1435,6 +1532,21 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1465,6 +1577,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -1654,6 +1767,21 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1684,6 +1812,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -1716,7 +1845,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.
