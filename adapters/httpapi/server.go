@@ -187,6 +187,7 @@ func (s *Server) routes() *gin.Engine {
 	wg.GET("/messages", s.widgetMessages)
 
 	// The site plugin protocol's server-to-server calls (cms.go): the plugin token in the body.
+	r.GET("/cms/connect", s.cmsConnect)
 	r.POST("/cms/exchange", s.cmsExchange)
 	r.POST("/cms/sync", s.cmsSync)
 	r.POST("/cms/sale", s.cmsSale)
