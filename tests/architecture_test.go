@@ -45,6 +45,7 @@ var appLibraries = []string{
 	"github.com/hashicorp/golang-lru/v2",       // the Brain's per-version index cache
 	"github.com/santhosh-tekuri/jsonschema/v6", // checking structured replies against their schema
 	"golang.org/x/text/",                       // language tags and localised numbers
+	"golang.org/x/crypto/bcrypt",               // the owner's password hash (app/owners)
 }
 
 // technologyLibraries are libraries the app layer must not touch, named in the violation.

@@ -42,6 +42,7 @@ var Set = wire.NewSet(
 	NewPinger, wire.Bind(new(ports.Pinger), new(*Pinger)),
 	NewPlugins, wire.Bind(new(ports.PluginRequests), new(*Plugins)), wire.Bind(new(ports.PluginSites), new(*Plugins)),
 	wire.Bind(new(ports.PluginOrders), new(*Plugins)),
+	NewOwners, wire.Bind(new(ports.Owners), new(*Owners)),
 )
 
 var (

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/svcagent/svc/adapters/console"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
@@ -37,12 +38,16 @@ type program struct {
 	cfg     config.Config
 	log     *zap.Logger
 	server  *httpapi.Server
+	console *console.Console
 	metrics *httpapi.Metrics
 	relay   *events.Relay
 	admin   *accounts.Admin
 	chat    *chat.Agent
 	jobs    jobs
 }
+
+// handler serves the owner console under /app/ and the HTTP interface everywhere else.
+func (p *program) handler() http.Handler { return p.console.Wrap(p.server.Handler()) }
 
 // injector assembles svc-api (wire.go).
 type injector func(context.Context, config.Config, *zap.Logger) (*program, func(), error)
@@ -104,7 +109,7 @@ func (p *program) serve(ctx context.Context) error {
 		defer func() { _ = msrv.Close() }() // a scrape in progress is not worth waiting for
 	}
 	srv := &http.Server{
-		Handler:           p.server.Handler(),
+		Handler:           p.handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		IdleTimeout:       2 * time.Minute,

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/adapters/clock"
+	"github.com/svcagent/svc/adapters/console"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/adapters/mcpserver"
@@ -25,6 +26,7 @@ import (
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/notifications"
+	"github.com/svcagent/svc/app/owners"
 	"github.com/svcagent/svc/app/plugins"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
@@ -39,6 +41,7 @@ import (
 var common = wire.NewSet(
 	boot.Plans, boot.HTTPOptions, boot.EventSet,
 	store.Set, boot.OutboxSet, clock.Set, httpapi.Set,
+	boot.ConsoleOptions, console.Set, owners.New,
 	mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)),
 	events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges,
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),

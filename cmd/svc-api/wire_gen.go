@@ -11,6 +11,7 @@ import (
 	"github.com/google/wire"
 	"github.com/redis/go-redis/v9"
 	"github.com/svcagent/svc/adapters/clock"
+	"github.com/svcagent/svc/adapters/console"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/adapters/mail"
@@ -32,6 +33,7 @@ import (
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
+	"github.com/svcagent/svc/app/owners"
 	"github.com/svcagent/svc/app/plugins"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
@@ -243,11 +245,29 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	consoleUseCases := console.UseCases{
+		Owners:    ownersService,
+		Overviews: overviews,
+		Plugins:   pluginsService,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -458,11 +478,29 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	consoleUseCases := console.UseCases{
+		Owners:    ownersService,
+		Overviews: overviews,
+		Plugins:   pluginsService,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -672,11 +710,29 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	consoleUseCases := console.UseCases{
+		Owners:    ownersService,
+		Overviews: overviews,
+		Plugins:   pluginsService,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -887,11 +943,29 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	consoleUseCases := console.UseCases{
+		Owners:    ownersService,
+		Overviews: overviews,
+		Plugins:   pluginsService,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1117,12 +1191,36 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	consoleUseCases := console.UseCases{
+		Owners:    ownersService,
+		Overviews: overviews,
+		Plugins:   pluginsService,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1352,12 +1450,36 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	consoleUseCases := console.UseCases{
+		Owners:    ownersService,
+		Overviews: overviews,
+		Plugins:   pluginsService,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1586,12 +1708,36 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	consoleUseCases := console.UseCases{
+		Owners:    ownersService,
+		Overviews: overviews,
+		Plugins:   pluginsService,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1821,12 +1967,36 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	collectors := boot.ProductionCollectors(fallback)
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	storeOwners := store.NewOwners(db)
+	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	consoleUseCases := console.UseCases{
+		Owners:    ownersService,
+		Overviews: overviews,
+		Plugins:   pluginsService,
+	}
+	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
 	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
 		server:  httpapiServer,
+		console: consoleConsole,
 		metrics: metrics,
 		relay:   relay,
 		admin:   admin,
@@ -1845,7 +2015,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.

@@ -15,10 +15,12 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/owners"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/messaging"
+	"github.com/svcagent/svc/domain/owner"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -28,6 +30,7 @@ type ctl struct {
 	log       *zap.Logger
 	admin     *accounts.Admin
 	overviews *accounts.Overviews
+	passwords *owners.Passwords
 	publisher *events.Publisher
 	outbox    ports.Outbox
 	clock     ports.Clock
@@ -50,6 +53,9 @@ var commands = map[string]command{
 		"list":   withCtl(keyList),
 		"revoke": withCtl(keyRevoke),
 		"set":    withCtl(keySet),
+	}),
+	"owner": sub(map[string]command{
+		"set-password": withCtl(ownerSetPassword),
 	}),
 	"mail": sub(map[string]command{
 		"set":    withCtl(mailSet),
@@ -374,6 +380,27 @@ func keyRevoke(ctx context.Context, c *ctl, args []string, out *json.Encoder) er
 		return err
 	}
 	return out.Encode(keyOut(k, ""))
+}
+
+func ownerSetPassword(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	var id, email, password string
+	err := flags("owner set-password", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&id, "account", "", "account id")
+		fs.StringVar(&email, "email", "", "the e-mail the owner signs in with")
+		fs.StringVar(&password, "password", "", "the password (at least 10 characters)")
+	})
+	if err != nil {
+		return err
+	}
+	for _, f := range [][2]string{{"account", id}, {"email", email}, {"password", password}} {
+		if err := required("owner set-password", f[0], f[1]); err != nil {
+			return err
+		}
+	}
+	if err := c.passwords.SetPassword(ctx, id, email, password); err != nil {
+		return err
+	}
+	return out.Encode(map[string]any{"account_id": id, "email": owner.NormalizeEmail(email), "sessions_ended": true})
 }
 
 func ping(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {

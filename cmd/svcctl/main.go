@@ -26,6 +26,8 @@ commands:
   key list --account ID
   key revoke --key-id ID
   key set --key-id ID --send-without-approval=true|false
+  owner set-password --account ID --email E --password P
+                                            set the console sign-in of the account's owner (ends its sessions)
   mail set --account ID --host H [--port 587] [--username U --password-stdin] --from ADDR [--security starttls|tls]
                                             connect the account's mail connector (the assistant's e-mails)
   mail show --account ID

@@ -14,6 +14,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/messaging"
+	"github.com/svcagent/svc/app/owners"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -27,6 +28,7 @@ var admin = wire.NewSet(
 	events.NewPublisher,
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 	accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews,
+	owners.NewPasswords,
 	wire.Struct(new(ctl), "*"),
 )
 

@@ -15,6 +15,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/messaging"
+	"github.com/svcagent/svc/app/owners"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/ports"
@@ -68,11 +69,14 @@ func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ct
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
 	profiles := store.NewProfiles(db)
 	overviews := accounts.NewOverviews(ledger, profiles)
+	storeOwners := store.NewOwners(db)
+	passwords := owners.NewPasswords(tx, storeOwners, storeAccounts, system)
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,
 		admin:     accountsAdmin,
 		overviews: overviews,
+		passwords: passwords,
 		publisher: publisher,
 		outbox:    watched,
 		clock:     system,
@@ -102,11 +106,14 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 	ledger := accounts.NewLedger(tx, storeAccounts, storeUsage, publisher, plans, system)
 	profiles := store.NewProfiles(db)
 	overviews := accounts.NewOverviews(ledger, profiles)
+	storeOwners := store.NewOwners(db)
+	passwords := owners.NewPasswords(tx, storeOwners, storeAccounts, system)
 	mainCtl := &ctl{
 		db:        db,
 		log:       log,
 		admin:     accountsAdmin,
 		overviews: overviews,
+		passwords: passwords,
 		publisher: publisher,
 		outbox:    watched,
 		clock:     system,
@@ -121,4 +128,4 @@ func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*
 
 // admin is svcctl on any store: the store's repositories (over the *bun.DB each injector opens)
 // and the account use cases.
-var admin = wire.NewSet(boot.Plans, store.Set, boot.OutboxSet, clock.Set, events.NewPublisher, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, wire.Struct(new(ctl), "*"))
+var admin = wire.NewSet(boot.Plans, store.Set, boot.OutboxSet, clock.Set, events.NewPublisher, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, owners.NewPasswords, wire.Struct(new(ctl), "*"))

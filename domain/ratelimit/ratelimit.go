@@ -31,6 +31,14 @@ var (
 // then one every second. Only failures count, so a valid credential is never refused by it.
 var AuthFailures = Limit{Name: "authfail", Count: 20, Period: 20 * time.Second}
 
+// SignInAddress and SignInAccount throttle the console's sign-in attempts, per client address
+// (Address) and per account (the e-mail's): 10 at once, then one every 90 seconds. Every attempt
+// counts, before the password is checked, so a guess past the allowance is never even tried.
+var (
+	SignInAddress = Limit{Name: "signin-addr", Count: 10, Period: 15 * time.Minute}
+	SignInAccount = Limit{Name: "signin-acct", Count: 10, Period: 15 * time.Minute}
+)
+
 // Result is a limiter's verdict on one request.
 type Result struct {
 	Allowed    bool

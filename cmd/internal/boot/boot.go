@@ -18,6 +18,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/svcagent/svc/adapters/console"
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/adapters/mail"
@@ -120,6 +121,30 @@ func HTTPOptions(cfg config.Config) httpapi.Options {
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		TrustedProxies: cfg.TrustedProxies,
 	}
+}
+
+// ConsoleOptions returns the owner console's settings. Its CSRF key is made once and kept in the
+// store's own settings, so that every replica shares it.
+func ConsoleOptions(ctx context.Context, cfg config.Config, settings *store.Settings) (console.Options, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return console.Options{}, fmt.Errorf("console key: %w", err)
+	}
+	raw, err := settings.Ensure(ctx, "console_csrf_key", base64.StdEncoding.EncodeToString(b))
+	if err != nil {
+		return console.Options{}, err
+	}
+	key, err := base64.StdEncoding.DecodeString(raw)
+	if err != nil || len(key) != 32 {
+		return console.Options{}, fmt.Errorf("console key: the stored key is not 32 bytes of base64")
+	}
+	return console.Options{
+		PublicURL:      strings.TrimRight(cfg.PublicURL, "/"),
+		Dev:            cfg.Env == config.EnvDev,
+		CSRFKey:        key,
+		TrustedProxies: cfg.TrustedProxies,
+		MaxBodyBytes:   cfg.MaxBodyBytes,
+	}, nil
 }
 
 // WidgetOptions returns the widget's settings: its script is served by svc-api at

@@ -1,0 +1,154 @@
+package console
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
+	"golang.org/x/text/language"
+
+	"github.com/svcagent/svc/domain"
+)
+
+// pages are the parsed templates: each page is the layout with its own content.
+type pages struct{ byName map[string]*template.Template }
+
+var funcs = template.FuncMap{
+	"pct": func(part, whole int) int {
+		if whole <= 0 {
+			return 0
+		}
+		p := part * 100 / whole
+		return min(max(p, 0), 100)
+	},
+}
+
+func parsePages() (*pages, error) {
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html")
+	if err != nil {
+		return nil, err
+	}
+	names, err := fs.Glob(templateFiles, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	p := &pages{byName: map[string]*template.Template{}}
+	for _, n := range names {
+		name := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		if name == "layout" {
+			continue
+		}
+		t, err := template.Must(layout.Clone()).ParseFS(templateFiles, n)
+		if err != nil {
+			return nil, err
+		}
+		p.byName[name] = t
+	}
+	return p, nil
+}
+
+// view is what every page's template gets.
+type view struct {
+	Lang    string
+	msgs    map[string]string
+	Page    string
+	Account any
+	CSRF    template.HTML
+	Token   string
+	Path    string
+	Data    any
+}
+
+// T returns the page's words for key, with args filled in (fmt verbs); the key itself when the
+// catalogue lacks it (TestCatalogue keeps them complete).
+func (v view) T(key string, args ...any) string {
+	m, ok := v.msgs[key]
+	if !ok {
+		m = key
+	}
+	if len(args) > 0 {
+		return fmt.Sprintf(m, args...)
+	}
+	return m
+}
+
+// languages are the console's languages; the first is the fallback.
+var languages = []language.Tag{language.English, language.Portuguese, language.Spanish}
+
+var matcher = language.NewMatcher(languages)
+
+// langCookie keeps the language the owner chose.
+const langCookie = "svc_lang"
+
+// lang picks the page's language: ?lang= (kept in a cookie), the cookie, then Accept-Language.
+func (c *Console) lang(ctx *gin.Context) string {
+	if q := ctx.Query("lang"); q != "" {
+		if _, ok := catalog[q]; ok {
+			http.SetCookie(ctx.Writer, &http.Cookie{Name: langCookie, Value: q, Path: Prefix, MaxAge: 365 * 24 * 3600,
+				HttpOnly: true, Secure: c.secure, SameSite: http.SameSiteLaxMode})
+			return q
+		}
+	}
+	if v, err := ctx.Cookie(langCookie); err == nil {
+		if _, ok := catalog[v]; ok {
+			return v
+		}
+	}
+	tags, _, _ := language.ParseAcceptLanguage(ctx.GetHeader("Accept-Language"))
+	_, i, _ := matcher.Match(tags...)
+	base, _ := languages[i].Base()
+	return base.String()
+}
+
+// render writes page name with data, in the owner's language.
+func (c *Console) render(ctx *gin.Context, status int, name string, data any) {
+	t, ok := c.pages.byName[name]
+	if !ok {
+		c.fail(ctx, fmt.Errorf("console: no page %q", name))
+		return
+	}
+	lang := c.lang(ctx)
+	v := view{Lang: lang, msgs: catalog[lang], Page: name, CSRF: c.CSRFField(ctx), Token: c.CSRFToken(ctx),
+		Path: ctx.Request.URL.Path, Data: data}
+	if a, ok := signedIn(ctx); ok {
+		v.Account = a
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout.html", v); err != nil {
+		c.log.Error("render", zap.String("page", name), zap.Error(err))
+		ctx.Data(http.StatusInternalServerError, "text/plain; charset=utf-8", []byte("internal error"))
+		return
+	}
+	ctx.Data(status, "text/html; charset=utf-8", buf.Bytes())
+}
+
+// errorPage answers status with the page of message key msg.
+func (c *Console) errorPage(ctx *gin.Context, status int, msg string) {
+	c.render(ctx, status, "error", map[string]any{"Status": status, "Message": msg})
+}
+
+// fail answers err: a bad input 400, an unknown thing 404, a limit 429, an outage 503, else 500
+// (logged, never shown).
+func (c *Console) fail(ctx *gin.Context, err error) {
+	switch domain.ErrorCode(err) {
+	case domain.CodeInvalidRequest, domain.CodeInputTooLarge:
+		c.errorPage(ctx, http.StatusBadRequest, "error.invalid")
+	case domain.CodeNotFound:
+		c.errorPage(ctx, http.StatusNotFound, "error.not_found")
+	case domain.CodeRateLimited:
+		c.errorPage(ctx, http.StatusTooManyRequests, "error.rate_limited")
+	case domain.CodeServiceUnavailable:
+		c.errorPage(ctx, http.StatusServiceUnavailable, "error.unavailable")
+	default:
+		c.log.Error("console", zap.String("path", ctx.Request.URL.Path), zap.Error(err))
+		c.errorPage(ctx, http.StatusInternalServerError, "error.internal")
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,258 @@
+package tests
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// browser is an HTTP client with a cookie jar that does not follow redirects: a console visitor.
+type browser struct {
+	t    testing.TB
+	base string
+	c    *http.Client
+}
+
+func newBrowser(t testing.TB, base string) *browser {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &browser{t: t, base: base, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}}
+}
+
+type page struct {
+	status   int
+	header   http.Header
+	body     string
+	location string
+}
+
+func (b *browser) do(method, path string, form url.Values, headers ...string) page {
+	b.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, b.base+path, body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	return page{status: res.StatusCode, header: res.Header, body: string(raw), location: res.Header.Get("Location")}
+}
+
+func (b *browser) get(path string) page { return b.do(http.MethodGet, path, nil) }
+
+var csrfInput = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
+
+// token reads the CSRF token of the form on path.
+func (b *browser) token(path string) string {
+	b.t.Helper()
+	p := b.get(path)
+	m := csrfInput.FindStringSubmatch(p.body)
+	if m == nil {
+		b.t.Fatalf("GET %s: %d, no csrf_token field in\n%s", path, p.status, p.body)
+	}
+	return m[1]
+}
+
+// post submits form to path with the CSRF token of the form on from.
+func (b *browser) post(from, path string, form url.Values) page {
+	b.t.Helper()
+	form.Set("csrf_token", b.token(from))
+	return b.do(http.MethodPost, path, form)
+}
+
+// signIn signs in and fails the test unless it lands on the console.
+func (b *browser) signIn(email, password string) {
+	b.t.Helper()
+	p := b.post("/app/login", "/app/login", url.Values{"email": {email}, "password": {password}})
+	if p.status != http.StatusSeeOther || p.location != "/app/" {
+		b.t.Fatalf("sign in: %d %q\n%s", p.status, p.location, p.body)
+	}
+}
+
+func (b *browser) sessionCookie() *http.Cookie {
+	u, _ := url.Parse(b.base)
+	for _, c := range b.c.Jar.Cookies(u) {
+		if c.Name == "svc_owner" {
+			return c
+		}
+	}
+	return nil
+}
+
+// consoleOwner makes an account whose owner signs in with email and password.
+func consoleOwner(t testing.TB, s stack, name, email, password string) account {
+	t.Helper()
+	a := s.newAccount(t, "--name", name, "--plan", "pro")
+	out := ctl(t, s.env, "owner", "set-password", "--account", a.id, "--email", email, "--password", password)
+	if out.str("account_id") != a.id {
+		t.Fatalf("owner set-password: %s", out)
+	}
+	return a
+}
+
+func TestConsoleSignIn(t *testing.T) {
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	b := newBrowser(t, api.URL())
+
+	// Signed out: the console sends to the sign-in page, keeping where it was going.
+	p := b.get("/app/keys?x=1")
+	if p.status != http.StatusSeeOther || p.location != "/app/login?next=%2Fapp%2Fkeys%3Fx%3D1" {
+		t.Fatalf("signed out GET /app/keys: %d %q", p.status, p.location)
+	}
+	p = b.get("/app/login")
+	if p.status != http.StatusOK || !strings.Contains(p.body, `name="password"`) {
+		t.Fatalf("GET /app/login: %d\n%s", p.status, p.body)
+	}
+	// Every page carries a CSP without inline scripts.
+	for _, path := range []string{"/app/login", "/app/nothing"} {
+		csp := b.get(path).header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+			t.Errorf("GET %s: Content-Security-Policy %q", path, csp)
+		}
+	}
+
+	// A wrong password shows the form again.
+	p = b.post("/app/login", "/app/login", url.Values{"email": {"lu@example.com"}, "password": {"wrong password!"}})
+	if p.status != http.StatusUnauthorized || !strings.Contains(p.body, `role="alert"`) || b.sessionCookie() != nil {
+		t.Fatalf("wrong password: %d cookie %v", p.status, b.sessionCookie())
+	}
+
+	// The right one: a session cookie, HttpOnly, SameSite=Lax (not Secure in dev), and next is kept.
+	p = b.post("/app/login", "/app/login", url.Values{"email": {"LU@example.com"}, "password": {"correct horse battery"}, "next": {"/app/keys?x=1"}})
+	if p.status != http.StatusSeeOther || p.location != "/app/keys?x=1" {
+		t.Fatalf("sign in: %d %q", p.status, p.location)
+	}
+	set := p.header.Values("Set-Cookie")
+	var cookie string
+	for _, c := range set {
+		if strings.HasPrefix(c, "svc_owner=") {
+			cookie = c
+		}
+	}
+	if !strings.Contains(cookie, "HttpOnly") || !strings.Contains(cookie, "SameSite=Lax") || strings.Contains(cookie, "Secure") {
+		t.Errorf("session cookie %q: want HttpOnly, SameSite=Lax, not Secure in dev", cookie)
+	}
+	first := b.sessionCookie().Value
+	p = b.get("/app/")
+	if p.status != http.StatusOK || !strings.Contains(p.body, "Padaria Lu") {
+		t.Fatalf("GET /app/ signed in: %d\n%s", p.status, p.body)
+	}
+	if csp := p.header.Get("Content-Security-Policy"); strings.Contains(csp, "unsafe-inline") || !strings.Contains(csp, "script-src") {
+		t.Errorf("GET /app/: CSP %q", csp)
+	}
+
+	// An open redirect is refused: next must be a path of this site.
+	b.signIn("lu@example.com", "correct horse battery")
+	p = b.post("/app/login", "/app/login", url.Values{"email": {"lu@example.com"}, "password": {"correct horse battery"}, "next": {"//evil.example/"}})
+	if p.location != "/app/" {
+		t.Errorf("next=//evil.example/: redirected to %q", p.location)
+	}
+
+	// The session rotates at sign-in: the first cookie no longer opens the console.
+	old := newBrowser(t, api.URL())
+	u, _ := url.Parse(api.URL())
+	old.c.Jar.SetCookies(u, []*http.Cookie{{Name: "svc_owner", Value: first, Path: "/"}})
+	if p := old.get("/app/"); p.status != http.StatusSeeOther {
+		t.Errorf("the cookie from before the new sign-in: %d, want a redirect to sign in", p.status)
+	}
+
+	// Sign-out ends the session on the server: the same cookie replayed is refused.
+	current := b.sessionCookie().Value
+	p = b.post("/app/", "/app/logout", url.Values{})
+	if p.status != http.StatusSeeOther || p.location != "/app/login" {
+		t.Fatalf("sign out: %d %q", p.status, p.location)
+	}
+	replay := newBrowser(t, api.URL())
+	replay.c.Jar.SetCookies(u, []*http.Cookie{{Name: "svc_owner", Value: current, Path: "/"}})
+	if p := replay.get("/app/"); p.status != http.StatusSeeOther || !strings.HasPrefix(p.location, "/app/login") {
+		t.Errorf("the signed-out cookie replayed: %d %q", p.status, p.location)
+	}
+
+	// A password change ends every session.
+	b.signIn("lu@example.com", "correct horse battery")
+	ctl(t, s.env, "owner", "set-password", "--account", a.id, "--email", "lu@example.com", "--password", "a new good password")
+	if p := b.get("/app/"); p.status != http.StatusSeeOther {
+		t.Errorf("after the password change: %d, want a redirect to sign in", p.status)
+	}
+}
+
+func TestConsoleCSRF(t *testing.T) {
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	b := newBrowser(t, api.URL())
+	b.token("/app/login") // the CSRF cookie
+
+	// Without the token, with a wrong one, or from another origin: 403, and nothing signs in.
+	for _, tt := range []struct {
+		name    string
+		form    url.Values
+		headers []string
+	}{
+		{"no token", url.Values{"email": {"lu@example.com"}, "password": {"correct horse battery"}}, nil},
+		{"wrong token", url.Values{"email": {"lu@example.com"}, "password": {"correct horse battery"}, "csrf_token": {"AAAA" + strings.Repeat("B", 84)}}, nil},
+		{"other origin", url.Values{"email": {"lu@example.com"}, "password": {"correct horse battery"}, "csrf_token": {b.token("/app/login")}},
+			[]string{"Origin", "https://evil.example"}},
+	} {
+		p := b.do(http.MethodPost, "/app/login", tt.form, tt.headers...)
+		if p.status != http.StatusForbidden || b.sessionCookie() != nil {
+			t.Errorf("%s: %d, cookie %v; want 403 and no session", tt.name, p.status, b.sessionCookie())
+		}
+	}
+	// Signed in, sign-out without the token is refused and the session lives on.
+	b.signIn("lu@example.com", "correct horse battery")
+	if p := b.do(http.MethodPost, "/app/logout", url.Values{}); p.status != http.StatusForbidden {
+		t.Errorf("sign-out without a token: %d, want 403", p.status)
+	}
+	if p := b.get("/app/"); p.status != http.StatusOK {
+		t.Errorf("after the refused sign-out: %d, want the console", p.status)
+	}
+}
+
+func TestConsoleThrottle(t *testing.T) {
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	consoleOwner(t, s, "Beta Shoes", "bea@example.com", "another horse battery")
+	b := newBrowser(t, api.URL())
+	for i := range 10 {
+		p := b.post("/app/login", "/app/login", url.Values{"email": {"lu@example.com"}, "password": {"wrong password!"}})
+		if p.status != http.StatusUnauthorized {
+			t.Fatalf("wrong password %d: %d", i+1, p.status)
+		}
+	}
+	// The eleventh attempt is throttled, even with the right password.
+	p := b.post("/app/login", "/app/login", url.Values{"email": {"lu@example.com"}, "password": {"correct horse battery"}})
+	if p.status != http.StatusTooManyRequests || p.header.Get("Retry-After") == "" || b.sessionCookie() != nil {
+		t.Fatalf("after 10 wrong passwords: %d Retry-After %q cookie %v", p.status, p.header.Get("Retry-After"), b.sessionCookie())
+	}
+	// Per address: another account from this address is throttled too (the per-account limit,
+	// from other addresses, is app/owners' TestSignInThrottled).
+	p = b.post("/app/login", "/app/login", url.Values{"email": {"bea@example.com"}, "password": {"another horse battery"}})
+	if p.status != http.StatusTooManyRequests {
+		t.Errorf("another account from the throttled address: %d, want 429", p.status)
+	}
+}
