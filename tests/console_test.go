@@ -10,31 +10,31 @@ import (
 	"testing"
 )
 
-// browser is an HTTP client with a cookie jar that does not follow redirects: a console visitor.
-type browser struct {
+// ownerBrowser is an HTTP client with a cookie jar that does not follow redirects: a console visitor.
+type ownerBrowser struct {
 	t    testing.TB
 	base string
 	c    *http.Client
 }
 
-func newBrowser(t testing.TB, base string) *browser {
+func newOwnerBrowser(t testing.TB, base string) *ownerBrowser {
 	jar, err := cookiejar.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &browser{t: t, base: base, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+	return &ownerBrowser{t: t, base: base, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}}
 }
 
-type page struct {
+type consolePage struct {
 	status   int
 	header   http.Header
 	body     string
 	location string
 }
 
-func (b *browser) do(method, path string, form url.Values, headers ...string) page {
+func (b *ownerBrowser) do(method, path string, form url.Values, headers ...string) consolePage {
 	b.t.Helper()
 	var body io.Reader
 	if form != nil {
@@ -56,15 +56,15 @@ func (b *browser) do(method, path string, form url.Values, headers ...string) pa
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	return page{status: res.StatusCode, header: res.Header, body: string(raw), location: res.Header.Get("Location")}
+	return consolePage{status: res.StatusCode, header: res.Header, body: string(raw), location: res.Header.Get("Location")}
 }
 
-func (b *browser) get(path string) page { return b.do(http.MethodGet, path, nil) }
+func (b *ownerBrowser) get(path string) consolePage { return b.do(http.MethodGet, path, nil) }
 
 var csrfInput = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
 
 // token reads the CSRF token of the form on path.
-func (b *browser) token(path string) string {
+func (b *ownerBrowser) token(path string) string {
 	b.t.Helper()
 	p := b.get(path)
 	m := csrfInput.FindStringSubmatch(p.body)
@@ -75,14 +75,14 @@ func (b *browser) token(path string) string {
 }
 
 // post submits form to path with the CSRF token of the form on from.
-func (b *browser) post(from, path string, form url.Values) page {
+func (b *ownerBrowser) post(from, path string, form url.Values) consolePage {
 	b.t.Helper()
 	form.Set("csrf_token", b.token(from))
 	return b.do(http.MethodPost, path, form)
 }
 
 // signIn signs in and fails the test unless it lands on the console.
-func (b *browser) signIn(email, password string) {
+func (b *ownerBrowser) signIn(email, password string) {
 	b.t.Helper()
 	p := b.post("/app/login", "/app/login", url.Values{"email": {email}, "password": {password}})
 	if p.status != http.StatusSeeOther || p.location != "/app/" {
@@ -90,7 +90,7 @@ func (b *browser) signIn(email, password string) {
 	}
 }
 
-func (b *browser) sessionCookie() *http.Cookie {
+func (b *ownerBrowser) sessionCookie() *http.Cookie {
 	u, _ := url.Parse(b.base)
 	for _, c := range b.c.Jar.Cookies(u) {
 		if c.Name == "svc_owner" {
@@ -115,9 +115,9 @@ func TestConsoleSignIn(t *testing.T) {
 	s := newEmbedded(t)
 	api := s.startAPI(t)
 	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
-	b := newBrowser(t, api.URL())
+	b := newOwnerBrowser(t, api.URL())
 
-	// Signed out: the console sends to the sign-in page, keeping where it was going.
+	// Signed out: the console sends to the sign-in consolePage, keeping where it was going.
 	p := b.get("/app/keys?x=1")
 	if p.status != http.StatusSeeOther || p.location != "/app/login?next=%2Fapp%2Fkeys%3Fx%3D1" {
 		t.Fatalf("signed out GET /app/keys: %d %q", p.status, p.location)
@@ -126,7 +126,7 @@ func TestConsoleSignIn(t *testing.T) {
 	if p.status != http.StatusOK || !strings.Contains(p.body, `name="password"`) {
 		t.Fatalf("GET /app/login: %d\n%s", p.status, p.body)
 	}
-	// Every page carries a CSP without inline scripts.
+	// Every consolePage carries a CSP without inline scripts.
 	for _, path := range []string{"/app/login", "/app/nothing"} {
 		csp := b.get(path).header.Get("Content-Security-Policy")
 		if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
@@ -172,7 +172,7 @@ func TestConsoleSignIn(t *testing.T) {
 	}
 
 	// The session rotates at sign-in: the first cookie no longer opens the console.
-	old := newBrowser(t, api.URL())
+	old := newOwnerBrowser(t, api.URL())
 	u, _ := url.Parse(api.URL())
 	old.c.Jar.SetCookies(u, []*http.Cookie{{Name: "svc_owner", Value: first, Path: "/"}})
 	if p := old.get("/app/"); p.status != http.StatusSeeOther {
@@ -185,7 +185,7 @@ func TestConsoleSignIn(t *testing.T) {
 	if p.status != http.StatusSeeOther || p.location != "/app/login" {
 		t.Fatalf("sign out: %d %q", p.status, p.location)
 	}
-	replay := newBrowser(t, api.URL())
+	replay := newOwnerBrowser(t, api.URL())
 	replay.c.Jar.SetCookies(u, []*http.Cookie{{Name: "svc_owner", Value: current, Path: "/"}})
 	if p := replay.get("/app/"); p.status != http.StatusSeeOther || !strings.HasPrefix(p.location, "/app/login") {
 		t.Errorf("the signed-out cookie replayed: %d %q", p.status, p.location)
@@ -203,7 +203,7 @@ func TestConsoleCSRF(t *testing.T) {
 	s := newEmbedded(t)
 	api := s.startAPI(t)
 	consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
-	b := newBrowser(t, api.URL())
+	b := newOwnerBrowser(t, api.URL())
 	b.token("/app/login") // the CSRF cookie
 
 	// Without the token, with a wrong one, or from another origin: 403, and nothing signs in.
@@ -237,7 +237,7 @@ func TestConsoleThrottle(t *testing.T) {
 	api := s.startAPI(t)
 	consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
 	consoleOwner(t, s, "Beta Shoes", "bea@example.com", "another horse battery")
-	b := newBrowser(t, api.URL())
+	b := newOwnerBrowser(t, api.URL())
 	for i := range 10 {
 		p := b.post("/app/login", "/app/login", url.Values{"email": {"lu@example.com"}, "password": {"wrong password!"}})
 		if p.status != http.StatusUnauthorized {

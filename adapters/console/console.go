@@ -21,8 +21,15 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/app/conversions"
+	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/owners"
 	"github.com/svcagent/svc/app/plugins"
+	"github.com/svcagent/svc/app/profiles"
+	"github.com/svcagent/svc/app/webhooks"
+	"github.com/svcagent/svc/app/widgets"
 )
 
 // Set provides the console.
@@ -42,9 +49,17 @@ var staticFiles embed.FS
 
 // UseCases are the application's use cases the pages call: the same as the REST API's.
 type UseCases struct {
-	Owners    *owners.Service
-	Overviews *accounts.Overviews
-	Plugins   *plugins.Service
+	Owners        *owners.Service
+	Overviews     *accounts.Overviews
+	Admin         *accounts.Admin
+	Profiles      *profiles.Service
+	Brain         *knowledge.Brain
+	Chat          *chat.Agent
+	Widgets       *widgets.Service
+	Webhooks      *webhooks.Manager
+	Conversions   *conversions.Service
+	Notifications *notifications.Notifier
+	Plugins       *plugins.Service
 }
 
 // Options are the console's settings.
@@ -143,6 +158,26 @@ func (c *Console) routes() *gin.Engine {
 
 	owner := app.Group("", c.RequireOwner)
 	owner.GET("/", c.overview)
+	owner.POST("/channels", c.channels)
+	owner.GET("/keys", c.keys)
+	owner.POST("/keys", c.createKey)
+	owner.POST("/keys/:id/revoke", c.revokeKey)
+	owner.POST("/keys/:id/send-without-approval", c.sendWithoutApproval)
+	owner.GET("/widget", c.widgetPage)
+	owner.POST("/widget/style", c.widgetStyle)
+	owner.POST("/widget/domains", c.widgetDomains)
+	owner.GET("/brain", c.brain)
+	owner.POST("/brain/faq", c.faq)
+	owner.POST("/brain/try", c.tryQuestion)
+	owner.GET("/conversations", c.conversations)
+	owner.GET("/conversations/:id", c.conversation)
+	owner.GET("/webhooks", c.webhooks)
+	owner.GET("/webhooks/:id", c.webhook)
+	owner.POST("/webhooks/:id/test", c.testWebhook)
+	owner.POST("/webhooks/:id/reactivate", c.reactivateWebhook)
+	owner.POST("/webhooks/:id/deliveries/:event_id/redeliver", c.redeliver)
+	owner.GET("/conversions", c.conversions)
+	owner.GET("/notifications", c.notifications)
 	c.pluginRoutes(owner)
 	return r
 }

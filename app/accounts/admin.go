@@ -222,3 +222,36 @@ func (a *Admin) Demo(ctx context.Context) (acct account.Account, secret string, 
 	})
 	return acct, secret, ok, err
 }
+
+// ownKey returns the account's key of keyID; not_found when the account has none of that id, so
+// that an owner never reaches another account's key.
+func (a *Admin) ownKey(ctx context.Context, accountID, keyID string) error {
+	keys, err := a.keys.List(ctx, accountID)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if k.ID == keyID {
+			return nil
+		}
+	}
+	return domain.NotFound("key")
+}
+
+// RevokeOwnKey revokes a key of the account (the owner console); not_found for another
+// account's key.
+func (a *Admin) RevokeOwnKey(ctx context.Context, accountID, keyID string) (account.Key, error) {
+	if err := a.ownKey(ctx, accountID, keyID); err != nil {
+		return account.Key{}, err
+	}
+	return a.RevokeKey(ctx, keyID)
+}
+
+// SetOwnSendWithoutApproval switches Send without approval on a key of the account (the owner
+// console, after its warning); not_found for another account's key.
+func (a *Admin) SetOwnSendWithoutApproval(ctx context.Context, accountID, keyID string, on bool) (account.Key, error) {
+	if err := a.ownKey(ctx, accountID, keyID); err != nil {
+		return account.Key{}, err
+	}
+	return a.SetSendWithoutApproval(ctx, keyID, on)
+}

@@ -252,17 +252,25 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
-		Plugins:   pluginsService,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -485,17 +493,25 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
-		Plugins:   pluginsService,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -717,17 +733,25 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
-		Plugins:   pluginsService,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -950,17 +974,25 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, memory, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
-		Plugins:   pluginsService,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -1201,10 +1233,19 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
-		Plugins:   pluginsService,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1214,7 +1255,6 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
@@ -1460,10 +1500,19 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
-		Plugins:   pluginsService,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1473,7 +1522,6 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
@@ -1718,10 +1766,19 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
-		Plugins:   pluginsService,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1731,7 +1788,6 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
@@ -1977,10 +2033,19 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	storeOwners := store.NewOwners(db)
 	ownersService := owners.New(tx, storeOwners, storeAccounts, fallback, system)
+	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	consoleUseCases := console.UseCases{
-		Owners:    ownersService,
-		Overviews: overviews,
-		Plugins:   pluginsService,
+		Owners:        ownersService,
+		Overviews:     overviews,
+		Admin:         admin,
+		Profiles:      service,
+		Brain:         brain,
+		Chat:          agent,
+		Widgets:       widgetsService,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1990,7 +2055,6 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		cleanup()
 		return nil, nil, err
 	}
-	admin := accounts.NewAdmin(tx, storeAccounts, keys, plans, system)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,

@@ -1,0 +1,355 @@
+package console
+
+import (
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/knowledge"
+	"github.com/svcagent/svc/app/webhooks"
+	"github.com/svcagent/svc/app/widgets"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/profile"
+	"github.com/svcagent/svc/domain/widget"
+)
+
+// text reads a form field, checked once here at the edge: valid UTF-8, no NUL or other control
+// character (line breaks and tabs only where multiline), at most max characters.
+func text(ctx *gin.Context, field string, max int, multiline bool) (string, error) {
+	v := ctx.PostForm(field)
+	if !utf8.ValidString(v) {
+		return "", domain.Invalid(field, "%s must be valid UTF-8", field)
+	}
+	for _, r := range v {
+		if (r < 0x20 && !(multiline && (r == '\n' || r == '\r' || r == '\t'))) || r == 0x7f {
+			return "", domain.Invalid(field, "%s must not contain control characters", field)
+		}
+	}
+	if utf8.RuneCountInString(v) > max {
+		return "", domain.Invalid(field, "%s must be at most %d characters", field, max)
+	}
+	return v, nil
+}
+
+// back redirects (303) to a console page after a change.
+func back(ctx *gin.Context, path string) { ctx.Redirect(http.StatusSeeOther, Prefix+path) }
+
+func (c *Console) acct(ctx *gin.Context) account.Account {
+	a, _ := signedIn(ctx)
+	return a
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overview
+
+// overview is the console's home: the plan, the interactions used this period, the agent and its
+// channel switches.
+func (c *Console) overview(ctx *gin.Context) {
+	o, err := c.uc.Overviews.Get(ctx, c.acct(ctx))
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.render(ctx, http.StatusOK, "overview", map[string]any{"Name": o.Account.Name, "Overview": o})
+}
+
+// channels switches the agent's channels (api, web, messaging): the same change as
+// PATCH /v1/agent {"channels":…}.
+func (c *Console) channels(ctx *gin.Context) {
+	on := func(name string) *bool { v := ctx.PostForm(name) == "on"; return &v }
+	_, err := c.uc.Profiles.Update(ctx, c.acct(ctx).ID, profile.Patch{Channels: &profile.ChannelsPatch{
+		API: on("api"), Web: on("web"), Messaging: on("messaging")}})
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	back(ctx, "/")
+}
+
+// ---------------------------------------------------------------------------------------------
+// API keys
+
+func (c *Console) keysPage(ctx *gin.Context, status int, extra map[string]any) {
+	keys, err := c.uc.Admin.Keys(ctx, c.acct(ctx).ID)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	data := map[string]any{"Keys": keys}
+	for k, v := range extra {
+		data[k] = v
+	}
+	c.render(ctx, status, "keys", data)
+}
+
+func (c *Console) keys(ctx *gin.Context) { c.keysPage(ctx, http.StatusOK, nil) }
+
+// createKey makes a key and shows its secret in this answer only: it is never shown again.
+func (c *Console) createKey(ctx *gin.Context) {
+	name, err := text(ctx, "name", 100, false)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	k, secret, err := c.uc.Admin.CreateKey(ctx, accounts.NewKey{AccountID: c.acct(ctx).ID, Name: name})
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.keysPage(ctx, http.StatusCreated, map[string]any{"Created": k, "Secret": secret})
+}
+
+func (c *Console) revokeKey(ctx *gin.Context) {
+	if _, err := c.uc.Admin.RevokeOwnKey(ctx, c.acct(ctx).ID, ctx.Param("id")); err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	back(ctx, "/keys")
+}
+
+// sendWithoutApproval switches the key's Send without approval permission. Turning it on needs
+// the warning's confirmation (confirm=yes); without it the warning is shown.
+func (c *Console) sendWithoutApproval(ctx *gin.Context) {
+	on := ctx.PostForm("on") == "true"
+	if on && ctx.PostForm("confirm") != "yes" {
+		c.keysPage(ctx, http.StatusOK, map[string]any{"Warn": ctx.Param("id")})
+		return
+	}
+	if _, err := c.uc.Admin.SetOwnSendWithoutApproval(ctx, c.acct(ctx).ID, ctx.Param("id"), on); err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	back(ctx, "/keys")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Widget
+
+func (c *Console) widgetPage(ctx *gin.Context) {
+	acct := c.acct(ctx)
+	st, err := c.uc.Widgets.Settings(ctx, acct, widgets.Query{})
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	type snippet struct{ Framework, Code string }
+	var snippets []snippet
+	for _, f := range widget.Frameworks {
+		s, err := c.uc.Widgets.Settings(ctx, acct, widgets.Query{Framework: string(f)})
+		if err != nil {
+			c.fail(ctx, err)
+			return
+		}
+		snippets = append(snippets, snippet{Framework: string(f), Code: s.Code})
+	}
+	c.render(ctx, http.StatusOK, "widget", map[string]any{"Settings": st, "Snippets": snippets,
+		"Domains": strings.Join(st.AllowedDomains, "\n")})
+}
+
+// widgetStyle saves the widget's style: the same change as PATCH /v1/widget/style.
+func (c *Console) widgetStyle(ctx *gin.Context) {
+	pos, theme, accent := ctx.PostForm("position"), ctx.PostForm("theme"), ctx.PostForm("accent")
+	drag := ctx.PostForm("drag") == "on"
+	if _, err := c.uc.Widgets.PatchStyle(ctx, c.acct(ctx), widget.StylePatch{Position: &pos, Theme: &theme, Accent: &accent, Drag: &drag}); err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	back(ctx, "/widget")
+}
+
+// widgetDomains saves the allowed domains, one a line: the same change as PUT /v1/widget/domains.
+func (c *Console) widgetDomains(ctx *gin.Context) {
+	raw, err := text(ctx, "domains", 20000, true)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	domains := []string{}
+	for _, d := range strings.Fields(raw) {
+		domains = append(domains, d)
+	}
+	if _, err := c.uc.Widgets.SetDomains(ctx, c.acct(ctx), domains); err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	back(ctx, "/widget")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Brain
+
+func (c *Console) brainPage(ctx *gin.Context, status int, extra map[string]any) {
+	o, err := c.uc.Brain.Overview(ctx, c.acct(ctx).ID)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	data := map[string]any{"Brain": o}
+	for k, v := range extra {
+		data[k] = v
+	}
+	c.render(ctx, status, "brain", data)
+}
+
+func (c *Console) brain(ctx *gin.Context) { c.brainPage(ctx, http.StatusOK, nil) }
+
+// faq adds an FAQ item, or changes the answer of the question the Brain already has: the same
+// change as POST /v1/knowledge/faq.
+func (c *Console) faq(ctx *gin.Context) {
+	q, err := text(ctx, "question", 1000, true)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	a, err := text(ctx, "answer", 4000, true)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	if _, err := c.uc.Brain.UpsertFAQ(ctx, c.acct(ctx).ID, []knowledge.FAQInput{{Question: q, Answer: a}}); err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	back(ctx, "/brain")
+}
+
+// tryQuestion shows what the agent would answer (chat.Agent.Preview, as the preview_reply tool:
+// one interaction, nothing stored) and the Brain's passages the question matches.
+func (c *Console) tryQuestion(ctx *gin.Context) {
+	q, err := text(ctx, "question", conversation.MaxMessage, true)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	acct := c.acct(ctx)
+	hits, err := c.uc.Brain.Search(ctx, acct.ID, q, 5)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	p, err := c.uc.Chat.Preview(ctx, acct, q)
+	extra := map[string]any{"Question": q, "Hits": hits}
+	if err != nil {
+		e, ok := domain.AsError(err)
+		if !ok || e.Code == domain.CodeInternal {
+			c.fail(ctx, err)
+			return
+		}
+		extra["PreviewError"] = e.Message
+	} else {
+		extra["Preview"] = p
+	}
+	c.brainPage(ctx, http.StatusOK, extra)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversations
+
+func (c *Console) conversations(ctx *gin.Context) {
+	page, err := c.uc.Chat.Conversations(ctx, c.acct(ctx).ID, conversation.ListQuery{Limit: 100})
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.render(ctx, http.StatusOK, "conversations", map[string]any{"Page": page})
+}
+
+func (c *Console) conversation(ctx *gin.Context) {
+	th, err := c.uc.Chat.Conversation(ctx, c.acct(ctx).ID, ctx.Param("id"))
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.render(ctx, http.StatusOK, "conversation", map[string]any{"Thread": th})
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks
+
+func (c *Console) webhooksPage(ctx *gin.Context, status int, extra map[string]any) {
+	hooks, err := c.uc.Webhooks.List(ctx, c.acct(ctx).ID)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	data := map[string]any{"Webhooks": hooks}
+	for k, v := range extra {
+		data[k] = v
+	}
+	c.render(ctx, status, "webhooks", data)
+}
+
+func (c *Console) webhooks(ctx *gin.Context) { c.webhooksPage(ctx, http.StatusOK, nil) }
+
+func (c *Console) webhook(ctx *gin.Context) {
+	acct := c.acct(ctx)
+	h, err := c.uc.Webhooks.Get(ctx, acct.ID, ctx.Param("id"))
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	log, err := c.uc.Webhooks.Deliveries(ctx, acct.ID, h.ID, 100)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.render(ctx, http.StatusOK, "webhook", map[string]any{"Webhook": h, "Deliveries": log})
+}
+
+func (c *Console) testWebhook(ctx *gin.Context) {
+	res, err := c.uc.Webhooks.Test(ctx, c.acct(ctx).ID, ctx.Param("id"))
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.webhooksPage(ctx, http.StatusOK, map[string]any{"Tested": ctx.Param("id"), "Result": res})
+}
+
+func (c *Console) reactivateWebhook(ctx *gin.Context) {
+	on := true
+	if _, err := c.uc.Webhooks.Update(ctx, c.acct(ctx).ID, ctx.Param("id"), webhooks.Patch{Active: &on}); err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	back(ctx, "/webhooks")
+}
+
+func (c *Console) redeliver(ctx *gin.Context) {
+	id := ctx.Param("id")
+	if err := c.uc.Webhooks.Redeliver(ctx, c.acct(ctx).ID, id, ctx.Param("event_id")); err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	back(ctx, "/webhooks/"+id)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversions and notifications
+
+func (c *Console) conversions(ctx *gin.Context) {
+	r, err := c.uc.Conversions.Report(ctx, c.acct(ctx).ID, time.Time{}, time.Time{})
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	top := 0
+	for _, t := range r.Totals {
+		top = max(top, t.Count)
+	}
+	c.render(ctx, http.StatusOK, "conversions", map[string]any{"Report": r, "Top": top})
+}
+
+func (c *Console) notifications(ctx *gin.Context) {
+	list, err := c.uc.Notifications.List(ctx, c.acct(ctx).ID, 100)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.render(ctx, http.StatusOK, "notifications", map[string]any{"Notifications": list})
+}
