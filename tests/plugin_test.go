@@ -128,11 +128,11 @@ func TestPluginConnectBrowser(t *testing.T) {
 	runJS(t, ctx, "the plugin sends the owner to connect", chromedp.Navigate(connect))
 	waitJS(t, ctx, "the sign-in page", `location.pathname === "/app/login" && !!document.querySelector("#email")`)
 	runJS(t, ctx, "sign in",
-		chromedp.SendKeys("#email", email, chromedp.ByID),
-		chromedp.SendKeys("#password", password+"\r", chromedp.ByID))
+		chromedp.SendKeys(chromedp.JSPath(`document.querySelector("#email")`), email),
+		chromedp.SendKeys(chromedp.JSPath(`document.querySelector("#password")`), password+"\r"))
 	host := strings.TrimPrefix(shop.url, "http://")
 	waitJS(t, ctx, "the approval page names the site", `location.pathname.startsWith("/app/connect/") && document.querySelector("#connect-site").textContent.includes("`+host+`")`)
-	runJS(t, ctx, "approve", chromedp.Click("#connect-approve", chromedp.ByID))
+	runJS(t, ctx, "approve", chromedp.Click(chromedp.JSPath(`document.querySelector("#connect-approve")`)))
 	waitJS(t, ctx, "back on the plugin's admin page", `location.pathname === "/wp-admin/admin.php" && !!document.querySelector("#connected")`)
 	codes, _ := shop.got()
 	if len(codes) != 1 || codes[0].Get("state") != "st-42" || codes[0].Get("page") != "svc" || !strings.HasPrefix(codes[0].Get("svc_code"), "svc_code_") {
@@ -189,7 +189,7 @@ func TestPluginConnectBrowser(t *testing.T) {
 	waitJS(t, ctx, "the connected site with its last sync", `document.body.textContent.includes("`+host+`") && document.querySelector("[data-products]") && document.querySelector("[data-products]").textContent.trim() === "300"`)
 	runJS(t, ctx, "the owner opens the overview", chromedp.Navigate(api.URL()+"/app/"))
 	waitJS(t, ctx, "the sale is in the console", `document.body.textContent.includes("1299")`)
-	runJS(t, ctx, "disconnect", chromedp.Navigate(api.URL()+"/app/connections"), chromedp.Click(`[data-disconnect]`, chromedp.ByQuery))
+	runJS(t, ctx, "disconnect", chromedp.Navigate(api.URL()+"/app/connections"), chromedp.Click(chromedp.JSPath(`document.querySelector("[data-disconnect]")`)))
 	waitJS(t, ctx, "no site connected", `!document.body.textContent.includes("`+host+`")`)
 	wantError(t, callJSON(t, "POST", api.URL()+"/cms/sync", map[string]any{"token": token, "pages": []any{}}), http.StatusUnauthorized, "unauthorized")
 }
