@@ -129,7 +129,9 @@ func TestPluginConnectBrowser(t *testing.T) {
 	waitJS(t, ctx, "the sign-in page", `location.pathname === "/app/login" && !!document.querySelector("#email")`)
 	runJS(t, ctx, "sign in",
 		chromedp.SendKeys(chromedp.JSPath(`document.querySelector("#email")`), email),
-		chromedp.SendKeys(chromedp.JSPath(`document.querySelector("#password")`), password+"\r"))
+		chromedp.SendKeys(chromedp.JSPath(`document.querySelector("#password")`), password),
+		chromedp.Click(chromedp.JSPath(`document.querySelector("form[action='/app/login'] button[type=submit]")`)))
+	waitJS(t, ctx, "signed in", `location.pathname !== "/app/login"`)
 	host := strings.TrimPrefix(shop.url, "http://")
 	waitJS(t, ctx, "the approval page names the site", `location.pathname.startsWith("/app/connect/") && document.querySelector("#connect-site").textContent.includes("`+host+`")`)
 	runJS(t, ctx, "approve", chromedp.Click(chromedp.JSPath(`document.querySelector("#connect-approve")`)))
@@ -187,8 +189,8 @@ func TestPluginConnectBrowser(t *testing.T) {
 
 	runJS(t, ctx, "the owner opens the connections", chromedp.Navigate(api.URL()+"/app/connections"))
 	waitJS(t, ctx, "the connected site with its last sync", `document.body.textContent.includes("`+host+`") && document.querySelector("[data-products]") && document.querySelector("[data-products]").textContent.trim() === "300"`)
-	runJS(t, ctx, "the owner opens the overview", chromedp.Navigate(api.URL()+"/app/"))
-	waitJS(t, ctx, "the sale is in the console", `document.body.textContent.includes("1299")`)
+	runJS(t, ctx, "the owner opens the notifications", chromedp.Navigate(api.URL()+"/app/notifications"))
+	waitJS(t, ctx, "the sale is in the console", `document.body.textContent.includes("New sale: 1299.00 EUR")`)
 	runJS(t, ctx, "disconnect", chromedp.Navigate(api.URL()+"/app/connections"), chromedp.Click(chromedp.JSPath(`document.querySelector("[data-disconnect]")`)))
 	waitJS(t, ctx, "no site connected", `!document.body.textContent.includes("`+host+`")`)
 	wantError(t, callJSON(t, "POST", api.URL()+"/cms/sync", map[string]any{"token": token, "pages": []any{}}), http.StatusUnauthorized, "unauthorized")
