@@ -80,10 +80,20 @@ type syncJSON struct {
 	Version  int64  `json:"version"`
 }
 
-// plugin authenticates the token of a plugin call (401, throttled when wrong) and counts it
-// against the connection's limit.
-func (s *Server) plugin(c *gin.Context, token string) (plugins.Caller, bool) {
-	caller, err := s.uc.Plugins.Authenticate(c.Request.Context(), token)
+// pluginBody is the body of a call that carries the plugin token.
+type pluginBody interface{ pluginToken() string }
+
+func (b *syncIn) pluginToken() string { return b.Token }
+func (b *saleIn) pluginToken() string { return b.Token }
+
+// plugin reads a plugin call's body strictly, authenticates its token (401, throttled when
+// wrong) and counts the call against the connection's limit.
+func (s *Server) plugin(c *gin.Context, body pluginBody) (plugins.Caller, bool) {
+	if err := decodeJSON(c, body); err != nil {
+		s.fail(c, err)
+		return plugins.Caller{}, false
+	}
+	caller, err := s.uc.Plugins.Authenticate(c.Request.Context(), body.pluginToken())
 	if err != nil {
 		s.refuse(c, err)
 		return plugins.Caller{}, false
@@ -96,11 +106,7 @@ func (s *Server) plugin(c *gin.Context, token string) (plugins.Caller, bool) {
 
 func (s *Server) cmsSync(c *gin.Context) {
 	var body syncIn
-	if err := decodeJSON(c, &body); err != nil {
-		s.fail(c, err)
-		return
-	}
-	caller, ok := s.plugin(c, body.Token)
+	caller, ok := s.plugin(c, &body)
 	if !ok {
 		return
 	}
@@ -153,11 +159,7 @@ type saleJSON struct {
 
 func (s *Server) cmsSale(c *gin.Context) {
 	var body saleIn
-	if err := decodeJSON(c, &body); err != nil {
-		s.fail(c, err)
-		return
-	}
-	caller, ok := s.plugin(c, body.Token)
+	caller, ok := s.plugin(c, &body)
 	if !ok {
 		return
 	}
