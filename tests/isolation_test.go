@@ -85,6 +85,13 @@ var isolationRoutes = map[string]isolationRoute{
 	"POST /widget/api/{widget_token}/chat":    {auth: authPublic, body: map[string]any{"message": "Hello", "visitor_id": "0b7c6a3e-2f4d-4c1a-9e8b-7d6c5b4a3f21"}},
 	"GET /widget/api/{widget_token}/messages": {auth: authPublic},
 
+	// The site plugin protocol: public routes; sync and sale trust only a plugin token in the body
+	// (TestPluginSecurity: an API key or a widget token there is 401).
+	"GET /cms/connect":   {auth: authPublic},
+	"POST /cms/exchange": {auth: authPublic, body: map[string]any{"code": "svc_code_isolation", "site": "https://b.example"}},
+	"POST /cms/sync":     {auth: authPublic, body: map[string]any{"token": "svc_plg_isolation", "pages": []map[string]any{}}},
+	"POST /cms/sale":     {auth: authPublic, body: map[string]any{"token": "svc_plg_isolation", "order_id": 1, "total": "1.00", "currency": "EUR"}},
+
 	"POST /v1/client/chat":    {auth: authClient, body: map[string]any{"message": "What did I say before?"}},
 	"GET /v1/client/messages": {auth: authClient},
 	"GET /v1/client/agent":    {auth: authClient},

@@ -25,7 +25,7 @@ func (b PagesIn) Input() appknowledge.PagesInput {
 	if b.Pages != nil {
 		in.Pages = make([]knowledge.Page, len(b.Pages))
 		for i, pg := range b.Pages {
-			in.Pages[i] = knowledge.Page(pg)
+			in.Pages[i] = knowledge.Page{URL: pg.URL, Title: pg.Title, Content: pg.Content}
 		}
 	}
 	return in

@@ -26,6 +26,7 @@ import (
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/owners"
+	"github.com/svcagent/svc/app/plugins"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/app/widgets"
@@ -59,6 +60,7 @@ type UseCases struct {
 	Webhooks      *webhooks.Manager
 	Conversions   *conversions.Service
 	Notifications *notifications.Notifier
+	Plugins       *plugins.Service
 }
 
 // Options are the console's settings.
@@ -178,6 +180,7 @@ func (c *Console) routes() *gin.Engine {
 	owner.POST("/webhooks/:id/deliveries/:event_id/redeliver", c.redeliver)
 	owner.GET("/conversions", c.conversions)
 	owner.GET("/notifications", c.notifications)
+	c.pluginRoutes(owner)
 	return r
 }
 

@@ -43,6 +43,9 @@ var strictRequests = []func() any{
 	func() any { return new(widgetChatIn) },
 	func() any { return new(widgetDomainsIn) },
 	func() any { return new(widgetStyleIn) },
+	func() any { return new(exchangeIn) },
+	func() any { return new(syncIn) },
+	func() any { return new(saleIn) },
 }
 
 // seedBodies adds the bodies of decodingCases (an oversized value cut to 64 KB, for speed) and a

@@ -27,6 +27,7 @@ import (
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
+	"github.com/svcagent/svc/app/plugins"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
@@ -58,6 +59,7 @@ type UseCases struct {
 	Messaging     *messaging.Service
 	Assistant     *assistant.Service
 	Widgets       *widgets.Service
+	Plugins       *plugins.Service
 	// MCP serves the agent-tool protocol at /mcp (adapters/mcpserver); without it /mcp answers 404.
 	MCP MCP
 }
@@ -185,6 +187,12 @@ func (s *Server) routes() *gin.Engine {
 	wg.GET("/info", s.widgetInfo)
 	wg.POST("/chat", s.widgetChat)
 	wg.GET("/messages", s.widgetMessages)
+
+	// The site plugin protocol's server-to-server calls (cms.go): the plugin token in the body.
+	r.GET("/cms/connect", s.cmsConnect)
+	r.POST("/cms/exchange", s.cmsExchange)
+	r.POST("/cms/sync", s.cmsSync)
+	r.POST("/cms/sale", s.cmsSale)
 	return r
 }
 

@@ -64,6 +64,7 @@ type chunkRow struct {
 	Title     string `bun:"title"`
 	Text      string `bun:"text"`
 	Ordinal   int    `bun:"ordinal"`
+	Cart      string `bun:"cart"`
 	Vector    []byte `bun:"vector"`
 }
 
@@ -174,7 +175,7 @@ func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge
 			chunks := make([]chunkRow, len(batch))
 			for i, c := range batch {
 				chunks[i] = chunkRow{ID: c.ID, AccountID: accountID, PageID: c.PageID, Source: string(rep.Source),
-					URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal, Vector: encodeVector(c.Vector)}
+					URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal, Cart: c.Cart, Vector: encodeVector(c.Vector)}
 			}
 			if _, err := tx.NewInsert().Model(&chunks).Exec(ctx); err != nil {
 				return fmt.Errorf("insert chunks: %w", err)
@@ -266,7 +267,7 @@ func (r *Knowledge) Chunks(ctx context.Context, accountID string) ([]knowledge.S
 	out := make([]knowledge.StoredChunk, len(ms))
 	for i, m := range ms {
 		out[i] = knowledge.StoredChunk{ID: m.ID, PageID: m.PageID, Source: knowledge.Source(m.Source), URL: m.URL,
-			Title: m.Title, Text: m.Text, Ordinal: m.Ordinal, Vector: decodeVector(m.Vector)}
+			Title: m.Title, Text: m.Text, Ordinal: m.Ordinal, Cart: m.Cart, Vector: decodeVector(m.Vector)}
 	}
 	return out, nil
 }

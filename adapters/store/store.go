@@ -40,6 +40,8 @@ var Set = wire.NewSet(
 	NewConnections, wire.Bind(new(ports.Connections), new(*Connections)),
 	NewInbox, wire.Bind(new(ports.Inbox), new(*Inbox)),
 	NewPinger, wire.Bind(new(ports.Pinger), new(*Pinger)),
+	NewPlugins, wire.Bind(new(ports.PluginRequests), new(*Plugins)), wire.Bind(new(ports.PluginSites), new(*Plugins)),
+	wire.Bind(new(ports.PluginOrders), new(*Plugins)),
 	NewOwners, wire.Bind(new(ports.Owners), new(*Owners)),
 )
 

@@ -96,6 +96,18 @@ func (b *Brain) ReplacePages(ctx context.Context, accountID string, in PagesInpu
 	return b.apply(ctx, accountID, rep)
 }
 
+// ReplacePlugin replaces the pages a site's plugin synced (source plugin, the site's key) with
+// pages, records siteURL as the Brain's site (the base of add-to-cart and checkout links), and
+// writes knowledge.updated with source plugin, in one transaction. The caller checked the pages.
+func (b *Brain) ReplacePlugin(ctx context.Context, accountID, site, siteURL string, pages []knowledge.Page) (Update, error) {
+	rep, err := b.replacement(ctx, knowledge.SourcePlugin, site, pages)
+	if err != nil {
+		return Update{}, err
+	}
+	rep.SiteURL = &siteURL
+	return b.apply(ctx, accountID, rep)
+}
+
 // CrawlOutcome is what a crawl read and stored.
 type CrawlOutcome struct {
 	Update
@@ -217,7 +229,7 @@ func (b *Brain) replacement(ctx context.Context, source knowledge.Source, site s
 		rep.Pages = append(rep.Pages, sp)
 		for _, c := range knowledge.Split(p, 0, 0) {
 			rep.Chunks = append(rep.Chunks, knowledge.StoredChunk{ID: ident.New("chk"), PageID: sp.ID, Source: source,
-				URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal})
+				URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal, Cart: c.Cart})
 			texts = append(texts, c.Title+"\n"+c.Text)
 		}
 	}

@@ -42,7 +42,7 @@ func (b *Brain) index(ctx context.Context, accountID string) (*knowledge.Index, 
 	}
 	docs := make([]knowledge.Doc, len(chunks))
 	for i, c := range chunks {
-		docs[i] = knowledge.Doc{Chunk: knowledge.Chunk{ID: c.ID, Source: c.Source, URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal}, Vector: c.Vector}
+		docs[i] = knowledge.Doc{Chunk: knowledge.Chunk{ID: c.ID, Source: c.Source, URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal, Cart: c.Cart}, Vector: c.Vector}
 	}
 	faqs := make([]knowledge.FAQ, len(faq))
 	for i, f := range faq {

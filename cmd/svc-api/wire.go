@@ -27,6 +27,7 @@ import (
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/owners"
+	"github.com/svcagent/svc/app/plugins"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/widgets"
@@ -61,6 +62,9 @@ var common = wire.NewSet(
 	wire.Bind(new(assistant.Brain), new(*knowledge.Brain)),
 	boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"),
 	wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)),
+	plugins.New, wire.Struct(new(plugins.Deps), "*"),
+	wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)),
+	wire.Bind(new(plugins.Channels), new(*accounts.Access)),
 	wire.Struct(new(program), "*"),
 )
 

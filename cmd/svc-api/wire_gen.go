@@ -34,6 +34,7 @@ import (
 	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/owners"
+	"github.com/svcagent/svc/app/plugins"
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/sessions"
 	"github.com/svcagent/svc/app/webhooks"
@@ -192,6 +193,21 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -222,6 +238,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -249,6 +266,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Webhooks:      manager,
 		Conversions:   conversionsService,
 		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -418,6 +436,21 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -448,6 +481,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -475,6 +509,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Webhooks:      manager,
 		Conversions:   conversionsService,
 		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -643,6 +678,21 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -673,6 +723,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -700,6 +751,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Webhooks:      manager,
 		Conversions:   conversionsService,
 		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -869,6 +921,21 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -899,6 +966,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -926,6 +994,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Webhooks:      manager,
 		Conversions:   conversionsService,
 		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1109,6 +1178,21 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1139,6 +1223,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -1170,6 +1255,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Webhooks:      manager,
 		Conversions:   conversionsService,
 		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1361,6 +1447,21 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1391,6 +1492,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -1422,6 +1524,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Webhooks:      manager,
 		Conversions:   conversionsService,
 		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1612,6 +1715,21 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1642,6 +1760,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -1673,6 +1792,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Webhooks:      manager,
 		Conversions:   conversionsService,
 		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1864,6 +1984,21 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	widgetsOptions := boot.WidgetOptions(cfg)
 	widgetsService := widgets.New(widgetsDeps, widgetsOptions)
+	storePlugins := store.NewPlugins(db)
+	pluginsDeps := plugins.Deps{
+		Tx:            tx,
+		Requests:      storePlugins,
+		Sites:         storePlugins,
+		Orders:        storePlugins,
+		Accounts:      storeAccounts,
+		Profiles:      storeProfiles,
+		Conversations: conversations,
+		Brain:         brain,
+		Conversions:   conversionsService,
+		Channels:      access,
+		Clock:         system,
+	}
+	pluginsService := plugins.New(pluginsDeps)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1894,6 +2029,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Messaging:     messagingService,
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
+		Plugins:       pluginsService,
 		MCP:           server,
 	}
 	pinger := store.NewPinger(db)
@@ -1925,6 +2061,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Webhooks:      manager,
 		Conversions:   conversionsService,
 		Notifications: notifier,
+		Plugins:       pluginsService,
 	}
 	consoleConsole, err := console.New(consoleOptions, consoleUseCases, log)
 	if err != nil {
@@ -1958,7 +2095,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.

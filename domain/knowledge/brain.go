@@ -42,6 +42,7 @@ type StoredChunk struct {
 	Title   string
 	Text    string
 	Ordinal int
+	Cart    string // the cart id of its page (Page.Cart)
 	Vector  []float32
 }
 

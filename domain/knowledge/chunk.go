@@ -13,7 +13,8 @@ type Chunk struct {
 	URL     string
 	Title   string
 	Text    string
-	Ordinal int // position of the chunk in its page, from 0
+	Ordinal int    // position of the chunk in its page, from 0
+	Cart    string // the cart id of its page (Page.Cart)
 }
 
 // Sizes of chunks, in characters, when Split is given 0.
@@ -75,7 +76,7 @@ func Split(p Page, size, overlap int) []Chunk {
 			}
 			j = best
 		}
-		chunks = append(chunks, Chunk{URL: p.URL, Title: p.Title, Text: join(words[start : j+1]), Ordinal: len(chunks)})
+		chunks = append(chunks, Chunk{URL: p.URL, Title: p.Title, Text: join(words[start : j+1]), Ordinal: len(chunks), Cart: p.Cart})
 		if j == last {
 			return chunks
 		}

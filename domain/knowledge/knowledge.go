@@ -18,6 +18,9 @@ type Page struct {
 	URL     string
 	Title   string
 	Content string
+	// Cart is, for a product a store's plugin synced, the cart id the agent may offer to add
+	// (a product or variation in stock); empty for every other page.
+	Cart string
 }
 
 // MaxCrawlPages is the most pages one crawl reads (spec part 8).

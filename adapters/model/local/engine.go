@@ -42,8 +42,9 @@ const maxPassage = 400
 // Engine is the built-in Replier, used when no model upstream is configured. It is an honest
 // retrieval agent, not a language model: it answers greetings, thanks and goodbyes, then answers
 // from the Brain's hits with an FAQ item's answer or a passage quoted from a page, and otherwise
-// says it does not know and gives the business's contact. It never invents text, never emits
-// cart or checkout tokens and never acts. Replies are deterministic and need no network.
+// says it does not know and gives the business's contact. It never invents text and never acts;
+// its only cart token offers a product in stock that the store's plugin synced (knowledge.Page's
+// Cart), and it never emits checkout tokens. Replies are deterministic and need no network.
 type Engine struct{}
 
 // NewEngine returns the built-in reply engine.
@@ -187,6 +188,11 @@ func answer(h knowledge.Hit, question string) string {
 	}
 	if u := h.Chunk.URL; u != "" && !strings.ContainsAny(u, "[] \t\r\n") {
 		text += "\n\n[OPEN:" + u + "]"
+	}
+	if id := h.Chunk.Cart; id != "" && !strings.ContainsAny(id, "[]: \t\r\n") {
+		// A product in stock that the store's plugin synced: its cart id is the plugin's data,
+		// never text of the Brain, so the offer to add it cannot be planted by a page.
+		text += "\n[CART:" + id + ":1]"
 	}
 	return text
 }
