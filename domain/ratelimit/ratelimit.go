@@ -52,6 +52,7 @@ type Check struct {
 	Subject string
 	Limit   Limit
 }
+
 // SignInAddress and SignInAccount throttle the console's sign-in attempts, per client address
 // (Address) and per account (the e-mail's): 10 at once, then one every 90 seconds. Every attempt
 // counts, before the password is checked, so a guess past the allowance is never even tried.
