@@ -42,6 +42,12 @@ type Options struct {
 	Generate time.Duration
 	// MaxAttempts is how many times a reply is tried before it is given up.
 	MaxAttempts int
+	// Inline is for a replier that answers in microseconds (the built-in engine): Send makes the
+	// reply before it writes anything and stores the message, the reply, the charge and the
+	// events in one transaction (sendInline). Without it (an upstream model), and whenever the
+	// inline reply cannot be made, the message and a pending reply job are stored first and the
+	// reply after (two transactions, with the sweep behind them).
+	Inline bool
 }
 
 // Agent answers customers.
@@ -157,6 +163,11 @@ func (a *Agent) send(ctx context.Context, req Request, wait time.Duration) (Repl
 	prof, usage, err := a.check(ctx, req)
 	if err != nil {
 		return Reply{}, err
+	}
+	if a.opts.Inline && wait > 0 && req.InboxKey == "" && req.Channel != conversation.ChannelMessaging {
+		if r, err := a.sendInline(ctx, req, prof); !errors.Is(err, errTwoPhase) {
+			return r, err
+		}
 	}
 	t, err := a.accept(ctx, req, prof)
 	if err != nil {
