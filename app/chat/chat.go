@@ -120,6 +120,9 @@ type Request struct {
 	// recorded with the message, and a message whose key was recorded before is not accepted
 	// again (ErrDuplicate).
 	InboxKey string
+	// Usage, when known (a key's request read it with the key), is the account's usage as it
+	// stands: the agent checks the message against it instead of reading it again.
+	Usage *ledger.Usage
 }
 
 // ErrDuplicate is the error of a message whose InboxKey was accepted before: it was answered, or
@@ -228,8 +231,10 @@ func (a *Agent) check(ctx context.Context, req Request) (profile.Profile, ledger
 	if !channelOn(prof.Channels, req.Channel) {
 		return profile.Profile{}, ledger.Usage{}, domain.Errorf(domain.CodeAgentUnavailable, "the owner turned the AI off for the %s channel", req.Channel)
 	}
-	usage, err := a.ledger.Usage(ctx, req.Account)
-	if err != nil {
+	var usage ledger.Usage
+	if req.Usage != nil {
+		usage = *req.Usage
+	} else if usage, err = a.ledger.Usage(ctx, req.Account); err != nil {
 		return profile.Profile{}, ledger.Usage{}, err
 	}
 	cost, _ := ledger.Cost(ledger.ChatReply)
