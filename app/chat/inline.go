@@ -20,7 +20,8 @@ var errTwoPhase = errors.New("chat: reply in two phases")
 
 // sendInline answers a message whose reply is made before anything is written (the built-in
 // engine): it reads the conversation's history, makes the reply, and then stores the customer
-// message, the reply, the charge, a booking and the events in one transaction. Nothing is
+// message, the reply, the charge, the reply's job (done), a booking and the events in one
+// transaction. Nothing is
 // acknowledged before that transaction commits, and a failure leaves nothing behind. Whatever
 // it cannot finish this way (the reply fails, the charge is refused, the conversation belongs to
 // another channel) it leaves to the two-phase path with errTwoPhase, before writing anything.
@@ -54,7 +55,13 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 	}
 
 	now := a.clock.Now().UTC()
-	job := conversation.NewJob("", acct.ID, convID, ident.New("msg"), ident.New("msg"), req.Channel, now, a.opts.Lease)
+	job := conversation.NewJob(ident.New("job"), acct.ID, convID, ident.New("msg"), ident.New("msg"), req.Channel, now, a.opts.Lease)
+	// The reply's job is recorded done, as the two-phase path leaves it: every answered message
+	// has one.
+	done, err := job.Complete(job.ReplyID, now)
+	if err != nil {
+		return Reply{}, err
+	}
 	reply := Reply{Status: StatusCompleted, ConversationID: convID, MessageID: job.MessageID, ReplyID: job.ReplyID,
 		Text: d.text, Actions: d.actions, CreatedAt: now}
 	err = a.tx.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
@@ -82,6 +89,9 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 			if err := a.conversations.AddMessage(ctx, acct.ID, m); err != nil {
 				return err
 			}
+		}
+		if err := a.jobs.Create(ctx, done); err != nil {
+			return err
 		}
 		if d.booking != nil {
 			if err := a.book(ctx, job, c, *d.booking, now); err != nil {
