@@ -30,8 +30,11 @@ const (
 
 // Config is everything the programs read from the environment.
 type Config struct {
-	HTTPAddr                string        `env:"SVC_HTTP_ADDR" envDefault:":8080"`
-	MetricsAddr             string        `env:"SVC_METRICS_ADDR"` // DefaultMetricsAddr when unset; set empty: no metrics
+	HTTPAddr    string `env:"SVC_HTTP_ADDR" envDefault:":8080"`
+	MetricsAddr string `env:"SVC_METRICS_ADDR"` // DefaultMetricsAddr when unset; set empty: no metrics
+	// Profiling serves Go's pprof profiles (/debug/pprof/) on the metrics listener and records
+	// the block and mutex profiles, which cost a little on every wait: for measuring only.
+	Profiling               bool          `env:"SVC_PROFILING" envDefault:"false"`
 	DatabaseURL             string        `env:"SVC_DATABASE_URL" envDefault:"sqlite://data/svc.db"`
 	RedisURL                string        `env:"SVC_REDIS_URL"`
 	PublicURL               string        `env:"SVC_PUBLIC_URL" envDefault:"http://localhost:8080"`

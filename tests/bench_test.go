@@ -60,6 +60,7 @@ func newBenchEnv(t testing.TB, newStack func(testing.TB) stack) *benchEnv {
 
 func (e *benchEnv) run(b *testing.B) {
 	e.keys.cover(b, int64(b.N))
+	defer profileAPI(b, e.api, "account-"+e.s.name)()
 	latencies := timeParallel(b, func() (time.Duration, error) {
 		_, key := e.keys.next()
 		req, _ := http.NewRequest("GET", e.url, nil)

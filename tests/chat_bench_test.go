@@ -105,6 +105,7 @@ func setUpBakery(client *http.Client, base, key string) error {
 
 func (e *chatBench) run(b *testing.B) {
 	e.keys.cover(b, int64(b.N))
+	defer profileAPI(b, e.api, "chat-"+e.s.name)()
 	latencies := timeParallel(b, func() (time.Duration, error) {
 		n, key := e.keys.next()
 		body, _ := json.Marshal(map[string]any{"message": chatBenchQuestions[n%int64(len(chatBenchQuestions))]})

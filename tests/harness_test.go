@@ -269,6 +269,9 @@ func start(t testing.TB, name string, env map[string]string, ready readiness) *p
 	if envCopy["SVC_LOG_LEVEL"] == "" {
 		envCopy["SVC_LOG_LEVEL"] = "info"
 	}
+	if name == "svc-api" && profileDir() != "" {
+		envCopy["SVC_PROFILING"] = "true"
+	}
 	p := &proc{name: name, addr: envCopy["SVC_HTTP_ADDR"], metrics: envCopy["SVC_METRICS_ADDR"], env: envCopy,
 		log: &lineLog{}, done: make(chan struct{})}
 	if name == "svc-api" {

@@ -83,7 +83,7 @@ func (s *Server) postChat(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.send(c, body.Message, chat.Request{Account: p.Account, Channel: conversation.ChannelAPI,
+	s.send(c, body.Message, chat.Request{Account: p.Account, Usage: &p.Usage, Channel: conversation.ChannelAPI,
 		ConversationID: body.ConversationID, CustomerName: body.CustomerName})
 }
 

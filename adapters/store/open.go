@@ -97,12 +97,10 @@ func openSQLite(rest string) (*bun.DB, error) {
 	if query != "" {
 		dsn += "&" + query
 	}
-	sqldb, err := sql.Open(sqliteshim.ShimName, dsn)
-	if err != nil {
-		return nil, fmt.Errorf("store: open SQLite: %w", err)
-	}
-	// In WAL mode readers run concurrently; writers queue on the busy timeout.
-	n := max(4, runtime.GOMAXPROCS(0))
+	// In WAL mode readers run concurrently; this process's writers take turns through one gate
+	// (writer.go), so they never wait in SQLite's busy handler.
+	sqldb := sql.OpenDB(gatedConnector{drv: sqliteshim.Driver(), dsn: dsn, gate: newGate()})
+	n := max(8, 2*runtime.GOMAXPROCS(0))
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
 	return bun.NewDB(sqldb, sqlitedialect.New()), nil

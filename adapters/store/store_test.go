@@ -282,6 +282,37 @@ func BenchmarkCharge(b *testing.B) {
 	})
 }
 
+// BenchmarkChargeParallel measures the same charge from 16 goroutines at once (8 per core on
+// this 2-core machine): concurrent writers, which SQLite lets in one at a time.
+func BenchmarkChargeParallel(b *testing.B) {
+	withAccount(b, func(b *testing.B, db *bun.DB, now time.Time) {
+		ctx := context.Background()
+		usage := store.NewUsage(db)
+		period := ledger.PeriodAt(now)
+		var n atomic.Int64
+		charge := func() error {
+			c := ledger.Charge{ID: fmt.Sprint("chg_", n.Add(1)), AccountID: "acct_a", Action: ledger.ModelReply, Cost: 1, At: now}
+			if _, ok, err := usage.Charge(ctx, c, period, math.MaxInt32); err != nil || !ok {
+				return fmt.Errorf("charge: ok %t, %w", ok, err)
+			}
+			return nil
+		}
+		if err := charge(); err != nil { // opens the period
+			b.Fatal(err)
+		}
+		b.SetParallelism(8)
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if err := charge(); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	})
+}
+
 // TestStatementsPreparedLate checks the repositories whose statements are prepared when they are
 // made, made before the schema exists (so nothing could be prepared then): their first uses
 // come from 50 transactions at once, which must neither wait on each other for a connection to

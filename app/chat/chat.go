@@ -42,6 +42,12 @@ type Options struct {
 	Generate time.Duration
 	// MaxAttempts is how many times a reply is tried before it is given up.
 	MaxAttempts int
+	// Inline is for a replier that answers in microseconds (the built-in engine): Send makes the
+	// reply before it writes anything and stores the message, the reply, the charge and the
+	// events in one transaction (sendInline). Without it (an upstream model), and whenever the
+	// inline reply cannot be made, the message and a pending reply job are stored first and the
+	// reply after (two transactions, with the sweep behind them).
+	Inline bool
 }
 
 // Agent answers customers.
@@ -114,6 +120,9 @@ type Request struct {
 	// recorded with the message, and a message whose key was recorded before is not accepted
 	// again (ErrDuplicate).
 	InboxKey string
+	// Usage, when known (a key's request read it with the key), is the account's usage as it
+	// stands: the agent checks the message against it instead of reading it again.
+	Usage *ledger.Usage
 }
 
 // ErrDuplicate is the error of a message whose InboxKey was accepted before: it was answered, or
@@ -157,6 +166,11 @@ func (a *Agent) send(ctx context.Context, req Request, wait time.Duration) (Repl
 	prof, usage, err := a.check(ctx, req)
 	if err != nil {
 		return Reply{}, err
+	}
+	if a.opts.Inline && wait > 0 && req.InboxKey == "" && req.Channel != conversation.ChannelMessaging {
+		if r, err := a.sendInline(ctx, req, prof); !errors.Is(err, errTwoPhase) {
+			return r, err
+		}
 	}
 	t, err := a.accept(ctx, req, prof)
 	if err != nil {
@@ -217,8 +231,10 @@ func (a *Agent) check(ctx context.Context, req Request) (profile.Profile, ledger
 	if !channelOn(prof.Channels, req.Channel) {
 		return profile.Profile{}, ledger.Usage{}, domain.Errorf(domain.CodeAgentUnavailable, "the owner turned the AI off for the %s channel", req.Channel)
 	}
-	usage, err := a.ledger.Usage(ctx, req.Account)
-	if err != nil {
+	var usage ledger.Usage
+	if req.Usage != nil {
+		usage = *req.Usage
+	} else if usage, err = a.ledger.Usage(ctx, req.Account); err != nil {
 		return profile.Profile{}, ledger.Usage{}, err
 	}
 	cost, _ := ledger.Cost(ledger.ChatReply)

@@ -218,8 +218,17 @@ func TestRefusedBeforeAnythingIsStored(t *testing.T) {
 	}
 }
 
-func TestReplyWithTheBuiltInEngine(t *testing.T) {
-	e := newEnv(t, false, chat.Options{})
+// paths runs test on the two ways of storing a reply: two phases (message and job first, reply
+// after) and inline (the reply made first, all stored in one transaction).
+func paths(t *testing.T, test func(t *testing.T, opts chat.Options)) {
+	t.Run("two-phase", func(t *testing.T) { test(t, chat.Options{}) })
+	t.Run("inline", func(t *testing.T) { test(t, chat.Options{Inline: true}) })
+}
+
+func TestReplyWithTheBuiltInEngine(t *testing.T) { paths(t, testReplyWithTheBuiltInEngine) }
+
+func testReplyWithTheBuiltInEngine(t *testing.T, opts chat.Options) {
+	e := newEnv(t, false, opts)
 	e.configure("Padaria Lu", profile.AllOn)
 	if _, err := e.brain.ReplacePages(t.Context(), e.acct.ID, appknowledge.PagesInput{Pages: []knowledge.Page{
 		{URL: "https://lu.example/hours", Title: "Opening hours", Content: "We are open Monday to Saturday from 8am to 6pm. On Sundays we open from 9am to 1pm."},
@@ -268,16 +277,22 @@ func TestOwnerClaimGetsACustomerAnswer(t *testing.T) {
 	}
 }
 
-func TestModelFailureChargesNothing(t *testing.T) {
-	e := newEnv(t, true, chat.Options{})
+func TestModelFailureChargesNothing(t *testing.T) { paths(t, testModelFailureChargesNothing) }
+
+func testModelFailureChargesNothing(t *testing.T, opts chat.Options) {
+	e := newEnv(t, true, opts)
 	e.configure("Padaria Lu", profile.AllOn)
-	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{}, domain.Errorf(domain.CodeModelUnavailable, "down"))
+	// Inline, the failed reply is left to the two-phase path, which asks again and stores the failure.
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{}, domain.Errorf(domain.CodeModelUnavailable, "down")).MinTimes(1).MaxTimes(2)
 	_, err := send(e, "c1", "Do you deliver?")
 	if domain.ErrorCode(err) != domain.CodeModelUnavailable {
 		t.Fatalf("err %v", err)
 	}
 	if e.spent() != 0 || len(e.events("message.replied")) != 0 {
 		t.Fatal("a failed reply was charged or announced")
+	}
+	if msgs, _ := e.convs.Messages(t.Context(), e.acct.ID, "c1", 0); len(msgs) != 1 || msgs[0].Role != conversation.RoleCustomer {
+		t.Fatalf("messages %+v; want the customer's, kept", msgs)
 	}
 	// The failed job is not taken over by a sweep.
 	e.clock.Add(time.Hour)
@@ -364,8 +379,10 @@ func TestSweepFinishesAbandonedRepliesOnce(t *testing.T) {
 	}
 }
 
-func TestBooking(t *testing.T) {
-	e := newEnv(t, true, chat.Options{})
+func TestBooking(t *testing.T) { paths(t, testBooking) }
+
+func testBooking(t *testing.T, opts chat.Options) {
+	e := newEnv(t, true, opts)
 	e.configure("Salão Ana", profile.AllOn)
 	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "Booked for Dec 1 at 10:30.",
 		Booking: &conversation.Booking{Date: "2026-12-01", Time: "10:30", Duration: "30 min", Type: "haircut", CustomerName: "Ana"}}, nil)
@@ -378,8 +395,10 @@ func TestBooking(t *testing.T) {
 	}
 }
 
-func TestLimitReachedOnTheLastReply(t *testing.T) {
-	e := newEnv(t, false, chat.Options{})
+func TestLimitReachedOnTheLastReply(t *testing.T) { paths(t, testLimitReachedOnTheLastReply) }
+
+func testLimitReachedOnTheLastReply(t *testing.T, opts chat.Options) {
+	e := newEnv(t, false, opts)
 	e.configure("Padaria Lu", profile.AllOn)
 	for i := range 3 {
 		if _, err := send(e, "c", "hello"); err != nil {
@@ -391,6 +410,12 @@ func TestLimitReachedOnTheLastReply(t *testing.T) {
 	}
 	if ev := e.events("limit.reached"); len(ev) != 1 || ev[0]["plan"] != "starter" {
 		t.Fatalf("limit events %v", ev)
+	}
+	// The refused message is not stored (refused before anything is); the three answered ones
+	// are, each with its reply.
+	msgs, _ := e.convs.Messages(t.Context(), e.acct.ID, "c", 0)
+	if len(msgs) != 6 || msgs[5].Role != conversation.RoleAgent || msgs[5].ReplyTo != msgs[4].ID || e.spent() != 3 {
+		t.Fatalf("%d messages, %d spent; want 6 (3 answered) and 3", len(msgs), e.spent())
 	}
 }
 
@@ -457,8 +482,12 @@ func TestSweepAnswersAMessageBehindNewerOnes(t *testing.T) {
 // TestParallelMessagesToOneConversation sends messages to one conversation at once with the
 // built-in engine: each is answered once, by an agent message that names it.
 func TestParallelMessagesToOneConversation(t *testing.T) {
+	paths(t, testParallelMessagesToOneConversation)
+}
+
+func testParallelMessagesToOneConversation(t *testing.T, opts chat.Options) {
 	const n = 25
-	e := newEnv(t, false, chat.Options{})
+	e := newEnv(t, false, opts)
 	e.configure("Padaria Lu", profile.AllOn)
 	if err := e.accounts.Update(t.Context(), e.acct.ID, func(a *account.Account) error { a.InteractionLimit = n; return nil }); err != nil {
 		t.Fatal(err)

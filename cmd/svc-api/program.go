@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
+	"runtime"
 	"time"
 
 	"go.uber.org/zap"
@@ -175,6 +177,15 @@ func (p *program) serveMetrics(served chan<- error) (*http.Server, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", p.metrics.Handler())
+	if p.cfg.Profiling {
+		// Every blocking event and one in 5 mutex contentions are recorded from now on.
+		runtime.SetBlockProfileRate(1)
+		runtime.SetMutexProfileFraction(5)
+		mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+		mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+		p.log.Warn("SVC_PROFILING: pprof profiles served on the metrics listener; block and mutex profiles recorded")
+	}
 	srv := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -215,7 +215,8 @@ func CrawlOptions(cfg config.Config) crawl.Options {
 
 // ChatOptions returns the agent's timings.
 func ChatOptions(cfg config.Config) chat.Options {
-	return chat.Options{Wait: cfg.ChatWait, Generate: cfg.ReplyTimeout}
+	// The built-in engine answers in microseconds: its replies are stored in one transaction.
+	return chat.Options{Wait: cfg.ChatWait, Generate: cfg.ReplyTimeout, Inline: cfg.ModelBaseURL == ""}
 }
 
 // Vault returns the sealer of webhook secrets. Its key is SVC_SECRET_KEY; without one (dev and

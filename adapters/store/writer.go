@@ -1,0 +1,253 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"strings"
+	"time"
+)
+
+// SQLite lets one connection write at a time. Left to itself, a connection that wants to write
+// while another writes waits in SQLite's busy handler, which sleeps (1, 2, 5, 10 … 100 ms) and
+// tries again: under concurrent writes most of the time goes to those sleeps, not to work. The
+// writer gate makes this process's writers take turns in Go instead: a transaction holds the gate
+// from BEGIN (IMMEDIATE: it takes SQLite's write lock at once) to COMMIT or ROLLBACK, and a write
+// statement outside a transaction holds it while it runs, so SQLite never sees two of this
+// process's writers at once and the next writer starts the moment the last one ends. Reads
+// outside a transaction never take it: in WAL mode they run beside the writer. Another process
+// (svcctl) still meets the busy timeout, as before.
+
+// gateWait bounds how long a writer waits for its turn, like the busy timeout it replaces.
+const gateWait = 10 * time.Second
+
+// errGateTimeout is the error of a writer that waited gateWait for its turn.
+var errGateTimeout = errors.New("store: database is busy: waited 10s for the writer's turn")
+
+// gate is the turn of this process's one SQLite writer.
+type gate chan struct{}
+
+func newGate() gate { return make(gate, 1) }
+
+// enter waits for the turn, at most gateWait and as long as ctx lasts.
+func (g gate) enter(ctx context.Context) error {
+	select {
+	case g <- struct{}{}:
+		return nil
+	default:
+	}
+	t := time.NewTimer(gateWait)
+	defer t.Stop()
+	select {
+	case g <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return errGateTimeout
+	}
+}
+
+func (g gate) leave() { <-g }
+
+// writes reports whether query may write: anything but a SELECT (or a PRAGMA or EXPLAIN, which
+// this store only reads with). A CTE (WITH) is taken for a write, as it may end in one.
+func writes(query string) bool {
+	q := strings.TrimLeft(query, " \t\r\n(")
+	if len(q) < 7 {
+		return true
+	}
+	switch strings.ToUpper(q[:6]) {
+	case "SELECT", "PRAGMA":
+		return false
+	}
+	return !strings.EqualFold(q[:7], "EXPLAIN")
+}
+
+// gatedConnector opens SQLite connections whose writers take turns through one gate.
+type gatedConnector struct {
+	drv  driver.Driver
+	dsn  string
+	gate gate
+}
+
+func (c gatedConnector) Connect(context.Context) (driver.Conn, error) {
+	conn, err := c.drv.Open(c.dsn)
+	if err != nil {
+		return nil, err
+	}
+	return newGatedConn(conn, c.gate)
+}
+
+func (c gatedConnector) Driver() driver.Driver { return c.drv }
+
+// sqliteConn is what the SQLite driver's connections implement.
+type sqliteConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+}
+
+// gatedConn is a SQLite connection whose writes take the gate.
+type gatedConn struct {
+	sqliteConn
+	gate gate
+	inTx bool // a transaction of this connection holds the gate
+}
+
+func newGatedConn(c driver.Conn, g gate) (*gatedConn, error) {
+	sc, ok := c.(sqliteConn)
+	if !ok {
+		_ = c.Close()
+		return nil, errors.New("store: the SQLite driver's connections lack the context methods")
+	}
+	return &gatedConn{sqliteConn: sc, gate: g}, nil
+}
+
+func (c *gatedConn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
+
+// BeginTx takes the gate for the transaction's whole life.
+func (c *gatedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if err := c.gate.enter(ctx); err != nil {
+		return nil, err
+	}
+	tx, err := c.sqliteConn.BeginTx(ctx, opts)
+	if err != nil {
+		c.gate.leave()
+		return nil, err
+	}
+	c.inTx = true
+	return &gatedTx{Tx: tx, conn: c}, nil
+}
+
+// outside reports whether a statement of query must take the gate itself: it may write and no
+// transaction of this connection holds the gate.
+func (c *gatedConn) outside(query string) bool { return !c.inTx && writes(query) }
+
+func (c *gatedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if !c.outside(query) {
+		return c.sqliteConn.ExecContext(ctx, query, args)
+	}
+	if err := c.gate.enter(ctx); err != nil {
+		return nil, err
+	}
+	defer c.gate.leave()
+	return c.sqliteConn.ExecContext(ctx, query, args)
+}
+
+func (c *gatedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if !c.outside(query) {
+		return c.sqliteConn.QueryContext(ctx, query, args)
+	}
+	if err := c.gate.enter(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := c.sqliteConn.QueryContext(ctx, query, args)
+	if err != nil {
+		c.gate.leave()
+		return nil, err
+	}
+	return &gatedRows{Rows: rows, gate: c.gate}, nil
+}
+
+func (c *gatedConn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
+
+func (c *gatedConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	s, err := c.sqliteConn.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	ss, ok := s.(sqliteStmt)
+	if !ok {
+		_ = s.Close()
+		return nil, errors.New("store: the SQLite driver's statements lack the context methods")
+	}
+	return &gatedStmt{sqliteStmt: ss, conn: c, writes: writes(query)}, nil
+}
+
+// gatedTx gives the gate back when the transaction ends.
+type gatedTx struct {
+	driver.Tx
+	conn *gatedConn
+}
+
+func (t *gatedTx) Commit() error {
+	defer t.end()
+	return t.Tx.Commit()
+}
+
+func (t *gatedTx) Rollback() error {
+	defer t.end()
+	return t.Tx.Rollback()
+}
+
+func (t *gatedTx) end() {
+	t.conn.inTx = false
+	t.conn.gate.leave()
+}
+
+// sqliteStmt is what the SQLite driver's prepared statements implement.
+type sqliteStmt interface {
+	driver.Stmt
+	driver.StmtExecContext
+	driver.StmtQueryContext
+}
+
+// gatedStmt is a prepared statement whose writes outside a transaction take the gate.
+type gatedStmt struct {
+	sqliteStmt
+	conn   *gatedConn
+	writes bool
+}
+
+func (s *gatedStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	if s.conn.inTx || !s.writes {
+		return s.sqliteStmt.ExecContext(ctx, args)
+	}
+	if err := s.conn.gate.enter(ctx); err != nil {
+		return nil, err
+	}
+	defer s.conn.gate.leave()
+	return s.sqliteStmt.ExecContext(ctx, args)
+}
+
+func (s *gatedStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	if s.conn.inTx || !s.writes {
+		return s.sqliteStmt.QueryContext(ctx, args)
+	}
+	if err := s.conn.gate.enter(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := s.sqliteStmt.QueryContext(ctx, args)
+	if err != nil {
+		s.conn.gate.leave()
+		return nil, err
+	}
+	return &gatedRows{Rows: rows, gate: s.conn.gate}, nil
+}
+
+// gatedRows give the gate back when closed: a writing statement (INSERT … RETURNING) holds
+// SQLite's write lock until its rows are closed.
+type gatedRows struct {
+	driver.Rows
+	gate   gate
+	closed bool
+}
+
+func (r *gatedRows) Close() error {
+	err := r.Rows.Close()
+	if !r.closed {
+		r.closed = true
+		r.gate.leave()
+	}
+	return err
+}

@@ -1,0 +1,112 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/svcagent/svc/app/ident"
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/event"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/profile"
+)
+
+// errTwoPhase is sendInline's answer when the message must take the two-phase path instead:
+// nothing was stored, and that path stores it and gives the answer (a failed reply, a charge
+// refused, a conversation of another channel) as it always does.
+var errTwoPhase = errors.New("chat: reply in two phases")
+
+// sendInline answers a message whose reply is made before anything is written (the built-in
+// engine): it reads the conversation's history, makes the reply, and then stores the customer
+// message, the reply, the charge, the reply's job (done), a booking and the events in one
+// transaction. Nothing is
+// acknowledged before that transaction commits, and a failure leaves nothing behind. Whatever
+// it cannot finish this way (the reply fails, the charge is refused, the conversation belongs to
+// another channel) it leaves to the two-phase path with errTwoPhase, before writing anything.
+func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profile) (Reply, error) {
+	acct := req.Account
+	convID := req.ConversationID
+	name := req.CustomerName
+	var history []conversation.Message
+	if convID == "" {
+		convID = ident.New("conv")
+	} else {
+		c, err := a.conversations.Get(ctx, acct.ID, convID)
+		switch {
+		case domain.IsNotFound(err):
+		case err != nil:
+			return Reply{}, err
+		case c.Channel != req.Channel:
+			return Reply{}, errTwoPhase
+		default:
+			if name == "" {
+				name = c.CustomerName
+			}
+			if history, err = a.conversations.Messages(ctx, acct.ID, convID, conversation.HistoryTurns); err != nil {
+				return Reply{}, err
+			}
+		}
+	}
+	d, err := a.draft(ctx, acct, prof, req.Channel, history, req.Message, name)
+	if err != nil {
+		return Reply{}, errTwoPhase // the two-phase path stores the message and the failure
+	}
+
+	now := a.clock.Now().UTC()
+	job := conversation.NewJob(ident.New("job"), acct.ID, convID, ident.New("msg"), ident.New("msg"), req.Channel, now, a.opts.Lease)
+	// The reply's job is recorded done, as the two-phase path leaves it: every answered message
+	// has one.
+	done, err := job.Complete(job.ReplyID, now)
+	if err != nil {
+		return Reply{}, err
+	}
+	reply := Reply{Status: StatusCompleted, ConversationID: convID, MessageID: job.MessageID, ReplyID: job.ReplyID,
+		Text: d.text, Actions: d.actions, CreatedAt: now}
+	err = a.tx.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
+		c, err := a.conversations.Open(ctx, conversation.Conversation{AccountID: acct.ID, ID: convID, Channel: req.Channel,
+			CustomerName: req.CustomerName, ContactID: conversation.ContactID(req.Channel, convID), CreatedAt: now, UpdatedAt: now})
+		if err != nil {
+			return err
+		}
+		if c.Channel != req.Channel {
+			return errTwoPhase // made meanwhile by another channel
+		}
+		usage, err := a.ledger.ChargeAccount(ctx, acct, ledger.ChatReply, reply.ReplyID, ledger.Labels{})
+		if domain.ErrorCode(err) == domain.CodeInteractionLimitReached {
+			return errTwoPhase // the two-phase path keeps the message and fails its reply
+		}
+		if err != nil {
+			return err
+		}
+		reply.Usage = usage
+		for _, m := range []conversation.Message{
+			{ID: job.MessageID, ConversationID: convID, Role: conversation.RoleCustomer, Content: req.Message, CreatedAt: now},
+			{ID: reply.ReplyID, ConversationID: convID, Role: conversation.RoleAgent, Content: d.text, Actions: d.actions,
+				ReplyTo: job.MessageID, CreatedAt: now},
+		} {
+			if err := a.conversations.AddMessage(ctx, acct.ID, m); err != nil {
+				return err
+			}
+		}
+		if err := a.jobs.Create(ctx, done); err != nil {
+			return err
+		}
+		if d.booking != nil {
+			if err := a.book(ctx, job, c, *d.booking, now); err != nil {
+				return err
+			}
+		}
+		_, err = a.events.Publish(ctx, acct.ID, event.MessageReplied, map[string]any{
+			"channel": string(req.Channel), "contact_id": c.ContactID, "customer_message": req.Message, "reply": d.text})
+		return err
+	})
+	if errors.Is(err, errTwoPhase) {
+		return Reply{}, errTwoPhase
+	}
+	if err != nil {
+		return Reply{}, fmt.Errorf("store reply: %w", err)
+	}
+	return reply, nil
+}
