@@ -1772,6 +1772,8 @@ func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
 			answer(fakeSlowReply(c.tag), nil)
 		case <-r.Context().Done():
 		}
+	case strings.Contains(customer, "#checkout"):
+		answer("Good choice! I put it in your cart and take you to the checkout. [CART:777:1] [CHECKOUT]", nil)
 	case strings.Contains(customer, "#book") && !toolRound:
 		day := time.Now().UTC().AddDate(0, 0, 7).Format("2006-01-02")
 		args, _ := json.Marshal(map[string]string{"date": day, "time": "19:30", "duration": "90 min", "type": "table for 4", "customer_name": "Ana Silva"})

@@ -56,6 +56,8 @@ func serveShop(t *testing.T) *shop {
 			s.mu.Unlock()
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprint(w, `{"fragments":{},"cart_hash":"x"}`)
+		case r.URL.Path == "/checkout/":
+			fmt.Fprint(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title></head><body><h1 id="checkout">Checkout</h1></body></html>`)
 		case r.URL.Path == "/":
 			s.mu.Lock()
 			snippet := s.snippet
@@ -344,5 +346,36 @@ func TestPluginSecurity(t *testing.T) {
 	cs := call(t, "GET", api.URL()+"/v1/conversions", bearer(a.key)...)
 	if l := listOf(cs.body, "data"); len(l) != 1 {
 		t.Errorf("GET /v1/conversions after the same order twice: %s", cs)
+	}
+}
+
+// TestWidgetCheckoutBrowser: a live reply whose model asks for a product in the cart and the
+// checkout ([CART:777:1] [CHECKOUT]) makes the widget on a shop page call the shop's add-to-cart
+// endpoint and then open its checkout (spec 4.9 rule 5).
+func TestWidgetCheckoutBrowser(t *testing.T) {
+	binaries(t)
+	chromium := chromiumPath(t)
+	s := newEmbedded(t)
+	fake := newFakeModel(t)
+	api := s.startAPI(t, "SVC_MODEL_BASE_URL", fake.URL()+"/v1", "SVC_MODEL_API_KEY", "sk-fake-api", "SVC_MODEL_NAME", "fake-model")
+	a := s.newAccount(t, "--plan", "pro")
+	configureAgent(t, api, a.key)
+	shop := serveShop(t)
+	r := call(t, "GET", api.URL()+"/v1/widget?framework=html", bearer(a.key)...)
+	token := r.body.str("widget_token")
+	if r.status != http.StatusOK || token == "" {
+		t.Fatalf("GET /v1/widget: %s", r)
+	}
+	shop.setSnippet(`<script src="` + api.URL() + `/widget.js" data-token="` + token + `" data-platform="woocommerce" data-checkout="/checkout/" data-lang="en" async></script>`)
+
+	ctx := browser(t, chromium)
+	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
+	runJS(t, ctx, "a visitor opens the shop", chromedp.Navigate(shop.url+"/"))
+	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
+	runJS(t, ctx, "ask to buy", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), "I'll take the bike, let me pay #checkout\r"))
+	waitJS(t, ctx, "the reply adds to the cart, then opens the checkout", `location.pathname === "/checkout/" && !!document.querySelector("#checkout")`)
+	if _, cart := shop.got(); len(cart) != 1 || cart[0] != "product_id=777&quantity=1" {
+		t.Errorf("the shop's add-to-cart endpoint got %v, want product 777 once, before the checkout", cart)
 	}
 }

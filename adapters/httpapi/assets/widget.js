@@ -137,6 +137,7 @@
   root.appendChild(w);
 
   var info = null, seen = {}, busy = false, canDrag = false;
+  var carts = [];
   var posKey = "svc_widget_pos:" + token, openKey = "svc_widget_open:" + token;
 
   function store(k, v) { try { v == null ? localStorage.removeItem(k) : localStorage.setItem(k, v); } catch (e) { /* storage off */ } }
@@ -157,12 +158,22 @@
     return map[lang] || map[base] || map[Object.keys(map).filter(function (k) { return k.slice(0, 2) === base; })[0]] || map.en || map[Object.keys(map)[0]] || "";
   }
 
+  /* A live reply (the answer to what was just asked) acts at once: its cart actions add to the
+     cart, then its checkout action, once every add has succeeded, opens the checkout. */
   function add(role, content, actions, live) {
-    var m = el("div", "m " + role, null, content);
+    var m = el("div", "m " + role, null, content), go = null;
+    carts = [];
     if (role === "customer") m.setAttribute("aria-label", t("you") + ": " + content);
-    (actions || []).forEach(function (a) { var b = action(a, live); if (b) { var box = m.querySelector(".acts") || m.appendChild(el("div", "acts")); box.appendChild(b); } });
+    (actions || []).forEach(function (a) {
+      var b = action(a, live);
+      if (!b) return;
+      if (a.type === "checkout") go = b.href;
+      var box = m.querySelector(".acts") || m.appendChild(el("div", "acts"));
+      box.appendChild(b);
+    });
     log.appendChild(m);
     log.scrollTop = log.scrollHeight;
+    if (live && go) Promise.all(carts).then(function (ok) { if (ok.every(Boolean)) location.assign(go); });
     return m;
   }
 
@@ -180,7 +191,7 @@
       if (!data.platform) return el("a", "act", { href: "/?add-to-cart=" + encodeURIComponent(a.product_id) + "&quantity=" + qty }, t("cart"));
       var b = el("button", "act", { type: "button" }, t("cart"));
       b.addEventListener("click", function () { addToCart(a.product_id, qty, b); });
-      if (live) addToCart(a.product_id, qty, b);
+      if (live) carts.push(addToCart(a.product_id, qty, b));
       return b;
     }
     return null;
@@ -190,14 +201,15 @@
     var body = new URLSearchParams();
     body.set("product_id", id);
     body.set("quantity", String(qty));
-    fetch("/?wc-ajax=add_to_cart", { method: "POST", body: body, credentials: "same-origin" }).then(function (r) {
+    return fetch("/?wc-ajax=add_to_cart", { method: "POST", body: body, credentials: "same-origin" }).then(function (r) {
       if (!r.ok) throw new Error("cart");
       b.textContent = t("added");
       b.disabled = true;
       var jq = window.jQuery;
       if (jq) jq(document.body).trigger("wc_fragment_refresh");
       document.body.dispatchEvent(new CustomEvent("svc:cart", { detail: { product_id: id, qty: qty } }));
-    }).catch(function () { b.textContent = t("error"); });
+      return true;
+    }).catch(function () { b.textContent = t("error"); return false; });
   }
 
   function note(s) { add("note", s); }
