@@ -188,7 +188,10 @@
     if (a.type === "checkout") return el("a", "act", { href: safe(data.checkout || "/checkout/") || "/checkout/" }, t("checkout"));
     if (a.type === "cart" && /^[0-9A-Za-z_-]+$/.test(a.product_id)) {
       var qty = Math.max(1, Math.min(999, a.qty | 0 || 1));
-      if (!data.platform) return el("a", "act", { href: "/?add-to-cart=" + encodeURIComponent(a.product_id) + "&quantity=" + qty }, t("cart"));
+      if (!data.platform) {
+        if (live) carts.push(Promise.resolve(false)); // not in the cart yet: the checkout waits for a click
+        return el("a", "act", { href: "/?add-to-cart=" + encodeURIComponent(a.product_id) + "&quantity=" + qty }, t("cart"));
+      }
       var b = el("button", "act", { type: "button" }, t("cart"));
       b.addEventListener("click", function () { addToCart(a.product_id, qty, b); });
       if (live) carts.push(addToCart(a.product_id, qty, b));
