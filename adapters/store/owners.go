@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/owner"
@@ -43,6 +44,16 @@ type ownerSessionRow struct {
 // concurrent one).
 func (r *Owners) SetCredential(ctx context.Context, c owner.Credential) error {
 	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		// Writers of the same e-mail or the same account take turns, so that the check below and
+		// the upsert are one step (SQLite's write lock already makes them so).
+		if tx.Dialect().Name() == dialect.PG {
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext(?))", "owner_email:"+c.Email); err != nil {
+				return fmt.Errorf("set owner credential: %w", err)
+			}
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext(?))", "owner_account:"+c.AccountID); err != nil {
+				return fmt.Errorf("set owner credential: %w", err)
+			}
+		}
 		taken, err := tx.NewSelect().Model((*ownerCredentialRow)(nil)).
 			Where("email = ? AND account_id <> ?", c.Email, c.AccountID).Exists(ctx)
 		if err != nil {

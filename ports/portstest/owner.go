@@ -90,6 +90,26 @@ func testOwnerCredentialsConcurrent(t *testing.T, s OwnerStores) {
 	if got, err := s.Owners.Credential(ctx, "lu@example.com"); err != nil || got.AccountID != "acct_a" {
 		t.Fatalf("Credential = %+v, %v", got, err)
 	}
+	// Two accounts asking for one new e-mail at once: one gets it, the other is told it is taken.
+	var both sync.WaitGroup
+	race := make([]error, 2)
+	for i, acct := range []string{"acct_a", "acct_b"} {
+		both.Go(func() {
+			race[i] = s.Owners.SetCredential(ctx, owner.Credential{AccountID: acct, Email: "shared@example.com", Hash: "h", UpdatedAt: t0})
+		})
+	}
+	both.Wait()
+	taken := 0
+	for i, err := range race {
+		if e, ok := domain.AsError(err); ok && e.Code == domain.CodeInvalidRequest && e.Field == "email" {
+			taken++
+		} else if err != nil {
+			t.Errorf("SetCredential of account %d: %v, want nil or invalid_request on email", i, err)
+		}
+	}
+	if taken != 1 {
+		t.Errorf("%d of two accounts were told the e-mail is taken, want 1 (errors %v)", taken, race)
+	}
 }
 
 func testOwnerSessions(t *testing.T, s OwnerStores) {
