@@ -55,6 +55,9 @@ type Keys interface {
 	// SetSendWithoutApproval switches a key's Send without approval permission (an admin call by
 	// key id) and returns the key; not_found when none.
 	SetSendWithoutApproval(ctx context.Context, keyID string, on bool) (account.Key, error)
+	// Touch records that the keys of keyIDs were used at at, in one write: each key's LastUsedAt
+	// becomes at unless it is later already. Ids of no key are ignored.
+	Touch(ctx context.Context, at time.Time, keyIDs []string) error
 }
 
 // Profiles stores the profile of each account.
@@ -80,6 +83,9 @@ type Usage interface {
 	// Statement groups the account's charges made in [from, to) by action and labels, ordered by
 	// action, then labels.
 	Statement(ctx context.Context, accountID string, from, to time.Time) ([]ledger.Line, error)
+	// Daily sums the cost of the account's charges made in period per calendar day (UTC), oldest
+	// first; days without charges are left out.
+	Daily(ctx context.Context, accountID string, period ledger.Period) ([]ledger.Day, error)
 }
 
 // Outbox is the transactional outbox.
@@ -113,6 +119,10 @@ type Knowledge interface {
 	Replace(ctx context.Context, accountID string, r knowledge.Replacement) (knowledge.State, error)
 	// UpsertFAQ adds items, or updates those whose Normalized question the account already has.
 	UpsertFAQ(ctx context.Context, accountID string, items []knowledge.FAQItem, at time.Time) (knowledge.FAQUpsert, knowledge.State, error)
+	// DeleteFAQ deletes the account's FAQ item id and increases the Brain's version, atomically,
+	// returning the item deleted and the new state; not_found (nothing changed) when the account
+	// has no such item.
+	DeleteFAQ(ctx context.Context, accountID, id string, at time.Time) (knowledge.FAQItem, knowledge.State, error)
 	// Pages lists the account's pages, without content, oldest first.
 	Pages(ctx context.Context, accountID string) ([]knowledge.StoredPage, error)
 	// FAQ lists the account's FAQ items with their vectors, oldest first.

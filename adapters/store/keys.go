@@ -146,3 +146,20 @@ func (r *Keys) get(ctx context.Context, where string, arg any) (account.Key, err
 	}
 	return m.domain(), nil
 }
+
+// Touch sets the last use of the keys of keyIDs to at, in one statement, unless a later one is
+// stored already (two processes' writes may arrive out of order).
+func (r *Keys) Touch(ctx context.Context, at time.Time, keyIDs []string) error {
+	if len(keyIDs) == 0 {
+		return nil
+	}
+	at = dbTime(at)
+	if _, err := idb(ctx, r.db).NewUpdate().Model((*keyRow)(nil)).
+		Set("last_used_at = ?", at).
+		Where("id IN (?)", bun.In(keyIDs)).
+		Where("(last_used_at IS NULL OR last_used_at < ?)", at).
+		Exec(ctx); err != nil {
+		return fmt.Errorf("touch keys: %w", err)
+	}
+	return nil
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/ports"
 )
@@ -223,6 +224,37 @@ func (r *Knowledge) UpsertFAQ(ctx context.Context, accountID string, items []kno
 		return nil
 	})
 	return res, state, err
+}
+
+// DeleteFAQ deletes one FAQ item of the account and bumps the version, in one transaction: the
+// version goes up first (queuing on the account's row like every Brain write), then the delete,
+// which returns the row; when it returns none the transaction rolls back and nothing changed.
+func (r *Knowledge) DeleteFAQ(ctx context.Context, accountID, id string, at time.Time) (knowledge.FAQItem, knowledge.State, error) {
+	var item knowledge.FAQItem
+	var state knowledge.State
+	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		var err error
+		if state, err = bump(ctx, tx, accountID, nil, nil, at); err != nil {
+			return err
+		}
+		var rows []faqRow
+		if err := tx.NewDelete().Model(&rows).
+			Where("account_id = ?", accountID).
+			Where("id = ?", id).
+			Returning("*").
+			Scan(ctx); err != nil {
+			return fmt.Errorf("delete faq: %w", err)
+		}
+		if len(rows) == 0 {
+			return domain.NotFound("FAQ item")
+		}
+		item = rows[0].domain()
+		return nil
+	})
+	if err != nil {
+		return knowledge.FAQItem{}, knowledge.State{}, err
+	}
+	return item, state, nil
 }
 
 // Pages lists the account's pages without their content, in the order they were given.

@@ -86,6 +86,7 @@ type keyRow struct {
 	SendWithoutApproval bool      `bun:"send_without_approval"`
 	CreatedAt           time.Time `bun:"created_at"`
 	RevokedAt           time.Time `bun:"revoked_at,nullzero"`
+	LastUsedAt          time.Time `bun:"last_used_at,nullzero"`
 }
 
 func toKeyRow(k account.Key) *keyRow {
@@ -98,6 +99,7 @@ func toKeyRow(k account.Key) *keyRow {
 		SendWithoutApproval: k.SendWithoutApproval,
 		CreatedAt:           dbTime(k.CreatedAt),
 		RevokedAt:           dbTime(k.RevokedAt),
+		LastUsedAt:          dbTime(k.LastUsedAt),
 	}
 }
 
@@ -111,6 +113,7 @@ func (m *keyRow) domain() account.Key {
 		SendWithoutApproval: m.SendWithoutApproval,
 		CreatedAt:           domainTime(m.CreatedAt),
 		RevokedAt:           domainTime(m.RevokedAt),
+		LastUsedAt:          domainTime(m.LastUsedAt),
 	}
 }
 

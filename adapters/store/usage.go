@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/ports"
@@ -271,4 +272,40 @@ func (r *Usage) Statement(ctx context.Context, accountID string, from, to time.T
 		}
 	}
 	return lines, nil
+}
+
+// Daily sums the account's charges made in period per calendar day (UTC), read through the
+// (account_id, created_at) index. Times are stored in UTC on both stores: Postgres names the day
+// with to_char in UTC, SQLite with the text's first ten characters (its times are stored as
+// "2006-01-02 15:04:05…+00:00").
+func (r *Usage) Daily(ctx context.Context, accountID string, period ledger.Period) ([]ledger.Day, error) {
+	day := "substr(created_at, 1, 10)"
+	if r.db.Dialect().Name() == dialect.PG {
+		day = "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
+	}
+	var rows []struct {
+		Day          string `bun:"day"`
+		Interactions int    `bun:"interactions"`
+	}
+	err := idb(ctx, r.db).NewSelect().Model((*chargeRow)(nil)).
+		ColumnExpr(day+" AS day").
+		ColumnExpr("COALESCE(SUM(cost), 0) AS interactions").
+		Where("account_id = ?", accountID).
+		Where("created_at >= ?", dbTime(period.Start)).
+		Where("created_at < ?", dbTime(period.End)).
+		GroupExpr("1").
+		OrderExpr("1").
+		Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("usage per day: %w", err)
+	}
+	days := make([]ledger.Day, 0, len(rows))
+	for _, row := range rows {
+		d, err := time.Parse(time.DateOnly, row.Day)
+		if err != nil {
+			return nil, fmt.Errorf("usage per day: day %q: %w", row.Day, err)
+		}
+		days = append(days, ledger.Day{Date: d, Interactions: row.Interactions})
+	}
+	return days, nil
 }

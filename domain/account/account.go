@@ -97,6 +97,8 @@ type Key struct {
 	SendWithoutApproval bool
 	CreatedAt           time.Time
 	RevokedAt           time.Time
+	// LastUsedAt is when the key last authenticated a request, to the minute (zero: never).
+	LastUsedAt time.Time
 }
 
 // Revoked reports whether the key was revoked.

@@ -233,3 +233,29 @@ type Line struct {
 	Requests     int
 	Interactions int
 }
+
+// Day is the interactions an account spent on one calendar day (UTC), Date at its midnight.
+type Day struct {
+	Date         time.Time
+	Interactions int
+}
+
+// Days returns one Day for every calendar day of p from its first up to and including the day of
+// through (at most the period's last day), oldest first: the interactions of counted (days the
+// ledger has charges on; others are ignored) and zero for the days without any.
+func Days(p Period, counted []Day, through time.Time) []Day {
+	through = through.UTC()
+	if !through.Before(p.End) {
+		through = p.End.Add(-time.Nanosecond)
+	}
+	byDate := make(map[time.Time]int, len(counted))
+	for _, d := range counted {
+		u := d.Date.UTC()
+		byDate[time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC)] += d.Interactions
+	}
+	var out []Day
+	for day := p.Start.UTC(); !day.After(through); day = day.AddDate(0, 0, 1) {
+		out = append(out, Day{Date: day, Interactions: byDate[day]})
+	}
+	return out
+}

@@ -168,3 +168,39 @@ func TestHoldTransitions(t *testing.T) {
 		}
 	}
 }
+
+func TestDays(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC) }
+	nov := PeriodAt(day(10))
+	tests := []struct {
+		name    string
+		counted []Day
+		through time.Time
+		want    map[int]int // day of month -> interactions; every other day up to through is 0
+		days    int
+	}{
+		{"nothing spent", nil, day(3).Add(5 * time.Hour), nil, 3},
+		{"first day only", []Day{{Date: day(1), Interactions: 4}}, day(1), map[int]int{1: 4}, 1},
+		{"gaps are zero", []Day{{Date: day(2), Interactions: 3}, {Date: day(5), Interactions: 7}}, day(6).Add(23 * time.Hour), map[int]int{2: 3, 5: 7}, 6},
+		{"a day's two rows add up", []Day{{Date: day(2), Interactions: 3}, {Date: day(2).Add(time.Hour), Interactions: 2}}, day(2), map[int]int{2: 5}, 2},
+		{"days outside are ignored", []Day{{Date: day(1).AddDate(0, 0, -1), Interactions: 9}, {Date: day(4), Interactions: 1}, {Date: day(20), Interactions: 8}}, day(4), map[int]int{4: 1}, 4},
+		{"through past the period stops at its last day", []Day{{Date: day(30), Interactions: 2}}, day(1).AddDate(0, 1, 3), map[int]int{30: 2}, 30},
+		{"through in another zone counts in UTC", nil, time.Date(2026, 11, 3, 0, 30, 0, 0, time.FixedZone("UTC+1", 3600)), nil, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Days(nov, tt.counted, tt.through)
+			if len(got) != tt.days {
+				t.Fatalf("Days: %d days, want %d: %+v", len(got), tt.days, got)
+			}
+			for i, d := range got {
+				if !d.Date.Equal(day(i+1)) || d.Date.Location() != time.UTC {
+					t.Errorf("day %d is %v, want %v", i, d.Date, day(i+1))
+				}
+				if d.Interactions != tt.want[i+1] {
+					t.Errorf("day %d: %d interactions, want %d", i+1, d.Interactions, tt.want[i+1])
+				}
+			}
+		})
+	}
+}

@@ -248,6 +248,20 @@ func (mr *MockKeysMockRecorder) SetSendWithoutApproval(ctx, keyID, on interface{
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SetSendWithoutApproval", reflect.TypeOf((*MockKeys)(nil).SetSendWithoutApproval), ctx, keyID, on)
 }
 
+// Touch mocks base method.
+func (m *MockKeys) Touch(ctx context.Context, at time.Time, keyIDs []string) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Touch", ctx, at, keyIDs)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// Touch indicates an expected call of Touch.
+func (mr *MockKeysMockRecorder) Touch(ctx, at, keyIDs interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Touch", reflect.TypeOf((*MockKeys)(nil).Touch), ctx, at, keyIDs)
+}
+
 // MockProfiles is a mock of Profiles interface.
 type MockProfiles struct {
 	ctrl     *gomock.Controller
@@ -337,6 +351,21 @@ func (m *MockUsage) Charge(ctx context.Context, c ledger.Charge, period ledger.P
 func (mr *MockUsageMockRecorder) Charge(ctx, c, period, limit interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Charge", reflect.TypeOf((*MockUsage)(nil).Charge), ctx, c, period, limit)
+}
+
+// Daily mocks base method.
+func (m *MockUsage) Daily(ctx context.Context, accountID string, period ledger.Period) ([]ledger.Day, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Daily", ctx, accountID, period)
+	ret0, _ := ret[0].([]ledger.Day)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Daily indicates an expected call of Daily.
+func (mr *MockUsageMockRecorder) Daily(ctx, accountID, period interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Daily", reflect.TypeOf((*MockUsage)(nil).Daily), ctx, accountID, period)
 }
 
 // MarkLimitReached mocks base method.
@@ -581,6 +610,22 @@ func (m *MockKnowledge) Chunks(ctx context.Context, accountID string) ([]knowled
 func (mr *MockKnowledgeMockRecorder) Chunks(ctx, accountID interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Chunks", reflect.TypeOf((*MockKnowledge)(nil).Chunks), ctx, accountID)
+}
+
+// DeleteFAQ mocks base method.
+func (m *MockKnowledge) DeleteFAQ(ctx context.Context, accountID, id string, at time.Time) (knowledge.FAQItem, knowledge.State, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "DeleteFAQ", ctx, accountID, id, at)
+	ret0, _ := ret[0].(knowledge.FAQItem)
+	ret1, _ := ret[1].(knowledge.State)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// DeleteFAQ indicates an expected call of DeleteFAQ.
+func (mr *MockKnowledgeMockRecorder) DeleteFAQ(ctx, accountID, id, at interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DeleteFAQ", reflect.TypeOf((*MockKnowledge)(nil).DeleteFAQ), ctx, accountID, id, at)
 }
 
 // FAQ mocks base method.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/profile"
 )
@@ -261,5 +262,92 @@ func testKnowledgeReplaceConcurrent(t *testing.T, s Stores) {
 	}
 	if st, _ := s.Knowledge.State(ctx, "acct_a"); st.Version != writers {
 		t.Errorf("version %d after %d replaces, want %d", st.Version, writers, writers)
+	}
+}
+
+// testKnowledgeFAQDelete deletes FAQ items: another account's item is not found and left alone,
+// a deleted item is gone with the version bumped, a second delete of it is not found and changes
+// nothing, and of 20 concurrent deletes of one item exactly one succeeds.
+func testKnowledgeFAQDelete(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	items := []knowledge.FAQItem{
+		{ID: "faq_1", Question: "Do you deliver?", Normalized: "do you deliver", Answer: "Yes.", Vector: []float32{1}},
+		{ID: "faq_2", Question: "Opening hours?", Normalized: "opening hours", Answer: "8 to 18."},
+		{ID: "faq_3", Question: "Parking?", Normalized: "parking", Answer: "No."},
+	}
+	if _, _, err := s.Knowledge.UpsertFAQ(ctx, "acct_a", items, t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Knowledge.UpsertFAQ(ctx, "acct_b", []knowledge.FAQItem{{ID: "faq_b", Question: "Q", Normalized: "q", Answer: "A"}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	version := func(acct string) int64 {
+		st, err := s.Knowledge.State(ctx, acct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Version
+	}
+	if _, _, err := s.Knowledge.DeleteFAQ(ctx, "acct_b", "faq_1", t0); !domain.IsNotFound(err) {
+		t.Fatalf("B deleting A's item: %v, want not_found", err)
+	}
+	if v := version("acct_b"); v != 1 {
+		t.Fatalf("B's version after a refused delete: %d, want 1", v)
+	}
+	if faq, _ := s.Knowledge.FAQ(ctx, "acct_a"); len(faq) != 3 {
+		t.Fatalf("A's items after B's delete: %d, want 3", len(faq))
+	}
+	it, st, err := s.Knowledge.DeleteFAQ(ctx, "acct_a", "faq_1", t0.Add(time.Minute))
+	if err != nil || it.ID != "faq_1" || it.Question != "Do you deliver?" || it.Answer != "Yes." || st.Version != 2 {
+		t.Fatalf("delete: %+v %+v %v", it, st, err)
+	}
+	if st.UpdatedAt.IsZero() || !st.UpdatedAt.Equal(t0.Add(time.Minute)) {
+		t.Errorf("state updated at %v, want %v", st.UpdatedAt, t0.Add(time.Minute))
+	}
+	faq, err := s.Knowledge.FAQ(ctx, "acct_a")
+	if err != nil || len(faq) != 2 || faq[0].ID != "faq_2" || faq[1].ID != "faq_3" {
+		t.Fatalf("A's items after the delete: %+v %v", faq, err)
+	}
+	if _, _, err := s.Knowledge.DeleteFAQ(ctx, "acct_a", "faq_1", t0); !domain.IsNotFound(err) {
+		t.Fatalf("second delete: %v, want not_found", err)
+	}
+	if v := version("acct_a"); v != 2 {
+		t.Fatalf("A's version after a second delete: %d, want 2", v)
+	}
+	// The question can be added again once deleted.
+	if res, _, err := s.Knowledge.UpsertFAQ(ctx, "acct_a", []knowledge.FAQItem{{ID: "faq_4", Question: "Do you deliver?", Normalized: "do you deliver", Answer: "Now we do."}}, t0); err != nil || res.Created != 1 {
+		t.Fatalf("re-adding the question: %+v %v", res, err)
+	}
+
+	const deleters = 20
+	var wg sync.WaitGroup
+	var ok, missing atomic.Int32
+	errs := make(chan error, deleters)
+	for range deleters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, err := s.Knowledge.DeleteFAQ(ctx, "acct_a", "faq_2", t0)
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case domain.IsNotFound(err):
+				missing.Add(1)
+			default:
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("concurrent delete: %v", err)
+	}
+	if ok.Load() != 1 || missing.Load() != deleters-1 {
+		t.Fatalf("concurrent deletes: %d succeeded, %d not found; want 1 and %d", ok.Load(), missing.Load(), deleters-1)
+	}
+	if v := version("acct_a"); v != 4 {
+		t.Fatalf("A's version after the concurrent deletes: %d, want 4 (one more)", v)
 	}
 }

@@ -112,3 +112,71 @@ func testRefund(t *testing.T, s Stores) {
 		t.Fatalf("charge after the refund: %d, %t, %v; want 2, true", spent, ok, err)
 	}
 }
+
+// testUsageDaily checks the per-day read of the ledger: the cost of the charges of every action
+// (the agent's replies, with the built-in engine or an upstream model, and the model endpoints
+// alike) summed per UTC day of the period, the period's bounds and midnight respected, refunds
+// taken off, days without charges left out, and scoped to the account.
+func testUsageDaily(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	period := ledger.PeriodAt(t0) // March 2026
+	day := func(d int) time.Time { return time.Date(2026, 3, d, 0, 0, 0, 0, time.UTC) }
+	charges := []struct {
+		account string
+		action  ledger.Action
+		cost    int
+		at      time.Time
+	}{
+		{"acct_a", ledger.ChatReply, 1, period.Start},                                // the first instant is in
+		{"acct_a", ledger.ModelReply, 2, day(1).Add(24*time.Hour - time.Microsecond)}, // the day's last instant
+		{"acct_a", ledger.ChatReply, 1, day(2)},                                      // the next day's first
+		{"acct_a", ledger.Embeddings, 1, day(2).Add(12 * time.Hour)},
+		{"acct_a", ledger.Approval, 0, day(2).Add(13 * time.Hour)}, // free: nothing added
+		{"acct_a", ledger.ChatReply, 1, t0},                        // the 14th
+		{"acct_a", ledger.ChatReply, 1, t0.Add(time.Minute)},       // refunded below
+		{"acct_a", ledger.ChatReply, 1, period.End},                // the end is out
+		{"acct_a", ledger.ChatReply, 1, period.Start.Add(-time.Microsecond)},
+		{"acct_b", ledger.ChatReply, 5, t0}, // another account
+	}
+	for i, c := range charges {
+		ch := ledger.Charge{ID: fmt.Sprintf("chg_day_%d", i), AccountID: c.account, Action: c.action, Cost: c.cost,
+			Ref: "ref", At: c.at}
+		if _, ok, err := s.Usage.Charge(ctx, ch, ledger.PeriodAt(c.at), 1000); err != nil || !ok {
+			t.Fatalf("charge %d: %t, %v", i, ok, err)
+		}
+	}
+	if err := s.Usage.Refund(ctx, "acct_a", "chg_day_6"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Usage.Daily(ctx, "acct_a", period)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ledger.Day{{Date: day(1), Interactions: 3}, {Date: day(2), Interactions: 2}, {Date: day(14), Interactions: 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Daily:\n got %+v\nwant %+v", got, want)
+	}
+	for _, d := range got {
+		if d.Date.Location() != time.UTC {
+			t.Errorf("day %v is not in UTC", d.Date)
+		}
+	}
+	spent, err := s.Usage.Spent(ctx, "acct_a", period)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, d := range got {
+		sum += d.Interactions
+	}
+	if sum != spent {
+		t.Errorf("the days add up to %d, the period's counter says %d", sum, spent)
+	}
+	if got, err := s.Usage.Daily(ctx, "acct_b", period); err != nil || !reflect.DeepEqual(got, []ledger.Day{{Date: day(14), Interactions: 5}}) {
+		t.Errorf("another account: %+v, %v", got, err)
+	}
+	if got, err := s.Usage.Daily(ctx, "acct_none", period); err != nil || len(got) != 0 {
+		t.Errorf("no charges: %+v, %v; want none", got, err)
+	}
+}

@@ -59,6 +59,8 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"ConcurrentCharges", testConcurrentCharges},
 		{"MarkLimitReached", testMarkLimitReached},
 		{"UsageStatement", testUsageStatement},
+		{"UsageDaily", testUsageDaily},
+		{"KeysTouch", testKeysTouch},
 		{"Refund", testRefund},
 		{"Outbox", testOutbox},
 		{"OutboxConcurrentClaimers", testOutboxConcurrentClaimers},
@@ -68,6 +70,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"KnowledgeReplace", testKnowledgeReplace},
 		{"KnowledgeFAQUpsert", testKnowledgeFAQ},
 		{"KnowledgeFAQUpsertConcurrent", testKnowledgeFAQConcurrent},
+		{"KnowledgeFAQDelete", testKnowledgeFAQDelete},
 		{"KnowledgeReplaceConcurrent", testKnowledgeReplaceConcurrent},
 		{"KnowledgeScopedToAccount", testKnowledgeScoped},
 		{"Conversations", testConversations},
@@ -906,5 +909,50 @@ func testTimesUTC(t *testing.T, s Stores) {
 	}
 	if d := gotSub.CreatedAt.Sub(sub.CreatedAt).Abs(); d >= time.Microsecond || gotSub.CreatedAt.Location() != time.UTC {
 		t.Errorf("key created = %s; want %s to the microsecond, in UTC", gotSub.CreatedAt, sub.CreatedAt.UTC())
+	}
+}
+
+// testKeysTouch checks the last use of keys: one write for many keys, a later time replaces an
+// earlier one but never the reverse, unknown ids are ignored, and revoking or listing keeps it.
+func testKeysTouch(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	for _, k := range []account.Key{newKey("key_1", "acct_a", t0), newKey("key_2", "acct_a", t0), newKey("key_3", "acct_b", t0)} {
+		if err := s.Keys.Create(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lastUsed := func(accountID string) map[string]time.Time {
+		t.Helper()
+		keys, err := s.Keys.List(ctx, accountID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]time.Time{}
+		for _, k := range keys {
+			out[k.ID] = k.LastUsedAt
+		}
+		return out
+	}
+	equal(t, "never used", lastUsed("acct_a"), map[string]time.Time{"key_1": {}, "key_2": {}})
+	if err := s.Keys.Touch(ctx, t0.Add(time.Minute), []string{"key_1", "key_3", "key_missing"}); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "touched", lastUsed("acct_a"), map[string]time.Time{"key_1": t0.Add(time.Minute), "key_2": {}})
+	equal(t, "touched, other account", lastUsed("acct_b"), map[string]time.Time{"key_3": t0.Add(time.Minute)})
+	if err := s.Keys.Touch(ctx, t0, []string{"key_1"}); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "an earlier time arriving late", lastUsed("acct_a"), map[string]time.Time{"key_1": t0.Add(time.Minute), "key_2": {}})
+	if err := s.Keys.Touch(ctx, t0.Add(time.Hour), []string{"key_1", "key_2"}); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "a later time", lastUsed("acct_a"), map[string]time.Time{"key_1": t0.Add(time.Hour), "key_2": t0.Add(time.Hour)})
+	if err := s.Keys.Touch(ctx, t0.Add(2*time.Hour), nil); err != nil {
+		t.Fatal(err)
+	}
+	k, err := s.Keys.Revoke(ctx, "key_1", t0.Add(3*time.Hour))
+	if err != nil || !k.LastUsedAt.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("revoked key's last use: %v, %v", k.LastUsedAt, err)
 	}
 }
