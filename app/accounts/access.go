@@ -37,6 +37,7 @@ type Access struct {
 	plans   ledger.Plans
 	clock   ports.Clock
 	known   *lru.Cache[string, keyIDs] // by key hash: the ids of keys that authenticated here
+	uses    *keyUses                   // the keys' last uses, written off the request path
 }
 
 // NewAccess returns an Access.
@@ -45,7 +46,7 @@ func NewAccess(k ports.Keys, l ports.RateLimiter, plans ledger.Plans, c ports.Cl
 	if err != nil {
 		panic(err) // only for a size below 1
 	}
-	return &Access{keys: k, limiter: l, plans: plans, clock: c, known: known}
+	return &Access{keys: k, limiter: l, plans: plans, clock: c, known: known, uses: newKeyUses(k, c)}
 }
 
 // Admission is a request let in by Admit: who it acts for, and how its rate limits came out,
@@ -170,6 +171,7 @@ func (a *Access) authenticate(ctx context.Context, hash string) (Principal, erro
 		return Principal{}, err
 	}
 	usage := ledger.Usage{Period: period, Spent: cred.Spent, Limit: ledger.Limit(plan, acct.InteractionLimit, acct.DeveloperBonus)}
+	a.uses.Note(k.ID)
 	return Principal{Account: acct, KeyID: k.ID, SendWithoutApproval: k.SendWithoutApproval, Usage: usage}, nil
 }
 

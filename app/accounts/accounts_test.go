@@ -59,6 +59,8 @@ func newFixture(t *testing.T) fixture {
 		events:   &fakePublisher{},
 	}
 	f.clock.EXPECT().Now().Return(now).AnyTimes()
+	// Every authentication notes its key's use, written later (lastuse_test.go checks how).
+	f.keys.EXPECT().Touch(gomock.Any(), gomock.Any(), gomock.Any()).Return(nil).AnyTimes()
 	f.tx.EXPECT().InTx(gomock.Any(), gomock.Any()).DoAndReturn(
 		func(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) }).AnyTimes()
 	return f

@@ -155,3 +155,15 @@ func IsLimitReached(err error) bool {
 	var e *domain.Error
 	return errors.As(err, &e) && e.Code == domain.CodeInteractionLimitReached
 }
+
+// Days returns the interactions the account spent on each day of the current period so far,
+// from its first day to today (UTC), days without any at zero.
+func (l *Ledger) Days(ctx context.Context, acct account.Account) ([]ledger.Day, error) {
+	now := l.clock.Now()
+	period := ledger.PeriodAt(now)
+	counted, err := l.usage.Daily(ctx, acct.ID, period)
+	if err != nil {
+		return nil, fmt.Errorf("usage per day: %w", err)
+	}
+	return ledger.Days(period, counted, now), nil
+}

@@ -76,3 +76,9 @@ func (o Overview) Bonus() Bonus {
 	}
 	return b
 }
+
+// Days returns the interactions the account spent on each day of the current period so far (the
+// overview's chart).
+func (o *Overviews) Days(ctx context.Context, acct account.Account) ([]ledger.Day, error) {
+	return o.ledger.Days(ctx, acct)
+}

@@ -219,6 +219,47 @@ func (b *Brain) UpsertFAQ(ctx context.Context, accountID string, in []FAQInput) 
 	return out, nil
 }
 
+// maxIDLength bounds the id of an FAQ item looked up: longer ones name none.
+const maxIDLength = 100
+
+// RemoveFAQ deletes the account's FAQ item id and writes knowledge.updated (source faq, pages 1:
+// the one item changed, chars 0: nothing added), in one transaction, so the Brain's version goes
+// up and the next search no longer finds the item. An id the account has no item of, or that
+// could name none (empty, too long, not printable UTF-8), is 404 not_found and changes nothing.
+func (b *Brain) RemoveFAQ(ctx context.Context, accountID, id string) (knowledge.FAQItem, error) {
+	if !plausibleID(id) {
+		return knowledge.FAQItem{}, domain.NotFound("FAQ item")
+	}
+	var item knowledge.FAQItem
+	err := b.tx.InTx(ctx, func(ctx context.Context) error {
+		var err error
+		if item, _, err = b.store.DeleteFAQ(ctx, accountID, id, b.clock.Now()); err != nil {
+			return err
+		}
+		_, err = b.events.Publish(ctx, accountID, event.KnowledgeUpdated, map[string]any{
+			"source": string(knowledge.SourceFAQ), "pages": 1, "chars": 0})
+		return err
+	})
+	if err != nil {
+		return knowledge.FAQItem{}, err
+	}
+	return item, nil
+}
+
+// plausibleID reports whether id could be a stored id: 1 to maxIDLength characters of printable
+// UTF-8.
+func plausibleID(id string) bool {
+	if id == "" || len(id) > maxIDLength || !utf8.ValidString(id) {
+		return false
+	}
+	for _, r := range id {
+		if r < 0x21 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 // replacement splits pages into chunks and embeds them, outside any transaction.
 func (b *Brain) replacement(ctx context.Context, source knowledge.Source, site string, pages []knowledge.Page) (knowledge.Replacement, error) {
 	rep := knowledge.Replacement{Source: source, Site: site, At: b.clock.Now().UTC()}

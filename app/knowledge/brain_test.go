@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -238,5 +239,38 @@ func TestSearchCachesByVersion(t *testing.T) {
 		if got != want {
 			t.Fatalf("search %d: top hit %q, want %q", i, got, want)
 		}
+	}
+}
+
+func TestRemoveFAQ(t *testing.T) {
+	t.Run("deletes the account's item and writes knowledge.updated", func(t *testing.T) {
+		f := newFixture(t)
+		f.store.EXPECT().DeleteFAQ(gomock.Any(), "acct_1", "faq_1", now).
+			Return(knowledge.FAQItem{ID: "faq_1", Question: "Q?", Answer: "A."}, knowledge.State{Version: 3}, nil)
+		it, err := f.brain.RemoveFAQ(context.Background(), "acct_1", "faq_1")
+		if err != nil || it.ID != "faq_1" {
+			t.Fatalf("%+v %v", it, err)
+		}
+		if len(f.events.events) != 1 || f.events.events[0]["source"] != "faq" || f.events.events[0]["pages"] != 1 || f.events.events[0]["chars"] != 0 {
+			t.Fatalf("events %v", f.events.events)
+		}
+	})
+	t.Run("another account's or an unknown item is not found, without an event", func(t *testing.T) {
+		f := newFixture(t)
+		f.store.EXPECT().DeleteFAQ(gomock.Any(), "acct_1", "faq_other", now).Return(knowledge.FAQItem{}, knowledge.State{}, domain.NotFound("FAQ item"))
+		if _, err := f.brain.RemoveFAQ(context.Background(), "acct_1", "faq_other"); !domain.IsNotFound(err) {
+			t.Fatalf("err %v, want not_found", err)
+		}
+		if len(f.events.events) != 0 {
+			t.Fatalf("events %v", f.events.events)
+		}
+	})
+	for _, id := range []string{"", "faq\x00", "faq 1", "\xff", strings.Repeat("f", 101)} {
+		t.Run("id that names nothing "+strconv.Quote(id[:min(len(id), 8)]), func(t *testing.T) {
+			f := newFixture(t) // the store is not asked
+			if _, err := f.brain.RemoveFAQ(context.Background(), "acct_1", id); !domain.IsNotFound(err) {
+				t.Fatalf("err %v, want not_found", err)
+			}
+		})
 	}
 }

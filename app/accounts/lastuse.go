@@ -1,0 +1,87 @@
+package accounts
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/svcagent/svc/ports"
+)
+
+// TouchEvery is how often, at most, one process writes the last use of one API key: the
+// console's "last used" is to the minute.
+const TouchEvery = time.Minute
+
+// touchTimeout bounds one write of last uses.
+const touchTimeout = 10 * time.Second
+
+// keyUses writes when API keys were last used, off the request path: Note only looks at memory
+// (at most one write a minute per key and process) and hands the key to a single writer
+// goroutine, which runs only while there are uses to write and writes every key noted meanwhile
+// in one Keys.Touch. A failed write is dropped, and its keys are written at their next use.
+type keyUses struct {
+	keys  ports.Keys
+	clock ports.Clock
+
+	mu       sync.Mutex
+	written  *lru.Cache[string, time.Time] // by key id: when its last write was asked for
+	pending  []string                      // key ids noted since the last write began
+	latest   time.Time                     // the latest use among pending
+	flushing bool                          // the writer goroutine runs
+}
+
+func newKeyUses(k ports.Keys, c ports.Clock) *keyUses {
+	written, err := lru.New[string, time.Time](knownKeys)
+	if err != nil {
+		panic(err) // only for a size below 1
+	}
+	return &keyUses{keys: k, clock: c, written: written}
+}
+
+// Note records that keyID was used now. It never waits on the store.
+func (u *keyUses) Note(keyID string) {
+	now := u.clock.Now().UTC()
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if last, ok := u.written.Get(keyID); ok && now.Sub(last) < TouchEvery {
+		return
+	}
+	u.written.Add(keyID, now)
+	u.pending = append(u.pending, keyID)
+	if now.After(u.latest) {
+		u.latest = now
+	}
+	if !u.flushing {
+		u.flushing = true
+		go u.flush()
+	}
+}
+
+// flush writes the pending uses, batch after batch, until none are left.
+func (u *keyUses) flush() {
+	for {
+		u.mu.Lock()
+		ids, at := u.pending, u.latest
+		u.pending, u.latest = nil, time.Time{}
+		if len(ids) == 0 {
+			u.flushing = false
+			u.mu.Unlock()
+			return
+		}
+		u.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), touchTimeout)
+		err := u.keys.Touch(ctx, at, ids)
+		cancel()
+		if err != nil {
+			u.mu.Lock()
+			for _, id := range ids {
+				if last, ok := u.written.Peek(id); ok && !last.After(at) {
+					u.written.Remove(id)
+				}
+			}
+			u.mu.Unlock()
+		}
+	}
+}
