@@ -2,25 +2,31 @@ package tests
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
 
-// TestConsoleBrowser drives the owner console in headless Chromium: sign in, create a key and see
-// it exactly once, turn on Send without approval through its warning, revoke the key (the API
-// then answers 401), change the widget's colour and see a test page's widget follow it, add an
-// FAQ item and see the test answer use it, and read a conversation. It keeps a screenshot of each
-// page under tests/artifacts/console (or $SVC_TEST_ARTIFACTS/console).
+// TestConsoleBrowser drives the owner console in headless Chromium: sign in, see the day's
+// interactions in the overview's chart, create a key and see it exactly once, see when it was
+// last used after a call with it, turn on Send without approval through its warning, revoke the
+// key (the API then answers 401), change the widget's colour and see a test page's widget follow
+// it, add an FAQ item and see the test answer use it, remove it and see the answer no longer use
+// it, crawl a site on loopback and see each page read as it is read and then the pages, and read
+// a conversation. It keeps a screenshot of each page under tests/artifacts/console (or
+// $SVC_TEST_ARTIFACTS/console).
 func TestConsoleBrowser(t *testing.T) {
 	binaries(t) // -short skips here
 	chromium := chromiumPath(t)
 	s := newEmbedded(t)
-	api := s.startAPI(t)
+	api := s.startAPI(t, "SVC_ALLOW_PRIVATE_TARGETS", "true") // the site crawled is on loopback
 	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
 	configureAgent(t, api, a.key)
 	loadBrain(t, api, a.key)
@@ -44,6 +50,17 @@ func TestConsoleBrowser(t *testing.T) {
 	// The overview.
 	runJS(t, ctx, "open the overview", chromedp.Navigate(base+"/app/"))
 	waitJS(t, ctx, "the overview", `document.querySelector("h1").textContent.includes("Padaria Lu") && !!document.querySelector(".bar")`)
+	// The per-day chart: today's bar holds the chat reply above (the built-in engine's, charged
+	// like an upstream model's), and the table says the same.
+	today := time.Now().UTC().Format("2006-01-02")
+	spentToday := evaluate[int](t, ctx, "today's bar", `+document.querySelector('#days-chart rect[data-date="`+today+`"]').dataset.n`)
+	if spentToday < 1 {
+		t.Errorf("today's bar counts %d interactions, want at least the chat reply", spentToday)
+	}
+	wantJS(t, ctx, "a bar per day so far, today's drawn", `document.querySelectorAll("#days-chart rect").length === `+fmt.Sprint(time.Now().UTC().Day())+
+		` && +document.querySelector('#days-chart rect[data-date="`+today+`"]').getAttribute("height") > 0`)
+	wantJS(t, ctx, "the chart's text alternative", `document.querySelector("#days-chart desc").textContent.includes("`+fmt.Sprint(spentToday)+`")`+
+		` && [...document.querySelectorAll("#days-table tbody tr")].some(r => r.textContent.includes("`+today+`") && r.querySelector("td").textContent === "`+fmt.Sprint(spentToday)+`")`)
 	consoleShot(t, ctx, "overview")
 
 	// A key, seen once.
@@ -64,6 +81,13 @@ func TestConsoleBrowser(t *testing.T) {
 	waitJS(t, ctx, "the keys page", `!!document.querySelector("#keys")`)
 	wantJS(t, ctx, "the key is never shown again", `!document.documentElement.outerHTML.includes("`+secret+`") && !document.querySelector("#new-key")`)
 	keyID := evaluate[string](t, ctx, "the new key's row", `[...document.querySelectorAll("#keys tbody tr")].find(r => r.textContent.includes("website")).id.replace("key-", "")`)
+	// Last used: written off the request path, so it shows within moments of the call above.
+	waitFor(t, 30*time.Second, "the new key's last use on the keys page", func() (bool, string) {
+		runJS(t, ctx, "reload the keys page", chromedp.Navigate(base+"/app/keys"))
+		used := evaluate[string](t, ctx, "the last use", `(document.querySelector("#key-`+keyID+` .last-used time") || {}).textContent || ""`)
+		return strings.HasPrefix(used, today), used
+	})
+	consoleShot(t, ctx, "keys")
 
 	// Send without approval: only through the warning.
 	row := `#key-` + keyID
@@ -116,6 +140,36 @@ func TestConsoleBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form[action="/app/brain/try"] button[type=submit]`)))
 	waitJS(t, ctx, "the test answer uses the FAQ item", `document.querySelector("#try-answer").textContent.includes("rye sourdough") && document.querySelector("#try-passages").textContent.includes("sourdough on Mondays")`)
 	consoleShot(t, ctx, "brain")
+
+	// Remove it: the test answer no longer uses it.
+	faqID := evaluate[string](t, ctx, "the FAQ item's id", `[...document.querySelectorAll("#faq-list .faq-item")].find(li => li.textContent.includes("sourdough on Mondays")).id.replace("faq-", "")`)
+	runJS(t, ctx, "remove the FAQ item", chromedp.Click(chromedp.CSS(`#faq-`+faqID+` form[action$="/remove"] button`)))
+	waitJS(t, ctx, "the FAQ item gone", `location.pathname === "/app/brain" && !!document.querySelector("#faq-list") && !document.querySelector("#faq-`+faqID+`") && !document.querySelector("#faq-list").textContent.includes("sourdough on Mondays")`)
+	runJS(t, ctx, "ask the test question again",
+		chromedp.SendKeys(chromedp.CSS("#try-q"), "Do you bake sourdough on Mondays?"),
+		chromedp.Click(chromedp.CSS(`form[action="/app/brain/try"] button[type=submit]`)))
+	waitJS(t, ctx, "the test answer without the removed item", `!!document.querySelector("#try-passages") && (!!document.querySelector("#try-answer") || !!document.querySelector(".alert"))`)
+	wantJS(t, ctx, "the removed item is neither answered nor matched", `!(document.querySelector("#try-answer") || {textContent: ""}).textContent.includes("rye sourdough") && !document.querySelector("#try-passages").textContent.includes("sourdough on Mondays")`)
+
+	// Crawl a site on loopback: each page read shows as it is read, then the pages.
+	site := newSiteFixture(t)
+	runJS(t, ctx, "crawl the site",
+		chromedp.SendKeys(chromedp.CSS("#crawl-url"), site.URL()+"/docs/"),
+		chromedp.Click(chromedp.CSS(`#crawl-form button[type=submit]`)))
+	waitJS(t, ctx, "the crawl done, with each page read listed and the pages shown", `document.querySelector("#crawl-form").dataset.done === "yes"`+
+		` && document.querySelectorAll("#crawl-progress li").length === `+fmt.Sprint(len(siteInScope))+
+		` && document.querySelector("#brain-pages").textContent.includes("Opening hours") && document.querySelector("#brain-pages").textContent.includes("`+site.URL()+`/docs/menu")`)
+	wantJS(t, ctx, "the progress names the pages read", `[...document.querySelectorAll("#crawl-progress li")].some(li => li.textContent.includes("`+site.URL()+`/docs/hours"))`)
+	wantJS(t, ctx, "still on the Brain page (the form was not posted away)", `location.pathname === "/app/brain"`)
+	consoleShot(t, ctx, "brain-crawl")
+	site.wantOnlyInScope(t)
+	// Without script the form posts, and the answer is the Brain page when the crawl is done.
+	plain := newOwnerBrowser(t, base)
+	plain.signIn("lu@example.com", "correct horse battery")
+	if p := plain.post("/app/brain", "/app/brain/crawl", url.Values{"url": {site.URL() + "/docs/"}}); p.status != http.StatusOK ||
+		!strings.Contains(p.body, fmt.Sprintf("%d pages read", len(siteInScope))) || !strings.Contains(p.body, site.URL()+"/docs/contact") {
+		t.Errorf("the crawl form without script: %d %.300q", p.status, p.body)
+	}
 
 	// A conversation.
 	runJS(t, ctx, "open the conversations", chromedp.Navigate(base+"/app/conversations"))

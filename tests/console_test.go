@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -271,7 +272,10 @@ var consoleRoutes = []struct{ method, path string }{
 	{"POST", "/app/widget/domains"},
 	{"GET", "/app/brain"},
 	{"POST", "/app/brain/faq"},
+	{"POST", "/app/brain/faq/{faq}/remove"},
 	{"POST", "/app/brain/try"},
+	{"POST", "/app/brain/crawl"},
+	{"POST", "/app/brain/crawl/progress"},
 	{"GET", "/app/conversations"},
 	{"GET", "/app/conversations/{conversation}"},
 	{"GET", "/app/webhooks"},
@@ -304,7 +308,12 @@ func TestConsoleIsolation(t *testing.T) {
 		t.Fatalf("POST /v1/chat: %s", r)
 	}
 	hook := mustOK(callJSON(t, "POST", api.URL()+"/v1/webhooks", map[string]any{"url": "https://hooks.beta.example/x", "events": []string{"*"}}, bearer(b.key)...), "POST /v1/webhooks")
-	ids := strings.NewReplacer("{key}", b.keyID, "{conversation}", "beta-conv", "{webhook}", hook.str("id"), "{event}", "evt_none")
+	betaFAQ := listOf(mustOK(call(t, "GET", api.URL()+"/v1/knowledge", bearer(b.key)...), "GET /v1/knowledge"), "faq")
+	if len(betaFAQ) != 1 {
+		t.Fatalf("B's FAQ: %v", betaFAQ)
+	}
+	ids := strings.NewReplacer("{key}", b.keyID, "{conversation}", "beta-conv", "{webhook}", hook.str("id"), "{event}", "evt_none",
+		"{faq}", fmt.Sprint(betaFAQ[0]["id"]))
 
 	// Signed out: every owner route sends to the sign-in page (a POST with a valid CSRF token).
 	anon := newOwnerBrowser(t, api.URL())
@@ -351,6 +360,9 @@ func TestConsoleIsolation(t *testing.T) {
 	}
 	if swaOf(t, s, b.id, b.keyID) {
 		t.Error("A turned on Send without approval on B's key")
+	}
+	if faq := listOf(mustOK(call(t, "GET", api.URL()+"/v1/knowledge", bearer(b.key)...), "GET /v1/knowledge"), "faq"); len(faq) != 1 {
+		t.Errorf("B's FAQ after A's tries: %v", faq)
 	}
 	// A's session cookie does not open B's console: the console shows A's account only.
 	if p := a.get("/app/"); !strings.Contains(p.body, "Alpha Bakery") {

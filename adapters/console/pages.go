@@ -54,12 +54,18 @@ func (c *Console) acct(ctx *gin.Context) account.Account {
 // overview is the console's home: the plan, the interactions used this period, the agent and its
 // channel switches.
 func (c *Console) overview(ctx *gin.Context) {
-	o, err := c.uc.Overviews.Get(ctx, c.acct(ctx))
+	acct := c.acct(ctx)
+	o, err := c.uc.Overviews.Get(ctx, acct)
 	if err != nil {
 		c.fail(ctx, err)
 		return
 	}
-	c.render(ctx, http.StatusOK, "overview", map[string]any{"Name": o.Account.Name, "Overview": o})
+	days, err := c.uc.Overviews.Days(ctx, acct)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.render(ctx, http.StatusOK, "overview", map[string]any{"Name": o.Account.Name, "Overview": o, "Chart": chartOf(days)})
 }
 
 // channels switches the agent's channels (api, web, messaging): the same change as
@@ -218,22 +224,23 @@ func (c *Console) faq(ctx *gin.Context) {
 	back(ctx, "/brain")
 }
 
+// removeFAQ deletes one FAQ item of the account (knowledge.Brain.RemoveFAQ): the Brain's version
+// goes up, so the agent stops using its answer at once.
+func (c *Console) removeFAQ(ctx *gin.Context) {
+	if _, err := c.uc.Brain.RemoveFAQ(ctx, c.acct(ctx).ID, ctx.Param("id")); err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	back(ctx, "/brain")
+}
+
 // crawl reads a site into the Brain, as POST /v1/knowledge/crawl: the request checked, then
 // counted against the account's hourly crawls, then the crawl; the page answers when it is done
 // (console.js shows that it is under way).
 func (c *Console) crawl(ctx *gin.Context) {
-	u, err := text(ctx, "url", 2000, false)
-	if err != nil {
-		c.fail(ctx, err)
-		return
-	}
-	req, err := kdomain.CrawlRequest{URL: strings.TrimSpace(u)}.Checked()
-	if err != nil {
-		c.fail(ctx, err)
-		return
-	}
 	acct := c.acct(ctx)
-	if _, err := c.uc.Access.Limit(ctx, acct.Plan, acct.ID, ratelimit.Crawls); err != nil {
+	req, err := c.crawlRequest(ctx, acct)
+	if err != nil {
 		c.fail(ctx, err)
 		return
 	}
@@ -248,6 +255,23 @@ func (c *Console) crawl(ctx *gin.Context) {
 		return
 	}
 	c.brainPage(ctx, http.StatusOK, map[string]any{"Crawled": out})
+}
+
+// crawlRequest reads the crawl form's address, checks it, then counts the crawl against the
+// account's hourly crawls, as POST /v1/knowledge/crawl does.
+func (c *Console) crawlRequest(ctx *gin.Context, acct account.Account) (kdomain.CrawlRequest, error) {
+	u, err := text(ctx, "url", 2000, false)
+	if err != nil {
+		return kdomain.CrawlRequest{}, err
+	}
+	req, err := kdomain.CrawlRequest{URL: strings.TrimSpace(u)}.Checked()
+	if err != nil {
+		return kdomain.CrawlRequest{}, err
+	}
+	if _, err := c.uc.Access.Limit(ctx, acct.Plan, acct.ID, ratelimit.Crawls); err != nil {
+		return kdomain.CrawlRequest{}, err
+	}
+	return req, nil
 }
 
 // tryQuestion shows what the agent would answer (chat.Agent.Preview, as the preview_reply tool:

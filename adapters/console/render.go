@@ -136,18 +136,25 @@ func (c *Console) errorPage(ctx *gin.Context, status int, msg string) {
 // fail answers err: a bad input 400, an unknown thing 404, a limit 429, an outage 503, else 500
 // (logged, never shown).
 func (c *Console) fail(ctx *gin.Context, err error) {
+	status, msg := c.failure(ctx, err)
+	c.errorPage(ctx, status, msg)
+}
+
+// failure is how fail answers err: its status and the key of its message (an internal error is
+// logged here).
+func (c *Console) failure(ctx *gin.Context, err error) (status int, msg string) {
 	switch domain.ErrorCode(err) {
 	case domain.CodeInvalidRequest, domain.CodeInputTooLarge:
-		c.errorPage(ctx, http.StatusBadRequest, "error.invalid")
+		return http.StatusBadRequest, "error.invalid"
 	case domain.CodeNotFound:
-		c.errorPage(ctx, http.StatusNotFound, "error.not_found")
+		return http.StatusNotFound, "error.not_found"
 	case domain.CodeRateLimited:
-		c.errorPage(ctx, http.StatusTooManyRequests, "error.rate_limited")
+		return http.StatusTooManyRequests, "error.rate_limited"
 	case domain.CodeServiceUnavailable:
-		c.errorPage(ctx, http.StatusServiceUnavailable, "error.unavailable")
+		return http.StatusServiceUnavailable, "error.unavailable"
 	default:
 		c.log.Error("console", zap.String("path", ctx.Request.URL.Path), zap.Error(err))
-		c.errorPage(ctx, http.StatusInternalServerError, "error.internal")
+		return http.StatusInternalServerError, "error.internal"
 	}
 }
 

@@ -63,6 +63,7 @@ func newTestServer(t *testing.T, opts ...func(*Options)) (*Server, deps) {
 	}
 	clock := mock.NewMockClock(ctrl)
 	clock.EXPECT().Now().Return(testNow).AnyTimes()
+	d.keys.EXPECT().Touch(gomock.Any(), gomock.Any(), gomock.Any()).Return(nil).AnyTimes() // a key's last use, written later
 	queue := mock.NewMockQueue(ctrl)
 	ob := mock.NewMockOutbox(ctrl)
 	tx := mock.NewMockTx(ctrl)
