@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -143,6 +144,7 @@ func TestConsoleBrowser(t *testing.T) {
 
 	// Remove it: the test answer no longer uses it.
 	faqID := evaluate[string](t, ctx, "the FAQ item's id", `[...document.querySelectorAll("#faq-list .faq-item")].find(li => li.textContent.includes("sourdough on Mondays")).id.replace("faq-", "")`)
+	runJS(t, ctx, "accept confirmations", chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`))
 	runJS(t, ctx, "remove the FAQ item", chromedp.Click(chromedp.CSS(`#faq-`+faqID+` form[action$="/remove"] button`)))
 	waitJS(t, ctx, "the FAQ item gone", `location.pathname === "/app/brain" && !!document.querySelector("#faq-list") && !document.querySelector("#faq-`+faqID+`") && !document.querySelector("#faq-list").textContent.includes("sourdough on Mondays")`)
 	runJS(t, ctx, "ask the test question again",
@@ -156,11 +158,22 @@ func TestConsoleBrowser(t *testing.T) {
 	runJS(t, ctx, "crawl the site",
 		chromedp.SendKeys(chromedp.CSS("#crawl-url"), site.URL()+"/docs/"),
 		chromedp.Click(chromedp.CSS(`#crawl-form button[type=submit]`)))
-	waitJS(t, ctx, "the crawl done, with each page read listed and the pages shown", `document.querySelector("#crawl-form").dataset.done === "yes"`+
-		` && document.querySelectorAll("#crawl-progress li").length === `+fmt.Sprint(len(siteInScope))+
-		` && document.querySelector("#brain-pages").textContent.includes("Opening hours") && document.querySelector("#brain-pages").textContent.includes("`+site.URL()+`/docs/menu")`)
+	waitFor(t, 60*time.Second, "the crawl done, with each page read listed and the pages shown", func() (bool, string) {
+		state := evaluate[string](t, ctx, "the crawl's state", `JSON.stringify({done: document.querySelector("#crawl-form").dataset.done || "",
+			status: document.querySelector("#crawl-status").textContent, read: document.querySelectorAll("#crawl-progress li").length,
+			pages: document.querySelector("#brain-pages").textContent})`)
+		var st struct {
+			Done, Status, Pages string
+			Read                int
+		}
+		if err := json.Unmarshal([]byte(state), &st); err != nil {
+			return false, err.Error()
+		}
+		return st.Done == "yes" && st.Read == len(siteInScope) && strings.Contains(st.Pages, "Opening hours") &&
+			strings.Contains(st.Pages, site.URL()+"/docs/menu"), state
+	})
 	wantJS(t, ctx, "the progress names the pages read", `[...document.querySelectorAll("#crawl-progress li")].some(li => li.textContent.includes("`+site.URL()+`/docs/hours"))`)
-	wantJS(t, ctx, "still on the Brain page (the form was not posted away)", `location.pathname === "/app/brain"`)
+	wantJS(t, ctx, "still on the same page (the form was not posted away)", `location.pathname === "/app/brain/try"`)
 	consoleShot(t, ctx, "brain-crawl")
 	site.wantOnlyInScope(t)
 	// Without script the form posts, and the answer is the Brain page when the crawl is done.

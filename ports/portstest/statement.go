@@ -128,9 +128,9 @@ func testUsageDaily(t *testing.T, s Stores) {
 		cost    int
 		at      time.Time
 	}{
-		{"acct_a", ledger.ChatReply, 1, period.Start},                                // the first instant is in
+		{"acct_a", ledger.ChatReply, 1, period.Start},                                 // the first instant is in
 		{"acct_a", ledger.ModelReply, 2, day(1).Add(24*time.Hour - time.Microsecond)}, // the day's last instant
-		{"acct_a", ledger.ChatReply, 1, day(2)},                                      // the next day's first
+		{"acct_a", ledger.ChatReply, 1, day(2)},                                       // the next day's first
 		{"acct_a", ledger.Embeddings, 1, day(2).Add(12 * time.Hour)},
 		{"acct_a", ledger.Approval, 0, day(2).Add(13 * time.Hour)}, // free: nothing added
 		{"acct_a", ledger.ChatReply, 1, t0},                        // the 14th

@@ -1,6 +1,6 @@
 // The console's progressive JavaScript: every page works without it. It adds copy buttons,
-// confirmations of dangerous forms, the crawl's progress, and the widget's live preview. No inline script: the page's
-// Content-Security-Policy allows scripts from this origin only.
+// confirmations of dangerous forms, the crawl's progress, and the widget's live preview. No
+// inline script: the page's Content-Security-Policy allows scripts from this origin only.
 (function () {
   "use strict";
   document.addEventListener("click", function (e) {
@@ -47,7 +47,7 @@
       } else if (event === "done") {
         finish(data.text);
         form.setAttribute("data-done", "yes");
-        refreshPages();
+        refreshPages(form.getAttribute("data-refresh"));
       } else if (event === "failed") {
         finish(data.text);
       }
@@ -85,9 +85,9 @@
     });
   }
 
-  // refreshPages reads the Brain page again and shows its page list.
-  function refreshPages() {
-    fetch(location.pathname, { credentials: "same-origin" }).then(function (res) { return res.text(); }).then(function (html) {
+  // refreshPages reads the Brain page (at url) again and shows its page list.
+  function refreshPages(url) {
+    fetch(url, { credentials: "same-origin" }).then(function (res) { return res.text(); }).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.getElementById("brain-pages");
       var old = document.getElementById("brain-pages");
