@@ -216,3 +216,19 @@ func TestDays(t *testing.T) {
 		t.Fatal("an outage is not an error")
 	}
 }
+
+// BenchmarkKeyUseNote is what an authentication adds for its key's last use in the usual case:
+// the key was written within the minute, so only memory is looked at.
+func BenchmarkKeyUseNote(b *testing.B) {
+	ctrl := gomock.NewController(b)
+	keys := mock.NewMockKeys(ctrl)
+	keys.EXPECT().Touch(gomock.Any(), gomock.Any(), gomock.Any()).Return(nil).AnyTimes()
+	u := newKeyUses(keys, newMovingClock(now))
+	u.Note("key_1")
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			u.Note("key_1")
+		}
+	})
+}
