@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -379,4 +380,100 @@ func swaOf(t *testing.T, s stack, accountID, keyID string) bool {
 	}
 	t.Fatalf("no key %s", keyID)
 	return false
+}
+
+// TestConsoleCrawlProgress checks the crawl's event stream without a browser: a start without the
+// CSRF token or from another origin is refused (403, the site never asked), a bad address is one
+// failed event, and a crawl of a site on loopback is one page event per page read, in order, then
+// done, with the pages stored. Removing an FAQ item without the token is refused too.
+func TestConsoleCrawlProgress(t *testing.T) {
+	s := newEmbedded(t)
+	api := s.startAPI(t, "SVC_ALLOW_PRIVATE_TARGETS", "true")
+	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	b := newOwnerBrowser(t, api.URL())
+	b.signIn("lu@example.com", "correct horse battery")
+	site := newSiteFixture(t)
+	start := site.URL() + "/docs/"
+
+	for _, tt := range []struct {
+		name    string
+		form    url.Values
+		headers []string
+	}{
+		{"no token", url.Values{"url": {start}}, nil},
+		{"other origin", url.Values{"url": {start}, "csrf_token": {b.token("/app/brain")}}, []string{"Origin", "https://evil.example"}},
+	} {
+		if p := b.do(http.MethodPost, "/app/brain/crawl/progress", tt.form, tt.headers...); p.status != http.StatusForbidden {
+			t.Errorf("%s: %d, want 403", tt.name, p.status)
+		}
+	}
+	if n := site.total(); n != 0 {
+		t.Errorf("refused starts asked the site %d times", n)
+	}
+
+	events := func(p consolePage) (names []string, data []obj) {
+		t.Helper()
+		if p.status != http.StatusOK || !strings.HasPrefix(p.header.Get("Content-Type"), "text/event-stream") {
+			t.Fatalf("progress: %d %q %.300q", p.status, p.header.Get("Content-Type"), p.body)
+		}
+		for _, block := range strings.Split(strings.TrimSpace(p.body), "\n\n") {
+			var name, raw string
+			for _, line := range strings.Split(block, "\n") {
+				if v, ok := strings.CutPrefix(line, "event: "); ok {
+					name = v
+				} else if v, ok := strings.CutPrefix(line, "data: "); ok {
+					raw = v
+				}
+			}
+			if name == "" {
+				continue
+			}
+			var d obj
+			if err := json.Unmarshal([]byte(raw), &d); err != nil {
+				t.Fatalf("event %s data %q: %v", name, raw, err)
+			}
+			names, data = append(names, name), append(data, d)
+		}
+		return names, data
+	}
+
+	names, data := events(b.post("/app/brain", "/app/brain/crawl/progress", url.Values{"url": {"not an address"}}))
+	if len(names) != 1 || names[0] != "failed" || data[0].str("text") == "" {
+		t.Errorf("a bad address: %v %v, want one failed event with its text", names, data)
+	}
+
+	names, data = events(b.post("/app/brain", "/app/brain/crawl/progress", url.Values{"url": {start}}))
+	if len(names) != len(siteInScope)+1 || names[len(names)-1] != "done" {
+		t.Fatalf("events %v, want %d pages then done", names, len(siteInScope))
+	}
+	for i, name := range names[:len(names)-1] {
+		if n, _ := data[i].num("read"); name != "page" || int(n) != i+1 || !strings.HasPrefix(data[i].str("url"), site.URL()+"/docs/") {
+			t.Errorf("event %d: %s %v, want page %d of the site", i, name, data[i], i+1)
+		}
+	}
+	if n, _ := data[len(data)-1].num("pages"); int(n) != len(siteInScope) {
+		t.Errorf("done: %v, want %d pages", data[len(data)-1], len(siteInScope))
+	}
+	kn := call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...)
+	if n, _ := kn.body.num("counts.pages"); int(n) != len(siteInScope) {
+		t.Errorf("pages stored after the crawl: %v, want %d", n, len(siteInScope))
+	}
+
+	// Removing an FAQ item needs the token too.
+	if r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": []map[string]string{{"question": "Parking?", "answer": "No."}}}, bearer(a.key)...); r.status != http.StatusOK {
+		t.Fatalf("POST /v1/knowledge/faq: %s", r)
+	}
+	faq := listOf(call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...).body, "faq")
+	if len(faq) != 1 {
+		t.Fatalf("faq %v", faq)
+	}
+	if p := b.do(http.MethodPost, fmt.Sprintf("/app/brain/faq/%v/remove", faq[0]["id"]), url.Values{}); p.status != http.StatusForbidden {
+		t.Errorf("remove without a token: %d, want 403", p.status)
+	}
+	if p := b.post("/app/brain", fmt.Sprintf("/app/brain/faq/%v/remove", faq[0]["id"]), url.Values{}); p.status != http.StatusSeeOther {
+		t.Errorf("remove: %d, want 303", p.status)
+	}
+	if faq := listOf(call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...).body, "faq"); len(faq) != 0 {
+		t.Errorf("faq after the removal: %v", faq)
+	}
 }
