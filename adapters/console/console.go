@@ -6,7 +6,8 @@
 //
 // console.go holds the engine and what every page shares; auth.go the sign-in, the session gate
 // (RequireOwner, AccountID) and the CSRF middleware other handlers may reuse; i18n.go the pages'
-// words in en, pt and es; pages*.go the pages.
+// words in en, pt and es; pages*.go the pages; chart.go the overview's per-day chart; progress.go
+// the crawl's progress as server-sent events.
 package console
 
 import (

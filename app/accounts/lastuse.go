@@ -17,6 +17,10 @@ const TouchEvery = time.Minute
 // touchTimeout bounds one write of last uses.
 const touchTimeout = 10 * time.Second
 
+// touchBatch is the most keys one write names (well within both stores' limits on a statement's
+// parameters).
+const touchBatch = 500
+
 // keyUses writes when API keys were last used, off the request path: Note only looks at memory
 // (at most one write a minute per key and process) and hands the key to a single writer
 // goroutine, which runs only while there are uses to write and writes every key noted meanwhile
@@ -64,7 +68,12 @@ func (u *keyUses) flush() {
 	for {
 		u.mu.Lock()
 		ids, at := u.pending, u.latest
-		u.pending, u.latest = nil, time.Time{}
+		if len(ids) > touchBatch {
+			// The rest waits for the next write, with the same latest time.
+			ids, u.pending = ids[:touchBatch:touchBatch], ids[touchBatch:]
+		} else {
+			u.pending, u.latest = nil, time.Time{}
+		}
 		if len(ids) == 0 {
 			u.flushing = false
 			u.mu.Unlock()

@@ -3,6 +3,7 @@ package accounts
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -231,4 +232,37 @@ func BenchmarkKeyUseNote(b *testing.B) {
 			u.Note("key_1")
 		}
 	})
+}
+
+// TestLastUseBatches: many keys noted during one write go out in writes of at most touchBatch
+// keys, each key once.
+func TestLastUseBatches(t *testing.T) {
+	ctrl := gomock.NewController(t)
+	keys := mock.NewMockKeys(ctrl)
+	calls := make(chan touch, 10)
+	release := make(chan struct{})
+	touchRecorder(keys, calls, release, func() error { return nil })
+	u := newKeyUses(keys, newMovingClock(now))
+	u.Note("key_first")
+	nextTouch(t, calls) // hanging
+	const n = 2*touchBatch + 7
+	for i := range n {
+		u.Note(fmt.Sprintf("key_%d", i))
+	}
+	close(release)
+	seen := map[string]bool{}
+	for len(seen) < n {
+		c := nextTouch(t, calls)
+		if len(c.ids) > touchBatch || !c.at.Equal(now) {
+			t.Fatalf("a write of %d keys at %v", len(c.ids), c.at)
+		}
+		for _, id := range c.ids {
+			if seen[id] {
+				t.Fatalf("%s written twice", id)
+			}
+			seen[id] = true
+		}
+	}
+	waitIdle(t, u)
+	noTouch(t, calls)
 }
