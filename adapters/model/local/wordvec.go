@@ -25,13 +25,17 @@ var wordTable []byte
 const wordMagic = "SVCWV1\n"
 
 // WordVectors is the table of English word vectors the Brain's index compares the meaning of
-// questions by (knowledge.WordVectors). It is read from the binary on first use, once per
-// process, and shared by every account's index: about 5 MB of memory.
+// questions by (knowledge.WordVectors). The table is read from the binary on first use, once per
+// process however many WordVectors there are, and shared by every account's index: about 5 MB of
+// memory. A Brain in another language never reads it.
 type WordVectors struct {
-	once sync.Once
-	t    *wordVectors
-	err  error
+	t *wordVectors // nil: the built-in table
 }
+
+// builtinWords reads the built-in table once.
+var builtinWords = sync.OnceValues(func() (*wordVectors, error) {
+	return readWordVectors(bytes.NewReader(wordTable), 0)
+})
 
 // wordVectors is the table in memory.
 type wordVectors struct {
@@ -46,15 +50,14 @@ type wordVectors struct {
 // NewWordVectors returns the built-in table of English word vectors; it is read on first use.
 func NewWordVectors() *WordVectors { return &WordVectors{} }
 
+// table returns the table, nil when the built-in one cannot be read (the index then matches
+// words only; TestWordVectors checks that it can).
 func (w *WordVectors) table() *wordVectors {
-	w.once.Do(func() { w.t, w.err = readWordVectors(bytes.NewReader(wordTable), 0) })
-	return w.t
-}
-
-// Err returns the error of reading the table, if any (the index then works without it).
-func (w *WordVectors) Err() error {
-	w.table()
-	return w.err
+	if w.t != nil {
+		return w.t
+	}
+	t, _ := builtinWords()
+	return t
 }
 
 // Dims returns the dimensions of the vectors (0 when the table could not be read).
