@@ -44,7 +44,7 @@ type wordVectors struct {
 	starts []uint32 // where each word begins in blob; one more at the end
 	sorted []int32  // the ranks in the words' alphabetical order
 	scales []float32
-	values []int8 // rank × dims
+	values []byte // rank × dims, each an int8
 }
 
 // NewWordVectors returns the built-in table of English word vectors; it is read on first use.
@@ -91,7 +91,7 @@ func (w *WordVectors) AddVector(dst []float32, r int, weight float32) {
 	}
 	s := weight * t.scales[r]
 	for j, q := range t.values[r*t.dims : (r+1)*t.dims] {
-		dst[j] += s * float32(q)
+		dst[j] += s * float32(int8(q))
 	}
 }
 
@@ -137,8 +137,8 @@ func readWordVectors(r io.Reader, limit int) (*wordVectors, error) {
 	if err := binary.Read(br, binary.LittleEndian, scales); err != nil {
 		return nil, fmt.Errorf("word vectors: scales: %w", err)
 	}
-	values := make([]int8, keep*dims)
-	if err := binary.Read(br, binary.LittleEndian, values); err != nil {
+	values := make([]byte, keep*dims)
+	if _, err := io.ReadFull(br, values); err != nil {
 		return nil, fmt.Errorf("word vectors: values: %w", err)
 	}
 	t := &wordVectors{dims: dims, blob: blob.String(), starts: starts, scales: scales[:keep:keep], values: values}
