@@ -205,7 +205,7 @@ func scoreEval(qs []evalQuestion, hits [][]knowledge.Hit, minConfidence float64)
 // other). It runs with SVC_EVAL=1 (make eval); SVC_EVAL_FILE names another file of the same
 // shape, SVC_EVAL_SWEEP=1 sweeps MinConfidence instead, SVC_EVAL_VERBOSE=1 lists wrong answers,
 // SVC_EVAL_PHRASINGS=k keeps the first k FAQ items of each intent, SVC_EVAL_WORDS=n the n most
-// frequent words of the word vectors (0: none).
+// frequent words of the word vectors (0: none), SVC_EVAL_TABLE=file another table of them.
 func TestEvalFigures(t *testing.T) {
 	if os.Getenv("SVC_EVAL") == "" {
 		t.Skip("prints figures and checks nothing: make eval runs it (SVC_EVAL=1)")
@@ -332,21 +332,32 @@ func BenchmarkEvalIndex(b *testing.B) {
 var sharedWords = NewWordVectors()
 
 // evalWords returns the table of word vectors the eval runs with: the built-in one, or its
-// SVC_EVAL_WORDS most frequent words, or none with SVC_EVAL_WORDS=0.
+// SVC_EVAL_WORDS most frequent words, or none with SVC_EVAL_WORDS=0; SVC_EVAL_TABLE names
+// another table (of the same format) to read instead.
 func evalWords(t testing.TB) knowledge.WordVectors {
 	t.Helper()
-	s := os.Getenv("SVC_EVAL_WORDS")
-	if s == "" {
+	s, file := os.Getenv("SVC_EVAL_WORDS"), os.Getenv("SVC_EVAL_TABLE")
+	if s == "" && file == "" {
 		return sharedWords
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		t.Fatal(err)
+	n := 0
+	if s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return nil
+		}
 	}
-	if n == 0 {
-		return nil
+	data := wordTable
+	if file != "" {
+		var err error
+		if data, err = os.ReadFile(file); err != nil {
+			t.Fatal(err)
+		}
 	}
-	table, err := readWordVectors(bytes.NewReader(wordTable), n)
+	table, err := readWordVectors(bytes.NewReader(data), n)
 	if err != nil {
 		t.Fatal(err)
 	}
