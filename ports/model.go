@@ -21,6 +21,14 @@ type Stemmer interface {
 	Stem(word, lang string) string
 }
 
+// WordVectors gives vectors of the meaning of English words, read by the Brain's index to match
+// questions that share no word with an FAQ item (knowledge.WordVectors).
+type WordVectors interface {
+	Dims() int
+	Rank(word string) int
+	AddVector(dst []float32, rank int, weight float32)
+}
+
 // ChatModel is a chat-completions model (an OpenAI-compatible upstream). Failures of the upstream
 // are 503 model_unavailable; content its safety filter refused is 400 content_policy.
 type ChatModel interface {

@@ -112,7 +112,7 @@ func newEnv(t *testing.T, useMock bool, opts chat.Options) *env {
 	accts, keys, usage, ob := store.NewAccounts(db), store.NewKeys(db), store.NewUsage(db), store.NewOutbox(db)
 	pub := events.NewPublisher(ob, clock)
 	led := accounts.NewLedger(tx, accts, usage, pub, plans, clock)
-	brain := appknowledge.NewBrain(tx, store.NewKnowledge(db), nil, local.NewEmbedder(), local.NewStemmer(), pub, clock)
+	brain := appknowledge.NewBrain(tx, store.NewKnowledge(db), nil, local.NewEmbedder(), local.NewStemmer(), local.NewWordVectors(), pub, clock)
 	e := &env{t: t, clock: clock, accounts: accts, convs: store.NewConversations(db), jobs: store.NewReplyJobs(db), outbox: ob, usage: usage,
 		profiles: store.NewProfiles(db), brain: brain}
 	var replier ports.Replier = local.NewEngine()

@@ -51,7 +51,7 @@ func newFixture(t *testing.T) fixture {
 		}
 		return out, nil
 	}).AnyTimes()
-	f.brain = NewBrain(tx, f.store, f.crawler, f.embedder, nil, f.events, clock)
+	f.brain = NewBrain(tx, f.store, f.crawler, f.embedder, nil, nil, f.events, clock)
 	return f
 }
 

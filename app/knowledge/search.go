@@ -48,7 +48,7 @@ func (b *Brain) index(ctx context.Context, accountID string) (*knowledge.Index, 
 	for i, f := range faq {
 		faqs[i] = knowledge.FAQ{ID: f.ID, Question: f.Question, Answer: f.Answer, Vector: f.Vector}
 	}
-	ix := knowledge.NewIndex(docs, faqs, b.stemmer)
+	ix := knowledge.NewIndex(docs, faqs, b.stemmer, b.words)
 	b.indexes.put(accountID, state.Version, ix)
 	return ix, nil
 }

@@ -82,7 +82,7 @@ func BenchmarkSearch(b *testing.B) {
 	for _, dims := range []int{0, 256} {
 		b.Run(fmt.Sprintf("chunks=5000/dims=%d", dims), func(b *testing.B) {
 			docs, faqs, queries, vecs := benchCorpus(dims)
-			ix := NewIndex(docs, faqs, lightStemmer{})
+			ix := NewIndex(docs, faqs, lightStemmer{}, nil)
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
@@ -118,7 +118,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 				docs = append(docs, Doc{Chunk: c, Vector: vecs[len(docs)]})
 			}
 		}
-		NewIndex(docs, nil, nil)
+		NewIndex(docs, nil, nil, nil)
 		chunks = len(docs)
 	}
 	b.ReportMetric(float64(chunks), "chunks")

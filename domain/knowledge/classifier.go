@@ -32,11 +32,15 @@ const (
 // weighs a word by how rare it is among all questions, the classifier learns how much each word
 // tells one answer from the others ("balance" for an account's balance, "card" for no answer in
 // particular). Its input is the unit vector of the word features' weights (faqMatcher.features,
-// words only); its output a probability for each answer.
+// words only), followed for an English FAQ with word vectors by the question's unit vector of
+// meaning (denseSpace); its output a probability for each answer.
 type classifier struct {
 	answers int
 	row     []int32   // the weights' row of each of the matcher's features; -1 for n-grams
 	w       []float32 // rows × answers
+	// dense is the first row of the vector of meaning's values (after the words'), when the
+	// matcher has one.
+	dense int32
 }
 
 // newClassifier trains the classifier on the features of each item (docs) and its answer; it
@@ -59,9 +63,17 @@ func newClassifier(m *faqMatcher, docs [][]feature, answers int) *classifier {
 		rows []int32
 		x    []float64
 	}
+	c.dense = rows
+	if m.dense != nil {
+		rows += int32(m.dense.dims)
+	}
 	items := make([]input, len(docs))
 	for i, doc := range docs {
-		items[i].rows, items[i].x = c.input(m, doc, func(id int32) float64 { return m.idf[id] })
+		var v []float32
+		if m.dense != nil {
+			v = m.vecs[i*m.dense.dims : (i+1)*m.dense.dims]
+		}
+		items[i].rows, items[i].x = c.input(m, doc, v)
 	}
 
 	// Stochastic gradient descent on the log-loss, the items visited in a fixed order that
@@ -94,9 +106,9 @@ func newClassifier(m *faqMatcher, docs [][]feature, answers int) *classifier {
 }
 
 // input returns the rows and values of the unit vector of a text's word features, each weighing
-// its count's weight times weight(its feature id); features the matcher does not know are left
-// out.
-func (c *classifier) input(m *faqMatcher, doc []feature, weight func(id int32) float64) ([]int32, []float64) {
+// its count's weight times its idf (features the matcher does not know are left out), followed
+// by the text's unit vector of meaning when it has one (dense), of as much weight.
+func (c *classifier) input(m *faqMatcher, doc []feature, dense []float32) ([]int32, []float64) {
 	var rows []int32
 	var x []float64
 	norm := 0.0
@@ -108,7 +120,7 @@ func (c *classifier) input(m *faqMatcher, doc []feature, weight func(id int32) f
 		if !ok || c.row[id] < 0 {
 			continue
 		}
-		v := ft.weight * weight(id)
+		v := ft.weight * m.idf[id]
 		rows = append(rows, c.row[id])
 		x = append(x, v)
 		norm += v * v
@@ -119,12 +131,29 @@ func (c *classifier) input(m *faqMatcher, doc []feature, weight func(id int32) f
 			x[k] /= norm
 		}
 	}
+	if m.dense != nil && dense != nil && !allZero(dense) {
+		for j, v := range dense {
+			rows = append(rows, c.dense+int32(j))
+			x = append(x, float64(v))
+		}
+	}
 	return rows, x
 }
 
-// predict returns the probability of each answer for the features of a question.
-func (c *classifier) predict(m *faqMatcher, q []feature) []float64 {
-	rows, x := c.input(m, q, func(id int32) float64 { return m.idf[id] })
+// allZero reports whether a vector is all zeros.
+func allZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// predict returns the probability of each answer for the features of a question and its vector
+// of meaning (nil: none).
+func (c *classifier) predict(m *faqMatcher, q []feature, dense []float32) []float64 {
+	rows, x := c.input(m, q, dense)
 	p := make([]float64, c.answers)
 	for k, r := range rows {
 		wr := c.w[int(r)*c.answers : int(r+1)*c.answers]

@@ -34,7 +34,7 @@ func TestClassifierTrainedOnlyWithEnoughPhrasings(t *testing.T) {
 		{22, 4, false}, // too few phrasings of each
 		{3, 1, false},
 	} {
-		m := newFAQMatcher(phrasedFAQ(c.answers, c.phrasings), "", nil)
+		m := newFAQMatcher(phrasedFAQ(c.answers, c.phrasings), "", nil, nil)
 		if got := m.cls != nil; got != c.trained {
 			t.Errorf("%d answers × %d phrasings: trained %v, want %v", c.answers, c.phrasings, got, c.trained)
 		}
@@ -42,7 +42,7 @@ func TestClassifierTrainedOnlyWithEnoughPhrasings(t *testing.T) {
 }
 
 func TestClassifierPredicts(t *testing.T) {
-	m := newFAQMatcher(phrasedFAQ(22, 6), "", nil)
+	m := newFAQMatcher(phrasedFAQ(22, 6), "", nil, nil)
 	if m.cls == nil {
 		t.Fatal("no classifier trained")
 	}
@@ -55,7 +55,7 @@ func TestClassifierPredicts(t *testing.T) {
 		{"the kettle details please", 20},
 		{"my ladder", 21},
 	} {
-		p := m.cls.predict(m, m.features(c.query))
+		p := m.cls.predict(m, m.features(c.query), nil)
 		best := int32(slices.Index(p, slices.Max(p)))
 		if best != c.want || p[best] < 0.5 {
 			t.Errorf("%q: answer %d with probability %.2f, want answer %d above 0.5", c.query, best, p[best], c.want)
@@ -69,7 +69,7 @@ func TestClassifierPredicts(t *testing.T) {
 		}
 	}
 	// Words every answer shares tell none apart.
-	p := m.cls.predict(m, m.features("show me the details"))
+	p := m.cls.predict(m, m.features("show me the details"), nil)
 	if slices.Max(p) > 0.2 {
 		t.Errorf("a question of shared words only: best probability %.2f, want a flat spread", slices.Max(p))
 	}

@@ -1,7 +1,9 @@
 package knowledge
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -36,7 +38,9 @@ const (
 // similarity (faqBestWeight) with the cosine of the question and the centroid of the answer's
 // items, so that an answer asked in many ways is found by the words of any of them. For an FAQ of
 // many answers each asked in several ways, half the score is the probability of the answer by a
-// classifier trained on the items' questions (classifier).
+// classifier trained on the items' questions (classifier). For an FAQ in English, with word
+// vectors given, the meaning of the words counts too (denseSpace: "make me laugh" near "tell me
+// a joke"); other languages are matched as before.
 type faqMatcher struct {
 	lang  string // the Brain's language: that of texts too short to tell
 	stem  Stemmer
@@ -49,6 +53,14 @@ type faqMatcher struct {
 	norm   []float64
 	// cls learns which words tell the answers apart; nil for an FAQ of few answers.
 	cls *classifier
+	// dense compares the meaning of English questions (nil without word vectors or for a Brain
+	// in another language); vecs are the items' unit vectors in it (items × dims, zeros for an
+	// item without), centroids the unit vector of the sum of each answer's (answers × dims), and
+	// members the items of each answer.
+	dense     *denseSpace
+	vecs      []float32
+	centroids []float32
+	members   [][]int32
 }
 
 type faqPosting struct {
@@ -65,7 +77,7 @@ type feature struct {
 
 // newFAQMatcher indexes the FAQ items' questions; corpus is text of the Brain to tell its
 // language by; stem may be nil (words are then matched as they are).
-func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer) *faqMatcher {
+func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors) *faqMatcher {
 	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, feats: map[string]int32{}, answer: make([]int32, len(faqs))}
 	answers := map[string]int32{}
 	docs := make([][]feature, len(faqs))
@@ -119,8 +131,64 @@ func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer) *faqMatcher {
 		}
 		m.norm[g] = math.Sqrt(m.norm[g])
 	}
+	m.indexDense(faqs, wv, len(answers))
 	m.cls = newClassifier(m, docs, len(answers))
 	return m
+}
+
+// indexDense sets the items' vectors of meaning when there are word vectors and the Brain is in
+// English.
+func (m *faqMatcher) indexDense(faqs []FAQ, wv WordVectors, answers int) {
+	if wv == nil || m.lang != "en" || len(faqs) < denseMinItems || wv.Dims() == 0 {
+		return
+	}
+	d := &denseSpace{wv: wv, dims: wv.Dims()}
+	raw := make([][]float32, len(faqs))
+	for i, f := range faqs {
+		if language.Detect(f.Question, m.lang) != "en" {
+			continue
+		}
+		if v, ok := d.embed(f.Question); ok {
+			raw[i] = v
+		}
+	}
+	m.dense, m.vecs = newDenseSpace(wv, raw)
+	if m.dense == nil {
+		return
+	}
+	dims := m.dense.dims
+	m.centroids = make([]float32, answers*dims)
+	m.members = make([][]int32, answers)
+	for i, g := range m.answer {
+		m.members[g] = append(m.members[g], int32(i))
+		s := m.centroids[int(g)*dims : int(g+1)*dims]
+		for j, x := range m.vecs[i*dims : (i+1)*dims] {
+			s[j] += x
+		}
+	}
+	for g := range answers {
+		s := m.centroids[g*dims : (g+1)*dims]
+		if norm := math.Sqrt(float64(dot(s, s))); norm > 0 {
+			for j := range s {
+				s[j] = float32(float64(s[j]) / norm)
+			}
+		}
+	}
+}
+
+// denseQuery returns the unit vector of meaning of a query, or nil when it has none (no word
+// vectors, not English, no word with a vector).
+func (m *faqMatcher) denseQuery(query string) []float32 {
+	if m.dense == nil || language.Detect(query, m.lang) != "en" {
+		return nil
+	}
+	raw, ok := m.dense.embed(query)
+	if !ok {
+		return nil
+	}
+	v := make([]float32, m.dense.dims)
+	m.dense.project(raw, v)
+	return v
 }
 
 // normalise scales the weights of the word features and of the gram features each to unit
@@ -145,43 +213,96 @@ func normalise(doc []feature, w []float64) {
 	}
 }
 
-// match returns the similarity in [0, 1] of the query with each item (sim, one per item) and the
-// score in [0, 1] of each answer (one per answer, indexed like answer).
-func (m *faqMatcher) match(query string) (sim, scores []float64) {
+// match returns the similarity in [0, 1] of the query with each item (sim, one per item), the
+// score in [0, 1] of each answer (one per answer, indexed like answer), and whether the query's
+// vector of meaning took part (meant): for an English FAQ with word vectors, a part
+// (denseWeight) of the similarity and of the score is the cosine of the vectors of meaning (an
+// answer's: best item and centroid as for the words), and the classifier reads the vector too.
+func (m *faqMatcher) match(query string) (sim, scores []float64, meant bool) {
 	q := m.features(query)
 	sim = make([]float64, len(m.answer))
 	m.similarity(q, sim)
-	best := make([]float64, len(m.norm))
-	sums := make([]float64, len(m.norm))
-	for i, s := range sim {
-		g := m.answer[i]
-		best[g] = max(best[g], s)
-		sums[g] += s
+	scores = m.aggregate(sim, m.norm, faqBestWeight)
+	var qv []float32
+	if len(q) > 0 {
+		qv = m.denseQuery(query)
 	}
-	scores = best
-	for g := range scores {
-		centroid := 0.0
-		if m.norm[g] > 0 {
-			centroid = sums[g] / m.norm[g]
+	if qv != nil {
+		dsim, dscores := m.meaning(qv)
+		for g := range scores {
+			scores[g] = (1-denseWeight)*scores[g] + denseWeight*max(dscores[g], 0)
 		}
-		scores[g] = faqBestWeight*best[g] + (1-faqBestWeight)*centroid
+		for i := range sim {
+			sim[i] = (1-denseWeight)*sim[i] + denseWeight*max(dsim[i], 0)
+		}
 	}
 	if m.cls != nil && len(q) > 0 {
-		for g, p := range m.cls.predict(m, q) {
+		for g, p := range m.cls.predict(m, q, qv) {
 			scores[g] = (1-classifierWeight)*scores[g] + classifierWeight*p
 		}
 	}
-	return sim, scores
+	return sim, scores, qv != nil
+}
+
+// meaning returns the cosine of a query's vector of meaning with the items' (dsim) and the
+// answers' scores by it (dscores): the cosine with each answer's centroid, and for the
+// denseNearest answers of the highest such cosine, faqBestWeight of it the best item's cosine
+// instead (the other items' cosines are left 0: comparing with every item would take as long as
+// all the rest of a search, for answers that cannot come first).
+func (m *faqMatcher) meaning(qv []float32) (dsim, dscores []float64) {
+	dims := m.dense.dims
+	dsim = make([]float64, len(m.answer))
+	dscores = make([]float64, len(m.members))
+	order := make([]int, len(m.members))
+	for g := range dscores {
+		dscores[g] = float64(dot(qv, m.centroids[g*dims:(g+1)*dims]))
+		order[g] = g
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(dscores[b], dscores[a]) })
+	for _, g := range order[:min(len(order), denseNearest)] {
+		best := 0.0
+		for _, i := range m.members[g] {
+			dsim[i] = float64(dot(qv, m.vecs[int(i)*dims:int(i+1)*dims]))
+			best = max(best, dsim[i])
+		}
+		dscores[g] = faqBestWeight*best + (1-faqBestWeight)*dscores[g]
+	}
+	return dsim, dscores
+}
+
+// aggregate returns the score of each answer from the similarity of each item: best of the
+// best item's, the rest the cosine with the centroid of the answer's items (norm: the length of
+// the sum of their vectors).
+func (m *faqMatcher) aggregate(sim, norm []float64, best float64) []float64 {
+	top := make([]float64, len(norm))
+	sums := make([]float64, len(norm))
+	for i, s := range sim {
+		g := m.answer[i]
+		top[g] = max(top[g], s)
+		sums[g] += s
+	}
+	for g := range top {
+		centroid := 0.0
+		if norm[g] > 0 {
+			centroid = sums[g] / norm[g]
+		}
+		top[g] = best*top[g] + (1-best)*centroid
+	}
+	return top
 }
 
 // confidence is how sure a score of an answer is, given the best score of the other answers:
 // the mean of the score and faqMarginWeight times its lead, in [0, 1]. With the classifier the
 // leads are sharper (its probabilities are peaked), so the confidence is scaled by
-// classifierConfidence to mean as much as without it, and one threshold serves both.
-func (m *faqMatcher) confidence(score, other float64) float64 {
+// classifierConfidence to mean as much as without it, and one threshold serves both; so is the
+// confidence of a query matched with its vector of meaning (meant), by denseConfidence.
+func (m *faqMatcher) confidence(score, other float64, meant bool) float64 {
 	c := (score + faqMarginWeight*(score-other)) / 2
 	if m.cls != nil {
 		c *= classifierConfidence
+	}
+	if meant {
+		c *= denseConfidence
 	}
 	return min(max(c, 0), 1)
 }

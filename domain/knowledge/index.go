@@ -123,9 +123,10 @@ type postings struct {
 }
 
 // NewIndex indexes chunks and FAQ items; stem stems the words of FAQ questions and of queries
-// (nil: none). Vectors are compared only with vectors of the same dimensions as the first one
+// (nil: none); words gives the vectors of English words that an English FAQ is also matched by
+// meaning with (nil: none; see faqMatcher). Vectors are compared only with vectors of the same dimensions as the first one
 // given; the others are ignored.
-func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer) *Index {
+func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 	n := len(docs) + len(faqs)
 	ix := &Index{
 		chunks:     make([]Chunk, len(docs)),
@@ -191,7 +192,7 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer) *Index {
 		}
 		corpus.WriteString(d.Chunk.Text + "\n")
 	}
-	ix.faq = newFAQMatcher(faqs, corpus.String(), stem)
+	ix.faq = newFAQMatcher(faqs, corpus.String(), stem, words)
 	ix.indexVectors(docs, faqs)
 	ix.scratch.New = func() any {
 		s := make([]float64, n)
@@ -369,7 +370,7 @@ func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery st
 	if len(ix.faqs) == 0 {
 		return nil
 	}
-	sim, scores := ix.faq.match(query)
+	sim, scores, meant := ix.faq.match(query)
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
 		switch {
@@ -401,7 +402,7 @@ func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery st
 		if scores[g] == first {
 			other = second
 		}
-		c.confidence = ix.faq.confidence(c.score, other)
+		c.confidence = ix.faq.confidence(c.score, other, meant)
 		out[f] = c
 		if r := rep[g]; r < 0 || c.strong && !out[r].strong || c.strong == out[r].strong && sim[f] > sim[r] {
 			rep[g] = f

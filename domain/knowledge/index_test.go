@@ -67,7 +67,7 @@ func shopIndex(dims int) *Index {
 			faqs[i].Vector = testVector(faqs[i].Question, dims)
 		}
 	}
-	return NewIndex(docs, faqs, lightStemmer{})
+	return NewIndex(docs, faqs, lightStemmer{}, nil)
 }
 
 func TestSearchRanking(t *testing.T) {
@@ -185,7 +185,7 @@ func TestSearchDeterministic(t *testing.T) {
 		for _, i := range order {
 			docs = append(docs, twins[i])
 		}
-		hits := NewIndex(docs, faq, lightStemmer{}).Search("shop vouchers", nil, 10)
+		hits := NewIndex(docs, faq, lightStemmer{}, nil).Search("shop vouchers", nil, 10)
 		var got []string
 		for _, h := range hits {
 			got = append(got, string(h.Kind)+":"+h.Chunk.ID+h.FAQ.ID)
@@ -206,7 +206,7 @@ func TestSearchDeterministic(t *testing.T) {
 }
 
 func TestSearchEmpty(t *testing.T) {
-	if got := NewIndex(nil, nil, nil).Search("opening hours", nil, 5); got != nil {
+	if got := NewIndex(nil, nil, nil, nil).Search("opening hours", nil, 5); got != nil {
 		t.Errorf("empty index: %v", got)
 	}
 	ix := shopIndex(0)

@@ -88,6 +88,69 @@ func (mr *MockStemmerMockRecorder) Stem(word, lang interface{}) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Stem", reflect.TypeOf((*MockStemmer)(nil).Stem), word, lang)
 }
 
+// MockWordVectors is a mock of WordVectors interface.
+type MockWordVectors struct {
+	ctrl     *gomock.Controller
+	recorder *MockWordVectorsMockRecorder
+}
+
+// MockWordVectorsMockRecorder is the mock recorder for MockWordVectors.
+type MockWordVectorsMockRecorder struct {
+	mock *MockWordVectors
+}
+
+// NewMockWordVectors creates a new mock instance.
+func NewMockWordVectors(ctrl *gomock.Controller) *MockWordVectors {
+	mock := &MockWordVectors{ctrl: ctrl}
+	mock.recorder = &MockWordVectorsMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockWordVectors) EXPECT() *MockWordVectorsMockRecorder {
+	return m.recorder
+}
+
+// AddVector mocks base method.
+func (m *MockWordVectors) AddVector(dst []float32, rank int, weight float32) {
+	m.ctrl.T.Helper()
+	m.ctrl.Call(m, "AddVector", dst, rank, weight)
+}
+
+// AddVector indicates an expected call of AddVector.
+func (mr *MockWordVectorsMockRecorder) AddVector(dst, rank, weight interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AddVector", reflect.TypeOf((*MockWordVectors)(nil).AddVector), dst, rank, weight)
+}
+
+// Dims mocks base method.
+func (m *MockWordVectors) Dims() int {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Dims")
+	ret0, _ := ret[0].(int)
+	return ret0
+}
+
+// Dims indicates an expected call of Dims.
+func (mr *MockWordVectorsMockRecorder) Dims() *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Dims", reflect.TypeOf((*MockWordVectors)(nil).Dims))
+}
+
+// Rank mocks base method.
+func (m *MockWordVectors) Rank(word string) int {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Rank", word)
+	ret0, _ := ret[0].(int)
+	return ret0
+}
+
+// Rank indicates an expected call of Rank.
+func (mr *MockWordVectorsMockRecorder) Rank(word interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Rank", reflect.TypeOf((*MockWordVectors)(nil).Rank), word)
+}
+
 // MockChatModel is a mock of ChatModel interface.
 type MockChatModel struct {
 	ctrl     *gomock.Controller

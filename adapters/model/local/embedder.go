@@ -17,9 +17,11 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-// Set provides the built-in embedder as ports.Embedder and the Snowball stemmer as ports.Stemmer.
+// Set provides the built-in embedder as ports.Embedder, the Snowball stemmer as ports.Stemmer and
+// the table of English word vectors as ports.WordVectors.
 var Set = wire.NewSet(NewEmbedder, wire.Bind(new(ports.Embedder), new(*Embedder)),
-	NewStemmer, wire.Bind(new(ports.Stemmer), new(*Stemmer)))
+	NewStemmer, wire.Bind(new(ports.Stemmer), new(*Stemmer)),
+	NewWordVectors, wire.Bind(new(ports.WordVectors), new(*WordVectors)))
 
 // Dimensions of the vectors the Embedder makes.
 const (

@@ -232,7 +232,7 @@ func TestRetrieval(t *testing.T) {
 	for i := range faqs {
 		faqs[i].Vector = embed(t, e, 0, faqs[i].Question)[0]
 	}
-	ix := knowledge.NewIndex(docs, faqs, NewStemmer())
+	ix := knowledge.NewIndex(docs, faqs, NewStemmer(), sharedWords)
 	tests := []struct {
 		query, want string
 		strong      bool

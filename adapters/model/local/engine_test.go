@@ -113,7 +113,7 @@ func newBrain(t testing.TB) *brain {
 	for i := range faqs {
 		faqs[i].Vector = vecs[len(chunks)+i]
 	}
-	return &brain{index: knowledge.NewIndex(docs, faqs, NewStemmer()), embedder: e}
+	return &brain{index: knowledge.NewIndex(docs, faqs, NewStemmer(), sharedWords), embedder: e}
 }
 
 // search returns the Brain's hits for a message, as the app gives them to the engine.

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -112,7 +113,7 @@ func intentOf(text string) string {
 // evalIndex loads the set's FAQ items the way the Brain does (evalFAQ).
 func evalIndex(t testing.TB, s evalSet) *knowledge.Index {
 	t.Helper()
-	return knowledge.NewIndex(nil, evalFAQ(t, s), NewStemmer())
+	return knowledge.NewIndex(nil, evalFAQ(t, s), NewStemmer(), evalWords(t))
 }
 
 // evalFAQ returns the set's FAQ items as the Brain holds them: each question embedded by the
@@ -140,16 +141,34 @@ var evalProfile = profile.Profile{BusinessName: "Eval", Languages: []string{"en"
 // runEval asks every question of qs as the agent does (search 5 hits, then the engine's reply).
 func runEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion, minConfidence float64) evalFigures {
 	t.Helper()
-	emb := NewEmbedder()
-	var f evalFigures
 	start := time.Now()
-	for _, q := range qs {
+	hits := searchEval(t, ix, qs)
+	f := scoreEval(qs, hits, minConfidence)
+	f.elapsed = time.Since(start)
+	f.perReply = f.elapsed / time.Duration(max(len(qs), 1))
+	return f
+}
+
+// searchEval returns the 5 hits of the Brain's search for each question, as the agent asks.
+func searchEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion) [][]knowledge.Hit {
+	t.Helper()
+	emb := NewEmbedder()
+	out := make([][]knowledge.Hit, len(qs))
+	for i, q := range qs {
 		vecs, err := emb.Embed(context.Background(), []string{q.Text}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits := ix.Search(q.Text, vecs[0], 5)
-		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"}, minConfidence))
+		out[i] = ix.Search(q.Text, vecs[0], 5)
+	}
+	return out
+}
+
+// scoreEval returns the figures of the engine's replies to the questions given their hits.
+func scoreEval(qs []evalQuestion, hits [][]knowledge.Hit, minConfidence float64) evalFigures {
+	var f evalFigures
+	for n, q := range qs {
+		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits[n], Lang: "en"}, minConfidence))
 		if q.Intent == outOfScope {
 			f.oos++
 			if got == "" {
@@ -168,7 +187,7 @@ func runEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion, minConfidence
 			f.wrong++
 			f.wrongExamples = append(f.wrongExamples, q.Text+" → "+got+" (want "+q.Intent+")")
 		}
-		for i, h := range hits {
+		for i, h := range hits[n] {
 			if h.Kind == knowledge.KindFAQ && intentOf(h.FAQ.Answer) == q.Intent {
 				if i == 0 {
 					f.recall1++
@@ -178,38 +197,55 @@ func runEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion, minConfidence
 			}
 		}
 	}
-	f.elapsed = time.Since(start)
-	f.perReply = f.elapsed / time.Duration(max(len(qs), 1))
 	return f
 }
 
 // TestEvalFigures prints the figures of the built-in engine on the eval set: the regression
 // sample, and the two halves of dev (even and odd positions per intent: tune on one, check the
 // other). It runs with SVC_EVAL=1 (make eval); SVC_EVAL_FILE names another file of the same
-// shape, SVC_EVAL_SWEEP=1 sweeps MinConfidence instead, SVC_EVAL_VERBOSE=1 lists wrong answers.
+// shape, SVC_EVAL_SWEEP=1 sweeps MinConfidence instead, SVC_EVAL_VERBOSE=1 lists wrong answers,
+// SVC_EVAL_PHRASINGS=k keeps the first k FAQ items of each intent, SVC_EVAL_WORDS=n the n most
+// frequent words of the word vectors (0: none), SVC_EVAL_TABLE=file another table of them.
 func TestEvalFigures(t *testing.T) {
 	if os.Getenv("SVC_EVAL") == "" {
 		t.Skip("prints figures and checks nothing: make eval runs it (SVC_EVAL=1)")
 	}
 	path := cmp.Or(os.Getenv("SVC_EVAL_FILE"), evalFile)
 	s := loadEvalSet(t, path)
+	if v := os.Getenv("SVC_EVAL_PHRASINGS"); v != "" {
+		// Only the first k FAQ items of each intent: an FAQ of fewer phrasings per answer.
+		k, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		faq := s.FAQ[:0:0]
+		for _, f := range s.FAQ {
+			if seen[f.Intent]++; seen[f.Intent] <= k {
+				faq = append(faq, f)
+			}
+		}
+		s.FAQ = faq
+	}
 	ix := evalIndex(t, s)
 	if v := os.Getenv("SVC_EVAL_SWEEP"); v != "" {
 		// Every threshold on dev-even; the one of most right answers with at most 12 % wrong
 		// and at least 60 % of out-of-scope questions refused is then checked on dev-odd.
 		even := pick(s.Dev, func(i int) bool { return i%2 == 0 })
+		odd := pick(s.Dev, func(i int) bool { return i%2 == 1 })
+		evenHits := searchEval(t, ix, even)
 		bestTau, bestRight := -1.0, -1
-		for k := 4; k <= 40; k++ {
+		for k := 4; k <= 60; k++ {
 			tau := float64(k) / 100
-			f := runEval(t, ix, even, tau)
+			f := scoreEval(even, evenHits, tau)
 			t.Logf("tau %.2f dev-even: %s", tau, f)
 			if f.pct(f.wrong, f.inScope) <= 12 && f.pct(f.refused, f.oos) >= 60 && f.right > bestRight {
 				bestTau, bestRight = tau, f.right
 			}
 		}
 		if bestTau >= 0 {
-			t.Logf("best tau %.2f: dev-even %s", bestTau, runEval(t, ix, even, bestTau))
-			t.Logf("best tau %.2f: dev-odd %s", bestTau, runEval(t, ix, pick(s.Dev, func(i int) bool { return i%2 == 1 }), bestTau))
+			t.Logf("best tau %.2f: dev-even %s", bestTau, scoreEval(even, evenHits, bestTau))
+			t.Logf("best tau %.2f: dev-odd %s", bestTau, runEval(t, ix, odd, bestTau))
 		}
 		return
 	}
@@ -248,10 +284,10 @@ func TestEvalRegression(t *testing.T) {
 		got, floor float64
 		atMost     bool
 	}{
-		{"in-scope top-1 %", f.pct(f.right, f.inScope), 66, false},
-		{"wrong answers %", f.pct(f.wrong, f.inScope), 14, true},
-		{"out-of-scope refused %", f.pct(f.refused, f.oos), 80, false},
-		{"retrieval recall@5 %", f.pct(f.recall5, f.inScope), 90, false},
+		{"in-scope top-1 %", f.pct(f.right, f.inScope), 70, false},
+		{"wrong answers %", f.pct(f.wrong, f.inScope), 13, true},
+		{"out-of-scope refused %", f.pct(f.refused, f.oos), 83, false},
+		{"retrieval recall@5 %", f.pct(f.recall5, f.inScope), 94, false},
 	} {
 		if c.atMost && c.got > c.floor || !c.atMost && c.got < c.floor {
 			t.Errorf("%s: %.1f, past its bound %.0f", c.what, c.got, c.floor)
@@ -288,6 +324,42 @@ func BenchmarkEvalIndex(b *testing.B) {
 	faqs := evalFAQ(b, loadEvalSet(b, evalFile))
 	b.ReportAllocs()
 	for b.Loop() {
-		knowledge.NewIndex(nil, faqs, NewStemmer())
+		knowledge.NewIndex(nil, faqs, NewStemmer(), evalWords(b))
 	}
+}
+
+// sharedWords is the table of word vectors of the package's tests, read once.
+var sharedWords = NewWordVectors()
+
+// evalWords returns the table of word vectors the eval runs with: the built-in one, or its
+// SVC_EVAL_WORDS most frequent words, or none with SVC_EVAL_WORDS=0; SVC_EVAL_TABLE names
+// another table (of the same format) to read instead.
+func evalWords(t testing.TB) knowledge.WordVectors {
+	t.Helper()
+	s, file := os.Getenv("SVC_EVAL_WORDS"), os.Getenv("SVC_EVAL_TABLE")
+	if s == "" && file == "" {
+		return sharedWords
+	}
+	n := 0
+	if s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+	data := wordTable
+	if file != "" {
+		var err error
+		if data, err = os.ReadFile(file); err != nil {
+			t.Fatal(err)
+		}
+	}
+	table, err := readWordVectors(bytes.NewReader(data), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &WordVectors{t: table}
 }
