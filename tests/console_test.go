@@ -275,6 +275,7 @@ var consoleRoutes = []struct{ method, path string }{
 	{"GET", "/app/conversations"},
 	{"GET", "/app/conversations/{conversation}"},
 	{"GET", "/app/webhooks"},
+	{"POST", "/app/webhooks"},
 	{"GET", "/app/webhooks/{webhook}"},
 	{"POST", "/app/webhooks/{webhook}/test"},
 	{"POST", "/app/webhooks/{webhook}/reactivate"},
