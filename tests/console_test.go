@@ -100,6 +100,14 @@ func (b *ownerBrowser) sessionCookie() *http.Cookie {
 	return nil
 }
 
+// onStacks runs test in each of the stacks (the production one skips when Postgres or Redis does
+// not answer, unless CI=true).
+func onStacks(t *testing.T, test func(*testing.T, stack)) {
+	for _, env := range stacks {
+		t.Run(env.name, func(t *testing.T) { test(t, env.stack(t)) })
+	}
+}
+
 // consoleOwner makes an account whose owner signs in with email and password.
 func consoleOwner(t testing.TB, s stack, name, email, password string) account {
 	t.Helper()
@@ -111,8 +119,9 @@ func consoleOwner(t testing.TB, s stack, name, email, password string) account {
 	return a
 }
 
-func TestConsoleSignIn(t *testing.T) {
-	s := newEmbedded(t)
+func TestConsoleSignIn(t *testing.T) { onStacks(t, testConsoleSignIn) }
+
+func testConsoleSignIn(t *testing.T, s stack) {
 	api := s.startAPI(t)
 	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
 	b := newOwnerBrowser(t, api.URL())
@@ -199,8 +208,9 @@ func TestConsoleSignIn(t *testing.T) {
 	}
 }
 
-func TestConsoleCSRF(t *testing.T) {
-	s := newEmbedded(t)
+func TestConsoleCSRF(t *testing.T) { onStacks(t, testConsoleCSRF) }
+
+func testConsoleCSRF(t *testing.T, s stack) {
 	api := s.startAPI(t)
 	consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
 	b := newOwnerBrowser(t, api.URL())
@@ -232,8 +242,9 @@ func TestConsoleCSRF(t *testing.T) {
 	}
 }
 
-func TestConsoleThrottle(t *testing.T) {
-	s := newEmbedded(t)
+func TestConsoleThrottle(t *testing.T) { onStacks(t, testConsoleThrottle) }
+
+func testConsoleThrottle(t *testing.T, s stack) {
 	api := s.startAPI(t)
 	consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
 	consoleOwner(t, s, "Beta Shoes", "bea@example.com", "another horse battery")
@@ -286,8 +297,9 @@ var consoleRoutes = []struct{ method, path string }{
 
 // TestConsoleIsolation: signed out, every owner route sends to sign in; signed in as account A,
 // nothing of account B can be read or changed through the console.
-func TestConsoleIsolation(t *testing.T) {
-	s := newEmbedded(t)
+func TestConsoleIsolation(t *testing.T) { onStacks(t, testConsoleIsolation) }
+
+func testConsoleIsolation(t *testing.T, s stack) {
 	api := s.startAPI(t, "SVC_ALLOW_PRIVATE_TARGETS", "true")
 	consoleOwner(t, s, "Alpha Bakery", "alpha@example.com", "correct horse battery")
 	b := consoleOwner(t, s, "Beta Shoes", "beta@example.com", "another horse battery")
