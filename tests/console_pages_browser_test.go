@@ -37,10 +37,8 @@ func TestConsolePagesBrowser(t *testing.T) {
 			ctx := browser(t, chromium)
 			consoleSignIn(t, ctx, api.URL(), "lu@example.com", "correct horse battery")
 			shot := func(name string) {
-				if env.name == "embedded" {
+				if env.name == "embedded" { // the same pages on the other stack
 					consoleShot(t, ctx, name)
-				} else {
-					consoleShot(t, ctx, name+"-"+env.name)
 				}
 			}
 
@@ -70,6 +68,17 @@ func consoleSignIn(t *testing.T, ctx context.Context, base, email, password stri
 func consoleWebhooks(t *testing.T, ctx context.Context, api *proc, a account, shot func(string)) {
 	base := api.URL()
 	rcv := newHookReceiver(t, http.StatusInternalServerError)
+	// A receiver URL the service refuses: the page says which field and why.
+	runJS(t, ctx, "open the webhooks", chromedp.Navigate(base+"/app/webhooks"))
+	waitJS(t, ctx, "the webhooks page", `!!document.querySelector("#webhook-form") && !!document.querySelector("#webhooks")`)
+	submit(t, ctx, "add a webhook to a refused URL",
+		chromedp.SendKeys(chromedp.CSS("#webhook-url"), "ftp://hooks.example.com/x"),
+		chromedp.Click(chromedp.CSS(`#webhook-form input[value="*"]`)),
+		chromedp.Click(chromedp.CSS(`#webhook-form button[type=submit]`)))
+	waitJS(t, ctx, "the refusal names the field", `document.querySelector("#error-detail").textContent.startsWith("url: ")`)
+	if n := len(listHooks(t, api, a.key)); n != 0 {
+		t.Fatalf("%d webhooks after a refused URL, want 0", n)
+	}
 	runJS(t, ctx, "open the webhooks", chromedp.Navigate(base+"/app/webhooks"))
 	waitJS(t, ctx, "the webhooks page", `!!document.querySelector("#webhook-form") && !!document.querySelector("#webhooks")`)
 	submit(t, ctx, "add a webhook",
@@ -100,7 +109,7 @@ func consoleWebhooks(t *testing.T, ctx context.Context, api *proc, a account, sh
 	cells := `[...document.querySelectorAll("` + row + ` td")].map(c => c.textContent.trim())`
 	runJS(t, ctx, "reload", chromedp.Reload())
 	waitJS(t, ctx, "last status 500, 1 failure in a row", `(c => c[3] === "500" && c[4] === "1" && c[2] === "Active")(`+cells+`)`)
-	shot("webhooks")
+	shot("webhooks-failing")
 	hits := rcv.on("/hook")
 	if len(hits) != 3 {
 		t.Fatalf("the receiver got %d attempts, want 3", len(hits))
@@ -273,13 +282,24 @@ func consoleReports(t *testing.T, ctx context.Context, api *proc, a account, sho
 		document.querySelectorAll("#messages .agent").length === 1`)
 
 	runJS(t, ctx, "open the conversions", chromedp.Navigate(base+"/app/conversions"))
-	waitJS(t, ctx, "a sale of 42.50 EUR and a lead", `(rows => rows.some(r => r[0] === "sale" && r[1] === "EUR" && r[2] === "1" && r[3] === "42.50") && rows.some(r => r[0] === "lead" && r[2] === "1"))(
-		[...document.querySelectorAll("#totals tbody tr")].map(r => [...r.children].map(c => c.textContent.trim())))`)
-	shot("conversions")
+	const totals = `[...document.querySelectorAll("#totals tbody tr")].map(r => [...r.children].map(c => c.textContent.trim()))`
+	waitJS(t, ctx, "a sale of 42.50 EUR and a lead without an amount", `(rows => rows.length === 2 && rows.some(r => r[0] === "sale" && r[1] === "EUR" && r[2] === "1" && r[3] === "42.50") &&
+		rows.some(r => r[0] === "lead" && r[1] === "" && r[2] === "1" && r[3] === "—"))(`+totals+`)`)
+	wantJS(t, ctx, "the bars are drawn", `[...document.querySelectorAll("#totals .bar")].every(b => b.getBoundingClientRect().width > 40)`)
+	shot("conversions-totals")
+	submit(t, ctx, "another period",
+		chromedp.SetValue(chromedp.CSS("#from"), "2020-01-01"),
+		chromedp.SetValue(chromedp.CSS("#to"), "2020-02-01"),
+		chromedp.Click(chromedp.CSS(`#period button[type=submit]`)))
+	waitJS(t, ctx, "nothing in January 2020", `location.search === "?from=2020-01-01&to=2020-02-01" && document.querySelector("#from").value === "2020-01-01" &&
+		(rows => rows.length === 1 && rows[0].length === 1)(`+totals+`)`)
+	runJS(t, ctx, "a period that ends before it starts", chromedp.Navigate(base+"/app/conversions?from=2026-03-01&to=2026-02-01"))
+	waitJS(t, ctx, "refused, naming the field", `document.querySelector("#error-detail").textContent.startsWith("to: ")`)
 
 	runJS(t, ctx, "open the notifications", chromedp.Navigate(base+"/app/notifications"))
 	waitJS(t, ctx, "the sale's notification", `document.querySelector("#notifications").textContent.includes("New sale: 42.50 EUR") && document.querySelector("#notifications").textContent.includes("order-7")`)
-	shot("notifications")
+	wantJS(t, ctx, "no list bullets", `getComputedStyle(document.querySelector("#notifications")).listStyleType === "none"`)
+	shot("notifications-sale")
 }
 
 // submit runs actions that send a form and waits until the page they lead to has loaded (the

@@ -4,11 +4,11 @@ import (
 	"maps"
 	"net/http"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/webhooks"
@@ -387,7 +387,12 @@ func (c *Console) redeliver(ctx *gin.Context) {
 // Conversions and notifications
 
 func (c *Console) conversions(ctx *gin.Context) {
-	r, err := c.uc.Conversions.Report(ctx, c.acct(ctx).ID, time.Time{}, time.Time{})
+	from, to, err := apijson.ConversionsPeriod(ctx.GetQuery)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	r, err := c.uc.Conversions.Report(ctx, c.acct(ctx).ID, from, to)
 	if err != nil {
 		c.fail(ctx, err)
 		return

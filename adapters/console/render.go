@@ -138,7 +138,12 @@ func (c *Console) errorPage(ctx *gin.Context, status int, msg string) {
 func (c *Console) fail(ctx *gin.Context, err error) {
 	switch domain.ErrorCode(err) {
 	case domain.CodeInvalidRequest, domain.CodeInputTooLarge:
-		c.errorPage(ctx, http.StatusBadRequest, "error.invalid")
+		// Which field and why, as the API says it: the owner can correct the form.
+		data := map[string]any{"Status": http.StatusBadRequest, "Message": "error.invalid"}
+		if e, ok := domain.AsError(err); ok {
+			data["Field"], data["Detail"] = e.Field, e.Message
+		}
+		c.render(ctx, http.StatusBadRequest, "error", data)
 	case domain.CodeNotFound:
 		c.errorPage(ctx, http.StatusNotFound, "error.not_found")
 	case domain.CodeRateLimited:
