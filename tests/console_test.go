@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -380,4 +381,47 @@ func swaOf(t *testing.T, s stack, accountID, keyID string) bool {
 	}
 	t.Fatalf("no key %s", keyID)
 	return false
+}
+
+// TestConsoleWebhookForm: the console's webhook form checks its fields at the edge (a refusal
+// names the field, never a 500) and shows the signing secret in its answer only.
+func TestConsoleWebhookForm(t *testing.T) { onStacks(t, testConsoleWebhookForm) }
+
+func testConsoleWebhookForm(t *testing.T, s stack) {
+	api := s.startAPI(t)
+	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	b := newOwnerBrowser(t, api.URL())
+	b.signIn("lu@example.com", "correct horse battery")
+	for _, tt := range []struct {
+		name, field string
+		form        url.Values
+	}{
+		{"NUL in the URL", "url", url.Values{"url": {"https://hooks.shop.example/\x00x"}, "events": {"*"}}},
+		{"invalid UTF-8", "url", url.Values{"url": {"https://hooks.shop.example/\xff"}, "events": {"*"}}},
+		{"URL too long", "url", url.Values{"url": {"https://hooks.shop.example/" + strings.Repeat("a", 3000)}, "events": {"*"}}},
+		{"http", "url", url.Values{"url": {"http://hooks.shop.example/x"}, "events": {"*"}}},
+		{"no event", "events", url.Values{"url": {"https://hooks.shop.example/x"}}},
+		{"unknown event", "events", url.Values{"url": {"https://hooks.shop.example/x"}, "events": {"order.\x00paid"}}},
+		{"* and another", "events", url.Values{"url": {"https://hooks.shop.example/x"}, "events": {"*", "message.replied"}}},
+	} {
+		p := b.post("/app/webhooks", "/app/webhooks", tt.form)
+		if p.status != http.StatusBadRequest || !strings.Contains(p.body, `<code>`+tt.field+`</code>: `) {
+			t.Errorf("%s: %d, want 400 naming %s\n%s", tt.name, p.status, tt.field, p.body)
+		}
+	}
+	if r := call(t, "GET", api.URL()+"/v1/webhooks", bearer(a.key)...); len(listOf(r.body, "data")) != 0 {
+		t.Fatalf("webhooks after refused forms: %s", r)
+	}
+	p := b.post("/app/webhooks", "/app/webhooks", url.Values{"url": {"https://hooks.shop.example/x"}, "events": {"message.replied", "knowledge.updated"}})
+	secret := regexp.MustCompile(`whsec_[A-Za-z0-9_-]+`).FindString(p.body)
+	if p.status != http.StatusCreated || secret == "" {
+		t.Fatalf("add a webhook: %d\n%s", p.status, p.body)
+	}
+	hooks := listOf(call(t, "GET", api.URL()+"/v1/webhooks", bearer(a.key)...).body, "data")
+	if len(hooks) != 1 || hooks[0]["url"] != "https://hooks.shop.example/x" || fmt.Sprint(hooks[0]["events"]) != "[message.replied knowledge.updated]" {
+		t.Errorf("the webhook added in the console: %v", hooks)
+	}
+	if p := b.get("/app/webhooks"); p.status != http.StatusOK || strings.Contains(p.body, secret) || !strings.Contains(p.body, "hooks.shop.example/x") {
+		t.Errorf("the webhooks page again: %d, shows the secret or not the webhook", p.status)
+	}
 }
