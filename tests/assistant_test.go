@@ -1,11 +1,8 @@
 package tests
 
 import (
-	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -14,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/svcagent/svc/internal/testenv"
 )
 
 // The owner's assistant (spec 4.7), end to end on both stacks, read by the built-in command
@@ -58,7 +57,7 @@ func TestAssistant(t *testing.T) {
 	for _, st := range stacks {
 		t.Run(st.name, func(t *testing.T) {
 			s := st.stack(t)
-			mail := newTestSMTP(t)
+			mail := testenv.NewSMTP(t, testenv.SMTPOptions{})
 			up := newAssistantUpstream(t)
 			engines := []struct {
 				name string
@@ -77,14 +76,14 @@ func TestAssistant(t *testing.T) {
 
 // newOwner makes an account with a configured agent and, when mailbox, its mail connector on
 // the test SMTP server.
-func newOwner(t *testing.T, s stack, api *proc, m *testSMTP, mailbox bool) account {
+func newOwner(t *testing.T, s stack, api *proc, m *testenv.SMTP, mailbox bool) account {
 	t.Helper()
 	a := s.newAccount(t, "--plan", "pro", "--owner-email", "lu@example.com")
 	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent", `{"business_name":"Padaria Lu","tone":"friendly"}`, bearer(a.key)...); r.status != http.StatusOK {
 		t.Fatalf("PATCH /v1/agent: %s", r)
 	}
 	if mailbox {
-		out := ctl(t, s.env, "mail", "set", "--account", a.id, "--host", "127.0.0.1", "--port", strconv.Itoa(m.port()),
+		out := ctl(t, s.env, "mail", "set", "--account", a.id, "--host", "127.0.0.1", "--port", strconv.Itoa(m.Port()),
 			"--from", "Padaria Lu <lu@example.com>")
 		if out.str("host") != "127.0.0.1" || out.str("security") != "starttls" {
 			t.Fatalf("svcctl mail set: %s", out)
@@ -128,13 +127,13 @@ func str(p *string) string {
 	return *p
 }
 
-func testAssistant(t *testing.T, s stack, api *proc, m *testSMTP, up *assistantUpstream, upstream bool) {
+func testAssistant(t *testing.T, s stack, api *proc, m *testenv.SMTP, up *assistantUpstream, upstream bool) {
 	const email = "email ana@example.com subject Hello text See you at 5"
 
 	t.Run("email waits for approval, runs once", func(t *testing.T) {
 		a := newOwner(t, s, api, m, true)
 		before := spentOf(t, api, a.key)
-		sent := m.count()
+		sent := m.Count()
 		r, _ := ask(t, api, a.key, map[string]any{"message": email, "mode": "do"}, http.StatusOK)
 		if r.Status != "needs_approval" || r.Mode != "do" || r.Approval == nil || !strings.HasPrefix(r.Approval.ID, "apr_") {
 			t.Fatalf("do email: %+v, want needs_approval with an apr_ approval", r)
@@ -151,7 +150,7 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testSMTP, up *assistantU
 		if len(r.Approval.Actions) != 1 || !sameAction(r.Approval.Actions[0], want) {
 			t.Fatalf("approval actions %+v, want the e-mail in full", r.Approval.Actions)
 		}
-		if got := m.count(); got != sent {
+		if got := m.Count(); got != sent {
 			t.Fatalf("the SMTP server got %d messages before the approval", got-sent)
 		}
 		if r.Usage.Spent != before+1 || spentOf(t, api, a.key) != before+1 {
@@ -165,17 +164,17 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testSMTP, up *assistantU
 		if ok.Usage.Spent != before+1 || spentOf(t, api, a.key) != before+1 {
 			t.Errorf("approve spent %d, want none", ok.Usage.Spent-before-1)
 		}
-		got := m.waitFor(t, sent+1)
+		got := m.WaitFor(t, sent+1, 10*time.Second)
 		msg := got[len(got)-1]
-		if !strings.Contains(strings.Join(msg.rcpt, ","), "ana@example.com") || !strings.Contains(msg.data, "Subject: Hello") ||
-			!strings.Contains(msg.data, "See you at 5") || !strings.Contains(msg.from, "lu@example.com") {
-			t.Errorf("message received: from %q to %q\n%s", msg.from, msg.rcpt, msg.data)
+		if !strings.Contains(strings.Join(msg.To, ","), "ana@example.com") || !strings.Contains(msg.Data, "Subject: Hello") ||
+			!strings.Contains(msg.Data, "See you at 5") || !strings.Contains(msg.From, "lu@example.com") {
+			t.Errorf("message received: from %q to %q\n%s", msg.From, msg.To, msg.Data)
 		}
 
 		_, again := ask(t, api, a.key, map[string]any{"approve": r.Approval.ID}, http.StatusNotFound)
 		wantError(t, again, http.StatusNotFound, "approval_not_found")
-		if m.count() != sent+1 {
-			t.Errorf("the SMTP server has %d messages, want exactly one more", m.count()-sent)
+		if m.Count() != sent+1 {
+			t.Errorf("the SMTP server has %d messages, want exactly one more", m.Count()-sent)
 		}
 		_, bad := ask(t, api, a.key, map[string]any{"approve": r.Approval.ID, "mode": "do"}, http.StatusBadRequest)
 		wantError(t, bad, http.StatusBadRequest, "invalid_request")
@@ -184,7 +183,7 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testSMTP, up *assistantU
 	t.Run("another account's approval", func(t *testing.T) {
 		a := newOwner(t, s, api, m, true)
 		b := newOwner(t, s, api, m, true)
-		sent := m.count()
+		sent := m.Count()
 		r, _ := ask(t, api, a.key, map[string]any{"message": email, "mode": "do"}, http.StatusOK)
 		if r.Approval == nil {
 			t.Fatalf("no approval: %+v", r)
@@ -194,18 +193,18 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testSMTP, up *assistantU
 		if ok, _ := ask(t, api, a.key, map[string]any{"approve": r.Approval.ID}, http.StatusOK); ok.Status != "completed" {
 			t.Errorf("the owner's approve after another account tried: %+v", ok)
 		}
-		m.waitFor(t, sent+1)
+		m.WaitFor(t, sent+1, 10*time.Second)
 	})
 
 	t.Run("send without approval", func(t *testing.T) {
 		a := newOwner(t, s, api, m, true)
 		keyID, key := s.newKey(t, a.id, "--send-without-approval")
-		sent := m.count()
+		sent := m.Count()
 		r, _ := ask(t, api, key, map[string]any{"message": email, "mode": "do"}, http.StatusOK)
 		if r.Status != "completed" || r.Approval != nil || len(r.Actions) != 1 || r.Actions[0].OK == nil || !*r.Actions[0].OK {
 			t.Fatalf("do email with send without approval: %+v, want it sent at once", r)
 		}
-		m.waitFor(t, sent+1)
+		m.WaitFor(t, sent+1, 10*time.Second)
 		// a settings change still needs approval
 		if r, _ := ask(t, api, key, map[string]any{"message": "change the tone to formal", "mode": "do"}, http.StatusOK); r.Status != "needs_approval" {
 			t.Errorf("tone with send without approval: %+v, want needs_approval", r)
@@ -217,14 +216,14 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testSMTP, up *assistantU
 		if r, _ := ask(t, api, key, map[string]any{"message": email, "mode": "do"}, http.StatusOK); r.Status != "needs_approval" {
 			t.Errorf("after key set false: %+v, want needs_approval", r)
 		}
-		if m.count() != sent+1 {
-			t.Errorf("SMTP server got %d messages, want 1", m.count()-sent)
+		if m.Count() != sent+1 {
+			t.Errorf("SMTP server got %d messages, want 1", m.Count()-sent)
 		}
 	})
 
 	t.Run("ask never acts; delete refused; note saved at once", func(t *testing.T) {
 		a := newOwner(t, s, api, m, true)
-		sent := m.count()
+		sent := m.Count()
 		r, _ := ask(t, api, a.key, map[string]any{"message": email}, http.StatusOK)
 		if r.Mode != "ask" || r.Status != "completed" || len(r.Actions) != 0 || r.Approval != nil || len(r.Blocked) != 1 ||
 			r.Blocked[0].Reason != "answer_only" || r.Blocked[0].Type != "email" {
@@ -262,8 +261,8 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testSMTP, up *assistantU
 		} else if r.Reply == nil || !strings.Contains(*r.Reply, "call the bank") || r.Status != "completed" {
 			t.Errorf("ask notes: %+v, want the note", r)
 		}
-		if m.count() != sent {
-			t.Errorf("the SMTP server got %d messages", m.count()-sent)
+		if m.Count() != sent {
+			t.Errorf("the SMTP server got %d messages", m.Count()-sent)
 		}
 		list := call(t, "GET", api.URL()+"/v1/conversations", bearer(a.key)...)
 		if d, _ := list.body.get("data"); list.status != http.StatusOK || len(d.([]any)) != 0 {
@@ -343,7 +342,7 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testSMTP, up *assistantU
 
 	t.Run("concurrent approvals run once", func(t *testing.T) {
 		a := newOwner(t, s, api, m, true)
-		sent := m.count()
+		sent := m.Count()
 		r, _ := ask(t, api, a.key, map[string]any{"message": email, "mode": "do"}, http.StatusOK)
 		codes := map[int]int{}
 		var mu sync.Mutex
@@ -364,9 +363,9 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testSMTP, up *assistantU
 		if codes[http.StatusOK] != 1 || codes[http.StatusNotFound] < 20 || codes[http.StatusOK]+codes[http.StatusNotFound]+codes[http.StatusTooManyRequests] != 100 {
 			t.Errorf("100 concurrent approvals: %v, want one 200, the rest 404 or 429", codes)
 		}
-		m.waitFor(t, sent+1)
-		if m.count() != sent+1 {
-			t.Errorf("the SMTP server got %d messages, want 1", m.count()-sent)
+		m.WaitFor(t, sent+1, 10*time.Second)
+		if m.Count() != sent+1 {
+			t.Errorf("the SMTP server got %d messages, want 1", m.Count()-sent)
 		}
 	})
 }
@@ -476,120 +475,4 @@ func (u *assistantUpstream) serve(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
 		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
-}
-
-// ---------------------------------------------------------------------------------------------
-// A small SMTP server on loopback that keeps what it receives.
-
-type testSMTP struct {
-	ln   net.Listener
-	mu   sync.Mutex
-	cond *sync.Cond
-	msgs []smtpMessage
-}
-
-type smtpMessage struct {
-	from string
-	rcpt []string
-	data string
-}
-
-func newTestSMTP(t *testing.T) *testSMTP {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &testSMTP{ln: ln}
-	s.cond = sync.NewCond(&s.mu)
-	var wg sync.WaitGroup
-	t.Cleanup(func() { _ = ln.Close(); wg.Wait() })
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Go(func() { s.serve(c) })
-		}
-	})
-	return s
-}
-
-func (s *testSMTP) port() int { return s.ln.Addr().(*net.TCPAddr).Port }
-
-func (s *testSMTP) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.msgs)
-}
-
-// waitFor waits until the server holds n messages (at most 10 s) and returns them.
-func (s *testSMTP) waitFor(t *testing.T, n int) []smtpMessage {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	timer := time.AfterFunc(10*time.Second, func() { s.mu.Lock(); s.cond.Broadcast(); s.mu.Unlock() })
-	defer timer.Stop()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for len(s.msgs) < n && time.Now().Before(deadline) {
-		s.cond.Wait()
-	}
-	if len(s.msgs) < n {
-		t.Fatalf("the SMTP server holds %d messages, want %d", len(s.msgs), n)
-	}
-	return append([]smtpMessage(nil), s.msgs...)
-}
-
-func (s *testSMTP) serve(c net.Conn) {
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
-	r, w := bufio.NewReader(c), bufio.NewWriter(c)
-	say := func(line string) { _, _ = w.WriteString(line + "\r\n"); _ = w.Flush() }
-	say("220 test ESMTP")
-	var cur smtpMessage
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return
-		}
-		line = strings.TrimRight(line, "\r\n")
-		verb, arg, _ := strings.Cut(line, " ")
-		switch strings.ToUpper(verb) {
-		case "EHLO", "HELO":
-			say("250-test")
-			say("250 8BITMIME")
-		case "MAIL":
-			cur = smtpMessage{from: arg}
-			say("250 ok")
-		case "RCPT":
-			cur.rcpt = append(cur.rcpt, arg)
-			say("250 ok")
-		case "DATA":
-			say("354 go on")
-			var b strings.Builder
-			for {
-				l, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				if l == ".\r\n" || l == ".\n" {
-					break
-				}
-				b.WriteString(l)
-			}
-			cur.data = b.String()
-			s.mu.Lock()
-			s.msgs = append(s.msgs, cur)
-			s.cond.Broadcast()
-			s.mu.Unlock()
-			say("250 queued")
-		case "RSET", "NOOP":
-			say("250 ok")
-		case "QUIT":
-			say("221 bye")
-			return
-		default:
-			say(fmt.Sprintf("502 %s not implemented", verb))
-		}
-	}
 }

@@ -1,13 +1,10 @@
 package tests
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -210,25 +207,4 @@ func TestConsoleBrowser(t *testing.T) {
 	waitJS(t, ctx, "the sign-in page", `location.pathname === "/app/login"`)
 	runJS(t, ctx, "the overview again", chromedp.Navigate(base+"/app/"))
 	waitJS(t, ctx, "sent to sign in", `location.pathname === "/app/login"`)
-}
-
-// consoleShot keeps a full-page screenshot of the console under $SVC_TEST_ARTIFACTS/console or
-// tests/artifacts/console (ignored by git; docs/console holds a committed copy).
-func consoleShot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(85))
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	dir := os.Getenv("SVC_TEST_ARTIFACTS")
-	if dir == "" {
-		dir = filepath.Join(repoRoot(t), "tests", "artifacts")
-	}
-	dir = filepath.Join(dir, "console")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".jpg"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

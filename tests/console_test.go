@@ -102,6 +102,14 @@ func (b *ownerBrowser) sessionCookie() *http.Cookie {
 	return nil
 }
 
+// onStacks runs test in each of the stacks (the production one skips when Postgres or Redis does
+// not answer, unless CI=true).
+func onStacks(t *testing.T, test func(*testing.T, stack)) {
+	for _, env := range stacks {
+		t.Run(env.name, func(t *testing.T) { test(t, env.stack(t)) })
+	}
+}
+
 // consoleOwner makes an account whose owner signs in with email and password.
 func consoleOwner(t testing.TB, s stack, name, email, password string) account {
 	t.Helper()
@@ -113,8 +121,9 @@ func consoleOwner(t testing.TB, s stack, name, email, password string) account {
 	return a
 }
 
-func TestConsoleSignIn(t *testing.T) {
-	s := newEmbedded(t)
+func TestConsoleSignIn(t *testing.T) { onStacks(t, testConsoleSignIn) }
+
+func testConsoleSignIn(t *testing.T, s stack) {
 	api := s.startAPI(t)
 	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
 	b := newOwnerBrowser(t, api.URL())
@@ -201,8 +210,9 @@ func TestConsoleSignIn(t *testing.T) {
 	}
 }
 
-func TestConsoleCSRF(t *testing.T) {
-	s := newEmbedded(t)
+func TestConsoleCSRF(t *testing.T) { onStacks(t, testConsoleCSRF) }
+
+func testConsoleCSRF(t *testing.T, s stack) {
 	api := s.startAPI(t)
 	consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
 	b := newOwnerBrowser(t, api.URL())
@@ -234,8 +244,9 @@ func TestConsoleCSRF(t *testing.T) {
 	}
 }
 
-func TestConsoleThrottle(t *testing.T) {
-	s := newEmbedded(t)
+func TestConsoleThrottle(t *testing.T) { onStacks(t, testConsoleThrottle) }
+
+func testConsoleThrottle(t *testing.T, s stack) {
 	api := s.startAPI(t)
 	consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
 	consoleOwner(t, s, "Beta Shoes", "bea@example.com", "another horse battery")
@@ -280,6 +291,7 @@ var consoleRoutes = []struct{ method, path string }{
 	{"GET", "/app/conversations"},
 	{"GET", "/app/conversations/{conversation}"},
 	{"GET", "/app/webhooks"},
+	{"POST", "/app/webhooks"},
 	{"GET", "/app/webhooks/{webhook}"},
 	{"POST", "/app/webhooks/{webhook}/test"},
 	{"POST", "/app/webhooks/{webhook}/reactivate"},
@@ -290,8 +302,9 @@ var consoleRoutes = []struct{ method, path string }{
 
 // TestConsoleIsolation: signed out, every owner route sends to sign in; signed in as account A,
 // nothing of account B can be read or changed through the console.
-func TestConsoleIsolation(t *testing.T) {
-	s := newEmbedded(t)
+func TestConsoleIsolation(t *testing.T) { onStacks(t, testConsoleIsolation) }
+
+func testConsoleIsolation(t *testing.T, s stack) {
 	api := s.startAPI(t, "SVC_ALLOW_PRIVATE_TARGETS", "true")
 	consoleOwner(t, s, "Alpha Bakery", "alpha@example.com", "correct horse battery")
 	b := consoleOwner(t, s, "Beta Shoes", "beta@example.com", "another horse battery")
@@ -475,5 +488,48 @@ func TestConsoleCrawlProgress(t *testing.T) {
 	}
 	if faq := listOf(call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...).body, "faq"); len(faq) != 0 {
 		t.Errorf("faq after the removal: %v", faq)
+	}
+}
+
+// TestConsoleWebhookForm: the console's webhook form checks its fields at the edge (a refusal
+// names the field, never a 500) and shows the signing secret in its answer only.
+func TestConsoleWebhookForm(t *testing.T) { onStacks(t, testConsoleWebhookForm) }
+
+func testConsoleWebhookForm(t *testing.T, s stack) {
+	api := s.startAPI(t)
+	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	b := newOwnerBrowser(t, api.URL())
+	b.signIn("lu@example.com", "correct horse battery")
+	for _, tt := range []struct {
+		name, field string
+		form        url.Values
+	}{
+		{"NUL in the URL", "url", url.Values{"url": {"https://hooks.shop.example/\x00x"}, "events": {"*"}}},
+		{"invalid UTF-8", "url", url.Values{"url": {"https://hooks.shop.example/\xff"}, "events": {"*"}}},
+		{"URL too long", "url", url.Values{"url": {"https://hooks.shop.example/" + strings.Repeat("a", 3000)}, "events": {"*"}}},
+		{"http", "url", url.Values{"url": {"http://hooks.shop.example/x"}, "events": {"*"}}},
+		{"no event", "events", url.Values{"url": {"https://hooks.shop.example/x"}}},
+		{"unknown event", "events", url.Values{"url": {"https://hooks.shop.example/x"}, "events": {"order.\x00paid"}}},
+		{"* and another", "events", url.Values{"url": {"https://hooks.shop.example/x"}, "events": {"*", "message.replied"}}},
+	} {
+		p := b.post("/app/webhooks", "/app/webhooks", tt.form)
+		if p.status != http.StatusBadRequest || !strings.Contains(p.body, `<code>`+tt.field+`</code>: `) {
+			t.Errorf("%s: %d, want 400 naming %s\n%s", tt.name, p.status, tt.field, p.body)
+		}
+	}
+	if r := call(t, "GET", api.URL()+"/v1/webhooks", bearer(a.key)...); len(listOf(r.body, "data")) != 0 {
+		t.Fatalf("webhooks after refused forms: %s", r)
+	}
+	p := b.post("/app/webhooks", "/app/webhooks", url.Values{"url": {"https://hooks.shop.example/x"}, "events": {"message.replied", "knowledge.updated"}})
+	secret := regexp.MustCompile(`whsec_[A-Za-z0-9_-]+`).FindString(p.body)
+	if p.status != http.StatusCreated || secret == "" {
+		t.Fatalf("add a webhook: %d\n%s", p.status, p.body)
+	}
+	hooks := listOf(call(t, "GET", api.URL()+"/v1/webhooks", bearer(a.key)...).body, "data")
+	if len(hooks) != 1 || hooks[0]["url"] != "https://hooks.shop.example/x" || fmt.Sprint(hooks[0]["events"]) != "[message.replied knowledge.updated]" {
+		t.Errorf("the webhook added in the console: %v", hooks)
+	}
+	if p := b.get("/app/webhooks"); p.status != http.StatusOK || strings.Contains(p.body, secret) || !strings.Contains(p.body, "hooks.shop.example/x") {
+		t.Errorf("the webhooks page again: %d, shows the secret or not the webhook", p.status)
 	}
 }

@@ -1,20 +1,13 @@
 package tests
 
 import (
-	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -54,23 +47,7 @@ func TestWidgetBrowser(t *testing.T) {
 	other := servePage(t, "localhost", api.URL(), snippet)   // loopback too, but another host name
 
 	ctx := browser(t, chromium)
-	var warned atomic.Bool
-	if err := chromedp.Listen(ctx, func(ev any) {
-		var args []*runtime.RemoteObject
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			args = e.Args
-		case runtime.EventConsoleAPICalled:
-			args = e.Args
-		}
-		for _, arg := range args {
-			if strings.Contains(string(arg.Value), "svc widget: not available") {
-				warned.Store(true)
-			}
-		}
-	}); err != nil {
-		t.Fatalf("listening to the console: %v", err)
-	}
+	warned := watchConsole(t, ctx, "svc widget: not available")
 
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
 	runJS(t, ctx, "open the page", chromedp.Navigate(allowed))
@@ -138,137 +115,4 @@ func TestWidgetBrowser(t *testing.T) {
 	if n := len(listOf(getConversation(t, api, a.key, visitor), "messages")); n != 2 {
 		t.Errorf("the conversation has %d messages after the other origin's call, want 2", n)
 	}
-}
-
-// chromiumPath finds the system's Chromium; without it the test skips, or fails under CI=true.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("Chromium is not installed and CI=true: .ci/run installs the chromium package")
-	}
-	t.Skip("Chromium is not installed: the widget's browser test needs it (apt-get install -y chromium)")
-	return ""
-}
-
-// browser starts headless Chromium with a fresh profile and returns a tab's context.
-func browser(t *testing.T, path string) context.Context {
-	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(actx)
-	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", path, err)
-	}
-	return ctx
-}
-
-// servePage serves on host (a loopback name) a page with the snippet, under a strict
-// Content-Security-Policy: scripts, connections and images from the service only, no inline
-// script or style, no eval.
-func servePage(t *testing.T, host, apiURL, snippet string) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Padaria Lu</title></head>
-<body><h1>Padaria Lu</h1><p>Bread since 1962.</p>
-` + snippet + `</body></html>`
-	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src "+apiURL+"; connect-src "+apiURL+
-			"; img-src "+apiURL+"; style-src 'none'; base-uri 'none'; form-action 'none'")
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(page))
-	})}
-	go func() { _ = srv.Serve(l) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	_, port, _ := net.SplitHostPort(l.Addr().String())
-	return "http://" + host + ":" + port + "/"
-}
-
-// rect is where an element is on the screen.
-type rect struct{ Left, Top float64 }
-
-// runJS runs browser actions, failing the test on an error.
-func runJS(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
-	t.Helper()
-	if err := chromedp.Do(ctx, actions...); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-}
-
-// evaluate evaluates a JavaScript expression in the page and decodes its value.
-func evaluate[T any](t *testing.T, ctx context.Context, what, expr string, opts ...chromedp.EvaluateOption) T {
-	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	return v
-}
-
-// wantJS checks that the expression is true now.
-func wantJS(t *testing.T, ctx context.Context, what, expr string) {
-	t.Helper()
-	if !evaluate[bool](t, ctx, what, expr) {
-		t.Errorf("%s: false", what)
-	}
-}
-
-// waitJS waits until the expression is true.
-func waitJS(t *testing.T, ctx context.Context, what, expr string) {
-	t.Helper()
-	waitFor(t, 60*time.Second, what, func() (bool, string) {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { try { return !!(`+expr+`) } catch (e) { return false } })()`))
-		if err != nil {
-			return false, err.Error()
-		}
-		return ok, "false"
-	})
-}
-
-// screenshot keeps a full-page screenshot under $SVC_TEST_ARTIFACTS or tests/artifacts (ignored by
-// git) and returns its path.
-func screenshot(t *testing.T, ctx context.Context) string {
-	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	dir := os.Getenv("SVC_TEST_ARTIFACTS")
-	if dir == "" {
-		dir = filepath.Join(repoRoot(t), "tests", "artifacts")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "widget.png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }

@@ -177,6 +177,7 @@ func (c *Console) routes() *gin.Engine {
 	owner.GET("/conversations", c.conversations)
 	owner.GET("/conversations/:id", c.conversation)
 	owner.GET("/webhooks", c.webhooks)
+	owner.POST("/webhooks", c.createWebhook)
 	owner.GET("/webhooks/:id", c.webhook)
 	owner.POST("/webhooks/:id/test", c.testWebhook)
 	owner.POST("/webhooks/:id/reactivate", c.reactivateWebhook)

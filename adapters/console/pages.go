@@ -4,11 +4,11 @@ import (
 	"maps"
 	"net/http"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/webhooks"
@@ -16,9 +16,11 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/event"
 	kdomain "github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/domain/webhook"
 	"github.com/svcagent/svc/domain/widget"
 )
 
@@ -333,9 +335,32 @@ func (c *Console) webhooksPage(ctx *gin.Context, status int, extra map[string]an
 		c.fail(ctx, err)
 		return
 	}
-	data := map[string]any{"Webhooks": hooks}
+	data := map[string]any{"Webhooks": hooks, "Events": event.Types}
 	maps.Copy(data, extra)
 	c.render(ctx, status, "webhooks", data)
+}
+
+// createWebhook adds a webhook and shows its signing secret in this answer only: the same
+// change as POST /v1/webhooks.
+func (c *Console) createWebhook(ctx *gin.Context) {
+	u, err := text(ctx, "url", webhook.MaxURL, false)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	events := ctx.PostFormArray("events")
+	for _, e := range events {
+		if len(e) > 100 || !utf8.ValidString(e) {
+			c.fail(ctx, domain.Invalid("events", "unknown event type"))
+			return
+		}
+	}
+	created, err := c.uc.Webhooks.Create(ctx, c.acct(ctx).ID, strings.TrimSpace(u), events)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.webhooksPage(ctx, http.StatusCreated, map[string]any{"Created": created.Webhook, "Secret": created.Secret})
 }
 
 func (c *Console) webhooks(ctx *gin.Context) { c.webhooksPage(ctx, http.StatusOK, nil) }
@@ -386,7 +411,12 @@ func (c *Console) redeliver(ctx *gin.Context) {
 // Conversions and notifications
 
 func (c *Console) conversions(ctx *gin.Context) {
-	r, err := c.uc.Conversions.Report(ctx, c.acct(ctx).ID, time.Time{}, time.Time{})
+	from, to, err := apijson.ConversionsPeriod(ctx.GetQuery)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	r, err := c.uc.Conversions.Report(ctx, c.acct(ctx).ID, from, to)
 	if err != nil {
 		c.fail(ctx, err)
 		return

@@ -137,6 +137,15 @@ func (c *Console) errorPage(ctx *gin.Context, status int, msg string) {
 // (logged, never shown).
 func (c *Console) fail(ctx *gin.Context, err error) {
 	status, msg := c.failure(ctx, err)
+	if status == http.StatusBadRequest {
+		// Which field and why, as the API says it: the owner can correct the form.
+		data := map[string]any{"Status": status, "Message": msg}
+		if e, ok := domain.AsError(err); ok {
+			data["Field"], data["Detail"] = e.Field, e.Message
+		}
+		c.render(ctx, status, "error", data)
+		return
+	}
 	c.errorPage(ctx, status, msg)
 }
 

@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"bufio"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -9,13 +8,11 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"encoding/base64"
 	"math/big"
 	"net"
 	"net/netip"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,166 +21,8 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/svcagent/svc/domain/notification"
+	"github.com/svcagent/svc/internal/testenv"
 )
-
-// fakeSMTP is a minimal SMTP server on loopback: EHLO, STARTTLS, AUTH PLAIN, MAIL, RCPT, DATA,
-// RSET, NOOP and QUIT, enough for a client. It captures what it is sent.
-type fakeSMTP struct {
-	ln       net.Listener
-	tls      *tls.Config // for STARTTLS, or for every connection when implicit
-	implicit bool
-	startTLS bool   // offer STARTTLS
-	auth     bool   // offer AUTH PLAIN
-	greet    bool   // send the greeting (false: a server that hangs)
-	reject   string // a recipient refused with 550
-
-	mu      sync.Mutex
-	mails   []capturedMail
-	authd   []string // "user\x00pass" of each AUTH
-	usedTLS []bool   // per MAIL FROM: whether the session was encrypted
-}
-
-type capturedMail struct {
-	from string
-	to   []string
-	data string
-}
-
-func newFakeSMTP(t *testing.T, f *fakeSMTP) *fakeSMTP {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.implicit {
-		ln = tls.NewListener(ln, f.tls)
-	}
-	f.ln = ln
-	var wg sync.WaitGroup
-	t.Cleanup(func() { _ = ln.Close(); wg.Wait() })
-	wg.Go(func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Go(func() { f.serve(conn) })
-		}
-	})
-	return f
-}
-
-func (f *fakeSMTP) port() string {
-	_, p, _ := net.SplitHostPort(f.ln.Addr().String())
-	return p
-}
-
-func (f *fakeSMTP) serve(conn net.Conn) {
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
-	if !f.greet {
-		_, _ = bufio.NewReader(conn).ReadString('\n') // hang until the client gives up
-		return
-	}
-	encrypted := f.implicit
-	r, w := bufio.NewReader(conn), bufio.NewWriter(conn)
-	reply := func(lines ...string) {
-		for _, l := range lines {
-			_, _ = w.WriteString(l + "\r\n")
-		}
-		_ = w.Flush()
-	}
-	reply("220 fake ESMTP")
-	var cur capturedMail
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return
-		}
-		line = strings.TrimRight(line, "\r\n")
-		verb, arg, _ := strings.Cut(line, " ")
-		switch strings.ToUpper(verb) {
-		case "EHLO":
-			lines := []string{"250-fake", "250-8BITMIME"}
-			if f.startTLS && !encrypted {
-				lines = append(lines, "250-STARTTLS")
-			}
-			if f.auth {
-				lines = append(lines, "250-AUTH PLAIN")
-			}
-			reply(append(lines, "250 ENHANCEDSTATUSCODES")...)
-		case "HELO":
-			reply("250 fake")
-		case "STARTTLS":
-			reply("220 go ahead")
-			tc := tls.Server(conn, f.tls)
-			if tc.Handshake() != nil {
-				return
-			}
-			conn, encrypted = tc, true
-			r, w = bufio.NewReader(tc), bufio.NewWriter(tc)
-		case "AUTH":
-			mech, resp, _ := strings.Cut(arg, " ")
-			if mech != "PLAIN" {
-				reply("504 unsupported")
-				continue
-			}
-			if resp == "" {
-				reply("334 ")
-				resp, _ = r.ReadString('\n')
-			}
-			b, _ := base64.StdEncoding.DecodeString(strings.TrimSpace(resp))
-			f.mu.Lock()
-			f.authd = append(f.authd, strings.TrimPrefix(string(b), "\x00"))
-			f.mu.Unlock()
-			reply("235 2.7.0 ok")
-		case "MAIL":
-			cur = capturedMail{from: arg}
-			f.mu.Lock()
-			f.usedTLS = append(f.usedTLS, encrypted)
-			f.mu.Unlock()
-			reply("250 2.1.0 ok")
-		case "RCPT":
-			if f.reject != "" && strings.Contains(arg, f.reject) {
-				reply("550 5.1.1 no such user")
-				continue
-			}
-			cur.to = append(cur.to, arg)
-			reply("250 2.1.5 ok")
-		case "DATA":
-			reply("354 go on")
-			var data strings.Builder
-			for {
-				l, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				if l == ".\r\n" {
-					break
-				}
-				data.WriteString(l)
-			}
-			cur.data = data.String()
-			f.mu.Lock()
-			f.mails = append(f.mails, cur)
-			f.mu.Unlock()
-			reply("250 2.0.0 queued")
-		case "RSET", "NOOP":
-			reply("250 2.0.0 ok")
-		case "QUIT":
-			reply("221 2.0.0 bye")
-			return
-		default:
-			reply("502 5.5.2 unknown command")
-		}
-	}
-}
-
-func (f *fakeSMTP) captured() ([]capturedMail, []string, []bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.mails, f.authd, f.usedTLS
-}
 
 // testTLS returns a server config with a self-signed certificate for 127.0.0.1, and a client
 // config that trusts it.
@@ -229,40 +68,40 @@ func newSMTP(t *testing.T, rawURL string) *SMTP {
 }
 
 func TestSMTPPlain(t *testing.T) {
-	srv := newFakeSMTP(t, &fakeSMTP{greet: true})
-	s := newSMTP(t, "smtp://127.0.0.1:"+srv.port())
+	srv := testenv.NewSMTP(t, testenv.SMTPOptions{})
+	s := newSMTP(t, "smtp://"+srv.Addr())
 	if err := s.Send(context.Background(), testMail); err != nil {
 		t.Fatal(err)
 	}
-	mails, authd, usedTLS := srv.captured()
+	mails, authd := srv.Mails(), srv.Auths()
 	if len(mails) != 1 {
 		t.Fatalf("server got %d mails, want 1", len(mails))
 	}
 	m := mails[0]
-	if !strings.Contains(m.from, "<noreply@svc.example>") || len(m.to) != 1 || !strings.Contains(m.to[0], "<owner@example.com>") {
-		t.Errorf("envelope from %q to %q", m.from, m.to)
+	if m.From != "noreply@svc.example" || len(m.To) != 1 || m.To[0] != "owner@example.com" {
+		t.Errorf("envelope from %q to %q", m.From, m.To)
 	}
 	for _, want := range []string{"Subject: New sale: 42.00 EUR", "To: <owner@example.com>", "From: \"SVC\" <noreply@svc.example>", "A customer bought.", "Reference: ord_1", "Message-ID: ", "Date: "} {
-		if !strings.Contains(m.data, want) {
-			t.Errorf("message lacks %q:\n%s", want, m.data)
+		if !strings.Contains(m.Data, want) {
+			t.Errorf("message lacks %q:\n%s", want, m.Data)
 		}
 	}
-	if len(authd) != 0 || len(usedTLS) != 1 || usedTLS[0] {
-		t.Errorf("auth %q, tls %v; want none", authd, usedTLS)
+	if len(authd) != 0 || m.TLS {
+		t.Errorf("auth %q, tls %v; want none", authd, m.TLS)
 	}
 }
 
 func TestSMTPStartTLSWithAuth(t *testing.T) {
 	serverTLS, clientTLS := testTLS(t)
-	srv := newFakeSMTP(t, &fakeSMTP{greet: true, startTLS: true, auth: true, tls: serverTLS})
-	s := newSMTP(t, "smtp://mailer:p%40ss@127.0.0.1:"+srv.port())
+	srv := testenv.NewSMTP(t, testenv.SMTPOptions{Auth: true, TLS: serverTLS})
+	s := newSMTP(t, "smtp://mailer:p%40ss@"+srv.Addr())
 	s.tlsConfig = clientTLS
 	if err := s.Send(context.Background(), testMail); err != nil {
 		t.Fatal(err)
 	}
-	mails, authd, usedTLS := srv.captured()
-	if len(mails) != 1 || len(usedTLS) != 1 || !usedTLS[0] {
-		t.Fatalf("%d mails, tls %v; want one, over STARTTLS", len(mails), usedTLS)
+	mails, authd := srv.Mails(), srv.Auths()
+	if len(mails) != 1 || !mails[0].TLS {
+		t.Fatalf("%d mails %+v; want one, over STARTTLS", len(mails), mails)
 	}
 	if len(authd) != 1 || authd[0] != "mailer\x00p@ss" {
 		t.Errorf("AUTH %q, want mailer and the password", authd)
@@ -270,8 +109,8 @@ func TestSMTPStartTLSWithAuth(t *testing.T) {
 }
 
 func TestSMTPNoCredentialsInTheClear(t *testing.T) {
-	srv := newFakeSMTP(t, &fakeSMTP{greet: true, auth: true}) // AUTH PLAIN, no STARTTLS
-	s := newSMTP(t, "smtp://mailer:hunter2@127.0.0.1:"+srv.port())
+	srv := testenv.NewSMTP(t, testenv.SMTPOptions{Auth: true}) // AUTH PLAIN, no STARTTLS
+	s := newSMTP(t, "smtp://mailer:hunter2@"+srv.Addr())
 	err := s.Send(context.Background(), testMail)
 	if err == nil {
 		t.Fatal("sent with credentials over a plain connection")
@@ -279,42 +118,42 @@ func TestSMTPNoCredentialsInTheClear(t *testing.T) {
 	if strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("error shows the password: %v", err)
 	}
-	if mails, authd, _ := srv.captured(); len(authd) != 0 || len(mails) != 0 {
+	if mails, authd := srv.Mails(), srv.Auths(); len(authd) != 0 || len(mails) != 0 {
 		t.Errorf("server got AUTH %q and %d mails, want neither", authd, len(mails))
 	}
 }
 
 func TestSMTPS(t *testing.T) {
 	serverTLS, clientTLS := testTLS(t)
-	srv := newFakeSMTP(t, &fakeSMTP{greet: true, auth: true, implicit: true, tls: serverTLS})
-	s := newSMTP(t, "smtps://mailer:secret@127.0.0.1:"+srv.port())
+	srv := testenv.NewSMTP(t, testenv.SMTPOptions{Auth: true, Implicit: true, TLS: serverTLS})
+	s := newSMTP(t, "smtps://mailer:secret@"+srv.Addr())
 	s.tlsConfig = clientTLS
 	if err := s.Send(context.Background(), testMail); err != nil {
 		t.Fatal(err)
 	}
-	mails, authd, usedTLS := srv.captured()
-	if len(mails) != 1 || len(authd) != 1 || authd[0] != "mailer\x00secret" || !usedTLS[0] {
-		t.Errorf("%d mails, auth %q, tls %v", len(mails), authd, usedTLS)
+	mails, authd := srv.Mails(), srv.Auths()
+	if len(mails) != 1 || len(authd) != 1 || authd[0] != "mailer\x00secret" || !mails[0].TLS {
+		t.Errorf("%+v mails, auth %q", mails, authd)
 	}
 }
 
 func TestSMTPFailures(t *testing.T) {
 	t.Run("recipient refused", func(t *testing.T) {
-		srv := newFakeSMTP(t, &fakeSMTP{greet: true, reject: "owner@example.com"})
-		if err := newSMTP(t, "smtp://127.0.0.1:"+srv.port()).Send(context.Background(), testMail); err == nil {
+		srv := testenv.NewSMTP(t, testenv.SMTPOptions{Reject: "owner@example.com"})
+		if err := newSMTP(t, "smtp://"+srv.Addr()).Send(context.Background(), testMail); err == nil {
 			t.Error("no error for a refused recipient")
 		}
 	})
 	t.Run("untrusted certificate", func(t *testing.T) {
 		serverTLS, _ := testTLS(t)
-		srv := newFakeSMTP(t, &fakeSMTP{greet: true, startTLS: true, tls: serverTLS})
-		if err := newSMTP(t, "smtp://127.0.0.1:"+srv.port()).Send(context.Background(), testMail); err == nil {
+		srv := testenv.NewSMTP(t, testenv.SMTPOptions{TLS: serverTLS})
+		if err := newSMTP(t, "smtp://"+srv.Addr()).Send(context.Background(), testMail); err == nil {
 			t.Error("STARTTLS with an untrusted certificate went through")
 		}
 	})
 	t.Run("server hangs", func(t *testing.T) {
-		srv := newFakeSMTP(t, &fakeSMTP{})
-		s := newSMTP(t, "smtp://127.0.0.1:"+srv.port())
+		srv := testenv.NewSMTP(t, testenv.SMTPOptions{Hang: true})
+		s := newSMTP(t, "smtp://"+srv.Addr())
 		s.timeout = 200 * time.Millisecond
 		start := time.Now()
 		if err := s.Send(context.Background(), testMail); err == nil {
@@ -325,11 +164,11 @@ func TestSMTPFailures(t *testing.T) {
 		}
 	})
 	t.Run("canceled while the server hangs", func(t *testing.T) {
-		srv := newFakeSMTP(t, &fakeSMTP{})
+		srv := testenv.NewSMTP(t, testenv.SMTPOptions{Hang: true})
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
 		start := time.Now()
-		if err := newSMTP(t, "smtp://127.0.0.1:"+srv.port()).Send(ctx, testMail); err == nil {
+		if err := newSMTP(t, "smtp://"+srv.Addr()).Send(ctx, testMail); err == nil {
 			t.Error("no error from a server that never greets")
 		}
 		if d := time.Since(start); d > 2*time.Second {
@@ -350,13 +189,13 @@ func TestSMTPFailures(t *testing.T) {
 		}
 	})
 	t.Run("bad recipient", func(t *testing.T) {
-		srv := newFakeSMTP(t, &fakeSMTP{greet: true})
+		srv := testenv.NewSMTP(t, testenv.SMTPOptions{})
 		bad := testMail
 		bad.To = "not an address"
-		if err := newSMTP(t, "smtp://127.0.0.1:"+srv.port()).Send(context.Background(), bad); err == nil {
+		if err := newSMTP(t, "smtp://"+srv.Addr()).Send(context.Background(), bad); err == nil {
 			t.Error("no error for a bad recipient")
 		}
-		if mails, _, _ := srv.captured(); len(mails) != 0 {
+		if mails := srv.Mails(); len(mails) != 0 {
 			t.Error("a mail went out")
 		}
 	})
