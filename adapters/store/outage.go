@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/svcagent/svc/domain"
@@ -72,7 +74,34 @@ func outageState(code string) bool {
 // outageConnector is a driver.Connector that turns the connection-level failures of the one it
 // wraps (pgdriver's) into service_unavailable errors, so that every repository reports an outage
 // the same way without a check of its own.
-type outageConnector struct{ driver.Connector }
+type outageConnector struct {
+	driver.Connector
+	lazy *sql.DB // the pool whose commits do not wait for the WAL flush (lazyPool), on the main pool
+}
+
+// Driver is the wrapped connector's driver, carrying the lazy pool when there is one, so that a
+// repository finds it from its bun.DB (lazyPool).
+func (c outageConnector) Driver() driver.Driver {
+	if c.lazy == nil {
+		return c.Connector.Driver()
+	}
+	return lazyDriver{Driver: c.Connector.Driver(), pool: c.lazy}
+}
+
+// lazyDriver is the driver of a Postgres pool that has a lazy pool beside it.
+type lazyDriver struct {
+	driver.Driver
+	pool *sql.DB
+}
+
+// lazyPool returns the pool of db's database whose sessions commit with synchronous_commit off,
+// or nil when there is none (SQLite; a database URL that sets synchronous_commit itself).
+func lazyPool(db *bun.DB) *sql.DB {
+	if d, ok := db.DB.Driver().(lazyDriver); ok {
+		return d.pool
+	}
+	return nil
+}
 
 func (c outageConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	cn, err := c.Connector.Connect(ctx)
