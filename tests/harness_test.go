@@ -87,6 +87,9 @@ func binaries(t testing.TB) string {
 	if testing.Short() {
 		t.Skip("-short: the test builds and starts the programs")
 	}
+	if dir := os.Getenv("SVC_TEST_BIN_DIR"); dir != "" {
+		return dir // programs built beforehand (the load harness measuring a given build)
+	}
 	root := repoRoot(t)
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "svc-e2e-bin-")

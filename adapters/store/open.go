@@ -74,19 +74,15 @@ func OpenPostgres(ctx context.Context, databaseURL string) (*bun.DB, func(), err
 	if err != nil {
 		return nil, nil, err
 	}
-	lazy := lazyPool(db)
+	extras := pgExtrasOf(db)
 	db, closeDB, err := ping(ctx, db, "postgres")
 	if err != nil {
-		if lazy != nil {
-			_ = lazy.Close()
-		}
+		extras.close()
 		return nil, nil, err
 	}
 	return db, func() {
 		closeDB()
-		if lazy != nil {
-			_ = lazy.Close()
-		}
+		extras.close()
 	}, nil
 }
 
@@ -135,7 +131,7 @@ func openPostgres(databaseURL string) (db *bun.DB, err error) {
 	// so that the pool recovers by itself after a restart of the database.
 	main := pgdriver.NewConnector(pgdriver.WithDSN(databaseURL), pgdriver.WithResetSessionFunc(dropDeadConn))
 	n := max(8, 4*runtime.GOMAXPROCS(0))
-	var lazy *sql.DB
+	extras := &pgExtras{auth: newAuthWatch(pgdriver.NewConnector(pgdriver.WithDSN(databaseURL)))}
 	if _, set := main.Config().ConnParams["synchronous_commit"]; !set {
 		// The ledger's lone charges commit without waiting for the WAL flush (see NewUsage).
 		params := maps.Clone(main.Config().ConnParams)
@@ -143,13 +139,14 @@ func openPostgres(databaseURL string) (db *bun.DB, err error) {
 			params = map[string]any{}
 		}
 		params["synchronous_commit"] = "off"
-		lazy = sql.OpenDB(outageConnector{Connector: pgdriver.NewConnector(pgdriver.WithDSN(databaseURL),
+		lazy := sql.OpenDB(outageConnector{Connector: pgdriver.NewConnector(pgdriver.WithDSN(databaseURL),
 			pgdriver.WithConnParams(params), pgdriver.WithResetSessionFunc(dropDeadConn))})
 		lazy.SetMaxOpenConns(n / 2)
 		lazy.SetMaxIdleConns(n / 2)
 		lazy.SetConnMaxIdleTime(5 * time.Minute)
+		extras.lazy = lazy
 	}
-	sqldb := sql.OpenDB(outageConnector{Connector: main, lazy: lazy})
+	sqldb := sql.OpenDB(outageConnector{Connector: main, extras: extras})
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
