@@ -35,6 +35,9 @@ type authWatch struct {
 	ctx   context.Context
 	stop  context.CancelFunc
 	done  chan struct{}
+
+	mu sync.Mutex
+	ln *pgdriver.Listener // the listener now, closed by close so that a waiting read ends
 }
 
 // authQuiet is how long the listening connection may hear nothing before it is checked with a
@@ -65,6 +68,11 @@ func (w *authWatch) bump() { w.gen.Add(1) }
 func (w *authWatch) close() {
 	w.stop()
 	w.start.Do(func() { close(w.done) }) // never started
+	w.mu.Lock()
+	if w.ln != nil {
+		_ = w.ln.Close()
+	}
+	w.mu.Unlock()
 	<-w.done
 }
 
@@ -93,6 +101,12 @@ func (w *authWatch) run() {
 func (w *authWatch) listen(db *bun.DB) {
 	ln := pgdriver.NewListener(db)
 	defer func() { _ = ln.Close() }()
+	w.mu.Lock()
+	w.ln = ln
+	w.mu.Unlock()
+	if w.ctx.Err() != nil {
+		return // closed meanwhile
+	}
 	if err := ln.Listen(w.ctx, authChannel); err != nil {
 		return
 	}
