@@ -24,6 +24,18 @@ type changingKeys struct {
 
 func (k *changingKeys) Generation() (uint64, bool) { return k.gen, k.follow }
 
+// keptFixture is an Access over a store that follows changes, a limiter that lets everything in
+// and a clock at now.
+func keptFixture(t *testing.T) (*changingKeys, *Access) {
+	ctrl := gomock.NewController(t)
+	keys := &changingKeys{MockKeys: mock.NewMockKeys(ctrl), follow: true}
+	limiter := mock.NewMockRateLimiter(ctrl)
+	clock := mock.NewMockClock(ctrl)
+	clock.EXPECT().Now().Return(now).AnyTimes()
+	limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}}, nil).AnyTimes()
+	return keys, NewAccess(keys, limiter, plans, clock)
+}
+
 // TestAdmitKept checks when AdmitKept reuses a check of the key instead of reading the store:
 // only while the store follows changes and reports none, within KeptFor, in the same period,
 // with room left in the allowance; and that Admit never reuses one.
@@ -80,13 +92,7 @@ func TestAdmitKept(t *testing.T) {
 	}
 
 	t.Run("a revocation is read after the change", func(t *testing.T) {
-		ctrl := gomock.NewController(t)
-		keys := &changingKeys{MockKeys: mock.NewMockKeys(ctrl), follow: true}
-		limiter := mock.NewMockRateLimiter(ctrl)
-		clock := mock.NewMockClock(ctrl)
-		clock.EXPECT().Now().Return(now).AnyTimes()
-		limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}}, nil).AnyTimes()
-		access := NewAccess(keys, limiter, plans, clock)
+		keys, access := keptFixture(t)
 		keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil)
 		if _, err := access.AdmitKept(context.Background(), goodKey); err != nil {
 			t.Fatalf("before: %v", err)
@@ -99,14 +105,8 @@ func TestAdmitKept(t *testing.T) {
 	})
 
 	t.Run("Admit always reads", func(t *testing.T) {
-		ctrl := gomock.NewController(t)
-		keys := &changingKeys{MockKeys: mock.NewMockKeys(ctrl), follow: true}
-		limiter := mock.NewMockRateLimiter(ctrl)
-		clock := mock.NewMockClock(ctrl)
-		clock.EXPECT().Now().Return(now).AnyTimes()
-		limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}}, nil).AnyTimes()
+		keys, access := keptFixture(t)
 		keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil).Times(3)
-		access := NewAccess(keys, limiter, plans, clock)
 		if _, err := access.AdmitKept(context.Background(), goodKey); err != nil {
 			t.Fatal(err)
 		}
