@@ -60,6 +60,16 @@ type Keys interface {
 	Touch(ctx context.Context, at time.Time, keyIDs []string) error
 }
 
+// KeyChanges is what a Keys store also implements when it can tell that keys or accounts changed,
+// in this process or any other of the deployment, so that authentication may keep what it read
+// while nothing changed.
+type KeyChanges interface {
+	// Generation returns a number that changes after every committed change to a key or an
+	// account (at once for this process's own writes), and ok false while changes cannot be
+	// followed, when nothing read may be kept.
+	Generation() (gen uint64, ok bool)
+}
+
 // Profiles stores the profile of each account.
 type Profiles interface {
 	// Get returns the account's profile, or profile.Default when it has none yet.

@@ -87,6 +87,9 @@ func binaries(t testing.TB) string {
 	if testing.Short() {
 		t.Skip("-short: the test builds and starts the programs")
 	}
+	if dir := os.Getenv("SVC_TEST_BIN_DIR"); dir != "" {
+		return dir // programs built beforehand (the load harness measuring a given build)
+	}
 	root := repoRoot(t)
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "svc-e2e-bin-")
@@ -255,7 +258,14 @@ const (
 // is still running, and its log is printed when the test failed.
 func start(t testing.TB, name string, env map[string]string, ready readiness) *proc {
 	t.Helper()
-	bin := filepath.Join(binaries(t), name)
+	return startFrom(t, binaries(t), name, env, ready)
+}
+
+// startFrom is start with the program taken from the directory dir (the load harness's baseline
+// build, BENCH_BASELINE_BIN).
+func startFrom(t testing.TB, dir, name string, env map[string]string, ready readiness) *proc {
+	t.Helper()
+	bin := filepath.Join(dir, name)
 	envCopy := map[string]string{}
 	for k, v := range env {
 		envCopy[k] = v
@@ -620,6 +630,7 @@ type stack struct {
 	name       string // "embedded" or "production"
 	env        map[string]string
 	production bool
+	bin        string // the directory of the svc-api to start, when not the tree's own build
 }
 
 // with returns the stack's environment plus extra variables.
@@ -681,6 +692,9 @@ func (s stack) startAPI(t testing.TB, extra ...string) *proc {
 	addr := freeAddr(t)
 	env["SVC_HTTP_ADDR"] = addr
 	env["SVC_PUBLIC_URL"] = "http://" + addr
+	if s.bin != "" {
+		return startFrom(t, s.bin, "svc-api", env, waitHealthz)
+	}
 	return start(t, "svc-api", env, waitHealthz)
 }
 

@@ -44,6 +44,9 @@ type loadConfig struct {
 	programEnv   []string      // extra name, value pairs for every svc-api and svc-worker
 	out          string        // the report file ("" writes none)
 	note         string        // a sentence for the report (the state of the machine)
+	baseline     string        // a directory holding another build's svc-api: "<env> before" relay systems
+	relayOnly    bool          // measure the relay only (no POST /v1/chat, no webhooks)
+	profile      string        // a directory for svc-api (relay)'s profiles of the closed loop
 	quick        bool
 }
 
@@ -77,8 +80,12 @@ func quickLoadConfig() loadConfig {
 // BENCH_STREAMS, BENCH_ACCOUNTS, BENCH_CHAT_ACCOUNTS, BENCH_EVENTS, BENCH_RATES (100,300),
 // BENCH_CLIENTS, BENCH_CHAT_CLIENTS, BENCH_CHAT_RATE, BENCH_PROGRAM_ENV (NAME=value pairs
 // separated by spaces, given to every program after the default SVC_PLAN_PRO_RATE_LIMITS),
-// BENCH_OUT (the report file; "-" for none) and
-// BENCH_NOTE.
+// BENCH_OUT (the report file; "-" for none), BENCH_NOTE, BENCH_BASELINE_BIN (a directory with
+// another build's svc-api, e.g. `go build -o /tmp/before/ ./cmd/svc-api` at an older commit: each
+// environment then also runs "<env> before", a relay-only system of that build, alternated with
+// the others in every measure), BENCH_MEASURES=relay (only the relay's measures) and
+// BENCH_PROFILE_DIR (CPU, block, mutex and allocation profiles of each relay svc-api during its
+// first closed loop; the programs then run with SVC_PROFILING=true).
 func loadConfigFromEnv(t testing.TB) loadConfig {
 	t.Helper()
 	c := defaultLoadConfig()
@@ -153,6 +160,15 @@ func loadConfigFromEnv(t testing.TB) loadConfig {
 		}
 	}
 	c.note = os.Getenv("BENCH_NOTE")
+	c.baseline = os.Getenv("BENCH_BASELINE_BIN")
+	c.profile = os.Getenv("BENCH_PROFILE_DIR")
+	switch v := os.Getenv("BENCH_MEASURES"); v {
+	case "", "all":
+	case "relay":
+		c.relayOnly = true
+	default:
+		t.Fatalf("BENCH_MEASURES=%q: want relay or all", v)
+	}
 	if c.rounds < 1 || c.accounts < 1 || c.chatAccounts < 1 {
 		t.Fatal("BENCH_ROUNDS, BENCH_ACCOUNTS and BENCH_CHAT_ACCOUNTS must be at least 1")
 	}
@@ -212,6 +228,7 @@ type loadSystem struct {
 	next     atomic.Uint64
 	hooksAt  string // path prefix of this system's webhooks at the receiver
 	made     atomic.Int64
+	metrics  string // the relay svc-api's metrics listener (its pprof with BENCH_PROFILE_DIR)
 }
 
 // key returns the relay key of the next request: each request's key differs from the last.
@@ -261,7 +278,10 @@ func runLoad(t *testing.T, cfg loadConfig) string {
 	h.systems = append(h.systems, &loadSystem{name: "direct", relayURL: h.upstream.URL,
 		procs: []watchedProc{{role: benchRole, pid: os.Getpid()}}})
 	for _, name := range cfg.envs {
-		h.systems = append(h.systems, h.startSystem(t, name))
+		h.systems = append(h.systems, h.startSystem(t, name, ""))
+		if cfg.baseline != "" {
+			h.systems = append(h.systems, h.startSystem(t, name, cfg.baseline))
+		}
 	}
 	t.Logf("set up in %s", time.Since(started).Round(time.Second))
 	h.warmUp(t)
@@ -279,11 +299,15 @@ func runLoad(t *testing.T, cfg loadConfig) string {
 
 // startSystem starts environment name: an svc-api whose model is the fake upstream (the relay),
 // an svc-api with the built-in engine (POST /v1/chat, webhooks) and, in production, an
-// svc-worker; then it makes the accounts.
-func (h *loadHarness) startSystem(t *testing.T, name string) *loadSystem {
+// svc-worker; then it makes the accounts. With bin (a baseline build's directory) it starts the
+// relay alone, with that build's svc-api, as the system "<name> before".
+func (h *loadHarness) startSystem(t *testing.T, name, bin string) *loadSystem {
 	t.Helper()
 	cfg := h.cfg
 	common := append([]string{"SVC_LOG_LEVEL", "warn", "SVC_DEMO", "false"}, privateTargets...)
+	if cfg.profile != "" {
+		common = append(common, "SVC_PROFILING", "true")
+	}
 	common = append(common, cfg.programEnv...)
 	var relayStack, chatStack stack
 	switch name {
@@ -293,10 +317,14 @@ func (h *loadHarness) startSystem(t *testing.T, name string) *loadSystem {
 		relayStack = newWebhookProduction(t, webhookBenchRedisDB)
 		chatStack = relayStack // one Postgres database and Redis for the three programs
 	}
+	relayStack.bin = bin
 	relay := relayStack.startAPI(t, append(common,
 		"SVC_MODEL_BASE_URL", h.upstream.URL+"/v1", "SVC_MODEL_API_KEY", mcUpstreamKey, "SVC_MODEL_NAME", mcUpstreamModel)...)
+	if bin != "" || cfg.relayOnly {
+		return h.startRelayOnly(t, name, bin, relayStack, relay)
+	}
 	chat := chatStack.startAPI(t, common...)
-	s := &loadSystem{name: name, relayURL: relay.URL(), chatURL: chat.URL(), hooksAt: "/load/" + name,
+	s := &loadSystem{name: name, relayURL: relay.URL(), chatURL: chat.URL(), hooksAt: "/load/" + name, metrics: relay.metrics,
 		procs: []watchedProc{{role: "svc-api (relay)", pid: relay.cmd.Process.Pid}, {role: "svc-api (chat)", pid: chat.cmd.Process.Pid}}}
 	if chatStack.production {
 		worker := chatStack.startWorker(t, common...)
@@ -329,6 +357,26 @@ func (h *loadHarness) startSystem(t *testing.T, name string) *loadSystem {
 	})
 	t.Logf("%s: %d relay, %d chat and %d webhook accounts made in %s", name, len(s.keys), len(s.chatKeys),
 		len(s.hookKeys), time.Since(began).Round(time.Second))
+	return s
+}
+
+// startRelayOnly finishes a system that serves the relay alone (a baseline build's, or any with
+// BENCH_MEASURES=relay): its processes and its relay accounts.
+func (h *loadHarness) startRelayOnly(t *testing.T, name, bin string, st stack, relay *proc) *loadSystem {
+	t.Helper()
+	if bin != "" {
+		name += " before"
+	}
+	s := &loadSystem{name: name, relayURL: relay.URL(), metrics: relay.metrics,
+		procs: []watchedProc{{role: "svc-api (relay)", pid: relay.cmd.Process.Pid}}}
+	if st.production {
+		s.procs = append(s.procs, watchedProc{role: "postgres", pids: postgresBackends(t, st.env["SVC_DATABASE_URL"])})
+		if pid := redisPid(st.env["SVC_REDIS_URL"]); pid > 0 {
+			s.procs = append(s.procs, watchedProc{role: "redis-server", pid: pid})
+		}
+	}
+	s.procs = append(s.procs, watchedProc{role: benchRole, pid: os.Getpid()})
+	s.keys = provision(t, st, h.cfg.accounts, fmt.Sprintf("Load relay %s", name), nil)
 	return s
 }
 
@@ -581,6 +629,11 @@ func (h *loadHarness) round(t *testing.T, r int) {
 	name := fmt.Sprintf("chat completion, closed loop, %d clients", cfg.clients)
 	for _, s := range h.inTurn(r, true) {
 		h.measure(name, s, func() phaseResult {
+			stop := func() {}
+			if r == 0 {
+				stop = h.profileRelay(t, s)
+			}
+			defer stop()
 			return closedLoop(cfg.clients, cfg.duration, func(uint64) error { return h.relay(s, false, nil) })
 		})
 	}
@@ -590,6 +643,9 @@ func (h *loadHarness) round(t *testing.T, r int) {
 		return ttfb, err
 	})
 
+	if cfg.relayOnly {
+		return
+	}
 	name = fmt.Sprintf("POST /v1/chat, %d clients", cfg.chatClients)
 	for _, s := range h.inTurn(r, false) {
 		h.measure(name, s, func() phaseResult {
@@ -607,6 +663,44 @@ func (h *loadHarness) round(t *testing.T, r int) {
 		for _, s := range h.inTurn(r, false) {
 			h.measure(name, s, func() phaseResult { return h.fanOut(s) })
 		}
+	}
+}
+
+// profileRelay records the relay svc-api of s (with BENCH_PROFILE_DIR) for the harness's phase
+// duration: its CPU profile over the phase, then its block, mutex and allocation profiles (since
+// the start). The returned function waits for the files.
+func (h *loadHarness) profileRelay(t *testing.T, s *loadSystem) func() {
+	if h.cfg.profile == "" || s.metrics == "" {
+		return func() {}
+	}
+	base := "http://" + s.metrics + "/debug/pprof/"
+	prefix := filepath.Join(h.cfg.profile, strings.ReplaceAll(s.name, " ", "-"))
+	fetch := func(path, file string) {
+		client := &http.Client{Timeout: h.cfg.duration + time.Minute}
+		resp, err := client.Get(base + path)
+		if err != nil {
+			t.Logf("profile %s of %s: %v", path, s.name, err)
+			return
+		}
+		defer func() { _ = resp.Body.Close() }()
+		raw, err := io.ReadAll(resp.Body)
+		if err == nil && resp.StatusCode == http.StatusOK {
+			err = os.WriteFile(prefix+"."+file, raw, 0o644)
+		}
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Logf("profile %s of %s: %s %v", path, s.name, resp.Status, err)
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fetch(fmt.Sprintf("profile?seconds=%d", max(1, int(h.cfg.duration.Seconds()))), "cpu.pprof")
+	}()
+	return func() {
+		<-done
+		fetch("block", "block.pprof")
+		fetch("mutex", "mutex.pprof")
+		fetch("allocs", "allocs.pprof")
 	}
 }
 

@@ -1,9 +1,11 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -37,9 +39,26 @@ func (s *Server) requestID(c *gin.Context) {
 		id = ident.New("req")
 	}
 	c.Set(ctxRequestID, id)
-	c.Set(ctxLogger, s.log.With(zap.String("request_id", id)))
+	c.Set(ctxLogger, &requestLogger{base: s.log, id: id})
 	c.Header(headerRequestID, id)
 	c.Next()
+}
+
+// requestLogger is a request's logger, made with its request id only when something is logged:
+// most requests log nothing at the usual levels, and zap encodes a child logger's fields when it
+// is made.
+type requestLogger struct {
+	base *zap.Logger
+	id   string
+	made atomic.Pointer[zap.Logger] // the handler's goroutines may log at once
+}
+
+func (l *requestLogger) get() *zap.Logger {
+	if m := l.made.Load(); m != nil {
+		return m
+	}
+	l.made.CompareAndSwap(nil, l.base.With(zap.String("request_id", l.id)))
+	return l.made.Load()
 }
 
 func saneRequestID(id string) bool {
@@ -57,7 +76,7 @@ func saneRequestID(id string) bool {
 // logger returns the request's logger.
 func logger(c *gin.Context) *zap.Logger {
 	if l, ok := c.Get(ctxLogger); ok {
-		return l.(*zap.Logger)
+		return l.(*requestLogger).get()
 	}
 	return zap.NewNop()
 }
@@ -73,6 +92,9 @@ func (s *Server) accessLog(c *gin.Context) {
 	}
 	status := c.Writer.Status()
 	s.metrics.observe(c.Request.Method, route, status, elapsed)
+	if !s.log.Core().Enabled(zap.InfoLevel) {
+		return
+	}
 	fields := []zap.Field{
 		zap.String("method", c.Request.Method),
 		zap.String("route", route),
@@ -149,8 +171,18 @@ func bearer(c *gin.Context) string {
 // account limits given (each answered later, in the route's order: see admitted). The account id
 // of the request comes only from here. A failed authentication is throttled (see refuse).
 func (s *Server) authKey(accountLimits ...ratelimit.Limit) gin.HandlerFunc {
+	return s.authKeyWith(s.uc.Access.Admit, accountLimits)
+}
+
+// authKeyKept is authKey for the model-compatible endpoints, whose charge checks the allowance
+// again: a recent check of the key is reused while no key or account changed (Access.AdmitKept).
+func (s *Server) authKeyKept(accountLimits ...ratelimit.Limit) gin.HandlerFunc {
+	return s.authKeyWith(s.uc.Access.AdmitKept, accountLimits)
+}
+
+func (s *Server) authKeyWith(admit func(context.Context, string, ...ratelimit.Limit) (accounts.Admission, error), accountLimits []ratelimit.Limit) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		ad, err := s.uc.Access.Admit(c.Request.Context(), bearer(c), accountLimits...)
+		ad, err := admit(c.Request.Context(), bearer(c), accountLimits...)
 		if err != nil {
 			s.refuse(c, err)
 			return

@@ -163,7 +163,7 @@ func (s *Server) routes() *gin.Engine {
 
 	// Model-compatible endpoints (spec 4.8), 60 requests a minute per account, and the usage
 	// statement their labels feed.
-	mdl := v1.Group("", s.authKey(ratelimit.Compat), s.webChannels, s.compatLimit)
+	mdl := v1.Group("", s.authKeyKept(ratelimit.Compat), s.webChannels, s.compatLimit)
 	mdl.POST("/chat/completions", s.chatCompletions)
 	mdl.POST("/responses", s.responses)
 	mdl.POST("/embeddings", s.embeddings)

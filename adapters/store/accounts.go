@@ -38,7 +38,7 @@ func (r *Accounts) Get(ctx context.Context, accountID string) (account.Account, 
 // Update loads the account, lets fn change it and saves it, in one transaction. The id and the
 // creation time stay as they were.
 func (r *Accounts) Update(ctx context.Context, accountID string, fn func(a *account.Account) error) error {
-	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+	return watchedWrite(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
 		a, err := getAccount(ctx, lockForUpdate(tx.NewSelect(), tx), accountID)
 		if err != nil {
 			return err

@@ -14,7 +14,10 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-var _ ports.Keys = (*Keys)(nil)
+var (
+	_ ports.Keys       = (*Keys)(nil)
+	_ ports.KeyChanges = (*Keys)(nil)
+)
 
 // Keys implements ports.Keys.
 type Keys struct {
@@ -25,6 +28,16 @@ type Keys struct {
 // NewKeys returns the API key repository of db.
 func NewKeys(db *bun.DB) *Keys {
 	return &Keys{db: db, credential: prepare(db, pgCredential, qmarkCredential)}
+}
+
+// Generation implements ports.KeyChanges: on Postgres, every write of a key or an account
+// notifies the other processes in its transaction, and a connection of this process listens; on
+// SQLite, whose other processes (svcctl) cannot tell this one, ok is always false.
+func (r *Keys) Generation() (gen uint64, ok bool) {
+	if w := authWatchOf(r.db); w != nil {
+		return w.Generation()
+	}
+	return 0, false
 }
 
 // Create stores a new key.
@@ -117,11 +130,14 @@ func (r *Keys) List(ctx context.Context, accountID string) ([]account.Key, error
 // Revoke marks the key revoked at at, unless it already was, and returns it; not_found when
 // none. It is an admin call by key id.
 func (r *Keys) Revoke(ctx context.Context, keyID string, at time.Time) (account.Key, error) {
-	if _, err := idb(ctx, r.db).NewUpdate().Model((*keyRow)(nil)).
-		Set("revoked_at = ?", dbTime(at)).
-		Where("id = ?", keyID).
-		Where("revoked_at IS NULL").
-		Exec(ctx); err != nil {
+	if err := watchedWrite(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		_, err := tx.NewUpdate().Model((*keyRow)(nil)).
+			Set("revoked_at = ?", dbTime(at)).
+			Where("id = ?", keyID).
+			Where("revoked_at IS NULL").
+			Exec(ctx)
+		return err
+	}); err != nil {
 		return account.Key{}, fmt.Errorf("revoke key: %w", err)
 	}
 	return r.get(ctx, "id = ?", keyID)
@@ -130,10 +146,13 @@ func (r *Keys) Revoke(ctx context.Context, keyID string, at time.Time) (account.
 // SetSendWithoutApproval switches the key's Send without approval permission and returns the
 // key; not_found when none. It is an admin call by key id.
 func (r *Keys) SetSendWithoutApproval(ctx context.Context, keyID string, on bool) (account.Key, error) {
-	if _, err := idb(ctx, r.db).NewUpdate().Model((*keyRow)(nil)).
-		Set("send_without_approval = ?", on).
-		Where("id = ?", keyID).
-		Exec(ctx); err != nil {
+	if err := watchedWrite(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		_, err := tx.NewUpdate().Model((*keyRow)(nil)).
+			Set("send_without_approval = ?", on).
+			Where("id = ?", keyID).
+			Exec(ctx)
+		return err
+	}); err != nil {
 		return account.Key{}, fmt.Errorf("set key permission: %w", err)
 	}
 	return r.get(ctx, "id = ?", keyID)

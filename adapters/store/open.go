@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -73,7 +74,16 @@ func OpenPostgres(ctx context.Context, databaseURL string) (*bun.DB, func(), err
 	if err != nil {
 		return nil, nil, err
 	}
-	return ping(ctx, db, "postgres")
+	extras := pgExtrasOf(db)
+	db, closeDB, err := ping(ctx, db, "postgres")
+	if err != nil {
+		extras.close()
+		return nil, nil, err
+	}
+	return db, func() {
+		closeDB()
+		extras.close()
+	}, nil
 }
 
 // ping checks that db answers; it closes db when it does not.
@@ -119,8 +129,24 @@ func openPostgres(databaseURL string) (db *bun.DB, err error) {
 	// Failures to reach the server become service_unavailable errors (outageConnector), and a
 	// pooled connection the server closed meanwhile is dropped before it is used (dropDeadConn),
 	// so that the pool recovers by itself after a restart of the database.
-	sqldb := sql.OpenDB(outageConnector{pgdriver.NewConnector(pgdriver.WithDSN(databaseURL), pgdriver.WithResetSessionFunc(dropDeadConn))})
+	main := pgdriver.NewConnector(pgdriver.WithDSN(databaseURL), pgdriver.WithResetSessionFunc(dropDeadConn))
 	n := max(8, 4*runtime.GOMAXPROCS(0))
+	extras := &pgExtras{auth: newAuthWatch(pgdriver.NewConnector(pgdriver.WithDSN(databaseURL)))}
+	if _, set := main.Config().ConnParams["synchronous_commit"]; !set {
+		// The ledger's lone charges commit without waiting for the WAL flush (see NewUsage).
+		params := maps.Clone(main.Config().ConnParams)
+		if params == nil {
+			params = map[string]any{}
+		}
+		params["synchronous_commit"] = "off"
+		lazy := sql.OpenDB(outageConnector{Connector: pgdriver.NewConnector(pgdriver.WithDSN(databaseURL),
+			pgdriver.WithConnParams(params), pgdriver.WithResetSessionFunc(dropDeadConn))})
+		lazy.SetMaxOpenConns(n / 2)
+		lazy.SetMaxIdleConns(n / 2)
+		lazy.SetConnMaxIdleTime(5 * time.Minute)
+		extras.lazy = lazy
+	}
+	sqldb := sql.OpenDB(outageConnector{Connector: main, extras: extras})
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)

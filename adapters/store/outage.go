@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/svcagent/svc/domain"
@@ -72,7 +74,66 @@ func outageState(code string) bool {
 // outageConnector is a driver.Connector that turns the connection-level failures of the one it
 // wraps (pgdriver's) into service_unavailable errors, so that every repository reports an outage
 // the same way without a check of its own.
-type outageConnector struct{ driver.Connector }
+type outageConnector struct {
+	driver.Connector
+	extras *pgExtras // what the main pool's repositories share (pgExtrasOf); nil on other pools
+}
+
+// pgExtras is what the repositories of one Postgres database share beside its pool: the pool
+// whose commits do not wait for the WAL flush (lazyPool) and the watch of changes to keys and
+// accounts (authWatchOf).
+type pgExtras struct {
+	lazy *sql.DB    // nil when the database URL sets synchronous_commit itself
+	auth *authWatch // never nil
+}
+
+// Driver is the wrapped connector's driver, carrying the extras when there are any, so that a
+// repository finds them from its bun.DB (pgExtrasOf).
+func (c outageConnector) Driver() driver.Driver {
+	if c.extras == nil {
+		return c.Connector.Driver()
+	}
+	return extrasDriver{Driver: c.Connector.Driver(), extras: c.extras}
+}
+
+// extrasDriver is the driver of a Postgres pool with its extras.
+type extrasDriver struct {
+	driver.Driver
+	extras *pgExtras
+}
+
+// pgExtrasOf returns the extras of db's database; nil on SQLite.
+func pgExtrasOf(db *bun.DB) *pgExtras {
+	if d, ok := db.DB.Driver().(extrasDriver); ok {
+		return d.extras
+	}
+	return nil
+}
+
+// lazyPool returns the pool of db's database whose sessions commit with synchronous_commit off,
+// or nil when there is none (SQLite; a database URL that sets synchronous_commit itself).
+func lazyPool(db *bun.DB) *sql.DB {
+	if x := pgExtrasOf(db); x != nil {
+		return x.lazy
+	}
+	return nil
+}
+
+// authWatchOf returns the watch of changes to keys and accounts of db's database; nil on SQLite.
+func authWatchOf(db *bun.DB) *authWatch {
+	if x := pgExtrasOf(db); x != nil {
+		return x.auth
+	}
+	return nil
+}
+
+// close closes the extras.
+func (x *pgExtras) close() {
+	if x.lazy != nil {
+		_ = x.lazy.Close()
+	}
+	x.auth.close()
+}
 
 func (c outageConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	cn, err := c.Connector.Connect(ctx)

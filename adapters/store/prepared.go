@@ -15,7 +15,8 @@ import (
 // and SQLite compiles each time, and for these queries that costs more than running them.
 // database/sql keeps the statement prepared on each connection it runs on.
 type prepared struct {
-	query string // for the database's dialect; "" when the statement is not prepared there
+	query string  // for the database's dialect; "" when the statement is not prepared there
+	pool  *sql.DB // the pool it is prepared on: the bun.DB's own, or another of the same database
 
 	mu   sync.Mutex
 	stmt *sql.Stmt
@@ -27,14 +28,20 @@ const prepareTimeout = 5 * time.Second
 // prepare returns the statement of db's dialect (pg or sqlite; "" for none), prepared now when
 // the database answers, else at its first use outside a transaction.
 func prepare(db *bun.DB, pg, sqlite string) *prepared {
-	p := &prepared{query: sqlite}
+	return prepareOn(db, db.DB, pg, sqlite)
+}
+
+// prepareOn is prepare on pool, a pool of db's database other than db's own (a statement of
+// pool's runs only outside db's transactions).
+func prepareOn(db *bun.DB, pool *sql.DB, pg, sqlite string) *prepared {
+	p := &prepared{query: sqlite, pool: pool}
 	if db.Dialect().Name() == dialect.PG {
 		p.query = pg
 	}
 	if p.query != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), prepareTimeout)
 		defer cancel()
-		p.stmt, _ = db.DB.PrepareContext(ctx, p.query) // when this fails, the first use tries again
+		p.stmt, _ = pool.PrepareContext(ctx, p.query) // when this fails, the first use tries again
 	}
 	return p
 }
@@ -50,7 +57,7 @@ func (p *prepared) on(ctx context.Context, db *bun.DB) (stmt *sql.Stmt, ok bool,
 	tx, inTx := ctx.Value(txKey{db}).(bun.Tx)
 	p.mu.Lock()
 	if p.stmt == nil && !inTx {
-		p.stmt, err = db.DB.PrepareContext(ctx, p.query)
+		p.stmt, err = p.pool.PrepareContext(ctx, p.query)
 	}
 	stmt = p.stmt
 	p.mu.Unlock()

@@ -19,19 +19,33 @@ var _ ports.Usage = (*Usage)(nil)
 // Usage implements ports.Usage with one counter row per account and period.
 type Usage struct {
 	db      *bun.DB
-	charge  *prepared // Postgres: the whole charge in one statement
+	charge  *prepared // Postgres: the whole charge in one statement (in a caller's transaction)
+	alone   *prepared // Postgres: the same on its own, committed without waiting for the WAL flush
 	counter *prepared // SQLite: the counter's update
 	record  *prepared // SQLite: the charge's row
 }
 
 // NewUsage returns the usage repository of db.
+//
+// On Postgres a charge made outside a transaction (the relay's hold) runs on a pool of its own
+// whose sessions have synchronous_commit off (lazyPool): its commit returns once the change is
+// in the server's WAL buffers, not after the WAL is flushed to disk. A crash of the Postgres
+// server (not of this program) may then lose the charges of the last moments (at most about
+// three times wal_writer_delay, 0.6 s by default), all of a charge or none of it: the counter and
+// the charge's row are one transaction. Nothing else is committed so; an operator who wants
+// these charges durable too sets synchronous_commit=on in SVC_DATABASE_URL. SQLite commits with
+// synchronous=NORMAL, the same trade (an operating-system crash may lose the last commits).
 func NewUsage(db *bun.DB) *Usage {
-	return &Usage{
+	u := &Usage{
 		db:      db,
 		charge:  prepare(db, pgCharge, ""),
 		counter: prepare(db, "", sqliteCount),
 		record:  prepare(db, "", sqliteRecord),
 	}
+	if pool := lazyPool(db); pool != nil {
+		u.alone = prepareOn(db, pool, pgCharge, "")
+	}
+	return u
 }
 
 // Spent returns what the account spent in the period (0 when nothing yet).
@@ -70,7 +84,11 @@ const (
 // left, is one prepared statement; the first charge of a period and a refusal take a
 // transaction, as every charge does on SQLite (two prepared statements there).
 func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Period, limit int) (total int, ok bool, err error) {
-	stmt, prepared, err := r.charge.on(ctx, r.db)
+	statement := r.charge
+	if _, inTx := ctx.Value(txKey{r.db}).(bun.Tx); !inTx && r.alone != nil {
+		statement = r.alone
+	}
+	stmt, prepared, err := statement.on(ctx, r.db)
 	if err != nil {
 		return 0, false, fmt.Errorf("charge: %w", err)
 	}

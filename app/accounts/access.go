@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
+	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -33,12 +34,26 @@ type keyIDs struct{ key, account, plan string }
 // Access authenticates API keys and applies the plan's channel rule and the request limits.
 type Access struct {
 	keys    ports.Keys
+	changes ports.KeyChanges // nil when the store cannot tell changes: nothing is kept then
 	limiter ports.RateLimiter
 	plans   ledger.Plans
 	clock   ports.Clock
-	known   *lru.Cache[string, keyIDs] // by key hash: the ids of keys that authenticated here
-	uses    *keyUses                   // the keys' last uses, written off the request path
+	known   *lru.Cache[string, keyIDs]    // by key hash: the ids of keys that authenticated here
+	kept    *lru.Cache[string, keptCheck] // by key hash: checks AdmitKept may reuse
+	uses    *keyUses                      // the keys' last uses, written off the request path
 }
+
+// keptCheck is a successful check of a key: the principal as it was made, the store's generation
+// before the read (ports.KeyChanges) and when it was made.
+type keptCheck struct {
+	principal Principal
+	gen       uint64
+	at        time.Time
+}
+
+// KeptFor is how long AdmitKept reuses a check of a key at most, even when the store reports no
+// change: a change made around the store (by hand in the database) is seen after that.
+const KeptFor = 10 * time.Second
 
 // NewAccess returns an Access.
 func NewAccess(k ports.Keys, l ports.RateLimiter, plans ledger.Plans, c ports.Clock) *Access {
@@ -46,7 +61,13 @@ func NewAccess(k ports.Keys, l ports.RateLimiter, plans ledger.Plans, c ports.Cl
 	if err != nil {
 		panic(err) // only for a size below 1
 	}
-	return &Access{keys: k, limiter: l, plans: plans, clock: c, known: known, uses: newKeyUses(k, c)}
+	kept, err := lru.New[string, keptCheck](knownKeys)
+	if err != nil {
+		panic(err)
+	}
+	changes, _ := k.(ports.KeyChanges)
+	return &Access{keys: k, changes: changes, limiter: l, plans: plans, clock: c, known: known, kept: kept,
+		uses: newKeyUses(k, c)}
 }
 
 // Admission is a request let in by Admit: who it acts for, and how its rate limits came out,
@@ -84,19 +105,77 @@ func (a Admission) Limit(l ratelimit.Limit) (ratelimit.Result, error) {
 // has then still been counted against their limits, which is harmless; so is the one request
 // counted with the plan's former limits after the plan changed.
 func (a *Access) Admit(ctx context.Context, secret string, accountLimits ...ratelimit.Limit) (Admission, error) {
+	return a.admit(ctx, secret, false, accountLimits)
+}
+
+// AdmitKept is Admit for a route whose charge checks the account's allowance again, atomically
+// (the model-compatible endpoints): when this process checked the key within KeptFor and the store
+// reports that no key or account changed since, in any process (ports.KeyChanges), that check
+// is reused and the store is not read. A key revoked, an account suspended or its plan changed
+// is therefore seen at once by the process that made the change and within moments by the others
+// (Postgres notifies them); without a store that can tell (SQLite, whose svcctl is another
+// process), every request is read. The principal's usage is then as it was at that check: the
+// check before the upstream is asked may let a request through that the charge refuses (402,
+// and the upstream's answer is dropped); a check that found the allowance used up is never
+// reused.
+func (a *Access) AdmitKept(ctx context.Context, secret string, accountLimits ...ratelimit.Limit) (Admission, error) {
+	return a.admit(ctx, secret, true, accountLimits)
+}
+
+func (a *Access) admit(ctx context.Context, secret string, reuse bool, accountLimits []ratelimit.Limit) (Admission, error) {
 	if !account.LooksLikeKey(secret) {
 		return Admission{}, unauthorized()
 	}
 	limits := append([]ratelimit.Limit{ratelimit.PerKey}, accountLimits...)
 	hash := account.HashSecret(secret)
+	gen, follow := uint64(0), false
+	if reuse && a.changes != nil {
+		gen, follow = a.changes.Generation() // before the read: a change during it voids what it read
+	}
+	if p, ok := a.reusable(hash, gen, follow); ok {
+		return a.admitted(p, a.count(ctx, p.KeyID, p.Account.ID, p.Account.Plan, limits)), nil
+	}
+	p, counted, err := a.check(ctx, hash, limits)
+	if err != nil {
+		return Admission{}, err
+	}
+	if follow && ledger.Check(p.Usage, 1) == nil {
+		a.kept.Add(hash, keptCheck{principal: p, gen: gen, at: a.clock.Now()})
+	}
+	return a.admitted(p, counted), nil
+}
+
+// admitted is the one place every successful authentication of a key ends, read or reused.
+func (a *Access) admitted(p Principal, counted []counted) Admission {
+	a.uses.Note(p.KeyID)
+	return Admission{Principal: p, counted: counted}
+}
+
+// reusable returns the kept check of the key of hash when it may stand for a read (AdmitKept):
+// made within KeptFor, at the store's generation gen, in this period, with room left.
+func (a *Access) reusable(hash string, gen uint64, follow bool) (Principal, bool) {
+	if !follow {
+		return Principal{}, false
+	}
+	c, ok := a.kept.Get(hash)
+	now := a.clock.Now()
+	if !ok || c.gen != gen || now.Sub(c.at) >= KeptFor || c.principal.Usage.Period != ledger.PeriodAt(now) {
+		return Principal{}, false
+	}
+	return c.principal, true
+}
+
+// check reads the key of hash (authenticate) and counts the request against limits: after the
+// read for a key this process has not seen, beside it for one it has (see Admit).
+func (a *Access) check(ctx context.Context, hash string, limits []ratelimit.Limit) (Principal, []counted, error) {
 	ids, known := a.known.Get(hash)
 	if !known {
 		p, err := a.authenticate(ctx, hash)
 		if err != nil {
-			return Admission{}, err
+			return Principal{}, nil, err
 		}
 		a.known.Add(hash, keyIDs{key: p.KeyID, account: p.Account.ID, plan: p.Account.Plan})
-		return Admission{Principal: p, counted: a.count(ctx, p.KeyID, p.Account.ID, p.Account.Plan, limits)}, nil
+		return p, a.count(ctx, p.KeyID, p.Account.ID, p.Account.Plan, limits), nil
 	}
 	var (
 		counted []counted
@@ -109,12 +188,12 @@ func (a *Access) Admit(ctx context.Context, secret string, accountLimits ...rate
 	p, err := a.authenticate(ctx, hash)
 	<-done
 	if err != nil {
-		return Admission{}, err
+		return Principal{}, nil, err
 	}
 	if p.Account.Plan != ids.plan {
 		a.known.Add(hash, keyIDs{key: p.KeyID, account: p.Account.ID, plan: p.Account.Plan})
 	}
-	return Admission{Principal: p, counted: counted}, nil
+	return p, counted, nil
 }
 
 // count counts one request against each limit at once, in one call of the limiter (one round
@@ -171,7 +250,6 @@ func (a *Access) authenticate(ctx context.Context, hash string) (Principal, erro
 		return Principal{}, err
 	}
 	usage := ledger.Usage{Period: period, Spent: cred.Spent, Limit: ledger.Limit(plan, acct.InteractionLimit, acct.DeveloperBonus)}
-	a.uses.Note(k.ID)
 	return Principal{Account: acct, KeyID: k.ID, SendWithoutApproval: k.SendWithoutApproval, Usage: usage}, nil
 }
 

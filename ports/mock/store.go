@@ -262,6 +262,44 @@ func (mr *MockKeysMockRecorder) Touch(ctx, at, keyIDs interface{}) *gomock.Call 
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Touch", reflect.TypeOf((*MockKeys)(nil).Touch), ctx, at, keyIDs)
 }
 
+// MockKeyChanges is a mock of KeyChanges interface.
+type MockKeyChanges struct {
+	ctrl     *gomock.Controller
+	recorder *MockKeyChangesMockRecorder
+}
+
+// MockKeyChangesMockRecorder is the mock recorder for MockKeyChanges.
+type MockKeyChangesMockRecorder struct {
+	mock *MockKeyChanges
+}
+
+// NewMockKeyChanges creates a new mock instance.
+func NewMockKeyChanges(ctrl *gomock.Controller) *MockKeyChanges {
+	mock := &MockKeyChanges{ctrl: ctrl}
+	mock.recorder = &MockKeyChangesMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockKeyChanges) EXPECT() *MockKeyChangesMockRecorder {
+	return m.recorder
+}
+
+// Generation mocks base method.
+func (m *MockKeyChanges) Generation() (uint64, bool) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Generation")
+	ret0, _ := ret[0].(uint64)
+	ret1, _ := ret[1].(bool)
+	return ret0, ret1
+}
+
+// Generation indicates an expected call of Generation.
+func (mr *MockKeyChangesMockRecorder) Generation() *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Generation", reflect.TypeOf((*MockKeyChanges)(nil).Generation))
+}
+
 // MockProfiles is a mock of Profiles interface.
 type MockProfiles struct {
 	ctrl     *gomock.Controller

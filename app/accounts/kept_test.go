@@ -1,0 +1,121 @@
+package accounts
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/golang/mock/gomock"
+
+	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/ports"
+	"github.com/svcagent/svc/ports/mock"
+)
+
+// changingKeys is a Keys store that can tell changes (ports.KeyChanges).
+type changingKeys struct {
+	*mock.MockKeys
+	gen    uint64
+	follow bool
+}
+
+func (k *changingKeys) Generation() (uint64, bool) { return k.gen, k.follow }
+
+// keptFixture is an Access over a store that follows changes, a limiter that lets everything in
+// and a clock at now.
+func keptFixture(t *testing.T) (*changingKeys, *Access) {
+	ctrl := gomock.NewController(t)
+	keys := &changingKeys{MockKeys: mock.NewMockKeys(ctrl), follow: true}
+	keys.EXPECT().Touch(gomock.Any(), gomock.Any(), gomock.Any()).Return(nil).AnyTimes() // the key's last use
+	limiter := mock.NewMockRateLimiter(ctrl)
+	clock := mock.NewMockClock(ctrl)
+	clock.EXPECT().Now().Return(now).AnyTimes()
+	limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}}, nil).AnyTimes()
+	return keys, NewAccess(keys, limiter, plans, clock)
+}
+
+// TestAdmitKept checks when AdmitKept reuses a check of the key instead of reading the store:
+// only while the store follows changes and reports none, within KeptFor, in the same period,
+// with room left in the allowance; and that Admit never reuses one.
+func TestAdmitKept(t *testing.T) {
+	active := account.Account{ID: "acct_1", Plan: "starter", Status: account.Active}
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(goodKey)}
+	cred := ports.Credential{Key: key, Account: active, Spent: 7}
+	usedUp := ports.Credential{Key: key, Account: active, Spent: 1000}
+	revoked := key
+	revoked.RevokedAt = now
+
+	for _, tt := range []struct {
+		name   string
+		follow bool
+		first  ports.Credential
+		change func(k *changingKeys, clock *time.Time) // between the two requests
+		reads  int                                     // store reads of the two requests
+		want   domain.Code                             // of the second request ("" for admitted)
+	}{
+		{name: "reused while nothing changed", follow: true, first: cred, reads: 1},
+		{name: "read again after a change", follow: true, first: cred, reads: 2,
+			change: func(k *changingKeys, _ *time.Time) { k.gen++ }},
+		{name: "read again after KeptFor", follow: true, first: cred, reads: 2,
+			change: func(_ *changingKeys, c *time.Time) { *c = c.Add(KeptFor) }},
+		{name: "read again in a new period", follow: true, first: cred, reads: 2,
+			change: func(_ *changingKeys, c *time.Time) { *c = ledger.PeriodAt(*c).End.Add(time.Second) }},
+		{name: "an allowance used up is not kept", follow: true, first: usedUp, reads: 2},
+		{name: "nothing kept while changes cannot be followed", follow: false, first: cred, reads: 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctrl := gomock.NewController(t)
+			keys := &changingKeys{MockKeys: mock.NewMockKeys(ctrl), follow: tt.follow}
+			keys.EXPECT().Touch(gomock.Any(), gomock.Any(), gomock.Any()).Return(nil).AnyTimes() // the key's last use
+			limiter := mock.NewMockRateLimiter(ctrl)
+			clock := mock.NewMockClock(ctrl)
+			at := now
+			clock.EXPECT().Now().DoAndReturn(func() time.Time { return at }).AnyTimes()
+			limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}, {Allowed: true}}, nil).Times(2)
+			keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(tt.first, nil).Times(tt.reads)
+			access := NewAccess(keys, limiter, plans, clock)
+			if _, err := access.AdmitKept(context.Background(), goodKey, ratelimit.Compat); err != nil {
+				t.Fatalf("first AdmitKept: %v", err)
+			}
+			if tt.change != nil {
+				tt.change(keys, &at)
+			}
+			ad, err := access.AdmitKept(context.Background(), goodKey, ratelimit.Compat)
+			if err != nil || ad.Principal.KeyID != "key_1" {
+				t.Fatalf("second AdmitKept: %+v, %v", ad.Principal, err)
+			}
+			if _, err := ad.Limit(ratelimit.Compat); err != nil {
+				t.Fatalf("the limit of a reused check: %v", err)
+			}
+		})
+	}
+
+	t.Run("a revocation is read after the change", func(t *testing.T) {
+		keys, access := keptFixture(t)
+		keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil)
+		if _, err := access.AdmitKept(context.Background(), goodKey); err != nil {
+			t.Fatalf("before: %v", err)
+		}
+		keys.gen++
+		keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: revoked, Account: active}, nil)
+		if _, err := access.AdmitKept(context.Background(), goodKey); domain.ErrorCode(err) != domain.CodeUnauthorized {
+			t.Fatalf("after the revocation: %v; want unauthorized", err)
+		}
+	})
+
+	t.Run("Admit always reads", func(t *testing.T) {
+		keys, access := keptFixture(t)
+		keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil).Times(3)
+		if _, err := access.AdmitKept(context.Background(), goodKey); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if _, err := access.Admit(context.Background(), goodKey); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
