@@ -260,6 +260,10 @@ func start(t testing.TB, name string, env map[string]string, ready readiness) *p
 	for k, v := range env {
 		envCopy[k] = v
 	}
+	if dir := envCopy[binDirEnv]; dir != "" { // another build's program (the load harness's base)
+		bin = filepath.Join(dir, name)
+	}
+	delete(envCopy, binDirEnv)
 	if envCopy["SVC_HTTP_ADDR"] == "" {
 		envCopy["SVC_HTTP_ADDR"] = freeAddr(t)
 	}

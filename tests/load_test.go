@@ -45,7 +45,13 @@ type loadConfig struct {
 	out          string        // the report file ("" writes none)
 	note         string        // a sentence for the report (the state of the machine)
 	quick        bool
+	measures     map[string]bool // which measures run: relay, chat, hooks (all when empty)
+	baseBin      string          // a directory with a previous build's programs, run beside this build's ("" for none)
+	countStmts   bool            // count the chat process's Postgres statements through a counting proxy
 }
+
+// runs reports whether the measure group m (relay, chat, hooks) is part of the run.
+func (c loadConfig) runs(m string) bool { return len(c.measures) == 0 || c.measures[m] }
 
 // defaultLoadConfig is a full run: about ten minutes for both environments.
 func defaultLoadConfig() loadConfig {
@@ -77,8 +83,13 @@ func quickLoadConfig() loadConfig {
 // BENCH_STREAMS, BENCH_ACCOUNTS, BENCH_CHAT_ACCOUNTS, BENCH_EVENTS, BENCH_RATES (100,300),
 // BENCH_CLIENTS, BENCH_CHAT_CLIENTS, BENCH_CHAT_RATE, BENCH_PROGRAM_ENV (NAME=value pairs
 // separated by spaces, given to every program after the default SVC_PLAN_PRO_RATE_LIMITS),
-// BENCH_OUT (the report file; "-" for none) and
-// BENCH_NOTE.
+// BENCH_OUT (the report file; "-" for none), BENCH_NOTE, BENCH_MEASURES (relay,chat,hooks: the
+// groups of measures to run; all when unset), BENCH_BASE_BIN (a directory with another build's
+// svc-api and svc-worker, e.g. of the main branch: each environment then runs twice, "<env>" with
+// this build and "<env> (base)" with that one, alternating like the other systems, for a
+// before/after in one run) and BENCH_COUNT_STATEMENTS=1 (the chat process and the worker reach
+// Postgres through a proxy in the harness that counts the statements they send; it adds a hop to
+// each of their round trips, so compare only runs that both count).
 func loadConfigFromEnv(t testing.TB) loadConfig {
 	t.Helper()
 	c := defaultLoadConfig()
@@ -153,6 +164,24 @@ func loadConfigFromEnv(t testing.TB) loadConfig {
 		}
 	}
 	c.note = os.Getenv("BENCH_NOTE")
+	if v := os.Getenv("BENCH_MEASURES"); v != "" {
+		c.measures = map[string]bool{}
+		for _, m := range strings.Split(v, ",") {
+			if m = strings.TrimSpace(m); m != "relay" && m != "chat" && m != "hooks" {
+				t.Fatalf("BENCH_MEASURES: %q is not relay, chat or hooks", m)
+			}
+			c.measures[strings.TrimSpace(m)] = true
+		}
+	}
+	if v := os.Getenv("BENCH_BASE_BIN"); v != "" {
+		for _, name := range []string{"svc-api", "svc-worker"} {
+			if _, err := os.Stat(filepath.Join(v, name)); err != nil {
+				t.Fatalf("BENCH_BASE_BIN=%q: %v (want a directory holding a build of svc-api and svc-worker)", v, err)
+			}
+		}
+		c.baseBin = v
+	}
+	c.countStmts = os.Getenv("BENCH_COUNT_STATEMENTS") == "1"
 	if c.rounds < 1 || c.accounts < 1 || c.chatAccounts < 1 {
 		t.Fatal("BENCH_ROUNDS, BENCH_ACCOUNTS and BENCH_CHAT_ACCOUNTS must be at least 1")
 	}
@@ -210,7 +239,9 @@ type loadSystem struct {
 	hookKeys []string // keys of accounts whose webhooks point at the receiver
 	procs    []watchedProc
 	next     atomic.Uint64
-	hooksAt  string // path prefix of this system's webhooks at the receiver
+	hooksAt  string     // path prefix of this system's webhooks at the receiver
+	stmts    *pgCounter // the statements of the chat process and the worker (nil: not counted)
+	chatAPI  *proc
 	made     atomic.Int64
 }
 
@@ -236,6 +267,7 @@ const benchRole = "bench (client + fake upstream)"
 
 // loadHarness holds what one run shares: the upstream, the webhook receiver, the client.
 type loadHarness struct {
+	t        *testing.T
 	cfg      loadConfig
 	upstream *httptest.Server
 	rcv      *benchReceiver
@@ -246,7 +278,7 @@ type loadHarness struct {
 }
 
 func runLoad(t *testing.T, cfg loadConfig) string {
-	h := &loadHarness{cfg: cfg, results: map[string]map[string][]phaseResult{}}
+	h := &loadHarness{t: t, cfg: cfg, results: map[string]map[string][]phaseResult{}}
 	h.upstream = httptest.NewServer(http.HandlerFunc(benchUpstream))
 	t.Cleanup(h.upstream.Close)
 	h.rcv = &benchReceiver{}
@@ -261,12 +293,23 @@ func runLoad(t *testing.T, cfg loadConfig) string {
 	h.systems = append(h.systems, &loadSystem{name: "direct", relayURL: h.upstream.URL,
 		procs: []watchedProc{{role: benchRole, pid: os.Getpid()}}})
 	for _, name := range cfg.envs {
-		h.systems = append(h.systems, h.startSystem(t, name))
+		h.systems = append(h.systems, h.startSystem(t, name, name, ""))
+		if cfg.baseBin != "" {
+			h.systems = append(h.systems, h.startSystem(t, name, name+" (base)", cfg.baseBin))
+		}
 	}
 	t.Logf("set up in %s", time.Since(started).Round(time.Second))
 	h.warmUp(t)
 	for r := range cfg.rounds {
 		h.round(t, r)
+	}
+	if profileDir() != "" {
+		for _, s := range h.systems {
+			if s.chatAPI != nil {
+				profileAPI(t, s.chatAPI, "")
+				_ = os.Rename(filepath.Join(profileDir(), ".heap.pprof"), filepath.Join(profileDir(), "load-chat-"+fileName(s.name)+".heap.pprof"))
+			}
+		}
 	}
 	report := h.report(started, loadBefore)
 	if cfg.out != "" {
@@ -277,16 +320,19 @@ func runLoad(t *testing.T, cfg loadConfig) string {
 	return report
 }
 
-// startSystem starts environment name: an svc-api whose model is the fake upstream (the relay),
-// an svc-api with the built-in engine (POST /v1/chat, webhooks) and, in production, an
-// svc-worker; then it makes the accounts.
-func (h *loadHarness) startSystem(t *testing.T, name string) *loadSystem {
+// startSystem starts environment env as system name: an svc-api whose model is the fake upstream
+// (the relay), an svc-api with the built-in engine (POST /v1/chat, webhooks) and, in production,
+// an svc-worker, from the programs in bin ("": this build's); then it makes the accounts.
+func (h *loadHarness) startSystem(t *testing.T, env, name, bin string) *loadSystem {
 	t.Helper()
 	cfg := h.cfg
 	common := append([]string{"SVC_LOG_LEVEL", "warn", "SVC_DEMO", "false"}, privateTargets...)
 	common = append(common, cfg.programEnv...)
+	if bin != "" {
+		common = append(common, binDirEnv, bin)
+	}
 	var relayStack, chatStack stack
-	switch name {
+	switch env {
 	case "embedded":
 		relayStack, chatStack = newEmbedded(t), newEmbedded(t) // SQLite: one file each
 	case "production":
@@ -295,11 +341,17 @@ func (h *loadHarness) startSystem(t *testing.T, name string) *loadSystem {
 	}
 	relay := relayStack.startAPI(t, append(common,
 		"SVC_MODEL_BASE_URL", h.upstream.URL+"/v1", "SVC_MODEL_API_KEY", mcUpstreamKey, "SVC_MODEL_NAME", mcUpstreamModel)...)
-	chat := chatStack.startAPI(t, common...)
-	s := &loadSystem{name: name, relayURL: relay.URL(), chatURL: chat.URL(), hooksAt: "/load/" + name,
+	chatEnv := common
+	var counter *pgCounter
+	if cfg.countStmts && chatStack.production {
+		counter = newPGCounter(t, chatStack.env["SVC_DATABASE_URL"])
+		chatEnv = append(append([]string(nil), common...), "SVC_DATABASE_URL", counter.dsn)
+	}
+	chat := chatStack.startAPI(t, chatEnv...)
+	s := &loadSystem{name: name, stmts: counter, chatAPI: chat, relayURL: relay.URL(), chatURL: chat.URL(), hooksAt: "/load/" + fileName(name),
 		procs: []watchedProc{{role: "svc-api (relay)", pid: relay.cmd.Process.Pid}, {role: "svc-api (chat)", pid: chat.cmd.Process.Pid}}}
 	if chatStack.production {
-		worker := chatStack.startWorker(t, common...)
+		worker := chatStack.startWorker(t, chatEnv...)
 		s.procs = append(s.procs, watchedProc{role: "svc-worker", pid: worker.cmd.Process.Pid},
 			watchedProc{role: "postgres", pids: postgresBackends(t, chatStack.env["SVC_DATABASE_URL"])})
 		if pid := redisPid(chatStack.env["SVC_REDIS_URL"]); pid > 0 {
@@ -447,6 +499,7 @@ type phaseResult struct {
 	firstErr  string
 	wall      time.Duration // from the first intended send to the last answer
 	cpu       map[string]float64
+	stmts     pgCounts // Postgres statements and round trips of the chat process and the worker, when counted
 }
 
 // collector gathers the outcomes of a phase's requests from many goroutines.
@@ -533,9 +586,10 @@ func closedLoop(clients int, d time.Duration, do func(n uint64) error) phaseResu
 
 // measure runs fn for system s as measure name, with the CPU time of s's processes around it.
 func (h *loadHarness) measure(name string, s *loadSystem, fn func() phaseResult) {
-	before := cpuOf(s.procs)
+	before, stmts := cpuOf(s.procs), s.stmts.snapshot()
 	res := fn()
 	res.cpu = cpuOf(s.procs).since(before)
+	res.stmts = s.stmts.snapshot().since(stmts)
 	h.record(name, s.name, res)
 }
 
@@ -564,6 +618,23 @@ func (h *loadHarness) round(t *testing.T, r int) {
 	cfg := h.cfg
 	t.Logf("round %d of %d", r+1, cfg.rounds)
 
+	if cfg.runs("relay") {
+		h.relayRound(r)
+	}
+	if cfg.runs("chat") {
+		h.chatRound(r)
+	}
+	if cfg.runs("hooks") && cfg.hookAccounts > 0 && cfg.events > 0 {
+		name := fmt.Sprintf("webhook fan-out: %d events × %d webhooks at once", cfg.events, hooksPerBenchAccount)
+		for _, s := range h.inTurn(r, false) {
+			h.measure(name, s, func() phaseResult { return h.fanOut(s) })
+		}
+	}
+}
+
+// relayRound measures the relay in round r.
+func (h *loadHarness) relayRound(r int) {
+	cfg := h.cfg
 	// One client at a time: the systems alternate request by request.
 	h.serial(r, "chat completion, one client at a time", cfg.samples, func(s *loadSystem) (time.Duration, error) {
 		began := time.Now()
@@ -589,10 +660,18 @@ func (h *loadHarness) round(t *testing.T, r int) {
 		err := h.relay(s, true, &ttfb)
 		return ttfb, err
 	})
+}
 
-	name = fmt.Sprintf("POST /v1/chat, %d clients", cfg.chatClients)
+// chatRound measures POST /v1/chat in round r.
+func (h *loadHarness) chatRound(r int) {
+	cfg := h.cfg
+	name := fmt.Sprintf("POST /v1/chat, %d clients", cfg.chatClients)
 	for _, s := range h.inTurn(r, false) {
 		h.measure(name, s, func() phaseResult {
+			if r == 0 && profileDir() != "" { // SVC_TEST_PROFILE_DIR: profiles of the first round's run
+				_ = os.Setenv("SVC_TEST_PROFILE_SECONDS", strconv.Itoa(max(1, int(cfg.duration.Seconds()))))
+				defer profileAPI(h.t, s.chatAPI, "load-chat-"+fileName(s.name))()
+			}
 			return closedLoop(cfg.chatClients, cfg.duration, func(n uint64) error { return h.chat(s, n) })
 		})
 	}
@@ -601,12 +680,6 @@ func (h *loadHarness) round(t *testing.T, r int) {
 		h.measure(name, s, func() phaseResult {
 			return openLoop(cfg.chatRate, cfg.duration, func(n uint64) error { return h.chat(s, n) })
 		})
-	}
-	if cfg.hookAccounts > 0 && cfg.events > 0 {
-		name = fmt.Sprintf("webhook fan-out: %d events × %d webhooks at once", cfg.events, hooksPerBenchAccount)
-		for _, s := range h.inTurn(r, false) {
-			h.measure(name, s, func() phaseResult { return h.fanOut(s) })
-		}
 	}
 }
 
@@ -690,4 +763,9 @@ func (h *loadHarness) fanOut(s *loadSystem) phaseResult {
 		}
 	}
 	return res
+}
+
+// fileName is a system's name as part of a path: "embedded (base)" is embedded-base.
+func fileName(system string) string {
+	return strings.NewReplacer(" ", "-", "(", "", ")", "").Replace(system)
 }

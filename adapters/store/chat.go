@@ -96,10 +96,15 @@ type actionJSON struct {
 }
 
 // Conversations implements ports.Conversations.
-type Conversations struct{ db *bun.DB }
+type Conversations struct {
+	db       *bun.DB
+	exchange *prepared // Postgres: Exchange in one statement
+}
 
 // NewConversations returns the conversation repository of db.
-func NewConversations(db *bun.DB) *Conversations { return &Conversations{db: db} }
+func NewConversations(db *bun.DB) *Conversations {
+	return &Conversations{db: db, exchange: prepare(db, pgExchange, "")}
+}
 
 // Open returns the conversation, creating it when new.
 func (r *Conversations) Open(ctx context.Context, c conversation.Conversation) (conversation.Conversation, error) {

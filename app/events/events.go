@@ -63,6 +63,22 @@ func (p *Publisher) Publish(ctx context.Context, accountID string, t event.Type,
 	return e, nil
 }
 
+// Prepare returns the outbox message of an event as Publish would write it, for a caller that
+// writes it in a statement of its own (ports.Conversations.Exchange), and notes the write for the
+// context's watch (Watch), so that the relay is nudged once the caller's request is done.
+func (p *Publisher) Prepare(ctx context.Context, accountID string, t event.Type, data map[string]any) (outbox.Message, error) {
+	if !event.Known(t) {
+		return outbox.Message{}, fmt.Errorf("publish: unknown event type %q", t)
+	}
+	e := event.Event{ID: ident.New("evt"), AccountID: accountID, Type: t, Data: data, CreatedAt: p.clock.Now().UTC()}
+	body, err := Encode(e)
+	if err != nil {
+		return outbox.Message{}, fmt.Errorf("publish %s: %w", t, err)
+	}
+	noticed(ctx)
+	return outbox.Message{ID: e.ID, AccountID: accountID, Topic: outbox.TopicEvent, Payload: body, CreatedAt: e.CreatedAt}, nil
+}
+
 // Ping writes a system.ping message, which a worker confirms as soon as it takes it: a check that
 // the whole pipeline (outbox, relay, queue, worker) moves.
 func (p *Publisher) Ping(ctx context.Context) (string, error) {
