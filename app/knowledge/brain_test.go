@@ -10,8 +10,8 @@ import (
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/event"
-	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/ports/mock"
 )
 
