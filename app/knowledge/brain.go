@@ -30,7 +30,7 @@ type Brain struct {
 
 // NewBrain returns a Brain.
 func NewBrain(tx ports.Tx, s ports.Knowledge, c ports.Crawler, e ports.Embedder, st ports.Stemmer, p ports.Publisher, clock ports.Clock) *Brain {
-	return &Brain{tx: tx, store: s, crawler: c, embedder: e, stemmer: st, events: p, clock: clock, indexes: newIndexCache(1024)}
+	return &Brain{tx: tx, store: s, crawler: c, embedder: e, stemmer: st, events: p, clock: clock, indexes: newIndexCache(indexCacheBytes)}
 }
 
 // Overview is what GET /v1/knowledge shows.
