@@ -59,6 +59,27 @@ const pgExchange = `WITH room AS (
 )
 SELECT spent FROM counter`
 
+// SQLite has no data-modifying WITH: there Exchange is a transaction of six prepared statements.
+const (
+	sqliteExchangeOpen = `INSERT INTO conversations AS c (account_id, id, channel, customer_name, contact_id, tags, created_at, updated_at)
+	VALUES (?1, ?2, ?3, ?4, ?5, '[]', ?6, ?6)
+	ON CONFLICT (account_id, id) DO UPDATE SET
+		customer_name = CASE WHEN excluded.customer_name <> '' THEN excluded.customer_name ELSE c.customer_name END,
+		updated_at = CASE WHEN c.updated_at < excluded.updated_at THEN excluded.updated_at ELSE c.updated_at END
+	WHERE c.channel = excluded.channel
+	RETURNING id`
+	sqliteExchangeMessages = `INSERT INTO messages (id, account_id, conversation_id, role, content, actions, reply_to, created_at, seq)
+	SELECT ?3, ?1, ?2, ?4, ?5, ?6, ?7, ?8, last.seq + 1 FROM last
+	UNION ALL
+	SELECT ?9, ?1, ?2, ?10, ?11, ?12, ?13, ?14, last.seq + 2 FROM last`
+	sqliteExchangeJob = `INSERT INTO reply_jobs (id, account_id, conversation_id, message_id, channel, status, lease_until, attempts,
+		reply_id, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqliteExchangeEvent = `INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts) VALUES (?, ?, ?, ?, ?, 0)`
+)
+
+// sqliteExchangeLast is the WITH of sqliteExchangeMessages: the conversation's last number.
+const sqliteExchangeLast = `WITH last AS (SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE account_id = ?1 AND conversation_id = ?2) `
+
 // exchangeArgs returns the arguments of pgExchange for x (which has one event).
 func exchangeArgs(x ports.Exchange) ([]any, error) {
 	msg, err := toMessageRow(x.Conversation.AccountID, x.Message)
@@ -128,6 +149,9 @@ func (r *Conversations) Exchange(ctx context.Context, x ports.Exchange) (convers
 // exchangeInTx is Exchange's statements in tx; ports.ErrNotExchanged (which rolls tx back) when
 // the conversation belongs to another channel or the charge does not fit.
 func (r *Conversations) exchangeInTx(ctx context.Context, tx bun.IDB, x ports.Exchange) (int, error) {
+	if spent, done, err := r.exchangePrepared(ctx, x); done || err != nil {
+		return spent, err
+	}
 	c := x.Conversation
 	m := conversationRow{AccountID: c.AccountID, ID: c.ID, Channel: string(c.Channel), CustomerName: c.CustomerName,
 		ContactID: c.ContactID, Tags: "[]", CreatedAt: dbTime(c.CreatedAt), UpdatedAt: dbTime(c.UpdatedAt)}
@@ -187,6 +211,65 @@ func (r *Conversations) exchangeInTx(ctx context.Context, tx bun.IDB, x ports.Ex
 		}
 	}
 	return spent, nil
+}
+
+// exchangePrepared runs exchangeInTx's statements prepared (SQLite), in the transaction of ctx;
+// done is false when they are not prepared on this database (Postgres), or not yet.
+func (r *Conversations) exchangePrepared(ctx context.Context, x ports.Exchange) (spent int, done bool, err error) {
+	var stmts [6]*sql.Stmt
+	for i, p := range []*prepared{r.xOpen, r.xCount, r.xCharge, r.xMessages, r.xJob, r.xEvent} {
+		stmt, ok, err := p.on(ctx, r.db)
+		if err != nil || !ok {
+			return 0, false, err
+		}
+		stmts[i] = stmt
+	}
+	c := x.Conversation
+	var id string
+	err = stmts[0].QueryRowContext(ctx, c.AccountID, c.ID, string(c.Channel), c.CustomerName, c.ContactID, sqliteTime(c.CreatedAt)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, true, ports.ErrNotExchanged
+	}
+	if err != nil {
+		return 0, true, fmt.Errorf("open conversation: %w", err)
+	}
+	ch := toChargeRow(x.Charge, x.Period)
+	err = stmts[1].QueryRowContext(ctx, ch.Cost, ch.AccountID, sqliteTime(ch.PeriodStart), x.Limit).Scan(&spent)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, true, ports.ErrNotExchanged
+	}
+	if err != nil {
+		return 0, true, fmt.Errorf("charge: %w", err)
+	}
+	if _, err := stmts[2].ExecContext(ctx, ch.ID, ch.AccountID, ch.Action, ch.Cost, ch.Ref, ch.LabelSource, ch.LabelWorkflow,
+		ch.LabelWorkflowID, ch.LabelExecutionID, sqliteTime(ch.PeriodStart), sqliteTime(ch.CreatedAt)); err != nil {
+		return 0, true, fmt.Errorf("record charge: %w", err)
+	}
+	msg, err := toMessageRow(c.AccountID, x.Message)
+	if err != nil {
+		return 0, true, err
+	}
+	reply, err := toMessageRow(c.AccountID, x.Reply)
+	if err != nil {
+		return 0, true, err
+	}
+	if _, err := stmts[3].ExecContext(ctx, c.AccountID, c.ID,
+		msg.ID, msg.Role, msg.Content, msg.Actions, msg.ReplyTo, sqliteTime(msg.CreatedAt),
+		reply.ID, reply.Role, reply.Content, reply.Actions, reply.ReplyTo, sqliteTime(reply.CreatedAt)); err != nil {
+		return 0, true, fmt.Errorf("add message: %w", err)
+	}
+	j := toJobRow(x.Job)
+	if _, err := stmts[4].ExecContext(ctx, j.ID, j.AccountID, j.ConversationID, j.MessageID, j.Channel, j.Status,
+		sqliteTime(j.LeaseUntil), j.Attempts, j.ReplyID, j.Error, sqliteTime(j.CreatedAt), sqliteTime(j.UpdatedAt)); err != nil {
+		return 0, true, fmt.Errorf("create reply job: %w", err)
+	}
+	for _, e := range x.Events {
+		ev := toOutboxRow(e)
+		if _, err := stmts[5].ExecContext(ctx, ev.ID, ev.AccountID, ev.Topic, ev.Payload, sqliteTime(ev.CreatedAt)); err != nil {
+			return 0, true, fmt.Errorf("add outbox message: %w", err)
+		}
+	}
+	return spent, true, nil
 }
 
 // toMessageRow is m's row in the account's conversation (its Seq unset).
