@@ -239,6 +239,9 @@ func (h *loadHarness) report(started time.Time, loadBefore string) string {
 		}
 		if base {
 			fmt.Fprintf(&b, ", the programs of `%s` (BENCH_BASE_BIN)", cfg.baseBin)
+			if len(cfg.baseEnv) > 0 {
+				fmt.Fprintf(&b, " with `%s`", strings.Join(pairs(cfg.baseEnv), " "))
+			}
 		}
 	}
 	b.WriteString(". Each environment runs two svc-api: one whose model is the fake upstream (the relay rows) and one with the built-in engine (`POST /v1/chat`, webhooks).\n")

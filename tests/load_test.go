@@ -47,6 +47,7 @@ type loadConfig struct {
 	quick        bool
 	measures     map[string]bool // which measures run: relay, chat, hooks (all when empty)
 	baseBin      string          // a directory with a previous build's programs, run beside this build's ("" for none)
+	baseEnv      []string        // extra name, value pairs for the programs of baseBin
 	countStmts   bool            // count the chat process's Postgres statements through a counting proxy
 }
 
@@ -87,7 +88,8 @@ func quickLoadConfig() loadConfig {
 // groups of measures to run; all when unset), BENCH_BASE_BIN (a directory with another build's
 // svc-api and svc-worker, e.g. of the main branch: each environment then runs twice, "<env>" with
 // this build and "<env> (base)" with that one, alternating like the other systems, for a
-// before/after in one run) and BENCH_COUNT_STATEMENTS=1 (the chat process and the worker reach
+// before/after in one run; BENCH_BASE_PROGRAM_ENV adds NAME=value pairs for those programs only,
+// e.g. to compare one build with and without a setting) and BENCH_COUNT_STATEMENTS=1 (the chat process and the worker reach
 // Postgres through a proxy in the harness that counts the statements they send; it adds a hop to
 // each of their round trips, so compare only runs that both count).
 func loadConfigFromEnv(t testing.TB) loadConfig {
@@ -180,6 +182,13 @@ func loadConfigFromEnv(t testing.TB) loadConfig {
 			}
 		}
 		c.baseBin = v
+	}
+	for _, kv := range strings.Fields(os.Getenv("BENCH_BASE_PROGRAM_ENV")) {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(name, "SVC_") {
+			t.Fatalf("BENCH_BASE_PROGRAM_ENV: %q is not SVC_NAME=value", kv)
+		}
+		c.baseEnv = append(c.baseEnv, name, value)
 	}
 	c.countStmts = os.Getenv("BENCH_COUNT_STATEMENTS") == "1"
 	if c.rounds < 1 || c.accounts < 1 || c.chatAccounts < 1 {
@@ -330,6 +339,7 @@ func (h *loadHarness) startSystem(t *testing.T, env, name, bin string) *loadSyst
 	common = append(common, cfg.programEnv...)
 	if bin != "" {
 		common = append(common, binDirEnv, bin)
+		common = append(common, cfg.baseEnv...)
 	}
 	var relayStack, chatStack stack
 	switch env {
