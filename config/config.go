@@ -34,22 +34,26 @@ type Config struct {
 	MetricsAddr string `env:"SVC_METRICS_ADDR"` // DefaultMetricsAddr when unset; set empty: no metrics
 	// Profiling serves Go's pprof profiles (/debug/pprof/) on the metrics listener and records
 	// the block and mutex profiles, which cost a little on every wait: for measuring only.
-	Profiling               bool          `env:"SVC_PROFILING" envDefault:"false"`
-	DatabaseURL             string        `env:"SVC_DATABASE_URL" envDefault:"sqlite://data/svc.db"`
-	RedisURL                string        `env:"SVC_REDIS_URL"`
-	PublicURL               string        `env:"SVC_PUBLIC_URL" envDefault:"http://localhost:8080"`
-	LogLevel                string        `env:"SVC_LOG_LEVEL" envDefault:"info"`
-	Env                     string        `env:"SVC_ENV" envDefault:"dev"`
-	AllowPrivateTargets     bool          `env:"SVC_ALLOW_PRIVATE_TARGETS" envDefault:"false"`
-	ShutdownTimeout         time.Duration `env:"SVC_SHUTDOWN_TIMEOUT" envDefault:"30s"`
-	WorkerConcurrency       int           `env:"SVC_WORKER_CONCURRENCY" envDefault:"10"`
-	RelayInterval           time.Duration `env:"SVC_RELAY_INTERVAL" envDefault:"250ms"`
-	MaxBodyBytes            int64         `env:"SVC_MAX_BODY_BYTES" envDefault:"8388608"`
-	DemoOnFirstStart        bool          `env:"SVC_DEMO" envDefault:"true"`
-	UpgradeURL              string        `env:"SVC_UPGRADE_URL"`
-	PlanFreeInteractions    int           `env:"SVC_PLAN_FREE_INTERACTIONS" envDefault:"100"`
-	PlanStarterInteractions int           `env:"SVC_PLAN_STARTER_INTERACTIONS" envDefault:"1000"`
-	PlanProInteractions     int           `env:"SVC_PLAN_PRO_INTERACTIONS" envDefault:"10000"`
+	Profiling           bool          `env:"SVC_PROFILING" envDefault:"false"`
+	DatabaseURL         string        `env:"SVC_DATABASE_URL" envDefault:"sqlite://data/svc.db"`
+	RedisURL            string        `env:"SVC_REDIS_URL"`
+	PublicURL           string        `env:"SVC_PUBLIC_URL" envDefault:"http://localhost:8080"`
+	LogLevel            string        `env:"SVC_LOG_LEVEL" envDefault:"info"`
+	Env                 string        `env:"SVC_ENV" envDefault:"dev"`
+	AllowPrivateTargets bool          `env:"SVC_ALLOW_PRIVATE_TARGETS" envDefault:"false"`
+	ShutdownTimeout     time.Duration `env:"SVC_SHUTDOWN_TIMEOUT" envDefault:"30s"`
+	WorkerConcurrency   int           `env:"SVC_WORKER_CONCURRENCY" envDefault:"10"`
+	RelayInterval       time.Duration `env:"SVC_RELAY_INTERVAL" envDefault:"250ms"`
+	MaxBodyBytes        int64         `env:"SVC_MAX_BODY_BYTES" envDefault:"8388608"`
+	// MemoryLimitMB is the soft limit of svc-api's Go memory (runtime/debug.SetMemoryLimit) in
+	// MiB: past it the collector runs sooner and returns freed memory to the system; 0 sets none.
+	// GOMEMLIMIT in the environment, Go's own setting, overrides it.
+	MemoryLimitMB           int64  `env:"SVC_MEMORY_LIMIT_MB" envDefault:"80"`
+	DemoOnFirstStart        bool   `env:"SVC_DEMO" envDefault:"true"`
+	UpgradeURL              string `env:"SVC_UPGRADE_URL"`
+	PlanFreeInteractions    int    `env:"SVC_PLAN_FREE_INTERACTIONS" envDefault:"100"`
+	PlanStarterInteractions int    `env:"SVC_PLAN_STARTER_INTERACTIONS" envDefault:"1000"`
+	PlanProInteractions     int    `env:"SVC_PLAN_PRO_INTERACTIONS" envDefault:"10000"`
 	// DeveloperBonusInteractions are the interactions a period on top of the plan's that an
 	// account connected through MCP gets (the developer bonus).
 	DeveloperBonusInteractions int `env:"SVC_DEVELOPER_BONUS_INTERACTIONS" envDefault:"100"`
@@ -143,6 +147,9 @@ func (c *Config) validate() error {
 	}
 	if _, port, err := net.SplitHostPort(c.HTTPAddr); err != nil || port == "" {
 		bad("SVC_HTTP_ADDR", "%q is not a listen address such as :8080 or 127.0.0.1:8080", c.HTTPAddr)
+	}
+	if c.MemoryLimitMB < 0 {
+		bad("SVC_MEMORY_LIMIT_MB", "%d is negative (0: no limit)", c.MemoryLimitMB)
 	}
 	if c.MetricsAddr != "" {
 		if _, port, err := net.SplitHostPort(c.MetricsAddr); err != nil || port == "" {

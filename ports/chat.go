@@ -2,10 +2,13 @@ package ports
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/session"
 )
 
@@ -33,7 +36,31 @@ type Conversations interface {
 	// Tag adds a tag to a conversation (idempotent) and moves its updated_at forward as AddMessage
 	// does; not_found when it does not exist.
 	Tag(ctx context.Context, accountID, conversationID, tag string, at time.Time) error
+	// Exchange stores a customer message answered at once, atomically: it opens the conversation
+	// as Open does, adds the message and the reply as AddMessage does, stores the reply's job
+	// (done), records the charge as Usage.Charge does within x.Limit, and adds the events to the
+	// outbox; it returns the conversation and the period's spending after the charge. When any of
+	// it cannot be done so (the conversation belongs to another channel, the charge does not fit
+	// or its period is not open yet, a concurrent message took the next place) it writes nothing
+	// (but, when a concurrent charge took the room left, the conversation opened) and returns
+	// ErrNotExchanged, and the caller stores the message the long way.
+	Exchange(ctx context.Context, x Exchange) (conversation.Conversation, int, error)
 }
+
+// Exchange is a customer message and its reply, with what storing them writes.
+type Exchange struct {
+	Conversation conversation.Conversation // opened with it (its CustomerName as Open's)
+	Message      conversation.Message      // the customer's
+	Reply        conversation.Message
+	Job          conversation.Job // the reply's, done
+	Charge       ledger.Charge
+	Period       ledger.Period
+	Limit        int
+	Events       []outbox.Message
+}
+
+// ErrNotExchanged is Conversations.Exchange's answer when it wrote nothing (see there).
+var ErrNotExchanged = errors.New("exchange not stored")
 
 // ReplyJobs stores the pending replies. Its changes are the transitions of conversation.Job,
 // applied to the stored job under the same conditions.

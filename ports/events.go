@@ -7,6 +7,7 @@ import (
 	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/notification"
+	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/webhook"
 )
 
@@ -17,6 +18,9 @@ import (
 // does.
 type Publisher interface {
 	Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error)
+	// Prepare returns the outbox message Publish would write, for a caller that writes it in a
+	// statement of its own (Conversations.Exchange), and notes the write as Publish does.
+	Prepare(ctx context.Context, accountID string, t event.Type, data map[string]any) (outbox.Message, error)
 }
 
 // Webhooks stores webhooks. Every method is scoped to the account.

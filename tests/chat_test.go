@@ -714,6 +714,13 @@ func TestChatLimits(t *testing.T) {
 				configureAgent(t, api, a.key)
 				configureAgent(t, api, other.key)
 				_, second := s.newKey(t, a.id, "--name", "second")
+				// Refused bodies never spend the chat limit (the per-key limit counts them).
+				for _, bad := range []map[string]any{{"message": ""}, {"conversation_id": "rl-1"}, {"message": "Hello\u0000"},
+					{"message": "Hello", "conversation_id": "bad id!"}, {"message": "Hello", "customer_name": "\u0007"}} {
+					if r := postChat(t, api, a.key, bad); r.status != http.StatusBadRequest {
+						t.Fatalf("POST /v1/chat %v: %s, want 400", bad, r)
+					}
+				}
 				began := time.Now()
 				for i := 1; i <= 30; i++ {
 					r := postChat(t, api, a.key, map[string]any{"message": "Hello, are you open?", "conversation_id": "rl-1"})

@@ -270,6 +270,10 @@ func startFrom(t testing.TB, dir, name string, env map[string]string, ready read
 	for k, v := range env {
 		envCopy[k] = v
 	}
+	if dir := envCopy[binDirEnv]; dir != "" { // another build's program (the load harness's base)
+		bin = filepath.Join(dir, name)
+	}
+	delete(envCopy, binDirEnv)
 	if envCopy["SVC_HTTP_ADDR"] == "" {
 		envCopy["SVC_HTTP_ADDR"] = freeAddr(t)
 	}
@@ -630,7 +634,6 @@ type stack struct {
 	name       string // "embedded" or "production"
 	env        map[string]string
 	production bool
-	bin        string // the directory of the svc-api to start, when not the tree's own build
 }
 
 // with returns the stack's environment plus extra variables.
@@ -692,9 +695,6 @@ func (s stack) startAPI(t testing.TB, extra ...string) *proc {
 	addr := freeAddr(t)
 	env["SVC_HTTP_ADDR"] = addr
 	env["SVC_PUBLIC_URL"] = "http://" + addr
-	if s.bin != "" {
-		return startFrom(t, s.bin, "svc-api", env, waitHealthz)
-	}
 	return start(t, "svc-api", env, waitHealthz)
 }
 

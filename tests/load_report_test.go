@@ -230,11 +230,18 @@ func (h *loadHarness) report(started time.Time, loadBefore string) string {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		switch s.name {
+		env, base := strings.CutSuffix(s.name, " (base)")
+		switch env {
 		case "embedded":
-			b.WriteString("`embedded` = svc-api on SQLite with the in-process queue and limiter")
+			fmt.Fprintf(&b, "`%s` = svc-api on SQLite with the in-process queue and limiter", s.name)
 		case "production":
-			b.WriteString("`production` = svc-api + svc-worker on Postgres + Redis (a redis-server of its own)")
+			fmt.Fprintf(&b, "`%s` = svc-api + svc-worker on Postgres + Redis (a redis-server of its own)", s.name)
+		}
+		if base {
+			fmt.Fprintf(&b, ", the programs of `%s` (BENCH_BASE_BIN)", cfg.baseBin)
+			if len(cfg.baseEnv) > 0 {
+				fmt.Fprintf(&b, " with `%s`", strings.Join(pairs(cfg.baseEnv), " "))
+			}
 		}
 	}
 	b.WriteString(". Each environment runs two svc-api: one whose model is the fake upstream (the relay rows) and one with the built-in engine (`POST /v1/chat`, webhooks).\n")
@@ -286,6 +293,25 @@ func (h *loadHarness) report(started time.Time, loadBefore string) string {
 			fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s |\n", name, s.name, total, errs,
 				spread(rps, "%.0f"), spread(p50, "%.2f"), spread(p90, "%.2f"), spread(p99, "%.2f"),
 				spread(added, "%+.2f"), cpuCell(cpu, total))
+		}
+	}
+	if cfg.countStmts {
+		b.WriteString("\n## Postgres statements per request (chat process and worker, through the harness's counting proxy)\n\n")
+		b.WriteString("| measure | system | statements / request | round trips / request |\n|---|---|---:|---:|\n")
+		for _, name := range h.order {
+			for _, s := range h.systems {
+				var n pgCounts
+				total := 0
+				for _, r := range h.results[name][s.name] {
+					n.stmts += r.stmts.stmts
+					n.trips += r.stmts.trips
+					total += r.ok + r.errs
+				}
+				if s.stmts == nil || total == 0 {
+					continue
+				}
+				fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f |\n", name, s.name, float64(n.stmts)/float64(total), float64(n.trips)/float64(total))
+			}
 		}
 	}
 	b.WriteString("\n## Memory: peak RSS per process (VmHWM at the end of the run)\n\n")

@@ -44,11 +44,15 @@ type loadConfig struct {
 	programEnv   []string      // extra name, value pairs for every svc-api and svc-worker
 	out          string        // the report file ("" writes none)
 	note         string        // a sentence for the report (the state of the machine)
-	baseline     string        // a directory holding another build's svc-api: "<env> before" relay systems
-	relayOnly    bool          // measure the relay only (no POST /v1/chat, no webhooks)
-	profile      string        // a directory for svc-api (relay)'s profiles of the closed loop
 	quick        bool
+	measures     map[string]bool // which measures run: relay, chat, hooks (all when empty)
+	baseBin      string          // a directory with a previous build's programs, run beside this build's ("" for none)
+	baseEnv      []string        // extra name, value pairs for the programs of baseBin
+	countStmts   bool            // count the chat process's Postgres statements through a counting proxy
 }
+
+// runs reports whether the measure group m (relay, chat, hooks) is part of the run.
+func (c loadConfig) runs(m string) bool { return len(c.measures) == 0 || c.measures[m] }
 
 // defaultLoadConfig is a full run: about ten minutes for both environments.
 func defaultLoadConfig() loadConfig {
@@ -80,12 +84,14 @@ func quickLoadConfig() loadConfig {
 // BENCH_STREAMS, BENCH_ACCOUNTS, BENCH_CHAT_ACCOUNTS, BENCH_EVENTS, BENCH_RATES (100,300),
 // BENCH_CLIENTS, BENCH_CHAT_CLIENTS, BENCH_CHAT_RATE, BENCH_PROGRAM_ENV (NAME=value pairs
 // separated by spaces, given to every program after the default SVC_PLAN_PRO_RATE_LIMITS),
-// BENCH_OUT (the report file; "-" for none), BENCH_NOTE, BENCH_BASELINE_BIN (a directory with
-// another build's svc-api, e.g. `go build -o /tmp/before/ ./cmd/svc-api` at an older commit: each
-// environment then also runs "<env> before", a relay-only system of that build, alternated with
-// the others in every measure), BENCH_MEASURES=relay (only the relay's measures) and
-// BENCH_PROFILE_DIR (CPU, block, mutex and allocation profiles of each relay svc-api during its
-// first closed loop; the programs then run with SVC_PROFILING=true).
+// BENCH_OUT (the report file; "-" for none), BENCH_NOTE, BENCH_MEASURES (relay,chat,hooks: the
+// groups of measures to run; all when unset), BENCH_BASE_BIN (a directory with another build's
+// svc-api and svc-worker, e.g. of the main branch: each environment then runs twice, "<env>" with
+// this build and "<env> (base)" with that one, alternating like the other systems, for a
+// before/after in one run; BENCH_BASE_PROGRAM_ENV adds NAME=value pairs for those programs only,
+// e.g. to compare one build with and without a setting) and BENCH_COUNT_STATEMENTS=1 (the chat process and the worker reach
+// Postgres through a proxy in the harness that counts the statements they send; it adds a hop to
+// each of their round trips, so compare only runs that both count).
 func loadConfigFromEnv(t testing.TB) loadConfig {
 	t.Helper()
 	c := defaultLoadConfig()
@@ -160,15 +166,31 @@ func loadConfigFromEnv(t testing.TB) loadConfig {
 		}
 	}
 	c.note = os.Getenv("BENCH_NOTE")
-	c.baseline = os.Getenv("BENCH_BASELINE_BIN")
-	c.profile = os.Getenv("BENCH_PROFILE_DIR")
-	switch v := os.Getenv("BENCH_MEASURES"); v {
-	case "", "all":
-	case "relay":
-		c.relayOnly = true
-	default:
-		t.Fatalf("BENCH_MEASURES=%q: want relay or all", v)
+	if v := os.Getenv("BENCH_MEASURES"); v != "" {
+		c.measures = map[string]bool{}
+		for _, m := range strings.Split(v, ",") {
+			if m = strings.TrimSpace(m); m != "relay" && m != "chat" && m != "hooks" {
+				t.Fatalf("BENCH_MEASURES: %q is not relay, chat or hooks", m)
+			}
+			c.measures[strings.TrimSpace(m)] = true
+		}
 	}
+	if v := os.Getenv("BENCH_BASE_BIN"); v != "" {
+		for _, name := range []string{"svc-api", "svc-worker"} {
+			if _, err := os.Stat(filepath.Join(v, name)); err != nil {
+				t.Fatalf("BENCH_BASE_BIN=%q: %v (want a directory holding a build of svc-api and svc-worker)", v, err)
+			}
+		}
+		c.baseBin = v
+	}
+	for _, kv := range strings.Fields(os.Getenv("BENCH_BASE_PROGRAM_ENV")) {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(name, "SVC_") {
+			t.Fatalf("BENCH_BASE_PROGRAM_ENV: %q is not SVC_NAME=value", kv)
+		}
+		c.baseEnv = append(c.baseEnv, name, value)
+	}
+	c.countStmts = os.Getenv("BENCH_COUNT_STATEMENTS") == "1"
 	if c.rounds < 1 || c.accounts < 1 || c.chatAccounts < 1 {
 		t.Fatal("BENCH_ROUNDS, BENCH_ACCOUNTS and BENCH_CHAT_ACCOUNTS must be at least 1")
 	}
@@ -226,9 +248,11 @@ type loadSystem struct {
 	hookKeys []string // keys of accounts whose webhooks point at the receiver
 	procs    []watchedProc
 	next     atomic.Uint64
-	hooksAt  string // path prefix of this system's webhooks at the receiver
+	hooksAt  string     // path prefix of this system's webhooks at the receiver
+	stmts    *pgCounter // the statements of the chat process and the worker (nil: not counted)
+	chatAPI  *proc
+	relayAPI *proc // nil for the direct system
 	made     atomic.Int64
-	metrics  string // the relay svc-api's metrics listener (its pprof with BENCH_PROFILE_DIR)
 }
 
 // key returns the relay key of the next request: each request's key differs from the last.
@@ -253,6 +277,7 @@ const benchRole = "bench (client + fake upstream)"
 
 // loadHarness holds what one run shares: the upstream, the webhook receiver, the client.
 type loadHarness struct {
+	t        *testing.T
 	cfg      loadConfig
 	upstream *httptest.Server
 	rcv      *benchReceiver
@@ -263,7 +288,7 @@ type loadHarness struct {
 }
 
 func runLoad(t *testing.T, cfg loadConfig) string {
-	h := &loadHarness{cfg: cfg, results: map[string]map[string][]phaseResult{}}
+	h := &loadHarness{t: t, cfg: cfg, results: map[string]map[string][]phaseResult{}}
 	h.upstream = httptest.NewServer(http.HandlerFunc(benchUpstream))
 	t.Cleanup(h.upstream.Close)
 	h.rcv = &benchReceiver{}
@@ -278,15 +303,23 @@ func runLoad(t *testing.T, cfg loadConfig) string {
 	h.systems = append(h.systems, &loadSystem{name: "direct", relayURL: h.upstream.URL,
 		procs: []watchedProc{{role: benchRole, pid: os.Getpid()}}})
 	for _, name := range cfg.envs {
-		h.systems = append(h.systems, h.startSystem(t, name, ""))
-		if cfg.baseline != "" {
-			h.systems = append(h.systems, h.startSystem(t, name, cfg.baseline))
+		h.systems = append(h.systems, h.startSystem(t, name, name, ""))
+		if cfg.baseBin != "" {
+			h.systems = append(h.systems, h.startSystem(t, name, name+" (base)", cfg.baseBin))
 		}
 	}
 	t.Logf("set up in %s", time.Since(started).Round(time.Second))
 	h.warmUp(t)
 	for r := range cfg.rounds {
 		h.round(t, r)
+	}
+	if profileDir() != "" {
+		for _, s := range h.systems {
+			if s.chatAPI != nil {
+				profileAPI(t, s.chatAPI, "")
+				_ = os.Rename(filepath.Join(profileDir(), ".heap.pprof"), filepath.Join(profileDir(), "load-chat-"+fileName(s.name)+".heap.pprof"))
+			}
+		}
 	}
 	report := h.report(started, loadBefore)
 	if cfg.out != "" {
@@ -297,37 +330,39 @@ func runLoad(t *testing.T, cfg loadConfig) string {
 	return report
 }
 
-// startSystem starts environment name: an svc-api whose model is the fake upstream (the relay),
-// an svc-api with the built-in engine (POST /v1/chat, webhooks) and, in production, an
-// svc-worker; then it makes the accounts. With bin (a baseline build's directory) it starts the
-// relay alone, with that build's svc-api, as the system "<name> before".
-func (h *loadHarness) startSystem(t *testing.T, name, bin string) *loadSystem {
+// startSystem starts environment env as system name: an svc-api whose model is the fake upstream
+// (the relay), an svc-api with the built-in engine (POST /v1/chat, webhooks) and, in production,
+// an svc-worker, from the programs in bin ("": this build's); then it makes the accounts.
+func (h *loadHarness) startSystem(t *testing.T, env, name, bin string) *loadSystem {
 	t.Helper()
 	cfg := h.cfg
 	common := append([]string{"SVC_LOG_LEVEL", "warn", "SVC_DEMO", "false"}, privateTargets...)
-	if cfg.profile != "" {
-		common = append(common, "SVC_PROFILING", "true")
-	}
 	common = append(common, cfg.programEnv...)
+	if bin != "" {
+		common = append(common, binDirEnv, bin)
+		common = append(common, cfg.baseEnv...)
+	}
 	var relayStack, chatStack stack
-	switch name {
+	switch env {
 	case "embedded":
 		relayStack, chatStack = newEmbedded(t), newEmbedded(t) // SQLite: one file each
 	case "production":
 		relayStack = newWebhookProduction(t, webhookBenchRedisDB)
 		chatStack = relayStack // one Postgres database and Redis for the three programs
 	}
-	relayStack.bin = bin
 	relay := relayStack.startAPI(t, append(common,
 		"SVC_MODEL_BASE_URL", h.upstream.URL+"/v1", "SVC_MODEL_API_KEY", mcUpstreamKey, "SVC_MODEL_NAME", mcUpstreamModel)...)
-	if bin != "" || cfg.relayOnly {
-		return h.startRelayOnly(t, name, bin, relayStack, relay)
+	chatEnv := common
+	var counter *pgCounter
+	if cfg.countStmts && chatStack.production {
+		counter = newPGCounter(t, chatStack.env["SVC_DATABASE_URL"])
+		chatEnv = append(append([]string(nil), common...), "SVC_DATABASE_URL", counter.dsn)
 	}
-	chat := chatStack.startAPI(t, common...)
-	s := &loadSystem{name: name, relayURL: relay.URL(), chatURL: chat.URL(), hooksAt: "/load/" + name, metrics: relay.metrics,
+	chat := chatStack.startAPI(t, chatEnv...)
+	s := &loadSystem{name: name, stmts: counter, chatAPI: chat, relayAPI: relay, relayURL: relay.URL(), chatURL: chat.URL(), hooksAt: "/load/" + fileName(name),
 		procs: []watchedProc{{role: "svc-api (relay)", pid: relay.cmd.Process.Pid}, {role: "svc-api (chat)", pid: chat.cmd.Process.Pid}}}
 	if chatStack.production {
-		worker := chatStack.startWorker(t, common...)
+		worker := chatStack.startWorker(t, chatEnv...)
 		s.procs = append(s.procs, watchedProc{role: "svc-worker", pid: worker.cmd.Process.Pid},
 			watchedProc{role: "postgres", pids: postgresBackends(t, chatStack.env["SVC_DATABASE_URL"])})
 		if pid := redisPid(chatStack.env["SVC_REDIS_URL"]); pid > 0 {
@@ -357,26 +392,6 @@ func (h *loadHarness) startSystem(t *testing.T, name, bin string) *loadSystem {
 	})
 	t.Logf("%s: %d relay, %d chat and %d webhook accounts made in %s", name, len(s.keys), len(s.chatKeys),
 		len(s.hookKeys), time.Since(began).Round(time.Second))
-	return s
-}
-
-// startRelayOnly finishes a system that serves the relay alone (a baseline build's, or any with
-// BENCH_MEASURES=relay): its processes and its relay accounts.
-func (h *loadHarness) startRelayOnly(t *testing.T, name, bin string, st stack, relay *proc) *loadSystem {
-	t.Helper()
-	if bin != "" {
-		name += " before"
-	}
-	s := &loadSystem{name: name, relayURL: relay.URL(), metrics: relay.metrics,
-		procs: []watchedProc{{role: "svc-api (relay)", pid: relay.cmd.Process.Pid}}}
-	if st.production {
-		s.procs = append(s.procs, watchedProc{role: "postgres", pids: postgresBackends(t, st.env["SVC_DATABASE_URL"])})
-		if pid := redisPid(st.env["SVC_REDIS_URL"]); pid > 0 {
-			s.procs = append(s.procs, watchedProc{role: "redis-server", pid: pid})
-		}
-	}
-	s.procs = append(s.procs, watchedProc{role: benchRole, pid: os.Getpid()})
-	s.keys = provision(t, st, h.cfg.accounts, fmt.Sprintf("Load relay %s", name), nil)
 	return s
 }
 
@@ -495,6 +510,7 @@ type phaseResult struct {
 	firstErr  string
 	wall      time.Duration // from the first intended send to the last answer
 	cpu       map[string]float64
+	stmts     pgCounts // Postgres statements and round trips of the chat process and the worker, when counted
 }
 
 // collector gathers the outcomes of a phase's requests from many goroutines.
@@ -581,9 +597,10 @@ func closedLoop(clients int, d time.Duration, do func(n uint64) error) phaseResu
 
 // measure runs fn for system s as measure name, with the CPU time of s's processes around it.
 func (h *loadHarness) measure(name string, s *loadSystem, fn func() phaseResult) {
-	before := cpuOf(s.procs)
+	before, stmts := cpuOf(s.procs), s.stmts.snapshot()
 	res := fn()
 	res.cpu = cpuOf(s.procs).since(before)
+	res.stmts = s.stmts.snapshot().since(stmts)
 	h.record(name, s.name, res)
 }
 
@@ -612,6 +629,23 @@ func (h *loadHarness) round(t *testing.T, r int) {
 	cfg := h.cfg
 	t.Logf("round %d of %d", r+1, cfg.rounds)
 
+	if cfg.runs("relay") {
+		h.relayRound(r)
+	}
+	if cfg.runs("chat") {
+		h.chatRound(r)
+	}
+	if cfg.runs("hooks") && cfg.hookAccounts > 0 && cfg.events > 0 {
+		name := fmt.Sprintf("webhook fan-out: %d events × %d webhooks at once", cfg.events, hooksPerBenchAccount)
+		for _, s := range h.inTurn(r, false) {
+			h.measure(name, s, func() phaseResult { return h.fanOut(s) })
+		}
+	}
+}
+
+// relayRound measures the relay in round r.
+func (h *loadHarness) relayRound(r int) {
+	cfg := h.cfg
 	// One client at a time: the systems alternate request by request.
 	h.serial(r, "chat completion, one client at a time", cfg.samples, func(s *loadSystem) (time.Duration, error) {
 		began := time.Now()
@@ -629,11 +663,10 @@ func (h *loadHarness) round(t *testing.T, r int) {
 	name := fmt.Sprintf("chat completion, closed loop, %d clients", cfg.clients)
 	for _, s := range h.inTurn(r, true) {
 		h.measure(name, s, func() phaseResult {
-			stop := func() {}
-			if r == 0 {
-				stop = h.profileRelay(t, s)
+			if r == 0 && profileDir() != "" && s.relayAPI != nil { // SVC_TEST_PROFILE_DIR: the first round's closed loop
+				_ = os.Setenv("SVC_TEST_PROFILE_SECONDS", strconv.Itoa(max(1, int(cfg.duration.Seconds()))))
+				defer profileAPI(h.t, s.relayAPI, "load-relay-"+fileName(s.name))()
 			}
-			defer stop()
 			return closedLoop(cfg.clients, cfg.duration, func(uint64) error { return h.relay(s, false, nil) })
 		})
 	}
@@ -642,13 +675,18 @@ func (h *loadHarness) round(t *testing.T, r int) {
 		err := h.relay(s, true, &ttfb)
 		return ttfb, err
 	})
+}
 
-	if cfg.relayOnly {
-		return
-	}
-	name = fmt.Sprintf("POST /v1/chat, %d clients", cfg.chatClients)
+// chatRound measures POST /v1/chat in round r.
+func (h *loadHarness) chatRound(r int) {
+	cfg := h.cfg
+	name := fmt.Sprintf("POST /v1/chat, %d clients", cfg.chatClients)
 	for _, s := range h.inTurn(r, false) {
 		h.measure(name, s, func() phaseResult {
+			if r == 0 && profileDir() != "" { // SVC_TEST_PROFILE_DIR: profiles of the first round's run
+				_ = os.Setenv("SVC_TEST_PROFILE_SECONDS", strconv.Itoa(max(1, int(cfg.duration.Seconds()))))
+				defer profileAPI(h.t, s.chatAPI, "load-chat-"+fileName(s.name))()
+			}
 			return closedLoop(cfg.chatClients, cfg.duration, func(n uint64) error { return h.chat(s, n) })
 		})
 	}
@@ -657,50 +695,6 @@ func (h *loadHarness) round(t *testing.T, r int) {
 		h.measure(name, s, func() phaseResult {
 			return openLoop(cfg.chatRate, cfg.duration, func(n uint64) error { return h.chat(s, n) })
 		})
-	}
-	if cfg.hookAccounts > 0 && cfg.events > 0 {
-		name = fmt.Sprintf("webhook fan-out: %d events × %d webhooks at once", cfg.events, hooksPerBenchAccount)
-		for _, s := range h.inTurn(r, false) {
-			h.measure(name, s, func() phaseResult { return h.fanOut(s) })
-		}
-	}
-}
-
-// profileRelay records the relay svc-api of s (with BENCH_PROFILE_DIR) for the harness's phase
-// duration: its CPU profile over the phase, then its block, mutex and allocation profiles (since
-// the start). The returned function waits for the files.
-func (h *loadHarness) profileRelay(t *testing.T, s *loadSystem) func() {
-	if h.cfg.profile == "" || s.metrics == "" {
-		return func() {}
-	}
-	base := "http://" + s.metrics + "/debug/pprof/"
-	prefix := filepath.Join(h.cfg.profile, strings.ReplaceAll(s.name, " ", "-"))
-	fetch := func(path, file string) {
-		client := &http.Client{Timeout: h.cfg.duration + time.Minute}
-		resp, err := client.Get(base + path)
-		if err != nil {
-			t.Logf("profile %s of %s: %v", path, s.name, err)
-			return
-		}
-		defer func() { _ = resp.Body.Close() }()
-		raw, err := io.ReadAll(resp.Body)
-		if err == nil && resp.StatusCode == http.StatusOK {
-			err = os.WriteFile(prefix+"."+file, raw, 0o644)
-		}
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Logf("profile %s of %s: %s %v", path, s.name, resp.Status, err)
-		}
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		fetch(fmt.Sprintf("profile?seconds=%d", max(1, int(h.cfg.duration.Seconds()))), "cpu.pprof")
-	}()
-	return func() {
-		<-done
-		fetch("block", "block.pprof")
-		fetch("mutex", "mutex.pprof")
-		fetch("allocs", "allocs.pprof")
 	}
 }
 
@@ -784,4 +778,9 @@ func (h *loadHarness) fanOut(s *loadSystem) phaseResult {
 		}
 	}
 	return res
+}
+
+// fileName is a system's name as part of a path: "embedded (base)" is embedded-base.
+func fileName(system string) string {
+	return strings.NewReplacer(" ", "-", "(", "", ")", "").Replace(system)
 }

@@ -239,6 +239,32 @@ func TestMessaging(t *testing.T) {
 	}
 }
 
+// TestMessagingPlanLimits: a messaging app's messages count against the account's chat limit
+// as its plan sets it (SVC_PLAN_*_RATE_LIMITS), as REST messages do, not at the spec's count.
+func TestMessagingPlanLimits(t *testing.T) {
+	s := newEmbedded(t)
+	fake := newFakeApps(t)
+	extra := []string{"SVC_ALLOW_PRIVATE_TARGETS", "true", "SVC_TELEGRAM_API_URL", fake.srv.URL,
+		"SVC_PLAN_PRO_RATE_LIMITS", "chat=2"}
+	api := s.startAPI(t, extra...)
+	a := s.newAccount(t, "--plan", "pro")
+	configureAgent(t, api, a.key)
+	out := ctl(t, s.with(append(extra, "SVC_PUBLIC_URL", api.URL())...), "channel", "connect", "telegram", "--account", a.id, "--bot-token", tgBotToken)
+	hooks := fake.sends("setWebhook")
+	if len(hooks) != 1 {
+		t.Fatalf("setWebhook calls %v, want one", hooks)
+	}
+	secret, _ := hooks[0].body["secret_token"].(string)
+	for i := range 2 {
+		wantReceipt(t, postTG(t, out.str("webhook_url"), secret, tgText(7001+i, tgChat, "Rui", "Hello, are you open?")), 1, 0, 0)
+	}
+	r := postTG(t, out.str("webhook_url"), secret, tgText(7003, tgChat, "Rui", "Hello, are you open?"))
+	wantError(t, r, http.StatusTooManyRequests, "rate_limited")
+	if got := r.header.Get("X-RateLimit-Limit"); got != "" && got != "2" {
+		t.Errorf("X-RateLimit-Limit %q, want the plan's 2 (or none)", got)
+	}
+}
+
 // wantReceipt checks a 200 receipt of a messaging webhook.
 func wantReceipt(t testing.TB, r response, accepted, duplicates, ignored float64) {
 	t.Helper()

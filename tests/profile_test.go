@@ -18,7 +18,7 @@ func profileDir() string { return os.Getenv("SVC_TEST_PROFILE_DIR") }
 
 // profileAPI starts recording svc-api's profiles for the benchmark b under name, when asked to
 // (profileDir); the returned function ends the recording and writes the files.
-func profileAPI(b *testing.B, api *proc, name string) func() {
+func profileAPI(b testing.TB, api *proc, name string) func() {
 	dir := profileDir()
 	if dir == "" {
 		return func() {}
@@ -44,6 +44,10 @@ func profileAPI(b *testing.B, api *proc, name string) func() {
 		if err := os.WriteFile(filepath.Join(dir, name+"."+file), raw, 0o600); err != nil {
 			b.Logf("profile %s: %v", path, err)
 		}
+	}
+	if name == "" { // a heap profile only
+		fetch("heap", "heap.pprof")
+		return func() {}
 	}
 	cpu := make(chan struct{})
 	go func() {

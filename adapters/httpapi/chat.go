@@ -49,6 +49,11 @@ func (s *Server) send(c *gin.Context, message *string, req chat.Request) {
 	if !s.limit(c, req.Account.Plan, req.Account.ID, ratelimit.Chat) {
 		return
 	}
+	s.run(c, req)
+}
+
+// run sends a checked and counted customer message and answers its reply.
+func (s *Server) run(c *gin.Context, req chat.Request) {
 	r, err := s.uc.Chat.Send(c.Request.Context(), req)
 	if err != nil {
 		s.fail(c, err)
@@ -76,15 +81,49 @@ func writeReply(c *gin.Context, r chat.Reply, withUsage bool) {
 	c.JSON(status, out)
 }
 
-func (s *Server) postChat(c *gin.Context) {
-	p, _ := principal(c)
-	var body chatIn
-	if err := decodeJSON(c, &body); err != nil {
-		s.fail(c, err)
+// ctxChatBody holds POST /v1/chat's body as authKeyChat read it (a chatBody).
+const ctxChatBody = "svc.chat_body"
+
+type chatBody struct {
+	in  chatIn
+	err error // the body's refusal, answered once the key is authenticated and counted
+}
+
+// authKeyChat is authKey for POST /v1/chat. It reads and checks the body first, so that the
+// account's chat limit is counted with the per-key limit in Admit's one call of the limiter
+// when the message is valid (a refused body never spends it); the body's refusal is answered
+// after the key's 401 and the per-key 429, as before. The chat limit's 429 is answered after the
+// web channels' 402 (postChat), as before.
+func (s *Server) authKeyChat(c *gin.Context) {
+	var b chatBody
+	if b.err = decodeJSON(c, &b.in); b.err == nil {
+		if b.in.Message == nil {
+			b.err = domain.Invalid("message", "message is required")
+		} else {
+			b.err = validChat(chat.Request{Message: *b.in.Message, ConversationID: b.in.ConversationID, CustomerName: b.in.CustomerName})
+		}
+	}
+	c.Set(ctxChatBody, b)
+	if b.err != nil {
+		s.authKey()(c)
 		return
 	}
-	s.send(c, body.Message, chat.Request{Account: p.Account, Usage: &p.Usage, Channel: conversation.ChannelAPI,
-		ConversationID: body.ConversationID, CustomerName: body.CustomerName})
+	s.authKey(ratelimit.Chat)(c)
+}
+
+func (s *Server) postChat(c *gin.Context) {
+	p, _ := principal(c)
+	v, _ := c.Get(ctxChatBody)
+	b, _ := v.(chatBody)
+	if b.err != nil {
+		s.fail(c, b.err)
+		return
+	}
+	if !s.admitted(c, ratelimit.Chat) {
+		return
+	}
+	s.run(c, chat.Request{Account: p.Account, Usage: &p.Usage, Channel: conversation.ChannelAPI, Message: *b.in.Message,
+		ConversationID: b.in.ConversationID, CustomerName: b.in.CustomerName})
 }
 
 // validChat checks a chat request's fields as chat.Agent.Send does first, so that the

@@ -193,8 +193,12 @@ func (s *Server) messagingWebhook(c *gin.Context, app messaging.App, header stri
 		return
 	}
 	receipt := receiptJSON{Object: "messaging.receipt"}
+	plan, planRead := "", false
 	for _, in := range msgs {
-		if in.Answerable() && !s.limit(c, "", conn.AccountID, ratelimit.Chat) {
+		if in.Answerable() && !planRead {
+			plan, planRead = s.uc.Messaging.Plan(ctx, conn), true // the chat limit as the account's plan sets it
+		}
+		if in.Answerable() && !s.limit(c, plan, conn.AccountID, ratelimit.Chat) {
 			return
 		}
 		r, err := s.uc.Messaging.Receive(ctx, conn, in)

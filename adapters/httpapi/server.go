@@ -140,7 +140,7 @@ func (s *Server) routes() *gin.Engine {
 	web.PUT("/knowledge/pages", s.putPages)
 	web.POST("/knowledge/faq", s.postFAQ)
 	web.POST("/knowledge/crawl", s.postCrawl)
-	web.POST("/chat", s.postChat)
+	v1.POST("/chat", s.authKeyChat, s.webChannels, s.postChat) // authKey with the body read first
 	web.GET("/conversations", s.listConversations)
 	web.GET("/conversations/:conversation_id", s.getConversation)
 	web.POST("/sessions", s.postSession)

@@ -96,10 +96,20 @@ type actionJSON struct {
 }
 
 // Conversations implements ports.Conversations.
-type Conversations struct{ db *bun.DB }
+type Conversations struct {
+	db       *bun.DB
+	exchange *prepared // Postgres: Exchange in one statement
+	// SQLite: Exchange's statements in its transaction
+	xOpen, xCount, xCharge, xMessages, xJob, xEvent *prepared
+}
 
 // NewConversations returns the conversation repository of db.
-func NewConversations(db *bun.DB) *Conversations { return &Conversations{db: db} }
+func NewConversations(db *bun.DB) *Conversations {
+	return &Conversations{db: db, exchange: prepare(db, pgExchange, ""),
+		xOpen: prepare(db, "", sqliteExchangeOpen), xCount: prepare(db, "", sqliteCount), xCharge: prepare(db, "", sqliteRecord),
+		xMessages: prepare(db, "", sqliteExchangeLast+sqliteExchangeMessages), xJob: prepare(db, "", sqliteExchangeJob),
+		xEvent: prepare(db, "", sqliteExchangeEvent)}
+}
 
 // Open returns the conversation, creating it when new.
 func (r *Conversations) Open(ctx context.Context, c conversation.Conversation) (conversation.Conversation, error) {

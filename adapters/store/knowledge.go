@@ -19,10 +19,15 @@ import (
 var _ ports.Knowledge = (*Knowledge)(nil)
 
 // Knowledge implements ports.Knowledge.
-type Knowledge struct{ db *bun.DB }
+type Knowledge struct {
+	db    *bun.DB
+	state *prepared // State, the read of every search
+}
 
 // NewKnowledge returns the Brain repository of db.
-func NewKnowledge(db *bun.DB) *Knowledge { return &Knowledge{db: db} }
+func NewKnowledge(db *bun.DB) *Knowledge {
+	return &Knowledge{db: db, state: byAccount(db, (*knowledgeStateRow)(nil))}
+}
 
 type knowledgeStateRow struct {
 	bun.BaseModel `bun:"table:knowledge_state"`
@@ -90,7 +95,7 @@ func (m *faqRow) domain() knowledge.FAQItem {
 // State returns the account's Brain state (version 0 when it has none yet).
 func (r *Knowledge) State(ctx context.Context, accountID string) (knowledge.State, error) {
 	var m knowledgeStateRow
-	err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Scan(ctx)
+	err := getByAccount(ctx, r.db, r.state, &m, accountID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return knowledge.State{AccountID: accountID}, nil
 	}

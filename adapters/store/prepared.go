@@ -97,3 +97,27 @@ func scanOne(ctx context.Context, db *bun.DB, stmt *sql.Stmt, dest any, args ...
 func sqliteTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05.999999-07:00")
 }
+
+// byAccount is the statement selecting model's row of one account (its one argument), as bun
+// would select it, prepared on either database.
+func byAccount(db *bun.DB, model any) *prepared {
+	arg := "?1"
+	if db.Dialect().Name() == dialect.PG {
+		arg = "$1"
+	}
+	q := db.NewSelect().Model(model).Where("account_id = ?", bun.Safe(arg)).String()
+	return prepare(db, q, q)
+}
+
+// getByAccount scans the row of accountID into dest with p (byAccount), or with bun's query when
+// p is not prepared; sql.ErrNoRows when there is none.
+func getByAccount(ctx context.Context, db *bun.DB, p *prepared, dest any, accountID string) error {
+	stmt, ok, err := p.on(ctx, db)
+	switch {
+	case err != nil:
+		return err
+	case ok:
+		return scanOne(ctx, db, stmt, dest, accountID)
+	}
+	return idb(ctx, db).NewSelect().Model(dest).Where("account_id = ?", accountID).Scan(ctx)
+}

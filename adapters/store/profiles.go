@@ -15,15 +15,20 @@ import (
 var _ ports.Profiles = (*Profiles)(nil)
 
 // Profiles implements ports.Profiles.
-type Profiles struct{ db *bun.DB }
+type Profiles struct {
+	db  *bun.DB
+	get *prepared // Get, the read of every chat message
+}
 
 // NewProfiles returns the profile repository of db.
-func NewProfiles(db *bun.DB) *Profiles { return &Profiles{db: db} }
+func NewProfiles(db *bun.DB) *Profiles {
+	return &Profiles{db: db, get: byAccount(db, (*profileRow)(nil))}
+}
 
 // Get returns the account's profile, or profile.Default when it has none yet.
 func (r *Profiles) Get(ctx context.Context, accountID string) (profile.Profile, error) {
 	var m profileRow
-	err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Scan(ctx)
+	err := getByAccount(ctx, r.db, r.get, &m, accountID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return profile.Default(accountID), nil
 	}

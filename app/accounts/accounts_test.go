@@ -13,6 +13,7 @@ import (
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/ratelimit"
 	"github.com/svcagent/svc/ports"
 	"github.com/svcagent/svc/ports/mock"
@@ -45,6 +46,11 @@ type fakePublisher struct{ published []event.Type }
 func (f *fakePublisher) Publish(_ context.Context, _ string, t event.Type, _ map[string]any) (event.Event, error) {
 	f.published = append(f.published, t)
 	return event.Event{Type: t}, nil
+}
+
+func (f *fakePublisher) Prepare(_ context.Context, _ string, t event.Type, _ map[string]any) (outbox.Message, error) {
+	f.published = append(f.published, t)
+	return outbox.Message{}, nil
 }
 
 func newFixture(t *testing.T) fixture {

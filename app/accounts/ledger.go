@@ -79,11 +79,11 @@ func (l *Ledger) ChargeAccount(ctx context.Context, acct account.Account, action
 	return h.Usage, l.Keep(ctx, acct, h)
 }
 
-// Hold charges the cost of action to the account now, as ChargeAccount does (402
-// interaction_limit_reached, spending nothing, when nothing is left), for something still being
-// made. Keep it when that succeeds; Release it when that fails, and nothing was charged. The
-// charge is written while the work goes on, so the work's caller does not wait for it after.
-func (l *Ledger) Hold(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Hold, error) {
+// Quote returns the hold that Hold would take for action, not yet charged: the charge with its id
+// and time, the period and the account's limit (Usage.Spent is 0). A caller that writes the charge
+// in a statement of its own (ports.Conversations.Exchange) sets Usage.Spent from it and settles the
+// hold with Keep, as after Hold.
+func (l *Ledger) Quote(acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Hold, error) {
 	cost, ok := ledger.Cost(action)
 	if !ok {
 		return ledger.Hold{}, fmt.Errorf("charge: unknown action %q", action)
@@ -93,8 +93,19 @@ func (l *Ledger) Hold(ctx context.Context, acct account.Account, action ledger.A
 		return ledger.Hold{}, err
 	}
 	now := l.clock.Now().UTC()
-	h := ledger.NewHold(ledger.Charge{ID: ident.New("chg"), AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels, At: now},
-		ledger.Usage{Period: ledger.PeriodAt(now), Limit: ledger.Limit(plan, acct.InteractionLimit, acct.DeveloperBonus)})
+	return ledger.NewHold(ledger.Charge{ID: ident.New("chg"), AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels, At: now},
+		ledger.Usage{Period: ledger.PeriodAt(now), Limit: ledger.Limit(plan, acct.InteractionLimit, acct.DeveloperBonus)}), nil
+}
+
+// Hold charges the cost of action to the account now, as ChargeAccount does (402
+// interaction_limit_reached, spending nothing, when nothing is left), for something still being
+// made. Keep it when that succeeds; Release it when that fails, and nothing was charged. The
+// charge is written while the work goes on, so the work's caller does not wait for it after.
+func (l *Ledger) Hold(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Hold, error) {
+	h, err := l.Quote(acct, action, ref, labels)
+	if err != nil {
+		return ledger.Hold{}, err
+	}
 	spent, charged, err := l.usage.Charge(ctx, h.Charge, h.Usage.Period, h.Usage.Limit)
 	if err != nil {
 		return ledger.Hold{}, fmt.Errorf("charge: %w", err)

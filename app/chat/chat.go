@@ -23,6 +23,10 @@ import (
 type Ledger interface {
 	Usage(ctx context.Context, acct account.Account) (ledger.Usage, error)
 	ChargeAccount(ctx context.Context, acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Usage, error)
+	// Quote returns the hold a charge of action would take, not yet charged (for
+	// ports.Conversations.Exchange, which writes the charge); Keep settles it once written.
+	Quote(acct account.Account, action ledger.Action, ref string, labels ledger.Labels) (ledger.Hold, error)
+	Keep(ctx context.Context, acct account.Account, h ledger.Hold) error
 }
 
 // Brain searches an account's knowledge.

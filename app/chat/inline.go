@@ -10,7 +10,9 @@ import (
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/profile"
+	"github.com/svcagent/svc/ports"
 )
 
 // errTwoPhase is sendInline's answer when the message must take the two-phase path instead:
@@ -64,6 +66,17 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 	}
 	reply := Reply{Status: StatusCompleted, ConversationID: convID, MessageID: job.MessageID, ReplyID: job.ReplyID,
 		Text: d.text, Actions: d.actions, CreatedAt: now}
+	if d.booking == nil {
+		switch usage, err := a.exchange(ctx, req, done, reply); {
+		case err == nil:
+			reply.Usage = usage
+			return reply, nil
+		case !errors.Is(err, ports.ErrNotExchanged):
+			return Reply{}, fmt.Errorf("store reply: %w", err)
+		}
+		// Not stored (another channel's conversation, a charge that does not fit, a period not
+		// opened yet, a concurrent message): the transaction below decides, with the same ids.
+	}
 	err = a.tx.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
 		c, err := a.conversations.Open(ctx, conversation.Conversation{AccountID: acct.ID, ID: convID, Channel: req.Channel,
 			CustomerName: req.CustomerName, ContactID: conversation.ContactID(req.Channel, convID), CreatedAt: now, UpdatedAt: now})
@@ -109,4 +122,40 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 		return Reply{}, fmt.Errorf("store reply: %w", err)
 	}
 	return reply, nil
+}
+
+// exchange stores the customer message, the reply, its job (done), the charge and the
+// message.replied event in one statement of the store (ports.Conversations.Exchange) and returns
+// the account's usage after the charge; ports.ErrNotExchanged when nothing was stored.
+func (a *Agent) exchange(ctx context.Context, req Request, done conversation.Job, reply Reply) (ledger.Usage, error) {
+	acct, convID, now := req.Account, reply.ConversationID, reply.CreatedAt
+	hold, err := a.ledger.Quote(acct, ledger.ChatReply, reply.ReplyID, ledger.Labels{})
+	if err != nil {
+		return ledger.Usage{}, err
+	}
+	contact := conversation.ContactID(req.Channel, convID)
+	ev, err := a.events.Prepare(ctx, acct.ID, event.MessageReplied, map[string]any{
+		"channel": string(req.Channel), "contact_id": contact, "customer_message": req.Message, "reply": reply.Text})
+	if err != nil {
+		return ledger.Usage{}, err
+	}
+	_, spent, err := a.conversations.Exchange(context.WithoutCancel(ctx), ports.Exchange{
+		Conversation: conversation.Conversation{AccountID: acct.ID, ID: convID, Channel: req.Channel,
+			CustomerName: req.CustomerName, ContactID: contact, CreatedAt: now, UpdatedAt: now},
+		Message: conversation.Message{ID: reply.MessageID, ConversationID: convID, Role: conversation.RoleCustomer,
+			Content: req.Message, CreatedAt: now},
+		Reply: conversation.Message{ID: reply.ReplyID, ConversationID: convID, Role: conversation.RoleAgent,
+			Content: reply.Text, Actions: reply.Actions, ReplyTo: reply.MessageID, CreatedAt: now},
+		Job:    done,
+		Charge: hold.Charge, Period: hold.Usage.Period, Limit: hold.Usage.Limit,
+		Events: []outbox.Message{ev},
+	})
+	if err != nil {
+		return ledger.Usage{}, err
+	}
+	hold.Usage.Spent = spent
+	// The reply is stored: a failure to write the limit.reached event that a charge using up the
+	// allowance sets off is not the customer's, and the next charge refused writes it (Hold).
+	_ = a.ledger.Keep(context.WithoutCancel(ctx), acct, hold)
+	return hold.Usage, nil
 }

@@ -48,19 +48,39 @@ var _ ports.Publisher = (*Publisher)(nil)
 
 // Publish writes an event of type t with data for an account and returns it.
 func (p *Publisher) Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error) {
-	if !event.Known(t) {
-		return event.Event{}, fmt.Errorf("publish: unknown event type %q", t)
-	}
-	e := event.Event{ID: ident.New("evt"), AccountID: accountID, Type: t, Data: data, CreatedAt: p.clock.Now().UTC()}
-	body, err := Encode(e)
+	e, m, err := p.envelope(accountID, t, data)
 	if err != nil {
-		return event.Event{}, fmt.Errorf("publish %s: %w", t, err)
+		return event.Event{}, err
 	}
-	m := outbox.Message{ID: e.ID, AccountID: accountID, Topic: outbox.TopicEvent, Payload: body, CreatedAt: e.CreatedAt}
 	if err := p.outbox.Add(ctx, m); err != nil {
 		return event.Event{}, fmt.Errorf("publish %s: %w", t, err)
 	}
 	return e, nil
+}
+
+// Prepare returns the outbox message of an event as Publish would write it, for a caller that
+// writes it in a statement of its own (ports.Conversations.Exchange), and notes the write for the
+// context's watch (Watch), so that the relay is nudged once the caller's request is done.
+func (p *Publisher) Prepare(ctx context.Context, accountID string, t event.Type, data map[string]any) (outbox.Message, error) {
+	_, m, err := p.envelope(accountID, t, data)
+	if err != nil {
+		return outbox.Message{}, err
+	}
+	noticed(ctx)
+	return m, nil
+}
+
+// envelope makes the event of type t with data and its outbox message.
+func (p *Publisher) envelope(accountID string, t event.Type, data map[string]any) (event.Event, outbox.Message, error) {
+	if !event.Known(t) {
+		return event.Event{}, outbox.Message{}, fmt.Errorf("publish: unknown event type %q", t)
+	}
+	e := event.Event{ID: ident.New("evt"), AccountID: accountID, Type: t, Data: data, CreatedAt: p.clock.Now().UTC()}
+	body, err := Encode(e)
+	if err != nil {
+		return event.Event{}, outbox.Message{}, fmt.Errorf("publish %s: %w", t, err)
+	}
+	return e, outbox.Message{ID: e.ID, AccountID: accountID, Topic: outbox.TopicEvent, Payload: body, CreatedAt: e.CreatedAt}, nil
 }
 
 // Ping writes a system.ping message, which a worker confirms as soon as it takes it: a check that

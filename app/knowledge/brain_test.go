@@ -12,6 +12,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/ports/mock"
 )
 
@@ -27,6 +28,10 @@ func (r *recorder) Publish(_ context.Context, _ string, t event.Type, data map[s
 	}
 	r.events = append(r.events, data)
 	return event.Event{}, nil
+}
+
+func (r *recorder) Prepare(context.Context, string, event.Type, map[string]any) (outbox.Message, error) {
+	panic("the Brain writes its events with Publish")
 }
 
 type fixture struct {

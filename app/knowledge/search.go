@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"container/list"
 	"context"
 	"fmt"
 	"sync"
@@ -48,50 +49,91 @@ func (b *Brain) index(ctx context.Context, accountID string) (*knowledge.Index, 
 	for i, f := range faq {
 		faqs[i] = knowledge.FAQ{ID: f.ID, Question: f.Question, Answer: f.Answer, Vector: f.Vector}
 	}
+<<<<<<< HEAD
 	ix := knowledge.NewIndex(docs, faqs, b.stemmer, b.words)
 	b.indexes.put(accountID, state.Version, ix)
+=======
+	ix := knowledge.NewIndex(docs, faqs, b.stemmer)
+	b.indexes.put(accountID, state.Version, ix, indexSize(docs, faqs))
+>>>>>>> i20b
 	return ix, nil
 }
 
-// indexCache keeps the latest index of up to max accounts.
+// indexCacheBytes bounds the Brain indexes a process keeps, by their estimated size (indexSize):
+// the least recently searched go first. An account's index is rebuilt from the store when it is
+// searched again (a few milliseconds for a small Brain).
+const indexCacheBytes = 32 << 20
+
+// indexSize estimates the memory of the index of chunks and FAQ items: their text, kept with the
+// index, about three times over for its terms, postings and the FAQ matcher's features, their
+// vectors as float32, and a fixed part per entry.
+func indexSize(chunks []knowledge.Doc, faqs []knowledge.FAQ) int64 {
+	var n int64
+	for _, d := range chunks {
+		c := d.Chunk
+		n += 4*int64(len(c.Title)+len(c.Text)) + int64(len(c.ID)+len(c.URL)+len(c.Source)) + 4*int64(len(d.Vector)) + 256
+	}
+	for _, f := range faqs {
+		n += 4*int64(len(f.Question)+len(f.Answer)) + int64(len(f.ID)) + 4*int64(len(f.Vector)) + 512
+	}
+	return n + 4096
+}
+
+// indexCache keeps the latest index of accounts, the most recently used first, up to max bytes
+// of them (indexSize); an index larger than max on its own is not kept.
 type indexCache struct {
 	mu      sync.Mutex
-	max     int
-	entries map[string]cachedIndex
+	max     int64
+	size    int64
+	order   *list.List // of *cachedIndex, the most recently used at the front
+	entries map[string]*list.Element
 }
 
 type cachedIndex struct {
+	account string
 	version int64
 	index   *knowledge.Index
+	size    int64
 }
 
-func newIndexCache(max int) *indexCache {
-	return &indexCache{max: max, entries: map[string]cachedIndex{}}
+func newIndexCache(maxBytes int64) *indexCache {
+	return &indexCache{max: maxBytes, order: list.New(), entries: map[string]*list.Element{}}
 }
 
 func (c *indexCache) get(accountID string, version int64) (*knowledge.Index, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[accountID]
-	if !ok || e.version != version {
+	if !ok || e.Value.(*cachedIndex).version != version {
 		return nil, false
 	}
-	return e.index, true
+	c.order.MoveToFront(e)
+	return e.Value.(*cachedIndex).index, true
 }
 
-func (c *indexCache) put(accountID string, version int64, ix *knowledge.Index) {
+func (c *indexCache) put(accountID string, version int64, ix *knowledge.Index, size int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.entries[accountID]; ok && e.version > version {
-		return // a newer index was built meanwhile
-	}
-	if _, ok := c.entries[accountID]; !ok && len(c.entries) >= c.max {
-		for id := range c.entries { // evict one at random: map order
-			delete(c.entries, id)
-			break
+	if e, ok := c.entries[accountID]; ok {
+		if e.Value.(*cachedIndex).version > version {
+			return // a newer index was built meanwhile
 		}
+		c.remove(e)
 	}
-	c.entries[accountID] = cachedIndex{version: version, index: ix}
+	if size > c.max {
+		return
+	}
+	for c.size+size > c.max {
+		c.remove(c.order.Back())
+	}
+	c.entries[accountID] = c.order.PushFront(&cachedIndex{account: accountID, version: version, index: ix, size: size})
+	c.size += size
+}
+
+func (c *indexCache) remove(e *list.Element) {
+	v := c.order.Remove(e).(*cachedIndex)
+	delete(c.entries, v.account)
+	c.size -= v.size
 }
 
 // State returns the account's Brain state: its version, business summary and site address.

@@ -213,6 +213,17 @@ func (s *Service) Authenticate(ctx context.Context, app messaging.App, hook stri
 	return c, nil
 }
 
+// Plan returns the plan of the connection's account, whose per-plan rate limits count the
+// account's messages as they count its REST requests; "" (the spec's counts) when the account
+// cannot be read, which Receive then reports.
+func (s *Service) Plan(ctx context.Context, c messaging.Connection) string {
+	acct, err := s.d.Accounts.Get(ctx, c.AccountID)
+	if err != nil {
+		return ""
+	}
+	return acct.Plan
+}
+
 // Outcomes of a received message.
 const (
 	Accepted  = "accepted"  // the agent is answering it

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"go.uber.org/zap"
@@ -74,6 +75,9 @@ func run(ctx context.Context, lookup func(string) (string, bool), environ []stri
 		return err
 	}
 	defer func() { _ = log.Sync() }()
+	if _, set := lookup("GOMEMLIMIT"); !set && cfg.MemoryLimitMB > 0 {
+		debug.SetMemoryLimit(cfg.MemoryLimitMB << 20) // Go's own GOMEMLIMIT, when set, stands
+	}
 	ctx, stop := boot.SignalContext(ctx)
 	defer stop()
 

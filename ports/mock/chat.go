@@ -52,6 +52,22 @@ func (mr *MockConversationsMockRecorder) AddMessage(ctx, accountID, m interface{
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AddMessage", reflect.TypeOf((*MockConversations)(nil).AddMessage), ctx, accountID, m)
 }
 
+// Exchange mocks base method.
+func (m *MockConversations) Exchange(ctx context.Context, x ports.Exchange) (conversation.Conversation, int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Exchange", ctx, x)
+	ret0, _ := ret[0].(conversation.Conversation)
+	ret1, _ := ret[1].(int)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// Exchange indicates an expected call of Exchange.
+func (mr *MockConversationsMockRecorder) Exchange(ctx, x interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Exchange", reflect.TypeOf((*MockConversations)(nil).Exchange), ctx, x)
+}
+
 // Get mocks base method.
 func (m *MockConversations) Get(ctx context.Context, accountID, conversationID string) (conversation.Conversation, error) {
 	m.ctrl.T.Helper()

@@ -13,6 +13,7 @@ import (
 	conversion "github.com/svcagent/svc/domain/conversion"
 	event "github.com/svcagent/svc/domain/event"
 	notification "github.com/svcagent/svc/domain/notification"
+	outbox "github.com/svcagent/svc/domain/outbox"
 	webhook "github.com/svcagent/svc/domain/webhook"
 )
 
@@ -37,6 +38,21 @@ func NewMockPublisher(ctrl *gomock.Controller) *MockPublisher {
 // EXPECT returns an object that allows the caller to indicate expected use.
 func (m *MockPublisher) EXPECT() *MockPublisherMockRecorder {
 	return m.recorder
+}
+
+// Prepare mocks base method.
+func (m *MockPublisher) Prepare(ctx context.Context, accountID string, t event.Type, data map[string]any) (outbox.Message, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Prepare", ctx, accountID, t, data)
+	ret0, _ := ret[0].(outbox.Message)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Prepare indicates an expected call of Prepare.
+func (mr *MockPublisherMockRecorder) Prepare(ctx, accountID, t, data interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Prepare", reflect.TypeOf((*MockPublisher)(nil).Prepare), ctx, accountID, t, data)
 }
 
 // Publish mocks base method.

@@ -75,6 +75,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"KnowledgeScopedToAccount", testKnowledgeScoped},
 		{"Conversations", testConversations},
 		{"ConversationPages", testConversationPages},
+		{"ConversationsExchange", testConversationsExchange},
 		{"ReplyJobs", testReplyJobs},
 		{"ReplyJobTransitions", testReplyJobTransitions},
 		{"ReplyJobsConcurrentClaimers", testReplyJobsConcurrent},

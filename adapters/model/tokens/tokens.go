@@ -39,6 +39,11 @@ func New() *Counter {
 	return &Counter{}
 }
 
+// NewLazy returns a Counter that loads its encoding when first used: for a process whose
+// model-compatible endpoints are rarely asked (the built-in engine's), which so spares the
+// encoding's tens of megabytes until then, at the cost of a first request that waits for it.
+func NewLazy() *Counter { return &Counter{} }
+
 // Count returns the number of tokens of text. Special-token text such as "<|endoftext|>" counts
 // as ordinary text, as it is for a model's input.
 func (c *Counter) Count(text string) int {

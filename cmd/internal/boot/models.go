@@ -43,6 +43,7 @@ func BuiltinCompat(cfg config.Config, e *local.Engine, emb *local.Embedder, l *a
 	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *compat.Service {
 	d := compatDeps(l, p, b, u, clock)
 	d.Engine, d.Embedder = e, emb
+	d.Tokens = tokens.NewLazy() // the built-in engine's process mostly answers POST /v1/chat
 	return compat.New(d, compat.Options{UpstreamModel: cfg.ModelName})
 }
 
@@ -51,10 +52,10 @@ func BuiltinCompat(cfg config.Config, e *local.Engine, emb *local.Embedder, l *a
 func UpstreamCompat(cfg config.Config, up *openai.Client, l *accounts.Ledger, p *profiles.Service,
 	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *compat.Service {
 	d := compatDeps(l, p, b, u, clock)
-	d.Upstream, d.Embedder = up, up
+	d.Upstream, d.Embedder, d.Tokens = up, up, tokens.New()
 	return compat.New(d, compat.Options{UpstreamModel: cfg.ModelName})
 }
 
 func compatDeps(l *accounts.Ledger, p *profiles.Service, b *knowledge.Brain, u ports.Usage, clock ports.Clock) compat.Deps {
-	return compat.Deps{Tokens: tokens.New(), Ledger: l, Profiles: p, Brain: b, Usage: u, Clock: clock}
+	return compat.Deps{Ledger: l, Profiles: p, Brain: b, Usage: u, Clock: clock}
 }
