@@ -30,13 +30,8 @@ type Brain struct {
 }
 
 // NewBrain returns a Brain.
-<<<<<<< HEAD
 func NewBrain(tx ports.Tx, s ports.Knowledge, c ports.Crawler, e ports.Embedder, st ports.Stemmer, w ports.WordVectors, p ports.Publisher, clock ports.Clock) *Brain {
-	return &Brain{tx: tx, store: s, crawler: c, embedder: e, stemmer: st, words: w, events: p, clock: clock, indexes: newIndexCache(1024)}
-=======
-func NewBrain(tx ports.Tx, s ports.Knowledge, c ports.Crawler, e ports.Embedder, st ports.Stemmer, p ports.Publisher, clock ports.Clock) *Brain {
-	return &Brain{tx: tx, store: s, crawler: c, embedder: e, stemmer: st, events: p, clock: clock, indexes: newIndexCache(indexCacheBytes)}
->>>>>>> i20b
+	return &Brain{tx: tx, store: s, crawler: c, embedder: e, stemmer: st, words: w, events: p, clock: clock, indexes: newIndexCache(indexCacheBytes)}
 }
 
 // Overview is what GET /v1/knowledge shows.

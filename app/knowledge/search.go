@@ -49,13 +49,8 @@ func (b *Brain) index(ctx context.Context, accountID string) (*knowledge.Index, 
 	for i, f := range faq {
 		faqs[i] = knowledge.FAQ{ID: f.ID, Question: f.Question, Answer: f.Answer, Vector: f.Vector}
 	}
-<<<<<<< HEAD
 	ix := knowledge.NewIndex(docs, faqs, b.stemmer, b.words)
-	b.indexes.put(accountID, state.Version, ix)
-=======
-	ix := knowledge.NewIndex(docs, faqs, b.stemmer)
 	b.indexes.put(accountID, state.Version, ix, indexSize(docs, faqs))
->>>>>>> i20b
 	return ix, nil
 }
 
@@ -74,7 +69,8 @@ func indexSize(chunks []knowledge.Doc, faqs []knowledge.FAQ) int64 {
 		n += 4*int64(len(c.Title)+len(c.Text)) + int64(len(c.ID)+len(c.URL)+len(c.Source)) + 4*int64(len(d.Vector)) + 256
 	}
 	for _, f := range faqs {
-		n += 4*int64(len(f.Question)+len(f.Answer)) + int64(len(f.ID)) + 4*int64(len(f.Vector)) + 512
+		// + a word-vector mean of 100 float32 per question on large English FAQs
+		n += 4*int64(len(f.Question)+len(f.Answer)) + int64(len(f.ID)) + 4*int64(len(f.Vector)) + 512 + 400
 	}
 	return n + 4096
 }
