@@ -12,7 +12,7 @@ import (
 func TestIndexCache(t *testing.T) {
 	ix := map[string]*knowledge.Index{}
 	for _, id := range []string{"a", "b", "c", "d"} {
-		ix[id] = knowledge.NewIndex(nil, nil, nil)
+		ix[id] = knowledge.NewIndex(nil, nil, nil, nil)
 	}
 	c := newIndexCache(100)
 	c.put("a", 1, ix["a"], 40)
