@@ -20,11 +20,14 @@ import (
 // written and no row comes back. The conversation is opened only when the period's counter has
 // room (a read before the counter's update), so a charge that does not fit writes nothing either,
 // but for a concurrent charge taking the room between the two: then the conversation alone is
-// left opened, as the caller's longer way would open it. The conversation's upsert locks its row; the messages' numbers
+// left opened, as the caller's longer way would open it. Locks are taken in the order of every
+// other writer of a reply (the counter's row, then the conversation's), so concurrent writers of
+// one account or conversation wait for each other instead of deadlocking: room locks the counter's
+// row (FOR UPDATE) before the conversation's upsert locks its row. The messages' numbers
 // come from the statement's snapshot, so a message added meanwhile by a concurrent transaction
 // makes the unique index on (account_id, conversation_id, seq) refuse the statement, whole.
 const pgExchange = `WITH room AS (
-	SELECT 1 FROM usage_periods WHERE account_id = $1 AND period_start = $8 AND ($7 <= 0 OR spent + $7 <= $9)
+	SELECT 1 FROM usage_periods WHERE account_id = $1 AND period_start = $8 AND ($7 <= 0 OR spent + $7 <= $9) FOR UPDATE
 ), conv AS (
 	INSERT INTO conversations AS c (account_id, id, channel, customer_name, contact_id, tags, created_at, updated_at)
 	SELECT $1, $2, $3, $4, $5, '[]', $6, $6 WHERE EXISTS (SELECT 1 FROM room)
@@ -122,7 +125,10 @@ func (r *Conversations) Exchange(ctx context.Context, x ports.Exchange) (convers
 				var spent int
 				err = stmt.QueryRowContext(ctx, args...).Scan(&spent)
 				switch {
-				case errors.Is(err, sql.ErrNoRows), isUniqueViolation(err):
+				case errors.Is(err, sql.ErrNoRows), isUniqueViolation(err), isLockConflict(err):
+					// One statement on its own: refused whole, it wrote nothing. A concurrent
+					// message in the same conversation may clash on the messages' order or
+					// deadlock with it; the caller's transaction path then takes turns.
 					return conversation.Conversation{}, 0, ports.ErrNotExchanged
 				case err != nil:
 					return conversation.Conversation{}, 0, fmt.Errorf("store exchange: %w", err)
@@ -295,6 +301,17 @@ func toJobRow(j conversation.Job) *jobRow {
 
 // isUniqueViolation reports whether err is a unique index's refusal (Postgres 23505, SQLite
 // SQLITE_CONSTRAINT_UNIQUE or _PRIMARYKEY).
+// isLockConflict reports whether err is Postgres ending a statement for a deadlock (40P01) or a
+// serialization failure (40001).
+func isLockConflict(err error) bool {
+	var pg interface{ Field(byte) string }
+	if errors.As(err, &pg) {
+		code := pg.Field('C')
+		return code == "40P01" || code == "40001"
+	}
+	return false
+}
+
 func isUniqueViolation(err error) bool {
 	var pg interface{ Field(byte) string }
 	if errors.As(err, &pg) {

@@ -78,14 +78,8 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 		// opened yet, a concurrent message): the transaction below decides, with the same ids.
 	}
 	err = a.tx.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
-		c, err := a.conversations.Open(ctx, conversation.Conversation{AccountID: acct.ID, ID: convID, Channel: req.Channel,
-			CustomerName: req.CustomerName, ContactID: conversation.ContactID(req.Channel, convID), CreatedAt: now, UpdatedAt: now})
-		if err != nil {
-			return err
-		}
-		if c.Channel != req.Channel {
-			return errTwoPhase // made meanwhile by another channel
-		}
+		// The charge comes first: every writer of a reply locks the account's counter before
+		// the conversation (so does Exchange), so concurrent ones queue instead of deadlocking.
 		usage, err := a.ledger.ChargeAccount(ctx, acct, ledger.ChatReply, reply.ReplyID, ledger.Labels{})
 		if domain.ErrorCode(err) == domain.CodeInteractionLimitReached {
 			return errTwoPhase // the two-phase path keeps the message and fails its reply
@@ -94,6 +88,14 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 			return err
 		}
 		reply.Usage = usage
+		c, err := a.conversations.Open(ctx, conversation.Conversation{AccountID: acct.ID, ID: convID, Channel: req.Channel,
+			CustomerName: req.CustomerName, ContactID: conversation.ContactID(req.Channel, convID), CreatedAt: now, UpdatedAt: now})
+		if err != nil {
+			return err
+		}
+		if c.Channel != req.Channel {
+			return errTwoPhase // made meanwhile by another channel (the charge is rolled back)
+		}
 		for _, m := range []conversation.Message{
 			{ID: job.MessageID, ConversationID: convID, Role: conversation.RoleCustomer, Content: req.Message, CreatedAt: now},
 			{ID: reply.ReplyID, ConversationID: convID, Role: conversation.RoleAgent, Content: d.text, Actions: d.actions,
