@@ -50,6 +50,10 @@ func NewUsage(db *bun.DB) *Usage {
 	return u
 }
 
+// InProcess reports whether the store is in this process, SQLite (ports.InProcess): a charge
+// there is a call of some tens of microseconds, cheaper made inline than beside other work.
+func (r *Usage) InProcess() bool { return r.db.Dialect().Name() == dialect.SQLite }
+
 // Spent returns what the account spent in the period (0 when nothing yet).
 func (r *Usage) Spent(ctx context.Context, accountID string, period ledger.Period) (int, error) {
 	return spent(ctx, idb(ctx, r.db), accountID, dbTime(period.Start))
