@@ -181,6 +181,9 @@ type bucket struct {
 // sweepEvery is how often Allow looks for idle subjects to drop.
 const sweepEvery = time.Minute
 
+// InProcess reports that the limiter answers in this process (ports.InProcess).
+func (m *Memory) InProcess() bool { return true }
+
 // NewMemory returns an empty in-memory limiter that reads the time from clock.
 func NewMemory(clock ports.Clock) *Memory {
 	return &Memory{clock: clock, buckets: make(map[string]*bucket)}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -123,6 +124,52 @@ func TestChargeRows(t *testing.T) {
 			n, err := db.NewSelect().Table("charges").Where("account_id = ?", "acct_a").Count(ctx)
 			if err != nil || n != 10 {
 				t.Errorf("charge rows = %d, %v; want 10", n, err)
+			}
+		})
+	}
+}
+
+// TestChargeInTransaction checks the charge's one statement inside a caller's transaction: a
+// rollback takes back the counter and the row together, a commit keeps both, and a refund of the
+// kept charge gives its cost back.
+func TestChargeInTransaction(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			db := newDB(t, d.url(t))
+			ctx := t.Context()
+			now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+			period := ledger.PeriodAt(now)
+			createAccount(t, db, "acct_a", now)
+			usage, tx := store.NewUsage(db), store.NewTx(db)
+			charge := func(ctx context.Context, id string) {
+				c := ledger.Charge{ID: id, AccountID: "acct_a", Action: ledger.ModelReply, Cost: 2, At: now}
+				if _, ok, err := usage.Charge(ctx, c, period, 10); err != nil || !ok {
+					t.Fatalf("Charge %s: ok %t, %v", id, ok, err)
+				}
+			}
+			charge(ctx, "chg_open") // opens the period
+			undone := errors.New("undone")
+			if err := tx.InTx(ctx, func(ctx context.Context) error { charge(ctx, "chg_undone"); return undone }); !errors.Is(err, undone) {
+				t.Fatalf("InTx = %v", err)
+			}
+			if err := tx.InTx(ctx, func(ctx context.Context) error { charge(ctx, "chg_kept"); return nil }); err != nil {
+				t.Fatalf("InTx = %v", err)
+			}
+			rows := func() int {
+				n, err := db.NewSelect().Table("charges").Where("account_id = ?", "acct_a").Count(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return int(n)
+			}
+			if spent, err := usage.Spent(ctx, "acct_a", period); err != nil || spent != 4 || rows() != 2 {
+				t.Errorf("after a rolled back and a committed charge: spent %d (%v), %d rows; want 4, 2", spent, err, rows())
+			}
+			if err := usage.Refund(ctx, "acct_a", "chg_kept"); err != nil {
+				t.Fatal(err)
+			}
+			if spent, err := usage.Spent(ctx, "acct_a", period); err != nil || spent != 2 || rows() != 1 {
+				t.Errorf("after the refund: spent %d (%v), %d rows; want 2, 1", spent, err, rows())
 			}
 		})
 	}

@@ -71,12 +71,24 @@ type gatedConnector struct {
 	gate gate
 }
 
-func (c gatedConnector) Connect(context.Context) (driver.Conn, error) {
+func (c gatedConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.drv.Open(c.dsn)
 	if err != nil {
 		return nil, err
 	}
-	return newGatedConn(conn, c.gate)
+	gc, err := newGatedConn(conn, c.gate)
+	if err != nil {
+		return nil, err
+	}
+	// The connection's own (TEMP) objects: they write nothing to the database file, so they
+	// neither take the gate nor need the schema to exist yet.
+	for _, q := range connectionSchema {
+		if _, err := gc.sqliteConn.ExecContext(ctx, q, nil); err != nil {
+			_ = gc.Close()
+			return nil, err
+		}
+	}
+	return gc, nil
 }
 
 func (c gatedConnector) Driver() driver.Driver { return c.drv }

@@ -36,6 +36,7 @@ type Access struct {
 	keys    ports.Keys
 	changes ports.KeyChanges // nil when the store cannot tell changes: nothing is kept then
 	limiter ports.RateLimiter
+	inline  bool // the limiter answers in this process (ports.InProcess): count after the read, not beside it
 	plans   ledger.Plans
 	clock   ports.Clock
 	known   *lru.Cache[string, keyIDs]    // by key hash: the ids of keys that authenticated here
@@ -66,8 +67,8 @@ func NewAccess(k ports.Keys, l ports.RateLimiter, plans ledger.Plans, c ports.Cl
 		panic(err)
 	}
 	changes, _ := k.(ports.KeyChanges)
-	return &Access{keys: k, changes: changes, limiter: l, plans: plans, clock: c, known: known, kept: kept,
-		uses: newKeyUses(k, c)}
+	return &Access{keys: k, changes: changes, limiter: l, inline: ports.IsInProcess(l), plans: plans, clock: c,
+		known: known, kept: kept, uses: newKeyUses(k, c)}
 }
 
 // Admission is a request let in by Admit: who it acts for, and how its rate limits came out,
@@ -166,10 +167,11 @@ func (a *Access) reusable(hash string, gen uint64, follow bool) (Principal, bool
 }
 
 // check reads the key of hash (authenticate) and counts the request against limits: after the
-// read for a key this process has not seen, beside it for one it has (see Admit).
+// read for a key this process has not seen or when the limiter is in this process (a goroutine
+// would cost more than the call), beside it for a key it has seen otherwise (see Admit).
 func (a *Access) check(ctx context.Context, hash string, limits []ratelimit.Limit) (Principal, []counted, error) {
 	ids, known := a.known.Get(hash)
-	if !known {
+	if !known || a.inline {
 		p, err := a.authenticate(ctx, hash)
 		if err != nil {
 			return Principal{}, nil, err

@@ -539,3 +539,36 @@ func TestDemo(t *testing.T) {
 		}
 	})
 }
+
+// inProcessLimiter is a limiter that answers in this process (ports.InProcess).
+type inProcessLimiter struct{ *mock.MockRateLimiter }
+
+func (inProcessLimiter) InProcess() bool { return true }
+
+// TestAdmitInProcessLimiter checks that with a limiter in this process a known key is counted
+// after its read, not beside it: in that order, and not at all when the read refuses the key
+// (the mock fails on a call not expected).
+func TestAdmitInProcessLimiter(t *testing.T) {
+	active := account.Account{ID: "acct_1", Plan: "starter", Status: account.Active}
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(goodKey)}
+	f := newFixture(t)
+	access := NewAccess(f.keys, inProcessLimiter{f.limiter}, plans, f.clock)
+	ctx := context.Background()
+	perKey := []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}}
+	allowed := []ratelimit.Result{{Allowed: true, Remaining: 100}}
+	for i := range 2 { // unknown, then known
+		gomock.InOrder(
+			f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: active}, nil),
+			f.limiter.EXPECT().AllowAll(gomock.Any(), perKey).Return(allowed, nil),
+		)
+		if _, err := access.Admit(ctx, goodKey); err != nil {
+			t.Fatalf("Admit #%d: %v", i, err)
+		}
+	}
+	revoked := key
+	revoked.RevokedAt = now
+	f.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: revoked, Account: active}, nil)
+	if _, err := access.Admit(ctx, goodKey); domain.ErrorCode(err) != domain.CodeUnauthorized {
+		t.Fatalf("revoked key: %v; want unauthorized", err)
+	}
+}

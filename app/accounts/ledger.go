@@ -97,6 +97,9 @@ func (l *Ledger) Quote(acct account.Account, action ledger.Action, ref string, l
 		ledger.Usage{Period: ledger.PeriodAt(now), Limit: ledger.Limit(plan, acct.InteractionLimit, acct.DeveloperBonus)}), nil
 }
 
+// InProcess reports whether the ledger's store answers in this process (ports.InProcess).
+func (l *Ledger) InProcess() bool { return ports.IsInProcess(l.usage) }
+
 // Hold charges the cost of action to the account now, as ChargeAccount does (402
 // interaction_limit_reached, spending nothing, when nothing is left), for something still being
 // made. Keep it when that succeeds; Release it when that fails, and nothing was charged. The

@@ -575,3 +575,35 @@ func TestPanicGivesTheHoldBack(t *testing.T) {
 		t.Fatalf("charges %+v, released %d; want the hold given back", f.ledger.charges, f.ledger.released)
 	}
 }
+
+// inProcessLedger is a ledger whose store answers in this process (ports.InProcess).
+type inProcessLedger struct{ *fakeLedger }
+
+func (inProcessLedger) InProcess() bool { return true }
+
+// TestHoldInline checks the hold made inline when the ledger is in this process: a reply is
+// charged once, and with nothing left the upstream is never asked (the mock fails on a call).
+func TestHoldInline(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		spent int
+		code  domain.Code
+		want  int
+	}{
+		{"room left", 0, "", 1},
+		{"nothing left", 100, domain.CodeInteractionLimitReached, 100},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, true)
+			f.ledger.spent = tt.spent
+			f.svc.d.Ledger = inProcessLedger{f.ledger}
+			if tt.code == "" {
+				f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(reply("ok", model.Usage{PromptTokens: 1, CompletionTokens: 1}), nil)
+			}
+			_, err := f.svc.Complete(t.Context(), f.caller, Chat{Request: model.Request{Messages: []model.Message{user("hi")}}})
+			if code(err) != tt.code || (tt.code == "" && err != nil) || f.ledger.spent != tt.want {
+				t.Errorf("Complete = %v (code %q), spent %d; want code %q, spent %d", err, code(err), f.ledger.spent, tt.code, tt.want)
+			}
+		})
+	}
+}
