@@ -106,6 +106,38 @@ func TestAdmitKept(t *testing.T) {
 		}
 	})
 
+	t.Run("a reused check notes the key's use", func(t *testing.T) {
+		ctrl := gomock.NewController(t)
+		keys := &changingKeys{MockKeys: mock.NewMockKeys(ctrl), follow: true}
+		limiter := mock.NewMockRateLimiter(ctrl)
+		limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}}, nil).AnyTimes()
+		calls := make(chan touch, 4)
+		touchRecorder(keys.MockKeys, calls, nil, func() error { return nil })
+		keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil).Times(2) // never for the reuse
+		clock := newMovingClock(now)
+		access := NewAccess(keys, limiter, plans, clock)
+		if _, err := access.AdmitKept(context.Background(), goodKey); err != nil {
+			t.Fatal(err)
+		}
+		if c := nextTouch(t, calls); !c.at.Equal(now) {
+			t.Fatalf("first use written at %v, want %v", c.at, now)
+		}
+		clock.set(now.Add(TouchEvery - 5*time.Second))
+		keys.gen++ // a change: read again, and the use is within a minute of the last write
+		if _, err := access.AdmitKept(context.Background(), goodKey); err != nil {
+			t.Fatal(err)
+		}
+		noTouch(t, calls)
+		reused := now.Add(TouchEvery + time.Second) // within KeptFor of the read before
+		clock.set(reused)
+		if _, err := access.AdmitKept(context.Background(), goodKey); err != nil {
+			t.Fatal(err)
+		}
+		if c := nextTouch(t, calls); !c.at.Equal(reused) {
+			t.Fatalf("reused check's use written at %v, want %v", c.at, reused)
+		}
+	})
+
 	t.Run("Admit always reads", func(t *testing.T) {
 		keys, access := keptFixture(t)
 		keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(cred, nil).Times(3)
