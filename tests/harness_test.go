@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,16 +126,29 @@ func programEnv(env map[string]string) []string {
 	return out
 }
 
-// freeAddr returns a loopback address with a port that was free a moment ago.
+// handedOut holds every address freeAddr has returned in this test process. The kernel may give a
+// port that was just closed to the next listener that asks for port 0, so two calls a moment apart
+// could otherwise return the same port (seen in CI: a program's metrics listener on the port of
+// another's HTTP server).
+var handedOut sync.Map
+
+// freeAddr returns a loopback address with a port that was free a moment ago and that no earlier
+// call in this test process returned.
 func freeAddr(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("finding a free port: %v", err)
+	for range 1000 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("finding a free port: %v", err)
+		}
+		addr := l.Addr().String()
+		_ = l.Close()
+		if _, taken := handedOut.LoadOrStore(addr, true); !taken {
+			return addr
+		}
 	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return addr
+	t.Fatal("finding a free port: every port the kernel offered was handed out before")
+	return ""
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,6 +201,11 @@ func (l *lineLog) Lines() []string {
 }
 
 func (l *lineLog) String() string { return strings.Join(l.Lines(), "\n") }
+
+// has reports whether a line so far contains s.
+func (l *lineLog) has(s string) bool {
+	return slices.ContainsFunc(l.Lines(), func(line string) bool { return strings.Contains(line, s) })
+}
 
 // Entries returns the lines that are JSON objects (zap's log entries), decoded.
 func (l *lineLog) Entries() []map[string]any {
@@ -274,9 +293,30 @@ func startFrom(t testing.TB, dir, name string, env map[string]string, ready read
 		bin = filepath.Join(dir, name)
 	}
 	delete(envCopy, binDirEnv)
-	if envCopy["SVC_HTTP_ADDR"] == "" {
+	_, chosenMetrics := envCopy["SVC_METRICS_ADDR"]
+	ours := envCopy["SVC_HTTP_ADDR"] == "" && !chosenMetrics // the addresses are the harness's to pick
+	if !ours && envCopy["SVC_HTTP_ADDR"] == "" {
 		envCopy["SVC_HTTP_ADDR"] = freeAddr(t)
 	}
+	for attempt := 1; ; attempt++ {
+		if ours {
+			envCopy["SVC_HTTP_ADDR"] = freeAddr(t)
+			envCopy["SVC_METRICS_ADDR"] = freeAddr(t) // never the default port, which parallel programs would share
+		}
+		p := launch(t, bin, name, envCopy)
+		// Another process (a client's outgoing connection, say) may take a port between freeAddr
+		// and the program's listen: the program then exits at once, and gets fresh ports.
+		if p.ready(t, ready, ours && attempt < 3) {
+			return p
+		}
+		t.Logf("%s could not listen on %s or %s; starting it again on other ports", name, p.addr, p.metrics)
+	}
+}
+
+// launch starts the program bin with env; the program is killed at the end of the test if it is
+// still running, and its log is printed when the test failed.
+func launch(t testing.TB, bin, name string, envCopy map[string]string) *proc {
+	t.Helper()
 	if _, set := envCopy["SVC_METRICS_ADDR"]; !set {
 		envCopy["SVC_METRICS_ADDR"] = freeAddr(t) // never the default port, which parallel programs would share
 	}
@@ -316,13 +356,29 @@ func startFrom(t testing.TB, dir, name string, env map[string]string, ready read
 			t.Logf("---- log of %s (%s) ----\n%s\n---- end of log of %s ----", name, p.addr, p.log, name)
 		}
 	})
+	return p
+}
+
+// ready waits until the program is ready. When retryBind is set and the program exited because
+// one of its addresses was taken, it reports false instead of failing the test.
+func (p *proc) ready(t testing.TB, ready readiness, retryBind bool) bool {
+	t.Helper()
+	if retryBind {
+		deadline := time.Now().Add(time.Second) // a taken port makes the program exit at once
+		for time.Now().Before(deadline) && !p.exited() && !p.log.has("listening") {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if p.exited() && strings.Contains(p.log.String(), "address already in use") {
+			return false
+		}
+	}
 	switch ready {
 	case waitHealthz:
 		p.waitHealthy(t, startTimeout)
 	case waitAlive:
 		p.waitAlive(t)
 	}
-	return p
+	return true
 }
 
 func (p *proc) waitHealthy(t testing.TB, timeout time.Duration) {

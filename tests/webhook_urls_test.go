@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"net"
 	"net/http"
 	"regexp"
 	"slices"
@@ -118,12 +117,7 @@ func TestWebhookURLs(t *testing.T) {
 	t.Run("test delivery failures", func(t *testing.T) {
 		// Unreachable receivers: a name that never resolves (RFC 6761), and, through an API that
 		// may reach loopback, a port nothing listens on.
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		closed := ln.Addr().String()
-		_ = ln.Close()
+		closed := freeAddr(t) // no program of this test process is handed it
 		s2 := newEmbedded(t)
 		local := s2.startAPI(t, privateTargets...)
 		b := s2.newAccount(t)
