@@ -195,7 +195,7 @@ func sameError(t testing.TB, tool obj, rest response, status int) {
 	if rest.status != status || rest.body == nil {
 		t.Fatalf("REST answer %s, want %d with the envelope", rest, status)
 	}
-	for _, f := range []string{"error.code", "error.message", "error.param"} {
+	for _, f := range []string{"error.code", "error.message", "error.param", "error.upgrade_url", "error.type"} {
 		if got, want := tool.str(f), rest.body.str(f); got != want {
 			t.Errorf("tool %s %q, REST %q", f, got, want)
 		}
@@ -661,7 +661,7 @@ func TestMCP(t *testing.T) {
 }
 
 // slowSite is a loopback site whose home page links to pages that never answer: a request for
-// one is held until the client drops it, and aborted is closed when the first is dropped.
+// one is held until the client drops it; the site counts those requests and the dropped ones.
 type slowSite struct {
 	URL     string
 	started atomic.Int32 // requests for a page that never answers

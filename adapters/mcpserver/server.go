@@ -58,16 +58,22 @@ const instructions = "svc runs a business's customer agent. These tools read and
 	"webhooks and usage, and the svc assistant, which carries out instructions in plain words. " +
 	"A tool error carries the same code, message and param as the REST API's error."
 
+// Options are the server's settings.
+type Options struct {
+	UpgradeURL string // where plan and limit errors send the owner, as the REST API's upgrade_url
+}
+
 // Server serves MCP for authenticated API keys.
 type Server struct {
 	uc      UseCases
+	opts    Options
 	log     *zap.Logger
 	handler http.Handler
 }
 
 // New returns a Server with every tool in place.
-func New(uc UseCases, log *zap.Logger) *Server {
-	s := &Server{uc: uc, log: log}
+func New(uc UseCases, opts Options, log *zap.Logger) *Server {
+	s := &Server{uc: uc, opts: opts, log: log}
 	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "svc customer agent", Version: "1"},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
 	srv.AddReceivingMiddleware(s.developerBonus)
@@ -144,7 +150,7 @@ func (s *Server) failed(err error) *mcp.CallToolResult {
 		s.log.Error("mcp tool failed", zap.Error(err))
 		e = &domain.Error{Code: domain.CodeInternal, Message: "internal error"}
 	}
-	env := apijson.ErrorEnvelope{Error: apijson.ErrorOf(e, "")}
+	env := apijson.ErrorEnvelope{Error: apijson.ErrorOf(e, s.opts.UpgradeURL)}
 	text, _ := json.Marshal(env)
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: json.RawMessage(text)}
 }

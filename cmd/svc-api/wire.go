@@ -42,7 +42,7 @@ var common = wire.NewSet(
 	boot.Plans, boot.HTTPOptions, boot.EventSet,
 	store.Set, boot.OutboxSet, clock.Set, httpapi.Set,
 	boot.ConsoleOptions, console.Set, owners.New,
-	mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)),
+	boot.MCPOptions, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)),
 	events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges,
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),
 	wire.Bind(new(ports.Handler), new(*events.Processor)),

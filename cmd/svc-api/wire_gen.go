@@ -222,7 +222,8 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Assistant:   assistantService,
 		Developers:  developers,
 	}
-	server := mcpserver.New(useCases, log)
+	mcpserverOptions := boot.MCPOptions(cfg)
+	server := mcpserver.New(useCases, mcpserverOptions, log)
 	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
@@ -466,7 +467,8 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Assistant:   assistantService,
 		Developers:  developers,
 	}
-	server := mcpserver.New(useCases, log)
+	mcpserverOptions := boot.MCPOptions(cfg)
+	server := mcpserver.New(useCases, mcpserverOptions, log)
 	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
@@ -709,7 +711,8 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Assistant:   assistantService,
 		Developers:  developers,
 	}
-	server := mcpserver.New(useCases, log)
+	mcpserverOptions := boot.MCPOptions(cfg)
+	server := mcpserver.New(useCases, mcpserverOptions, log)
 	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
@@ -953,7 +956,8 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Assistant:   assistantService,
 		Developers:  developers,
 	}
-	server := mcpserver.New(useCases, log)
+	mcpserverOptions := boot.MCPOptions(cfg)
+	server := mcpserver.New(useCases, mcpserverOptions, log)
 	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
@@ -1211,7 +1215,8 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Assistant:   assistantService,
 		Developers:  developers,
 	}
-	server := mcpserver.New(useCases, log)
+	mcpserverOptions := boot.MCPOptions(cfg)
+	server := mcpserver.New(useCases, mcpserverOptions, log)
 	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
@@ -1481,7 +1486,8 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Assistant:   assistantService,
 		Developers:  developers,
 	}
-	server := mcpserver.New(useCases, log)
+	mcpserverOptions := boot.MCPOptions(cfg)
+	server := mcpserver.New(useCases, mcpserverOptions, log)
 	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
@@ -1750,7 +1756,8 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Assistant:   assistantService,
 		Developers:  developers,
 	}
-	server := mcpserver.New(useCases, log)
+	mcpserverOptions := boot.MCPOptions(cfg)
+	server := mcpserver.New(useCases, mcpserverOptions, log)
 	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
@@ -2020,7 +2027,8 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Assistant:   assistantService,
 		Developers:  developers,
 	}
-	server := mcpserver.New(useCases, log)
+	mcpserverOptions := boot.MCPOptions(cfg)
+	server := mcpserver.New(useCases, mcpserverOptions, log)
 	httpapiUseCases := httpapi.UseCases{
 		Access:        access,
 		Overviews:     overviews,
@@ -2103,7 +2111,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, boot.MCPOptions, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.

@@ -22,6 +22,7 @@ import (
 	"github.com/svcagent/svc/adapters/crawl"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/adapters/mail"
+	"github.com/svcagent/svc/adapters/mcpserver"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/queue/inproc"
 	"github.com/svcagent/svc/adapters/ratelimit"
@@ -145,6 +146,11 @@ func ConsoleOptions(ctx context.Context, cfg config.Config, settings *store.Sett
 		TrustedProxies: cfg.TrustedProxies,
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 	}, nil
+}
+
+// MCPOptions returns the MCP server's settings.
+func MCPOptions(cfg config.Config) mcpserver.Options {
+	return mcpserver.Options{UpgradeURL: cfg.Upgrade()}
 }
 
 // WidgetOptions returns the widget's settings: its script is served by svc-api at
