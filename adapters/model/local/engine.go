@@ -161,7 +161,7 @@ func best(hits []knowledge.Hit, minConfidence float64) (knowledge.Hit, bool) {
 	var faq, chunk knowledge.Hit
 	for _, h := range hits {
 		switch {
-		case h.Kind == knowledge.KindFAQ && h.Confidence >= minConfidence && h.Overlap > 0 && h.Confidence > faq.Confidence:
+		case h.Kind == knowledge.KindFAQ && h.Confidence >= minConfidence && (h.Overlap > 0 || h.Meant) && h.Confidence > faq.Confidence:
 			faq = h
 		case h.Kind == knowledge.KindChunk && h.Score >= MinScore && h.Score > chunk.Score:
 			chunk = h
