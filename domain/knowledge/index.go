@@ -46,6 +46,11 @@ type Hit struct {
 	Cosine  float64
 	Overlap float64
 	Strong  bool
+	// Meant is, for an FAQ item, whether its answer was also matched by the meaning of the
+	// query's words, by an FAQ of many answers each asked in several ways (with the classifier)
+	// in English with word vectors: it may then share no term with the query ("who built you"
+	// for "who made you") and still be the answer.
+	Meant bool
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
 	Confidence float64
@@ -92,9 +97,9 @@ const DefaultHits = 5
 // asked in several ways): items that share an answer give one hit, the item closest to the
 // query, whose Score is its answer's score in [0, 1] and whose Confidence weighs that score with
 // its lead over the next answer's. A query of stop words only matches no FAQ
-// item. An FAQ item is Strong when its question's overlap with the query (Dice over Tokens, 1 for
-// the same normalised question) reaches StrongOverlap, or its cosine reaches StrongCosine and
-// they share a term; Strong hits come first. Ties are broken by ID, then kind, so the order is
+// item. An FAQ item is Strong when its question is the query's (normalised), or when its
+// answer has the best score and its question's overlap with the query (Dice over Tokens) reaches
+// StrongOverlap, or its cosine reaches StrongCosine and they share a term; Strong hits come first. Ties are broken by ID, then kind, so the order is
 // deterministic.
 type Index struct {
 	chunks []Chunk
@@ -277,6 +282,7 @@ type candidate struct {
 	bm25, cosine float64
 	overlap      float64
 	strong       bool
+	meant        bool
 	confidence   float64
 }
 
@@ -352,7 +358,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 	hits := make([]Hit, len(top))
 	for i, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Confidence: c.confidence}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 		} else {
@@ -390,14 +396,18 @@ func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery st
 		g := ix.faq.answer[f]
 		c := candidate{entry: int32(e), bm25: bm25[e]}
 		c.overlap = dice(known, unknown, ix.questTerms[f])
-		if normQuery != "" && normQuery == ix.questions[f] {
+		same := normQuery != "" && normQuery == ix.questions[f]
+		if same {
 			c.overlap = 1
 		}
 		if qv != nil && c.overlap > 0 { // the cosine matters only to tell a Strong hit
 			c.cosine = float64(dot(qv, ix.vecs[e*ix.dims:(e+1)*ix.dims]))
 		}
-		c.score = scores[g]
-		c.strong = c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine)
+		c.score, c.meant = scores[g], meant && ix.faq.cls != nil
+		// Terms are words without stop words, so "what is my name" has all the terms of "what
+		// is your name": an item close by its terms is Strong only when its answer is also the
+		// best by score (which reads the stop words), or when it is the same question.
+		c.strong = same || scores[g] == first && (c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine))
 		other := first
 		if scores[g] == first {
 			other = second

@@ -152,8 +152,8 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 }
 
 // best returns the hit to answer from: the FAQ item whose answer is surest, if sure enough
-// (minConfidence) and sharing a term with the question, since the owner wrote it to answer
-// questions; else the chunk of the highest score, if at least MinScore; the first of equals. An
+// (minConfidence) and sharing a term with the question or matched by meaning too (Meant: a large
+// English FAQ with word vectors), since the owner wrote it to answer questions; else the chunk of the highest score, if at least MinScore; the first of equals. An
 // FAQ item matched only loosely (Overlap at most LooseOverlap: "Is there parking near the shop?"
 // for "When is the shop open on Sunday mornings?") yields to a page passage that answers the
 // question in its own words.
@@ -161,7 +161,7 @@ func best(hits []knowledge.Hit, minConfidence float64) (knowledge.Hit, bool) {
 	var faq, chunk knowledge.Hit
 	for _, h := range hits {
 		switch {
-		case h.Kind == knowledge.KindFAQ && h.Confidence >= minConfidence && h.Overlap > 0 && h.Confidence > faq.Confidence:
+		case h.Kind == knowledge.KindFAQ && h.Confidence >= minConfidence && (h.Overlap > 0 || h.Meant) && h.Confidence > faq.Confidence:
 			faq = h
 		case h.Kind == knowledge.KindChunk && h.Score >= MinScore && h.Score > chunk.Score:
 			chunk = h

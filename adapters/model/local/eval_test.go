@@ -284,13 +284,41 @@ func TestEvalRegression(t *testing.T) {
 		got, floor float64
 		atMost     bool
 	}{
-		{"in-scope top-1 %", f.pct(f.right, f.inScope), 70, false},
-		{"wrong answers %", f.pct(f.wrong, f.inScope), 13, true},
-		{"out-of-scope refused %", f.pct(f.refused, f.oos), 83, false},
+		{"in-scope top-1 %", f.pct(f.right, f.inScope), 74, false},
+		{"wrong answers %", f.pct(f.wrong, f.inScope), 12, true},
+		{"out-of-scope refused %", f.pct(f.refused, f.oos), 78, false},
 		{"retrieval recall@5 %", f.pct(f.recall5, f.inScope), 94, false},
 	} {
 		if c.atMost && c.got > c.floor || !c.atMost && c.got < c.floor {
 			t.Errorf("%s: %.1f, past its bound %.0f", c.what, c.got, c.floor)
+		}
+	}
+}
+
+// TestEvalCloseIntents checks two rules of a large English FAQ (a classifier and word vectors) on
+// the eval set's FAQ, with questions of its own: an answer matched by the meaning of the words
+// is given though the question shares no word with its items ("who built you" for "who made
+// you"), and an item that has all the terms of the question but not the answer of the best score
+// is no Strong hit ("whats my name" has the terms of "what is your name", stop words left out,
+// and is asked for the user's name).
+func TestEvalCloseIntents(t *testing.T) {
+	s := loadEvalSet(t, evalFile)
+	ix := evalIndex(t, s)
+	for _, c := range []struct{ question, want string }{
+		{"who built you", "who_made_you"},
+		{"who manufactured you", "who_made_you"},
+		{"whats my name", "user_name"},
+		{"my name", "user_name"},
+	} {
+		hits := searchEval(t, ix, []evalQuestion{{Text: c.question}})[0]
+		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: c.question, Hits: hits, Lang: "en"}, MinConfidence))
+		if got != c.want {
+			t.Errorf("%q: answered %q, want %q", c.question, got, c.want)
+		}
+		for _, h := range hits {
+			if h.Strong && intentOf(h.FAQ.Answer) != c.want {
+				t.Errorf("%q: %s is a Strong hit", c.question, h.FAQ.Answer)
+			}
 		}
 	}
 }
