@@ -226,7 +226,18 @@ func (b *inlineBody) Read(p []byte) (int, error) {
 }
 
 func (b *inlineBody) Close() error {
-	b.mu.Lock()
+	if !b.mu.TryLock() {
+		// A read is under way on another goroutine: closing the connection ends it (the
+		// Transport's bodies behave so too); the read then finds the body closed.
+		err := b.pc.conn.Close()
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if !b.closed {
+			b.closed = true
+			b.stop()
+		}
+		return err
+	}
 	defer b.mu.Unlock()
 	if b.closed {
 		return nil

@@ -125,6 +125,26 @@ func TestInlineCancelsAndTimesOut(t *testing.T) {
 	}
 	_ = resp.Body.Close()
 
+	// Closed on another goroutine while a read waits: the read ends.
+	resp, err = c.Post(srv.URL+"/stream", "text/plain", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(resp.Body, buf); err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(50*time.Millisecond, func() { _ = resp.Body.Close() })
+	done := make(chan error, 1)
+	go func() { _, err := resp.Body.Read(buf); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("a read on a body closed meanwhile succeeded")
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("closing the body did not end the read")
+	}
+
 	// The wait for headers is bounded.
 	slow := New(Options{AllowPrivate: true, Inline: true, ResponseHeaderTimeout: 50 * time.Millisecond})
 	start := time.Now()
