@@ -168,3 +168,29 @@ func TestInlineStillGuards(t *testing.T) {
 		t.Fatalf("a name resolving to the metadata address: %v", err)
 	}
 }
+
+// BenchmarkRoundTrip compares one request at a time to a loopback server through the standard
+// Transport and through the inline path (Options.Inline): the difference is the Transport's
+// hand-offs to its connection goroutines.
+func BenchmarkRoundTrip(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		_, _ = w.Write([]byte(strings.Repeat("y", 400)))
+	}))
+	defer srv.Close()
+	body := strings.Repeat("x", 300)
+	for _, inline := range []bool{false, true} {
+		name := map[bool]string{false: "transport", true: "inline"}[inline]
+		b.Run(name, func(b *testing.B) {
+			c := New(Options{AllowPrivate: true, Inline: inline})
+			for b.Loop() {
+				resp, err := c.Post(srv.URL, "application/json", strings.NewReader(body))
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				_ = resp.Body.Close()
+			}
+		})
+	}
+}
