@@ -50,6 +50,9 @@ func post(t *testing.T, c *http.Client, url, body string) (int, string) {
 func TestInlineReusesAndReplacesConnections(t *testing.T) {
 	srv, conns := inlineServer(t, func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
+		if r.URL.Query().Get("close") != "" {
+			w.Header().Set("Connection", "close")
+		}
 		if r.URL.Query().Get("chunked") != "" {
 			w.(http.Flusher).Flush() // no Content-Length: the body is chunked
 		}
@@ -75,14 +78,23 @@ func TestInlineReusesAndReplacesConnections(t *testing.T) {
 		t.Fatalf("%d connections, want 2", n)
 	}
 
+	// An answer that closes its connection (Connection: close) is read to its end; the next
+	// request dials.
+	if code, body := post(t, c, srv.URL+"/?close=1", "bye"); code != 200 || body != "echo:bye" {
+		t.Fatalf("an answer with Connection: close: %d %q", code, body)
+	}
+	if code, body := post(t, c, srv.URL, "next"); code != 200 || body != "echo:next" || conns.Load() != 3 {
+		t.Fatalf("after Connection: close: %d %q, %d connections, want 3", code, body, conns.Load())
+	}
+
 	// A body closed before its end leaves the connection unusable: it is closed, not pooled.
 	resp, err := c.Post(srv.URL, "text/plain", strings.NewReader(strings.Repeat("x", 10000)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = resp.Body.Close()
-	if code, _ := post(t, c, srv.URL, "x"); code != 200 || conns.Load() != 3 {
-		t.Fatalf("after a body left unread: %d, %d connections, want 3", code, conns.Load())
+	if code, _ := post(t, c, srv.URL, "x"); code != 200 || conns.Load() != 4 {
+		t.Fatalf("after a body left unread: %d, %d connections, want 4", code, conns.Load())
 	}
 }
 
