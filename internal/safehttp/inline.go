@@ -52,12 +52,11 @@ func newInline(dial func(ctx context.Context, network, address string) (net.Conn
 }
 
 // hostPort is the address a request goes to.
-func hostPort(u *http.Request) string {
-	host := u.URL.Host
-	if u.URL.Port() == "" {
-		host = net.JoinHostPort(u.URL.Hostname(), "80")
+func hostPort(req *http.Request) string {
+	if req.URL.Port() == "" {
+		return net.JoinHostPort(req.URL.Hostname(), "80")
 	}
-	return host
+	return req.URL.Host
 }
 
 // RoundTrip sends req on an idle connection to its host, or a new one, and reads the answer's
