@@ -109,6 +109,7 @@ func openSQLite(rest string) (*bun.DB, error) {
 	}
 	// In WAL mode readers run concurrently; this process's writers take turns through one gate
 	// (writer.go), so they never wait in SQLite's busy handler.
+	keepAllocatorPages()
 	sqldb := sql.OpenDB(gatedConnector{drv: sqliteshim.Driver(), dsn: dsn, gate: newGate()})
 	n := max(8, 2*runtime.GOMAXPROCS(0))
 	sqldb.SetMaxOpenConns(n)

@@ -15,6 +15,7 @@ import (
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/internal/netconn"
 )
 
 // retryAfterOutage is the wait a caller is told when the database cannot be reached: about what
@@ -225,3 +226,6 @@ func dropDeadConn(_ context.Context, cn *pgdriver.Conn) error {
 	}
 	return nil
 }
+
+// connAlive reads from an idle connection without blocking (netconn.Alive).
+var connAlive = netconn.Alive

@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"syscall"
 	"time"
 
@@ -78,6 +79,11 @@ type Options struct {
 	// (DefaultMaxIdleConnsPerHost when 0): raise it for a client that sends many requests at once
 	// to one host.
 	MaxIdleConnsPerHost int
+	// Inline makes plain-http requests on the caller's goroutine, HTTP/1.1 over a pool of its own
+	// (inline.go), instead of through the standard Transport's connection goroutines: for a
+	// client of one near upstream whose every request waits for it (the model relay). https
+	// requests still take the standard Transport.
+	Inline bool
 	// Resolve, when set, replaces the system resolver (custom DNS, tests). Whatever it returns
 	// is checked at dial time like any other resolved address.
 	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
@@ -131,9 +137,13 @@ func New(o Options) *http.Client {
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: maxHeaderBytes,
 	}
+	g := &guard{next: transport, policy: p}
+	if o.Inline {
+		g.inline = newInline(d.dialContext, o.ResponseHeaderTimeout, o.MaxIdleConnsPerHost)
+	}
 	maxRedirects := o.MaxRedirects
 	return &http.Client{
-		Transport: &guard{next: transport, policy: p},
+		Transport: g,
 		Timeout:   o.Timeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if maxRedirects == 0 {
@@ -164,6 +174,7 @@ func ReadLimited(r io.Reader, limit int64) ([]byte, error) {
 // redirect hop pass through it.
 type guard struct {
 	next   *http.Transport
+	inline *inline // plain-http requests, when Options.Inline
 	policy policy
 }
 
@@ -174,11 +185,19 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
+	if g.inline != nil && strings.EqualFold(req.URL.Scheme, "http") {
+		return g.inline.RoundTrip(req)
+	}
 	return g.next.RoundTrip(req)
 }
 
-// CloseIdleConnections lets http.Client.CloseIdleConnections reach the transport.
-func (g *guard) CloseIdleConnections() { g.next.CloseIdleConnections() }
+// CloseIdleConnections lets http.Client.CloseIdleConnections reach the transports.
+func (g *guard) CloseIdleConnections() {
+	g.next.CloseIdleConnections()
+	if g.inline != nil {
+		g.inline.CloseIdleConnections()
+	}
+}
 
 // dialer dials through net.Dialer, whose Control function checks each resolved address; with a
 // Resolve hook it resolves first and dials the addresses one by one.

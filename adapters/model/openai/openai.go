@@ -155,6 +155,7 @@ func New(opts Options, log *zap.Logger) *Client {
 			AllowPrivate:          true,
 			MaxIdleConnsPerHost:   upstreamIdleConns,
 			ResponseHeaderTimeout: opts.Timeout,
+			Inline:                true, // a near upstream (plain http) is called without goroutine hand-offs
 			Timeout:               opts.Timeout,
 		})
 		// Each attempt is bounded by its own context instead (see Options.Timeout), which

@@ -48,11 +48,14 @@ func BuiltinCompat(cfg config.Config, e *local.Engine, emb *local.Embedder, l *a
 }
 
 // UpstreamCompat assembles the model-compatible endpoints with an upstream: it answers svc and
-// svc-assistant and makes the embeddings.
+// svc-assistant and makes the embeddings. The tokenizer is loaded when first needed: a relayed
+// reply is counted by the upstream's own usage, so only a reply without it, an embeddings
+// request or input given as token ids asks for it, which spares the relay's process the
+// encoding's 24 MB of heap (and the collector's headroom over them) until then.
 func UpstreamCompat(cfg config.Config, up *openai.Client, l *accounts.Ledger, p *profiles.Service,
 	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *compat.Service {
 	d := compatDeps(l, p, b, u, clock)
-	d.Upstream, d.Embedder, d.Tokens = up, up, tokens.New()
+	d.Upstream, d.Embedder, d.Tokens = up, up, tokens.NewLazy()
 	return compat.New(d, compat.Options{UpstreamModel: cfg.ModelName})
 }
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package store
+package netconn
 
 import (
 	"errors"
@@ -11,12 +11,12 @@ import (
 
 // errUnexpectedData is a connection that has bytes waiting while idle: the server spoke (a
 // shutdown notice) and the connection's protocol state is unknown.
-var errUnexpectedData = errors.New("idle database connection has unread data")
+var errUnexpectedData = errors.New("idle connection has unread data")
 
-// connAlive reads from an idle connection without blocking: nothing to read means it is alive; the
+// Alive reads from an idle connection without blocking: nothing to read means it is alive; the
 // end of the stream, an error or unexpected bytes mean it is not. A connection that does not give
 // access to its socket (TLS is unwrapped first) is taken as alive.
-func connAlive(c net.Conn) error {
+func Alive(c net.Conn) error {
 	if u, ok := c.(interface{ NetConn() net.Conn }); ok {
 		c = u.NetConn()
 	}
