@@ -62,37 +62,68 @@ func hostPort(req *http.Request) string {
 // RoundTrip sends req on an idle connection to its host, or a new one, and reads the answer's
 // headers. The body is read from the connection as the caller reads it; the connection goes
 // back to the pool when the body was read to its end and closed.
+//
+// A server may close an idle connection just as a request goes out on it (a model server's
+// keep-alive timeout): when a reused connection fails before any byte of an answer came back,
+// the request is sent once more on a new connection, as the standard Transport does, if its
+// body can be made again (GetBody).
 func (t *inline) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	addr := hostPort(req)
-	pc, err := t.get(ctx, addr)
-	if err != nil {
-		closeBody(req)
-		return nil, err
-	}
-	// A cancelled request (the caller's context) ends the connection's pending read or write.
-	stop := context.AfterFunc(ctx, func() { _ = pc.conn.SetDeadline(time.Unix(1, 0)) })
-	resp, err := t.exchange(req, pc)
-	if err != nil {
+	for attempt := 1; ; attempt++ {
+		pc, reused, err := t.get(ctx, addr)
+		if err != nil {
+			closeBody(req)
+			return nil, err
+		}
+		// A cancelled request (the caller's context) ends the connection's pending read or write.
+		stop := context.AfterFunc(ctx, func() { _ = pc.conn.SetDeadline(time.Unix(1, 0)) })
+		resp, answered, err := t.exchange(req, pc)
+		if err == nil {
+			resp.Body = &inlineBody{t: t, pc: pc, addr: addr, body: resp.Body, stop: stop, ctx: ctx,
+				keep: !resp.Close && !req.Close}
+			return resp, nil
+		}
 		stop()
 		_ = pc.conn.Close()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if reused && !answered && attempt == 1 {
+			if again, ok := rewound(req); ok {
+				req = again
+				continue
+			}
+		}
 		return nil, err
 	}
-	resp.Body = &inlineBody{t: t, pc: pc, addr: addr, body: resp.Body, stop: stop, ctx: ctx,
-		keep: !resp.Close && !req.Close}
-	return resp, nil
 }
 
-// exchange writes req and reads the answer's headers (after any informational answers).
-func (t *inline) exchange(req *http.Request, pc *inlineConn) (*http.Response, error) {
+// rewound returns req with a fresh copy of its body, or false when the body cannot be made again.
+func rewound(req *http.Request) (*http.Request, bool) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return req, true
+	}
+	if req.GetBody == nil {
+		return nil, false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, false
+	}
+	again := *req
+	again.Body = body
+	return &again, true
+}
+
+// exchange writes req and reads the answer's headers (after any informational answers);
+// answered tells whether any byte of an answer came back.
+func (t *inline) exchange(req *http.Request, pc *inlineConn) (resp *http.Response, answered bool, err error) {
 	if err := req.Write(pc.bw); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := pc.bw.Flush(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if t.headerTimeout > 0 {
 		_ = pc.conn.SetReadDeadline(time.Now().Add(t.headerTimeout))
@@ -103,13 +134,13 @@ func (t *inline) exchange(req *http.Request, pc *inlineConn) (*http.Response, er
 		resp, err := http.ReadResponse(pc.br, req)
 		if err != nil {
 			if lr.N <= 0 {
-				return nil, fmt.Errorf("the answer's headers pass %d bytes", maxHeaderBytes)
+				return nil, true, fmt.Errorf("the answer's headers pass %d bytes", maxHeaderBytes)
 			}
-			return nil, err
+			return nil, lr.N < maxHeaderBytes, err
 		}
 		if resp.StatusCode >= 100 && resp.StatusCode < 200 {
 			if resp.StatusCode == http.StatusSwitchingProtocols {
-				return nil, errors.New("the server switched protocols")
+				return nil, true, errors.New("the server switched protocols")
 			}
 			continue
 		}
@@ -121,27 +152,27 @@ func (t *inline) exchange(req *http.Request, pc *inlineConn) (*http.Response, er
 				_ = pc.conn.SetDeadline(time.Unix(1, 0))
 			}
 		}
-		return resp, nil
+		return resp, true, nil
 	}
 }
 
-// get returns an idle connection to addr that the server has not closed, or dials one.
-func (t *inline) get(ctx context.Context, addr string) (*inlineConn, error) {
+// get returns an idle connection to addr that the server has not closed (reused), or dials one.
+func (t *inline) get(ctx context.Context, addr string) (pc *inlineConn, reused bool, err error) {
 	for {
 		pc := t.take(addr)
 		if pc == nil {
 			break
 		}
 		if time.Since(pc.idleAt) < inlineIdleTimeout && netconn.Alive(pc.conn) == nil {
-			return pc, nil
+			return pc, true, nil
 		}
 		_ = pc.conn.Close()
 	}
 	conn, err := t.dial(ctx, "tcp", addr)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return &inlineConn{conn: conn, br: bufio.NewReaderSize(conn, 4096), bw: bufio.NewWriterSize(conn, 4096)}, nil
+	return &inlineConn{conn: conn, br: bufio.NewReaderSize(conn, 4096), bw: bufio.NewWriterSize(conn, 4096)}, false, nil
 }
 
 func (t *inline) take(addr string) *inlineConn {

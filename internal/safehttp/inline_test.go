@@ -1,8 +1,10 @@
 package safehttp
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -204,5 +206,58 @@ func BenchmarkRoundTrip(b *testing.B) {
 				_ = resp.Body.Close()
 			}
 		})
+	}
+}
+
+// TestInlineRetriesAClosedIdleConnection: a server that closes a kept connection as the next
+// request arrives on it (a keep-alive timeout racing the request) answers nothing; the request is
+// sent again on a new connection when its body can be made again, and fails otherwise.
+func TestInlineRetriesAClosedIdleConnection(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	var conns atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			go func(c net.Conn) {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				for served := 0; ; served++ {
+					req, err := http.ReadRequest(br)
+					if err != nil {
+						return
+					}
+					b, _ := io.ReadAll(req.Body)
+					if served == 1 { // the second request on a connection: closed unanswered
+						return
+					}
+					_, _ = fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\necho:%s", len(b)+5, b)
+				}
+			}(c)
+		}
+	}()
+	url := "http://" + ln.Addr().String() + "/"
+	c := inlineClient()
+	for i, body := range []string{"one", "two"} { // two: its connection closes, a new one answers
+		if code, got := post(t, c, url, body); code != 200 || got != "echo:"+body {
+			t.Fatalf("request %d: %d %q", i, code, got)
+		}
+	}
+	if n := conns.Load(); n != 2 {
+		t.Fatalf("%d connections, want 2 (the retry's)", n)
+	}
+	// A body that cannot be made again is not sent twice.
+	req, _ := http.NewRequest(http.MethodPost, url, io.NopCloser(strings.NewReader("three")))
+	resp, err := c.Do(req)
+	if err == nil {
+		_ = resp.Body.Close()
+		t.Fatal("a request whose body cannot be made again was sent again on a closed connection")
 	}
 }
