@@ -32,6 +32,7 @@ const sqliteParams = "_pragma=busy_timeout(10000)" +
 	"&_pragma=synchronous(NORMAL)" +
 	"&_pragma=foreign_keys(1)" +
 	"&_pragma=temp_store(MEMORY)" +
+	"&_pragma=wal_autocheckpoint(0)" + // a goroutine checkpoints instead (checkpoint.go)
 	"&_txlock=immediate"
 
 // Open connects to the database at databaseURL, the store its scheme names (OpenSQLite or
@@ -64,7 +65,15 @@ func OpenSQLite(ctx context.Context, databaseURL string) (*bun.DB, func(), error
 	if err != nil {
 		return nil, nil, err
 	}
-	return ping(ctx, db, "sqlite")
+	db, closeDB, err := ping(ctx, db, "sqlite")
+	if err != nil {
+		return nil, nil, err
+	}
+	stop := checkpoints(db.DB)
+	return db, func() {
+		stop()
+		closeDB()
+	}, nil
 }
 
 // OpenPostgres connects to the PostgreSQL database at databaseURL, postgres://… or
