@@ -57,8 +57,9 @@ const pgExchange = `WITH room AS (
 		reply_id, error, created_at, updated_at)
 	SELECT $30, $1, $2, $31, $32, $33, $34, $35, $36, $37, $38, $39 FROM counter
 ), event AS (
-	INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts)
-	SELECT $40, $41, $42, $43, $44, 0 FROM counter
+	INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts, done_at)
+	SELECT $40, $41, $42, $43, $44, 0, CASE WHEN $45 AND NOT EXISTS (SELECT 1 FROM webhooks WHERE account_id = $41 AND active)
+		THEN $44::timestamptz END FROM counter
 )
 SELECT spent FROM counter`
 
@@ -77,7 +78,8 @@ const (
 	SELECT ?9, ?1, ?2, ?10, ?11, ?12, ?13, ?14, last.seq + 2 FROM last`
 	sqliteExchangeJob = `INSERT INTO reply_jobs (id, account_id, conversation_id, message_id, channel, status, lease_until, attempts,
 		reply_id, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqliteExchangeEvent = `INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts) VALUES (?, ?, ?, ?, ?, 0)`
+	sqliteExchangeEvent = `INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts, done_at)
+	VALUES (?1, ?2, ?3, ?4, ?5, 0, CASE WHEN ?6 AND NOT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?2 AND active) THEN ?5 END)`
 )
 
 // sqliteExchangeLast is the WITH of sqliteExchangeMessages: the conversation's last number.
@@ -101,7 +103,7 @@ func exchangeArgs(x ports.Exchange) ([]any, error) {
 		msg.ID, msg.Role, msg.Content, msg.Actions, msg.ReplyTo, msg.CreatedAt,
 		reply.ID, reply.Role, reply.Content, reply.Actions, reply.ReplyTo, reply.CreatedAt,
 		job.ID, job.MessageID, job.Channel, job.Status, job.LeaseUntil, job.Attempts, job.ReplyID, job.Error, job.CreatedAt, job.UpdatedAt,
-		ev.ID, ev.AccountID, ev.Topic, ev.Payload, ev.CreatedAt,
+		ev.ID, ev.AccountID, ev.Topic, ev.Payload, ev.CreatedAt, x.HooksOnly,
 	}, nil
 }
 
@@ -211,8 +213,20 @@ func (r *Conversations) exchangeInTx(ctx context.Context, tx bun.IDB, x ports.Ex
 	if _, err := tx.NewInsert().Model(toJobRow(x.Job)).Exec(ctx); err != nil {
 		return 0, fmt.Errorf("create reply job: %w", err)
 	}
+	hooked := true
+	if x.HooksOnly {
+		var err error
+		hooked, err = tx.NewSelect().Model((*webhookRow)(nil)).Where("account_id = ?", c.AccountID).Where("active").Exists(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("look for webhooks: %w", err)
+		}
+	}
 	for _, e := range x.Events {
-		if _, err := tx.NewInsert().Model(toOutboxRow(e)).Exec(ctx); err != nil {
+		row := toOutboxRow(e)
+		if !hooked {
+			row.DoneAt = row.CreatedAt
+		}
+		if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
 			return 0, fmt.Errorf("add outbox message: %w", err)
 		}
 	}
@@ -271,7 +285,7 @@ func (r *Conversations) exchangePrepared(ctx context.Context, x ports.Exchange) 
 	}
 	for _, e := range x.Events {
 		ev := toOutboxRow(e)
-		if _, err := stmts[5].ExecContext(ctx, ev.ID, ev.AccountID, ev.Topic, ev.Payload, sqliteTime(ev.CreatedAt)); err != nil {
+		if _, err := stmts[5].ExecContext(ctx, ev.ID, ev.AccountID, ev.Topic, ev.Payload, sqliteTime(ev.CreatedAt), x.HooksOnly); err != nil {
 			return 0, true, fmt.Errorf("add outbox message: %w", err)
 		}
 	}

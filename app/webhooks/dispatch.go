@@ -27,7 +27,7 @@ func (m *Manager) FanOut(ctx context.Context, msg outbox.Message) error {
 		return err
 	}
 	wanted := slices.DeleteFunc(hooks, func(w webhook.Webhook) bool { return !w.Active || !w.Wants(string(env.Type)) })
-	if len(wanted) == 0 && env.Type != event.LimitReached {
+	if len(wanted) == 0 && event.HooksOnly(env.Type) {
 		return nil // nothing to write: no transaction
 	}
 	return m.tx.InTx(ctx, func(ctx context.Context) error {

@@ -37,7 +37,8 @@ func exchangeOf(acct, convID string, ch conversation.Channel, n int, at time.Tim
 // testConversationsExchange: Exchange stores the message, the reply, the job, the charge and the
 // event together, or nothing (no period yet, over the limit, a conversation of another channel),
 // also in the caller's transaction, and under concurrent exchanges in one conversation every one
-// stored is whole and numbered after the ones before.
+// stored is whole and numbered after the ones before; events that only webhooks need are written
+// done when the account has no active webhook.
 func testConversationsExchange(t *testing.T, s Stores) {
 	ctx := t.Context()
 	createAccounts(t, s, "acct_a", "acct_b")
@@ -156,4 +157,52 @@ func testConversationsExchange(t *testing.T, s Stores) {
 	if n, _ := s.Usage.Spent(ctx, "acct_b", ledger.PeriodAt(t0)); n != 1+len(stored) {
 		t.Errorf("spent %d, want %d", n, 1+len(stored))
 	}
+
+	// Events that only webhooks need: written done while the account has no active webhook (on
+	// their own and in the caller's transaction), pending once it has one.
+	pending := func(name string, x ports.Exchange, want bool) {
+		t.Helper()
+		m, err := s.Outbox.Get(ctx, x.Events[0].ID)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := !m.Done(); got != want || (!want && !m.DoneAt.Equal(x.Events[0].CreatedAt)) {
+			t.Errorf("%s: event pending %t (done at %s), want %t", name, got, m.DoneAt, want)
+		}
+	}
+	pending("hooks not only", x, true)
+	x5 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 5, t0.Add(2*time.Second), 10)
+	x5.HooksOnly = true
+	if _, _, err := s.Conversations.Exchange(ctx, x5); err != nil {
+		t.Fatal(err)
+	}
+	pending("hooks only, no webhook", x5, false)
+	x6 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 6, t0.Add(3*time.Second), 10)
+	x6.HooksOnly = true
+	if err := s.Tx.InTx(ctx, func(ctx context.Context) error { _, _, err := s.Conversations.Exchange(ctx, x6); return err }); err != nil {
+		t.Fatal(err)
+	}
+	pending("hooks only, no webhook, in a transaction", x6, false)
+	off := newWebhook("wh_off", "acct_a", t0)
+	off.Active = false
+	createWebhooks(t, s, off)
+	x7 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 7, t0.Add(4*time.Second), 10)
+	x7.HooksOnly = true
+	if _, _, err := s.Conversations.Exchange(ctx, x7); err != nil {
+		t.Fatal(err)
+	}
+	pending("hooks only, an inactive webhook", x7, false)
+	createWebhooks(t, s, newWebhook("wh_on", "acct_a", t0))
+	x8 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 8, t0.Add(5*time.Second), 10)
+	x8.HooksOnly = true
+	if _, _, err := s.Conversations.Exchange(ctx, x8); err != nil {
+		t.Fatal(err)
+	}
+	pending("hooks only, an active webhook", x8, true)
+	x9 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 9, t0.Add(6*time.Second), 10)
+	x9.HooksOnly = true
+	if err := s.Tx.InTx(ctx, func(ctx context.Context) error { _, _, err := s.Conversations.Exchange(ctx, x9); return err }); err != nil {
+		t.Fatal(err)
+	}
+	pending("hooks only, an active webhook, in a transaction", x9, true)
 }
