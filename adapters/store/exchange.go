@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/ports"
@@ -108,8 +109,9 @@ func exchangeArgs(x ports.Exchange) ([]any, error) {
 }
 
 // Exchange implements ports.Conversations.Exchange: on Postgres one prepared statement
-// (pgExchange) outside any transaction; on SQLite, or in the caller's transaction, or with other
-// than one event, one transaction of six statements.
+// (pgExchange) outside any transaction; on SQLite six statements, in a transaction with the
+// exchanges of other callers at the same time (groupcommit.go); in the caller's transaction, or
+// on Postgres with other than one event, one transaction of separate statements.
 func (r *Conversations) Exchange(ctx context.Context, x ports.Exchange) (conversation.Conversation, int, error) {
 	c := x.Conversation
 	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
@@ -138,6 +140,13 @@ func (r *Conversations) Exchange(ctx context.Context, x ports.Exchange) (convers
 				return c, spent, nil
 			}
 		}
+	}
+	if _, inTx := ctx.Value(txKey{r.db}).(bun.Tx); !inTx && r.db.Dialect().Name() == dialect.SQLite {
+		spent, err := r.exchangeGrouped(ctx, x)
+		if err != nil {
+			return conversation.Conversation{}, 0, err
+		}
+		return c, spent, nil
 	}
 	var spent int
 	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
