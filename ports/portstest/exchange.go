@@ -158,6 +158,47 @@ func testConversationsExchange(t *testing.T, s Stores) {
 		t.Errorf("spent %d, want %d", n, 1+len(stored))
 	}
 
+	// Concurrent exchanges in separate conversations of an account with room for 5 more: 5 are
+	// stored whole, the others write no job and no event.
+	createAccounts(t, s, "acct_c")
+	if _, ok, err := s.Usage.Charge(ctx, ledger.Charge{ID: "chg_open_c", AccountID: "acct_c", Action: ledger.ChatReply, Cost: 1, At: t0},
+		ledger.PeriodAt(t0), 6); err != nil || !ok {
+		t.Fatalf("opening charge: %t %v", ok, err)
+	}
+	var storedC sync.Map
+	for i := range 12 {
+		wg.Go(func() {
+			x := exchangeOf("acct_c", fmt.Sprintf("room-%d", i), conversation.ChannelAPI, i, t0, 6)
+			_, _, err := s.Conversations.Exchange(ctx, x)
+			switch {
+			case err == nil:
+				storedC.Store(i, x)
+			case errors.Is(err, ports.ErrNotExchanged):
+				if _, err := s.ReplyJobs.Get(ctx, "acct_c", x.Job.ID); err == nil {
+					t.Errorf("%s: the job was stored", x.Charge.ID)
+				}
+				if _, err := s.Outbox.Get(ctx, x.Events[0].ID); err == nil {
+					t.Errorf("%s: the event was stored", x.Charge.ID)
+				}
+			default:
+				t.Errorf("writer %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	n := 0
+	storedC.Range(func(_, v any) bool {
+		n++
+		x := v.(ports.Exchange)
+		if msgs, _ := s.Conversations.Messages(ctx, "acct_c", x.Conversation.ID, 0); len(msgs) != 2 {
+			t.Errorf("%s: %d messages stored, want 2", x.Conversation.ID, len(msgs))
+		}
+		return true
+	})
+	if spent, _ := s.Usage.Spent(ctx, "acct_c", ledger.PeriodAt(t0)); n != 5 || spent != 6 {
+		t.Errorf("%d exchanges stored, spent %d; want 5 and 6", n, spent)
+	}
+
 	// Events that only webhooks need: written done while the account has no active webhook (on
 	// their own and in the caller's transaction), pending once it has one.
 	pending := func(name string, x ports.Exchange, want bool) {
