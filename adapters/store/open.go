@@ -117,7 +117,6 @@ func openSQLite(rest string) (*bun.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, fmt.Errorf("store: create the SQLite directory: %w", err)
 	}
-	pinAllocatorPages()
 	dsn := path + "?" + sqliteParams
 	if query != "" {
 		dsn += "&" + query
