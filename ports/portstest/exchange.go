@@ -212,38 +212,28 @@ func testConversationsExchange(t *testing.T, s Stores) {
 		}
 	}
 	pending("hooks not only", x, true)
-	x5 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 5, t0.Add(2*time.Second), 10)
-	x5.HooksOnly = true
-	if _, _, err := s.Conversations.Exchange(ctx, x5); err != nil {
-		t.Fatal(err)
+	hooksOnly := func(name string, n int, inTx, want bool) {
+		t.Helper()
+		x := exchangeOf("acct_a", "c1", conversation.ChannelAPI, n, t0.Add(time.Duration(n)*time.Second), 10)
+		x.HooksOnly = true
+		exchange := func(ctx context.Context) error { _, _, err := s.Conversations.Exchange(ctx, x); return err }
+		run := exchange
+		if inTx {
+			run = func(ctx context.Context) error { return s.Tx.InTx(ctx, exchange) }
+		}
+		err := run(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pending(name, x, want)
 	}
-	pending("hooks only, no webhook", x5, false)
-	x6 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 6, t0.Add(3*time.Second), 10)
-	x6.HooksOnly = true
-	if err := s.Tx.InTx(ctx, func(ctx context.Context) error { _, _, err := s.Conversations.Exchange(ctx, x6); return err }); err != nil {
-		t.Fatal(err)
-	}
-	pending("hooks only, no webhook, in a transaction", x6, false)
+	hooksOnly("hooks only, no webhook", 5, false, false)
+	hooksOnly("hooks only, no webhook, in a transaction", 6, true, false)
 	off := newWebhook("wh_off", "acct_a", t0)
 	off.Active = false
 	createWebhooks(t, s, off)
-	x7 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 7, t0.Add(4*time.Second), 10)
-	x7.HooksOnly = true
-	if _, _, err := s.Conversations.Exchange(ctx, x7); err != nil {
-		t.Fatal(err)
-	}
-	pending("hooks only, an inactive webhook", x7, false)
+	hooksOnly("hooks only, an inactive webhook", 7, false, false)
 	createWebhooks(t, s, newWebhook("wh_on", "acct_a", t0))
-	x8 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 8, t0.Add(5*time.Second), 10)
-	x8.HooksOnly = true
-	if _, _, err := s.Conversations.Exchange(ctx, x8); err != nil {
-		t.Fatal(err)
-	}
-	pending("hooks only, an active webhook", x8, true)
-	x9 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 9, t0.Add(6*time.Second), 10)
-	x9.HooksOnly = true
-	if err := s.Tx.InTx(ctx, func(ctx context.Context) error { _, _, err := s.Conversations.Exchange(ctx, x9); return err }); err != nil {
-		t.Fatal(err)
-	}
-	pending("hooks only, an active webhook, in a transaction", x9, true)
+	hooksOnly("hooks only, an active webhook", 8, false, true)
+	hooksOnly("hooks only, an active webhook, in a transaction", 9, true, true)
 }
