@@ -26,7 +26,9 @@ import (
 // one account or conversation wait for each other instead of deadlocking: room locks the counter's
 // row (FOR UPDATE) before the conversation's upsert locks its row. The messages' numbers
 // come from the statement's snapshot, so a message added meanwhile by a concurrent transaction
-// makes the unique index on (account_id, conversation_id, seq) refuse the statement, whole.
+// makes the unique index on (account_id, conversation_id, seq) refuse the statement, whole. The
+// event is written done when it needs only webhooks ($45, ports.Exchange.HooksOnly) and the account
+// has no active one.
 const pgExchange = `WITH room AS (
 	SELECT 1 FROM usage_periods WHERE account_id = $1 AND period_start = $8 AND ($7 <= 0 OR spent + $7 <= $9) FOR UPDATE
 ), conv AS (

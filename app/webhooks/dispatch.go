@@ -16,7 +16,8 @@ import (
 )
 
 // FanOut handles an event message: one delivery message per active webhook that wants the event,
-// written together (a rerun writes none twice; no transaction when there is nothing to write), and a notice to the owner for limit.reached.
+// written together (a rerun writes none twice; no transaction when there is nothing to write),
+// and a notice to the owner for limit.reached.
 func (m *Manager) FanOut(ctx context.Context, msg outbox.Message) error {
 	var env envelope
 	if err := json.Unmarshal(msg.Payload, &env); err != nil {
