@@ -32,7 +32,6 @@ const sqliteParams = "_pragma=busy_timeout(10000)" +
 	"&_pragma=synchronous(NORMAL)" +
 	"&_pragma=foreign_keys(1)" +
 	"&_pragma=temp_store(MEMORY)" +
-	"&_pragma=wal_autocheckpoint(0)" + // a goroutine checkpoints instead (checkpoint.go)
 	"&_txlock=immediate"
 
 // Open connects to the database at databaseURL, the store its scheme names (OpenSQLite or
@@ -65,15 +64,7 @@ func OpenSQLite(ctx context.Context, databaseURL string) (*bun.DB, func(), error
 	if err != nil {
 		return nil, nil, err
 	}
-	db, closeDB, err := ping(ctx, db, "sqlite")
-	if err != nil {
-		return nil, nil, err
-	}
-	stop := checkpoints(db.DB)
-	return db, func() {
-		stop()
-		closeDB()
-	}, nil
+	return ping(ctx, db, "sqlite")
 }
 
 // OpenPostgres connects to the PostgreSQL database at databaseURL, postgres://… or
