@@ -39,11 +39,12 @@ type Conversations interface {
 	// Exchange stores a customer message answered at once, atomically: it opens the conversation
 	// as Open does, adds the message and the reply as AddMessage does, stores the reply's job
 	// (done), records the charge as Usage.Charge does within x.Limit, and adds the events to the
-	// outbox; it returns the conversation and the period's spending after the charge. When any of
-	// it cannot be done so (the conversation belongs to another channel, the charge does not fit
-	// or its period is not open yet, a concurrent message took the next place) it writes nothing
-	// (but, when a concurrent charge took the room left, the conversation opened) and returns
-	// ErrNotExchanged, and the caller stores the message the long way.
+	// outbox (see Exchange.HooksOnly); it returns the conversation and the period's spending after
+	// the charge. When any of it cannot be done so (the conversation belongs to another channel,
+	// the charge does not fit or its period is not open yet, a concurrent message took the next
+	// place) it writes nothing (but, when a concurrent charge took the room left, the
+	// conversation opened) and returns ErrNotExchanged, and the caller stores the message the
+	// long way.
 	Exchange(ctx context.Context, x Exchange) (conversation.Conversation, int, error)
 }
 
@@ -57,6 +58,10 @@ type Exchange struct {
 	Period       ledger.Period
 	Limit        int
 	Events       []outbox.Message
+	// HooksOnly says that the events set off no work but their webhooks' deliveries
+	// (event.HooksOnly): when the account has no active webhook as they are written, Exchange
+	// writes them confirmed (done at their CreatedAt), and the relay never hands them over.
+	HooksOnly bool
 }
 
 // ErrNotExchanged is Conversations.Exchange's answer when it wrote nothing (see there).

@@ -101,6 +101,7 @@ type Conversations struct {
 	exchange *prepared // Postgres: Exchange in one statement
 	// SQLite: Exchange's statements in its transaction
 	xOpen, xCount, xCharge, xMessages, xJob, xEvent *prepared
+	groups                                          exchangeGroups // SQLite: exchanges stored together (groupcommit.go)
 }
 
 // NewConversations returns the conversation repository of db.

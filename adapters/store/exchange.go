@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/ports"
@@ -25,7 +26,9 @@ import (
 // one account or conversation wait for each other instead of deadlocking: room locks the counter's
 // row (FOR UPDATE) before the conversation's upsert locks its row. The messages' numbers
 // come from the statement's snapshot, so a message added meanwhile by a concurrent transaction
-// makes the unique index on (account_id, conversation_id, seq) refuse the statement, whole.
+// makes the unique index on (account_id, conversation_id, seq) refuse the statement, whole. The
+// event is written done when it needs only webhooks ($45, ports.Exchange.HooksOnly) and the account
+// has no active one.
 const pgExchange = `WITH room AS (
 	SELECT 1 FROM usage_periods WHERE account_id = $1 AND period_start = $8 AND ($7 <= 0 OR spent + $7 <= $9) FOR UPDATE
 ), conv AS (
@@ -57,8 +60,9 @@ const pgExchange = `WITH room AS (
 		reply_id, error, created_at, updated_at)
 	SELECT $30, $1, $2, $31, $32, $33, $34, $35, $36, $37, $38, $39 FROM counter
 ), event AS (
-	INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts)
-	SELECT $40, $41, $42, $43, $44, 0 FROM counter
+	INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts, done_at)
+	SELECT $40, $41, $42, $43, $44, 0, CASE WHEN $45 AND NOT EXISTS (SELECT 1 FROM webhooks WHERE account_id = $41 AND active)
+		THEN $44::timestamptz END FROM counter
 )
 SELECT spent FROM counter`
 
@@ -77,7 +81,8 @@ const (
 	SELECT ?9, ?1, ?2, ?10, ?11, ?12, ?13, ?14, last.seq + 2 FROM last`
 	sqliteExchangeJob = `INSERT INTO reply_jobs (id, account_id, conversation_id, message_id, channel, status, lease_until, attempts,
 		reply_id, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqliteExchangeEvent = `INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts) VALUES (?, ?, ?, ?, ?, 0)`
+	sqliteExchangeEvent = `INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts, done_at)
+	VALUES (?1, ?2, ?3, ?4, ?5, 0, CASE WHEN ?6 AND NOT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?2 AND active) THEN ?5 END)`
 )
 
 // sqliteExchangeLast is the WITH of sqliteExchangeMessages: the conversation's last number.
@@ -101,13 +106,14 @@ func exchangeArgs(x ports.Exchange) ([]any, error) {
 		msg.ID, msg.Role, msg.Content, msg.Actions, msg.ReplyTo, msg.CreatedAt,
 		reply.ID, reply.Role, reply.Content, reply.Actions, reply.ReplyTo, reply.CreatedAt,
 		job.ID, job.MessageID, job.Channel, job.Status, job.LeaseUntil, job.Attempts, job.ReplyID, job.Error, job.CreatedAt, job.UpdatedAt,
-		ev.ID, ev.AccountID, ev.Topic, ev.Payload, ev.CreatedAt,
+		ev.ID, ev.AccountID, ev.Topic, ev.Payload, ev.CreatedAt, x.HooksOnly,
 	}, nil
 }
 
 // Exchange implements ports.Conversations.Exchange: on Postgres one prepared statement
-// (pgExchange) outside any transaction; on SQLite, or in the caller's transaction, or with other
-// than one event, one transaction of six statements.
+// (pgExchange) outside any transaction; on SQLite six statements, in a transaction with the
+// exchanges of other callers at the same time (groupcommit.go); in the caller's transaction, or
+// on Postgres with other than one event, one transaction of separate statements.
 func (r *Conversations) Exchange(ctx context.Context, x ports.Exchange) (conversation.Conversation, int, error) {
 	c := x.Conversation
 	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
@@ -136,6 +142,13 @@ func (r *Conversations) Exchange(ctx context.Context, x ports.Exchange) (convers
 				return c, spent, nil
 			}
 		}
+	}
+	if _, inTx := ctx.Value(txKey{r.db}).(bun.Tx); !inTx && r.db.Dialect().Name() == dialect.SQLite {
+		spent, err := r.exchangeGrouped(ctx, x)
+		if err != nil {
+			return conversation.Conversation{}, 0, err
+		}
+		return c, spent, nil
 	}
 	var spent int
 	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
@@ -211,8 +224,20 @@ func (r *Conversations) exchangeInTx(ctx context.Context, tx bun.IDB, x ports.Ex
 	if _, err := tx.NewInsert().Model(toJobRow(x.Job)).Exec(ctx); err != nil {
 		return 0, fmt.Errorf("create reply job: %w", err)
 	}
+	hooked := true
+	if x.HooksOnly {
+		var err error
+		hooked, err = tx.NewSelect().Model((*webhookRow)(nil)).Where("account_id = ?", c.AccountID).Where("active").Exists(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("look for webhooks: %w", err)
+		}
+	}
 	for _, e := range x.Events {
-		if _, err := tx.NewInsert().Model(toOutboxRow(e)).Exec(ctx); err != nil {
+		row := toOutboxRow(e)
+		if !hooked {
+			row.DoneAt = row.CreatedAt
+		}
+		if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
 			return 0, fmt.Errorf("add outbox message: %w", err)
 		}
 	}
@@ -271,7 +296,7 @@ func (r *Conversations) exchangePrepared(ctx context.Context, x ports.Exchange) 
 	}
 	for _, e := range x.Events {
 		ev := toOutboxRow(e)
-		if _, err := stmts[5].ExecContext(ctx, ev.ID, ev.AccountID, ev.Topic, ev.Payload, sqliteTime(ev.CreatedAt)); err != nil {
+		if _, err := stmts[5].ExecContext(ctx, ev.ID, ev.AccountID, ev.Topic, ev.Payload, sqliteTime(ev.CreatedAt), x.HooksOnly); err != nil {
 			return 0, true, fmt.Errorf("add outbox message: %w", err)
 		}
 	}

@@ -23,10 +23,15 @@ import (
 // sqliteParams configure every SQLite connection: WAL so that readers run beside the writer, a
 // busy timeout so that writers wait for each other instead of failing, foreign keys, and
 // immediate transactions so that two transactions never deadlock upgrading a read lock.
+// temp_store(MEMORY) keeps statement journals (the undo of one statement of a transaction, which
+// SQLite keeps for a statement that writes several rows or may fail half-way) in small in-memory
+// chunks: by default each starts as a 64 KiB buffer, which the pure-Go SQLite's allocator maps
+// and unmaps from the kernel for every such statement.
 const sqliteParams = "_pragma=busy_timeout(10000)" +
 	"&_pragma=journal_mode(WAL)" +
 	"&_pragma=synchronous(NORMAL)" +
 	"&_pragma=foreign_keys(1)" +
+	"&_pragma=temp_store(MEMORY)" +
 	"&_txlock=immediate"
 
 // Open connects to the database at databaseURL, the store its scheme names (OpenSQLite or

@@ -5,9 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/ports"
@@ -38,8 +41,10 @@ func (r *Outbox) Ensure(ctx context.Context, m outbox.Message) error {
 }
 
 // Claim marks up to limit claimable messages as enqueued at now, adds one to their attempts and
-// returns them, oldest first. It selects candidates, then claims each with an update that checks
-// the condition again, so that of two concurrent claimers only one gets a message.
+// returns them, oldest first, in one statement: an update of the oldest claimable messages that
+// checks the condition again on each row it changes, so that of two concurrent claimers only one
+// gets a message (on Postgres the candidates are locked as they are chosen, and those another
+// claimer holds are skipped; SQLite runs one writer at a time).
 func (r *Outbox) Claim(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]outbox.Message, error) {
 	if limit <= 0 {
 		return nil, nil
@@ -47,32 +52,33 @@ func (r *Outbox) Claim(ctx context.Context, now time.Time, lease time.Duration, 
 	db := idb(ctx, r.db)
 	now = dbTime(now)
 	cutoff := now.Add(-lease)
-	var ids []string
-	if err := db.NewSelect().Model((*outboxRow)(nil)).
+	candidates := db.NewSelect().Model((*outboxRow)(nil)).
 		Column("id").
 		Where(claimable, cutoff).
 		Order("created_at", "id").
-		Limit(int64(limit)).
-		Scan(ctx, &ids); err != nil {
+		Limit(int64(limit))
+	if db.Dialect().Name() == dialect.PG {
+		candidates = candidates.For("UPDATE SKIP LOCKED")
+	}
+	var rows []outboxRow
+	if err := db.NewUpdate().Model((*outboxRow)(nil)).
+		Set("enqueued_at = ?", now).
+		Set("attempts = attempts + 1").
+		Where("id IN (?)", candidates).
+		Where(claimable, cutoff).
+		Returning("*").
+		Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("claim outbox messages: %w", err)
 	}
-	claimed := make([]outbox.Message, 0, len(ids))
-	for _, id := range ids {
-		var m outboxRow
-		err := db.NewUpdate().Model(&m).
-			Set("enqueued_at = ?", now).
-			Set("attempts = attempts + 1").
-			Where("id = ?", id).
-			Where(claimable, cutoff).
-			Returning("*").
-			Scan(ctx)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue // another claimer was first
+	slices.SortFunc(rows, func(a, b outboxRow) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
 		}
-		if err != nil {
-			return nil, fmt.Errorf("claim outbox message: %w", err)
-		}
-		claimed = append(claimed, m.domain())
+		return strings.Compare(a.ID, b.ID)
+	})
+	claimed := make([]outbox.Message, len(rows))
+	for i := range rows {
+		claimed[i] = rows[i].domain()
 	}
 	return claimed, nil
 }

@@ -31,7 +31,8 @@ type Ledger interface {
 
 // Brain searches an account's knowledge.
 type Brain interface {
-	Search(ctx context.Context, accountID, query string, k int) ([]knowledge.Hit, error)
+	// SearchState ranks the Brain whose state (State) the caller read for query: at most k hits.
+	SearchState(ctx context.Context, accountID string, state knowledge.State, query string, k int) ([]knowledge.Hit, error)
 	State(ctx context.Context, accountID string) (knowledge.State, error)
 }
 

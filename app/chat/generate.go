@@ -102,7 +102,7 @@ func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Pr
 		// The customers-only rule: a polite customer-service answer, never an action.
 		draft.Text = policy.Refusal(turn.Lang, prof.BusinessName)
 	} else {
-		turn.Hits, err = a.brain.Search(ctx, acct.ID, message, searchHits)
+		turn.Hits, err = a.brain.SearchState(ctx, acct.ID, state, message, searchHits)
 		if err != nil {
 			return drafted{}, err
 		}

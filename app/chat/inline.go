@@ -150,7 +150,7 @@ func (a *Agent) exchange(ctx context.Context, req Request, done conversation.Job
 			Content: reply.Text, Actions: reply.Actions, ReplyTo: reply.MessageID, CreatedAt: now},
 		Job:    done,
 		Charge: hold.Charge, Period: hold.Usage.Period, Limit: hold.Usage.Limit,
-		Events: []outbox.Message{ev},
+		Events: []outbox.Message{ev}, HooksOnly: event.HooksOnly(event.MessageReplied),
 	})
 	if err != nil {
 		return ledger.Usage{}, err

@@ -52,12 +52,19 @@ func (r *Relay) Pass(ctx context.Context) (int, error) {
 // wrote to the outbox). It never blocks.
 func (r *Relay) Nudge() { r.nudges.Send() }
 
-// Run makes passes every interval, and at once when nudged, until ctx ends. A full batch is
-// followed at once by another pass. onErr receives each failed pass.
+// nudgeGap is the least time between the start of a pass and a pass a nudge asks for: under
+// load, when every request nudges, the nudges of that time make one pass (one claim of the store)
+// rather than one each, and an event waits at most that much longer.
+const nudgeGap = 10 * time.Millisecond
+
+// Run makes passes every interval, and soon when nudged (at most one nudged pass every
+// nudgeGap), until ctx ends. A full batch is followed at once by another pass. onErr receives
+// each failed pass.
 func (r *Relay) Run(ctx context.Context, interval time.Duration, onErr func(error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
+		began := time.Now()
 		n, err := r.Pass(ctx)
 		if err != nil && ctx.Err() == nil {
 			onErr(err)
@@ -70,6 +77,13 @@ func (r *Relay) Run(ctx context.Context, interval time.Duration, onErr func(erro
 			return
 		case <-t.C:
 		case <-r.nudges:
+			if wait := nudgeGap - time.Since(began); wait > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(wait):
+				}
+			}
 		}
 	}
 }

@@ -14,7 +14,17 @@ import (
 // change in any process increases the version in the store, so every process rebuilds on its
 // next search.
 func (b *Brain) Search(ctx context.Context, accountID, query string, k int) ([]knowledge.Hit, error) {
-	ix, err := b.index(ctx, accountID)
+	state, err := b.store.State(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	return b.SearchState(ctx, accountID, state, query, k)
+}
+
+// SearchState is Search for a caller that has read the Brain's state already (State): its
+// version chooses the index, and the store is not read for it again.
+func (b *Brain) SearchState(ctx context.Context, accountID string, state knowledge.State, query string, k int) ([]knowledge.Hit, error) {
+	ix, err := b.index(ctx, accountID, state.Version)
 	if err != nil {
 		return nil, err
 	}
@@ -25,12 +35,8 @@ func (b *Brain) Search(ctx context.Context, accountID, query string, k int) ([]k
 	return ix.Search(query, vecs[0], k), nil
 }
 
-func (b *Brain) index(ctx context.Context, accountID string) (*knowledge.Index, error) {
-	state, err := b.store.State(ctx, accountID)
-	if err != nil {
-		return nil, err
-	}
-	if ix, ok := b.indexes.get(accountID, state.Version); ok {
+func (b *Brain) index(ctx context.Context, accountID string, version int64) (*knowledge.Index, error) {
+	if ix, ok := b.indexes.get(accountID, version); ok {
 		return ix, nil
 	}
 	chunks, err := b.store.Chunks(ctx, accountID)
@@ -50,7 +56,7 @@ func (b *Brain) index(ctx context.Context, accountID string) (*knowledge.Index, 
 		faqs[i] = knowledge.FAQ{ID: f.ID, Question: f.Question, Answer: f.Answer, Vector: f.Vector}
 	}
 	ix := knowledge.NewIndex(docs, faqs, b.stemmer, b.words)
-	b.indexes.put(accountID, state.Version, ix, indexSize(docs, faqs))
+	b.indexes.put(accountID, version, ix, indexSize(docs, faqs))
 	return ix, nil
 }
 

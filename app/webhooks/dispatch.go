@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/event"
@@ -15,7 +16,8 @@ import (
 )
 
 // FanOut handles an event message: one delivery message per active webhook that wants the event,
-// written together (a rerun writes none twice), and a notice to the owner for limit.reached.
+// written together (a rerun writes none twice; no transaction when there is nothing to write),
+// and a notice to the owner for limit.reached.
 func (m *Manager) FanOut(ctx context.Context, msg outbox.Message) error {
 	var env envelope
 	if err := json.Unmarshal(msg.Payload, &env); err != nil {
@@ -25,11 +27,12 @@ func (m *Manager) FanOut(ctx context.Context, msg outbox.Message) error {
 	if err != nil {
 		return err
 	}
+	wanted := slices.DeleteFunc(hooks, func(w webhook.Webhook) bool { return !w.Active || !w.Wants(string(env.Type)) })
+	if len(wanted) == 0 && event.HooksOnly(env.Type) {
+		return nil // nothing to write: no transaction
+	}
 	return m.tx.InTx(ctx, func(ctx context.Context) error {
-		for _, w := range hooks {
-			if !w.Active || !w.Wants(string(env.Type)) {
-				continue
-			}
+		for _, w := range wanted {
 			payload, err := json.Marshal(delivery{WebhookID: w.ID, EventID: msg.ID})
 			if err != nil {
 				return err

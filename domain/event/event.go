@@ -24,6 +24,11 @@ var Types = []Type{MessageReplied, BookingCreated, LimitReached, KnowledgeUpdate
 // Known reports whether t is an event kind of the specification.
 func Known(t Type) bool { return slices.Contains(Types, t) }
 
+// HooksOnly reports whether an event of kind t sets off no work but its webhooks' deliveries (a
+// limit.reached event also notifies the owner): an account without an active webhook needs
+// nothing done for it.
+func HooksOnly(t Type) bool { return t != LimitReached }
+
 // IDPrefix starts every event id.
 const IDPrefix = "evt_"
 

@@ -335,13 +335,23 @@ func (m *faqMatcher) similarity(q []feature, sim []float64) {
 // features returns the features of a text with their counts' weights (1 + log count).
 func (m *faqMatcher) features(text string) []feature {
 	lang := language.Detect(text, m.lang)
-	counts := map[string]int{}
-	var order []string
-	add := func(k string) {
-		if counts[k] == 0 {
-			order = append(order, k)
+	// The features in the order they first appear, with their counts; key is the feature being
+	// looked up, so that a feature seen before costs no allocation.
+	var (
+		seen   = make(map[string]int, 64)
+		order  = make([]string, 0, 64)
+		counts = make([]int, 0, 64)
+		key    = make([]byte, 0, 32)
+	)
+	add := func(k []byte) {
+		if i, ok := seen[string(k)]; ok {
+			counts[i]++
+			return
 		}
-		counts[k]++
+		s := string(k)
+		seen[s] = len(order)
+		order = append(order, s)
+		counts = append(counts, 1)
 	}
 	content := false
 	for _, w := range lowerWords(text) {
@@ -350,15 +360,15 @@ func (m *faqMatcher) features(text string) []feature {
 			continue
 		}
 		if _, stop := stopwords[folded]; stop {
-			add("w" + folded)
+			add(append(append(key[:0], 'w'), folded...))
 		} else {
-			add("w" + foldWord(m.stemWord(w, lang)))
+			add(append(append(key[:0], 'w'), foldWord(m.stemWord(w, lang))...))
 			content = true
 		}
 		g := " " + folded + " "
 		for n := faqGramMin; n <= faqGramMax; n++ {
 			for i := 0; i+n <= len(g); i++ {
-				add("g" + g[i:i+n])
+				add(append(append(key[:0], 'g'), g[i:i+n]...))
 			}
 		}
 	}
@@ -367,15 +377,18 @@ func (m *faqMatcher) features(text string) []feature {
 	}
 	out := make([]feature, len(order))
 	for i, k := range order {
-		out[i] = feature{key: k, weight: 1 + math.Log(float64(counts[k])), gram: k[0] == 'g'}
+		out[i] = feature{key: k, weight: 1 + math.Log(float64(counts[i])), gram: k[0] == 'g'}
 	}
 	return out
 }
 
+// apostrophes drops the apostrophes of a text.
+var apostrophes = strings.NewReplacer("'", "", "’", "")
+
 // lowerWords splits text into lower-case words of letters and digits, accents kept (the
 // stemmers read them); apostrophes inside a word are dropped.
 func lowerWords(text string) []string {
-	text = strings.NewReplacer("'", "", "’", "").Replace(strings.ToLower(text))
+	text = apostrophes.Replace(strings.ToLower(text))
 	return strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
 	})

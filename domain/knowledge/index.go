@@ -325,15 +325,8 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		}
 	}
 
-	faq := ix.matchFAQ(query, known, unknown, normQuery, qv, bm25)
 	top := make(topK, 0, k)
-	for e := range n {
-		if f := e - len(ix.chunks); f >= 0 {
-			if c := faq[f]; c.entry >= 0 {
-				top.push(c, ix.better)
-			}
-			continue
-		}
+	for e := range len(ix.chunks) {
 		c := candidate{entry: int32(e), bm25: bm25[e]}
 		if best > 0 {
 			c.score = c.bm25 / best
@@ -345,6 +338,9 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		if c.score > 0 {
 			top.push(c, ix.better)
 		}
+	}
+	for _, c := range ix.matchFAQ(query, known, unknown, normQuery, qv, bm25) {
+		top.push(c, ix.better)
 	}
 
 	slices.SortFunc(top, func(a, b candidate) int {
@@ -369,9 +365,10 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	return hits
 }
 
-// matchFAQ returns a candidate for each FAQ item, with entry -1 for all but one item of each
-// answer: the Strong one if any, else the most similar. Its score is its answer's (faqMatcher),
-// its BM25 that of its question and answer; Overlap and Strong are as Index says.
+// matchFAQ returns the candidates of the FAQ items, in their order, one item for each answer:
+// the Strong one if any, else the most similar, unless it scores 0 and is not Strong. Its score
+// is its answer's (faqMatcher), its BM25 that of its question and answer; Overlap and Strong are
+// as Index says.
 func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64) []candidate {
 	if len(ix.faqs) == 0 {
 		return nil
@@ -386,10 +383,9 @@ func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery st
 			second = s
 		}
 	}
-	out := make([]candidate, len(ix.faqs))
-	rep := make([]int, len(scores)) // the item that stands for each answer
+	rep := make([]candidate, len(scores)) // the item that stands for each answer
 	for g := range rep {
-		rep[g] = -1
+		rep[g].entry = -1
 	}
 	for f := range ix.faqs {
 		e := len(ix.chunks) + f
@@ -413,16 +409,17 @@ func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery st
 			other = second
 		}
 		c.confidence = ix.faq.confidence(c.score, other, meant)
-		out[f] = c
-		if r := rep[g]; r < 0 || c.strong && !out[r].strong || c.strong == out[r].strong && sim[f] > sim[r] {
-			rep[g] = f
+		if r := rep[g]; r.entry < 0 || c.strong && !r.strong || c.strong == r.strong && sim[f] > sim[int(r.entry)-len(ix.chunks)] {
+			rep[g] = c
 		}
 	}
-	for f := range out {
-		if rep[ix.faq.answer[f]] != f || out[f].score <= 0 && !out[f].strong {
-			out[f].entry = -1
+	out := rep[:0]
+	for _, c := range rep {
+		if c.entry >= 0 && (c.score > 0 || c.strong) {
+			out = append(out, c)
 		}
 	}
+	slices.SortFunc(out, func(a, b candidate) int { return int(a.entry) - int(b.entry) })
 	return out
 }
 

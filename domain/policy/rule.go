@@ -20,9 +20,9 @@ import (
 type rule struct {
 	re *regexp.Regexp
 	// needs lists, for each word the pattern requires, the first words of its alternatives (a
-	// final '*' matches any ending): a message lacking all of one list cannot match, so the
-	// regular expression is run only on messages that hold one word of each.
-	needs [][]string
+	// final '*' matches any ending) by their numbers in vocab: a message lacking all of one list
+	// cannot match, so the regular expression is run only on messages that hold one word of each.
+	needs [][]int
 	// mine makes a match that names the sender's own things ("my order", "minhas reservas") no
 	// hit: "cancel all my bookings" is a customer's request, "cancel all bookings" is not.
 	mine bool
@@ -34,7 +34,7 @@ type rule struct {
 func strict(patterns ...string) []rule {
 	rs := make([]rule, len(patterns))
 	for i, p := range patterns {
-		rs[i] = rule{re: compile(p), needs: needs(p)}
+		rs[i] = rule{re: compile(p), needs: vocab.number(needs(p))}
 	}
 	return rs
 }
@@ -57,40 +57,71 @@ func except(aside string, rules []rule) []rule {
 	return rules
 }
 
-// input is a normalized message and the set of its words.
+// vocabulary numbers the words (and the prefixes, ending in '*') that rules need, so that a
+// message's words are looked up once per message rather than once per rule.
+type vocabulary struct {
+	words    map[string]int // a word's number
+	prefixes []string       // the prefixes, without their '*'
+	ids      []int          // the number of each of prefixes
+	n        int
+}
+
+// vocab is the vocabulary of every rule compiled (rules are compiled at package initialization).
+var vocab = &vocabulary{words: map[string]int{}}
+
+// number returns the numbers of the words of lists, numbering the new ones.
+func (v *vocabulary) number(lists [][]string) [][]int {
+	out := make([][]int, len(lists))
+	for i, words := range lists {
+		out[i] = make([]int, len(words))
+		for j, w := range words {
+			id, ok := v.words[w]
+			if !ok {
+				id = v.n
+				v.n++
+				v.words[w] = id
+				if prefix, ok := strings.CutSuffix(w, "*"); ok {
+					v.prefixes = append(v.prefixes, prefix)
+					v.ids = append(v.ids, id)
+				}
+			}
+			out[i][j] = id
+		}
+	}
+	return out
+}
+
+// input is a normalized message and which words of the vocabulary it holds (a word of the
+// message starting with a prefix holds the prefix).
 type input struct {
-	text  string
-	words map[string]struct{}
+	text string
+	has  []bool // by number in vocab
 }
 
 func newInput(s string) input {
 	text := normalize(s)
-	words := make(map[string]struct{})
-	for _, w := range strings.Fields(text) {
-		words[w] = struct{}{}
-	}
-	return input{text: text, words: words}
-}
-
-// has reports whether the message holds word, or a word starting with it when it ends in '*'.
-func (m input) has(word string) bool {
-	prefix, ok := strings.CutSuffix(word, "*")
-	if !ok {
-		_, ok = m.words[word]
-		return ok
-	}
-	for w := range m.words {
-		if strings.HasPrefix(w, prefix) {
-			return true
+	fields := strings.Fields(text)
+	has := make([]bool, vocab.n)
+	for _, w := range fields {
+		if id, ok := vocab.words[w]; ok {
+			has[id] = true
 		}
 	}
-	return false
+	slices.Sort(fields)
+	for k, prefix := range vocab.prefixes {
+		// The first word not before prefix is the smallest that may start with it.
+		i, _ := slices.BinarySearch(fields, prefix)
+		if i < len(fields) && strings.HasPrefix(fields[i], prefix) {
+			has[vocab.ids[k]] = true
+		}
+	}
+	return input{text: text, has: has}
 }
 
 // hit reports whether the rule fires on a message.
 func (r rule) hit(m input) bool {
 	for _, alts := range r.needs {
-		if !slices.ContainsFunc(alts, m.has) {
+		if !slices.ContainsFunc(alts, func(id int) bool { return m.has[id] }) {
 			return false
 		}
 	}

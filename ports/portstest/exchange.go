@@ -37,7 +37,8 @@ func exchangeOf(acct, convID string, ch conversation.Channel, n int, at time.Tim
 // testConversationsExchange: Exchange stores the message, the reply, the job, the charge and the
 // event together, or nothing (no period yet, over the limit, a conversation of another channel),
 // also in the caller's transaction, and under concurrent exchanges in one conversation every one
-// stored is whole and numbered after the ones before.
+// stored is whole and numbered after the ones before; events that only webhooks need are written
+// done when the account has no active webhook.
 func testConversationsExchange(t *testing.T, s Stores) {
 	ctx := t.Context()
 	createAccounts(t, s, "acct_a", "acct_b")
@@ -156,4 +157,83 @@ func testConversationsExchange(t *testing.T, s Stores) {
 	if n, _ := s.Usage.Spent(ctx, "acct_b", ledger.PeriodAt(t0)); n != 1+len(stored) {
 		t.Errorf("spent %d, want %d", n, 1+len(stored))
 	}
+
+	// Concurrent exchanges in separate conversations of an account with room for 5 more: 5 are
+	// stored whole, the others write no job and no event.
+	createAccounts(t, s, "acct_c")
+	if _, ok, err := s.Usage.Charge(ctx, ledger.Charge{ID: "chg_open_c", AccountID: "acct_c", Action: ledger.ChatReply, Cost: 1, At: t0},
+		ledger.PeriodAt(t0), 6); err != nil || !ok {
+		t.Fatalf("opening charge: %t %v", ok, err)
+	}
+	var storedC sync.Map
+	for i := range 12 {
+		wg.Go(func() {
+			x := exchangeOf("acct_c", fmt.Sprintf("room-%d", i), conversation.ChannelAPI, i, t0, 6)
+			_, _, err := s.Conversations.Exchange(ctx, x)
+			switch {
+			case err == nil:
+				storedC.Store(i, x)
+			case errors.Is(err, ports.ErrNotExchanged):
+				if _, err := s.ReplyJobs.Get(ctx, "acct_c", x.Job.ID); err == nil {
+					t.Errorf("%s: the job was stored", x.Charge.ID)
+				}
+				if _, err := s.Outbox.Get(ctx, x.Events[0].ID); err == nil {
+					t.Errorf("%s: the event was stored", x.Charge.ID)
+				}
+			default:
+				t.Errorf("writer %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	n := 0
+	storedC.Range(func(_, v any) bool {
+		n++
+		x := v.(ports.Exchange)
+		if msgs, _ := s.Conversations.Messages(ctx, "acct_c", x.Conversation.ID, 0); len(msgs) != 2 {
+			t.Errorf("%s: %d messages stored, want 2", x.Conversation.ID, len(msgs))
+		}
+		return true
+	})
+	if spent, _ := s.Usage.Spent(ctx, "acct_c", ledger.PeriodAt(t0)); n != 5 || spent != 6 {
+		t.Errorf("%d exchanges stored, spent %d; want 5 and 6", n, spent)
+	}
+
+	// Events that only webhooks need: written done while the account has no active webhook (on
+	// their own and in the caller's transaction), pending once it has one.
+	pending := func(name string, x ports.Exchange, want bool) {
+		t.Helper()
+		m, err := s.Outbox.Get(ctx, x.Events[0].ID)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := !m.Done(); got != want || (!want && !m.DoneAt.Equal(x.Events[0].CreatedAt)) {
+			t.Errorf("%s: event pending %t (done at %s), want %t", name, got, m.DoneAt, want)
+		}
+	}
+	pending("hooks not only", x, true)
+	hooksOnly := func(name string, n int, inTx, want bool) {
+		t.Helper()
+		x := exchangeOf("acct_a", "c1", conversation.ChannelAPI, n, t0.Add(time.Duration(n)*time.Second), 10)
+		x.HooksOnly = true
+		exchange := func(ctx context.Context) error { _, _, err := s.Conversations.Exchange(ctx, x); return err }
+		run := exchange
+		if inTx {
+			run = func(ctx context.Context) error { return s.Tx.InTx(ctx, exchange) }
+		}
+		err := run(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pending(name, x, want)
+	}
+	hooksOnly("hooks only, no webhook", 5, false, false)
+	hooksOnly("hooks only, no webhook, in a transaction", 6, true, false)
+	off := newWebhook("wh_off", "acct_a", t0)
+	off.Active = false
+	createWebhooks(t, s, off)
+	hooksOnly("hooks only, an inactive webhook", 7, false, false)
+	createWebhooks(t, s, newWebhook("wh_on", "acct_a", t0))
+	hooksOnly("hooks only, an active webhook", 8, false, true)
+	hooksOnly("hooks only, an active webhook, in a transaction", 9, true, true)
 }

@@ -1,0 +1,110 @@
+package store
+
+import (
+	"context"
+	"sync"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcagent/svc/ports"
+)
+
+// SQLite commits one transaction at a time, and each commit appends every page it changed to the
+// write-ahead log (two writes per page) and updates the log's index. Replies stored at the same
+// time (Conversations.Exchange, outside a caller's transaction) are therefore stored together: the
+// first caller to arrive while no group is being written writes the group, one transaction in
+// which each exchange is its own savepoint, so that one that cannot be stored (ports.
+// ErrNotExchanged, or any error) is rolled back alone; the others wait for the commit. A page
+// that several exchanges of a group change (the b-trees' upper pages, a busy account's rows) is
+// written once. Nobody is answered before the commit, so nothing acknowledged is lost; when the
+// commit fails, every exchange of the group fails with it.
+
+// maxGroup bounds the exchanges of one transaction.
+const maxGroup = 32
+
+// exchangeCall is one caller's exchange waiting in a group.
+type exchangeCall struct {
+	x     ports.Exchange
+	spent int
+	err   error
+	// done receives true when the call is to write the next group itself, false when it has
+	// been written (spent and err are set).
+	done chan bool
+}
+
+// exchangeGroups gathers concurrent exchanges into groups.
+type exchangeGroups struct {
+	mu      sync.Mutex
+	waiting []*exchangeCall
+	writing bool // a caller is writing a group
+}
+
+// exchangeGrouped stores x in a group of concurrent exchanges (SQLite, outside a transaction).
+// The group's transaction does not end with one caller's context.
+func (r *Conversations) exchangeGrouped(ctx context.Context, x ports.Exchange) (int, error) {
+	ctx = context.WithoutCancel(ctx)
+	g := &r.groups
+	call := &exchangeCall{x: x, done: make(chan bool, 1)}
+	g.mu.Lock()
+	g.waiting = append(g.waiting, call)
+	lead := !g.writing
+	g.writing = true
+	g.mu.Unlock()
+	if !lead && !<-call.done {
+		return call.spent, call.err
+	}
+	// This caller writes the next group, which holds its own exchange (it was waiting).
+	g.mu.Lock()
+	n := min(len(g.waiting), maxGroup)
+	group := g.waiting[:n:n]
+	g.waiting = g.waiting[n:]
+	g.mu.Unlock()
+	r.writeGroup(ctx, group)
+	g.mu.Lock()
+	if len(g.waiting) > 0 {
+		g.waiting[0].done <- true // the first waiting writes the next group
+	} else {
+		g.writing = false
+	}
+	g.mu.Unlock()
+	for _, c := range group {
+		if c != call {
+			c.done <- false
+		}
+	}
+	return call.spent, call.err
+}
+
+// writeGroup stores the exchanges of group in one transaction, each in a savepoint of its own,
+// and sets each call's outcome.
+func (r *Conversations) writeGroup(ctx context.Context, group []*exchangeCall) {
+	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		if len(group) == 1 {
+			group[0].spent, group[0].err = r.exchangeInTx(ctx, tx, group[0].x)
+			return group[0].err
+		}
+		for _, c := range group {
+			if _, err := tx.ExecContext(ctx, "SAVEPOINT exchange"); err != nil {
+				return err
+			}
+			c.spent, c.err = r.exchangeInTx(ctx, tx, c.x)
+			if c.err != nil {
+				if _, err := tx.ExecContext(ctx, "ROLLBACK TO exchange"); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.ExecContext(ctx, "RELEASE exchange"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, c := range group {
+		if c.err == nil {
+			c.err = err // the transaction failed: nothing of the group was stored
+		}
+		if isUniqueViolation(c.err) {
+			c.err = ports.ErrNotExchanged
+		}
+	}
+}
