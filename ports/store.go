@@ -74,6 +74,10 @@ type KeyChanges interface {
 type Profiles interface {
 	// Get returns the account's profile, or profile.Default when it has none yet.
 	Get(ctx context.Context, accountID string) (profile.Profile, error)
+	// GetWithBrain returns what Get returns and the account's Brain state (what
+	// Knowledge.State returns: version 0 when it has none yet), read at once: the agent a
+	// customer's reply is made with.
+	GetWithBrain(ctx context.Context, accountID string) (profile.Profile, knowledge.State, error)
 	Save(ctx context.Context, p profile.Profile) error
 }
 

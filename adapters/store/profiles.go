@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 
+	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports"
 )
@@ -17,13 +19,26 @@ var _ ports.Profiles = (*Profiles)(nil)
 // Profiles implements ports.Profiles.
 type Profiles struct {
 	db  *bun.DB
-	get *prepared // Get, the read of every chat message
+	get *prepared // Get
+	// withBrain is GetWithBrain, the read of every chat message the built-in engine answers
+	withBrain *prepared
 }
 
 // NewProfiles returns the profile repository of db.
 func NewProfiles(db *bun.DB) *Profiles {
-	return &Profiles{db: db, get: byAccount(db, (*profileRow)(nil))}
+	return &Profiles{db: db, get: byAccount(db, (*profileRow)(nil)),
+		withBrain: prepare(db, fmt.Sprintf(withBrainQuery, "$1::text"), fmt.Sprintf(withBrainQuery, "?1"))}
 }
+
+// withBrainQuery reads the agent and the Brain's state of one account (%s: its one argument),
+// either of them absent (all its columns NULL) when the account has none yet.
+const withBrainQuery = `SELECT a.account_id, a.business_name, a.languages, a.tone, a.channel_api, a.channel_web,
+a.channel_messaging, a.description, a.instructions, a.contact, a.appearance, a.updated_at,
+k.account_id AS brain_account_id, k.version AS brain_version, k.business_summary AS brain_business_summary,
+k.site_url AS brain_site_url, k.updated_at AS brain_updated_at
+FROM (SELECT %s AS id) AS x
+LEFT JOIN agents AS a ON a.account_id = x.id
+LEFT JOIN knowledge_state AS k ON k.account_id = x.id`
 
 // Get returns the account's profile, or profile.Default when it has none yet.
 func (r *Profiles) Get(ctx context.Context, accountID string) (profile.Profile, error) {
@@ -36,6 +51,74 @@ func (r *Profiles) Get(ctx context.Context, accountID string) (profile.Profile, 
 		return profile.Profile{}, fmt.Errorf("get agent: %w", err)
 	}
 	return m.domain()
+}
+
+// GetWithBrain returns the account's profile (profile.Default when it has none yet) and its
+// Brain's state (version 0 when it has none yet), in one statement.
+func (r *Profiles) GetWithBrain(ctx context.Context, accountID string) (profile.Profile, knowledge.State, error) {
+	stmt, ok, err := r.withBrain.on(ctx, r.db)
+	if err != nil || !ok {
+		if err == nil { // not prepared yet, in a transaction: the two reads
+			return r.getWithBrain(ctx, accountID)
+		}
+		return profile.Profile{}, knowledge.State{}, fmt.Errorf("get agent: %w", err)
+	}
+	rows, err := stmt.QueryContext(ctx, accountID)
+	if err != nil {
+		return profile.Profile{}, knowledge.State{}, fmt.Errorf("get agent: %w", err)
+	}
+	defer rows.Close()
+	if !rows.Next() { // the statement always makes one row
+		err := rows.Err()
+		if err == nil {
+			err = sql.ErrNoRows
+		}
+		return profile.Profile{}, knowledge.State{}, fmt.Errorf("get agent: %w", err)
+	}
+	var m profileBrainRow
+	if err := r.db.ScanRow(ctx, rows, &m); err != nil {
+		return profile.Profile{}, knowledge.State{}, fmt.Errorf("get agent: %w", err)
+	}
+	if err := rows.Close(); err != nil {
+		return profile.Profile{}, knowledge.State{}, fmt.Errorf("get agent: %w", err)
+	}
+	p := profile.Default(accountID)
+	if m.AccountID != "" {
+		if p, err = m.profileRow.domain(); err != nil {
+			return profile.Profile{}, knowledge.State{}, err
+		}
+	}
+	state := knowledge.State{AccountID: accountID}
+	if m.BrainAccountID != "" {
+		k := knowledgeStateRow{AccountID: m.BrainAccountID, Version: m.BrainVersion, BusinessSummary: m.BrainBusinessSummary,
+			SiteURL: m.BrainSiteURL, UpdatedAt: m.BrainUpdatedAt}
+		state = k.domain()
+	}
+	return p, state, nil
+}
+
+// profileBrainRow is a row of withBrainQuery: the agent's columns (all NULL, so zero here, when
+// the account has no agent yet) and the Brain state's, prefixed (NULL likewise).
+type profileBrainRow struct {
+	profileRow
+	BrainAccountID       string    `bun:"brain_account_id"`
+	BrainVersion         int64     `bun:"brain_version"`
+	BrainBusinessSummary string    `bun:"brain_business_summary"`
+	BrainSiteURL         string    `bun:"brain_site_url"`
+	BrainUpdatedAt       time.Time `bun:"brain_updated_at"`
+}
+
+// getWithBrain is GetWithBrain in two reads.
+func (r *Profiles) getWithBrain(ctx context.Context, accountID string) (profile.Profile, knowledge.State, error) {
+	p, err := r.Get(ctx, accountID)
+	if err != nil {
+		return profile.Profile{}, knowledge.State{}, err
+	}
+	state, err := (&Knowledge{db: r.db, state: &prepared{}}).State(ctx, accountID) // bun's query
+	if err != nil {
+		return profile.Profile{}, knowledge.State{}, err
+	}
+	return p, state, nil
 }
 
 // Save stores the profile, replacing the account's previous one.

@@ -168,12 +168,13 @@ func (a *Agent) Post(ctx context.Context, req Request) (Reply, error) {
 }
 
 func (a *Agent) send(ctx context.Context, req Request, wait time.Duration) (Reply, error) {
-	prof, usage, err := a.check(ctx, req)
+	inline := a.opts.Inline && wait > 0 && req.InboxKey == "" && req.Channel != conversation.ChannelMessaging
+	prof, state, usage, err := a.check(ctx, req, inline)
 	if err != nil {
 		return Reply{}, err
 	}
-	if a.opts.Inline && wait > 0 && req.InboxKey == "" && req.Channel != conversation.ChannelMessaging {
-		if r, err := a.sendInline(ctx, req, prof); !errors.Is(err, errTwoPhase) {
+	if inline {
+		if r, err := a.sendInline(ctx, req, prof, state); !errors.Is(err, errTwoPhase) {
 			return r, err
 		}
 	}
@@ -213,37 +214,46 @@ type result struct {
 
 // check refuses a message before anything is stored: bad input, an agent not set up or switched
 // off for the channel, no interactions left. It returns the agent profile and the account's
-// usage it read.
-func (a *Agent) check(ctx context.Context, req Request) (profile.Profile, ledger.Usage, error) {
+// usage it read, and with brain the Brain's state too, read with the profile (else nil).
+func (a *Agent) check(ctx context.Context, req Request, brain bool) (profile.Profile, *knowledge.State, ledger.Usage, error) {
 	if err := conversation.ValidateMessage("message", req.Message); err != nil {
-		return profile.Profile{}, ledger.Usage{}, err
+		return profile.Profile{}, nil, ledger.Usage{}, err
 	}
 	if req.ConversationID != "" {
 		if err := conversation.ValidateID("conversation_id", req.ConversationID); err != nil {
-			return profile.Profile{}, ledger.Usage{}, err
+			return profile.Profile{}, nil, ledger.Usage{}, err
 		}
 	}
 	if err := conversation.ValidateCustomerName(req.CustomerName); err != nil {
-		return profile.Profile{}, ledger.Usage{}, err
+		return profile.Profile{}, nil, ledger.Usage{}, err
 	}
-	prof, err := a.profiles.Get(ctx, req.Account.ID)
+	var prof profile.Profile
+	var state *knowledge.State
+	var err error
+	if brain {
+		var st knowledge.State
+		prof, st, err = a.profiles.GetWithBrain(ctx, req.Account.ID)
+		state = &st
+	} else {
+		prof, err = a.profiles.Get(ctx, req.Account.ID)
+	}
 	if err != nil {
-		return profile.Profile{}, ledger.Usage{}, fmt.Errorf("load agent: %w", err)
+		return profile.Profile{}, nil, ledger.Usage{}, fmt.Errorf("load agent: %w", err)
 	}
 	if !prof.Configured() {
-		return profile.Profile{}, ledger.Usage{}, domain.Errorf(domain.CodeAgentNotConfigured, "the agent must first be set up with PATCH /v1/agent (business_name)")
+		return profile.Profile{}, nil, ledger.Usage{}, domain.Errorf(domain.CodeAgentNotConfigured, "the agent must first be set up with PATCH /v1/agent (business_name)")
 	}
 	if !channelOn(prof.Channels, req.Channel) {
-		return profile.Profile{}, ledger.Usage{}, domain.Errorf(domain.CodeAgentUnavailable, "the owner turned the AI off for the %s channel", req.Channel)
+		return profile.Profile{}, nil, ledger.Usage{}, domain.Errorf(domain.CodeAgentUnavailable, "the owner turned the AI off for the %s channel", req.Channel)
 	}
 	var usage ledger.Usage
 	if req.Usage != nil {
 		usage = *req.Usage
 	} else if usage, err = a.ledger.Usage(ctx, req.Account); err != nil {
-		return profile.Profile{}, ledger.Usage{}, err
+		return profile.Profile{}, nil, ledger.Usage{}, err
 	}
 	cost, _ := ledger.Cost(ledger.ChatReply)
-	return prof, usage, ledger.Check(usage, cost)
+	return prof, state, usage, ledger.Check(usage, cost)
 }
 
 func channelOn(ch profile.Channels, c conversation.Channel) bool {

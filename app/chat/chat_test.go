@@ -55,11 +55,15 @@ type env struct {
 }
 
 // reads counts the agent's reads of what one reply needs.
-type reads struct{ accounts, profiles, conversations, usage atomic.Int32 }
+// withBrain counts the reads of the profile and the Brain's state in one (Profiles.GetWithBrain),
+// states the Brain's state read alone (Brain.State).
+type reads struct {
+	accounts, profiles, withBrain, states, conversations, usage atomic.Int32
+}
 
 func (r *reads) String() string {
-	return fmt.Sprintf("account %d, profile %d, conversation %d, usage %d",
-		r.accounts.Load(), r.profiles.Load(), r.conversations.Load(), r.usage.Load())
+	return fmt.Sprintf("account %d, profile %d, profile with the Brain's state %d, Brain's state %d, conversation %d, usage %d",
+		r.accounts.Load(), r.profiles.Load(), r.withBrain.Load(), r.states.Load(), r.conversations.Load(), r.usage.Load())
 }
 
 type countAccounts struct {
@@ -80,6 +84,21 @@ type countProfiles struct {
 func (c countProfiles) Get(ctx context.Context, id string) (profile.Profile, error) {
 	c.r.profiles.Add(1)
 	return c.Profiles.Get(ctx, id)
+}
+
+func (c countProfiles) GetWithBrain(ctx context.Context, id string) (profile.Profile, knowledge.State, error) {
+	c.r.withBrain.Add(1)
+	return c.Profiles.GetWithBrain(ctx, id)
+}
+
+type countBrain struct {
+	chat.Brain
+	r *reads
+}
+
+func (c countBrain) State(ctx context.Context, id string) (knowledge.State, error) {
+	c.r.states.Add(1)
+	return c.Brain.State(ctx, id)
 }
 
 type countConversations struct {
@@ -121,7 +140,7 @@ func newEnv(t *testing.T, useMock bool, opts chat.Options) *env {
 		replier = e.replier
 	}
 	e.agent = chat.NewAgent(chat.Deps{Tx: tx, Accounts: countAccounts{accts, &e.reads}, Profiles: countProfiles{e.profiles, &e.reads},
-		Conversations: countConversations{e.convs, &e.reads}, Jobs: e.jobs, Bookings: store.NewBookings(db), Brain: brain,
+		Conversations: countConversations{e.convs, &e.reads}, Jobs: e.jobs, Bookings: store.NewBookings(db), Brain: countBrain{brain, &e.reads},
 		Replier: replier, Ledger: countLedger{led, &e.reads}, Events: pub, Outbox: ob, Inbox: store.NewInbox(db), Clock: clock}, opts)
 	admin := accounts.NewAdmin(tx, accts, keys, plans, clock)
 	var err error
@@ -532,23 +551,25 @@ func testParallelMessagesToOneConversation(t *testing.T, opts chat.Options) {
 	}
 }
 
+// reset returns the reads counted and starts counting again.
+func (r *reads) reset() [6]int32 {
+	return [6]int32{r.accounts.Swap(0), r.profiles.Swap(0), r.withBrain.Swap(0), r.states.Swap(0), r.conversations.Swap(0), r.usage.Swap(0)}
+}
+
 // TestSendLoadsOnce checks that a reply reads what it needs once: Send reads the agent profile and
 // the account's usage to check the message, and passes them down with the account it was given
 // and the conversation it opened; a pending reply reports the usage read then. The sweep loads
-// the account, the profile and the conversation from the job, once.
+// the account, the profile and the conversation from the job, once. The Brain's state is read
+// once per reply, by the reply.
 func TestSendLoadsOnce(t *testing.T) {
 	e := newEnv(t, true, chat.Options{Wait: 50 * time.Millisecond, Generate: time.Second, Lease: 2 * time.Second})
 	e.configure("Padaria Lu", profile.AllOn)
 	want := func(what string, accounts, profiles, conversations, usage int32) {
 		t.Helper()
 		r := &e.reads
-		if r.accounts.Load() != accounts || r.profiles.Load() != profiles || r.conversations.Load() != conversations || r.usage.Load() != usage {
-			t.Errorf("%s read %s; want account %d, profile %d, conversation %d, usage %d", what, r, accounts, profiles, conversations, usage)
+		if got, want := r.reset(), [6]int32{accounts, profiles, 0, 1, conversations, usage}; got != want {
+			t.Errorf("%s read %v (account, profile, profile with the Brain's state, Brain's state, conversation, usage); want %v", what, got, want)
 		}
-		r.accounts.Store(0)
-		r.profiles.Store(0)
-		r.conversations.Store(0)
-		r.usage.Store(0)
 	}
 
 	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "Yes, we deliver."}, nil)
@@ -581,4 +602,41 @@ func TestSendLoadsOnce(t *testing.T) {
 		t.Fatalf("sweep %d %v", n, err)
 	}
 	want("a reply the sweep made", 1, 1, 1, 0)
+}
+
+// TestSendInlineReadsAgentAndBrainAtOnce checks that a reply made inline (the built-in engine)
+// reads the agent profile and the Brain's state in one read, and nothing of them again; a
+// message refused by the check reads the same, and a reply the inline path leaves to the
+// two-phase one reads the Brain's state again, as that path does.
+func TestSendInlineReadsAgentAndBrainAtOnce(t *testing.T) {
+	e := newEnv(t, true, chat.Options{Inline: true})
+	check := func(what string, want [6]int32) {
+		t.Helper()
+		if got := e.reads.reset(); got != want {
+			t.Errorf("%s read %v (account, profile, profile with the Brain's state, Brain's state, conversation, usage); want %v", what, got, want)
+		}
+	}
+	if _, err := send(e, "", "Do you deliver?"); domain.ErrorCode(err) != domain.CodeAgentNotConfigured {
+		t.Fatalf("an agent not set up: %v, want %s", err, domain.CodeAgentNotConfigured)
+	}
+	check("a message to an agent not set up", [6]int32{0, 0, 1, 0, 0, 0})
+
+	e.configure("Padaria Lu", profile.AllOn)
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, turn conversation.Turn) (conversation.Draft, error) {
+		if turn.Profile.BusinessName != "Padaria Lu" || turn.Summary != "" {
+			t.Errorf("turn profile %q, summary %q; want the agent's, and no summary (a Brain never loaded)", turn.Profile.BusinessName, turn.Summary)
+		}
+		return conversation.Draft{Text: "Yes, we deliver."}, nil
+	})
+	r, err := send(e, "", "Do you deliver?")
+	if err != nil || r.Status != chat.StatusCompleted {
+		t.Fatalf("%+v %v", r, err)
+	}
+	check("a reply made inline", [6]int32{0, 0, 1, 0, 0, 1})
+
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{}, domain.Errorf(domain.CodeModelUnavailable, "down")).Times(2)
+	if _, err := send(e, "", "Are you open?"); domain.ErrorCode(err) != domain.CodeModelUnavailable {
+		t.Fatalf("a failed reply: %v, want %s", err, domain.CodeModelUnavailable)
+	}
+	check("a reply left to the two-phase path", [6]int32{0, 0, 1, 1, 0, 1})
 }

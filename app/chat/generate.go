@@ -72,7 +72,7 @@ func (a *Agent) makeReply(ctx context.Context, t task) (Reply, error) {
 		return Reply{}, err
 	}
 	customer, history := msgs[len(msgs)-1], msgs[:len(msgs)-1]
-	d, err := a.draft(ctx, t.account, prof, job.Channel, history, customer.Content, t.conv.CustomerName)
+	d, err := a.draft(ctx, t.account, prof, nil, job.Channel, history, customer.Content, t.conv.CustomerName)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -87,11 +87,15 @@ type drafted struct {
 }
 
 // draft writes the agent's reply to message on channel, after history: the customers-only rule,
-// the knowledge search, the model, and the actions the channel may have.
-func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Profile, channel conversation.Channel,
-	history []conversation.Message, message, customerName string) (drafted, error) {
-	state, err := a.brain.State(ctx, acct.ID)
-	if err != nil {
+// the knowledge search, the model, and the actions the channel may have. brain is the Brain's
+// state when the caller read it (with prof); nil: draft reads it.
+func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Profile, brain *knowledge.State,
+	channel conversation.Channel, history []conversation.Message, message, customerName string) (drafted, error) {
+	var state knowledge.State
+	var err error
+	if brain != nil {
+		state = *brain
+	} else if state, err = a.brain.State(ctx, acct.ID); err != nil {
 		return drafted{}, err
 	}
 	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, History: history, Message: message,

@@ -9,6 +9,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/event"
+	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/profile"
@@ -27,7 +28,8 @@ var errTwoPhase = errors.New("chat: reply in two phases")
 // acknowledged before that transaction commits, and a failure leaves nothing behind. Whatever
 // it cannot finish this way (the reply fails, the charge is refused, the conversation belongs to
 // another channel) it leaves to the two-phase path with errTwoPhase, before writing anything.
-func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profile) (Reply, error) {
+// state is the Brain's state read with prof.
+func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profile, state *knowledge.State) (Reply, error) {
 	acct := req.Account
 	convID := req.ConversationID
 	name := req.CustomerName
@@ -51,7 +53,7 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 			}
 		}
 	}
-	d, err := a.draft(ctx, acct, prof, req.Channel, history, req.Message, name)
+	d, err := a.draft(ctx, acct, prof, state, req.Channel, history, req.Message, name)
 	if err != nil {
 		return Reply{}, errTwoPhase // the two-phase path stores the message and the failure
 	}

@@ -21,11 +21,11 @@ type Preview struct {
 // API channel, interactions left), the same reply (draft), and one interaction charged like any
 // reply. A booking the reply would make is not made.
 func (a *Agent) Preview(ctx context.Context, acct account.Account, message string) (Preview, error) {
-	prof, _, err := a.check(ctx, Request{Account: acct, Channel: conversation.ChannelAPI, Message: message})
+	prof, state, _, err := a.check(ctx, Request{Account: acct, Channel: conversation.ChannelAPI, Message: message}, true)
 	if err != nil {
 		return Preview{}, err
 	}
-	d, err := a.draft(ctx, acct, prof, conversation.ChannelAPI, nil, message, "")
+	d, err := a.draft(ctx, acct, prof, state, conversation.ChannelAPI, nil, message, "")
 	if err != nil {
 		return Preview{}, err
 	}

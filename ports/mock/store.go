@@ -338,6 +338,22 @@ func (mr *MockProfilesMockRecorder) Get(ctx, accountID interface{}) *gomock.Call
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Get", reflect.TypeOf((*MockProfiles)(nil).Get), ctx, accountID)
 }
 
+// GetWithBrain mocks base method.
+func (m *MockProfiles) GetWithBrain(ctx context.Context, accountID string) (profile.Profile, knowledge.State, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "GetWithBrain", ctx, accountID)
+	ret0, _ := ret[0].(profile.Profile)
+	ret1, _ := ret[1].(knowledge.State)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// GetWithBrain indicates an expected call of GetWithBrain.
+func (mr *MockProfilesMockRecorder) GetWithBrain(ctx, accountID interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "GetWithBrain", reflect.TypeOf((*MockProfiles)(nil).GetWithBrain), ctx, accountID)
+}
+
 // Save mocks base method.
 func (m *MockProfiles) Save(ctx context.Context, p profile.Profile) error {
 	m.ctrl.T.Helper()

@@ -1,6 +1,7 @@
 package portstest
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,60 @@ func testAgentProfileFields(t *testing.T, s Stores) {
 		t.Fatal(err)
 	}
 	equal(t, "profile", got, p)
+}
+
+// testProfileWithBrain checks Profiles.GetWithBrain against Profiles.Get and Knowledge.State: an
+// account with an agent, a Brain, both or neither, and never another account's.
+func testProfileWithBrain(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_both", "acct_none", "acct_brain", "acct_agent")
+	for _, id := range []string{"acct_both", "acct_agent"} {
+		p := profile.Default(id)
+		p.BusinessName, p.Languages, p.Channels, p.UpdatedAt = "Shop "+id, []string{"en", "de"}, profile.Channels{API: true}, t0
+		p.Contact = profile.Contact{Email: "a@example.com"}
+		if err := s.Profiles.Save(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []string{"acct_both", "acct_brain"} {
+		summary, site := "Summary of "+id, "https://"+id+".example"
+		if _, err := s.Knowledge.Replace(ctx, id, knowledge.Replacement{Source: knowledge.SourcePages, At: t0,
+			BusinessSummary: &summary, SiteURL: &site}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []string{"acct_both", "acct_none", "acct_brain", "acct_agent", "acct_unknown"} {
+		wantProfile, err := s.Profiles.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantState, err := s.Knowledge.State(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id == "acct_both" && (!wantProfile.Configured() || wantState.Version != 1) {
+			t.Fatalf("%s: profile %+v, state %+v", id, wantProfile, wantState)
+		}
+		gotProfile, gotState, err := s.Profiles.GetWithBrain(ctx, id)
+		if err != nil {
+			t.Fatalf("GetWithBrain(%s): %v", id, err)
+		}
+		equal(t, id+": profile", gotProfile, wantProfile)
+		equal(t, id+": Brain state", gotState, wantState)
+		err = s.Tx.InTx(ctx, func(ctx context.Context) error {
+			gotProfile, gotState, err = s.Profiles.GetWithBrain(ctx, id)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("GetWithBrain(%s) in a transaction: %v", id, err)
+		}
+		equal(t, id+": profile in a transaction", gotProfile, wantProfile)
+		equal(t, id+": Brain state in a transaction", gotState, wantState)
+	}
+	p, st, err := s.Profiles.GetWithBrain(ctx, "acct_none")
+	if err != nil || p.Configured() || p.AccountID != "acct_none" || st != (knowledge.State{AccountID: "acct_none"}) {
+		t.Errorf("an account with neither: %+v, %+v, %v", p, st, err)
+	}
 }
 
 func page(url, title, content string) knowledge.StoredPage {

@@ -55,6 +55,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"Keys", testKeys},
 		{"Credential", testCredential},
 		{"Profiles", testProfiles},
+		{"ProfileWithBrain", testProfileWithBrain},
 		{"UsagePeriods", testUsagePeriods},
 		{"ConcurrentCharges", testConcurrentCharges},
 		{"MarkLimitReached", testMarkLimitReached},
