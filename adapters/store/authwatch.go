@@ -47,6 +47,10 @@ const (
 	authBackoff = time.Second
 )
 
+// authFirstPing is how long the watch waits for its first ping to come back before it sends
+// another: until one comes back, it does not count as listening.
+const authFirstPing = 100 * time.Millisecond
+
 func newAuthWatch(c *pgdriver.Connector) *authWatch {
 	ctx, stop := context.WithCancel(context.Background())
 	return &authWatch{connector: c, ctx: ctx, stop: stop, done: make(chan struct{})}
@@ -118,10 +122,15 @@ func (w *authWatch) listen(db *bun.DB) {
 	if !ping() {
 		return
 	}
-	pinged := true
+	pinged, unanswered := true, 0
 	for {
-		_, payload, err := ln.ReceiveTimeout(w.ctx, authQuiet)
+		wait := authQuiet
+		if !w.live.Load() {
+			wait = authFirstPing
+		}
+		_, payload, err := ln.ReceiveTimeout(w.ctx, wait)
 		var ne net.Error
+		timeout := errors.As(err, &ne) && ne.Timeout()
 		switch {
 		case err == nil && payload == authPing:
 			if !w.live.Load() {
@@ -131,7 +140,13 @@ func (w *authWatch) listen(db *bun.DB) {
 			pinged = false
 		case err == nil:
 			w.bump()
-		case errors.As(err, &ne) && ne.Timeout() && !pinged:
+		case timeout && !w.live.Load():
+			// The first ping may have been sent before the LISTEN was in force (a busy
+			// server): ping again, for as long as a quiet connection is given.
+			if unanswered++; time.Duration(unanswered)*authFirstPing >= authQuiet || !ping() {
+				return
+			}
+		case timeout && !pinged:
 			if !ping() {
 				return
 			}
