@@ -16,6 +16,10 @@ type Queue interface {
 	Enqueue(ctx context.Context, m outbox.Message) error
 	// Depth returns how many messages wait or are being retried.
 	Depth(ctx context.Context) (int, error)
+	// Room returns how many more messages Enqueue takes now (math.MaxInt for a queue without a
+	// bound), so that the relay claims no message it could not hand over: a claimed message not
+	// handed over waits for the claim's lease to end.
+	Room(ctx context.Context) (int, error)
 }
 
 // Handler does the work of a message taken from the queue. An error makes the queue retry it,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -107,6 +108,7 @@ func TestRelayPass(t *testing.T) {
 	ob := mock.NewMockOutbox(ctrl)
 	q := mock.NewMockQueue(ctrl)
 	msgs := []outbox.Message{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	q.EXPECT().Room(gomock.Any()).Return(math.MaxInt, nil)
 	ob.EXPECT().Claim(gomock.Any(), now, outbox.Lease, 100).Return(msgs, nil)
 	q.EXPECT().Enqueue(gomock.Any(), msgs[0]).Return(nil)
 	q.EXPECT().Enqueue(gomock.Any(), msgs[1]).Return(errors.New("redis down"))
@@ -117,10 +119,38 @@ func TestRelayPass(t *testing.T) {
 	}
 }
 
+// TestRelayPassQueueRoom checks that a pass claims no more than the queue has room for, and
+// nothing when it is full: a claimed message the queue refused would wait for the lease.
+func TestRelayPassQueueRoom(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		room  int
+		claim int // 0: no claim
+	}{
+		{"room for a few", 3, 3},
+		{"room for more than a batch", 1000, 100},
+		{"full", 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctrl := gomock.NewController(t)
+			ob := mock.NewMockOutbox(ctrl)
+			q := mock.NewMockQueue(ctrl)
+			q.EXPECT().Room(gomock.Any()).Return(tt.room, nil)
+			if tt.claim > 0 {
+				ob.EXPECT().Claim(gomock.Any(), now, outbox.Lease, tt.claim).Return(nil, nil)
+			}
+			if n, err := NewRelay(ob, q, clockAt(ctrl, now), NewNudges()).Pass(context.Background()); n != 0 || err != nil {
+				t.Fatalf("n %d err %v", n, err)
+			}
+		})
+	}
+}
+
 func TestRelayRunNudge(t *testing.T) {
 	ctrl := gomock.NewController(t)
 	ob := mock.NewMockOutbox(ctrl)
 	q := mock.NewMockQueue(ctrl)
+	q.EXPECT().Room(gomock.Any()).Return(math.MaxInt, nil).AnyTimes()
 	passes := make(chan struct{}, 10)
 	ob.EXPECT().Claim(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
 		func(context.Context, time.Time, time.Duration, int) ([]outbox.Message, error) {

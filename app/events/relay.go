@@ -29,10 +29,18 @@ func NewRelay(o ports.Outbox, q ports.Queue, c ports.Clock, n Nudges) *Relay {
 	return &Relay{outbox: o, queue: q, clock: c, batch: 100, lease: outbox.Lease, nudges: n}
 }
 
-// Pass claims one batch and enqueues it. It returns how many messages it handed over. A message
-// the queue refused stays claimed and is claimed again after the lease.
+// Pass claims one batch, no larger than the queue has room for, and enqueues it. It returns how
+// many messages it handed over. A message the queue refused stays claimed and is claimed again
+// after the lease; a full queue makes the pass claim nothing (the next pass tries again).
 func (r *Relay) Pass(ctx context.Context) (int, error) {
-	msgs, err := r.outbox.Claim(ctx, r.clock.Now(), r.lease, r.batch)
+	room, err := r.queue.Room(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("relay: queue room: %w", err)
+	}
+	if room <= 0 {
+		return 0, nil
+	}
+	msgs, err := r.outbox.Claim(ctx, r.clock.Now(), r.lease, min(r.batch, room))
 	if err != nil {
 		return 0, fmt.Errorf("relay: claim: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"time"
@@ -180,6 +181,9 @@ func (q *Queue) enqueue(ctx context.Context, m outbox.Message) error {
 	}
 	return err
 }
+
+// Room implements ports.Queue: Redis holds whatever is enqueued, so the queue has no bound.
+func (q *Queue) Room(context.Context) (int, error) { return math.MaxInt, nil }
 
 // Depth returns how many messages are pending, scheduled, waiting for a retry or running. A queue
 // asynq does not know (nothing was enqueued since Redis started empty) holds none.

@@ -176,6 +176,13 @@ func (q *Queue) Enqueue(_ context.Context, m outbox.Message) error {
 	return nil
 }
 
+// Room returns how many more messages Enqueue takes before Capacity.
+func (q *Queue) Room(context.Context) (int, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return max(q.opts.Capacity-len(q.held), 0), nil
+}
+
 // Depth returns how many messages wait, run or wait for a retry.
 func (q *Queue) Depth(context.Context) (int, error) {
 	q.mu.Lock()

@@ -87,10 +87,16 @@ func TestEnqueueFailsWhenFull(t *testing.T) {
 	q := inproc.New(handlerFunc(func(context.Context, outbox.Message) error { return nil }),
 		inproc.Options{Capacity: 2}, zaptest.NewLogger(t)) // not started: nothing drains
 	ctx := context.Background()
-	for _, id := range []string{"a", "b", "a"} {
+	for i, id := range []string{"a", "b", "a"} {
+		if room, _ := q.Room(ctx); room != 2-min(i, 2) {
+			t.Errorf("Room before Enqueue(%s) = %d, want %d", id, room, 2-min(i, 2))
+		}
 		if err := q.Enqueue(ctx, outbox.Message{ID: id}); err != nil {
 			t.Fatalf("Enqueue(%s): %v", id, err)
 		}
+	}
+	if room, _ := q.Room(ctx); room != 0 {
+		t.Errorf("Room when full = %d, want 0", room)
 	}
 	if err := q.Enqueue(ctx, outbox.Message{ID: "c"}); !errors.Is(err, inproc.ErrFull) {
 		t.Errorf("Enqueue past capacity: %v, want ErrFull", err)
