@@ -94,8 +94,14 @@ func (m *faqRow) domain() knowledge.FAQItem {
 
 // State returns the account's Brain state (version 0 when it has none yet).
 func (r *Knowledge) State(ctx context.Context, accountID string) (knowledge.State, error) {
+	return brainState(ctx, r.db, r.state, accountID)
+}
+
+// brainState reads the account's Brain state with p (byAccount of knowledgeStateRow): version 0
+// when it has none yet.
+func brainState(ctx context.Context, db *bun.DB, p *prepared, accountID string) (knowledge.State, error) {
 	var m knowledgeStateRow
-	err := getByAccount(ctx, r.db, r.state, &m, accountID)
+	err := getByAccount(ctx, db, p, &m, accountID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return knowledge.State{AccountID: accountID}, nil
 	}

@@ -22,11 +22,12 @@ type Profiles struct {
 	get *prepared // Get
 	// withBrain is GetWithBrain, the read of every chat message the built-in engine answers
 	withBrain *prepared
+	state     *prepared // the Brain's state, for GetWithBrain before withBrain is prepared
 }
 
 // NewProfiles returns the profile repository of db.
 func NewProfiles(db *bun.DB) *Profiles {
-	return &Profiles{db: db, get: byAccount(db, (*profileRow)(nil)),
+	return &Profiles{db: db, get: byAccount(db, (*profileRow)(nil)), state: byAccount(db, (*knowledgeStateRow)(nil)),
 		withBrain: prepare(db, fmt.Sprintf(withBrainQuery, "$1::text"), fmt.Sprintf(withBrainQuery, "?1"))}
 }
 
@@ -57,29 +58,14 @@ func (r *Profiles) Get(ctx context.Context, accountID string) (profile.Profile, 
 // Brain's state (version 0 when it has none yet), in one statement.
 func (r *Profiles) GetWithBrain(ctx context.Context, accountID string) (profile.Profile, knowledge.State, error) {
 	stmt, ok, err := r.withBrain.on(ctx, r.db)
-	if err != nil || !ok {
-		if err == nil { // not prepared yet, in a transaction: the two reads
-			return r.getWithBrain(ctx, accountID)
-		}
+	switch {
+	case err != nil:
 		return profile.Profile{}, knowledge.State{}, fmt.Errorf("get agent: %w", err)
-	}
-	rows, err := stmt.QueryContext(ctx, accountID)
-	if err != nil {
-		return profile.Profile{}, knowledge.State{}, fmt.Errorf("get agent: %w", err)
-	}
-	defer rows.Close()
-	if !rows.Next() { // the statement always makes one row
-		err := rows.Err()
-		if err == nil {
-			err = sql.ErrNoRows
-		}
-		return profile.Profile{}, knowledge.State{}, fmt.Errorf("get agent: %w", err)
+	case !ok: // not prepared yet, in a transaction: the two reads
+		return r.getWithBrain(ctx, accountID)
 	}
 	var m profileBrainRow
-	if err := r.db.ScanRow(ctx, rows, &m); err != nil {
-		return profile.Profile{}, knowledge.State{}, fmt.Errorf("get agent: %w", err)
-	}
-	if err := rows.Close(); err != nil {
+	if err := scanOne(ctx, r.db, stmt, &m, accountID); err != nil { // the statement always makes one row
 		return profile.Profile{}, knowledge.State{}, fmt.Errorf("get agent: %w", err)
 	}
 	p := profile.Default(accountID)
@@ -114,7 +100,7 @@ func (r *Profiles) getWithBrain(ctx context.Context, accountID string) (profile.
 	if err != nil {
 		return profile.Profile{}, knowledge.State{}, err
 	}
-	state, err := (&Knowledge{db: r.db, state: &prepared{}}).State(ctx, accountID) // bun's query
+	state, err := brainState(ctx, r.db, r.state, accountID)
 	if err != nil {
 		return profile.Profile{}, knowledge.State{}, err
 	}

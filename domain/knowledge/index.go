@@ -99,8 +99,8 @@ const DefaultHits = 5
 // its lead over the next answer's. A query of stop words only matches no FAQ
 // item. An FAQ item is Strong when its question is the query's (normalised), or when its
 // answer has the best score and its question's overlap with the query (Dice over Tokens) reaches
-// StrongOverlap, or its cosine reaches StrongCosine and they share a term; Strong hits come first. Ties are broken by ID, then kind, so the order is
-// deterministic.
+// StrongOverlap, or its cosine reaches StrongCosine and they share a term; Strong hits come
+// first. Ties are broken by ID, then kind, so the order is deterministic.
 type Index struct {
 	chunks []Chunk
 	faqs   []FAQ    // without vectors

@@ -153,7 +153,8 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 
 // best returns the hit to answer from: the FAQ item whose answer is surest, if sure enough
 // (minConfidence) and sharing a term with the question or matched by meaning too (Meant: a large
-// English FAQ with word vectors), since the owner wrote it to answer questions; else the chunk of the highest score, if at least MinScore; the first of equals. An
+// English FAQ with word vectors), since the owner wrote it to answer questions; else the chunk
+// of the highest score, if at least MinScore; the first of equals. An
 // FAQ item matched only loosely (Overlap at most LooseOverlap: "Is there parking near the shop?"
 // for "When is the shop open on Sunday mornings?") yields to a page passage that answers the
 // question in its own words.
