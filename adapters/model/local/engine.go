@@ -59,9 +59,9 @@ func (e *Engine) Reply(ctx context.Context, turn conversation.Turn) (conversatio
 	return conversation.Draft{Text: reply(turn, MinConfidence)}, nil
 }
 
-// reply decides what to say, in the order: small talk, a Strong FAQ item, the FAQ answer of
-// confidence at least minConfidence (matched only loosely: with its question), the chunk scoring
-// at least MinScore, "I don't know".
+// reply decides what to say, in the order: small talk (the FAQ's own answer to it first), a
+// Strong FAQ item, the FAQ answer of confidence at least minConfidence (matched only loosely:
+// with its question), the chunk scoring at least MinScore, "I don't know".
 func reply(turn conversation.Turn, minConfidence float64) string {
 	p := turn.Profile
 	ph := phrasesFor(turn.Lang, p.Language())
@@ -70,7 +70,15 @@ func reply(turn conversation.Turn, minConfidence float64) string {
 		business = ph.business
 	}
 
-	switch smallTalk(turn.Message, p) {
+	talk := smallTalk(turn.Message, p)
+	if talk != question {
+		// The business's own answer to this greeting, thanks or goodbye, when its FAQ has one,
+		// comes before the built-in phrase.
+		if a, ok := faqSmallTalk(turn.Hits, minConfidence); ok {
+			return a
+		}
+	}
+	switch talk {
 	case hello:
 		if g, ok := greeting(p, turn.Lang); ok {
 			return g
@@ -101,6 +109,22 @@ func reply(turn conversation.Turn, minConfidence float64) string {
 		}
 	}
 	return dontKnow(ph, p.Contact, business)
+}
+
+// faqSmallTalk returns the answer of an FAQ item that answers a small-talk message: a Strong hit,
+// or one of confidence at least minConfidence matched by more than a loose overlap of terms or by
+// meaning (an FAQ of greetings, thanks or goodbyes that the business wrote itself).
+func faqSmallTalk(hits []knowledge.Hit, minConfidence float64) (string, bool) {
+	for _, h := range hits {
+		if h.Kind != knowledge.KindFAQ {
+			continue
+		}
+		if h.Strong || h.Confidence >= minConfidence && (h.Overlap > LooseOverlap || h.Meant) {
+			a := clean(h.FAQ.Answer, true)
+			return a, a != ""
+		}
+	}
+	return "", false
 }
 
 // phrasesFor returns the table of the base of lang, else of fallback, else English.

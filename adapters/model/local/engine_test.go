@@ -91,6 +91,12 @@ type brain struct {
 
 func newBrain(t testing.TB) *brain {
 	t.Helper()
+	return newBrainWith(t)
+}
+
+// newBrainWith is newBrain with more FAQ items after the bakery's.
+func newBrainWith(t testing.TB, more ...knowledge.FAQ) *brain {
+	t.Helper()
 	e := NewEmbedder()
 	var chunks []knowledge.Chunk
 	var texts []string
@@ -101,7 +107,7 @@ func newBrain(t testing.TB) *brain {
 			texts = append(texts, c.Title+"\n"+c.Text)
 		}
 	}
-	faqs := append([]knowledge.FAQ(nil), bakeryFAQ...)
+	faqs := append(append([]knowledge.FAQ(nil), bakeryFAQ...), more...)
 	for _, f := range faqs {
 		texts = append(texts, f.Question)
 	}
@@ -177,6 +183,35 @@ func TestReplySmallTalk(t *testing.T) {
 				t.Errorf("reply to %q = %q, want %q", tt.message, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestReplySmallTalkFAQ: the business's own FAQ answer to a greeting, thanks or goodbye comes
+// before the built-in phrase; small talk its FAQ does not answer gets the built-in one.
+func TestReplySmallTalkFAQ(t *testing.T) {
+	b := newBrainWith(t,
+		knowledge.FAQ{ID: "faq-thanks", Question: "Thank you so much!", Answer: "Obrigada! Come back for a pastel de nata."},
+		knowledge.FAQ{ID: "faq-bye", Question: "Goodbye, see you soon", Answer: "See you soon at Rua das Flores!"},
+	)
+	tests := []struct{ message, want string }{
+		{"thank you so much", "Obrigada! Come back for a pastel de nata."},
+		{"Goodbye, see you soon!", "See you soon at Rua das Flores!"},
+		{"Hi Lu!", "Hi! I'm the assistant of Padaria Lu. How can I help you?"},
+		{"What are your opening hours?", "Monday to Friday 8:00–19:00, Saturday 8:00–13:00. Closed on Sundays."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.message, func(t *testing.T) {
+			turn := conversation.Turn{Profile: lu, Lang: "en", Message: tt.message, Hits: b.search(t, tt.message)}
+			if got := say(t, turn); got != tt.want {
+				t.Errorf("reply to %q = %q, want %q", tt.message, got, tt.want)
+			}
+		})
+	}
+	// Without the FAQ's small talk, the same thanks gets the built-in phrase.
+	plain := newBrain(t)
+	turn := conversation.Turn{Profile: lu, Lang: "en", Message: "thank you so much", Hits: plain.search(t, "thank you so much")}
+	if got, want := say(t, turn), "You're welcome! Anything else I can help with?"; got != want {
+		t.Errorf("reply to thanks without an FAQ item for it = %q, want %q", got, want)
 	}
 }
 
