@@ -156,7 +156,8 @@ func (a *Access) Admit(ctx context.Context, secret string, accountLimits ...rate
 // process), every request is read. The principal's usage is then as it was at that check: the
 // check before the upstream is asked may let a request through that the charge refuses (402,
 // and the upstream's answer is dropped); a check that found the allowance used up is never
-// reused.
+// reused. The limits of a reused check are counted when the admission's Limit is first called
+// (see Admission.Limit), so that the caller can start the charge before.
 func (a *Access) AdmitKept(ctx context.Context, secret string, accountLimits ...ratelimit.Limit) (Admission, error) {
 	return a.admit(ctx, secret, true, accountLimits)
 }
