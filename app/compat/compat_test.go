@@ -292,35 +292,29 @@ func TestCompleteFailuresChargeNothing(t *testing.T) {
 // the early one back; an account with nothing left gets none.
 func TestHoldEarly(t *testing.T) {
 	ok := reply("ok", model.Usage{PromptTokens: 1, CompletionTokens: 1})
-	t.Run("taken by its reply", func(t *testing.T) {
-		f := newFixture(t, true)
-		f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(ok, nil)
-		f.caller.Early = f.svc.HoldEarly(t.Context(), f.caller, ledger.ModelReply, "chatcmpl-e")
-		r, err := f.svc.Complete(t.Context(), f.caller, Chat{ID: f.caller.Early.Ref(), Request: model.Request{Messages: []model.Message{user("hi")}}})
-		if err != nil || r.ID != "chatcmpl-e" || r.Interactions.Spent != 1 {
-			t.Fatalf("Complete = %+v, %v", r, err)
-		}
-		if err := f.svc.Drop(t.Context(), f.caller.Early); err != nil {
-			t.Fatal(err)
-		}
-		if len(f.ledger.charges) != 1 || f.ledger.charges[0].Ref != "chatcmpl-e" || f.ledger.released != 0 {
-			t.Fatalf("charges %+v, released %d; want the early hold kept", f.ledger.charges, f.ledger.released)
-		}
-	})
-	t.Run("another reply holds its own", func(t *testing.T) {
-		f := newFixture(t, true)
-		f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(ok, nil)
-		f.caller.Early = f.svc.HoldEarly(t.Context(), f.caller, ledger.ModelReply, "chatcmpl-e")
-		if _, err := f.svc.Complete(t.Context(), f.caller, Chat{ID: "chatcmpl-other", Request: model.Request{Messages: []model.Message{user("hi")}}}); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.svc.Drop(t.Context(), f.caller.Early); err != nil {
-			t.Fatal(err)
-		}
-		if len(f.ledger.charges) != 1 || f.ledger.charges[0].Ref != "chatcmpl-other" || f.ledger.released != 1 {
-			t.Fatalf("charges %+v, released %d; want the early hold given back", f.ledger.charges, f.ledger.released)
-		}
-	})
+	for _, tt := range []struct {
+		name, id string // the reply's id (the early hold's reference is chatcmpl-e)
+		released int
+	}{
+		{"taken by its reply", "chatcmpl-e", 0},
+		{"another reply holds its own", "chatcmpl-other", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, true)
+			f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(ok, nil)
+			f.caller.Early = f.svc.HoldEarly(t.Context(), f.caller, ledger.ModelReply, "chatcmpl-e")
+			r, err := f.svc.Complete(t.Context(), f.caller, Chat{ID: tt.id, Request: model.Request{Messages: []model.Message{user("hi")}}})
+			if err != nil || r.ID != tt.id || r.Interactions.Spent != 1 {
+				t.Fatalf("Complete = %+v, %v", r, err)
+			}
+			if err := f.svc.Drop(t.Context(), f.caller.Early); err != nil {
+				t.Fatal(err)
+			}
+			if len(f.ledger.charges) != 1 || f.ledger.charges[0].Ref != tt.id || f.ledger.released != tt.released {
+				t.Fatalf("charges %+v, released %d; want the reply's charge only, %d released", f.ledger.charges, f.ledger.released, tt.released)
+			}
+		})
+	}
 	t.Run("none with nothing left", func(t *testing.T) {
 		f := newFixture(t, true)
 		f.caller.Usage.Spent = f.caller.Usage.Limit
