@@ -10,8 +10,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/adapters/apijson"
+	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/ledger"
@@ -37,6 +39,54 @@ func (s *Server) compatLimit(c *gin.Context) {
 		return
 	}
 	c.Next()
+}
+
+// holdEarly starts holding the interaction of a reply (POST /v1/chat/completions, POST
+// /v1/responses) as soon as its key is let in, before its rate limits are counted and its body
+// read (compat.Service.HoldEarly): in production the charge's round trip to Postgres then overlaps
+// the limiter's to Redis and the upstream's, rather than the upstream's alone, and is done by the
+// time the upstream answers. The reply takes it by its id (replyID); a request that ends before
+// (rate limited, a body refused, the web channels not in the plan) gives it back before its answer
+// is sent, so nothing is charged for it. No early hold is made for an account that a rate limit
+// refused within the last minute (accounts.Admission.Limited), so that a caller above its limit
+// costs the store nothing, nor when the request could not use it (its labels or plan refused).
+func (s *Server) holdEarly(c *gin.Context, ad accounts.Admission) func() {
+	var ref string
+	switch c.FullPath() {
+	case "/v1/chat/completions":
+		ref = newCompletionID()
+	case "/v1/responses":
+		ref = newResponseID()
+	default:
+		return nil
+	}
+	if ad.Limited || s.uc.Access.RequireWebChannels(ad.Principal.Account) != nil {
+		return nil
+	}
+	who, err := caller(c)
+	if err != nil {
+		return nil
+	}
+	ctx := c.Request.Context()
+	e := s.uc.Compat.HoldEarly(ctx, who, ledger.ModelReply, ref)
+	if e == nil {
+		return nil
+	}
+	c.Set(ctxEarly, e)
+	return func() {
+		if err := s.uc.Compat.Drop(ctx, e); err != nil {
+			logger(c).Error("give back an early hold", zap.Error(err))
+		}
+	}
+}
+
+// replyID is the id of the request's reply: the one its early hold carries (holdEarly), else a
+// new one from fresh.
+func replyID(who compat.Caller, fresh func() string) string {
+	if id := who.Early.Ref(); id != "" {
+		return id
+	}
+	return fresh()
 }
 
 // Usage label headers (spec 4.8).
@@ -89,7 +139,11 @@ func caller(c *gin.Context) (compat.Caller, error) {
 		}
 		*h.dst = v
 	}
-	return compat.Caller{Account: p.Account, Usage: p.Usage, Labels: l}, nil
+	who := compat.Caller{Account: p.Account, Usage: p.Usage, Labels: l}
+	if e, ok := c.Get(ctxEarly); ok {
+		who.Early, _ = e.(*compat.Early)
+	}
+	return who, nil
 }
 
 // present reports whether a raw JSON member was sent with a value other than null.

@@ -357,7 +357,7 @@ func (s *Server) chatCompletions(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	chat := compat.Chat{ID: newCompletionID(), Model: in.Model, Request: req}
+	chat := compat.Chat{ID: replyID(who, newCompletionID), Model: in.Model, Request: req}
 	if in.Stream == nil || !*in.Stream {
 		r, err := s.uc.Compat.Complete(c.Request.Context(), who, chat)
 		if err != nil {

@@ -419,13 +419,16 @@ func itemStatus(status string) string {
 	return "completed"
 }
 
+// newResponseID is an id of a response, resp_….
+func newResponseID() string { return ident.New("resp") }
+
 func (s *Server) responses(c *gin.Context) {
 	who, in, req, err := opening(c, responsesRequestOf)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	chat := compat.Chat{ID: ident.New("resp"), Model: in.Model, Request: req}
+	chat := compat.Chat{ID: replyID(who, newResponseID), Model: in.Model, Request: req}
 	if in.Stream != nil && *in.Stream {
 		s.streamResponse(c, who, chat, in)
 		return

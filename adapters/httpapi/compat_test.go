@@ -19,6 +19,7 @@ import (
 	"github.com/golang/mock/gomock"
 
 	"github.com/svcagent/svc/adapters/apijson"
+	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
@@ -37,6 +38,7 @@ type fakeLedger struct {
 	mu      sync.Mutex
 	spent   int
 	limit   int
+	held    int // holds made, released or not
 	charges []ledger.Charge
 }
 
@@ -47,7 +49,8 @@ func (l *fakeLedger) Hold(_ context.Context, acct account.Account, action ledger
 		return ledger.Hold{Usage: ledger.Usage{Spent: l.spent, Limit: l.limit}}, ledger.LimitReached()
 	}
 	l.spent++
-	c := ledger.Charge{ID: fmt.Sprint("chg_", l.spent), AccountID: acct.ID, Action: action, Cost: 1, Ref: ref, Labels: labels}
+	l.held++
+	c := ledger.Charge{ID: fmt.Sprint("chg_", l.held), AccountID: acct.ID, Action: action, Cost: 1, Ref: ref, Labels: labels}
 	l.charges = append(l.charges, c)
 	return ledger.Hold{Charge: c, Usage: ledger.Usage{Spent: l.spent, Limit: l.limit}}, nil
 }
@@ -148,6 +151,11 @@ type modelFixture struct {
 }
 
 func newModelServer(t *testing.T, withUpstream bool) modelFixture {
+	return newLimitedModelServer(t, withUpstream, func(ratelimit.Check) bool { return true })
+}
+
+// newLimitedModelServer is newModelServer with a limiter that lets in the checks allow lets in.
+func newLimitedModelServer(t *testing.T, withUpstream bool, allow func(ratelimit.Check) bool) modelFixture {
 	s, d := newTestServer(t)
 	s.opts.MaxBodyBytes = 1 << 20
 	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
@@ -157,6 +165,9 @@ func newModelServer(t *testing.T, withUpstream bool) modelFixture {
 		out := make([]ratelimit.Result, len(checks))
 		for i := range out {
 			out[i] = ratelimit.Result{Allowed: true, Remaining: 10}
+			if !allow(checks[i]) {
+				out[i] = ratelimit.Result{RetryAfter: time.Second}
+			}
 		}
 		return out, nil
 	}).AnyTimes()
@@ -260,6 +271,38 @@ func TestModelRateLimit(t *testing.T) {
 	rec := do(s, "POST", "/v1/embeddings", auth, `{"input":"a"}`)
 	if rec.Code != 429 || envelope(t, rec).Code != domain.CodeRateLimited {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+}
+
+// followingKeys is a key store that follows changes and reports none (ports.KeyChanges), so that
+// Access.AdmitKept reuses its checks.
+type followingKeys struct{ *mock.MockKeys }
+
+func (followingKeys) Generation() (uint64, bool) { return 0, true }
+
+// TestModelRateLimitGivesTheEarlyHoldBack checks that a reply refused by the model limit after
+// its interaction was held early (holdEarly: a reused check, whose limits are counted after) is
+// not charged, and that the account's next request holds nothing before its limits are counted.
+func TestModelRateLimitGivesTheEarlyHoldBack(t *testing.T) {
+	counted := 0
+	f := newLimitedModelServer(t, true, func(c ratelimit.Check) bool {
+		if c.Limit.Name != ratelimit.Compat.Name {
+			return true
+		}
+		counted++
+		return counted == 1 // the first request only
+	})
+	clock := mock.NewMockClock(gomock.NewController(t))
+	clock.EXPECT().Now().Return(testNow).AnyTimes()
+	f.s.uc.Access = accounts.NewAccess(followingKeys{f.d.keys}, f.d.limiter, testPlans, clock)
+	f.s.engine = f.s.routes() // the routes take the Access when made
+	f.up.complete = model.Response{Message: model.Message{Role: "assistant", Content: "Hello!"}, FinishReason: "stop"}
+	for i, want := range []struct{ status, charges, held int }{{200, 1, 1}, {429, 1, 2}, {429, 1, 2}} {
+		rec := do(f.s, "POST", "/v1/chat/completions", auth, `{"model":"svc","messages":[{"role":"user","content":"hi"}]}`)
+		if rec.Code != want.status || f.ledger.count() != want.charges || f.ledger.held != want.held || f.up.calls != 1 {
+			t.Fatalf("request %d: %d %s; %d charges, %d holds, %d upstream calls; want %d, %d charges, %d holds, 1 call",
+				i+1, rec.Code, rec.Body.String(), f.ledger.count(), f.ledger.held, f.up.calls, want.status, want.charges, want.held)
+		}
 	}
 }
 

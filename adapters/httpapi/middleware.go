@@ -27,6 +27,7 @@ const (
 	ctxLogger    = "svc.logger"
 	ctxPrincipal = "svc.principal"
 	ctxAdmission = "svc.admission"
+	ctxEarly     = "svc.early" // a reply's interaction held early (holdEarly)
 
 	headerRequestID = "X-Request-Id"
 )
@@ -171,16 +172,20 @@ func bearer(c *gin.Context) string {
 // account limits given (each answered later, in the route's order: see admitted). The account id
 // of the request comes only from here. A failed authentication is throttled (see refuse).
 func (s *Server) authKey(accountLimits ...ratelimit.Limit) gin.HandlerFunc {
-	return s.authKeyWith(s.uc.Access.Admit, accountLimits)
+	return s.authKeyWith(s.uc.Access.Admit, nil, accountLimits)
 }
 
 // authKeyKept is authKey for the model-compatible endpoints, whose charge checks the allowance
-// again: a recent check of the key is reused while no key or account changed (Access.AdmitKept).
+// again: a recent check of the key is reused while no key or account changed (Access.AdmitKept),
+// and a reply's interaction is held as soon as the key is let in (holdEarly).
 func (s *Server) authKeyKept(accountLimits ...ratelimit.Limit) gin.HandlerFunc {
-	return s.authKeyWith(s.uc.Access.AdmitKept, accountLimits)
+	return s.authKeyWith(s.uc.Access.AdmitKept, s.holdEarly, accountLimits)
 }
 
-func (s *Server) authKeyWith(admit func(context.Context, string, ...ratelimit.Limit) (accounts.Admission, error), accountLimits []ratelimit.Limit) gin.HandlerFunc {
+// authKeyWith authenticates with admit; early, when set, runs once the key is let in and before
+// the limits are applied, and the function it returns (when not nil) when the request is answered.
+func (s *Server) authKeyWith(admit func(context.Context, string, ...ratelimit.Limit) (accounts.Admission, error),
+	early func(*gin.Context, accounts.Admission) func(), accountLimits []ratelimit.Limit) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ad, err := admit(c.Request.Context(), bearer(c), accountLimits...)
 		if err != nil {
@@ -189,6 +194,11 @@ func (s *Server) authKeyWith(admit func(context.Context, string, ...ratelimit.Li
 		}
 		c.Set(ctxPrincipal, ad.Principal)
 		c.Set(ctxAdmission, ad)
+		if early != nil {
+			if done := early(c, ad); done != nil {
+				defer done()
+			}
+		}
 		if !s.admitted(c, ratelimit.PerKey) {
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
+	"sync"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -41,6 +42,7 @@ type Access struct {
 	clock   ports.Clock
 	known   *lru.Cache[string, keyIDs]    // by key hash: the ids of keys that authenticated here
 	kept    *lru.Cache[string, keptCheck] // by key hash: checks AdmitKept may reuse
+	limited *lru.Cache[string, time.Time] // by account id: when a rate limit last refused a request (Admission.Limited)
 	uses    *keyUses                      // the keys' last uses, written off the request path
 }
 
@@ -51,6 +53,10 @@ type keptCheck struct {
 	gen       uint64
 	at        time.Time
 }
+
+// LimitedFor is how long after a rate limit refused a request of an account its admissions
+// report Limited.
+const LimitedFor = time.Minute
 
 // KeptFor is how long AdmitKept reuses a check of a key at most, even when the store reports no
 // change: a change made around the store (by hand in the database) is seen after that.
@@ -66,16 +72,43 @@ func NewAccess(k ports.Keys, l ports.RateLimiter, plans ledger.Plans, c ports.Cl
 	if err != nil {
 		panic(err)
 	}
+	limited, err := lru.New[string, time.Time](knownKeys)
+	if err != nil {
+		panic(err)
+	}
 	changes, _ := k.(ports.KeyChanges)
 	return &Access{keys: k, changes: changes, limiter: l, inline: ports.IsInProcess(l), plans: plans, clock: c,
-		known: known, kept: kept, uses: newKeyUses(k, c)}
+		known: known, kept: kept, limited: limited, uses: newKeyUses(k, c)}
 }
 
 // Admission is a request let in by Admit: who it acts for, and how its rate limits came out,
 // for the caller to apply in its own order after the authentication (a 401 or 403 always wins).
 type Admission struct {
 	Principal Principal
-	counted   []counted
+	// Limited reports that a rate limit of the account refused a request in this process within
+	// the last minute (see LimitedFor): the request is likely to be refused too.
+	Limited bool
+	tally   *tally
+}
+
+// tally is how an Admission's limits came out; those of a reused check (AdmitKept) are counted
+// when first asked for (see Admission.Limit).
+type tally struct {
+	once    sync.Once
+	count   func() []counted // nil when counted already
+	counted []counted
+}
+
+func (t *tally) get() []counted {
+	if t == nil {
+		return nil
+	}
+	t.once.Do(func() {
+		if t.count != nil {
+			t.counted, t.count = t.count(), nil
+		}
+	})
+	return t.counted
 }
 
 type counted struct {
@@ -87,8 +120,13 @@ type counted struct {
 // Limit returns how limit l (named as in package ratelimit; the count the account's plan sets
 // applies) came out: its result (for the rate-limit headers), and 429 rate_limited past it. A
 // limit Admit was not asked to count is an internal error.
+//
+// The limits of a check that AdmitKept reused are counted at the first call of Limit, on the
+// caller's goroutine: the caller may start what does not depend on them first (the model
+// endpoints start the charge, whose round trip to the store then overlaps the limiter's). The
+// caller must call Limit before anything the limits guard.
 func (a Admission) Limit(l ratelimit.Limit) (ratelimit.Result, error) {
-	for _, c := range a.counted {
+	for _, c := range a.tally.get() {
 		if c.limit.Name == l.Name {
 			return c.result, c.err
 		}
@@ -118,7 +156,8 @@ func (a *Access) Admit(ctx context.Context, secret string, accountLimits ...rate
 // process), every request is read. The principal's usage is then as it was at that check: the
 // check before the upstream is asked may let a request through that the charge refuses (402,
 // and the upstream's answer is dropped); a check that found the allowance used up is never
-// reused.
+// reused. The limits of a reused check are counted when the admission's Limit is first called
+// (see Admission.Limit), so that the caller can start the charge before.
 func (a *Access) AdmitKept(ctx context.Context, secret string, accountLimits ...ratelimit.Limit) (Admission, error) {
 	return a.admit(ctx, secret, true, accountLimits)
 }
@@ -134,7 +173,9 @@ func (a *Access) admit(ctx context.Context, secret string, reuse bool, accountLi
 		gen, follow = a.changes.Generation() // before the read: a change during it voids what it read
 	}
 	if p, ok := a.reusable(hash, gen, follow); ok {
-		return a.admitted(p, a.count(ctx, p.KeyID, p.Account.ID, p.Account.Plan, limits)), nil
+		ad := a.admitted(p, nil)
+		ad.tally.count = func() []counted { return a.count(ctx, p.KeyID, p.Account.ID, p.Account.Plan, limits) }
+		return ad, nil
 	}
 	p, counted, err := a.check(ctx, hash, limits)
 	if err != nil {
@@ -149,7 +190,9 @@ func (a *Access) admit(ctx context.Context, secret string, reuse bool, accountLi
 // admitted is the one place every successful authentication of a key ends, read or reused.
 func (a *Access) admitted(p Principal, counted []counted) Admission {
 	a.uses.Note(p.KeyID)
-	return Admission{Principal: p, counted: counted}
+	at, limited := a.limited.Get(p.Account.ID)
+	return Admission{Principal: p, Limited: limited && a.clock.Now().Sub(at) < LimitedFor,
+		tally: &tally{counted: counted}}
 }
 
 // reusable returns the kept check of the key of hash when it may stand for a read (AdmitKept):
@@ -220,7 +263,9 @@ func (a *Access) count(ctx context.Context, keyID, accountID, plan string, limit
 		}
 		out[i].result = results[i]
 		out[i].result.Limit = out[i].limit.Count
-		out[i].err = results[i].Err(out[i].limit)
+		if out[i].err = results[i].Err(out[i].limit); out[i].err != nil {
+			a.limited.Add(accountID, a.clock.Now())
+		}
 	}
 	return out
 }

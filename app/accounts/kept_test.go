@@ -151,3 +151,42 @@ func TestAdmitKept(t *testing.T) {
 		}
 	})
 }
+
+// TestAdmitKeptCountsWhenAsked checks that the limits of a reused check are counted at the first
+// Limit, once, and that a refusal marks the account Limited for LimitedFor.
+func TestAdmitKeptCountsWhenAsked(t *testing.T) {
+	active := account.Account{ID: "acct_1", Plan: "starter", Status: account.Active}
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(goodKey)}
+	ctrl := gomock.NewController(t)
+	keys := &changingKeys{MockKeys: mock.NewMockKeys(ctrl), follow: true}
+	keys.EXPECT().Touch(gomock.Any(), gomock.Any(), gomock.Any()).Return(nil).AnyTimes()
+	keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: active}, nil).Times(2)
+	limiter := mock.NewMockRateLimiter(ctrl)
+	clock := newMovingClock(now)
+	access := NewAccess(keys, limiter, plans, clock)
+	ctx := context.Background()
+
+	limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}, {Allowed: true}}, nil)
+	if _, err := access.AdmitKept(ctx, goodKey, ratelimit.Compat); err != nil { // read, counted at once
+		t.Fatal(err)
+	}
+	ad, err := access.AdmitKept(ctx, goodKey, ratelimit.Compat) // reused: nothing counted yet (the mock fails a call)
+	if err != nil || ad.Limited {
+		t.Fatalf("reused: %+v, %v", ad, err)
+	}
+	limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}, {RetryAfter: time.Second}}, nil)
+	if _, err := ad.Limit(ratelimit.PerKey); err != nil {
+		t.Fatalf("per-key limit: %v", err)
+	}
+	if _, err := ad.Limit(ratelimit.Compat); domain.ErrorCode(err) != domain.CodeRateLimited {
+		t.Fatalf("model limit: %v; want rate_limited, from the same count", err)
+	}
+	if ad, _ = access.AdmitKept(ctx, goodKey, ratelimit.Compat); !ad.Limited {
+		t.Fatal("after a refusal: not Limited")
+	}
+	clock.set(now.Add(LimitedFor)) // past KeptFor too: read and counted again
+	limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}, {Allowed: true}}, nil)
+	if ad, _ = access.AdmitKept(ctx, goodKey, ratelimit.Compat); ad.Limited {
+		t.Fatal("LimitedFor after the refusal: still Limited")
+	}
+}

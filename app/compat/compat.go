@@ -108,6 +108,9 @@ type Caller struct {
 	Account account.Account
 	Usage   ledger.Usage
 	Labels  ledger.Labels
+	// Early is the interaction held for this request before it was read (Service.HoldEarly), or
+	// nil: the reply whose Chat.ID is its Ref uses it instead of holding one.
+	Early *Early
 }
 
 // Chat asks for one model reply.

@@ -260,23 +260,75 @@ func TestCompleteFailuresChargeNothing(t *testing.T) {
 			code: domain.CodeInvalidRequest, param: "messages"},
 	}
 	for _, tt := range tests {
+		for _, early := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, early hold %t", tt.name, early), func(t *testing.T) {
+				f := newFixture(t, tt.upstream)
+				f.ledger.spent = tt.spent
+				f.caller.Usage.Spent = tt.spent
+				if tt.call != nil {
+					tt.call(f)
+				}
+				if early {
+					f.caller.Early = f.svc.HoldEarly(t.Context(), f.caller, ledger.ModelReply, "chatcmpl-x")
+				}
+				_, err := f.svc.Complete(t.Context(), f.caller, Chat{ID: "chatcmpl-x", Model: tt.model, Request: tt.req})
+				if derr := f.svc.Drop(t.Context(), f.caller.Early); derr != nil {
+					t.Fatalf("Drop: %v", derr)
+				}
+				e, ok := domain.AsError(err)
+				if !ok || e.Code != tt.code || e.Field != tt.param || !strings.Contains(e.Message, tt.message) {
+					t.Fatalf("err %v; want %s %q", err, tt.code, tt.param)
+				}
+				if len(f.ledger.charges) != 0 || f.ledger.spent != tt.spent && tt.call == nil {
+					t.Fatalf("charged %+v, spent %d", f.ledger.charges, f.ledger.spent)
+				}
+			})
+		}
+	}
+}
+
+// TestHoldEarly checks the interaction held before the request is read (HoldEarly): the reply
+// with its reference takes it and is charged once; another reply holds its own, and Drop gives
+// the early one back; an account with nothing left gets none.
+func TestHoldEarly(t *testing.T) {
+	ok := reply("ok", model.Usage{PromptTokens: 1, CompletionTokens: 1})
+	for _, tt := range []struct {
+		name, id string // the reply's id (the early hold's reference is chatcmpl-e)
+		released int
+	}{
+		{"taken by its reply", "chatcmpl-e", 0},
+		{"another reply holds its own", "chatcmpl-other", 1},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t, tt.upstream)
-			f.ledger.spent = tt.spent
-			f.caller.Usage.Spent = tt.spent
-			if tt.call != nil {
-				tt.call(f)
+			f := newFixture(t, true)
+			f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(ok, nil)
+			f.caller.Early = f.svc.HoldEarly(t.Context(), f.caller, ledger.ModelReply, "chatcmpl-e")
+			r, err := f.svc.Complete(t.Context(), f.caller, Chat{ID: tt.id, Request: model.Request{Messages: []model.Message{user("hi")}}})
+			if err != nil || r.ID != tt.id || r.Interactions.Spent != 1 {
+				t.Fatalf("Complete = %+v, %v", r, err)
 			}
-			_, err := f.svc.Complete(t.Context(), f.caller, Chat{ID: "chatcmpl-x", Model: tt.model, Request: tt.req})
-			e, ok := domain.AsError(err)
-			if !ok || e.Code != tt.code || e.Field != tt.param || !strings.Contains(e.Message, tt.message) {
-				t.Fatalf("err %v; want %s %q", err, tt.code, tt.param)
+			if err := f.svc.Drop(t.Context(), f.caller.Early); err != nil {
+				t.Fatal(err)
 			}
-			if len(f.ledger.charges) != 0 {
-				t.Fatalf("charged %+v", f.ledger.charges)
+			if len(f.ledger.charges) != 1 || f.ledger.charges[0].Ref != tt.id || f.ledger.released != tt.released {
+				t.Fatalf("charges %+v, released %d; want the reply's charge only, %d released", f.ledger.charges, f.ledger.released, tt.released)
 			}
 		})
 	}
+	t.Run("none with nothing left", func(t *testing.T) {
+		f := newFixture(t, true)
+		f.caller.Usage.Spent = f.caller.Usage.Limit
+		if e := f.svc.HoldEarly(t.Context(), f.caller, ledger.ModelReply, "chatcmpl-e"); e != nil || f.ledger.spent != 0 {
+			t.Fatalf("HoldEarly = %+v, spent %d; want none", e, f.ledger.spent)
+		}
+	})
+	t.Run("none with an in-process ledger", func(t *testing.T) {
+		f := newFixture(t, true)
+		f.svc.d.Ledger = inProcessLedger{f.ledger}
+		if e := f.svc.HoldEarly(t.Context(), f.caller, ledger.ModelReply, "chatcmpl-e"); e != nil {
+			t.Fatalf("HoldEarly = %+v; want none (held inline by the reply)", e)
+		}
+	})
 }
 
 func TestStrictJSONSchema(t *testing.T) {

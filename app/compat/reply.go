@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/svcagent/svc/app/ident"
@@ -145,9 +146,12 @@ func (s *Service) stream(ctx context.Context, p *prepared, fn func(model.Chunk) 
 func (s *Service) paid(ctx context.Context, c Caller, action ledger.Action, ref string, work func(ctx context.Context) error) (ledger.Usage, error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	h := s.hold(ctx, c, action, ref, cancel)
+	h := c.Early.take(action, ref, cancel)
+	if h == nil {
+		h = s.hold(ctx, c, action, ref, cancel)
+	}
 	select {
-	case <-h.done: // made inline (an in-process store): a refused hold asks nothing of the upstream
+	case <-h.done: // made inline (an in-process store), or early: a refused hold asks nothing of the upstream
 		if h.err != nil {
 			return ledger.Usage{}, h.err
 		}
@@ -172,6 +176,89 @@ type held struct {
 	done chan struct{}
 	hold ledger.Hold
 	err  error
+
+	mu      sync.Mutex
+	stop    context.CancelFunc // called when the hold fails; set later for an early hold (Early.take)
+	stopped bool               // the hold failed before stop was set
+}
+
+// fail ends the work the hold pays for, now or as soon as it is known (see Early.take).
+func (h *held) fail() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.stop != nil {
+		h.stop()
+		return
+	}
+	h.stopped = true
+}
+
+// Early is an interaction held for a reply before its request was read and checked
+// (Service.HoldEarly): the reply that uses it settles it (see paid); Drop gives it back when
+// none did.
+type Early struct {
+	h      *held
+	action ledger.Action
+	ref    string
+	taken  bool
+}
+
+// Ref is the reference the early hold's charge carries: the id the reply must have to use it.
+func (e *Early) Ref() string {
+	if e == nil {
+		return ""
+	}
+	return e.ref
+}
+
+// take hands the early hold to the reply of action and ref, whose work stop ends when the hold
+// fails; nil when there is none, it was taken, or it was held for another reply.
+func (e *Early) take(action ledger.Action, ref string, stop context.CancelFunc) *held {
+	if e == nil || e.taken || e.action != action || e.ref != ref {
+		return nil
+	}
+	e.taken = true
+	e.h.mu.Lock()
+	defer e.h.mu.Unlock()
+	if e.h.stopped {
+		stop()
+	} else {
+		e.h.stop = stop
+	}
+	return e.h
+}
+
+// HoldEarly starts holding the interaction of action for c's reply ref in the background, before
+// the request is read, checked and let past its rate limits, so that the store's round trip
+// overlaps theirs as well as the reply's (see hold). Its result counts only when the reply is
+// made: a request that fails earlier (429, 400, ...) answers its own error, and Drop gives the
+// interaction back before that answer is sent, so nothing is charged for it, as for any failed
+// request (for the fraction of a millisecond it is held, a concurrent request of an account at its
+// last interaction may be refused 402, as while any reply is being made). It returns nil, and
+// the reply holds as usual, when c's account cannot pay (that 402 comes after the request's
+// checks) or the ledger's store is in this process (a hold there is made inline, before the
+// work: see hold).
+func (s *Service) HoldEarly(ctx context.Context, c Caller, action ledger.Action, ref string) *Early {
+	if affordable(c, action) != nil || ports.IsInProcess(s.d.Ledger) {
+		return nil
+	}
+	e := &Early{h: &held{done: make(chan struct{})}, action: action, ref: ref}
+	go s.take(ctx, c, e.h, action, ref)
+	return e
+}
+
+// Drop gives back an early hold no reply used (see HoldEarly), waiting for it to be made; it
+// does nothing for one a reply used, which settled it.
+func (s *Service) Drop(ctx context.Context, e *Early) error {
+	if e == nil || e.taken {
+		return nil
+	}
+	e.taken = true
+	<-e.h.done
+	if e.h.err != nil {
+		return nil // nothing was held
+	}
+	return s.d.Ledger.Release(context.WithoutCancel(ctx), e.h.hold)
 }
 
 // hold takes the interaction of action for the caller in the background, so that the ledger's
@@ -181,20 +268,22 @@ type held struct {
 // (ports.InProcess: SQLite, where a charge takes some tens of microseconds) the hold is made
 // inline instead, before the work: cheaper than handing it to a goroutine and back.
 func (s *Service) hold(ctx context.Context, c Caller, action ledger.Action, ref string, stop context.CancelFunc) *held {
-	h := &held{done: make(chan struct{})}
-	take := func() {
-		defer close(h.done)
-		h.hold, h.err = s.d.Ledger.Hold(context.WithoutCancel(ctx), c.Account, action, ref, c.Labels)
-		if h.err != nil {
-			stop()
-		}
-	}
+	h := &held{done: make(chan struct{}), stop: stop}
 	if ports.IsInProcess(s.d.Ledger) {
-		take()
+		s.take(ctx, c, h, action, ref)
 	} else {
-		go take()
+		go s.take(ctx, c, h, action, ref)
 	}
 	return h
+}
+
+// take makes hold h: the interaction of action for c, with the reference ref.
+func (s *Service) take(ctx context.Context, c Caller, h *held, action ledger.Action, ref string) {
+	defer close(h.done)
+	h.hold, h.err = s.d.Ledger.Hold(context.WithoutCancel(ctx), c.Account, action, ref, c.Labels)
+	if h.err != nil {
+		h.fail()
+	}
 }
 
 // settle waits for the hold and settles it by how the work went (workErr): kept when the work
