@@ -3,6 +3,7 @@ package ident
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestNewAndSecret(t *testing.T) {
@@ -25,5 +26,24 @@ func TestNewAndSecret(t *testing.T) {
 		if !strings.ContainsRune(alphabet, c) {
 			t.Fatalf("Secret has %q", c)
 		}
+	}
+}
+
+func TestOrdered(t *testing.T) {
+	base := time.Date(2026, 11, 28, 1, 2, 3, 0, time.UTC)
+	prev := ""
+	for i := range 200 {
+		id := orderedAt("msg", base.Add(time.Duration(i)*time.Millisecond))
+		if !strings.HasPrefix(id, "msg_") || len(id) != len("msg_")+24 {
+			t.Fatalf("orderedAt = %q", id)
+		}
+		if id <= prev {
+			t.Fatalf("%q made after %q sorts before it", id, prev)
+		}
+		prev = id
+	}
+	a, b := Ordered("evt"), Ordered("evt")
+	if a == b || len(a) != len("evt_")+24 {
+		t.Fatalf("Ordered = %q, %q", a, b)
 	}
 }
