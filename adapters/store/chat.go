@@ -102,6 +102,7 @@ type Conversations struct {
 	// SQLite: Exchange's statements in its transaction
 	xOpen, xCount, xCharge, xMessages, xJob, xEvent *prepared
 	groups                                          exchangeGroups // SQLite: exchanges stored together (groupcommit.go)
+	checkpoints                                     checkpoints    // SQLite: the log's checkpoints beside the writers (groupcommit.go)
 }
 
 // NewConversations returns the conversation repository of db.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/uptrace/bun"
 
@@ -21,6 +22,39 @@ import (
 
 // maxGroup bounds the exchanges of one transaction.
 const maxGroup = 32
+
+// checkpointEvery is how many exchanges are stored between two checkpoints of the write-ahead log
+// (copying its pages back into the database file, so that the log can start again from its
+// beginning): a few thousand pages of the log.
+const checkpointEvery = 256
+
+// checkpoints runs the checkpoints of the log beside the writers. Left to SQLite, the checkpoint
+// runs in the commit that takes the log past wal_autocheckpoint pages, which holds the writer's
+// turn all the while (and a group's callers wait for it): every writer of the process waits tens
+// of milliseconds, several times a second under load. A passive checkpoint on a connection of its
+// own waits for nobody and makes nobody wait: the writers append to the log while it copies the
+// pages committed before it began. SQLite's own checkpoint (sqliteParams' wal_autocheckpoint)
+// stays as a backstop for the writes of everything else, well above what the exchanges write
+// between two of these.
+type checkpoints struct {
+	stored  atomic.Int64 // exchanges stored since the last checkpoint began
+	running atomic.Bool
+}
+
+// after notes n exchanges stored, and starts a checkpoint of db's log in a goroutine when
+// checkpointEvery were stored since the last began and none is running.
+func (c *checkpoints) after(db *bun.DB, n int) {
+	if c.stored.Add(int64(n)) < checkpointEvery || !c.running.CompareAndSwap(false, true) {
+		return
+	}
+	c.stored.Store(0)
+	go func() {
+		defer c.running.Store(false)
+		// A read for the writer gate (it takes no write lock); PASSIVE never waits, and a
+		// failure only leaves the pages for the next checkpoint.
+		_, _ = db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)")
+	}()
+}
 
 // exchangeCall is one caller's exchange waiting in a group.
 type exchangeCall struct {
@@ -72,6 +106,7 @@ func (r *Conversations) exchangeGrouped(ctx context.Context, x ports.Exchange) (
 			c.done <- false
 		}
 	}
+	r.checkpoints.after(r.db, len(group))
 	return call.spent, call.err
 }
 

@@ -3,11 +3,17 @@ package store_test
 import (
 	"errors"
 	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/app/ident"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/outbox"
@@ -76,4 +82,93 @@ func TestExchangeGroups(t *testing.T) {
 			t.Errorf("%d rows in %s, want %d", n, table, want)
 		}
 	}
+}
+
+// BenchmarkExchangeParallel measures SQLite's Conversations.Exchange from 16 goroutines at once
+// (grouped), over 100 accounts, each exchange opening a new conversation as POST /v1/chat without
+// a conversation id does, after 10,000 exchanges already stored; the identifiers of the rows are
+// random (ident.New) or ordered (ident.Ordered). It reports the bytes this process wrote per
+// exchange (the write-ahead log and its checkpoints into the database file).
+func BenchmarkExchangeParallel(b *testing.B) {
+	for _, ids := range []struct {
+		name string
+		id   func(string) string
+	}{{"random", ident.New}, {"ordered", ident.Ordered}} {
+		b.Run(ids.name, func(b *testing.B) {
+			db := newDB(b, testenv.SQLite(b))
+			ctx := b.Context()
+			now := time.Now().UTC()
+			const accounts = 100
+			for a := range accounts {
+				createAccount(b, db, fmt.Sprint("acct_", a), now)
+			}
+			convs := store.NewConversations(db)
+			var n atomic.Int64
+			exchange := func() error {
+				i := n.Add(1)
+				acct := fmt.Sprint("acct_", i%accounts)
+				conv, msg, reply := ident.New("conv"), ids.id("msg"), ids.id("msg")
+				job := conversation.NewJob(ids.id("job"), acct, conv, msg, reply, conversation.ChannelAPI, now, time.Minute)
+				done, _ := job.Complete(reply, now)
+				_, _, err := convs.Exchange(ctx, ports.Exchange{
+					Conversation: conversation.Conversation{AccountID: acct, ID: conv, Channel: conversation.ChannelAPI, CreatedAt: now, UpdatedAt: now},
+					Message: conversation.Message{ID: msg, ConversationID: conv, Role: conversation.RoleCustomer,
+						Content: "What time do you open on Sundays?", CreatedAt: now},
+					Reply: conversation.Message{ID: reply, ConversationID: conv, Role: conversation.RoleAgent,
+						Content: "On Sundays we open from 9am to 1pm.", ReplyTo: msg, CreatedAt: now},
+					Job:    done,
+					Charge: ledger.Charge{ID: ids.id("chg"), AccountID: acct, Action: ledger.ChatReply, Cost: 1, Ref: reply, At: now},
+					Period: ledger.PeriodAt(now), Limit: math.MaxInt32,
+					Events: []outbox.Message{{ID: ids.id("evt"), AccountID: acct, Topic: outbox.TopicEvent,
+						Payload: []byte(`{"type":"message.replied","data":{"reply":"On Sundays we open from 9am to 1pm."}}`), CreatedAt: now}},
+					HooksOnly: true,
+				})
+				return err
+			}
+			parallel := func(total int) {
+				var wg sync.WaitGroup
+				var left atomic.Int64
+				left.Store(int64(total))
+				for range 16 {
+					wg.Go(func() {
+						for left.Add(-1) >= 0 {
+							if err := exchange(); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				}
+				wg.Wait()
+			}
+			for a := range accounts { // opens every account's period
+				if _, ok, err := store.NewUsage(db).Charge(ctx, ledger.Charge{ID: ids.id("chg"), AccountID: fmt.Sprint("acct_", a),
+					Action: ledger.ChatReply, Cost: 1, At: now}, ledger.PeriodAt(now), math.MaxInt32); err != nil || !ok {
+					b.Fatalf("opening charge: %t %v", ok, err)
+				}
+			}
+			parallel(10_000)
+			before := writtenBytes(b)
+			b.ResetTimer()
+			parallel(b.N)
+			b.StopTimer()
+			b.ReportMetric(float64(writtenBytes(b)-before)/float64(b.N), "written-B/op")
+		})
+	}
+}
+
+// writtenBytes is what this process has written so far (/proc/self/io's wchar).
+func writtenBytes(tb testing.TB) int64 {
+	raw, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		tb.Skipf("no /proc/self/io: %v", err)
+	}
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n
+		}
+	}
+	tb.Skip("no wchar in /proc/self/io")
+	return 0
 }
