@@ -101,6 +101,7 @@ type Conversations struct {
 	exchange *prepared // Postgres: Exchange in one statement
 	// SQLite: Exchange's statements in its transaction
 	xOpen, xCount, xCharge, xMessages, xJob, xEvent *prepared
+	xFits                                           *prepared      // SQLite: whether an exchange fits (groupcommit.go)
 	groups                                          exchangeGroups // SQLite: exchanges stored together (groupcommit.go)
 	checkpoints                                     checkpoints    // SQLite: the log's checkpoints beside the writers (groupcommit.go)
 }
@@ -110,7 +111,7 @@ func NewConversations(db *bun.DB) *Conversations {
 	return &Conversations{db: db, exchange: prepare(db, pgExchange, ""),
 		xOpen: prepare(db, "", sqliteExchangeOpen), xCount: prepare(db, "", sqliteCount), xCharge: prepare(db, "", sqliteRecord),
 		xMessages: prepare(db, "", sqliteExchangeLast+sqliteExchangeMessages), xJob: prepare(db, "", sqliteExchangeJob),
-		xEvent: prepare(db, "", sqliteExchangeEvent)}
+		xEvent: prepare(db, "", sqliteExchangeEvent), xFits: prepare(db, "", sqliteExchangeFits)}
 }
 
 // Open returns the conversation, creating it when new.
