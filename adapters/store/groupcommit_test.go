@@ -84,6 +84,83 @@ func TestExchangeGroups(t *testing.T) {
 	}
 }
 
+// TestExchangeGroupsRefused checks the exchanges of a group that cannot be stored: one whose
+// conversation belongs to another channel and one whose message's id is taken are refused
+// (ports.ErrNotExchanged) and leave nothing behind, the others of their group are stored whole.
+func TestExchangeGroupsRefused(t *testing.T) {
+	const writers = 24
+	db := newDB(t, testenv.SQLite(t))
+	ctx := t.Context()
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	createAccount(t, db, "acct_g", now)
+	if _, ok, err := store.NewUsage(db).Charge(ctx, ledger.Charge{ID: "chg_open", AccountID: "acct_g", Action: ledger.ChatReply, Cost: 1, At: now},
+		ledger.PeriodAt(now), math.MaxInt32); err != nil || !ok {
+		t.Fatalf("opening charge: %t %v", ok, err)
+	}
+	convs := store.NewConversations(db)
+	if _, err := convs.Open(ctx, conversation.Conversation{AccountID: "acct_g", ID: "c_widget", Channel: conversation.ChannelWeb,
+		CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := convs.AddMessage(ctx, "acct_g", conversation.Message{ID: "msg_taken", ConversationID: "c_widget",
+		Role: conversation.RoleCustomer, Content: "hi", CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+		errs  = make([]error, writers)
+	)
+	for i := range writers {
+		wg.Go(func() {
+			conv, msg, reply := fmt.Sprint("c", i), fmt.Sprint("msg_c", i), fmt.Sprint("msg_r", i)
+			switch i {
+			case 3:
+				conv = "c_widget" // another channel's conversation
+			case 7:
+				msg = "msg_taken" // an id taken
+			}
+			job := conversation.NewJob(fmt.Sprint("job_", i), "acct_g", conv, msg, reply, conversation.ChannelAPI, now, time.Minute)
+			done, _ := job.Complete(reply, now)
+			<-start
+			_, _, errs[i] = convs.Exchange(ctx, ports.Exchange{
+				Conversation: conversation.Conversation{AccountID: "acct_g", ID: conv, Channel: conversation.ChannelAPI, CreatedAt: now, UpdatedAt: now},
+				Message:      conversation.Message{ID: msg, ConversationID: conv, Role: conversation.RoleCustomer, Content: "q", CreatedAt: now},
+				Reply:        conversation.Message{ID: reply, ConversationID: conv, Role: conversation.RoleAgent, Content: "a", ReplyTo: msg, CreatedAt: now},
+				Job:          done,
+				Charge:       ledger.Charge{ID: fmt.Sprint("chg_", i), AccountID: "acct_g", Action: ledger.ChatReply, Cost: 1, Ref: reply, At: now},
+				Period:       ledger.PeriodAt(now), Limit: math.MaxInt32,
+				Events: []outbox.Message{{ID: fmt.Sprint("evt_", i), AccountID: "acct_g", Topic: outbox.TopicEvent, Payload: []byte(`{}`), CreatedAt: now}},
+			})
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if refused := i == 3 || i == 7; refused != errors.Is(err, ports.ErrNotExchanged) || (!refused && err != nil) {
+			t.Errorf("exchange %d: %v", i, err)
+		}
+	}
+	const stored = writers - 2
+	for table, want := range map[string]int{"conversations": stored + 1, "messages": 2*stored + 1, "reply_jobs": stored, "outbox": stored,
+		"charges": 1 + stored} {
+		n, err := db.NewSelect().Table(table).Where("account_id = ?", "acct_g").Count(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int(n) != want {
+			t.Errorf("%d rows in %s, want %d", n, table, want)
+		}
+	}
+	var spent int
+	if err := db.NewSelect().Table("usage_periods").Column("spent").Where("account_id = ?", "acct_g").Scan(ctx, &spent); err != nil {
+		t.Fatal(err)
+	}
+	if spent != 1+stored {
+		t.Errorf("spent %d, want %d", spent, 1+stored)
+	}
+}
+
 // BenchmarkExchangeParallel measures SQLite's Conversations.Exchange from 16 goroutines at once
 // (grouped), over 100 accounts, each exchange opening a new conversation as POST /v1/chat without
 // a conversation id does, after 10,000 exchanges already stored; the identifiers of the rows are
