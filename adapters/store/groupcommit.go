@@ -15,8 +15,9 @@ import (
 // write-ahead log (two writes per page) and updates the log's index. Replies stored at the same
 // time (Conversations.Exchange, outside a caller's transaction) are therefore stored together: the
 // first caller to arrive while no group is being written writes the group, one transaction in
-// which each exchange is its own savepoint, so that one that cannot be stored (ports.
-// ErrNotExchanged, or any error) is rolled back alone; the others wait for the commit. A page
+// which an exchange that cannot be stored (ports.ErrNotExchanged, or any error) leaves nothing
+// behind (writeChecked, or writeSavepoints: each exchange its own savepoint, rolled back alone);
+// the others wait for the commit. A page
 // that several exchanges of a group change (the b-trees' upper pages, a busy account's rows) is
 // written once. Nobody is answered before the commit, so nothing acknowledged is lost; when the
 // commit fails, every exchange of the group fails with it.
