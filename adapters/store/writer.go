@@ -66,9 +66,10 @@ func writes(query string) bool {
 
 // gatedConnector opens SQLite connections whose writers take turns through one gate.
 type gatedConnector struct {
-	drv  driver.Driver
-	dsn  string
-	gate gate
+	drv   driver.Driver
+	dsn   string
+	gate  gate
+	watch *sqliteWatch // the changes to keys and accounts (keyWatchOf)
 }
 
 func (c gatedConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -91,7 +92,8 @@ func (c gatedConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	return gc, nil
 }
 
-func (c gatedConnector) Driver() driver.Driver { return c.drv }
+// Driver is the SQLite driver, carrying the watch (keyWatchOf).
+func (c gatedConnector) Driver() driver.Driver { return sqliteDriver{Driver: c.drv, watch: c.watch} }
 
 // sqliteConn is what the SQLite driver's connections implement.
 type sqliteConn interface {
