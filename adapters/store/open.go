@@ -60,7 +60,7 @@ func OpenSQLite(ctx context.Context, databaseURL string) (*bun.DB, func(), error
 	if !ok || !strings.EqualFold(scheme, "sqlite") {
 		return nil, nil, errors.New("store: the SQLite store needs a sqlite://PATH URL")
 	}
-	db, watch, err := openSQLite(rest)
+	db, err := openSQLite(rest)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -69,7 +69,8 @@ func OpenSQLite(ctx context.Context, databaseURL string) (*bun.DB, func(), error
 		return nil, nil, err
 	}
 	return db, func() {
-		watch.close()
+		keyWatchOf(db).(*sqliteWatch).close()
+		soleConnOf(db).close()
 		closeDB()
 	}, nil
 }
@@ -107,13 +108,13 @@ func ping(ctx context.Context, db *bun.DB, name string) (*bun.DB, func(), error)
 	return db, func() { _ = db.Close() }, nil
 }
 
-func openSQLite(rest string) (*bun.DB, *sqliteWatch, error) {
+func openSQLite(rest string) (*bun.DB, error) {
 	path, query, _ := strings.Cut(rest, "?")
 	if path == "" || path == ":memory:" {
-		return nil, nil, errors.New("store: sqlite:// needs a file path, e.g. sqlite://data/svc.db")
+		return nil, errors.New("store: sqlite:// needs a file path, e.g. sqlite://data/svc.db")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-		return nil, nil, fmt.Errorf("store: create the SQLite directory: %w", err)
+		return nil, fmt.Errorf("store: create the SQLite directory: %w", err)
 	}
 	dsn := path + "?" + sqliteParams
 	if query != "" {
@@ -122,13 +123,13 @@ func openSQLite(rest string) (*bun.DB, *sqliteWatch, error) {
 	// In WAL mode readers run concurrently; this process's writers take turns through one gate
 	// (writer.go), so they never wait in SQLite's busy handler.
 	keepAllocatorPages()
-	watch := newSQLiteWatch()
-	sqldb := sql.OpenDB(gatedConnector{drv: sqliteshim.Driver(), dsn: dsn, gate: newGate(), watch: watch})
-	watch.db = sqldb
+	watch, sole := newSQLiteWatch(), newSoleConn()
+	sqldb := sql.OpenDB(gatedConnector{drv: sqliteshim.Driver(), dsn: dsn, gate: newGate(), watch: watch, sole: sole})
+	watch.db, sole.pool = sqldb, sqldb
 	n := max(8, 2*runtime.GOMAXPROCS(0))
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
-	return bun.NewDB(sqldb, sqlitedialect.New()), watch, nil
+	return bun.NewDB(sqldb, sqlitedialect.New()), nil
 }
 
 func openPostgres(databaseURL string) (db *bun.DB, err error) {
