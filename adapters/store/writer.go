@@ -259,9 +259,27 @@ type gatedRows struct {
 	driver.Rows
 	gate   gate
 	closed bool
+	ended  bool // Next reached the end (or failed)
+}
+
+func (r *gatedRows) Next(dest []driver.Value) error {
+	err := r.Rows.Next(dest)
+	if err != nil {
+		r.ended = true
+	}
+	return err
 }
 
 func (r *gatedRows) Close() error {
+	if !r.closed && !r.ended {
+		// Step the statement to its end before it is reset (a step after the end would run it
+		// again): SQLite commits an autocommit statement when it halts either way, but runs the
+		// commit's hooks, the log's automatic checkpoint among them, only when a step reaches the
+		// end (see sqliteParams).
+		dest := make([]driver.Value, len(r.Rows.Columns()))
+		for r.Next(dest) == nil {
+		}
+	}
 	err := r.Rows.Close()
 	if !r.closed {
 		r.closed = true
