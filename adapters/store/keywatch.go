@@ -41,12 +41,11 @@ func keyWatchOf(db *bun.DB) keyWatch {
 	return nil
 }
 
-// sqliteDriver is the driver of a SQLite pool opened by this package, carrying its watch and
-// its sole connection so that a repository finds them from its bun.DB (keyWatchOf, soleConnOf).
+// sqliteDriver is the driver of a SQLite pool opened by this package, carrying its watch so that
+// a repository finds it from its bun.DB (keyWatchOf).
 type sqliteDriver struct {
 	driver.Driver
 	watch *sqliteWatch
-	sole  *soleConn
 }
 
 // sqlitePoll is how often the SQLite watch reads the counter of changes (auth_changes): another

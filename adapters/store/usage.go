@@ -128,23 +128,14 @@ END`,
 // transaction. On SQLite every charge of an open period is one prepared statement (sqliteHold),
 // a refusal included; the first of a period takes the transaction.
 func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Period, limit int) (total int, ok bool, err error) {
-	_, callerTx := ctx.Value(txKey{r.db}).(bun.Tx)
-	if sole := soleConnOf(r.db); sole != nil && !callerTx {
-		// Outside a transaction, on the connection of the request path's writes (soleConn).
-		var spent sql.NullInt64
-		if err := sole.run(ctx, sqliteHold, func(stmt *sql.Stmt) error {
-			return hold(ctx, stmt, c, period, limit, &spent, &ok)
-		}); err != nil {
-			return 0, false, fmt.Errorf("charge: %w", err)
-		}
-		if spent.Valid {
-			return int(spent.Int64), ok, nil
-		}
-	} else if stmt, prepared, err := r.hold.on(ctx, r.db); err != nil {
+	if stmt, prepared, err := r.hold.on(ctx, r.db); err != nil {
 		return 0, false, fmt.Errorf("charge: %w", err)
 	} else if prepared {
+		m := toChargeRow(c, period)
 		var spent sql.NullInt64
-		if err := hold(ctx, stmt, c, period, limit, &spent, &ok); err != nil {
+		err = stmt.QueryRowContext(ctx, m.Cost, m.AccountID, sqliteTime(m.PeriodStart), limit, m.ID, m.Action, m.Ref,
+			m.LabelSource, m.LabelWorkflow, m.LabelWorkflowID, m.LabelExecutionID, sqliteTime(m.CreatedAt)).Scan(&spent, &ok)
+		if err != nil {
 			return 0, false, fmt.Errorf("charge: %w", err)
 		}
 		if spent.Valid {
@@ -152,7 +143,7 @@ func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Perio
 		}
 	}
 	statement := r.charge
-	if !callerTx && r.alone != nil {
+	if _, inTx := ctx.Value(txKey{r.db}).(bun.Tx); !inTx && r.alone != nil {
 		statement = r.alone
 	}
 	stmt, prepared, err := statement.on(ctx, r.db)
@@ -198,14 +189,6 @@ func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Perio
 		return 0, false, err
 	}
 	return total, ok, nil
-}
-
-// hold runs sqliteHold (stmt) for c: spent is the period's counter after (NULL when the period
-// has no row yet), ok whether c was recorded.
-func hold(ctx context.Context, stmt *sql.Stmt, c ledger.Charge, period ledger.Period, limit int, spent *sql.NullInt64, ok *bool) error {
-	m := toChargeRow(c, period)
-	return stmt.QueryRowContext(ctx, m.Cost, m.AccountID, sqliteTime(m.PeriodStart), limit, m.ID, m.Action, m.Ref,
-		m.LabelSource, m.LabelWorkflow, m.LabelWorkflowID, m.LabelExecutionID, sqliteTime(m.CreatedAt)).Scan(spent, ok)
 }
 
 // count adds c.Cost to the period's counter of start when it stays within limit, in tx, and sets

@@ -70,7 +70,6 @@ type gatedConnector struct {
 	dsn   string
 	gate  gate
 	watch *sqliteWatch // the changes to keys and accounts (keyWatchOf)
-	sole  *soleConn    // the connection of the request path's writes (soleConnOf)
 }
 
 func (c gatedConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -93,11 +92,8 @@ func (c gatedConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	return gc, nil
 }
 
-// Driver is the SQLite driver, carrying the watch and the sole connection (keyWatchOf,
-// soleConnOf).
-func (c gatedConnector) Driver() driver.Driver {
-	return sqliteDriver{Driver: c.drv, watch: c.watch, sole: c.sole}
-}
+// Driver is the SQLite driver, carrying the watch (keyWatchOf).
+func (c gatedConnector) Driver() driver.Driver { return sqliteDriver{Driver: c.drv, watch: c.watch} }
 
 // sqliteConn is what the SQLite driver's connections implement.
 type sqliteConn interface {
