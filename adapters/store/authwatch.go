@@ -157,11 +157,12 @@ func (w *authWatch) listen(db *bun.DB) {
 	}
 }
 
-// watchedWrite runs fn in a transaction (ctx's, or a new one) that also notifies the watch's
-// channel, and records the change in this process before and after it. Without a watch
-// (SQLite) it is inTx.
+// watchedWrite runs fn in a transaction (ctx's, or a new one) that also tells the other
+// processes of the change (the watch's signal: a notification on Postgres, the counter of
+// auth_changes bumped on SQLite), and records the change in this process before and after it.
+// Without a watch it is inTx.
 func watchedWrite(ctx context.Context, db *bun.DB, fn func(ctx context.Context, tx bun.IDB) error) error {
-	w := authWatchOf(db)
+	w := keyWatchOf(db)
 	if w == nil {
 		return inTx(ctx, db, fn)
 	}
@@ -170,9 +171,9 @@ func watchedWrite(ctx context.Context, db *bun.DB, fn func(ctx context.Context, 
 		if err := fn(ctx, tx); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, "SELECT pg_notify(?, '')", authChannel)
+		_, err := tx.ExecContext(ctx, w.signal())
 		return err
 	})
-	w.bump() // after the commit, unless ctx carried the caller's transaction: the notification does it then
+	w.bump() // after the commit, unless ctx carried the caller's transaction: the other processes' signal does it then
 	return err
 }

@@ -30,11 +30,12 @@ func NewKeys(db *bun.DB) *Keys {
 	return &Keys{db: db, credential: prepare(db, pgCredential, qmarkCredential)}
 }
 
-// Generation implements ports.KeyChanges: on Postgres, every write of a key or an account
-// notifies the other processes in its transaction, and a connection of this process listens; on
-// SQLite, whose other processes (svcctl) cannot tell this one, ok is always false.
+// Generation implements ports.KeyChanges: every write of a key or an account tells the other
+// processes in its transaction (watchedWrite), which follow them (on Postgres a connection of
+// this process listens to notifications; on SQLite the counter row of auth_changes is read every
+// sqlitePoll).
 func (r *Keys) Generation() (gen uint64, ok bool) {
-	if w := authWatchOf(r.db); w != nil {
+	if w := keyWatchOf(r.db); w != nil {
 		return w.Generation()
 	}
 	return 0, false

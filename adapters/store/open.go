@@ -60,11 +60,18 @@ func OpenSQLite(ctx context.Context, databaseURL string) (*bun.DB, func(), error
 	if !ok || !strings.EqualFold(scheme, "sqlite") {
 		return nil, nil, errors.New("store: the SQLite store needs a sqlite://PATH URL")
 	}
-	db, err := openSQLite(rest)
+	db, watch, err := openSQLite(rest)
 	if err != nil {
 		return nil, nil, err
 	}
-	return ping(ctx, db, "sqlite")
+	db, closeDB, err := ping(ctx, db, "sqlite")
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, func() {
+		watch.close()
+		closeDB()
+	}, nil
 }
 
 // OpenPostgres connects to the PostgreSQL database at databaseURL, postgres://… or
@@ -100,13 +107,13 @@ func ping(ctx context.Context, db *bun.DB, name string) (*bun.DB, func(), error)
 	return db, func() { _ = db.Close() }, nil
 }
 
-func openSQLite(rest string) (*bun.DB, error) {
+func openSQLite(rest string) (*bun.DB, *sqliteWatch, error) {
 	path, query, _ := strings.Cut(rest, "?")
 	if path == "" || path == ":memory:" {
-		return nil, errors.New("store: sqlite:// needs a file path, e.g. sqlite://data/svc.db")
+		return nil, nil, errors.New("store: sqlite:// needs a file path, e.g. sqlite://data/svc.db")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-		return nil, fmt.Errorf("store: create the SQLite directory: %w", err)
+		return nil, nil, fmt.Errorf("store: create the SQLite directory: %w", err)
 	}
 	dsn := path + "?" + sqliteParams
 	if query != "" {
@@ -115,11 +122,13 @@ func openSQLite(rest string) (*bun.DB, error) {
 	// In WAL mode readers run concurrently; this process's writers take turns through one gate
 	// (writer.go), so they never wait in SQLite's busy handler.
 	keepAllocatorPages()
-	sqldb := sql.OpenDB(gatedConnector{drv: sqliteshim.Driver(), dsn: dsn, gate: newGate()})
+	watch := newSQLiteWatch()
+	sqldb := sql.OpenDB(gatedConnector{drv: sqliteshim.Driver(), dsn: dsn, gate: newGate(), watch: watch})
+	watch.db = sqldb
 	n := max(8, 2*runtime.GOMAXPROCS(0))
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
-	return bun.NewDB(sqldb, sqlitedialect.New()), nil
+	return bun.NewDB(sqldb, sqlitedialect.New()), watch, nil
 }
 
 func openPostgres(databaseURL string) (db *bun.DB, err error) {

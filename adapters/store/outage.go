@@ -82,7 +82,7 @@ type outageConnector struct {
 
 // pgExtras is what the repositories of one Postgres database share beside its pool: the pool
 // whose commits do not wait for the WAL flush (lazyPool) and the watch of changes to keys and
-// accounts (authWatchOf).
+// accounts (keyWatchOf).
 type pgExtras struct {
 	lazy *sql.DB    // nil when the database URL sets synchronous_commit itself
 	auth *authWatch // never nil
@@ -116,14 +116,6 @@ func pgExtrasOf(db *bun.DB) *pgExtras {
 func lazyPool(db *bun.DB) *sql.DB {
 	if x := pgExtrasOf(db); x != nil {
 		return x.lazy
-	}
-	return nil
-}
-
-// authWatchOf returns the watch of changes to keys and accounts of db's database; nil on SQLite.
-func authWatchOf(db *bun.DB) *authWatch {
-	if x := pgExtrasOf(db); x != nil {
-		return x.auth
 	}
 	return nil
 }

@@ -152,8 +152,8 @@ func (a *Access) Admit(ctx context.Context, secret string, accountLimits ...rate
 // reports that no key or account changed since, in any process (ports.KeyChanges), that check
 // is reused and the store is not read. A key revoked, an account suspended or its plan changed
 // is therefore seen at once by the process that made the change and within moments by the others
-// (Postgres notifies them); without a store that can tell (SQLite, whose svcctl is another
-// process), every request is read. The principal's usage is then as it was at that check: the
+// (Postgres notifies them; on SQLite they read a counter of changes every 50 ms); without a store
+// that can tell, every request is read. The principal's usage is then as it was at that check: the
 // check before the upstream is asked may let a request through that the charge refuses (402,
 // and the upstream's answer is dropped); a check that found the allowance used up is never
 // reused. The limits of a reused check are counted when the admission's Limit is first called

@@ -831,3 +831,23 @@ func TestLongUpstreamMessageIsCut(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// An event longer than the stream reader's first buffer (4 KiB) is read whole: the buffer grows,
+// up to MaxBodyBytes.
+func TestStreamLongEvent(t *testing.T) {
+	long := strings.Repeat("long text ", 20000) // 200 KB in one event
+	u := newUpstream(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		sse(w, `{"choices":[{"index":0,"delta":{"content":"`+long+`"},"finish_reason":"stop"}]}`)
+		sse(w, `[DONE]`)
+	})
+	c, _ := u.client(Options{})
+	var got strings.Builder
+	resp, err := c.Stream(context.Background(), model.Request{}, func(ch model.Chunk) error {
+		got.WriteString(ch.Content)
+		return nil
+	})
+	if err != nil || resp.Message.Content != long || got.String() != long || resp.FinishReason != "stop" {
+		t.Fatalf("%d bytes streamed, %d in the reply, %v", got.Len(), len(resp.Message.Content), err)
+	}
+}
