@@ -28,7 +28,7 @@ const maxGroup = 32
 // checkpointEvery is how many exchanges are stored between two checkpoints of the write-ahead log
 // (copying its pages back into the database file, so that the log can start again from its
 // beginning): a few thousand pages of the log.
-const checkpointEvery = 256
+const checkpointEvery = 128
 
 // checkpoints runs the checkpoints of the log beside the writers. Left to SQLite, the checkpoint
 // runs in the commit that takes the log past wal_autocheckpoint pages, which holds the writer's
