@@ -165,14 +165,16 @@ func TestExchangeGroupsRefused(t *testing.T) {
 // (grouped), over 100 accounts, each exchange opening a new conversation as POST /v1/chat without
 // a conversation id does, after 10,000 exchanges already stored; the identifiers of the rows are
 // random (ident.New) or ordered (ident.Ordered). It reports the bytes this process wrote per
-// exchange (the write-ahead log and its checkpoints into the database file).
+// exchange (the write-ahead log and its checkpoints into the database file), and the log's size
+// at the end, which the checkpoints keep bounded.
 func BenchmarkExchangeParallel(b *testing.B) {
 	for _, ids := range []struct {
 		name string
 		id   func(string) string
 	}{{"random", ident.New}, {"ordered", ident.Ordered}} {
 		b.Run(ids.name, func(b *testing.B) {
-			db := newDB(b, testenv.SQLite(b))
+			url := testenv.SQLite(b)
+			db := newDB(b, url)
 			ctx := b.Context()
 			now := time.Now().UTC()
 			const accounts = 100
@@ -230,6 +232,9 @@ func BenchmarkExchangeParallel(b *testing.B) {
 			parallel(b.N)
 			b.StopTimer()
 			b.ReportMetric(float64(writtenBytes(b)-before)/float64(b.N), "written-B/op")
+			if fi, err := os.Stat(strings.TrimPrefix(url, "sqlite://") + "-wal"); err == nil {
+				b.ReportMetric(float64(fi.Size())/(1<<20), "log-MB") // the log's size at the end (bounded)
+			}
 		})
 	}
 }
