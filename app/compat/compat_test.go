@@ -295,16 +295,18 @@ func TestHoldEarly(t *testing.T) {
 	for _, tt := range []struct {
 		name, id string // the reply's id (the early hold's reference is chatcmpl-e)
 		released int
+		spent    int // the interactions the reply reports: another reply's counts the early hold, still held
 	}{
-		{"taken by its reply", "chatcmpl-e", 0},
-		{"another reply holds its own", "chatcmpl-other", 1},
+		{"taken by its reply", "chatcmpl-e", 0, 1},
+		{"another reply holds its own", "chatcmpl-other", 1, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, true)
 			f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(ok, nil)
 			f.caller.Early = f.svc.HoldEarly(t.Context(), f.caller, ledger.ModelReply, "chatcmpl-e")
+			<-f.caller.Early.h.done // the early hold made first, whatever the goroutines' order
 			r, err := f.svc.Complete(t.Context(), f.caller, Chat{ID: tt.id, Request: model.Request{Messages: []model.Message{user("hi")}}})
-			if err != nil || r.ID != tt.id || r.Interactions.Spent != 1 {
+			if err != nil || r.ID != tt.id || r.Interactions.Spent != tt.spent {
 				t.Fatalf("Complete = %+v, %v", r, err)
 			}
 			if err := f.svc.Drop(t.Context(), f.caller.Early); err != nil {
