@@ -57,9 +57,6 @@ const (
 	sqliteStale = time.Second
 )
 
-// watchEpoch is the origin of sqliteWatch.fresh: time.Since(watchEpoch) is monotonic.
-var watchEpoch = time.Now()
-
 // sqliteWatch follows the changes to keys and accounts committed by any process on a SQLite
 // database: every write of a key or an account bumps the counter row of auth_changes in its own
 // transaction (watchedWrite), and the watch reads that row every sqlitePoll, counting a change
@@ -69,14 +66,15 @@ type sqliteWatch struct {
 	db *sql.DB // set once the pool is open, before any Generation
 
 	gen   atomic.Uint64
-	fresh atomic.Int64 // time.Since(watchEpoch), in ns, until which the last read vouches
+	epoch time.Time    // the origin of fresh: time.Since(epoch) is monotonic
+	fresh atomic.Int64 // time.Since(epoch), in ns, until which the last read vouches
 	start sync.Once
 	stop  chan struct{}
 	done  chan struct{}
 }
 
 func newSQLiteWatch() *sqliteWatch {
-	return &sqliteWatch{stop: make(chan struct{}), done: make(chan struct{})}
+	return &sqliteWatch{epoch: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
 }
 
 // Generation returns a number that changes after every committed change to a key or an account
@@ -84,7 +82,7 @@ func newSQLiteWatch() *sqliteWatch {
 // false while changes cannot be followed (not read yet, or not read for sqliteStale).
 func (w *sqliteWatch) Generation() (gen uint64, ok bool) {
 	w.start.Do(func() { go w.run() })
-	ok = int64(time.Since(watchEpoch)) < w.fresh.Load()
+	ok = int64(time.Since(w.epoch)) < w.fresh.Load()
 	return w.gen.Load(), ok
 }
 
@@ -124,7 +122,7 @@ func (w *sqliteWatch) run() {
 			v   int64
 			err error
 		)
-		at := time.Since(watchEpoch)
+		at := time.Since(w.epoch)
 		ctx, cancel := context.WithTimeout(context.Background(), sqliteStale)
 		if stmt == nil {
 			stmt, err = w.db.PrepareContext(ctx, "SELECT generation FROM auth_changes WHERE id = 1")
