@@ -171,7 +171,7 @@ func BenchmarkExchangeParallel(b *testing.B) {
 	for _, ids := range []struct {
 		name string
 		id   func(string) string
-	}{{"random", ident.New}, {"ordered", ident.Ordered}} {
+	}{{"random", ident.New}, {"ordered", func(prefix string) string { return ident.Ordered(prefix, time.Now()) }}} {
 		b.Run(ids.name, func(b *testing.B) {
 			url := testenv.SQLite(b)
 			db := newDB(b, url)

@@ -31,7 +31,8 @@ const sqliteParams = "_pragma=busy_timeout(10000)" +
 	"&_pragma=journal_mode(WAL)" +
 	"&_pragma=synchronous(NORMAL)" +
 	"&_pragma=foreign_keys(1)" +
-	"&_pragma=temp_store(MEMORY)" + "&_pragma=wal_autocheckpoint(4000)" +
+	"&_pragma=temp_store(MEMORY)" +
+	"&_pragma=wal_autocheckpoint(4000)" +
 	"&_txlock=immediate"
 
 // Open connects to the database at databaseURL, the store its scheme names (OpenSQLite or

@@ -93,7 +93,7 @@ func (l *Ledger) Quote(acct account.Account, action ledger.Action, ref string, l
 		return ledger.Hold{}, err
 	}
 	now := l.clock.Now().UTC()
-	return ledger.NewHold(ledger.Charge{ID: ident.Ordered("chg"), AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels, At: now},
+	return ledger.NewHold(ledger.Charge{ID: ident.Ordered("chg", now), AccountID: acct.ID, Action: action, Cost: cost, Ref: ref, Labels: labels, At: now},
 		ledger.Usage{Period: ledger.PeriodAt(now), Limit: ledger.Limit(plan, acct.InteractionLimit, acct.DeveloperBonus)}), nil
 }
 

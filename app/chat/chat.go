@@ -277,7 +277,7 @@ func (a *Agent) accept(ctx context.Context, req Request, prof profile.Profile) (
 		convID = ident.New("conv")
 	}
 	t := task{account: req.Account, profile: prof,
-		job: conversation.NewJob(ident.Ordered("job"), req.Account.ID, convID, ident.Ordered("msg"), ident.Ordered("msg"), req.Channel, now, a.opts.Lease)}
+		job: conversation.NewJob(ident.Ordered("job", now), req.Account.ID, convID, ident.Ordered("msg", now), ident.Ordered("msg", now), req.Channel, now, a.opts.Lease)}
 	err := a.tx.InTx(ctx, func(ctx context.Context) error {
 		c, err := a.conversations.Open(ctx, conversation.Conversation{AccountID: req.Account.ID, ID: convID, Channel: req.Channel,
 			CustomerName: req.CustomerName, ContactID: conversation.ContactID(req.Channel, convID), CreatedAt: now, UpdatedAt: now})

@@ -139,7 +139,7 @@ func (a *Agent) finish(ctx context.Context, t task, customerMsg, text string, ac
 	reply := Reply{Status: StatusCompleted, ConversationID: job.ConversationID, MessageID: job.MessageID,
 		ReplyID: job.ReplyID, Text: text, Actions: actions, CreatedAt: now}
 	if reply.ReplyID == "" { // a job made before reply ids were reserved
-		reply.ReplyID = ident.Ordered("msg")
+		reply.ReplyID = ident.Ordered("msg", now)
 	}
 	done, err := job.Complete(reply.ReplyID, now)
 	if err != nil {

@@ -59,7 +59,7 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 	}
 
 	now := a.clock.Now().UTC()
-	job := conversation.NewJob(ident.Ordered("job"), acct.ID, convID, ident.Ordered("msg"), ident.Ordered("msg"), req.Channel, now, a.opts.Lease)
+	job := conversation.NewJob(ident.Ordered("job", now), acct.ID, convID, ident.Ordered("msg", now), ident.Ordered("msg", now), req.Channel, now, a.opts.Lease)
 	// The reply's job is recorded done, as the two-phase path leaves it: every answered message
 	// has one.
 	done, err := job.Complete(job.ReplyID, now)

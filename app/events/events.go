@@ -75,7 +75,8 @@ func (p *Publisher) envelope(accountID string, t event.Type, data map[string]any
 	if !event.Known(t) {
 		return event.Event{}, outbox.Message{}, fmt.Errorf("publish: unknown event type %q", t)
 	}
-	e := event.Event{ID: ident.Ordered("evt"), AccountID: accountID, Type: t, Data: data, CreatedAt: p.clock.Now().UTC()}
+	now := p.clock.Now().UTC()
+	e := event.Event{ID: ident.Ordered("evt", now), AccountID: accountID, Type: t, Data: data, CreatedAt: now}
 	body, err := Encode(e)
 	if err != nil {
 		return event.Event{}, outbox.Message{}, fmt.Errorf("publish %s: %w", t, err)

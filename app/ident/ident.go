@@ -40,18 +40,13 @@ func random(n int) string {
 const orderedTimeChars = 8
 
 // Ordered returns an identifier of the same form as New (prefix, an underscore and 24 base62
-// characters) whose first 8 characters are the current time in milliseconds (base62, so that
-// identifiers made later sort after earlier ones, byte for byte) and the other 16 random (about
-// 95 bits). It is for rows written many times a second (a reply's messages, job, charge and
+// characters) whose first 8 characters are the time at (from the caller's clock) in milliseconds
+// (base62, so that identifiers made later sort after earlier ones, byte for byte) and the other 16
+// random (about 95 bits). It is for rows written many times a second (a reply's messages, job, charge and
 // event): a b-tree keyed by random identifiers gets each new row in a different page, so every
 // row written changes a page of its own, while ordered ones land together at the index's end.
-func Ordered(prefix string) string {
-	return orderedAt(prefix, time.Now())
-}
-
-// orderedAt is Ordered at t.
-func orderedAt(prefix string, t time.Time) string {
-	ms := uint64(max(t.UnixMilli(), 0))
+func Ordered(prefix string, at time.Time) string {
+	ms := uint64(max(at.UnixMilli(), 0))
 	var head [orderedTimeChars]byte
 	for i := orderedTimeChars - 1; i >= 0; i-- {
 		head[i] = alphabet[ms%62]

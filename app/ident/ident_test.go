@@ -33,16 +33,16 @@ func TestOrdered(t *testing.T) {
 	base := time.Date(2026, 11, 28, 1, 2, 3, 0, time.UTC)
 	prev := ""
 	for i := range 200 {
-		id := orderedAt("msg", base.Add(time.Duration(i)*time.Millisecond))
+		id := Ordered("msg", base.Add(time.Duration(i)*time.Millisecond))
 		if !strings.HasPrefix(id, "msg_") || len(id) != len("msg_")+24 {
-			t.Fatalf("orderedAt = %q", id)
+			t.Fatalf("Ordered = %q", id)
 		}
 		if id <= prev {
 			t.Fatalf("%q made after %q sorts before it", id, prev)
 		}
 		prev = id
 	}
-	a, b := Ordered("evt"), Ordered("evt")
+	a, b := Ordered("evt", base), Ordered("evt", base) // the same millisecond: the random part differs
 	if a == b || len(a) != len("evt_")+24 {
 		t.Fatalf("Ordered = %q, %q", a, b)
 	}
