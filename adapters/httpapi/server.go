@@ -113,6 +113,7 @@ func (s *Server) routes() *gin.Engine {
 	}
 	r.ContextWithFallback = true
 	r.RedirectFixedPath = false
+	r.RedirectTrailingSlash = false // "/v1/account/" is an unknown route: 404 with the envelope, not a redirect
 	r.HandleMethodNotAllowed = false
 	r.Use(s.requestID, s.accessLog, s.recovery, s.cors, s.limitBody, s.checkParams, s.nudgeRelay)
 	r.NoRoute(s.notFound)

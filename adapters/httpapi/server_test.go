@@ -195,10 +195,16 @@ func TestErrorMapping(t *testing.T) {
 
 func TestUnknownRoutesAnswerTheEnvelope(t *testing.T) {
 	s, _ := newTestServer(t)
-	for _, tt := range []struct{ method, path string }{{"GET", "/v2/nothing"}, {"DELETE", "/v1"}, {"POST", "/v1/account"}, {"GET", "/"}} {
+	for _, tt := range []struct{ method, path string }{{"GET", "/v2/nothing"}, {"DELETE", "/v1"}, {"POST", "/v1/account"}, {"GET", "/"},
+		// A trailing slash is another path: the envelope, never a redirect (gin's default answers 301
+		// or 307 with an HTML body and none of the middleware's headers).
+		{"GET", "/v1/"}, {"GET", "/v1/account/"}, {"PATCH", "/v1/agent/"}, {"POST", "/v1/chat/"}, {"GET", "/widget.js/"}} {
 		rec := do(s, tt.method, tt.path, nil, "")
 		if rec.Code != http.StatusNotFound || envelope(t, rec).Code != domain.CodeNotFound {
 			t.Errorf("%s %s: %d %s", tt.method, tt.path, rec.Code, rec.Body.String())
+		}
+		if rec.Header().Get("X-Request-Id") == "" {
+			t.Errorf("%s %s: no X-Request-Id", tt.method, tt.path)
 		}
 	}
 }
