@@ -458,3 +458,20 @@ func TestMetricsAreNotARoute(t *testing.T) {
 		t.Fatalf("GET /metrics on the API: %d, want 404 (metrics have their own listener)", rec.Code)
 	}
 }
+
+// TestClientCORSExposesHeaders: an app in a browser reads the headers of a client route's answer
+// only when they are exposed: the request id, Retry-After and the per-token rate-limit headers.
+func TestClientCORSExposesHeaders(t *testing.T) {
+	s, _ := newTestServer(t)
+	rec := do(s, "OPTIONS", "/v1/client/chat", map[string]string{"Origin": "https://app.example",
+		"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type"}, "")
+	if rec.Code != http.StatusNoContent {
+		t.Fatalf("preflight: %d %s", rec.Code, rec.Body.String())
+	}
+	exposed := strings.ToLower(rec.Header().Get("Access-Control-Expose-Headers"))
+	for _, h := range []string{"x-request-id", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"} {
+		if !strings.Contains(exposed, h) {
+			t.Errorf("Access-Control-Expose-Headers %q lacks %s", exposed, h)
+		}
+	}
+}
