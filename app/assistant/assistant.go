@@ -147,15 +147,8 @@ func (s *Service) instruct(ctx context.Context, c Caller, in assistant.Instructi
 	if err := s.d.Ledger.Keep(ctx, acct, hold); err != nil {
 		return Reply{}, err
 	}
-	r.Usage = hold.Usage
-	for _, o := range r.Actions {
-		if la, ok := assistant.Charge(o.Action.Type); ok && o.OK {
-			u, err := s.d.Ledger.ChargeAccount(ctx, acct, la, "", ledger.Labels{Source: "assistant"})
-			if err != nil && domain.ErrorCode(err) != domain.CodeInteractionLimitReached {
-				return Reply{}, err
-			}
-			r.Usage = u
-		}
+	if r.Usage == (ledger.Usage{}) { // no action that costs more than the reply was charged (runPaid)
+		r.Usage = hold.Usage
 	}
 	return r, nil
 }
@@ -189,7 +182,14 @@ func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction,
 			}
 			switch d.Verdict {
 			case assistant.Run:
-				r.Actions = append(r.Actions, s.run(ctx, c.Account, a, now))
+				o, usage, err := s.runPaid(ctx, c.Account, a, now)
+				if err != nil {
+					return Reply{}, err
+				}
+				if usage != nil {
+					r.Usage = *usage
+				}
+				r.Actions = append(r.Actions, o)
 			case assistant.Wait:
 				waiting = append(waiting, a)
 			default:

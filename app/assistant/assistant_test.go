@@ -25,22 +25,37 @@ var now = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 // fakeLedger counts what is charged (the real ledger is tested in app/accounts).
 type fakeLedger struct {
 	spent    int
+	limit    int // 100 when 0
 	charges  []ledger.Action
 	released int
 }
 
-func (l *fakeLedger) usage() ledger.Usage { return ledger.Usage{Spent: l.spent, Limit: 100} }
+func (l *fakeLedger) usage() ledger.Usage {
+	limit := l.limit
+	if limit == 0 {
+		limit = 100
+	}
+	return ledger.Usage{Spent: l.spent, Limit: limit}
+}
 func (l *fakeLedger) Usage(context.Context, account.Account) (ledger.Usage, error) {
 	return l.usage(), nil
 }
+
+// ChargeAccount charges a's cost when the allowance covers it, as the real ledger does.
 func (l *fakeLedger) ChargeAccount(_ context.Context, _ account.Account, a ledger.Action, _ string, _ ledger.Labels) (ledger.Usage, error) {
 	c, _ := ledger.Cost(a)
+	if u := l.usage(); u.Spent+c > u.Limit {
+		return u, ledger.LimitReached()
+	}
 	l.spent += c
 	l.charges = append(l.charges, a)
 	return l.usage(), nil
 }
 func (l *fakeLedger) Hold(ctx context.Context, acct account.Account, a ledger.Action, ref string, lb ledger.Labels) (ledger.Hold, error) {
-	u, _ := l.ChargeAccount(ctx, acct, a, ref, lb)
+	u, err := l.ChargeAccount(ctx, acct, a, ref, lb)
+	if err != nil {
+		return ledger.Hold{Usage: u}, err
+	}
 	return ledger.NewHold(ledger.Charge{Action: a}, u), nil
 }
 func (l *fakeLedger) Keep(context.Context, account.Account, ledger.Hold) error { return nil }
@@ -270,6 +285,43 @@ func TestPictureFailsAndCostsNothing(t *testing.T) {
 	}
 	if f.ledger.spent != 2 {
 		t.Errorf("spent %d, want 1 per reply and nothing for the failed picture", f.ledger.spent)
+	}
+}
+
+// TestPaidActionNeedsTheAllowance: an action that costs more than the reply (a picture 10, a task
+// 1) runs only when the allowance left after the reply covers it; otherwise it is not done (no
+// free picture or task) and fails with failed, and only the reply is charged.
+func TestPaidActionNeedsTheAllowance(t *testing.T) {
+	f := newFixture(t, false)
+	f.ledger.limit = 10
+	yes := true
+	// No Images.Create is expected: the picture must not be made.
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("create a picture of a croissant"), Mode: sp("do"), Image: &yes})
+	if err != nil || len(r.Actions) != 1 || r.Actions[0].OK || r.Actions[0].Error != assistant.ActionFailed {
+		t.Fatalf("picture with 10 left: %+v, %v", r, err)
+	}
+	if f.ledger.spent != 1 || r.Usage.Spent != 1 {
+		t.Errorf("picture with 10 left: spent %d, usage %+v; want the reply's 1 only", f.ledger.spent, r.Usage)
+	}
+
+	f.ledger.limit = 2 // 1 left: the reply's, not the task's
+	// No Records.Save is expected: the task must not be saved.
+	r, err = f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("create a task: pay rent"), Mode: sp("do")})
+	if err != nil || len(r.Actions) != 1 || r.Actions[0].OK || r.Actions[0].Error != assistant.ActionFailed {
+		t.Fatalf("task with 1 left: %+v, %v", r, err)
+	}
+	if f.ledger.spent != 2 || r.Usage.Spent != 2 || r.Usage.Remaining() != 0 {
+		t.Errorf("task with 1 left: spent %d, usage %+v; want the reply's 1 only", f.ledger.spent, r.Usage)
+	}
+
+	f.ledger.limit = 4 // 2 left: the reply and the task
+	f.records.EXPECT().Save(gomock.Any(), gomock.Any()).Return(nil)
+	r, err = f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("create a task: pay rent"), Mode: sp("do")})
+	if err != nil || len(r.Actions) != 1 || !r.Actions[0].OK {
+		t.Fatalf("task with 2 left: %+v, %v", r, err)
+	}
+	if f.ledger.spent != 4 || r.Usage.Spent != 4 {
+		t.Errorf("task with 2 left: spent %d, usage %+v; want 2 more", f.ledger.spent, r.Usage)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/assistant"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/profile"
 )
 
@@ -69,6 +70,34 @@ func (s *Service) run(ctx context.Context, acct account.Account, a assistant.Act
 		return fail(assistant.NotAllowed)
 	}
 	return out
+}
+
+// runPaid runs an action the mode rules let run at once. One that costs interactions beyond the
+// reply (a task, a web search, a picture: assistant.Charge) runs only when the account's
+// allowance still covers its cost: the cost is held first, kept when the action succeeded and
+// given back when it failed, so that an action is never done for free nor charged when it
+// failed. An allowance that cannot cover it fails the action (failed) without running it. usage
+// is the account's usage with the cost kept, when it was.
+func (s *Service) runPaid(ctx context.Context, acct account.Account, a assistant.Action, now time.Time) (assistant.Outcome, *ledger.Usage, error) {
+	la, costs := assistant.Charge(a.Type)
+	if !costs {
+		return s.run(ctx, acct, a, now), nil, nil
+	}
+	h, err := s.d.Ledger.Hold(ctx, acct, la, "", ledger.Labels{Source: "assistant"})
+	if domain.ErrorCode(err) == domain.CodeInteractionLimitReached {
+		return assistant.Outcome{Action: a, Error: assistant.ActionFailed}, nil, nil
+	}
+	if err != nil {
+		return assistant.Outcome{}, nil, err
+	}
+	out := s.run(ctx, acct, a, now)
+	if !out.OK {
+		return out, nil, s.d.Ledger.Release(context.WithoutCancel(ctx), h)
+	}
+	if err := s.d.Ledger.Keep(ctx, acct, h); err != nil {
+		return assistant.Outcome{}, nil, err
+	}
+	return out, &h.Usage, nil
 }
 
 // email sends an email action through the account's mail connector.
