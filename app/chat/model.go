@@ -83,11 +83,20 @@ var (
 // parseBooking checks the tool's arguments: a real date not in the past, a 24-hour time.
 func parseBooking(args string, now time.Time) (conversation.Booking, error) {
 	var in struct {
-		Date, Time, Duration, Type string
-		CustomerName               string `json:"customer_name"`
+		Date, Time, Type string
+		Duration         json.RawMessage // text ("30 min"), or a number of minutes as models also send it
+		CustomerName     string          `json:"customer_name"`
 	}
 	if err := json.Unmarshal([]byte(args), &in); err != nil {
 		return conversation.Booking{}, fmt.Errorf("arguments are not a JSON object")
+	}
+	var duration string
+	if err := json.Unmarshal(in.Duration, &duration); err != nil {
+		var minutes json.Number
+		if len(in.Duration) > 0 && json.Unmarshal(in.Duration, &minutes) != nil {
+			return conversation.Booking{}, fmt.Errorf("duration must be a text such as 30 min")
+		}
+		duration = minutes.String()
 	}
 	if !datePattern.MatchString(in.Date) {
 		return conversation.Booking{}, fmt.Errorf("date must be YYYY-MM-DD")
@@ -109,7 +118,7 @@ func parseBooking(args string, now time.Time) (conversation.Booking, error) {
 		}
 		return s
 	}
-	return conversation.Booking{Date: in.Date, Time: in.Time, Duration: clip(in.Duration, 50), Type: clip(in.Type, 100),
+	return conversation.Booking{Date: in.Date, Time: in.Time, Duration: conversation.BookingDuration(clip(duration, 50)), Type: clip(in.Type, 100),
 		CustomerName: clip(in.CustomerName, 200)}, nil
 }
 
