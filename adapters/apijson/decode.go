@@ -24,15 +24,24 @@ import (
 // Decode reads a JSON object from r into dst. Unless strict, unknown fields are ignored (the
 // model endpoints' OpenAI clients send fields this service does not use); the rest is as strict.
 func Decode(r io.Reader, dst any, strict bool) error {
+	body, err := ReadBody(r)
+	if err != nil {
+		return err
+	}
+	return Unmarshal(body, dst, strict)
+}
+
+// ReadBody reads a whole request body: a 400 when it is over the cap or cannot be read.
+func ReadBody(r io.Reader) ([]byte, error) {
 	body, err := io.ReadAll(r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return domain.Invalid("", "request body is larger than %d bytes", tooBig.Limit)
+			return nil, domain.Invalid("", "request body is larger than %d bytes", tooBig.Limit)
 		}
-		return domain.Invalid("", "request body could not be read")
+		return nil, domain.Invalid("", "request body could not be read")
 	}
-	return Unmarshal(body, dst, strict)
+	return body, nil
 }
 
 // Unmarshal is Decode's reading of a whole body.

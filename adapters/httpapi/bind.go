@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"net/url"
 
 	"github.com/gin-gonic/gin"
@@ -19,6 +20,17 @@ import (
 // naming the field when there is one.
 func decodeJSON(c *gin.Context, dst any) error {
 	return apijson.Decode(c.Request.Body, dst, true)
+}
+
+// decodeOptionalJSON is decodeJSON for a body whose fields are all optional: no body at all (no
+// bytes, or only white space, however the client framed it: Content-Length: 0 or an empty chunked
+// body) leaves dst as it is.
+func decodeOptionalJSON(c *gin.Context, dst any) error {
+	body, err := apijson.ReadBody(c.Request.Body)
+	if err != nil || len(bytes.TrimSpace(body)) == 0 {
+		return err
+	}
+	return apijson.Unmarshal(body, dst, true)
 }
 
 // checkParams refuses a path or query parameter that is not one line of text, naming it.

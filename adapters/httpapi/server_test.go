@@ -23,9 +23,11 @@ import (
 	"github.com/svcagent/svc/app/widgets"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/domain/session"
 	"github.com/svcagent/svc/ports"
 	"github.com/svcagent/svc/ports/mock"
 )
@@ -47,6 +49,8 @@ type deps struct {
 	limiter  *mock.MockRateLimiter
 	sessions *mock.MockSessions
 	widgets  *mock.MockWidgets
+	tx       *mock.MockTx
+	convs    *mock.MockConversations // the sessions' conversations
 }
 
 // newTestServer returns a server on mocks, with options changed by opts.
@@ -67,10 +71,12 @@ func newTestServer(t *testing.T, opts ...func(*Options)) (*Server, deps) {
 	queue := mock.NewMockQueue(ctrl)
 	ob := mock.NewMockOutbox(ctrl)
 	tx := mock.NewMockTx(ctrl)
+	d.tx = tx
+	d.convs = mock.NewMockConversations(ctrl)
 	access := accounts.NewAccess(d.keys, d.limiter, testPlans, clock)
 	ledgerUC := accounts.NewLedger(tx, d.accounts, d.usage, nil, testPlans, clock)
 	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.profiles), Profiles: profiles.New(tx, d.profiles, clock),
-		Sessions: sessions.New(tx, d.sessions, mock.NewMockConversations(ctrl), clock),
+		Sessions: sessions.New(tx, d.sessions, d.convs, clock),
 		Widgets: widgets.New(widgets.Deps{Widgets: d.widgets, Accounts: d.accounts, Profiles: d.profiles, Limiter: d.limiter,
 			Conversations: mock.NewMockConversations(ctrl), Channels: access}, widgets.Options{ScriptURL: "http://svc.test/widget.js"})}
 	o := Options{PublicURL: "http://svc.test", UpgradeURL: "http://svc.test/billing", MaxBodyBytes: 1024}
@@ -473,5 +479,42 @@ func TestClientCORSExposesHeaders(t *testing.T) {
 		if !strings.Contains(exposed, h) {
 			t.Errorf("Access-Control-Expose-Headers %q lacks %s", exposed, h)
 		}
+	}
+}
+
+// TestSessionBodyIsOptional: every field of POST /v1/sessions is optional, so no body means the
+// defaults whether the client says so with Content-Length: 0 or with an empty chunked body.
+func TestSessionBodyIsOptional(t *testing.T) {
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
+	active := account.Account{ID: "acct_1", Status: account.Active, Plan: "starter", CreatedAt: testNow}
+	for _, tt := range []struct {
+		name    string
+		body    string
+		chunked bool
+	}{{"no body", "", false}, {"empty chunked body", "", true}, {"blank chunked body", " \n", true}, {"empty object", "{}", false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, d := newTestServer(t)
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: active}, nil)
+			d.limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true, Limit: 120, Remaining: 119}}, nil)
+			d.tx.EXPECT().InTx(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) })
+			d.convs.EXPECT().Open(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, c conversation.Conversation) (conversation.Conversation, error) { return c, nil })
+			d.sessions.EXPECT().Create(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, cs session.Session) error {
+				if cs.ExpiresAt.Sub(testNow) != time.Hour {
+					t.Errorf("session for %s, want the default hour", cs.ExpiresAt.Sub(testNow))
+				}
+				return nil
+			})
+			req := httptest.NewRequest("POST", "/v1/sessions", strings.NewReader(tt.body))
+			req.Header.Set("Authorization", "Bearer "+testKey)
+			if tt.chunked {
+				req.ContentLength = -1
+				req.TransferEncoding = []string{"chunked"}
+			}
+			rec := httptest.NewRecorder()
+			s.Handler().ServeHTTP(rec, req)
+			if rec.Code != http.StatusCreated {
+				t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+			}
+		})
 	}
 }

@@ -38,11 +38,9 @@ type clientSessionJSON struct {
 func (s *Server) postSession(c *gin.Context) {
 	p, _ := principal(c)
 	var body sessionIn
-	if c.Request.ContentLength != 0 {
-		if err := decodeJSON(c, &body); err != nil {
-			s.fail(c, err)
-			return
-		}
+	if err := decodeOptionalJSON(c, &body); err != nil {
+		s.fail(c, err)
+		return
 	}
 	in := sessions.Input{ConversationID: body.ConversationID, CustomerName: body.CustomerName}
 	if body.TTLMinutes != nil {
