@@ -74,6 +74,18 @@ func NotFound(what string) *Error {
 	return &Error{Code: CodeNotFound, Message: what + " not found"}
 }
 
+// ErrUnread marks a refusal decided from a credential's form alone (none was sent, or it has
+// the form of no credential), before anything was read: cheap to answer, such a refusal is not
+// counted among the failed authentications that are throttled.
+var ErrUnread = errors.New("refused by its form, unread")
+
+// Unread returns e marked ErrUnread.
+func Unread(e *Error) *Error {
+	c := *e
+	c.Err = ErrUnread
+	return &c
+}
+
 // AsError returns the domain Error inside err, if there is one.
 func AsError(err error) (*Error, bool) {
 	var e *Error

@@ -79,9 +79,12 @@ func TestFailedAuthenticationThrottled(t *testing.T) {
 			if first <= burst {
 				t.Fatalf("first 429 at failure %d, want none before %d and one by %d", first, burst+1, 2*burst)
 			}
-			// The address stays throttled for a wrong key, a missing one and a wrong client token.
-			wantError(t, call(t, "GET", api.URL()+"/v1/account", from("203.0.113.7")...), http.StatusTooManyRequests, "rate_limited")
+			// The address stays throttled for a wrong key and a wrong client token; a missing or
+			// malformed key, refused by its form before any read, is a 401 at once (spec part 5).
+			wantError(t, call(t, "GET", api.URL()+"/v1/account", from("203.0.113.7", bearer(wrongKey)...)...), http.StatusTooManyRequests, "rate_limited")
 			wantError(t, call(t, "GET", api.URL()+"/v1/client/agent", from("203.0.113.7", bearer(wrongToken)...)...), http.StatusTooManyRequests, "rate_limited")
+			wantError(t, call(t, "GET", api.URL()+"/v1/account", from("203.0.113.7")...), http.StatusUnauthorized, "unauthorized")
+			wantError(t, call(t, "GET", api.URL()+"/v1/client/agent", from("203.0.113.7", bearer("svc_cs_wrong")...)...), http.StatusUnauthorized, "unauthorized")
 			// A valid key from the same address is never refused by it.
 			for range 3 {
 				if r := call(t, "GET", api.URL()+"/v1/account", from("203.0.113.7", bearer(a.key)...)...); r.status != http.StatusOK {

@@ -307,8 +307,15 @@ func TestAccountRoute(t *testing.T) {
 		code    domain.Code
 		checkOK func(t *testing.T, body map[string]any)
 	}{
-		{name: "no header", status: 401, code: domain.CodeUnauthorized, setup: failureCounted},
-		{name: "basic auth", header: "Basic dXNlcjpwYXNz", status: 401, code: domain.CodeUnauthorized, setup: failureCounted},
+		// Refused by its form alone, before any read: 401 at once, not counted by the throttle (the
+		// mock limiter fails the test on any call).
+		{name: "no header", status: 401, code: domain.CodeUnauthorized},
+		{name: "basic auth", header: "Basic dXNlcjpwYXNz", status: 401, code: domain.CodeUnauthorized},
+		{name: "not a key", header: "Bearer svc_live_wrong", status: 401, code: domain.CodeUnauthorized},
+		{name: "wrong key", header: "Bearer " + testKey, status: 401, code: domain.CodeUnauthorized, setup: func(d deps) {
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{}, domain.NotFound("key"))
+			failureCounted(d)
+		}},
 		{name: "inactive", header: "Bearer " + testKey, status: 403, code: domain.CodeAccountInactive, setup: func(d deps) {
 			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Inactive}}, nil)
 		}},
@@ -370,7 +377,7 @@ func failureCounted(d deps) {
 }
 
 // TestFailedAuthenticationThrottle checks that a failed authentication, of a key or a client
-// token, counts against the client address (the peer, or the forwarded address only behind a
+// token read and refused (not one refused by its form alone), counts against the client address (the peer, or the forwarded address only behind a
 // trusted proxy) and answers 429 with Retry-After past the allowance, while a valid key from an
 // address past it goes through without the failure limit being consulted (the mock limiter
 // fails the test on any call not expected).
@@ -389,12 +396,19 @@ func TestFailedAuthenticationThrottle(t *testing.T) {
 			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{}, domain.NotFound("key"))
 			d.limiter.EXPECT().Allow(gomock.Any(), "authfail:192.0.2.1", ratelimit.AuthFailures).Return(over, nil)
 		}},
-		{name: "a forwarded address is not believed from an untrusted peer", header: "", status: 429, setup: func(d deps) {
+		{name: "a forwarded address is not believed from an untrusted peer", header: "Bearer " + testKey, status: 429, setup: func(d deps) {
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{}, domain.NotFound("key"))
 			d.limiter.EXPECT().Allow(gomock.Any(), "authfail:192.0.2.1", ratelimit.AuthFailures).Return(over, nil)
 		}},
-		{name: "behind a trusted proxy the forwarded client counts", proxies: []string{"192.0.2.0/24"}, status: 429, setup: func(d deps) {
+		{name: "behind a trusted proxy the forwarded client counts", header: "Bearer " + testKey, proxies: []string{"192.0.2.0/24"}, status: 429, setup: func(d deps) {
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{}, domain.NotFound("key"))
 			d.limiter.EXPECT().Allow(gomock.Any(), "authfail:198.51.100.9", ratelimit.AuthFailures).Return(over, nil)
 		}},
+		// A request with no credential, or one of no credential's form, costs no read: 401 at
+		// once, uncounted (spec part 5 rule 2), from any address (no limiter call is expected).
+		{name: "no key is answered 401, uncounted", header: "", status: 401, setup: func(deps) {}},
+		{name: "a malformed key is answered 401, uncounted", header: "Bearer svc_live_wrong", status: 401, setup: func(deps) {}},
+		{name: "client route: a malformed token is answered 401, uncounted", header: "Bearer svc_cs_x", status: 401, setup: func(deps) {}},
 		{name: "client route: wrong token past the allowance", header: "Bearer svc_cs_" + strings.Repeat("x", 40), status: 429, setup: func(d deps) {
 			d.sessions.EXPECT().Credential(gomock.Any(), gomock.Any()).Return(ports.ClientCredential{}, domain.NotFound("client session"))
 			d.limiter.EXPECT().Allow(gomock.Any(), "authfail:192.0.2.1", ratelimit.AuthFailures).Return(over, nil)

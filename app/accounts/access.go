@@ -3,6 +3,7 @@ package accounts
 import (
 	"context"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -164,7 +165,7 @@ func (a *Access) AdmitKept(ctx context.Context, secret string, accountLimits ...
 
 func (a *Access) admit(ctx context.Context, secret string, reuse bool, accountLimits []ratelimit.Limit) (Admission, error) {
 	if !account.LooksLikeKey(secret) {
-		return Admission{}, unauthorized()
+		return Admission{}, domain.Unread(unauthorized())
 	}
 	limits := append([]ratelimit.Limit{ratelimit.PerKey}, accountLimits...)
 	hash := account.HashSecret(secret)
@@ -270,7 +271,7 @@ func (a *Access) count(ctx context.Context, keyID, accountID, plan string, limit
 	return out
 }
 
-func unauthorized() error {
+func unauthorized() *domain.Error {
 	return domain.Errorf(domain.CodeUnauthorized, "the API key is missing, wrong or revoked; send it as Authorization: Bearer svc_live_…")
 }
 
@@ -331,15 +332,17 @@ func (a *Access) Limit(ctx context.Context, plan, subject string, l ratelimit.Li
 }
 
 // Refused is what to answer a request whose authentication failed with err. A failed
-// authentication (401 unauthorized: a key or client token missing, wrong, expired or revoked) is
-// counted against the failures of the client address, and past the allowance of
-// ratelimit.AuthFailures the answer becomes 429 rate_limited with the wait. Any other error
+// authentication (401 unauthorized: a key or client token wrong, expired or revoked) is counted
+// against the failures of the client address, and past the allowance of ratelimit.AuthFailures
+// the answer becomes 429 rate_limited with the wait. A refusal decided before any read (no
+// credential sent, or one of no credential's form: domain.ErrUnread) costs nothing and is
+// answered 401 at once, uncounted, as the spec has it (part 5 rule 2). Any other error
 // (403 account_inactive, an outage) is returned as it is, uncounted. Only failures are counted,
 // so a valid credential from the same address is never refused, nor made to wait on the limiter.
 // When the limiter cannot count, the failure is answered with its 401: the throttle only slows
 // failing callers down, so it never turns a refusal into a 500.
 func (a *Access) Refused(ctx context.Context, address string, err error) error {
-	if domain.ErrorCode(err) != domain.CodeUnauthorized {
+	if domain.ErrorCode(err) != domain.CodeUnauthorized || errors.Is(err, domain.ErrUnread) {
 		return err
 	}
 	l := ratelimit.AuthFailures

@@ -81,7 +81,7 @@ type Principal struct {
 	Session session.Session
 }
 
-func unauthorized() error {
+func unauthorized() *domain.Error {
 	return domain.Errorf(domain.CodeUnauthorized, "the client token is missing, wrong, expired or revoked; send it as Authorization: Bearer svc_cs_…")
 }
 
@@ -89,7 +89,7 @@ func unauthorized() error {
 // expired, or revoked with the API key that created it, 403 when its account is not active.
 func (s *Sessions) Authenticate(ctx context.Context, token string) (Principal, error) {
 	if !session.LooksLikeToken(token) {
-		return Principal{}, unauthorized()
+		return Principal{}, domain.Unread(unauthorized())
 	}
 	hash := account.HashSecret(token)
 	cred, err := s.store.Credential(ctx, hash)
