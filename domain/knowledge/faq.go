@@ -42,11 +42,13 @@ const (
 // vectors given, the meaning of the words counts too (denseSpace: "make me laugh" near "tell me
 // a joke"); other languages are matched as before.
 type faqMatcher struct {
-	lang  string // the Brain's language: that of texts too short to tell
-	stem  Stemmer
-	feats map[string]int32
-	idf   []float64
-	posts [][]faqPosting // by feature
+	lang string // the Brain's language: that of texts too short to tell
+	stem Stemmer
+	// stopWeight scales the features of stop words (1: as others, 0: none).
+	stopWeight float64
+	feats      map[string]int32
+	idf        []float64
+	posts      [][]faqPosting // by feature
 	// answer is the answer of each item; norm is the length of the sum of each answer's items'
 	// vectors.
 	answer []int32
@@ -78,7 +80,12 @@ type feature struct {
 // newFAQMatcher indexes the FAQ items' questions; corpus is text of the Brain to tell its
 // language by; stem may be nil (words are then matched as they are).
 func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors) *faqMatcher {
-	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, feats: map[string]int32{}, answer: make([]int32, len(faqs))}
+	return newMatcher(faqs, corpus, stem, wv, 1)
+}
+
+// newMatcher is newFAQMatcher with the stop words' features weighing stopWeight.
+func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWeight float64) *faqMatcher {
+	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, stopWeight: stopWeight, feats: map[string]int32{}, answer: make([]int32, len(faqs))}
 	answers := map[string]int32{}
 	docs := make([][]feature, len(faqs))
 	var df []int
@@ -341,17 +348,20 @@ func (m *faqMatcher) features(text string) []feature {
 		seen   = make(map[string]int, 64)
 		order  = make([]string, 0, 64)
 		counts = make([]int, 0, 64)
+		scales = make([]float64, 0, 64) // stopWeight for a feature only stop words give, else 1
 		key    = make([]byte, 0, 32)
 	)
-	add := func(k []byte) {
+	add := func(k []byte, scale float64) {
 		if i, ok := seen[string(k)]; ok {
 			counts[i]++
+			scales[i] = max(scales[i], scale)
 			return
 		}
 		s := string(k)
 		seen[s] = len(order)
 		order = append(order, s)
 		counts = append(counts, 1)
+		scales = append(scales, scale)
 	}
 	content := false
 	for _, w := range lowerWords(text) {
@@ -359,25 +369,32 @@ func (m *faqMatcher) features(text string) []feature {
 		if folded == "" || len(folded) == 1 && !isDigit(folded[0]) {
 			continue
 		}
+		scale := 1.0
 		if _, stop := stopwords[folded]; stop {
-			add(append(append(key[:0], 'w'), folded...))
+			scale = m.stopWeight
+			add(append(append(key[:0], 'w'), folded...), scale)
 		} else {
-			add(append(append(key[:0], 'w'), foldWord(m.stemWord(w, lang))...))
+			add(append(append(key[:0], 'w'), foldWord(m.stemWord(w, lang))...), scale)
 			content = true
+		}
+		if scale == 0 {
+			continue
 		}
 		g := " " + folded + " "
 		for n := faqGramMin; n <= faqGramMax; n++ {
 			for i := 0; i+n <= len(g); i++ {
-				add(append(append(key[:0], 'g'), g[i:i+n]...))
+				add(append(append(key[:0], 'g'), g[i:i+n]...), scale)
 			}
 		}
 	}
 	if !content {
 		return nil // only stop words: nothing to look up
 	}
-	out := make([]feature, len(order))
+	out := make([]feature, 0, len(order))
 	for i, k := range order {
-		out[i] = feature{key: k, weight: 1 + math.Log(float64(counts[i])), gram: k[0] == 'g'}
+		if scales[i] > 0 {
+			out = append(out, feature{key: k, weight: scales[i] * (1 + math.Log(float64(counts[i]))), gram: k[0] == 'g'})
+		}
 	}
 	return out
 }

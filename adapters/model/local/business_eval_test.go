@@ -155,7 +155,7 @@ func (b business) judge(reply string, want []expectedReply) bool {
 }
 
 // runBusinesses asks every question of the businesses of a split and scores the replies.
-func runBusinesses(t testing.TB, s businessSet, split string) businessFigures {
+func runBusinesses(t testing.TB, s businessSet, split string, lim limits) businessFigures {
 	t.Helper()
 	var f businessFigures
 	emb := NewEmbedder()
@@ -170,7 +170,7 @@ func runBusinesses(t testing.TB, s businessSet, split string) businessFigures {
 				t.Fatal(err)
 			}
 			hits := ix.Search(q.Text, vecs[0], knowledge.DefaultHits)
-			got := reply(conversation.Turn{Profile: p, Message: q.Text, Hits: hits, Lang: p.ReplyLanguage(q.Text)}, MinConfidence)
+			got := reply(conversation.Turn{Profile: p, Message: q.Text, Hits: hits, Lang: p.ReplyLanguage(q.Text)}, lim)
 			var mark string
 			switch idk := isDontKnow(got); {
 			case len(q.Answers) == 0 && idk:
@@ -194,9 +194,8 @@ func runBusinesses(t testing.TB, s businessSet, split string) businessFigures {
 				mark = "WRONG"
 			}
 			top := ""
-			if len(hits) > 0 {
-				h := hits[0]
-				top = fmt.Sprintf("top %s %.3f conf %.3f", cmpOr(h.FAQ.ID, h.Chunk.URL), h.Score, h.Confidence)
+			for _, h := range hits[:min(3, len(hits))] {
+				top += fmt.Sprintf("%s %.3f/%.2f ", strings.TrimPrefix(cmpOr(h.FAQ.ID, h.Chunk.URL), "https://"), h.Score, h.Confidence)
 			}
 			f.lines = append(f.lines, fmt.Sprintf("%s %s | %q → %.90q (%s)", mark, b.Name, q.Text, got, top))
 		}
@@ -219,8 +218,20 @@ func TestEvalBusinesses(t *testing.T) {
 		t.Skip("prints figures and checks nothing: make eval runs it (SVC_EVAL=1)")
 	}
 	s := loadBusinesses(t)
+	if os.Getenv("SVC_EVAL_SWEEP") != "" {
+		// Every MinScore from 0.10 to 0.40 (MinConfidence as shipped): right, wrong (wrong
+		// answers and answers to questions the Brain does not answer) and "I don't know" to
+		// answerable questions, on both splits.
+		for k := 10; k <= 40; k++ {
+			lim := limits{MinConfidence, float64(k) / 100}
+			a, b := runBusinesses(t, s, "tune", lim), runBusinesses(t, s, "held-out", lim)
+			t.Logf("MinScore %.2f: tune right %d wrong %d idk %d | held-out right %d wrong %d idk %d", lim.score,
+				a.right, a.wrong+a.none-a.refused, a.missed, b.right, b.wrong+b.none-b.refused, b.missed)
+		}
+		return
+	}
 	for _, split := range []string{"tune", "held-out"} {
-		f := runBusinesses(t, s, split)
+		f := runBusinesses(t, s, split, shipped)
 		t.Logf("%s: %s", split, f)
 		if os.Getenv("SVC_EVAL_VERBOSE") != "" {
 			for _, l := range f.lines {

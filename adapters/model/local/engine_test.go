@@ -375,7 +375,7 @@ func TestMinScore(t *testing.T) {
 	}
 	lowest, highest := 1.0, 0.0
 	for _, q := range onTopic {
-		h, _ := best(b.search(t, q), MinConfidence)
+		h, _ := best(b.search(t, q), shipped)
 		lowest = min(lowest, h.Score)
 		if h.Score < MinScore {
 			t.Errorf("on topic %q scores %.3f, below MinScore %.2f", q, h.Score, MinScore)
@@ -385,7 +385,7 @@ func TestMinScore(t *testing.T) {
 		}
 	}
 	for _, q := range unrelated {
-		h, _ := best(b.search(t, q), MinConfidence)
+		h, _ := best(b.search(t, q), shipped)
 		highest = max(highest, h.Score)
 		if h.Score >= MinScore {
 			t.Errorf("unrelated %q scores %.3f, at or above MinScore %.2f", q, h.Score, MinScore)
@@ -442,14 +442,14 @@ func TestPassage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := passage(clean(tt.text, false), tt.question); got != tt.want {
+			if got := passage(clean(tt.text, false), tt.question, ""); got != tt.want {
 				t.Errorf("passage(%q) =\n%q\nwant\n%q", tt.question, got, tt.want)
 			}
 		})
 	}
 
 	huge := strings.Repeat("word ", 200) + "cake."
-	got := passage(huge, "cake")
+	got := passage(huge, "cake", "")
 	if n := utf8.RuneCountInString(got); n > maxPassage+1 || !strings.HasSuffix(got, "…") {
 		t.Errorf("a sentence of %d characters gave %d characters: %q", len(huge), n, got)
 	}
