@@ -240,3 +240,26 @@ func TestEvalBusinesses(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalBusinessesRegression guards the engine's answers on the small-Brain set: floors a
+// little under the figures reached (testdata/eval/README.md), on both splits.
+func TestEvalBusinessesRegression(t *testing.T) {
+	s := loadBusinesses(t)
+	for _, c := range []struct {
+		split                string
+		questions            int
+		leastRight, mostWrong int // wrong: wrong answers and answers to "none" questions
+	}{
+		{"tune", 82, 39, 8},
+		{"held-out", 79, 32, 13},
+	} {
+		f := runBusinesses(t, s, c.split, shipped)
+		t.Logf("%s: %s", c.split, f)
+		if n := f.answerable + f.none; n != c.questions {
+			t.Fatalf("%s: %d questions, want %d", c.split, n, c.questions)
+		}
+		if wrong := f.wrong + f.none - f.refused; f.right < c.leastRight || wrong > c.mostWrong {
+			t.Errorf("%s: %d right (floor %d), %d wrong (at most %d)", c.split, f.right, c.leastRight, wrong, c.mostWrong)
+		}
+	}
+}
