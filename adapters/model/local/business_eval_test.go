@@ -246,8 +246,8 @@ func TestEvalBusinesses(t *testing.T) {
 func TestEvalBusinessesRegression(t *testing.T) {
 	s := loadBusinesses(t)
 	for _, c := range []struct {
-		split                string
-		questions            int
+		split                 string
+		questions             int
 		leastRight, mostWrong int // wrong: wrong answers and answers to "none" questions
 	}{
 		{"tune", 82, 39, 8},
