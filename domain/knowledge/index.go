@@ -335,8 +335,12 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		sent  []float64
 		which []int32
 	)
+	var raw []feature // the query's features for the FAQ's and the sentences' matchers
+	if len(ix.faqs) > 0 || ix.sents != nil {
+		raw = ix.faq.textFeatures(query)
+	}
 	if ix.sents != nil {
-		sent, which = ix.sents.best(query, len(ix.chunks))
+		sent, which = ix.sents.best(query, raw, len(ix.chunks))
 	}
 	top := make(topK, 0, k)
 	for e := range len(ix.chunks) {
@@ -359,7 +363,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			top.push(c, ix.better)
 		}
 	}
-	for _, c := range ix.matchFAQ(query, known, unknown, normQuery, qv, bm25) {
+	for _, c := range ix.matchFAQ(query, raw, known, unknown, normQuery, qv, bm25) {
 		top.push(c, ix.better)
 	}
 
@@ -392,11 +396,11 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 // the Strong one if any, else the most similar, unless it scores 0 and is not Strong. Its score
 // is its answer's (faqMatcher), its BM25 that of its question and answer; Overlap and Strong are
 // as Index says.
-func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64) []candidate {
+func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64) []candidate {
 	if len(ix.faqs) == 0 {
 		return nil
 	}
-	sim, scores, meant := ix.faq.match(query)
+	sim, scores, meant := ix.faq.match(query, raw)
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
 		switch {

@@ -13,10 +13,11 @@ import (
 // Parameters of the sentence matcher of small Brains (see sentenceMatcher), tuned on the
 // small-Brain set (testdata/eval/README.md).
 const (
-	// sentenceMaxChunks is the most chunks of a Brain whose sentences are matched one by one: a
-	// few pages (a small business's site). Larger Brains keep the chunks' own score only, so that
-	// their index builds as fast as before.
-	sentenceMaxChunks = 300
+	// sentenceMaxChunks is the most chunks of a Brain whose sentences are matched one by one:
+	// about 80,000 characters, a small business's site. Larger Brains keep the chunks' own score
+	// only, so that their index builds as fast as before (the sentences' n-grams cost about as
+	// much as an FAQ of as many items).
+	sentenceMaxChunks = 100
 	// sentenceWeight is the share of the best sentence's similarity in a chunk's score; the
 	// chunk's BM25 and cosine have the rest.
 	sentenceWeight = 0.7
@@ -66,11 +67,12 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 	return s
 }
 
-// best returns the similarity in [0, 1] of the query with the best sentence of each chunk and
-// that sentence's index (one of each per chunk, n chunks; -1 where none matches), or nil when
-// the query has nothing to look up.
-func (s *sentenceMatcher) best(query string, n int) ([]float64, []int32) {
-	q := s.m.features(query)
+// best returns the similarity in [0, 1] of the query (of features raw: textFeatures, the same
+// for the FAQ's matcher and this one, both of the Brain's language) with the best sentence of
+// each chunk and that sentence's index (one of each per chunk, n chunks; -1 where none
+// matches), or nil when the query has nothing to look up.
+func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, []int32) {
+	q := s.m.weigh(raw)
 	if len(q) == 0 {
 		return nil, nil
 	}
@@ -179,6 +181,9 @@ var (
 // statedCue returns the cues a sentence answers: a price (an amount of money), a time (a time of
 // day or a duration), a place (a street's name with a number).
 func statedCue(sentence string) cue {
+	if !strings.ContainsAny(sentence, "0123456789") {
+		return 0 // each of them has a number
+	}
 	folded := strings.ToLower(sentence)
 	var c cue
 	if priceFact.MatchString(folded) {
@@ -187,7 +192,7 @@ func statedCue(sentence string) cue {
 	if timeFact.MatchString(folded) {
 		c |= cueTime
 	}
-	if placeFact.MatchString(NormalizeQuestion(sentence)) && strings.ContainsAny(sentence, "0123456789") {
+	if placeFact.MatchString(NormalizeQuestion(sentence)) {
 		c |= cuePlace
 	}
 	return c

@@ -263,3 +263,75 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBusinessReply measures one customer question against a small Brain of the
+// small-Brain set (a few pages and FAQ items): the Brain's search (with the query's vector made
+// beforehand) and the engine's reply.
+func BenchmarkBusinessReply(b *testing.B) {
+	type asked struct {
+		ix   *knowledge.Index
+		p    profile.Profile
+		text string
+		vec  []float32
+	}
+	var qs []asked
+	for _, biz := range loadBusinesses(b).Businesses {
+		ix, p := biz.index(b), biz.profile()
+		for _, q := range biz.Questions {
+			vecs, err := NewEmbedder().Embed(context.Background(), []string{q.Text}, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			qs = append(qs, asked{ix, p, q.Text, vecs[0]})
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		q := qs[i%len(qs)]
+		hits := q.ix.Search(q.text, q.vec, knowledge.DefaultHits)
+		_ = reply(conversation.Turn{Profile: q.p, Message: q.text, Hits: hits, Lang: q.p.ReplyLanguage(q.text)}, shipped)
+	}
+}
+
+// BenchmarkBusinessIndex measures building the indexes of the small-Brain set's six Brains,
+// their vectors made beforehand.
+func BenchmarkBusinessIndex(b *testing.B) {
+	type brainParts struct {
+		docs []knowledge.Doc
+		faqs []knowledge.FAQ
+	}
+	var parts []brainParts
+	for _, biz := range loadBusinesses(b).Businesses {
+		var chunks []knowledge.Chunk
+		var texts []string
+		for i, p := range biz.Pages {
+			for _, c := range knowledge.Split(knowledge.Page{URL: p.URL, Title: p.Title, Content: strings.TrimSpace(p.Content)}, 0, 0) {
+				c.ID = fmt.Sprintf("page%d-%d", i, c.Ordinal)
+				chunks = append(chunks, c)
+				texts = append(texts, c.Title+"\n"+c.Text)
+			}
+		}
+		for _, f := range biz.FAQ {
+			texts = append(texts, f.Question)
+		}
+		vecs, err := NewEmbedder().Embed(context.Background(), texts, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var bp brainParts
+		for i, c := range chunks {
+			bp.docs = append(bp.docs, knowledge.Doc{Chunk: c, Vector: vecs[i]})
+		}
+		for i, f := range biz.FAQ {
+			bp.faqs = append(bp.faqs, knowledge.FAQ{ID: f.ID, Question: f.Question, Answer: f.Answer, Vector: vecs[len(chunks)+i]})
+		}
+		parts = append(parts, bp)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, bp := range parts {
+			knowledge.NewIndex(bp.docs, bp.faqs, NewStemmer(), sharedWords)
+		}
+	}
+}
