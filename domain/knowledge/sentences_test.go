@@ -16,21 +16,30 @@ func TestSentences(t *testing.T) {
 }
 
 func TestCues(t *testing.T) {
-	for _, c := range []struct {
-		query, lang string
-		want        cue
+	asked := map[string][]struct {
+		query string
+		want  cue
 	}{
-		{"how much is a cleaning", "en", cuePrice},
-		{"whats ur address", "en", cuePlace},
-		{"what time do you close on saturday", "en", cueTime},
-		{"is there parking", "en", 0},
-		{"quanto custa a manicure", "pt", cuePrice},
-		{"onde ficam", "pt", cuePlace},
-		{"¿Dónde estáis?", "es", cuePlace},
-		{"a qué hora abren", "es", cueTime},
-	} {
-		if got := askedCue(c.query, c.lang); got != c.want {
-			t.Errorf("askedCue(%q) = %b, want %b", c.query, got, c.want)
+		"en": {
+			{"how much is a cleaning", cuePrice},
+			{"whats ur address", cuePlace},
+			{"what time do you close on saturday", cueTime},
+			{"is there parking", 0},
+		},
+		"pt": {
+			{"quanto custa a manicure", cuePrice},
+			{"onde ficam", cuePlace},
+		},
+		"es": {
+			{"¿Dónde estáis?", cuePlace},
+			{"a qué hora abren", cueTime},
+		},
+	}
+	for lang, cases := range asked {
+		for _, c := range cases {
+			if got := askedCue(c.query, lang); got != c.want {
+				t.Errorf("askedCue(%q, %s) = %b, want %b", c.query, lang, got, c.want)
+			}
 		}
 	}
 	for _, c := range []struct {

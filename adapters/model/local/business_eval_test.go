@@ -76,10 +76,16 @@ func (b business) profile() profile.Profile {
 		Contact: profile.Contact{Email: c.Email, Phone: c.Phone, Address: c.Address, Hours: c.Hours}}
 }
 
-// index builds the business's Brain as the app does: pages split with the default sizes, chunks
-// (title and text) and FAQ questions embedded by the built-in embedder, the index with the
-// stemmer and the word vectors.
+// index builds the business's Brain as the app does (parts).
 func (b business) index(t testing.TB) *knowledge.Index {
+	t.Helper()
+	docs, faqs := b.parts(t)
+	return knowledge.NewIndex(docs, faqs, NewStemmer(), evalWords(t))
+}
+
+// parts returns the business's Brain as the app indexes it: pages split with the default sizes,
+// chunks (title and text) and FAQ questions embedded by the built-in embedder.
+func (b business) parts(t testing.TB) ([]knowledge.Doc, []knowledge.FAQ) {
 	t.Helper()
 	var chunks []knowledge.Chunk
 	var texts []string
@@ -105,7 +111,7 @@ func (b business) index(t testing.TB) *knowledge.Index {
 	for i, f := range b.FAQ {
 		faqs[i] = knowledge.FAQ{ID: f.ID, Question: f.Question, Answer: f.Answer, Vector: vecs[len(chunks)+i]}
 	}
-	return knowledge.NewIndex(docs, faqs, NewStemmer(), evalWords(t))
+	return docs, faqs
 }
 
 // businessFigures count the engine's replies to one split's questions.
@@ -303,30 +309,8 @@ func BenchmarkBusinessIndex(b *testing.B) {
 	}
 	var parts []brainParts
 	for _, biz := range loadBusinesses(b).Businesses {
-		var chunks []knowledge.Chunk
-		var texts []string
-		for i, p := range biz.Pages {
-			for _, c := range knowledge.Split(knowledge.Page{URL: p.URL, Title: p.Title, Content: strings.TrimSpace(p.Content)}, 0, 0) {
-				c.ID = fmt.Sprintf("page%d-%d", i, c.Ordinal)
-				chunks = append(chunks, c)
-				texts = append(texts, c.Title+"\n"+c.Text)
-			}
-		}
-		for _, f := range biz.FAQ {
-			texts = append(texts, f.Question)
-		}
-		vecs, err := NewEmbedder().Embed(context.Background(), texts, 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var bp brainParts
-		for i, c := range chunks {
-			bp.docs = append(bp.docs, knowledge.Doc{Chunk: c, Vector: vecs[i]})
-		}
-		for i, f := range biz.FAQ {
-			bp.faqs = append(bp.faqs, knowledge.FAQ{ID: f.ID, Question: f.Question, Answer: f.Answer, Vector: vecs[len(chunks)+i]})
-		}
-		parts = append(parts, bp)
+		docs, faqs := biz.parts(b)
+		parts = append(parts, brainParts{docs, faqs})
 	}
 	b.ReportAllocs()
 	for b.Loop() {
