@@ -15,13 +15,14 @@ import (
 	"github.com/svcagent/svc/domain/profile"
 )
 
-// MinScore is the least knowledge.Hit Score of a chunk the engine answers from. Measured with the built-in embedder and the default chunk sizes on test Brains (a
-// bakery, a bike shop): questions unrelated to the Brain score 0.01 to 0.1, and up to 0.19 when
-// they share one ordinary word with a page ("do you repair cars?" at a bike shop); questions a
-// page answers in the words they are asked score 0.22 to 0.5, a few short Portuguese and Spanish
-// ones from 0.2 (few terms, so an unmatched one weighs much). MinScore keeps a margin of 0.03
-// over the unrelated side: a false match quotes a passage off the point, while a miss still gets
-// an honest "I don't know" with the contact. TestMinScore checks both sides with real scores.
+// MinScore is the least knowledge.Hit Score of a chunk the engine answers from. A small Brain's
+// chunks score mostly by their best sentence (knowledge.Index), and MinScore was swept on the
+// tuning split of the small-Brain set (testdata/eval/README.md: most right answers at the fewest
+// wrong ones, from 0.10 to 0.40) and checked on its held-out split. With it, on the bakery of
+// TestMinScore, questions unrelated to the Brain score at most about 0.15 (sharing an ordinary
+// word with a page: "Do you do weddings photography?") and questions a page answers at least
+// about 0.19. A false match quotes a passage off the point, while a miss still gets an honest
+// "I don't know" with the contact. TestMinScore checks both sides with real scores.
 const MinScore = 0.17
 
 // MinConfidence is the least knowledge.Hit Confidence of an FAQ item (not Strong) the engine
