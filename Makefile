@@ -43,11 +43,12 @@ bench-go:
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./tests/ ./adapters/store/
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./domain/knowledge/ ./adapters/model/local/
 
-## eval: the agent's answer quality on an intent set through the API (testdata/eval/README.md);
+## eval: the agent's answer quality on an intent set through the API (testdata/eval/README.md),
+## then in process on it and on the small-Brain set;
 ## SVC_EVAL_FILE names another file of the same shape, SVC_EVAL_DEV=all asks every dev question
 eval:
 	$(GO) test -count=1 -tags eval -run '^TestEval$$' -v -timeout 60m ./tests/
-	SVC_EVAL=1 $(GO) test -count=1 -run '^TestEvalFigures$$' -v ./adapters/model/local/
+	SVC_EVAL=1 $(GO) test -count=1 -run '^(TestEvalFigures|TestEvalBusinesses)$$' -v ./adapters/model/local/
 
 ## fuzz: run every fuzz target of the repository (each `func FuzzXxx` of a *_test.go) for FUZZTIME
 ## (10s unless set) in its package; their seed corpora already run in `make test`

@@ -123,3 +123,24 @@ func BenchmarkIndexBuild(b *testing.B) {
 	}
 	b.ReportMetric(float64(chunks), "chunks")
 }
+
+// BenchmarkIndexBuildSmall is BenchmarkIndexBuild for a small business's site at the most
+// chunks whose sentences are still matched one by one (sentenceMaxChunks): 14 pages of 4,000
+// characters, about 100 chunks, with the stemmer of the tests.
+func BenchmarkIndexBuildSmall(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 3))
+	z := newZipf(r)
+	var docs []Doc
+	for i := range 14 {
+		p := Page{URL: fmt.Sprintf("https://shop.example/p/%d", i), Title: benchText(r, z, 30), Content: benchText(r, z, 4000)}
+		for _, c := range Split(p, 0, 0) {
+			c.ID = fmt.Sprintf("%s#%d", p.URL, c.Ordinal)
+			docs = append(docs, Doc{Chunk: c, Vector: vectorOf(c.Text, 256)})
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		NewIndex(docs, nil, lightStemmer{}, nil)
+	}
+	b.ReportMetric(float64(len(docs)), "chunks")
+}

@@ -42,8 +42,14 @@ const (
 // vectors given, the meaning of the words counts too (denseSpace: "make me laugh" near "tell me
 // a joke"); other languages are matched as before.
 type faqMatcher struct {
-	lang  string // the Brain's language: that of texts too short to tell
-	stem  Stemmer
+	lang string // the Brain's language: that of texts too short to tell
+	stem Stemmer
+	// stopWeight scales the features of stop words (1: as others, 0: none).
+	stopWeight float64
+	// words holds the feature keys of each word (wordKeys) and buf the buffers of textFeatures
+	// while the matcher is built; nil after.
+	words map[string][]string
+	buf   *featureBuf
 	feats map[string]int32
 	idf   []float64
 	posts [][]faqPosting // by feature
@@ -63,6 +69,14 @@ type faqMatcher struct {
 	members   [][]int32
 }
 
+// featureBuf holds what textFeatures counts a text's features in.
+type featureBuf struct {
+	seen   map[string]int // the index of each feature in order
+	order  []string       // the features in the order they first appear
+	counts []int
+	stops  []bool // whether only stop words give the feature
+}
+
 type faqPosting struct {
 	item   int32
 	weight float32 // of the feature in the item's vector
@@ -73,14 +87,22 @@ type feature struct {
 	key    string
 	weight float64
 	gram   bool
+	stop   bool // only stop words give it
 }
 
 // newFAQMatcher indexes the FAQ items' questions; corpus is text of the Brain to tell its
 // language by; stem may be nil (words are then matched as they are).
 func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors) *faqMatcher {
-	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, feats: map[string]int32{}, answer: make([]int32, len(faqs))}
+	return newMatcher(faqs, corpus, stem, wv, 1)
+}
+
+// newMatcher is newFAQMatcher with the stop words' features weighing stopWeight.
+func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWeight float64) *faqMatcher {
+	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, stopWeight: stopWeight, feats: map[string]int32{}, answer: make([]int32, len(faqs)),
+		words: map[string][]string{}, buf: &featureBuf{seen: map[string]int{}}}
 	answers := map[string]int32{}
 	docs := make([][]feature, len(faqs))
+	ids := make([][]int32, len(faqs)) // of each item's features
 	var df []int
 	for i, f := range faqs {
 		a := strings.TrimSpace(f.Answer)
@@ -91,7 +113,8 @@ func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors) *faq
 		}
 		m.answer[i] = g
 		docs[i] = m.features(f.Question)
-		for _, ft := range docs[i] {
+		ids[i] = make([]int32, len(docs[i]))
+		for j, ft := range docs[i] {
 			id, ok := m.feats[ft.key]
 			if !ok {
 				id = int32(len(df))
@@ -99,6 +122,7 @@ func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors) *faq
 				df = append(df, 0)
 			}
 			df[id]++
+			ids[i][j] = id
 		}
 	}
 	n := float64(len(faqs))
@@ -107,30 +131,40 @@ func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors) *faq
 		m.idf[id] = math.Log((1+n)/(1+float64(d))) + 1
 	}
 	m.posts = make([][]faqPosting, len(df))
+	// The length of the sum of each answer's items' vectors: of its one item's for most answers,
+	// summed feature by feature for the others.
+	size := make([]int, len(answers))
+	for _, g := range m.answer {
+		size[g]++
+	}
 	sums := make([]map[int32]float64, len(answers))
+	m.norm = make([]float64, len(answers))
 	for i, doc := range docs {
 		w := make([]float64, len(doc))
 		for j, ft := range doc {
-			w[j] = ft.weight * m.idf[m.feats[ft.key]]
+			w[j] = ft.weight * m.idf[ids[i][j]]
 		}
 		normalise(doc, w)
 		g := m.answer[i]
-		if sums[g] == nil {
+		if size[g] > 1 && sums[g] == nil {
 			sums[g] = map[int32]float64{}
 		}
-		for j, ft := range doc {
-			id := m.feats[ft.key]
+		for j, id := range ids[i] {
 			m.posts[id] = append(m.posts[id], faqPosting{item: int32(i), weight: float32(w[j])})
-			sums[g][id] += w[j]
+			if size[g] > 1 {
+				sums[g][id] += w[j]
+			} else {
+				m.norm[g] += w[j] * w[j]
+			}
 		}
 	}
-	m.norm = make([]float64, len(answers))
 	for g, sum := range sums {
 		for _, w := range sum {
 			m.norm[g] += w * w
 		}
 		m.norm[g] = math.Sqrt(m.norm[g])
 	}
+	m.words, m.buf = nil, nil
 	m.indexDense(faqs, wv, len(answers))
 	m.cls = newClassifier(m, docs, len(answers))
 	return m
@@ -213,13 +247,13 @@ func normalise(doc []feature, w []float64) {
 	}
 }
 
-// match returns the similarity in [0, 1] of the query with each item (sim, one per item), the
+// match returns, for a query of features raw (textFeatures), the similarity in [0, 1] of the query with each item (sim, one per item), the
 // score in [0, 1] of each answer (one per answer, indexed like answer), and whether the query's
 // vector of meaning took part (meant): for an English FAQ with word vectors, a part
 // (denseWeight) of the similarity and of the score is the cosine of the vectors of meaning (an
 // answer's: best item and centroid as for the words), and the classifier reads the vector too.
-func (m *faqMatcher) match(query string) (sim, scores []float64, meant bool) {
-	q := m.features(query)
+func (m *faqMatcher) match(query string, raw []feature) (sim, scores []float64, meant bool) {
+	q := m.weigh(raw)
 	sim = make([]float64, len(m.answer))
 	m.similarity(q, sim)
 	scores = m.aggregate(sim, m.norm, faqBestWeight)
@@ -332,44 +366,59 @@ func (m *faqMatcher) similarity(q []feature, sim []float64) {
 	}
 }
 
-// features returns the features of a text with their counts' weights (1 + log count).
-func (m *faqMatcher) features(text string) []feature {
-	lang := language.Detect(text, m.lang)
-	// The features in the order they first appear, with their counts; key is the feature being
-	// looked up, so that a feature seen before costs no allocation.
-	var (
-		seen   = make(map[string]int, 64)
-		order  = make([]string, 0, 64)
-		counts = make([]int, 0, 64)
-		key    = make([]byte, 0, 32)
-	)
-	add := func(k []byte) {
-		if i, ok := seen[string(k)]; ok {
-			counts[i]++
-			return
-		}
-		s := string(k)
-		seen[s] = len(order)
-		order = append(order, s)
-		counts = append(counts, 1)
+// features returns the features of a text as this matcher weighs them (weigh).
+func (m *faqMatcher) features(text string) []feature { return m.weigh(m.textFeatures(text)) }
+
+// weigh returns the features of a text with those only stop words give weighing stopWeight
+// (left out at 0).
+func (m *faqMatcher) weigh(q []feature) []feature {
+	if m.stopWeight == 1 {
+		return q
 	}
+	out := make([]feature, 0, len(q))
+	for _, f := range q {
+		if f.stop {
+			if m.stopWeight == 0 {
+				continue
+			}
+			f.weight *= m.stopWeight
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// textFeatures returns the features of a text with their counts' weights (1 + log count),
+// marking those that only stop words give; nil for a text of stop words only.
+func (m *faqMatcher) textFeatures(text string) []feature {
+	lang := language.Detect(text, m.lang)
+	// The features in the order they first appear, with their counts; while the matcher is
+	// built, in the same buffers for every text.
+	b := m.buf
+	if b == nil {
+		size := min(3*len(text), 512) // about the features of a text's words
+		b = &featureBuf{seen: make(map[string]int, size), order: make([]string, 0, size), counts: make([]int, 0, size), stops: make([]bool, 0, size)}
+	}
+	clear(b.seen)
+	seen, order, counts, stops := b.seen, b.order[:0], b.counts[:0], b.stops[:0]
+	defer func() { b.order, b.counts, b.stops = order, counts, stops }()
 	content := false
 	for _, w := range lowerWords(text) {
-		folded := foldWord(w)
-		if folded == "" || len(folded) == 1 && !isDigit(folded[0]) {
+		keys, stop := m.wordKeys(w, lang)
+		if keys == nil {
 			continue
 		}
-		if _, stop := stopwords[folded]; stop {
-			add(append(append(key[:0], 'w'), folded...))
-		} else {
-			add(append(append(key[:0], 'w'), foldWord(m.stemWord(w, lang))...))
-			content = true
-		}
-		g := " " + folded + " "
-		for n := faqGramMin; n <= faqGramMax; n++ {
-			for i := 0; i+n <= len(g); i++ {
-				add(append(append(key[:0], 'g'), g[i:i+n]...))
+		content = content || !stop
+		for _, k := range keys {
+			if i, ok := seen[k]; ok {
+				counts[i]++
+				stops[i] = stops[i] && stop
+				continue
 			}
+			seen[k] = len(order)
+			order = append(order, k)
+			counts = append(counts, 1)
+			stops = append(stops, stop)
 		}
 	}
 	if !content {
@@ -377,9 +426,42 @@ func (m *faqMatcher) features(text string) []feature {
 	}
 	out := make([]feature, len(order))
 	for i, k := range order {
-		out[i] = feature{key: k, weight: 1 + math.Log(float64(counts[i])), gram: k[0] == 'g'}
+		out[i] = feature{key: k, weight: 1 + math.Log(float64(counts[i])), gram: k[0] == 'g', stop: stops[i]}
 	}
 	return out
+}
+
+// wordKeys returns the keys of the features of a lower-case word in lang: its stem's (the word
+// itself for a stop word), then its character n-grams; and whether it is a stop word. Nil for a
+// word that has none (a single letter). While the matcher is built, the keys of each word are
+// made once (m.words), however often the word occurs.
+func (m *faqMatcher) wordKeys(w, lang string) ([]string, bool) {
+	folded := foldWord(w)
+	if folded == "" || len(folded) == 1 && !isDigit(folded[0]) {
+		return nil, false
+	}
+	_, stop := stopwords[folded]
+	if m.words != nil {
+		if keys, ok := m.words[lang+":"+w]; ok {
+			return keys, stop
+		}
+	}
+	keys := make([]string, 0, 3*len(folded))
+	if stop {
+		keys = append(keys, "w"+folded)
+	} else {
+		keys = append(keys, "w"+foldWord(m.stemWord(w, lang)))
+	}
+	g := " " + folded + " "
+	for n := faqGramMin; n <= faqGramMax; n++ {
+		for i := 0; i+n <= len(g); i++ {
+			keys = append(keys, "g"+g[i:i+n])
+		}
+	}
+	if m.words != nil {
+		m.words[lang+":"+w] = keys
+	}
+	return keys, stop
 }
 
 // apostrophes drops the apostrophes of a text.

@@ -38,14 +38,17 @@ type FAQ struct {
 // question). Strong marks an FAQ item whose question matches the query closely enough to answer
 // with its answer directly.
 type Hit struct {
-	Kind    Kind
-	Chunk   Chunk // when Kind is KindChunk
-	FAQ     FAQ   // when Kind is KindFAQ
-	Score   float64
-	BM25    float64
-	Cosine  float64
-	Overlap float64
-	Strong  bool
+	Kind  Kind
+	Chunk Chunk // when Kind is KindChunk
+	// Sentence is, for a chunk of a small Brain, its sentence (or its title) most like the query
+	// (see Index); empty when none is.
+	Sentence string
+	FAQ      FAQ // when Kind is KindFAQ
+	Score    float64
+	BM25     float64
+	Cosine   float64
+	Overlap  float64
+	Strong   bool
 	// Meant is, for an FAQ item, whether its answer was also matched by the meaning of the
 	// query's words, by an FAQ of many answers each asked in several ways (with the classifier)
 	// in English with word vectors: it may then share no term with the query ("who built you"
@@ -117,6 +120,7 @@ type Index struct {
 	questions  []string  // normalised question of each FAQ item
 	questTerms [][]int32 // sorted distinct terms of each FAQ item's question
 	faq        *faqMatcher
+	sents      *sentenceMatcher // nil for a large Brain
 
 	scratch sync.Pool // of *[]float64 with one BM25 score per entry
 }
@@ -198,6 +202,7 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		corpus.WriteString(d.Chunk.Text + "\n")
 	}
 	ix.faq = newFAQMatcher(faqs, corpus.String(), stem, words)
+	ix.sents = newSentenceMatcher(ix.chunks, corpus.String(), stem)
 	ix.indexVectors(docs, faqs)
 	ix.scratch.New = func() any {
 		s := make([]float64, n)
@@ -284,6 +289,7 @@ type candidate struct {
 	strong       bool
 	meant        bool
 	confidence   float64
+	sentence     int32 // of a chunk: its best sentence in ix.sents, or -1
 }
 
 // Search returns the k best hits for a query, best first; k 0 means DefaultHits. queryVec is the
@@ -325,9 +331,20 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		}
 	}
 
+	var (
+		sent  []float64
+		which []int32
+	)
+	var raw []feature // the query's features for the FAQ's and the sentences' matchers
+	if len(ix.faqs) > 0 || ix.sents != nil {
+		raw = ix.faq.textFeatures(query)
+	}
+	if ix.sents != nil {
+		sent, which = ix.sents.best(query, raw, len(ix.chunks))
+	}
 	top := make(topK, 0, k)
 	for e := range len(ix.chunks) {
-		c := candidate{entry: int32(e), bm25: bm25[e]}
+		c := candidate{entry: int32(e), bm25: bm25[e], sentence: -1}
 		if best > 0 {
 			c.score = c.bm25 / best
 		}
@@ -335,11 +352,18 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			c.cosine = float64(dot(qv, ix.vecs[e*ix.dims:(e+1)*ix.dims]))
 			c.score = lexicalWeight*c.score + (1-lexicalWeight)*max(c.cosine, 0)
 		}
+		if ix.sents != nil {
+			s := 0.0
+			if sent != nil {
+				s, c.sentence = sent[e], which[e]
+			}
+			c.score = (1-sentenceWeight)*c.score + sentenceWeight*s
+		}
 		if c.score > 0 {
 			top.push(c, ix.better)
 		}
 	}
-	for _, c := range ix.matchFAQ(query, known, unknown, normQuery, qv, bm25) {
+	for _, c := range ix.matchFAQ(query, raw, known, unknown, normQuery, qv, bm25) {
 		top.push(c, ix.better)
 	}
 
@@ -357,6 +381,9 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
+			if c.sentence >= 0 {
+				h.Sentence = ix.sents.text[c.sentence]
+			}
 		} else {
 			h.Kind, h.FAQ = KindFAQ, ix.faqs[e-len(ix.chunks)]
 		}
@@ -369,11 +396,11 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 // the Strong one if any, else the most similar, unless it scores 0 and is not Strong. Its score
 // is its answer's (faqMatcher), its BM25 that of its question and answer; Overlap and Strong are
 // as Index says.
-func (ix *Index) matchFAQ(query string, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64) []candidate {
+func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64) []candidate {
 	if len(ix.faqs) == 0 {
 		return nil
 	}
-	sim, scores, meant := ix.faq.match(query)
+	sim, scores, meant := ix.faq.match(query, raw)
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
 		switch {

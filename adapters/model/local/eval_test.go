@@ -168,7 +168,7 @@ func searchEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion) [][]knowle
 func scoreEval(qs []evalQuestion, hits [][]knowledge.Hit, minConfidence float64) evalFigures {
 	var f evalFigures
 	for n, q := range qs {
-		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits[n], Lang: "en"}, minConfidence))
+		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits[n], Lang: "en"}, limits{minConfidence, MinScore}))
 		if q.Intent == outOfScope {
 			f.oos++
 			if got == "" {
@@ -311,7 +311,7 @@ func TestEvalCloseIntents(t *testing.T) {
 		{"my name", "user_name"},
 	} {
 		hits := searchEval(t, ix, []evalQuestion{{Text: c.question}})[0]
-		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: c.question, Hits: hits, Lang: "en"}, MinConfidence))
+		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: c.question, Hits: hits, Lang: "en"}, shipped))
 		if got != c.want {
 			t.Errorf("%q: answered %q, want %q", c.question, got, c.want)
 		}
@@ -342,7 +342,7 @@ func BenchmarkEvalReply(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		q := qs[i%len(qs)]
 		hits := ix.Search(q.Text, vecs[i%len(qs)], 5)
-		_ = reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"}, MinConfidence)
+		_ = reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"}, shipped)
 	}
 }
 

@@ -1,0 +1,321 @@
+package local
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/profile"
+)
+
+// businessFile is the small-Brain evaluation set (testdata/eval/README.md): invented businesses,
+// each with a profile, a few pages and FAQ items, and customers' questions labelled by what
+// answers them.
+const businessFile = "../../../testdata/eval/businesses.json"
+
+type businessSet struct {
+	Businesses []business `json:"businesses"`
+}
+
+type business struct {
+	Name    string `json:"name"`
+	Split   string `json:"split"` // "tune" or "held-out"
+	Profile struct {
+		BusinessName string   `json:"business_name"`
+		Languages    []string `json:"languages"`
+		Description  string   `json:"description"`
+		Contact      struct {
+			Email, Phone, Address, Hours string
+		} `json:"contact"`
+	} `json:"profile"`
+	Pages []struct {
+		URL     string `json:"url"`
+		Title   string `json:"title"`
+		Content string `json:"content"`
+	} `json:"pages"`
+	FAQ []struct {
+		ID       string `json:"id"`
+		Question string `json:"question"`
+		Answer   string `json:"answer"`
+	} `json:"faq"`
+	Questions []struct {
+		Text    string          `json:"text"`
+		Answers []expectedReply `json:"answers"` // none: the right reply is "I don't know"
+	} `json:"questions"`
+}
+
+// expectedReply is one reply that answers a question: an FAQ item's answer, or a passage of a
+// page (its open token) that contains a phrase.
+type expectedReply struct {
+	FAQ      string `json:"faq"`
+	Page     string `json:"page"`
+	Contains string `json:"contains"`
+}
+
+func loadBusinesses(t testing.TB) businessSet {
+	t.Helper()
+	raw, err := os.ReadFile(businessFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s businessSet
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatalf("decode %s: %v", businessFile, err)
+	}
+	return s
+}
+
+func (b business) profile() profile.Profile {
+	c := b.Profile.Contact
+	return profile.Profile{BusinessName: b.Profile.BusinessName, Languages: b.Profile.Languages, Description: b.Profile.Description,
+		Contact: profile.Contact{Email: c.Email, Phone: c.Phone, Address: c.Address, Hours: c.Hours}}
+}
+
+// index builds the business's Brain as the app does (parts).
+func (b business) index(t testing.TB) *knowledge.Index {
+	t.Helper()
+	docs, faqs := b.parts(t)
+	return knowledge.NewIndex(docs, faqs, NewStemmer(), evalWords(t))
+}
+
+// parts returns the business's Brain as the app indexes it: pages split with the default sizes,
+// chunks (title and text) and FAQ questions embedded by the built-in embedder.
+func (b business) parts(t testing.TB) ([]knowledge.Doc, []knowledge.FAQ) {
+	t.Helper()
+	var chunks []knowledge.Chunk
+	var texts []string
+	for i, p := range b.Pages {
+		for _, c := range knowledge.Split(knowledge.Page{URL: p.URL, Title: p.Title, Content: strings.TrimSpace(p.Content)}, 0, 0) {
+			c.ID = fmt.Sprintf("page%d-%d", i, c.Ordinal)
+			chunks = append(chunks, c)
+			texts = append(texts, c.Title+"\n"+c.Text)
+		}
+	}
+	for _, f := range b.FAQ {
+		texts = append(texts, f.Question)
+	}
+	vecs, err := NewEmbedder().Embed(context.Background(), texts, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := make([]knowledge.Doc, len(chunks))
+	for i, c := range chunks {
+		docs[i] = knowledge.Doc{Chunk: c, Vector: vecs[i]}
+	}
+	faqs := make([]knowledge.FAQ, len(b.FAQ))
+	for i, f := range b.FAQ {
+		faqs[i] = knowledge.FAQ{ID: f.ID, Question: f.Question, Answer: f.Answer, Vector: vecs[len(chunks)+i]}
+	}
+	return docs, faqs
+}
+
+// businessFigures count the engine's replies to one split's questions.
+type businessFigures struct {
+	answerable, none int
+	right, wrong     int // of answerable questions: the expected reply, another one
+	missed           int // of answerable questions: "I don't know"
+	refused          int // of "none" questions: "I don't know"
+	lines            []string
+}
+
+func (f businessFigures) String() string {
+	p := func(n, of int) string { return fmt.Sprintf("%d (%.0f %%)", n, 100*float64(n)/float64(max(of, 1))) }
+	return fmt.Sprintf("answerable %d: right %s, wrong %s, I don't know %s; none %d: refused %s, answered %s; right overall %s, wrong overall %s",
+		f.answerable, p(f.right, f.answerable), p(f.wrong, f.answerable), p(f.missed, f.answerable),
+		f.none, p(f.refused, f.none), p(f.none-f.refused, f.none),
+		p(f.right+f.refused, f.answerable+f.none), p(f.wrong+f.none-f.refused, f.answerable+f.none))
+}
+
+// dontKnows are the beginnings of the engine's "I don't know" in every language.
+func isDontKnow(reply string) bool {
+	for _, ph := range phrasebook {
+		if strings.HasPrefix(reply, ph.dontKnow) {
+			return true
+		}
+	}
+	return false
+}
+
+// judge reports whether a reply is one of the expected ones.
+func (b business) judge(reply string, want []expectedReply) bool {
+	for _, w := range want {
+		switch {
+		case w.FAQ != "":
+			for _, f := range b.FAQ {
+				if f.ID == w.FAQ && strings.Contains(reply, strings.TrimSpace(f.Answer)) {
+					return true
+				}
+			}
+		case w.Page != "":
+			if strings.Contains(reply, "[OPEN:"+w.Page+"]") && strings.Contains(strings.ToLower(reply), strings.ToLower(w.Contains)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runBusinesses asks every question of the businesses of a split and scores the replies.
+func runBusinesses(t testing.TB, s businessSet, split string, lim limits) businessFigures {
+	t.Helper()
+	var f businessFigures
+	emb := NewEmbedder()
+	for _, b := range s.Businesses {
+		if b.Split != split {
+			continue
+		}
+		ix, p := b.index(t), b.profile()
+		for _, q := range b.Questions {
+			vecs, err := emb.Embed(context.Background(), []string{q.Text}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hits := ix.Search(q.Text, vecs[0], knowledge.DefaultHits)
+			got := reply(conversation.Turn{Profile: p, Message: q.Text, Hits: hits, Lang: p.ReplyLanguage(q.Text)}, lim)
+			var mark string
+			switch idk := isDontKnow(got); {
+			case len(q.Answers) == 0 && idk:
+				f.none++
+				f.refused++
+				mark = "ok  "
+			case len(q.Answers) == 0:
+				f.none++
+				mark = "WRONG (none)"
+			case b.judge(got, q.Answers):
+				f.answerable++
+				f.right++
+				mark = "ok  "
+			case idk:
+				f.answerable++
+				f.missed++
+				mark = "IDK "
+			default:
+				f.answerable++
+				f.wrong++
+				mark = "WRONG"
+			}
+			top := ""
+			for _, h := range hits[:min(3, len(hits))] {
+				top += fmt.Sprintf("%s %.3f/%.2f ", strings.TrimPrefix(cmpOr(h.FAQ.ID, h.Chunk.URL), "https://"), h.Score, h.Confidence)
+			}
+			f.lines = append(f.lines, fmt.Sprintf("%s %s | %q → %.90q (%s)", mark, b.Name, q.Text, got, top))
+		}
+	}
+	return f
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// TestEvalBusinesses prints the built-in engine's figures on the small-Brain set, per split
+// (businesses 1–3 tuned on, the others held out). It runs with SVC_EVAL=1 (make eval);
+// SVC_EVAL_VERBOSE=1 lists every question with its reply.
+func TestEvalBusinesses(t *testing.T) {
+	if os.Getenv("SVC_EVAL") == "" {
+		t.Skip("prints figures and checks nothing: make eval runs it (SVC_EVAL=1)")
+	}
+	s := loadBusinesses(t)
+	if os.Getenv("SVC_EVAL_SWEEP") != "" {
+		// Every MinScore from 0.10 to 0.40 (MinConfidence as shipped): right, wrong (wrong
+		// answers and answers to questions the Brain does not answer) and "I don't know" to
+		// answerable questions, on both splits.
+		for k := 10; k <= 40; k++ {
+			lim := limits{MinConfidence, float64(k) / 100}
+			a, b := runBusinesses(t, s, "tune", lim), runBusinesses(t, s, "held-out", lim)
+			t.Logf("MinScore %.2f: tune right %d wrong %d idk %d | held-out right %d wrong %d idk %d", lim.score,
+				a.right, a.wrong+a.none-a.refused, a.missed, b.right, b.wrong+b.none-b.refused, b.missed)
+		}
+		return
+	}
+	for _, split := range []string{"tune", "held-out"} {
+		f := runBusinesses(t, s, split, shipped)
+		t.Logf("%s: %s", split, f)
+		if os.Getenv("SVC_EVAL_VERBOSE") != "" {
+			for _, l := range f.lines {
+				t.Log(l)
+			}
+		}
+	}
+}
+
+// TestEvalBusinessesRegression guards the engine's answers on the small-Brain set: floors a
+// little under the figures reached (testdata/eval/README.md), on both splits.
+func TestEvalBusinessesRegression(t *testing.T) {
+	s := loadBusinesses(t)
+	for _, c := range []struct {
+		split                 string
+		questions             int
+		leastRight, mostWrong int // wrong: wrong answers and answers to "none" questions
+	}{
+		{"tune", 82, 39, 8},
+		{"held-out", 79, 32, 13},
+	} {
+		f := runBusinesses(t, s, c.split, shipped)
+		t.Logf("%s: %s", c.split, f)
+		if n := f.answerable + f.none; n != c.questions {
+			t.Fatalf("%s: %d questions, want %d", c.split, n, c.questions)
+		}
+		if wrong := f.wrong + f.none - f.refused; f.right < c.leastRight || wrong > c.mostWrong {
+			t.Errorf("%s: %d right (floor %d), %d wrong (at most %d)", c.split, f.right, c.leastRight, wrong, c.mostWrong)
+		}
+	}
+}
+
+// BenchmarkBusinessReply measures one customer question against a small Brain of the
+// small-Brain set (a few pages and FAQ items): the Brain's search (with the query's vector made
+// beforehand) and the engine's reply.
+func BenchmarkBusinessReply(b *testing.B) {
+	type asked struct {
+		ix   *knowledge.Index
+		p    profile.Profile
+		text string
+		vec  []float32
+	}
+	var qs []asked
+	for _, biz := range loadBusinesses(b).Businesses {
+		ix, p := biz.index(b), biz.profile()
+		for _, q := range biz.Questions {
+			vecs, err := NewEmbedder().Embed(context.Background(), []string{q.Text}, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			qs = append(qs, asked{ix, p, q.Text, vecs[0]})
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		q := qs[i%len(qs)]
+		hits := q.ix.Search(q.text, q.vec, knowledge.DefaultHits)
+		_ = reply(conversation.Turn{Profile: q.p, Message: q.text, Hits: hits, Lang: q.p.ReplyLanguage(q.text)}, shipped)
+	}
+}
+
+// BenchmarkBusinessIndex measures building the indexes of the small-Brain set's six Brains,
+// their vectors made beforehand.
+func BenchmarkBusinessIndex(b *testing.B) {
+	type brainParts struct {
+		docs []knowledge.Doc
+		faqs []knowledge.FAQ
+	}
+	var parts []brainParts
+	for _, biz := range loadBusinesses(b).Businesses {
+		docs, faqs := biz.parts(b)
+		parts = append(parts, brainParts{docs, faqs})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, bp := range parts {
+			knowledge.NewIndex(bp.docs, bp.faqs, NewStemmer(), sharedWords)
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package knowledge
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/svcagent/svc/domain/language"
+)
+
+// Parameters of the sentence matcher of small Brains (see sentenceMatcher), tuned on the
+// small-Brain set (testdata/eval/README.md).
+const (
+	// sentenceMaxChunks is the most chunks of a Brain whose sentences are matched one by one:
+	// about 80,000 characters, a small business's site. Larger Brains keep the chunks' own score
+	// only, so that their index builds as fast as before (the sentences' n-grams cost about as
+	// much as an FAQ of as many items).
+	sentenceMaxChunks = 100
+	// sentenceWeight is the share of the best sentence's similarity in a chunk's score; the
+	// chunk's BM25 and cosine have the rest.
+	sentenceWeight = 0.7
+	// sentenceStopWeight scales the features of stop words in the sentences' similarity: a
+	// sentence is long beside a question, and "how", "do", "you" match some sentence of every
+	// page.
+	sentenceStopWeight = 0.3
+	// cueBoost is added to the similarity of a sentence that states the kind of fact the
+	// question asks for by its form (a price for "how much", a place for "where", a time for
+	// "when"; askedCue).
+	cueBoost = 0.1
+)
+
+// sentenceMatcher compares a query with each sentence of the chunks of a small Brain, the way
+// the FAQ matcher compares it with FAQ questions (Snowball stems and character n-grams, TF-IDF
+// over the sentences): a sentence that answers a question is short and says it in a few words,
+// while BM25 over the whole chunk dilutes them among the chunk's other terms and meets neither
+// inflections it does not know ("located", "location") nor misspellings.
+type sentenceMatcher struct {
+	m     *faqMatcher
+	chunk []int32  // of each sentence
+	text  []string // of each sentence
+	cues  []cue    // of each sentence
+}
+
+// newSentenceMatcher indexes the sentences of the chunks, each chunk's title as one of its
+// sentences; nil for a Brain of more than sentenceMaxChunks chunks or of none.
+func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMatcher {
+	if len(chunks) == 0 || len(chunks) > sentenceMaxChunks {
+		return nil
+	}
+	s := &sentenceMatcher{}
+	var items []FAQ
+	for c, ch := range chunks {
+		for _, text := range append([]string{ch.Title}, Sentences(ch.Text)...) {
+			if strings.TrimSpace(text) == "" {
+				continue
+			}
+			// Each sentence its own answer: the matcher's answers are only used for their items.
+			items = append(items, FAQ{Question: text, Answer: strconv.Itoa(len(items))})
+			s.chunk = append(s.chunk, int32(c))
+			s.text = append(s.text, text)
+			s.cues = append(s.cues, statedCue(text))
+		}
+	}
+	s.m = newMatcher(items, corpus, stem, nil, sentenceStopWeight)
+	return s
+}
+
+// best returns the similarity in [0, 1] of the query (of features raw: textFeatures, the same
+// for the FAQ's matcher and this one, both of the Brain's language) with the best sentence of
+// each chunk and that sentence's index (one of each per chunk, n chunks; -1 where none
+// matches), or nil when the query has nothing to look up.
+func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, []int32) {
+	q := s.m.weigh(raw)
+	if len(q) == 0 {
+		return nil, nil
+	}
+	sim := make([]float64, len(s.chunk))
+	s.m.similarity(q, sim)
+	if asked := askedCue(query, language.Detect(query, s.m.lang)); asked != 0 {
+		for i, v := range sim {
+			if s.cues[i]&asked != 0 && v > 0 {
+				sim[i] = min(v+cueBoost, 1)
+			}
+		}
+	}
+	out := make([]float64, n)
+	which := make([]int32, n)
+	for i := range which {
+		which[i] = -1
+	}
+	for i, v := range sim {
+		if c := s.chunk[i]; v > out[c] {
+			out[c], which[c] = v, int32(i)
+		}
+	}
+	return out, which
+}
+
+// Sentences splits text into its lines, and lines into sentences: a full stop, question or
+// exclamation mark or ellipsis followed by a space and a capital letter, a digit or an opening
+// mark ends one. Empty ones are left out.
+func Sentences(text string) []string {
+	var out []string
+	for l := range strings.Lines(text) {
+		l = strings.TrimSpace(l)
+		start := 0
+		for i, r := range l {
+			if !strings.ContainsRune(".!?…", r) {
+				continue
+			}
+			j := i + utf8.RuneLen(r)
+			if j+1 < len(l) && l[j] == ' ' {
+				if next, _ := utf8.DecodeRuneInString(l[j+1:]); unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(`"'(«“¿¡`, next) {
+					if s := strings.TrimSpace(l[start:j]); s != "" {
+						out = append(out, s)
+					}
+					start = j + 1
+				}
+			}
+		}
+		if s := strings.TrimSpace(l[start:]); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// cue is what kind of fact a question asks for, by its form: a price, a place, a time.
+type cue uint8
+
+const (
+	cuePrice cue = 1 << iota
+	cuePlace
+	cueTime
+)
+
+// cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
+// question in each language asks for a price, a place or a time.
+var cueWords = map[string]map[cue][]string{
+	"en": {
+		cuePrice: {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
+		cuePlace: {"where", "address", "located", "location", "directions"},
+		cueTime:  {"when", "what time", "hours", "how long", "open", "opening", "close", "closing"},
+	},
+	"pt": {
+		cuePrice: {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
+		cuePlace: {"onde", "morada", "endereco", "localizacao", "localizados"},
+		cueTime:  {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha", "quanto tempo"},
+	},
+	"es": {
+		cuePrice: {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
+		cuePlace: {"donde", "direccion", "ubicacion", "ubicados"},
+		cueTime:  {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais", "cuanto tiempo", "cuanto dura"},
+	},
+}
+
+// askedCue returns the cues of a question in lang.
+func askedCue(query, lang string) cue {
+	words := " " + NormalizeQuestion(query) + " "
+	var c cue
+	for k, list := range cueWords[lang] {
+		for _, w := range list {
+			if strings.Contains(words, " "+w+" ") {
+				c |= k
+				break
+			}
+		}
+	}
+	return c
+}
+
+// Facts a sentence states, by their form.
+var (
+	priceFact = regexp.MustCompile(`[$€£]\s?\d|\d\s?[$€£]|\d\s?(?:euros?|eur|usd|dollars|reais|pounds|libras)\b`)
+	timeFact  = regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s?(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b|\b\d+\s?(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?)\b`)
+	placeFact = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
+)
+
+// statedCue returns the cues a sentence answers: a price (an amount of money), a time (a time of
+// day or a duration), a place (a street's name with a number).
+func statedCue(sentence string) cue {
+	if !strings.ContainsAny(sentence, "0123456789") {
+		return 0 // each of them has a number
+	}
+	folded := strings.ToLower(sentence)
+	var c cue
+	if priceFact.MatchString(folded) {
+		c |= cuePrice
+	}
+	if timeFact.MatchString(folded) {
+		c |= cueTime
+	}
+	if placeFact.MatchString(NormalizeQuestion(sentence)) {
+		c |= cuePlace
+	}
+	return c
+}

@@ -1,0 +1,128 @@
+package knowledge
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSentences(t *testing.T) {
+	got := Sentences("Opening hours\nWe open at 9am. On Saturdays from 9am to 2pm! Prices: e.g. $90.\n\n“Quoted.” Closed on Sundays")
+	want := []string{"Opening hours", "We open at 9am.", "On Saturdays from 9am to 2pm!", "Prices: e.g. $90.", "“Quoted.” Closed on Sundays"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Sentences = %q, want %q", got, want)
+	}
+}
+
+func TestCues(t *testing.T) {
+	asked := map[string][]struct {
+		query string
+		want  cue
+	}{
+		"en": {
+			{"how much is a cleaning", cuePrice},
+			{"whats ur address", cuePlace},
+			{"what time do you close on saturday", cueTime},
+			{"is there parking", 0},
+		},
+		"pt": {
+			{"quanto custa a manicure", cuePrice},
+			{"onde ficam", cuePlace},
+		},
+		"es": {
+			{"¿Dónde estáis?", cuePlace},
+			{"a qué hora abren", cueTime},
+		},
+	}
+	for lang, cases := range asked {
+		for _, c := range cases {
+			if got := askedCue(c.query, lang); got != c.want {
+				t.Errorf("askedCue(%q, %s) = %b, want %b", c.query, lang, got, c.want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		sentence string
+		want     cue
+	}{
+		{"Check-ups and cleaning ($90): an exam.", cuePrice},
+		{"Corte de homem: 15 €.", cuePrice},
+		{"Prices start at 25 euros for a cake.", cuePrice},
+		{"On Saturdays from 9am to 2pm.", cueTime},
+		{"Clases a las 7:30 y 18:30.", cueTime},
+		{"Standard delivery takes 3–5 working days.", cueTime},
+		{"Our clinic is at 42 Oak Street.", cuePlace},
+		{"Fica na Avenida de Roma, 85.", cuePlace},
+		{"There is a bike rack outside.", 0},
+		{"Our street is quiet.", 0}, // a street without a number is no address
+	} {
+		if got := statedCue(c.sentence); got != c.want {
+			t.Errorf("statedCue(%q) = %b, want %b", c.sentence, got, c.want)
+		}
+	}
+}
+
+// clinicPages are a small business's site: what is asked is said in one sentence of a chunk
+// among others, in other words than the question's.
+var clinicPages = []Page{
+	{URL: "https://clinic.example/hours", Title: "Opening hours and location", Content: "Oak Street Dental is a family dental practice in Springfield. Our clinic is at 42 Oak Street, on the corner with Elm Avenue, above the pharmacy.\n\nWe are open Monday to Friday from 8am to 6pm, and on Saturdays from 9am to 2pm. We are closed on Sundays and public holidays."},
+	{URL: "https://clinic.example/services", Title: "Services and prices", Content: "We offer general and family dentistry for adults and children from age 3.\n\nCheck-ups and cleaning ($90): an exam, X-rays when needed, and a professional cleaning by our hygienist. Fillings from $120. Teeth whitening ($350): one session in the chair plus a take-home kit.\n\nPayment plans are available for treatments over $500: pay in 6 or 12 monthly instalments without interest."},
+}
+
+func clinicIndex(stem Stemmer) *Index {
+	var docs []Doc
+	for i, p := range clinicPages {
+		for _, c := range Split(p, 0, 0) {
+			c.ID = fmt.Sprintf("page%d-%d", i, c.Ordinal)
+			docs = append(docs, Doc{Chunk: c})
+		}
+	}
+	return NewIndex(docs, nil, stem, nil)
+}
+
+// TestSearchBySentence checks that a small Brain's chunk is found by the sentence that answers
+// the question, and that the hit says which sentence: BM25 over the whole chunk scored these
+// under the engine's threshold, or found the sentence's words elsewhere in the chunk.
+func TestSearchBySentence(t *testing.T) {
+	ix := clinicIndex(lightStemmer{})
+	for _, c := range []struct{ query, url, sentence string }{
+		{"how much is a cleaning", "https://clinic.example/services", "Check-ups and cleaning ($90)"},
+		{"how much does whitening cost", "https://clinic.example/services", "Teeth whitening ($350)"},
+		{"what time do you close on saturday", "https://clinic.example/hours", "on Saturdays from 9am to 2pm"},
+	} {
+		hits := ix.Search(c.query, nil, 3)
+		if len(hits) == 0 {
+			t.Errorf("%q: no hits", c.query)
+			continue
+		}
+		h := hits[0]
+		if h.Chunk.URL != c.url || !strings.Contains(h.Sentence, c.sentence) {
+			t.Errorf("%q: first hit %s %q, want %s %q", c.query, h.Chunk.URL, h.Sentence, c.url, c.sentence)
+		}
+		if h.Score < 0.17 {
+			t.Errorf("%q: score %.3f, under the engine's threshold", c.query, h.Score)
+		}
+	}
+	// Unrelated questions stay low.
+	for _, q := range []string{"what is the capital of france", "do you sell car insurance", "how do I reset my password"} {
+		if hits := ix.Search(q, nil, 1); len(hits) > 0 && hits[0].Score >= 0.17 {
+			t.Errorf("unrelated %q scores %.3f", q, hits[0].Score)
+		}
+	}
+}
+
+// TestSentencesOnlyForSmallBrains checks that a Brain of more than sentenceMaxChunks chunks is
+// not matched sentence by sentence (its index builds as before).
+func TestSentencesOnlyForSmallBrains(t *testing.T) {
+	chunks := make([]Chunk, sentenceMaxChunks+1)
+	for i := range chunks {
+		chunks[i] = Chunk{ID: fmt.Sprint(i), Text: "Some text. More text."}
+	}
+	if newSentenceMatcher(chunks, "", nil) != nil {
+		t.Error("a large Brain has a sentence matcher")
+	}
+	if newSentenceMatcher(chunks[:sentenceMaxChunks], "", nil) == nil {
+		t.Error("a small Brain has no sentence matcher")
+	}
+}
