@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/event"
@@ -50,6 +51,9 @@ func (m *Manager) FanOut(ctx context.Context, msg outbox.Message) error {
 	})
 }
 
+// errNotDue is the first run of a test's retries, before the next attempt is due.
+var errNotDue = errors.New("the test's next attempt is not due yet")
+
 // Deliver handles a delivery message: one attempt; a failure before the last attempt asks the
 // queue to run it again after the retry delay. The last attempt's outcome counts in the
 // webhook's failures, and the 20th consecutive failed delivery turns it off and tells the owner.
@@ -68,19 +72,30 @@ func (m *Manager) Deliver(ctx context.Context, msg outbox.Message) error {
 	if !w.Active && !d.Manual {
 		return nil
 	}
-	ev, err := m.outbox.Get(ctx, d.EventID)
-	if domain.IsNotFound(err) || (err == nil && ev.AccountID != msg.AccountID) {
-		return nil
-	}
-	if err != nil {
-		return err
+	number := msg.Retry + 1
+	body := []byte(d.Event)
+	if d.Next > 0 {
+		// A test's retries: the first run waits until the next attempt is due; the runs after it
+		// are attempts d.Next, d.Next+1 ….
+		if msg.Retry == 0 {
+			return &ports.RetryLater{Delay: max(d.Due.Sub(m.clock.Now()), time.Millisecond), Err: errNotDue}
+		}
+		number = d.Next + msg.Retry - 1
+	} else {
+		ev, err := m.outbox.Get(ctx, d.EventID)
+		if domain.IsNotFound(err) || (err == nil && ev.AccountID != msg.AccountID) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		body = ev.Payload
 	}
 	var env envelope
-	if err := json.Unmarshal(ev.Payload, &env); err != nil {
+	if err := json.Unmarshal(body, &env); err != nil || env.ID != d.EventID {
 		return nil
 	}
-	number := msg.Retry + 1
-	a, err := m.attempt(ctx, w, ev.ID, env.Type, ev.Payload, number)
+	a, err := m.attempt(ctx, w, d.EventID, env.Type, body, number)
 	if err != nil {
 		return err
 	}

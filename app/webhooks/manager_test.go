@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -266,7 +267,7 @@ func TestUpdate(t *testing.T) {
 	}
 }
 
-func TestTestSendsOneSignedAttempt(t *testing.T) {
+func TestTestSendsASignedAttempt(t *testing.T) {
 	for _, status := range []int{200, 500} {
 		t.Run(statusName(status), func(t *testing.T) {
 			e := newEnv(t)
@@ -309,12 +310,89 @@ func TestTestSendsOneSignedAttempt(t *testing.T) {
 			if err != nil || len(logged) != 1 || logged[0].EventID != res.EventID || logged[0].StatusCode != status {
 				t.Errorf("deliveries %+v, %v; want the test attempt", logged, err)
 			}
-			// The last status changes; the failure count does not, and no retry is queued.
-			if w := e.get(t, c.Webhook); w.LastStatus != status || !w.LastDeliveryAt.Equal(now) || w.Failures != 5 || !w.Active {
-				t.Errorf("webhook after the test %+v", w)
+			// The last status changes. Delivered, the failures are reset and nothing is queued;
+			// failed, the failures wait for the retries, which are queued.
+			wantFails, wantQueued := 0, 0
+			if status != 200 {
+				wantFails, wantQueued = 5, 1
 			}
-			if msgs := e.queued(t, outbox.TopicDelivery); len(msgs) != 0 {
-				t.Errorf("queued %+v", msgs)
+			if w := e.get(t, c.Webhook); w.LastStatus != status || !w.LastDeliveryAt.Equal(now) || w.Failures != wantFails || !w.Active {
+				t.Errorf("webhook after the test %+v, want failures %d", w, wantFails)
+			}
+			if msgs := e.queued(t, outbox.TopicDelivery); len(msgs) != wantQueued {
+				t.Errorf("queued %+v, want %d", msgs, wantQueued)
+			}
+		})
+	}
+}
+
+// TestTestRetries: a failed test is retried as any delivery is, 2 s then 4 s later, with the same
+// event and delivery id, and its last failure counts; a retry that gets through resets the count.
+func TestTestRetries(t *testing.T) {
+	for _, lastOK := range []bool{false, true} {
+		t.Run(fmt.Sprintf("last attempt delivered %v", lastOK), func(t *testing.T) {
+			e := newEnv(t)
+			c := e.create(t, "acct_a")
+			e.set(t, c.Webhook, func(w *webhook.Webhook) { w.Failures = 5; w.Active = false }) // a test reaches an inactive webhook
+			var bodies []string
+			e.sender.EXPECT().Send(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, r webhook.Request) webhook.Attempt {
+				bodies = append(bodies, string(r.Body))
+				if err := webhook.Verify(c.Secret, r.Headers[webhook.HeaderSignature], r.Body, e.clock.t, 0); err != nil {
+					t.Errorf("attempt %d: signature: %v", len(bodies), err)
+				}
+				if lastOK && len(bodies) == webhook.MaxAttempts {
+					return webhook.Attempt{StatusCode: 200}
+				}
+				return webhook.Attempt{StatusCode: 503, Error: webhook.FailHTTPStatus}
+			}).Times(webhook.MaxAttempts)
+			res, err := e.m.Test(t.Context(), "acct_a", c.Webhook.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs := e.queued(t, outbox.TopicDelivery)
+			if len(msgs) != 1 {
+				t.Fatalf("queued %+v, want the test's retries", msgs)
+			}
+			msg := msgs[0]
+			// Its first run only waits for the second attempt, due 2 s after the first.
+			e.clock.t = now.Add(500 * time.Millisecond)
+			var later *ports.RetryLater
+			if err := e.m.Deliver(t.Context(), msg); !errors.As(err, &later) || later.Delay != 1500*time.Millisecond {
+				t.Fatalf("first run: %v, want a wait of 1.5 s", err)
+			}
+			wantDelays := []time.Duration{4 * time.Second, 0}
+			for i, want := range wantDelays {
+				msg.Retry = i + 1
+				e.clock.t = e.clock.t.Add(later.Delay)
+				err := e.m.Deliver(t.Context(), msg)
+				later = nil
+				switch {
+				case want != 0 && (!errors.As(err, &later) || later.Delay != want):
+					t.Fatalf("attempt %d: %v, want a retry in %v", i+2, err, want)
+				case want == 0 && err != nil:
+					t.Fatalf("attempt %d: %v, want done", i+2, err)
+				}
+			}
+			for i, b := range bodies {
+				if b != bodies[0] || !strings.Contains(b, res.EventID) {
+					t.Errorf("attempt %d sent %s, want the test event %s again", i+1, b, res.EventID)
+				}
+			}
+			logged, err := e.m.Deliveries(t.Context(), "acct_a", c.Webhook.ID, 0)
+			if err != nil || len(logged) != webhook.MaxAttempts {
+				t.Fatalf("deliveries %+v, %v", logged, err)
+			}
+			for _, a := range logged {
+				if a.EventID != res.EventID {
+					t.Errorf("logged %+v", a)
+				}
+			}
+			wantFails := 6
+			if lastOK {
+				wantFails = 0
+			}
+			if w := e.get(t, c.Webhook); w.Failures != wantFails || w.Active {
+				t.Errorf("webhook after the retries %+v, want failures %d, still inactive", w, wantFails)
 			}
 		})
 	}

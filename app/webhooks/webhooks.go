@@ -177,8 +177,11 @@ type TestResult struct {
 	Attempt webhook.Attempt
 }
 
-// Test sends a webhook.test event to the webhook at once, once, and returns what the receiver
-// answered. It updates the last status but not the failure count.
+// Test sends a webhook.test event to the webhook at once and returns what the receiver answered
+// to that first attempt. The test is a delivery like any other (spec part 6): when the first
+// attempt fails, the two retries follow 2 s and 4 s later through the queue (a delivery message
+// that carries the event, since a test event is not fanned out to the account's other webhooks),
+// and the outcome counts in the webhook's failures; a delivered test resets them.
 func (m *Manager) Test(ctx context.Context, accountID, id string) (TestResult, error) {
 	w, err := m.webhooks.Get(ctx, accountID, id)
 	if err != nil {
@@ -195,10 +198,28 @@ func (m *Manager) Test(ctx context.Context, accountID, id string) (TestResult, e
 	if err != nil {
 		return TestResult{}, err
 	}
-	if _, err := m.webhooks.Update(ctx, accountID, id, func(w *webhook.Webhook) error {
-		w.LastStatus, w.LastDeliveryAt = a.StatusCode, a.At
-		return nil
-	}); err != nil {
+	var retries []byte
+	if !a.OK() {
+		retries, err = json.Marshal(delivery{WebhookID: w.ID, EventID: e.ID, Manual: true, Event: body, Next: 2,
+			Due: a.At.Add(retryAfter(1))})
+		if err != nil {
+			return TestResult{}, err
+		}
+	}
+	err = m.tx.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
+		if _, err := m.webhooks.Update(ctx, accountID, id, func(w *webhook.Webhook) error {
+			w.Record(a, false) // a failed first attempt is not final: its retries follow
+			return nil
+		}); err != nil {
+			return err
+		}
+		if retries == nil {
+			return nil
+		}
+		return m.outbox.Add(ctx, outbox.Message{ID: "dlv_" + e.ID + "_" + w.ID, AccountID: accountID,
+			Topic: outbox.TopicDelivery, Payload: retries, CreatedAt: now})
+	})
+	if err != nil {
 		return TestResult{}, err
 	}
 	return TestResult{EventID: e.ID, Attempt: a}, nil
@@ -245,6 +266,11 @@ type delivery struct {
 	WebhookID string `json:"webhook_id"`
 	EventID   string `json:"event_id"`
 	Manual    bool   `json:"manual,omitempty"`
+	// The retries of a test (Manager.Test): the event itself (not in the outbox), the number of
+	// the next attempt and when it is due. The message's first run only waits until Due.
+	Event json.RawMessage `json:"event,omitempty"`
+	Next  int             `json:"next,omitempty"`
+	Due   time.Time       `json:"due,omitzero"`
 }
 
 // attempt signs and sends one attempt, with a fresh timestamp, and logs it.
