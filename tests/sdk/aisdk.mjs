@@ -1,7 +1,7 @@
 // The Vercel AI SDK (ai + @ai-sdk/openai-compatible) against POST /v1/chat/completions:
 // generateText, streamText (it checks every stream chunk against its schema), tools, and
 // embeddings.
-import { generateText, streamText, embedMany, tool, jsonSchema, stepCountIs } from 'ai';
+import { generateText, streamText, generateObject, streamObject, embedMany, tool, jsonSchema, stepCountIs } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createOpenAI } from '@ai-sdk/openai';
 import { assert, base, key, check, done, version } from './lib.mjs';
@@ -11,6 +11,7 @@ const PLAIN = 'Hello from the fake upstream: the bakery opens at seven every mor
 const TOOL_ANSWER = 'It is 21 °C and sunny in Lisbon.';
 
 const provider = createOpenAICompatible({ name: 'svc', baseURL: `${base}/v1`, apiKey: key, includeUsage: true });
+const weatherSchema = jsonSchema({ type: 'object', properties: { city: { type: 'string' }, temp_c: { type: 'integer' } }, required: ['city', 'temp_c'], additionalProperties: false });
 const weather = tool({
   description: 'The weather of a city',
   inputSchema: jsonSchema({ type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] }),
@@ -105,6 +106,24 @@ for (const [label, m] of [['responses', () => oa('svc')], ['chat', () => oa.chat
     const r = await generateText({ model: m(), prompt: 'Weather in Lisbon? #tool', tools: { get_weather: weather }, stopWhen: stepCountIs(3), maxRetries: 0 });
     assert.equal(r.steps.length, 2);
     assert.equal(r.text, TOOL_ANSWER);
+  });
+}
+
+for (const [label, m] of [
+  ['openai-compatible', () => createOpenAICompatible({ name: 'svc', baseURL: `${base}/v1`, apiKey: key, supportsStructuredOutputs: true })('svc')],
+  ['openai responses', () => oa('svc')],
+  ['openai chat', () => oa.chat('svc')],
+]) {
+  await check(`${label}: generateObject (json_schema)`, async () => {
+    const r = await generateObject({ model: m(), schema: weatherSchema, schemaName: 'weather', prompt: 'Weather as JSON #json-ok', maxRetries: 0 });
+    assert.deepEqual(r.object, { city: 'Lisbon', temp_c: 21 });
+  });
+  await check(`${label}: streamObject (json_schema)`, async () => {
+    const r = streamObject({ model: m(), schema: weatherSchema, schemaName: 'weather', prompt: 'Weather as JSON #json-ok', maxRetries: 0 });
+    const errors = [];
+    for await (const part of r.fullStream) if (part.type === 'error') errors.push(part.error);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await r.object, { city: 'Lisbon', temp_c: 21 });
   });
 }
 

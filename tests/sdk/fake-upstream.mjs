@@ -1,6 +1,7 @@
 // A small OpenAI-compatible upstream on loopback for svc-api's SVC_MODEL_BASE_URL (with /v1),
 // as tests/models_test.go's fake: the last user text picks the answer. "#tool" asks for
-// get_weather (and a tool result after it gets the tool answer), "#json-ok" answers JSON of the
+// get_weather (and a tool result after it gets the tool answer), "#email" the owner's assistant's
+// email action, "#json-ok" answers JSON of the
 // weather schema, "#fail" answers 500 (a failed upstream: nothing must be charged), "#midfail" drops a stream
 // after its second piece, anything else
 // gets PLAIN. It prints "listening <port>" once ready. Usage: node fake-upstream.mjs [port]
@@ -9,6 +10,7 @@ import http from 'node:http';
 export const PLAIN = 'Hello from the fake upstream: the bakery opens at seven every morning.';
 export const TOOL_ARGS = '{"city":"Lisbon","unit":"celsius"}';
 export const TOOL_ANSWER = 'It is 21 °C and sunny in Lisbon.';
+export const EMAIL_ARGS = '{"to":"ana@example.com","cc":"","subject":"Hello","text":"See you at 5"}';
 export const JSON_OK = '{"city":"Lisbon","temp_c":21}';
 const PROMPT_TOKENS = 37;
 const OUTPUT_TOKENS = 11;
@@ -21,7 +23,7 @@ function textOf(content) {
 
 function answer(last, toolAfter) {
   if (toolAfter) return { text: TOOL_ANSWER, tool: false };
-  if (last.includes('#tool')) return { text: '', tool: true };
+  if (last.includes('#tool') || last.includes('#email')) return { text: '', tool: true };
   if (last.includes('#json-ok')) return { text: JSON_OK, tool: false };
   return { text: PLAIN, tool: false };
 }
@@ -77,7 +79,11 @@ function chat(req, res, body) {
   const { text, tool } = answer(last, toolAfter);
   const model = body.model;
   const created = Math.floor(Date.now() / 1000);
-  const call = { id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: TOOL_ARGS } };
+  let call = { id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: TOOL_ARGS } };
+  if (tool && last.includes('#email')) {
+    // The owner's assistant: its catalogue's email action.
+    call = { id: 'call_email_1', type: 'function', function: { name: 'email', arguments: EMAIL_ARGS } };
+  }
   if (!body.stream) {
     const message = { role: 'assistant', content: tool ? null : text };
     if (tool) message.tool_calls = [call];
@@ -97,9 +103,10 @@ function chat(req, res, body) {
   const delta = (d, finish) => [{ index: 0, delta: d, logprobs: null, finish_reason: finish }];
   send(delta({ role: 'assistant', content: '' }, null));
   if (tool) {
-    send(delta({ tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: 'get_weather', arguments: '' } }] }, null));
-    const third = Math.floor(TOOL_ARGS.length / 3);
-    for (const p of [TOOL_ARGS.slice(0, third), TOOL_ARGS.slice(third, 2 * third), TOOL_ARGS.slice(2 * third)]) {
+    send(delta({ tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, null));
+    const args = call.function.arguments;
+    const third = Math.floor(args.length / 3);
+    for (const p of [args.slice(0, third), args.slice(third, 2 * third), args.slice(2 * third)]) {
       send(delta({ tool_calls: [{ index: 0, function: { arguments: p } }] }, null));
     }
   } else {

@@ -42,6 +42,12 @@ await check('ChatOpenAI with the Responses API', async () => {
   assert.equal(text, PLAIN);
 });
 
+await check('ChatOpenAI withStructuredOutput (json_schema)', async () => {
+  const schema = { type: 'object', title: 'weather', properties: { city: { type: 'string' }, temp_c: { type: 'integer' } }, required: ['city', 'temp_c'], additionalProperties: false };
+  const m = new ChatOpenAI({ model: 'svc', apiKey: key, configuration, maxRetries: 0 }).withStructuredOutput(schema, { name: 'weather', method: 'jsonSchema', strict: true });
+  assert.deepEqual(await m.invoke('Weather as JSON #json-ok'), { city: 'Lisbon', temp_c: 21 });
+});
+
 await check('OpenAIEmbeddings', async () => {
   const e = new OpenAIEmbeddings({ model: 'svc-embeddings', apiKey: key, configuration, maxRetries: 0 });
   const v = await e.embedDocuments(['bread', 'cake']);

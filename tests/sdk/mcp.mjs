@@ -4,6 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { assert, base, key, check, done, api, expectError, version } from './lib.mjs';
 
 console.log(`  @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}`);
@@ -142,6 +143,36 @@ await check('resources: list, templates, read', async () => {
   assert.ok(text.includes('Do you deliver?'), text);
   const err = await expectError(client.readResource({ uri: 'svc://nothing/here' }));
   assert.equal(typeof err.code, 'number');
+});
+
+await check('assistant with elicitation: the approval asked in the client, accepted and declined', async () => {
+  const r = await api('PATCH', '/v1/agent', { business_name: 'SDK Bakery' });
+  assert.equal(r.status, 200, r.text);
+  for (const action of ['accept', 'decline']) {
+    const transport2 = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+    const c = new Client({ name: 'sdk-check-elicit', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    const asked = [];
+    c.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(req.params);
+      return action === 'accept' ? { action, content: {} } : { action };
+    });
+    await c.connect(transport2);
+    const res = await c.callTool({ name: 'assistant', arguments: { mode: 'do', message: 'email ana@example.com subject Hello text See you at 5 #email' } });
+    assert.equal(res.isError ?? false, false, res.content[0].text);
+    assert.equal(asked.length, 1, 'one elicitation');
+    assert.match(asked[0].message, /ana@example\.com/);
+    const reply = res.structuredContent;
+    assert.equal(reply.object, 'assistant_reply');
+    if (action === 'accept') {
+      assert.ok(['completed', 'failed'].includes(reply.status), `status ${reply.status}`);
+      assert.equal(reply.actions[0].type, 'email');
+    } else {
+      assert.equal(reply.status, 'needs_approval');
+      assert.match(reply.approval.id, /^apr_/);
+    }
+    await transport2.terminateSession();
+    await c.close();
+  }
 });
 
 await check('ping', async () => {

@@ -477,6 +477,22 @@ await check('SDK retry after a dropped connection: charged once', async () => {
   assert.equal(await spent(), before + 1, 'one success, one charge');
 });
 
+await check('svc-assistant: 409 before the agent is set up, asked once (X-Should-Retry); then a reply', async () => {
+  attempts = 0;
+  const before = await spent();
+  const err = await expectError(client.chat.completions.create({ model: 'svc-assistant', messages: [{ role: 'user', content: 'When do you open?' }] }));
+  assert.ok(err instanceof OpenAI.ConflictError, `${err.constructor.name}: ${err.message}`);
+  assert.equal(err.code, 'agent_not_configured');
+  assert.equal(attempts, 1, 'the SDK does not retry an answer only the owner can change');
+  assert.equal(await spent(), before);
+  const r = await api('PATCH', '/v1/agent', { business_name: 'SDK Bakery' });
+  assert.equal(r.status, 200, r.text);
+  const c = await client.chat.completions.create({ model: 'svc-assistant', messages: [{ role: 'user', content: 'When do you open?' }], tools: [weatherTool] });
+  assert.equal(c.model, 'svc-assistant');
+  assert.ok(c.choices[0].message.content.length > 0);
+  assert.equal(c.choices[0].message.tool_calls, undefined, 'tools are ignored');
+});
+
 await check('usage statement counts the replies', async () => {
   const r = await api('GET', '/v1/usage');
   assert.equal(r.status, 200, r.text);

@@ -4,6 +4,7 @@
 // keys in its environment. Exits non-zero when a check fails.
 //
 //   node run.mjs [check …]      checks: openai openai4 webhooks mcp aisdk langchain (default: all)
+//   node run.mjs serve          start everything, print the environment a check gets, and wait
 //
 // SVC_BIN names the folder of the built programs (default ../../bin; `make sdk-check` builds
 // them there).
@@ -26,7 +27,8 @@ const scripts = {
   aisdk: ['aisdk.mjs'],
   langchain: ['langchain.mjs'],
 };
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
+const serve = process.argv[2] === 'serve';
+const wanted = serve ? [] : process.argv.slice(2).length ? process.argv.slice(2) : all;
 for (const w of wanted) if (!scripts[w]) throw new Error(`unknown check ${w}; known: ${all.join(' ')}`);
 
 function freePort() {
@@ -114,6 +116,11 @@ try {
     SVC_KEY_STARTER: account('SDK starter', '--plan', 'starter').key,
     SVC_KEY_TINY: account('SDK tiny', '--plan', 'pro', '--interaction-limit', '2').key,
   };
+  if (serve) {
+    for (const [k, v] of Object.entries({ ...accounts, SVC_BASE_URL: base, SVC_UPSTREAM_PORT: String(up.port) })) console.log(`export ${k}=${v}`);
+    console.log(`# svc-api's log: ${path.join(dir, 'svc-api.log')}; Ctrl-C stops`);
+    await new Promise((resolve) => process.on('SIGINT', resolve).on('SIGTERM', resolve));
+  }
   for (const w of wanted) {
     // Each check gets accounts of its own, so that limits spent by one do not touch the next.
     const own = w === wanted[0] ? accounts : {

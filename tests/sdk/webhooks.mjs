@@ -2,7 +2,7 @@
 // stripe package's verifier: SVC-Signature is Stripe's t=<unix>,v1=<hex> scheme.
 import http from 'node:http';
 import Stripe from 'stripe';
-import { assert, base, check, done, api, version } from './lib.mjs';
+import { assert, base, check, done, api, env, version } from './lib.mjs';
 
 const stripe = new Stripe('sk_test_unused');
 console.log(`  stripe ${version('stripe')}`);
@@ -162,6 +162,37 @@ await check('events filter: a webhook for knowledge.updated only', async () => {
   const del = await api('DELETE', `/v1/webhooks/${r.body.id}`);
   assert.equal(del.status, 200, del.text);
   assert.equal(del.body.deleted, true);
+});
+
+await check('redeliver: the same event and SVC-Delivery, a fresh signature', async () => {
+  const first = got.find(ofType('knowledge.updated'));
+  const id = first.headers['svc-delivery'];
+  const before = got.length;
+  const r = await api('POST', `/v1/webhooks/${hook.id}/deliveries/${id}/redeliver`);
+  assert.ok(r.status === 200 || r.status === 202, `${r.status} ${r.text}`);
+  const [d] = await deliveries((x) => got.indexOf(x) >= before && x.headers['svc-delivery'] === id && x.path === '/hooks');
+  const ev = verified(d, 'knowledge.updated');
+  assert.equal(ev.id, id);
+  assert.equal(d.raw.toString(), first.raw.toString(), 'the same body');
+});
+
+await check('limit.reached verified by stripe', async () => {
+  const tiny = env('SVC_KEY_TINY'); // 2 interactions a month
+  const w = await api('POST', '/v1/webhooks', { url: `${hookURL}?tiny=1`, events: ['limit.reached'] }, tiny);
+  assert.equal(w.status, 201, w.text);
+  for (let i = 0; i < 2; i++) {
+    const r = await api('POST', '/v1/embeddings', { input: 'bread' }, tiny);
+    assert.equal(r.status, 200, r.text);
+  }
+  const r = await api('POST', '/v1/embeddings', { input: 'bread' }, tiny);
+  assert.equal(r.status, 402, r.text);
+  const [d] = await deliveries((x) => x.path === '/hooks?tiny=1');
+  const header = d.headers['svc-signature'];
+  const ev = stripe.webhooks.constructEvent(d.raw, header, w.body.secret);
+  assert.equal(ev.type, 'limit.reached');
+  assert.equal(d.headers['svc-event'], 'limit.reached');
+  assert.equal(ev.data.plan, 'pro');
+  assert.match(ev.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 });
 
 receiver.close();
