@@ -3,7 +3,7 @@
 // get_weather (and a tool result after it gets the tool answer), "#email" the owner's assistant's
 // email action, "#json-ok" answers JSON of the
 // weather schema, "#fail" answers 500 (a failed upstream: nothing must be charged), "#midfail" drops a stream
-// after its second piece, anything else
+// after its second piece, "#slow" answers after 1.5 s, anything else
 // gets PLAIN. It prints "listening <port>" once ready. Usage: node fake-upstream.mjs [port]
 import http from 'node:http';
 
@@ -76,6 +76,10 @@ function chat(req, res, body) {
     } else if (m.role === 'tool') toolAfter = true;
   }
   if (last.includes('#fail')) return json(res, 500, { error: { message: 'the fake upstream fails on purpose', type: 'server_error' } });
+  if (last.includes('#slow') && !req.slowed) {
+    req.slowed = true; // "#slow" answers after 1.5 s
+    return setTimeout(() => chat(req, res, body), 1500);
+  }
   const { text, tool } = answer(last, toolAfter);
   const model = body.model;
   const created = Math.floor(Date.now() / 1000);

@@ -457,6 +457,17 @@ await check('a stream that fails after its first pieces: the SDK throws an APIEr
   assert.equal(await spent(), before, 'a failed stream is not charged');
 });
 
+await check('SDK timeouts: every attempt given up by the client, nothing charged', async () => {
+  const before = await spent();
+  attempts = 0;
+  const quick = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 1, timeout: 400, fetch: countingFetch });
+  const err = await expectError(quick.chat.completions.create({ model: 'svc', messages: [{ role: 'user', content: 'Hi #slow' }] }));
+  assert.ok(err instanceof OpenAI.APIConnectionTimeoutError, `${err.constructor.name}: ${err.message}`);
+  assert.equal(attempts, 2);
+  await new Promise((r) => setTimeout(r, 2500)); // the upstream's answers arrive after the client left
+  assert.equal(await spent(), before, 'a request its client gave up on is not charged');
+});
+
 await check('SDK retry after a dropped connection: charged once', async () => {
   // The first attempt's response is lost after the service answered (the fetch throws as a
   // connection error would); the SDK retries; the account pays for both replies it received
