@@ -18,65 +18,24 @@ const weather = tool({
   execute: async ({ city }) => ({ city, temp_c: 21 }),
 });
 
-await check('generateText', async () => {
-  const r = await generateText({ model: provider('svc'), prompt: 'When do you open?', maxRetries: 0 });
-  assert.equal(r.text, PLAIN);
-  assert.equal(r.finishReason, 'stop');
-  assert.ok(r.usage.inputTokens > 0 && r.usage.outputTokens > 0, JSON.stringify(r.usage));
-});
-
-await check('streamText: text, finish reason, usage; no error parts', async () => {
-  const r = streamText({ model: provider('svc'), prompt: 'When do you open?', maxRetries: 0 });
-  const errors = [];
-  let text = '';
-  for await (const part of r.fullStream) {
-    if (part.type === 'error') errors.push(part.error);
-    if (part.type === 'text-delta') text += part.text ?? part.textDelta ?? part.delta;
-  }
-  assert.deepEqual(errors, []);
-  assert.equal(text, PLAIN);
-  assert.equal(await r.finishReason, 'stop');
-  const u = await r.usage;
-  assert.ok(u.inputTokens > 0 && u.outputTokens > 0, JSON.stringify(u));
-});
-
-await check('generateText with a tool, two steps', async () => {
-  const r = await generateText({ model: provider('svc'), prompt: 'Weather in Lisbon? #tool', tools: { get_weather: weather }, stopWhen: stepCountIs(3), maxRetries: 0 });
-  assert.equal(r.steps.length, 2);
-  assert.equal(r.steps[0].toolCalls[0].toolName, 'get_weather');
-  assert.deepEqual(r.steps[0].toolCalls[0].input, { city: 'Lisbon', unit: 'celsius' });
-  assert.equal(r.text, TOOL_ANSWER);
-});
-
-await check('streamText with a tool, two steps', async () => {
-  const r = streamText({ model: provider('svc'), prompt: 'Weather in Lisbon? #tool', tools: { get_weather: weather }, stopWhen: stepCountIs(3), maxRetries: 0 });
-  const errors = [];
-  for await (const part of r.fullStream) if (part.type === 'error') errors.push(part.error);
-  assert.deepEqual(errors, []);
-  assert.equal(await r.text, TOOL_ANSWER);
-  const steps = await r.steps;
-  assert.equal(steps[0].toolCalls[0].toolName, 'get_weather');
-});
-
-await check('embedMany', async () => {
-  const r = await embedMany({ model: provider.textEmbeddingModel ? provider.textEmbeddingModel('svc-embeddings') : provider.embeddingModel('svc-embeddings'), values: ['bread', 'cake'], maxRetries: 0 });
-  assert.equal(r.embeddings.length, 2);
-  assert.ok(r.embeddings[0].length > 0);
-});
-
-// @ai-sdk/openai: openai(model) speaks the Responses API, openai.chat(model) chat completions;
-// both check every event and chunk against their schemas.
+// @ai-sdk/openai: openai(model) speaks the Responses API, openai.chat(model) chat completions.
+// Every provider checks each chunk and event against its schemas.
 const oa = createOpenAI({ baseURL: `${base}/v1`, apiKey: key });
+const models = [
+  ['openai-compatible', () => provider('svc')],
+  ['openai responses', () => oa('svc')],
+  ['openai chat', () => oa.chat('svc')],
+];
 
-for (const [label, m] of [['responses', () => oa('svc')], ['chat', () => oa.chat('svc')]]) {
-  await check(`@ai-sdk/openai ${label}: generateText`, async () => {
+for (const [label, m] of models) {
+  await check(`${label}: generateText`, async () => {
     const r = await generateText({ model: m(), prompt: 'When do you open?', maxRetries: 0 });
     assert.equal(r.text, PLAIN);
     assert.equal(r.finishReason, 'stop');
     assert.ok(r.usage.inputTokens > 0 && r.usage.outputTokens > 0, JSON.stringify(r.usage));
   });
 
-  await check(`@ai-sdk/openai ${label}: streamText`, async () => {
+  await check(`${label}: streamText (text, finish reason, usage; no error parts)`, async () => {
     const r = streamText({ model: m(), prompt: 'When do you open?', maxRetries: 0 });
     const errors = [];
     let text = '';
@@ -91,7 +50,15 @@ for (const [label, m] of [['responses', () => oa('svc')], ['chat', () => oa.chat
     assert.ok(u.inputTokens > 0 && u.outputTokens > 0, JSON.stringify(u));
   });
 
-  await check(`@ai-sdk/openai ${label}: tools, streamed, two steps`, async () => {
+  await check(`${label}: generateText with a tool, two steps`, async () => {
+    const r = await generateText({ model: m(), prompt: 'Weather in Lisbon? #tool', tools: { get_weather: weather }, stopWhen: stepCountIs(3), maxRetries: 0 });
+    assert.equal(r.steps.length, 2);
+    assert.equal(r.steps[0].toolCalls[0].toolName, 'get_weather');
+    assert.deepEqual(r.steps[0].toolCalls[0].input, { city: 'Lisbon', unit: 'celsius' });
+    assert.equal(r.text, TOOL_ANSWER);
+  });
+
+  await check(`${label}: streamText with a tool, two steps`, async () => {
     const r = streamText({ model: m(), prompt: 'Weather in Lisbon? #tool', tools: { get_weather: weather }, stopWhen: stepCountIs(3), maxRetries: 0 });
     const errors = [];
     for await (const part of r.fullStream) if (part.type === 'error') errors.push(part.error);
@@ -101,19 +68,10 @@ for (const [label, m] of [['responses', () => oa('svc')], ['chat', () => oa.chat
     assert.equal(steps[0].toolCalls[0].toolName, 'get_weather');
     assert.deepEqual(steps[0].toolCalls[0].input, { city: 'Lisbon', unit: 'celsius' });
   });
-
-  await check(`@ai-sdk/openai ${label}: generateText with a tool, two steps`, async () => {
-    const r = await generateText({ model: m(), prompt: 'Weather in Lisbon? #tool', tools: { get_weather: weather }, stopWhen: stepCountIs(3), maxRetries: 0 });
-    assert.equal(r.steps.length, 2);
-    assert.equal(r.text, TOOL_ANSWER);
-  });
 }
 
-for (const [label, m] of [
-  ['openai-compatible', () => createOpenAICompatible({ name: 'svc', baseURL: `${base}/v1`, apiKey: key, supportsStructuredOutputs: true })('svc')],
-  ['openai responses', () => oa('svc')],
-  ['openai chat', () => oa.chat('svc')],
-]) {
+const structured = createOpenAICompatible({ name: 'svc', baseURL: `${base}/v1`, apiKey: key, supportsStructuredOutputs: true });
+for (const [label, m] of [['openai-compatible', () => structured('svc')], ...models.slice(1)]) {
   await check(`${label}: generateObject (json_schema)`, async () => {
     const r = await generateObject({ model: m(), schema: weatherSchema, schemaName: 'weather', prompt: 'Weather as JSON #json-ok', maxRetries: 0 });
     assert.deepEqual(r.object, { city: 'Lisbon', temp_c: 21 });
@@ -126,6 +84,12 @@ for (const [label, m] of [
     assert.deepEqual(await r.object, { city: 'Lisbon', temp_c: 21 });
   });
 }
+
+await check('openai-compatible embedMany', async () => {
+  const r = await embedMany({ model: provider.textEmbeddingModel ? provider.textEmbeddingModel('svc-embeddings') : provider.embeddingModel('svc-embeddings'), values: ['bread', 'cake'], maxRetries: 0 });
+  assert.equal(r.embeddings.length, 2);
+  assert.ok(r.embeddings[0].length > 0);
+});
 
 await check('@ai-sdk/openai embedMany', async () => {
   const r = await embedMany({ model: oa.embedding ? oa.embedding('svc-embeddings') : oa.textEmbeddingModel('svc-embeddings'), values: ['bread', 'cake'], maxRetries: 0 });
