@@ -1,6 +1,7 @@
 // The MCP endpoint (/mcp, Streamable HTTP) with the official TypeScript SDK: initialize, the
 // tools' schemas, read-only calls (the SDK validates structuredContent against outputSchema),
 // errors as isError results or JSON-RPC errors, the session id, GET and DELETE.
+import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -172,6 +173,33 @@ await check('assistant with elicitation: the approval asked in the client, accep
     }
     await transport2.terminateSession();
     await c.close();
+  }
+});
+
+await check('crawl_site with progress notifications', async () => {
+  // A small site on loopback (svc-api runs with SVC_ALLOW_PRIVATE_TARGETS=true).
+  const para = (t) => `<p>${t} `.repeat(8) + '</p>';
+  const pages = {
+    '/': `<html><head><title>Home</title></head><body><main><h1>SDK Bakery</h1>${para('Fresh sourdough, rye and wholemeal bread baked every morning from seven in our own oven.')}<a href="/hours">Hours</a></main></body></html>`,
+    '/hours': `<html><head><title>Hours</title></head><body><main><h1>Opening hours</h1>${para('We open Monday to Saturday from 7am to 6pm and on Sundays from 8am to 1pm.')}</main></body></html>`,
+  };
+  const site = http.createServer((req, res) => {
+    const page = pages[req.url];
+    if (!page) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+  });
+  await new Promise((r) => site.listen(0, '127.0.0.1', r));
+  try {
+    const progress = [];
+    const r = await client.callTool({ name: 'crawl_site', arguments: { url: `http://127.0.0.1:${site.address().port}/`, max_pages: 5 } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    });
+    assert.equal(r.isError ?? false, false, r.content[0].text);
+    assert.ok(progress.length >= 1, 'progress notifications');
+    for (const p of progress) assert.equal(typeof p.progress, 'number');
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i].progress > progress[i - 1].progress, 'progress increases');
+  } finally {
+    site.close();
   }
 });
 
