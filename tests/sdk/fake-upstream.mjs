@@ -3,7 +3,8 @@
 // get_weather (and a tool result after it gets the tool answer), "#email" the owner's assistant's
 // email action, "#json-ok" answers JSON of the
 // weather schema, "#fail" answers 500 (a failed upstream: nothing must be charged), "#midfail" drops a stream
-// after its second piece, "#slow" answers after 1.5 s, anything else
+// after its second piece, "#slow" answers after 1.5 s,
+// "#slowstream" streams a piece every 300 ms, anything else
 // gets PLAIN. It prints "listening <port>" once ready. Usage: node fake-upstream.mjs [port]
 import http from 'node:http';
 
@@ -115,6 +116,22 @@ function chat(req, res, body) {
     }
   } else {
     const ps = pieces(text);
+    if (last.includes('#slowstream')) {
+      // One piece every 300 ms.
+      let i = 0;
+      const next = () => {
+        if (res.destroyed) return;
+        if (i < ps.length) {
+          send(delta({ content: ps[i++] }, null));
+          setTimeout(next, 300);
+          return;
+        }
+        send(delta({}, 'stop'));
+        if (includeUsage) send([], usage());
+        res.end('data: [DONE]\n\n');
+      };
+      return next();
+    }
     for (const [i, p] of ps.entries()) {
       send(delta({ content: p }, null));
       if (i === 1 && last.includes('#midfail')) {

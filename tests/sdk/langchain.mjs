@@ -35,6 +35,17 @@ await check('ChatOpenAI bindTools', async () => {
   assert.deepEqual(r.tool_calls[0].args, { city: 'Lisbon', unit: 'celsius' });
 });
 
+await check('ChatOpenAI bindTools, streamed (tool call chunks)', async () => {
+  const m = new ChatOpenAI({ model: 'svc', apiKey: key, configuration, maxRetries: 0 }).bindTools([
+    { type: 'function', function: { name: 'get_weather', description: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] } } },
+  ]);
+  let full = null;
+  for await (const ch of await m.stream('Weather? #tool')) full = full ? full.concat(ch) : ch;
+  assert.equal(full.tool_calls.length, 1);
+  assert.equal(full.tool_calls[0].name, 'get_weather');
+  assert.deepEqual(full.tool_calls[0].args, { city: 'Lisbon', unit: 'celsius' });
+});
+
 await check('ChatOpenAI with the Responses API', async () => {
   const m = new ChatOpenAI({ model: 'svc', apiKey: key, configuration, maxRetries: 0, useResponsesApi: true });
   const r = await m.invoke('When do you open?');

@@ -468,6 +468,16 @@ await check('SDK timeouts: every attempt given up by the client, nothing charged
   assert.equal(await spent(), before, 'a request its client gave up on is not charged');
 });
 
+await check('a stream the client leaves after its first piece is not charged', async () => {
+  const before = await spent();
+  const stream = await client.chat.completions.create({ model: 'svc', messages: [{ role: 'user', content: 'Hi #slowstream' }], stream: true });
+  for await (const ch of stream) {
+    if (ch.choices[0]?.delta?.content) break; // the SDK aborts the request
+  }
+  await new Promise((r) => setTimeout(r, 4000)); // past the upstream's last piece
+  assert.equal(await spent(), before, 'an abandoned stream is not charged');
+});
+
 await check('SDK retry after a dropped connection: charged once', async () => {
   // The first attempt's response is lost after the service answered (the fetch throws as a
   // connection error would); the SDK retries; the account pays for both replies it received
