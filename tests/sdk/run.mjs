@@ -3,7 +3,7 @@
 // and keys made with svcctl, then each check script as a child process with the addresses and
 // keys in its environment. Exits non-zero when a check fails.
 //
-//   node run.mjs [check …]      checks: openai openai4 webhooks mcp aisdk langchain (default: all)
+//   node run.mjs [check …]      checks: openai openai4 webhooks mcp mcpremote aisdk langchain (default: all)
 //   node run.mjs serve          start everything, print the environment a check gets, and wait
 //
 // SVC_BIN names the folder of the built programs (default ../../bin; `make sdk-check` builds
@@ -18,12 +18,13 @@ import { startUpstream } from './fake-upstream.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.resolve(process.env.SVC_BIN || path.join(here, '..', '..', 'bin'));
-const all = ['openai', 'openai4', 'webhooks', 'mcp', 'aisdk', 'langchain'];
+const all = ['openai', 'openai4', 'webhooks', 'mcp', 'mcpremote', 'aisdk', 'langchain'];
 const scripts = {
   openai: ['openai.mjs', 'openai'],
   openai4: ['openai.mjs', 'openai4'],
   webhooks: ['webhooks.mjs'],
   mcp: ['mcp.mjs'],
+  mcpremote: ['mcpremote.mjs'],
   aisdk: ['aisdk.mjs'],
   langchain: ['langchain.mjs'],
 };
