@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -278,12 +279,13 @@ func (w *sse) event(name string, v any) error {
 }
 
 // compatFail answers err as fail does. An error that asking again cannot clear, only the owner
-// (svc-assistant's agent not set up, 409, or turned off for the API, 503), also says
-// X-Should-Retry: false: OpenAI's SDKs read that header before their own rule, which retries
-// every 409 and 5xx (twice by default, with backoff), and would otherwise ask three times.
+// (svc-assistant's agent not set up, 409, or turned off for the API, 503) or the operator (model
+// svc on a service without an upstream, 503), also says X-Should-Retry: false: OpenAI's SDKs
+// read that header before their own rule, which retries every 409 and 5xx (twice by default,
+// with backoff), and would otherwise ask three times.
 func (s *Server) compatFail(c *gin.Context, err error) {
-	switch domain.ErrorCode(err) {
-	case domain.CodeAgentNotConfigured, domain.CodeAgentUnavailable:
+	switch code := domain.ErrorCode(err); {
+	case code == domain.CodeAgentNotConfigured, code == domain.CodeAgentUnavailable, errors.Is(err, compat.ErrNoUpstream):
 		c.Header("X-Should-Retry", "false")
 	}
 	s.fail(c, err)

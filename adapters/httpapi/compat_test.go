@@ -268,9 +268,10 @@ func TestModelEndpointErrors(t *testing.T) {
 }
 
 // TestModelErrorsOnlyTheOwnerClears: an answer that asking again cannot change (svc-assistant's
-// agent not set up, 409, or turned off for the API, 503) says X-Should-Retry: false, which
-// OpenAI's SDKs read before their own rule of retrying every 409 and 5xx (the Node SDK asked three
-// times); errors that a later try may clear (the upstream unavailable, 503) say nothing.
+// agent not set up, 409, or turned off for the API, 503; model svc without an upstream, 503) says
+// X-Should-Retry: false, which OpenAI's SDKs read before their own rule of retrying every 409 and
+// 5xx (the Node SDK asked three times); an error a later try may clear (the upstream down, 503)
+// says nothing.
 func TestModelErrorsOnlyTheOwnerClears(t *testing.T) {
 	assistant := `{"model":"svc-assistant","messages":[{"role":"user","content":"hours?"}]`
 	tests := []struct {
@@ -286,12 +287,15 @@ func TestModelErrorsOnlyTheOwnerClears(t *testing.T) {
 		{"not configured, responses", "/v1/responses", `{"model":"svc-assistant","input":"hours?"}`, &profile.Profile{Channels: profile.AllOn}, true, 409, domain.CodeAgentNotConfigured, "false"},
 		{"not configured, responses streamed", "/v1/responses", `{"model":"svc-assistant","input":"hours?","stream":true}`, &profile.Profile{Channels: profile.AllOn}, true, 409, domain.CodeAgentNotConfigured, "false"},
 		{"api channel off", "/v1/chat/completions", assistant + `}`, &profile.Profile{BusinessName: "Padaria Lu"}, true, 503, domain.CodeAgentUnavailable, "false"},
-		{"no upstream", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"hi"}]}`, nil, false, 503, domain.CodeModelUnavailable, ""},
+		{"no upstream", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"hi"}]}`, nil, false, 503, domain.CodeModelUnavailable, "false"},
+		{"no upstream, responses streamed", "/v1/responses", `{"model":"svc","input":"hi","stream":true}`, nil, false, 503, domain.CodeModelUnavailable, "false"},
+		{"upstream down", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"hi"}]}`, nil, true, 503, domain.CodeModelUnavailable, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newModelServer(t, tt.upstream)
 			f.profiles.p = tt.prof
+			f.up.err = domain.Errorf(domain.CodeModelUnavailable, "the model is unavailable right now; try again")
 			rec := do(f.s, "POST", tt.path, auth, tt.body)
 			if rec.Code != tt.status || envelope(t, rec).Code != tt.code {
 				t.Fatalf("%d %s, want %d %s", rec.Code, rec.Body.String(), tt.status, tt.code)
