@@ -18,7 +18,7 @@ build:
 ## stripe webhook verifier, the MCP TypeScript SDK, the Vercel AI SDK, LangChain): builds the
 ## programs, installs tests/sdk's pinned npm packages and runs tests/sdk/run.mjs (a fake upstream
 ## and svc-api on loopback). Needs Node.js 20+ and the npm registry; not part of `make test`.
-## SDK_CHECKS picks checks (default all: openai openai4 webhooks mcp mcpremote aisdk langchain).
+## SDK_CHECKS picks checks (default all: openai openai4 builtin webhooks mcp mcpremote aisdk langchain).
 sdk-check: build
 	cd tests/sdk && npm ci --no-audit --no-fund && SVC_BIN=$(CURDIR)/$(BIN) node run.mjs $(SDK_CHECKS)
 
