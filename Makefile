@@ -4,7 +4,7 @@ BIN     := bin
 PKGS    := ./...
 WIRE    := ./cmd/svc-api ./cmd/svc-worker ./cmd/svcctl
 
-.PHONY: run build test test-short bench bench-smoke bench-go eval fuzz generate check-generate lint clean
+.PHONY: run build test test-short bench bench-smoke bench-go eval fuzz generate check-generate lint clean sdk-check
 
 ## run: build and start svc-api in the embedded environment (SQLite under ./data, in-process queue)
 run: build
@@ -13,6 +13,14 @@ run: build
 ## build: build the three programs into ./bin
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
+
+## sdk-check: drive a running svc-api with the official client libraries (OpenAI's Node SDKs, the
+## stripe webhook verifier, the MCP TypeScript SDK, the Vercel AI SDK, LangChain): builds the
+## programs, installs tests/sdk's pinned npm packages and runs tests/sdk/run.mjs (a fake upstream
+## and svc-api on loopback). Needs Node.js 20+ and the npm registry; not part of `make test`.
+## SDK_CHECKS picks checks (default all: openai openai4 builtin webhooks mcp mcpremote aisdk langchain).
+sdk-check: build
+	cd tests/sdk && npm ci --no-audit --no-fund && SVC_BIN=$(CURDIR)/$(BIN) node run.mjs $(SDK_CHECKS)
 
 ## test: every test: domain, app, adapters against SQLite, Postgres and Redis, end to end
 test:

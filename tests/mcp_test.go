@@ -175,12 +175,18 @@ func toolText(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// toolError returns the error envelope of a call that must fail as a tool error.
+// toolError returns the error envelope of a call that must fail as a tool error. The envelope is
+// the result's text only: a tool error carries no structured content, which would have to match
+// the tool's outputSchema (the official TypeScript SDK's client checks it on errors too, and
+// throws a protocol error in place of the result when it does not).
 func toolError(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) obj {
 	t.Helper()
 	res := callTool(t, cs, name, args)
 	if !res.IsError {
 		t.Fatalf("tools/call %s %v: %s, want isError", name, args, toolText(res))
+	}
+	if res.StructuredContent != nil {
+		t.Errorf("tools/call %s %v: a tool error with structured content %v, want none (it does not match the tool's outputSchema)", name, args, res.StructuredContent)
 	}
 	var env obj
 	if err := json.Unmarshal([]byte(toolText(res)), &env); err != nil || env.str("error.code") == "" {

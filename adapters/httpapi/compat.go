@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -277,11 +278,24 @@ func (w *sse) event(name string, v any) error {
 	return nil
 }
 
-// streamFail answers err: with the envelope and its status while nothing was sent, else as the
-// stream's last event (named name, shaped by shape from the mapped error).
+// compatFail answers err as fail does. An error that asking again cannot clear, only the owner
+// (svc-assistant's agent not set up, 409, or turned off for the API, 503) or the operator (model
+// svc on a service without an upstream, 503), also says X-Should-Retry: false: OpenAI's SDKs
+// read that header before their own rule, which retries every 409 and 5xx (twice by default,
+// with backoff), and would otherwise ask three times.
+func (s *Server) compatFail(c *gin.Context, err error) {
+	switch code := domain.ErrorCode(err); {
+	case code == domain.CodeAgentNotConfigured, code == domain.CodeAgentUnavailable, errors.Is(err, compat.ErrNoUpstream):
+		c.Header("X-Should-Retry", "false")
+	}
+	s.fail(c, err)
+}
+
+// streamFail answers err: with the envelope and its status while nothing was sent (compatFail),
+// else as the stream's last event (named name, shaped by shape from the mapped error).
 func (s *Server) streamFail(c *gin.Context, w *sse, err error, name string, shape func(apijson.ErrorBody) any) {
 	if !w.started {
-		s.fail(c, err)
+		s.compatFail(c, err)
 		return
 	}
 	if c.Request.Context().Err() != nil {

@@ -354,14 +354,14 @@ type functionDelta struct {
 func (s *Server) chatCompletions(c *gin.Context) {
 	who, in, req, err := opening(c, chatRequestOf)
 	if err != nil {
-		s.fail(c, err)
+		s.compatFail(c, err)
 		return
 	}
 	chat := compat.Chat{ID: replyID(who, newCompletionID), Model: in.Model, Request: req}
 	if in.Stream == nil || !*in.Stream {
 		r, err := s.uc.Compat.Complete(c.Request.Context(), who, chat)
 		if err != nil {
-			s.fail(c, err)
+			s.compatFail(c, err)
 			return
 		}
 		c.JSON(http.StatusOK, chatCompletionOf(r))

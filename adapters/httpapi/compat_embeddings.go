@@ -87,12 +87,12 @@ func embedOf(in embeddingsIn) (compat.Embed, error) {
 func (s *Server) embeddings(c *gin.Context) {
 	who, in, e, err := opening(c, embedOf)
 	if err != nil {
-		s.fail(c, err)
+		s.compatFail(c, err)
 		return
 	}
 	v, err := s.uc.Compat.Embed(c.Request.Context(), who, e)
 	if err != nil {
-		s.fail(c, err)
+		s.compatFail(c, err)
 		return
 	}
 	out := embeddingsJSON{Object: "list", Data: make([]embeddingJSON, len(v.Vectors)), Model: compat.Embeddings,

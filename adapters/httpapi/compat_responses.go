@@ -425,7 +425,7 @@ func newResponseID() string { return ident.New("resp") }
 func (s *Server) responses(c *gin.Context) {
 	who, in, req, err := opening(c, responsesRequestOf)
 	if err != nil {
-		s.fail(c, err)
+		s.compatFail(c, err)
 		return
 	}
 	chat := compat.Chat{ID: replyID(who, newResponseID), Model: in.Model, Request: req}
@@ -435,7 +435,7 @@ func (s *Server) responses(c *gin.Context) {
 	}
 	reply, err := s.uc.Compat.Complete(c.Request.Context(), who, chat)
 	if err != nil {
-		s.fail(c, responsesParam(err))
+		s.compatFail(c, responsesParam(err))
 		return
 	}
 	out := skeleton(chat.ID, in, req, reply.Created)

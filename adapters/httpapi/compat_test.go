@@ -71,9 +71,13 @@ func (l *fakeLedger) count() int {
 	return len(l.charges)
 }
 
-type fakeProfiles struct{}
+// fakeProfiles answers p, or (p nil) a configured agent with every channel on.
+type fakeProfiles struct{ p *profile.Profile }
 
-func (fakeProfiles) Get(context.Context, string) (profile.Profile, error) {
+func (f *fakeProfiles) Get(context.Context, string) (profile.Profile, error) {
+	if f.p != nil {
+		return *f.p, nil
+	}
 	return profile.Profile{BusinessName: "Padaria Lu", Channels: profile.AllOn}, nil
 }
 
@@ -144,10 +148,11 @@ func (embedder) Embed(_ context.Context, texts []string, dims int) ([][]float32,
 }
 
 type modelFixture struct {
-	s      *Server
-	d      deps
-	ledger *fakeLedger
-	up     *upstream
+	s        *Server
+	d        deps
+	ledger   *fakeLedger
+	up       *upstream
+	profiles *fakeProfiles
 }
 
 func newModelServer(t *testing.T, withUpstream bool) modelFixture {
@@ -171,13 +176,13 @@ func newLimitedModelServer(t *testing.T, withUpstream bool, allow func(ratelimit
 		}
 		return out, nil
 	}).AnyTimes()
-	f := modelFixture{s: s, d: d, ledger: &fakeLedger{limit: 10}, up: &upstream{}}
+	f := modelFixture{s: s, d: d, ledger: &fakeLedger{limit: 10}, up: &upstream{}, profiles: &fakeProfiles{}}
 	ctrl := gomock.NewController(t)
 	clock := mock.NewMockClock(ctrl)
 	clock.EXPECT().Now().Return(testNow).AnyTimes()
 	engine := mock.NewMockReplier(ctrl)
 	engine.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "We open at seven."}, nil).AnyTimes()
-	deps := compat.Deps{Engine: engine, Embedder: embedder{}, Tokens: words{}, Ledger: f.ledger, Profiles: fakeProfiles{},
+	deps := compat.Deps{Engine: engine, Embedder: embedder{}, Tokens: words{}, Ledger: f.ledger, Profiles: f.profiles,
 		Brain: fakeBrain{}, Usage: d.usage, Clock: clock}
 	if withUpstream {
 		deps.Upstream = f.up
@@ -257,6 +262,46 @@ func TestModelEndpointErrors(t *testing.T) {
 			}
 			if tt.code != domain.CodeContentPolicy && f.up.calls != 0 {
 				t.Fatalf("the upstream was called")
+			}
+		})
+	}
+}
+
+// TestModelErrorsOnlyTheOwnerClears: an answer that asking again cannot change (svc-assistant's
+// agent not set up, 409, or turned off for the API, 503; model svc without an upstream, 503) says
+// X-Should-Retry: false, which OpenAI's SDKs read before their own rule of retrying every 409 and
+// 5xx (the Node SDK asked three times); an error a later try may clear (the upstream down, 503)
+// says nothing.
+func TestModelErrorsOnlyTheOwnerClears(t *testing.T) {
+	assistant := `{"model":"svc-assistant","messages":[{"role":"user","content":"hours?"}]`
+	tests := []struct {
+		name, path, body string
+		prof             *profile.Profile
+		upstream         bool
+		status           int
+		code             domain.Code
+		retry            string
+	}{
+		{"not configured", "/v1/chat/completions", assistant + `}`, &profile.Profile{Channels: profile.AllOn}, true, 409, domain.CodeAgentNotConfigured, "false"},
+		{"not configured, streamed", "/v1/chat/completions", assistant + `,"stream":true}`, &profile.Profile{Channels: profile.AllOn}, true, 409, domain.CodeAgentNotConfigured, "false"},
+		{"not configured, responses", "/v1/responses", `{"model":"svc-assistant","input":"hours?"}`, &profile.Profile{Channels: profile.AllOn}, true, 409, domain.CodeAgentNotConfigured, "false"},
+		{"not configured, responses streamed", "/v1/responses", `{"model":"svc-assistant","input":"hours?","stream":true}`, &profile.Profile{Channels: profile.AllOn}, true, 409, domain.CodeAgentNotConfigured, "false"},
+		{"api channel off", "/v1/chat/completions", assistant + `}`, &profile.Profile{BusinessName: "Padaria Lu"}, true, 503, domain.CodeAgentUnavailable, "false"},
+		{"no upstream", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"hi"}]}`, nil, false, 503, domain.CodeModelUnavailable, "false"},
+		{"no upstream, responses streamed", "/v1/responses", `{"model":"svc","input":"hi","stream":true}`, nil, false, 503, domain.CodeModelUnavailable, "false"},
+		{"upstream down", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"hi"}]}`, nil, true, 503, domain.CodeModelUnavailable, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newModelServer(t, tt.upstream)
+			f.profiles.p = tt.prof
+			f.up.err = domain.Errorf(domain.CodeModelUnavailable, "the model is unavailable right now; try again")
+			rec := do(f.s, "POST", tt.path, auth, tt.body)
+			if rec.Code != tt.status || envelope(t, rec).Code != tt.code {
+				t.Fatalf("%d %s, want %d %s", rec.Code, rec.Body.String(), tt.status, tt.code)
+			}
+			if got := rec.Header().Get("X-Should-Retry"); got != tt.retry {
+				t.Fatalf("X-Should-Retry %q, want %q", got, tt.retry)
 			}
 		})
 	}

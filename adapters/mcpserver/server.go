@@ -142,8 +142,12 @@ func (s *Server) developerBonus(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// failed turns err into a tool result with isError set and the REST error's envelope, both as
-// text and as structured content. Errors that carry no code are ours: logged here, once.
+// failed turns err into a tool result with isError set and the REST error's envelope as its
+// text. It carries no structured content: every tool has an outputSchema (its REST answer), and
+// clients check any structured content against it, a tool error's too (the official TypeScript
+// SDK's Client.callTool throws a protocol error -32602 in place of the result), so the envelope
+// would turn the refusal into a failure to call. Errors that carry no code are ours: logged here,
+// once.
 func (s *Server) failed(err error) *mcp.CallToolResult {
 	e, ok := domain.AsError(err)
 	if !ok || e.Code == domain.CodeInternal {
@@ -152,5 +156,5 @@ func (s *Server) failed(err error) *mcp.CallToolResult {
 	}
 	env := apijson.ErrorEnvelope{Error: apijson.ErrorOf(e, s.opts.UpgradeURL)}
 	text, _ := json.Marshal(env)
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: json.RawMessage(text)}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}
 }

@@ -22,6 +22,10 @@ const noUpstreamMsg = "model svc needs a model upstream and this service has non
 	"set SVC_MODEL_BASE_URL (an OpenAI-compatible base URL such as https://api.openai.com/v1, with " +
 	"SVC_MODEL_API_KEY and SVC_MODEL_NAME) and restart; model svc-assistant answers without one"
 
+// ErrNoUpstream answers model svc on a service without an upstream: 503 model_unavailable, as
+// an upstream that is down, but one that asking again does not clear (only the operator can).
+var ErrNoUpstream = domain.Errorf(domain.CodeModelUnavailable, noUpstreamMsg)
+
 // prepared is a checked request, ready to be answered.
 type prepared struct {
 	id       string
@@ -323,7 +327,7 @@ func (s *Service) prepare(ctx context.Context, c Caller, chat Chat) (*prepared, 
 
 	assistant := IsAssistant(chat.Model)
 	if !assistant && s.d.Upstream == nil {
-		return nil, domain.Errorf(domain.CodeModelUnavailable, noUpstreamMsg)
+		return nil, ErrNoUpstream
 	}
 	if err := affordable(c, ledger.ModelReply); err != nil {
 		return nil, err
