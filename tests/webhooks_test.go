@@ -862,10 +862,20 @@ func TestWebhookEndpoints(t *testing.T) {
 				wantFieldsOf(t, "webhook after a test", h, map[string]any{"last_status": status, "failures": 0, "active": true})
 				wantStamp(t, "last_delivery_at", h.str("last_delivery_at"))
 				if !ok {
-					waitIdle(t, api, "nothing queued") // a test is one attempt: no retry is queued
-					if n := len(rcv.all()) - before; n != 1 {
-						t.Errorf("the receiver got %d requests for one failed test, want 1 (no retry)", n)
+					// A failed test is retried as any delivery is (2 s, then 4 s), the same event
+					// each time, and its outcome counts in failures.
+					waitIdle(t, api, "the test's retries done")
+					hits := rcv.all()[before:]
+					if len(hits) != 3 {
+						t.Fatalf("the receiver got %d requests for one failed test, want 3 (two retries)", len(hits))
 					}
+					for _, h := range hits[1:] {
+						if retry := wantHookRequest(t, h, secret, "webhook.test"); retry.str("id") != env.str("id") {
+							t.Errorf("a retry sent event %q, want the test's %q", retry.str("id"), env.str("id"))
+						}
+					}
+					wantFieldsOf(t, "webhook after a failed test's retries", getHook(t, api, a.key, hookID),
+						map[string]any{"last_status": status, "failures": 1, "active": true})
 				}
 			})
 		}
