@@ -1,6 +1,9 @@
 package knowledge
 
 import (
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/svcagent/svc/domain/knowledge"
@@ -44,5 +47,52 @@ func TestIndexCache(t *testing.T) {
 	c.put("b", 1, ix["b"], 101)
 	if _, ok := c.get("b", 1); ok || c.size != 90 {
 		t.Errorf("an index larger than the cache kept (size %d)", c.size)
+	}
+}
+
+// TestIndexSize: the estimate the cache counts is at least the heap an index really holds, for a
+// small Brain (matched sentence by sentence) and a large one, so that indexCacheBytes bounds the
+// memory it means to; and not many times more, so that the cache keeps what fits.
+func TestIndexSize(t *testing.T) {
+	page := func(i int) knowledge.Page {
+		return knowledge.Page{URL: fmt.Sprintf("https://shop.example/%d", i), Title: fmt.Sprintf("Opening hours, prices and location %d", i),
+			Content: strings.Repeat(fmt.Sprintf("We are open Monday to Friday from 8am to 6pm and on Saturdays from 9am to 2pm (%d). "+
+				"Our clinic is at 42 Oak Street, next to the central library; free parking is behind the building. "+
+				"A check-up costs $90, whitening $350 and a filling from $120, and payment plans cover treatments over $500. ", i), 6)}
+	}
+	for _, tt := range []struct {
+		name  string
+		pages int
+	}{{"small Brain", 3}, {"large Brain", 60}} {
+		t.Run(tt.name, func(t *testing.T) {
+			var docs []knowledge.Doc
+			for i := range tt.pages {
+				for _, c := range knowledge.Split(page(i), 0, 0) {
+					docs = append(docs, knowledge.Doc{Chunk: c, Vector: make([]float32, 64)})
+				}
+			}
+			faqs := []knowledge.FAQ{{ID: "f1", Question: "Do you have wifi?", Answer: "Yes."}, {ID: "f2", Question: "Is there parking?", Answer: "Behind the building."}}
+			if small := len(docs) <= knowledge.SentenceMaxChunks; small != (tt.pages == 3) {
+				t.Fatalf("%d chunks: small %v", len(docs), small)
+			}
+			const copies = 20
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			before := ms.HeapAlloc
+			kept := make([]*knowledge.Index, copies)
+			for i := range kept {
+				kept[i] = knowledge.NewIndex(docs, faqs, nil, nil)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			held := int64(ms.HeapAlloc-before) / copies
+			runtime.KeepAlive(kept)
+			est := indexSize(docs, faqs)
+			t.Logf("%d chunks: estimate %d KB, held %d KB", len(docs), est>>10, held>>10)
+			if est < held || est > 6*held {
+				t.Errorf("estimate %d bytes for an index that holds %d", est, held)
+			}
+		})
 	}
 }

@@ -65,14 +65,24 @@ func (b *Brain) index(ctx context.Context, accountID string, version int64) (*kn
 // searched again (a few milliseconds for a small Brain).
 const indexCacheBytes = 32 << 20
 
+// sentenceBytesPerChar is the memory of a small Brain's sentence matcher per character of its
+// chunks' text (indexSize).
+const sentenceBytesPerChar = 36
+
 // indexSize estimates the memory of the index of chunks and FAQ items: their text, kept with the
 // index, about three times over for its terms, postings and the FAQ matcher's features, their
-// vectors as float32, and a fixed part per entry.
+// vectors as float32, and a fixed part per entry. A small Brain's chunks are also matched
+// sentence by sentence (knowledge.SentenceMaxChunks), by their words' stems and character
+// n-grams: measured at about 35 bytes per character of their text (110 KB for 3,200 characters).
 func indexSize(chunks []knowledge.Doc, faqs []knowledge.FAQ) int64 {
+	perChar := int64(4)
+	if len(chunks) <= knowledge.SentenceMaxChunks {
+		perChar += sentenceBytesPerChar
+	}
 	var n int64
 	for _, d := range chunks {
 		c := d.Chunk
-		n += 4*int64(len(c.Title)+len(c.Text)) + int64(len(c.ID)+len(c.URL)+len(c.Source)) + 4*int64(len(d.Vector)) + 256
+		n += perChar*int64(len(c.Title)+len(c.Text)) + int64(len(c.ID)+len(c.URL)+len(c.Source)) + 4*int64(len(d.Vector)) + 256
 	}
 	for _, f := range faqs {
 		// + a word-vector mean of 100 float32 per question on large English FAQs

@@ -125,7 +125,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 }
 
 // BenchmarkIndexBuildSmall is BenchmarkIndexBuild for a small business's site at the most
-// chunks whose sentences are still matched one by one (sentenceMaxChunks): 14 pages of 4,000
+// chunks whose sentences are still matched one by one (SentenceMaxChunks): 14 pages of 4,000
 // characters, about 100 chunks, with the stemmer of the tests.
 func BenchmarkIndexBuildSmall(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 3))

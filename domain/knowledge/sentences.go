@@ -13,11 +13,11 @@ import (
 // Parameters of the sentence matcher of small Brains (see sentenceMatcher), tuned on the
 // small-Brain set (testdata/eval/README.md).
 const (
-	// sentenceMaxChunks is the most chunks of a Brain whose sentences are matched one by one:
+	// SentenceMaxChunks is the most chunks of a Brain whose sentences are matched one by one:
 	// about 80,000 characters, a small business's site. Larger Brains keep the chunks' own score
 	// only, so that their index builds as fast as before (the sentences' n-grams cost about as
 	// much as an FAQ of as many items).
-	sentenceMaxChunks = 100
+	SentenceMaxChunks = 100
 	// sentenceWeight is the share of the best sentence's similarity in a chunk's score; the
 	// chunk's BM25 and cosine have the rest.
 	sentenceWeight = 0.7
@@ -44,9 +44,9 @@ type sentenceMatcher struct {
 }
 
 // newSentenceMatcher indexes the sentences of the chunks, each chunk's title as one of its
-// sentences; nil for a Brain of more than sentenceMaxChunks chunks or of none.
+// sentences; nil for a Brain of more than SentenceMaxChunks chunks or of none.
 func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMatcher {
-	if len(chunks) == 0 || len(chunks) > sentenceMaxChunks {
+	if len(chunks) == 0 || len(chunks) > SentenceMaxChunks {
 		return nil
 	}
 	s := &sentenceMatcher{}

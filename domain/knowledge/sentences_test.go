@@ -112,17 +112,17 @@ func TestSearchBySentence(t *testing.T) {
 	}
 }
 
-// TestSentencesOnlyForSmallBrains checks that a Brain of more than sentenceMaxChunks chunks is
+// TestSentencesOnlyForSmallBrains checks that a Brain of more than SentenceMaxChunks chunks is
 // not matched sentence by sentence (its index builds as before).
 func TestSentencesOnlyForSmallBrains(t *testing.T) {
-	chunks := make([]Chunk, sentenceMaxChunks+1)
+	chunks := make([]Chunk, SentenceMaxChunks+1)
 	for i := range chunks {
 		chunks[i] = Chunk{ID: fmt.Sprint(i), Text: "Some text. More text."}
 	}
 	if newSentenceMatcher(chunks, "", nil) != nil {
 		t.Error("a large Brain has a sentence matcher")
 	}
-	if newSentenceMatcher(chunks[:sentenceMaxChunks], "", nil) == nil {
+	if newSentenceMatcher(chunks[:SentenceMaxChunks], "", nil) == nil {
 		t.Error("a small Brain has no sentence matcher")
 	}
 }
