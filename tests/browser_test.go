@@ -149,7 +149,16 @@ func consoleShot(t *testing.T, ctx context.Context, name string) {
 // $SVC_TEST_ARTIFACTS/sub or tests/artifacts/sub; it returns the file's path.
 func keepShot(t *testing.T, ctx context.Context, sub, name string, quality int) string {
 	t.Helper()
-	img, err := chromedp.Run(ctx, chromedp.FullScreenshot(quality))
+	// A page still being laid out after a navigation has no size yet ("Cannot take screenshot
+	// with 0 width"): try again for a moment.
+	var img []byte
+	var err error
+	for try := 0; try < 10; try++ {
+		if img, err = chromedp.Run(ctx, chromedp.FullScreenshot(quality)); err == nil {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
