@@ -26,13 +26,10 @@ func BookingDuration(text string) string {
 		if err != nil {
 			return strings.TrimSpace(text)
 		}
-		switch unit := m[2]; {
-		case strings.HasPrefix(unit, "h"):
+		if strings.HasPrefix(m[2], "h") {
 			total += n * 60
-		case unit == "" && parts == 1 && total > 0:
-			total += n // the minutes of "1h30"
-		default:
-			total += n
+		} else {
+			total += n // minutes, also without a unit: the 30 of "1h30"
 		}
 		parts++
 		s = s[len(m[0]):]
