@@ -41,6 +41,7 @@ type sentenceMatcher struct {
 	chunk []int32  // of each sentence
 	text  []string // of each sentence
 	cues  []cue    // of each sentence
+	title []bool   // of each sentence: whether it is its chunk's title
 }
 
 // newSentenceMatcher indexes the sentences of the chunks, each chunk's title as one of its
@@ -52,7 +53,7 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 	s := &sentenceMatcher{}
 	var items []FAQ
 	for c, ch := range chunks {
-		for _, text := range append([]string{ch.Title}, Sentences(ch.Text)...) {
+		for k, text := range append([]string{ch.Title}, Sentences(ch.Text)...) {
 			if strings.TrimSpace(text) == "" {
 				continue
 			}
@@ -61,6 +62,7 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 			s.chunk = append(s.chunk, int32(c))
 			s.text = append(s.text, text)
 			s.cues = append(s.cues, statedCue(text))
+			s.title = append(s.title, k == 0)
 		}
 	}
 	s.m = newMatcher(items, corpus, stem, nil, sentenceStopWeight)
@@ -92,9 +94,10 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 	}
 	for i, v := range sim {
 		if c := s.chunk[i]; v > out[c] {
-			out[c], which[c] = v, int32(i)
+			out[c] = v
 		}
 	}
+	passageSentences(sim, s.chunk, s.title, which)
 	return out, which
 }
 
@@ -134,6 +137,7 @@ const (
 	cuePrice cue = 1 << iota
 	cuePlace
 	cueTime
+	cueWay // how to do something: book, order, reach the business (wayCue)
 )
 
 // cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
@@ -143,16 +147,19 @@ var cueWords = map[string]map[cue][]string{
 		cuePrice: {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
 		cuePlace: {"where", "address", "located", "location", "directions"},
 		cueTime:  {"when", "what time", "hours", "how long", "open", "opening", "close", "closing"},
+		cueWay:   wayWords["en"],
 	},
 	"pt": {
 		cuePrice: {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
 		cuePlace: {"onde", "morada", "endereco", "localizacao", "localizados"},
 		cueTime:  {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha", "quanto tempo"},
+		cueWay:   wayWords["pt"],
 	},
 	"es": {
 		cuePrice: {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
 		cuePlace: {"donde", "direccion", "ubicacion", "ubicados"},
 		cueTime:  {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais", "cuanto tiempo", "cuanto dura"},
+		cueWay:   wayWords["es"],
 	},
 }
 
@@ -181,11 +188,11 @@ var (
 // statedCue returns the cues a sentence answers: a price (an amount of money), a time (a time of
 // day or a duration), a place (a street's name with a number).
 func statedCue(sentence string) cue {
+	c := wayCue(sentence) | spelledTime(sentence)
 	if !strings.ContainsAny(sentence, "0123456789") {
-		return 0 // each of them has a number
+		return c // the others each have a number
 	}
 	folded := strings.ToLower(sentence)
-	var c cue
 	if priceFact.MatchString(folded) {
 		c |= cuePrice
 	}
