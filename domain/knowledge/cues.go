@@ -70,11 +70,11 @@ func passageSentences(sim []float64, chunk []int32, title []bool, which []int32)
 // dias úteis", "quince minutos"), of sentences folded as NormalizeQuestion writes them.
 var spelledDuration = regexp.MustCompile(`\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|few|several|um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|dez|doze|quinze|vinte|trinta|alguns|algumas|un|uno|una|dos|cuatro|siete|ocho|nueve|diez|doce|quince|veinte|treinta|unos|unas)\s(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?|months?|meses|mes)\b`)
 
-// spelledTime returns cueTime for a sentence that states a duration in words, else 0 (timeFact
-// reads those in digits).
+// spelledTime returns cueDuration for a sentence that states a duration in words, else 0
+// (durationFact reads those in digits).
 func spelledTime(sentence string) cue {
 	if spelledDuration.MatchString(NormalizeQuestion(sentence)) {
-		return cueTime
+		return cueDuration
 	}
 	return 0
 }

@@ -137,30 +137,34 @@ type cue uint8
 const (
 	cuePrice cue = 1 << iota
 	cuePlace
-	cueTime
-	cueWay // how to do something: book, order, reach the business (wayCue)
+	cueTime     // a time of day: when the business opens, closes, serves
+	cueDuration // how long something takes
+	cueWay      // how to do something: book, order, reach the business (wayCue)
 )
 
 // cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
 // question in each language asks for a price, a place or a time.
 var cueWords = map[string]map[cue][]string{
 	"en": {
-		cuePrice: {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
-		cuePlace: {"where", "address", "located", "location", "directions"},
-		cueTime:  {"when", "what time", "hours", "how long", "open", "opening", "close", "closing"},
-		cueWay:   wayWords["en"],
+		cuePrice:    {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
+		cuePlace:    {"where", "address", "located", "location", "directions"},
+		cueTime:     {"when", "what time", "hours", "open", "opening", "close", "closing"},
+		cueDuration: {"when", "how long"},
+		cueWay:      wayWords["en"],
 	},
 	"pt": {
-		cuePrice: {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
-		cuePlace: {"onde", "morada", "endereco", "localizacao", "localizados"},
-		cueTime:  {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha", "quanto tempo"},
-		cueWay:   wayWords["pt"],
+		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
+		cuePlace:    {"onde", "morada", "endereco", "localizacao", "localizados"},
+		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
+		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora"},
+		cueWay:      wayWords["pt"],
 	},
 	"es": {
-		cuePrice: {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
-		cuePlace: {"donde", "direccion", "ubicacion", "ubicados"},
-		cueTime:  {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais", "cuanto tiempo", "cuanto dura"},
-		cueWay:   wayWords["es"],
+		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
+		cuePlace:    {"donde", "direccion", "ubicacion", "ubicados"},
+		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
+		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda"},
+		cueWay:      wayWords["es"],
 	},
 }
 
@@ -181,9 +185,10 @@ func askedCue(query, lang string) cue {
 
 // Facts a sentence states, by their form.
 var (
-	priceFact = regexp.MustCompile(`[$€£]\s?\d|\d\s?[$€£]|\d\s?(?:euros?|eur|usd|dollars|reais|pounds|libras)\b`)
-	timeFact  = regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s?(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b|\b\d+\s?(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?)\b`)
-	placeFact = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
+	priceFact    = regexp.MustCompile(`[$€£]\s?\d|\d\s?[$€£]|\d\s?(?:euros?|eur|usd|dollars|reais|pounds|libras)\b`)
+	timeFact     = regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s?(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b`)
+	durationFact = regexp.MustCompile(`\b\d+\s?(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?)\b`)
+	placeFact    = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
 )
 
 // statedCue returns the cues a sentence answers: a price (an amount of money), a time (a time of
@@ -199,6 +204,9 @@ func statedCue(sentence string) cue {
 	}
 	if timeFact.MatchString(folded) {
 		c |= cueTime
+	}
+	if durationFact.MatchString(folded) {
+		c |= cueDuration
 	}
 	if placeFact.MatchString(NormalizeQuestion(sentence)) {
 		c |= cuePlace
