@@ -79,8 +79,12 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 		return nil, nil
 	}
 	sim := make([]float64, len(s.chunk))
-	s.m.similarity(s.m.weigh(append(raw[:len(raw):len(raw)], s.m.expand(query, raw)...)), sim)
-	s.titlesUnexpanded(q, sim)
+	if x := s.m.expand(query, raw); len(x) > 0 {
+		s.m.similarity(s.m.weigh(append(raw[:len(raw):len(raw)], x...)), sim)
+		s.titlesUnexpanded(q, sim)
+	} else {
+		s.m.similarity(q, sim)
+	}
 	if asked := askedCue(query, language.Detect(query, s.m.lang)); asked != 0 {
 		for i, v := range sim {
 			if s.cues[i]&asked != 0 && v > 0 {

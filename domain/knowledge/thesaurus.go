@@ -17,6 +17,9 @@ const thesaurusWeight = 0.5
 // those of a word no sentence holds, which they stand in for.
 const thesaurusKnown = 0.5
 
+// thesaurusPhrase is the most words of a phrase of the thesaurus.
+const thesaurusPhrase = 4
+
 // thesaurus holds, for English, Portuguese and Spanish, groups of words and phrases that
 // customers and businesses use for the same thing in customer service: prices, bookings,
 // payments, deliveries, returns, places and times, people and needs. It is a general
@@ -285,24 +288,28 @@ func (m *faqMatcher) expand(query string, raw []feature) []feature {
 			scale = append(scale, f)
 		}
 	}
-	norm := " " + NormalizeQuestion(query) + " "
-	for p, gs := range s.phrases {
-		if strings.Contains(norm, p) {
-			add(gs, 1)
+	words := lowerWords(query)
+	folded := make([]string, len(words))
+	for i, w := range words {
+		folded[i] = foldWord(w)
+	}
+	for n := 2; n <= thesaurusPhrase; n++ { // the phrases: runs of n words
+		for i := 0; i+n <= len(folded); i++ {
+			if gs, ok := s.phrases[" "+strings.Join(folded[i:i+n], " ")+" "]; ok {
+				add(gs, 1)
+			}
 		}
 	}
-	for _, w := range lowerWords(query) {
-		keys, stop := m.wordKeys(w, lang)
-		if keys == nil || stop {
+	for i, w := range words {
+		key, ok := m.stemKey(w, folded[i], lang)
+		if !ok {
 			continue
 		}
 		f := 1.0
-		if _, known := m.feats[keys[0]]; known {
+		if _, known := m.feats[key]; known {
 			f = thesaurusKnown
 		}
-		for _, t := range Tokens(w) {
-			add(s.words[t], f)
-		}
+		add(s.words[stem(folded[i])], f)
 	}
 	if len(groups) == 0 {
 		return nil
@@ -314,13 +321,10 @@ func (m *faqMatcher) expand(query string, raw []feature) []feature {
 	var out []feature
 	for k, g := range groups {
 		start := len(out)
-		for _, member := range s.groups[g] {
-			for _, f := range m.textFeatures(member) {
-				if _, known := m.feats[f.key]; !known || f.gram || f.stop || have[f.key] {
-					continue
-				}
-				have[f.key] = true
-				out = append(out, f)
+		for _, key := range m.groupKeys(s, lang, g) {
+			if !have[key] {
+				have[key] = true
+				out = append(out, feature{key: key, weight: 1})
 			}
 		}
 		added := out[start:]
@@ -329,6 +333,41 @@ func (m *faqMatcher) expand(query string, raw []feature) []feature {
 		}
 	}
 	return out
+}
+
+// groupKeys returns the keys of the stems of the members of group g of the thesaurus s of lang
+// that some item holds, made once for each group.
+func (m *faqMatcher) groupKeys(s *synonyms, lang string, g int32) []string {
+	type groupKey struct {
+		lang  string
+		group int32
+	}
+	if keys, ok := m.synonyms.Load(groupKey{lang, g}); ok {
+		return keys.([]string)
+	}
+	var keys []string
+	for _, member := range s.groups[g] {
+		for _, w := range strings.Fields(member) {
+			key, ok := m.stemKey(w, w, lang)
+			if _, known := m.feats[key]; ok && known && !slices.Contains(keys, key) {
+				keys = append(keys, key)
+			}
+		}
+	}
+	m.synonyms.Store(groupKey{lang, g}, keys)
+	return keys
+}
+
+// stemKey returns the key of the stem feature of a lower-case word (folded: the same folded) in
+// lang, as wordKeys makes it; false for a stop word or a single letter.
+func (m *faqMatcher) stemKey(w, folded, lang string) (string, bool) {
+	if folded == "" || len(folded) == 1 && !isDigit(folded[0]) {
+		return "", false
+	}
+	if _, stop := stopwords[folded]; stop {
+		return "", false
+	}
+	return "w" + foldWord(m.stemWord(w, lang)), true
 }
 
 // titlesUnexpanded sets the similarity of the titles (sim, of every sentence) to that of the
