@@ -104,7 +104,7 @@ tour, guided, excursion, outing
 preco, precos, custo, custos, custa, custam, valor, tarifa, taxa, quanto custa
 barato, barata, economico, acessivel
 caro, cara
-marcacao, marcacoes, marcar, reserva, reservar, agendar, agendamento, consulta, vaga
+marcação, marcações, marcar, reserva, reservar, agendar, agendamento, consulta, vaga
 desmarcar, cancelar, cancelamento, anular, faltar
 remarcar, alterar, mudar a data, adiar
 aberto, abertos, aberta, abrir, abrem, abre, horario, funcionamento
@@ -112,7 +112,7 @@ fechado, fechados, fechar, fecham, fecha, encerrado, encerrar, encerram, encerra
 dias uteis, dias de semana, segunda a sexta
 fim de semana, fins de semana, sabado e domingo
 feriado, feriados
-morada, endereco, localizacao, localizados, fica, ficam, rua
+morada, endereco, localização, localizados, fica, ficam, rua
 perto, proximo, ao lado, junto
 estacionamento, estacionar, parque, parquear, garagem, lugar
 autocarro, metro, comboio, eletrico, transportes
@@ -120,20 +120,20 @@ acessivel, acessibilidade, cadeira de rodas, mobilidade reduzida, elevador, ramp
 pagar, pagamento, pagamentos, pago
 cartao, cartoes, multibanco, credito, debito, mb way, mbway
 dinheiro, numerario
-prestacoes, prestacao, pagamento faseado, mensalidades, financiamento
+prestações, prestação, pagamento faseado, mensalidades, financiamento
 encomenda, encomendas, pedido, comprar, compra
 entrega, entregas, envio, envios, enviar, entregar, portes, pacote
-devolucao, devolucoes, devolver, reembolso, reembolsar, dinheiro de volta
+devolução, devoluções, devolver, reembolso, reembolsar, dinheiro de volta
 troca, trocas, trocar, substituir
 estragado, partido, avariado, defeito, danificado
-arranjar, reparar, reparacao, consertar, conserto, revisao
-desconto, descontos, promocao, promocoes, cupao, codigo
+arranjar, reparar, reparação, consertar, conserto, revisao
+desconto, descontos, promoção, promoções, cupao, codigo
 vale, vales, vale oferta, cartao oferta, presente, oferecer
 garantia
 tamanho, tamanhos, medida
 alugar, aluguer, aluguel
 experimentar, experiencia, aula experimental, teste
-mensalidade, quota, assinatura, subscricao, plano
+mensalidade, quota, assinatura, subscrição, plano
 pausar, suspender, congelar, interromper
 crianca, criancas, filho, filha, filhos, miudo, miudos, infantil, bebe, anos
 adolescente, adolescentes, jovens
@@ -145,18 +145,18 @@ gravida, gravidez, pre natal
 alergia, alergias, alergico, alergica, intolerancia
 vegano, vegana, vegetariano, vegetariana
 sem gluten, gluten, celiaco
-animal, animais, cao, caes, gato
+animal, animais, ção, caes, gato
 wifi, internet
 telefone, telemovel, ligar, numero, chamada
 email, correio eletronico, mail
 contacto, contactar, falar com
-reclamacao, reclamar, problema
+reclamação, reclamar, problema
 medo, assustado, ansioso, ansiosa, nervoso, nervosa
 dor, doi, dores, dorido
 urgencia, urgente, emergencia
 emprego, vaga de emprego, candidatura, trabalhar convosco
 atraso, atrasado, atrasada, ultima hora, em cima da hora
-sem marcacao, sem reserva, ir direto
+sem marcação, sem reserva, ir direto
 bagagem, malas, mala
 pequeno almoco
 fatura, recibo
@@ -168,14 +168,14 @@ precio, precios, coste, costo, cuesta, cuestan, tarifa, tarifas, importe, cuanto
 barato, barata, economico, asequible
 caro, cara
 reserva, reservas, reservar, cita, turno, agendar, plaza
-cancelar, cancelacion, anular, faltar
+cancelar, cancelación, anular, faltar
 cambiar la fecha, aplazar, mover
 abierto, abiertos, abrir, abren, abre, horario, horarios
 cerrado, cerrados, cerrar, cierran, cierra
 entre semana, dias laborables, lunes a viernes
 fin de semana, fines de semana, sabado y domingo
 festivo, festivos, feriado
-direccion, ubicacion, ubicados, estan, calle
+dirección, ubicación, ubicados, estan, calle
 cerca, cercano, al lado, junto
 aparcamiento, aparcar, parking, estacionamiento, estacionar, garaje
 autobus, metro, tren, tranvia, transporte publico
@@ -183,27 +183,27 @@ accesible, accesibilidad, silla de ruedas, movilidad reducida, ascensor, rampa
 pagar, pago, pagos
 tarjeta, tarjetas, credito, debito, bizum
 efectivo, metalico
-plazos, a plazos, pago fraccionado, mensualidades, financiacion
+plazos, a plazos, pago fraccionado, mensualidades, financiación
 pedido, pedidos, compra, comprar
 entrega, entregas, envio, envios, enviar, paquete
-devolucion, devoluciones, devolver, reembolso, reembolsar, dinero de vuelta
+devolución, devoluciones, devolver, reembolso, reembolsar, dinero de vuelta
 cambio, cambios, cambiar, sustituir
 roto, rota, estropeado, defectuoso, danado, no funciona
-arreglar, reparar, reparacion, arreglo
-descuento, descuentos, promocion, promociones, cupon, codigo, oferta
+arreglar, reparar, reparación, arreglo
+descuento, descuentos, promoción, promociones, cupon, codigo, oferta
 bono regalo, tarjeta regalo, vale, regalo, regalar
 garantia
 talla, tallas, medida
 alquilar, alquiler
 probar, prueba, clase de prueba, clase gratis
-cuota, mensualidad, suscripcion, membresia, abono, bono, plan
+cuota, mensualidad, suscripción, membresia, abono, bono, plan
 pausar, congelar, suspender, interrumpir
 nino, ninos, nina, ninas, hijo, hija, hijos, peque, peques, infantil, bebe, anos
 adolescente, adolescentes, jovenes
 adulto, adultos
 mayor, mayores, jubilado, jubilados
 estudiante, estudiantes
-principiante, principiantes, primera vez, nunca, sin experiencia, iniciacion
+principiante, principiantes, primera vez, nunca, sin experiencia, iniciación
 embarazada, embarazo, prenatal
 alergia, alergias, alergico, alergica, intolerancia
 vegano, vegana, vegetariano, vegetariana
@@ -213,9 +213,9 @@ wifi, internet
 telefono, movil, llamar, numero, llamada
 email, correo, correo electronico
 contacto, contactar, hablar con
-queja, quejarse, reclamacion, problema
+queja, quejarse, reclamación, problema
 miedo, asustado, ansioso, ansiosa, nervioso, nerviosa
-dolor, duele, dolores, lesion
+dolor, duele, dolores, lesión
 urgencia, urgente, emergencia
 empleo, trabajo, vacante, trabajar con vosotros
 retraso, tarde, ultima hora
@@ -223,7 +223,7 @@ sin cita, sin reserva
 equipaje, maletas, maleta
 desayuno
 factura, recibo
-cuenta, login, iniciar sesion, contrasena
+cuenta, login, iniciar sesión, contrasena
 online, en linea, web, virtual, en directo
 `,
 }
@@ -231,7 +231,7 @@ online, en linea, web, virtual, en directo
 // synonyms is the thesaurus read: for each language, each member's groups by the member's
 // Tokens (one word) or its words folded (a phrase of several, in phrases).
 type synonyms struct {
-	groups  [][]string         // members of each group, folded
+	groups  [][]string         // members of each group, lower case with their accents (the stemmers read them)
 	words   map[string][]int32 // a one-word member's token → its groups
 	phrases map[string][]int32 // " a phrase " → its groups
 }
@@ -241,10 +241,11 @@ var thesauri = func() map[string]*synonyms {
 	for lang, text := range thesaurus {
 		s := &synonyms{words: map[string][]int32{}, phrases: map[string][]int32{}}
 		for line := range strings.Lines(text) {
-			var members []string
+			var members, folded []string
 			for _, m := range strings.Split(line, ",") {
-				if m = NormalizeQuestion(m); m != "" {
-					members = append(members, m)
+				if f := NormalizeQuestion(m); f != "" {
+					members = append(members, strings.Join(lowerWords(m), " "))
+					folded = append(folded, f)
 				}
 			}
 			if len(members) < 2 {
@@ -252,7 +253,7 @@ var thesauri = func() map[string]*synonyms {
 			}
 			g := int32(len(s.groups))
 			s.groups = append(s.groups, members)
-			for _, m := range members {
+			for _, m := range folded {
 				if strings.Contains(m, " ") {
 					s.phrases[" "+m+" "] = append(s.phrases[" "+m+" "], g)
 				} else if t := Tokens(m); len(t) == 1 {
@@ -348,7 +349,7 @@ func (m *faqMatcher) groupKeys(s *synonyms, lang string, g int32) []string {
 	var keys []string
 	for _, member := range s.groups[g] {
 		for _, w := range strings.Fields(member) {
-			key, ok := m.stemKey(w, w, lang)
+			key, ok := m.stemKey(w, foldWord(w), lang)
 			if _, known := m.feats[key]; ok && known && !slices.Contains(keys, key) {
 				keys = append(keys, key)
 			}
