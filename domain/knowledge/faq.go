@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/svcagent/svc/domain/language"
@@ -67,6 +68,9 @@ type faqMatcher struct {
 	vecs      []float32
 	centroids []float32
 	members   [][]int32
+	// synonyms caches the keys of the stems of each thesaurus group's members that some item
+	// holds (expand), by language and group.
+	synonyms sync.Map
 }
 
 // featureBuf holds what textFeatures counts a text's features in.

@@ -40,8 +40,8 @@ type FAQ struct {
 type Hit struct {
 	Kind  Kind
 	Chunk Chunk // when Kind is KindChunk
-	// Sentence is, for a chunk of a small Brain, its sentence (or its title) most like the query
-	// (see Index); empty when none is.
+	// Sentence is, for a chunk of a small Brain, the sentence of its text most like the query
+	// (see Index; its title may score the chunk but is not a passage); empty when none is.
 	Sentence string
 	FAQ      FAQ // when Kind is KindFAQ
 	Score    float64

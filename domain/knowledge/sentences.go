@@ -41,6 +41,7 @@ type sentenceMatcher struct {
 	chunk []int32  // of each sentence
 	text  []string // of each sentence
 	cues  []cue    // of each sentence
+	title []bool   // of each sentence: whether it is its chunk's title
 }
 
 // newSentenceMatcher indexes the sentences of the chunks, each chunk's title as one of its
@@ -52,7 +53,7 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 	s := &sentenceMatcher{}
 	var items []FAQ
 	for c, ch := range chunks {
-		for _, text := range append([]string{ch.Title}, Sentences(ch.Text)...) {
+		for k, text := range append([]string{ch.Title}, Sentences(ch.Text)...) {
 			if strings.TrimSpace(text) == "" {
 				continue
 			}
@@ -61,6 +62,7 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 			s.chunk = append(s.chunk, int32(c))
 			s.text = append(s.text, text)
 			s.cues = append(s.cues, statedCue(text))
+			s.title = append(s.title, k == 0)
 		}
 	}
 	s.m = newMatcher(items, corpus, stem, nil, sentenceStopWeight)
@@ -77,7 +79,12 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 		return nil, nil
 	}
 	sim := make([]float64, len(s.chunk))
-	s.m.similarity(q, sim)
+	if x := s.m.expand(query, raw); len(x) > 0 {
+		s.m.similarity(s.m.weigh(append(raw[:len(raw):len(raw)], x...)), sim)
+		s.titlesUnexpanded(q, sim)
+	} else {
+		s.m.similarity(q, sim)
+	}
 	if asked := askedCue(query, language.Detect(query, s.m.lang)); asked != 0 {
 		for i, v := range sim {
 			if s.cues[i]&asked != 0 && v > 0 {
@@ -92,9 +99,10 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 	}
 	for i, v := range sim {
 		if c := s.chunk[i]; v > out[c] {
-			out[c], which[c] = v, int32(i)
+			out[c] = v
 		}
 	}
+	passageSentences(sim, s.chunk, s.title, which)
 	return out, which
 }
 
@@ -133,26 +141,34 @@ type cue uint8
 const (
 	cuePrice cue = 1 << iota
 	cuePlace
-	cueTime
+	cueTime     // a time of day: when the business opens, closes, serves
+	cueDuration // how long something takes
+	cueWay      // how to do something: book, order, reach the business (wayCue)
 )
 
 // cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
 // question in each language asks for a price, a place or a time.
 var cueWords = map[string]map[cue][]string{
 	"en": {
-		cuePrice: {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
-		cuePlace: {"where", "address", "located", "location", "directions"},
-		cueTime:  {"when", "what time", "hours", "how long", "open", "opening", "close", "closing"},
+		cuePrice:    {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
+		cuePlace:    {"where", "address", "located", "location", "directions"},
+		cueTime:     {"when", "what time", "hours", "open", "opening", "close", "closing"},
+		cueDuration: {"when", "how long"},
+		cueWay:      wayWords["en"],
 	},
 	"pt": {
-		cuePrice: {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
-		cuePlace: {"onde", "morada", "endereco", "localizacao", "localizados"},
-		cueTime:  {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha", "quanto tempo"},
+		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
+		cuePlace:    {"onde", "morada", "endereco", "localizacao", "localizados"},
+		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
+		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora"},
+		cueWay:      wayWords["pt"],
 	},
 	"es": {
-		cuePrice: {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
-		cuePlace: {"donde", "direccion", "ubicacion", "ubicados"},
-		cueTime:  {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais", "cuanto tiempo", "cuanto dura"},
+		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
+		cuePlace:    {"donde", "direccion", "ubicacion", "ubicados"},
+		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
+		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda"},
+		cueWay:      wayWords["es"],
 	},
 }
 
@@ -173,24 +189,28 @@ func askedCue(query, lang string) cue {
 
 // Facts a sentence states, by their form.
 var (
-	priceFact = regexp.MustCompile(`[$€£]\s?\d|\d\s?[$€£]|\d\s?(?:euros?|eur|usd|dollars|reais|pounds|libras)\b`)
-	timeFact  = regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s?(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b|\b\d+\s?(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?)\b`)
-	placeFact = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
+	priceFact    = regexp.MustCompile(`[$€£]\s?\d|\d\s?[$€£]|\d\s?(?:euros?|eur|usd|dollars|reais|pounds|libras)\b`)
+	timeFact     = regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s?(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b`)
+	durationFact = regexp.MustCompile(`\b\d+\s?(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?)\b`)
+	placeFact    = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
 )
 
 // statedCue returns the cues a sentence answers: a price (an amount of money), a time (a time of
 // day or a duration), a place (a street's name with a number).
 func statedCue(sentence string) cue {
+	c := wayCue(sentence) | spelledTime(sentence)
 	if !strings.ContainsAny(sentence, "0123456789") {
-		return 0 // each of them has a number
+		return c // the others each have a number
 	}
 	folded := strings.ToLower(sentence)
-	var c cue
 	if priceFact.MatchString(folded) {
 		c |= cuePrice
 	}
 	if timeFact.MatchString(folded) {
 		c |= cueTime
+	}
+	if durationFact.MatchString(folded) {
+		c |= cueDuration
 	}
 	if placeFact.MatchString(NormalizeQuestion(sentence)) {
 		c |= cuePlace

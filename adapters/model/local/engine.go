@@ -106,7 +106,7 @@ func reply(turn conversation.Turn, lim limits) string {
 			break
 		}
 	}
-	if h, ok := best(turn.Hits, lim); ok {
+	if h, ok := best(turn.Hits, turn.Message, lim); ok {
 		if a := answer(h, turn.Message); a != "" {
 			if h.Kind == knowledge.KindFAQ && h.Overlap <= LooseOverlap {
 				// Say which question this answers, so that the answer to one that merely
@@ -189,12 +189,15 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // of the highest score, if at least lim.score; the first of equals. An
 // FAQ item matched only loosely (Overlap at most LooseOverlap: "Is there parking near the shop?"
 // for "When is the shop open on Sunday mornings?") yields to a page passage that answers the
-// question in its own words.
-func best(hits []knowledge.Hit, lim limits) (knowledge.Hit, bool) {
+// question in its own words, and one that shares only light words with the question
+// (knowledge.SharesTopic: "do you sell skateboards" and "Do you sell electric bikes?") is not
+// taken at all.
+func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk knowledge.Hit
 	for _, h := range hits {
 		switch {
-		case h.Kind == knowledge.KindFAQ && h.Confidence >= lim.confidence && (h.Overlap > 0 || h.Meant) && h.Confidence > faq.Confidence:
+		case h.Kind == knowledge.KindFAQ && h.Confidence >= lim.confidence && (h.Overlap > 0 || h.Meant) && h.Confidence > faq.Confidence &&
+			(h.Overlap > LooseOverlap || h.Meant || knowledge.SharesTopic(message, h.FAQ.Question)):
 			faq = h
 		case h.Kind == knowledge.KindChunk && h.Score >= lim.score && h.Score > chunk.Score:
 			chunk = h

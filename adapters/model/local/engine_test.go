@@ -375,7 +375,7 @@ func TestMinScore(t *testing.T) {
 	}
 	lowest, highest := 1.0, 0.0
 	for _, q := range onTopic {
-		h, _ := best(b.search(t, q), shipped)
+		h, _ := best(b.search(t, q), q, shipped)
 		lowest = min(lowest, h.Score)
 		if h.Score < MinScore {
 			t.Errorf("on topic %q scores %.3f, below MinScore %.2f", q, h.Score, MinScore)
@@ -385,7 +385,7 @@ func TestMinScore(t *testing.T) {
 		}
 	}
 	for _, q := range unrelated {
-		h, _ := best(b.search(t, q), shipped)
+		h, _ := best(b.search(t, q), q, shipped)
 		highest = max(highest, h.Score)
 		if h.Score >= MinScore {
 			t.Errorf("unrelated %q scores %.3f, at or above MinScore %.2f", q, h.Score, MinScore)

@@ -1,0 +1,80 @@
+package knowledge
+
+import (
+	"regexp"
+	"strings"
+)
+
+// wayWords are the phrases (folded, as NormalizeQuestion writes them) by which a question in
+// each language asks how to do something with the business: book, order, reach it ("how do I
+// get an appointment", "como faço marcação", "¿cómo puedo reservar?"). "How much", "how long"
+// and "how many" ask for a price, a time or a number, not a way.
+var wayWords = map[string][]string{
+	"en": {"how do i", "how can i", "how do we", "how can we", "how do you", "how to", "how should i", "how would i", "what do i do", "what should i do", "what do i need to do"},
+	"pt": {"como faco", "como posso", "como se", "como e que", "como devo", "como fazer", "o que faco", "o que devo fazer", "o que tenho de fazer", "o que tenho que fazer"},
+	"es": {"como puedo", "como hago", "como se", "como podemos", "como debo", "como hacer", "que hago", "que tengo que hacer", "que debo hacer"},
+}
+
+// Ways a sentence tells to act: a phone number, an e-mail or web address, or a word of the
+// channels of customer service (call, online, WhatsApp, the front desk…) in en, pt and es. The
+// acts themselves (book, order) are left out: a question's own word would match them anyway.
+var (
+	wayNumber  = regexp.MustCompile(`\+?\(?\d{2,4}\)?[\s.-]?\d{3}[\s.-]?\d{3,4}\b`)
+	wayAddress = regexp.MustCompile(`[\w.-]+@[\w-]+\.\w|\bwww\.|https?://|\.(?:com|net|org|pt|es)\b`)
+	wayTerms   = func() map[string]struct{} {
+		const words = `online phone call ring email mail website app form whatsapp text message
+contact desk counter reception
+ligar ligue telefone telemovel site aplicacao formulario balcao rececao contacte contactar
+mensagem
+llamar llame llamanos telefono correo web aplicacion formulario recepcion mostrador escribenos
+contactar contacta mensaje`
+		m := make(map[string]struct{})
+		for _, w := range strings.Fields(words) {
+			m[w] = struct{}{}
+		}
+		return m
+	}()
+)
+
+// wayCue returns cueWay for a sentence that tells a way to act (wayNumber, wayAddress,
+// wayTerms), else 0.
+func wayCue(sentence string) cue {
+	if wayNumber.MatchString(sentence) || wayAddress.MatchString(strings.ToLower(sentence)) {
+		return cueWay
+	}
+	for _, w := range strings.Fields(NormalizeQuestion(sentence)) {
+		if _, ok := wayTerms[w]; ok {
+			return cueWay
+		}
+	}
+	return 0
+}
+
+// passageSentences sets which[c] to the sentence of chunk c most like the query (sim), other
+// than its title (title), or -1 when none is like it: a title scores its chunk ("Appointments
+// and emergencies" for "how do I get an appointment") but is no passage, and the sentence that
+// leads the passage should be the best of the chunk's text ("Book an appointment online…"), not
+// whichever shares a word with the title.
+func passageSentences(sim []float64, chunk []int32, title []bool, which []int32) {
+	for i, v := range sim {
+		if title[i] || v <= 0 {
+			continue
+		}
+		if c := chunk[i]; which[c] < 0 || v > sim[which[c]] {
+			which[c] = int32(i)
+		}
+	}
+}
+
+// spelledDuration is a duration with its number in words ("within five working days", "dois
+// dias úteis", "quince minutos"), of sentences folded as NormalizeQuestion writes them.
+var spelledDuration = regexp.MustCompile(`\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|few|several|um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|dez|doze|quinze|vinte|trinta|alguns|algumas|un|uno|una|dos|cuatro|siete|ocho|nueve|diez|doce|quince|veinte|treinta|unos|unas)\s(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?|months?|meses|mes)\b`)
+
+// spelledTime returns cueDuration for a sentence that states a duration in words, else 0
+// (durationFact reads those in digits).
+func spelledTime(sentence string) cue {
+	if spelledDuration.MatchString(NormalizeQuestion(sentence)) {
+		return cueDuration
+	}
+	return 0
+}

@@ -1,0 +1,386 @@
+package knowledge
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/svcagent/svc/domain/language"
+)
+
+// thesaurusWeight is the weight of the words a question is expanded with (thesaurus), against
+// 1 for its own: a customer's "fix" finds a page's "repair", but a sentence that uses the
+// customer's own word still comes first.
+const thesaurusWeight = 0.5
+
+// thesaurusKnown scales the synonyms of a word the sentences hold themselves: they add less than
+// those of a word no sentence holds, which they stand in for.
+const thesaurusKnown = 0.5
+
+// thesaurusPhrase is the most words of a phrase of the thesaurus.
+const thesaurusPhrase = 4
+
+// thesaurus holds, for English, Portuguese and Spanish, groups of words and phrases that
+// customers and businesses use for the same thing in customer service: prices, bookings,
+// payments, deliveries, returns, places and times, people and needs. It is a general
+// vocabulary of the domain, not the words of any one Brain; a question is expanded with the
+// other members of the groups of its words (expand). Members are written as customers do, one
+// group a line, members separated by commas; stop words are left out (they are no topic).
+var thesaurus = map[string]string{
+	"en": `
+price, prices, pricing, cost, costs, fee, fees, charge, charges, rate, rates, tariff
+cheap, affordable, inexpensive, budget, low cost
+expensive, pricey, costly
+book, booking, appointment, reservation, reserve, schedule, slot
+cancel, cancellation, call off
+reschedule, move, postpone, change the date
+open, opening, opening hours, hours, times
+close, closed, closing, shut
+weekday, weekdays, monday to friday, working days
+weekend, weekends, saturday and sunday
+holiday, holidays, public holiday, bank holiday
+address, location, located, directions, find you, street
+near, nearby, close by, next to, around the corner
+parking, park, car park, parking lot, garage
+bus, train, metro, subway, tube, tram, public transport, transit
+accessible, accessibility, wheelchair, disabled, disability, step free, lift, elevator, ramp
+pay, payment, payments, paying
+card, cards, credit card, debit card, contactless
+cash, notes, coins
+installment, installments, instalment, instalments, payment plan, pay monthly, monthly payments, finance, financing, pay later
+order, orders, purchase, buy
+parcel, package, delivery, shipment
+ship, shipping, deliver, delivery, send, dispatch, postage, post
+track, tracking, status, where is my order
+refund, refunds, money back, reimburse, reimbursement
+return, returns, send back, bring back
+exchange, swap, replace, replacement
+damaged, broken, faulty, defective, not working
+fix, repair, repairs, mend, service, servicing
+discount, discounts, promo, promotion, coupon, voucher code, code, deal, sale
+gift card, gift voucher, gift certificate, voucher, present
+warranty, guarantee
+size, sizes, sizing, fit
+rent, rental, rentals, hire, lease
+trial, try, test, try out, sample
+membership, subscription, plan, pass, monthly fee
+pause, freeze, suspend, put on hold, hold
+child, children, kid, kids, son, daughter, toddler, baby, year old, years old
+teen, teenager, teenagers, young people
+adult, adults, grown up
+senior, seniors, pensioner, elderly
+student, students
+beginner, beginners, first time, new to, never done, no experience
+pregnant, pregnancy, expecting, prenatal
+allergy, allergies, allergic, intolerance
+vegan, vegetarian, plant based
+gluten free, gluten, coeliac, celiac
+pet, pets, dog, dogs, cat
+wifi, wi fi, internet
+phone, telephone, call, number, ring
+email, e mail, mail
+contact, reach, get in touch, talk to, speak to
+complaint, complain, problem, issue
+scared, afraid, anxious, nervous, fear, phobia, worried
+pain, ache, hurt, hurts, sore, painful
+emergency, urgent, asap, straight away, right away
+staff, team, employee, employees
+job, jobs, vacancy, vacancies, hiring, career, careers, work for you
+late, last minute, short notice, delay, delayed
+wait, waiting, queue, walk in, without appointment, no appointment
+luggage, bags, baggage, suitcase, suitcases
+check in, arrival, arrive
+check out, checkout, departure, leave
+breakfast, brunch
+invoice, receipt, bill
+account, login, log in, sign in, password
+newsletter, subscribe, mailing list
+insurance, insurer, insured, coverage
+available, availability, in stock, stock
+online, website, web, internet, virtual, live stream
+tour, guided, excursion, outing
+`,
+	"pt": `
+preco, precos, custo, custos, custa, custam, valor, tarifa, taxa, quanto custa
+barato, barata, economico, acessivel
+caro, cara
+marcação, marcações, marcar, reserva, reservar, agendar, agendamento, consulta, vaga
+desmarcar, cancelar, cancelamento, anular, faltar
+remarcar, alterar, mudar a data, adiar
+aberto, abertos, aberta, abrir, abrem, abre, horario, funcionamento
+fechado, fechados, fechar, fecham, fecha, encerrado, encerrar, encerram, encerramos
+dias uteis, dias de semana, segunda a sexta
+fim de semana, fins de semana, sabado e domingo
+feriado, feriados
+morada, endereco, localização, localizados, fica, ficam, rua
+perto, proximo, ao lado, junto
+estacionamento, estacionar, parque, parquear, garagem, lugar
+autocarro, metro, comboio, eletrico, transportes
+acessivel, acessibilidade, cadeira de rodas, mobilidade reduzida, elevador, rampa
+pagar, pagamento, pagamentos, pago
+cartao, cartoes, multibanco, credito, debito, mb way, mbway
+dinheiro, numerario
+prestações, prestação, pagamento faseado, mensalidades, financiamento
+encomenda, encomendas, pedido, comprar, compra
+entrega, entregas, envio, envios, enviar, entregar, portes, pacote
+devolução, devoluções, devolver, reembolso, reembolsar, dinheiro de volta
+troca, trocas, trocar, substituir
+estragado, partido, avariado, defeito, danificado
+arranjar, reparar, reparação, consertar, conserto, revisao
+desconto, descontos, promoção, promoções, cupao, codigo
+vale, vales, vale oferta, cartao oferta, presente, oferecer
+garantia
+tamanho, tamanhos, medida
+alugar, aluguer, aluguel
+experimentar, experiencia, aula experimental, teste
+mensalidade, quota, assinatura, subscrição, plano
+pausar, suspender, congelar, interromper
+crianca, criancas, filho, filha, filhos, miudo, miudos, infantil, bebe, anos
+adolescente, adolescentes, jovens
+adulto, adultos
+idoso, idosos, senior, reformado
+estudante, estudantes
+principiante, iniciante, primeira vez, nunca, sem experiencia
+gravida, gravidez, pre natal
+alergia, alergias, alergico, alergica, intolerancia
+vegano, vegana, vegetariano, vegetariana
+sem gluten, gluten, celiaco
+animal, animais, ção, caes, gato
+wifi, internet
+telefone, telemovel, ligar, numero, chamada
+email, correio eletronico, mail
+contacto, contactar, falar com
+reclamação, reclamar, problema
+medo, assustado, ansioso, ansiosa, nervoso, nervosa
+dor, doi, dores, dorido
+urgencia, urgente, emergencia
+emprego, vaga de emprego, candidatura, trabalhar convosco
+atraso, atrasado, atrasada, ultima hora, em cima da hora
+sem marcação, sem reserva, ir direto
+bagagem, malas, mala
+pequeno almoco
+fatura, recibo
+conta, login, entrar, palavra passe
+online, site, internet, virtual, direto
+`,
+	"es": `
+precio, precios, coste, costo, cuesta, cuestan, tarifa, tarifas, importe, cuanto cuesta, cuanto vale
+barato, barata, economico, asequible
+caro, cara
+reserva, reservas, reservar, cita, turno, agendar, plaza
+cancelar, cancelación, anular, faltar
+cambiar la fecha, aplazar, mover
+abierto, abiertos, abrir, abren, abre, horario, horarios
+cerrado, cerrados, cerrar, cierran, cierra
+entre semana, dias laborables, lunes a viernes
+fin de semana, fines de semana, sabado y domingo
+festivo, festivos, feriado
+dirección, ubicación, ubicados, estan, calle
+cerca, cercano, al lado, junto
+aparcamiento, aparcar, parking, estacionamiento, estacionar, garaje
+autobus, metro, tren, tranvia, transporte publico
+accesible, accesibilidad, silla de ruedas, movilidad reducida, ascensor, rampa
+pagar, pago, pagos
+tarjeta, tarjetas, credito, debito, bizum
+efectivo, metalico
+plazos, a plazos, pago fraccionado, mensualidades, financiación
+pedido, pedidos, compra, comprar
+entrega, entregas, envio, envios, enviar, paquete
+devolución, devoluciones, devolver, reembolso, reembolsar, dinero de vuelta
+cambio, cambios, cambiar, sustituir
+roto, rota, estropeado, defectuoso, danado, no funciona
+arreglar, reparar, reparación, arreglo
+descuento, descuentos, promoción, promociones, cupon, codigo, oferta
+bono regalo, tarjeta regalo, vale, regalo, regalar
+garantia
+talla, tallas, medida
+alquilar, alquiler
+probar, prueba, clase de prueba, clase gratis
+cuota, mensualidad, suscripción, membresia, abono, bono, plan
+pausar, congelar, suspender, interrumpir
+nino, ninos, nina, ninas, hijo, hija, hijos, peque, peques, infantil, bebe, anos
+adolescente, adolescentes, jovenes
+adulto, adultos
+mayor, mayores, jubilado, jubilados
+estudiante, estudiantes
+principiante, principiantes, primera vez, nunca, sin experiencia, iniciación
+embarazada, embarazo, prenatal
+alergia, alergias, alergico, alergica, intolerancia
+vegano, vegana, vegetariano, vegetariana
+sin gluten, gluten, celiaco
+mascota, mascotas, perro, perros, gato
+wifi, internet
+telefono, movil, llamar, numero, llamada
+email, correo, correo electronico
+contacto, contactar, hablar con
+queja, quejarse, reclamación, problema
+miedo, asustado, ansioso, ansiosa, nervioso, nerviosa
+dolor, duele, dolores, lesión
+urgencia, urgente, emergencia
+empleo, trabajo, vacante, trabajar con vosotros
+retraso, tarde, ultima hora
+sin cita, sin reserva
+equipaje, maletas, maleta
+desayuno
+factura, recibo
+cuenta, login, iniciar sesión, contrasena
+online, en linea, web, virtual, en directo
+`,
+}
+
+// synonyms is the thesaurus read: for each language, each member's groups by the member's
+// Tokens (one word) or its words folded (a phrase of several, in phrases).
+type synonyms struct {
+	groups  [][]string         // members of each group, lower case with their accents (the stemmers read them)
+	words   map[string][]int32 // a one-word member's token → its groups
+	phrases map[string][]int32 // " a phrase " → its groups
+}
+
+var thesauri = func() map[string]*synonyms {
+	out := make(map[string]*synonyms, len(thesaurus))
+	for lang, text := range thesaurus {
+		s := &synonyms{words: map[string][]int32{}, phrases: map[string][]int32{}}
+		for line := range strings.Lines(text) {
+			var members, folded []string
+			for _, m := range strings.Split(line, ",") {
+				if f := NormalizeQuestion(m); f != "" {
+					members = append(members, strings.Join(lowerWords(m), " "))
+					folded = append(folded, f)
+				}
+			}
+			if len(members) < 2 {
+				continue
+			}
+			g := int32(len(s.groups))
+			s.groups = append(s.groups, members)
+			for _, m := range folded {
+				if strings.Contains(m, " ") {
+					s.phrases[" "+m+" "] = append(s.phrases[" "+m+" "], g)
+				} else if t := Tokens(m); len(t) == 1 {
+					s.words[t[0]] = append(s.words[t[0]], g)
+				}
+			}
+		}
+		out[lang] = s
+	}
+	return out
+}()
+
+// expand returns the features (of the word stems only, as this matcher keys them) of the
+// synonyms of a query's words and phrases (thesaurus, in the query's language) that the query
+// does not hold itself (raw: its features) and some item does: a synonym no item holds would
+// only weigh the query down. Each group's synonyms weigh thesaurusWeight in all, times
+// thesaurusKnown when only words the items hold themselves led to the group; nil when none.
+func (m *faqMatcher) expand(query string, raw []feature) []feature {
+	lang := language.Detect(query, m.lang)
+	s := thesauri[lang]
+	if s == nil || len(raw) == 0 {
+		return nil
+	}
+	var groups []int32
+	var scale []float64
+	add := func(gs []int32, f float64) {
+		for _, g := range gs {
+			if i := slices.Index(groups, g); i >= 0 {
+				scale[i] = max(scale[i], f)
+				continue
+			}
+			groups = append(groups, g)
+			scale = append(scale, f)
+		}
+	}
+	words := lowerWords(query)
+	folded := make([]string, len(words))
+	for i, w := range words {
+		folded[i] = foldWord(w)
+	}
+	for n := 2; n <= thesaurusPhrase; n++ { // the phrases: runs of n words
+		for i := 0; i+n <= len(folded); i++ {
+			if gs, ok := s.phrases[" "+strings.Join(folded[i:i+n], " ")+" "]; ok {
+				add(gs, 1)
+			}
+		}
+	}
+	for i, w := range words {
+		key, ok := m.stemKey(w, folded[i], lang)
+		if !ok {
+			continue
+		}
+		f := 1.0
+		if _, known := m.feats[key]; known {
+			f = thesaurusKnown
+		}
+		add(s.words[stem(folded[i])], f)
+	}
+	if len(groups) == 0 {
+		return nil
+	}
+	have := make(map[string]bool, len(raw))
+	for _, f := range raw {
+		have[f.key] = true
+	}
+	var out []feature
+	for k, g := range groups {
+		start := len(out)
+		for _, key := range m.groupKeys(s, lang, g) {
+			if !have[key] {
+				have[key] = true
+				out = append(out, feature{key: key, weight: 1})
+			}
+		}
+		added := out[start:]
+		for i := range added {
+			added[i].weight *= scale[k] * thesaurusWeight / math.Sqrt(float64(len(added)))
+		}
+	}
+	return out
+}
+
+// groupKeys returns the keys of the stems of the members of group g of the thesaurus s of lang
+// that some item holds, made once for each group.
+func (m *faqMatcher) groupKeys(s *synonyms, lang string, g int32) []string {
+	type groupKey struct {
+		lang  string
+		group int32
+	}
+	if keys, ok := m.synonyms.Load(groupKey{lang, g}); ok {
+		return keys.([]string)
+	}
+	var keys []string
+	for _, member := range s.groups[g] {
+		for _, w := range strings.Fields(member) {
+			key, ok := m.stemKey(w, foldWord(w), lang)
+			if _, known := m.feats[key]; ok && known && !slices.Contains(keys, key) {
+				keys = append(keys, key)
+			}
+		}
+	}
+	m.synonyms.Store(groupKey{lang, g}, keys)
+	return keys
+}
+
+// stemKey returns the key of the stem feature of a lower-case word (folded: the same folded) in
+// lang, as wordKeys makes it; false for a stop word or a single letter.
+func (m *faqMatcher) stemKey(w, folded, lang string) (string, bool) {
+	if folded == "" || len(folded) == 1 && !isDigit(folded[0]) {
+		return "", false
+	}
+	if _, stop := stopwords[folded]; stop {
+		return "", false
+	}
+	return "w" + foldWord(m.stemWord(w, lang)), true
+}
+
+// titlesUnexpanded sets the similarity of the titles (sim, of every sentence) to that of the
+// query's own features q, without its synonyms: a title names its page's topics in a few words,
+// often two of the same group ("Repairs and servicing"), so a question's synonyms would raise it
+// above every sentence that answers.
+func (s *sentenceMatcher) titlesUnexpanded(q []feature, sim []float64) {
+	own := make([]float64, len(sim))
+	s.m.similarity(q, own)
+	for i, t := range s.title {
+		if t {
+			sim[i] = own[i]
+		}
+	}
+}

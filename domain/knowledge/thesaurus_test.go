@@ -1,0 +1,80 @@
+package knowledge
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSharesTopic(t *testing.T) {
+	for _, c := range []struct {
+		query, question string
+		want            bool
+	}{
+		{"do you sell skateboards", "Do you sell electric bikes?", false},
+		{"do you take apple pay", "Do you take trade-ins?", false},
+		{"how much does whitening cost", "How much does a root canal cost?", false},
+		{"¿tenéis servicio de fisioterapia?", "¿Tenéis clases online?", false},
+		{"can i trade in my old bike", "Do you take trade-ins?", true},
+		{"do you accept credit cards", "Which payment methods do you accept?", true},
+		{"any promo codes?", "Do you have a discount code?", true},
+	} {
+		if got := SharesTopic(c.query, c.question); got != c.want {
+			t.Errorf("SharesTopic(%q, %q) = %v, want %v", c.query, c.question, got, c.want)
+		}
+	}
+}
+
+// TestThesaurus checks that the thesaurus is read (every group of at least two members, in the
+// three languages) and that a question is expanded only with synonyms the Brain's sentences hold.
+func TestThesaurus(t *testing.T) {
+	for _, lang := range []string{"en", "pt", "es"} {
+		if s := thesauri[lang]; s == nil || len(s.groups) < 40 {
+			t.Fatalf("%s: thesaurus of %d groups", lang, len(thesauri[lang].groups))
+		}
+	}
+	ix := clinicIndex(lightStemmer{})
+	m := ix.sents.m
+	keys := func(query string) []string {
+		var out []string
+		for _, f := range m.expand(query, m.textFeatures(query)) {
+			out = append(out, f.key)
+			if f.gram || f.weight <= 0 || f.weight > thesaurusWeight {
+				t.Errorf("%q: synonym %+v", query, f)
+			}
+		}
+		return out
+	}
+	// "installments" is no word of the pages, but "instalments" and "payment plans" are; "monthly
+	// payments" is not, and is left out.
+	got := keys("can I pay in installments")
+	for _, want := range []string{"winstalment", "wplan"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("installments: synonyms %q, want %s among them", got, want)
+		}
+	}
+	if slices.ContainsFunc(got, func(k string) bool { return strings.HasPrefix(k, "wfinanc") }) {
+		t.Errorf("installments: synonyms %q hold a word of no sentence", got)
+	}
+	if got := keys("what is the capital of france"); len(got) != 0 {
+		t.Errorf("an unrelated question is expanded with %q", got)
+	}
+	// The sentence that answers in other words is found.
+	hits := ix.Search("can I pay in installments", nil, 1)
+	if len(hits) == 0 || !strings.HasPrefix(hits[0].Sentence, "Payment plans") {
+		t.Errorf("installments: hits %+v", hits)
+	}
+}
+
+// TestTitleNotPassage checks that a chunk's title, however like the question, is not the
+// sentence its passage starts from.
+func TestTitleNotPassage(t *testing.T) {
+	ix := clinicIndex(lightStemmer{})
+	hits := ix.Search("opening hours and location", nil, 1)
+	if len(hits) == 0 || hits[0].Chunk.URL != "https://clinic.example/hours" {
+		t.Fatalf("hits %+v", hits)
+	}
+	if s := hits[0].Sentence; s == "" || s == clinicPages[0].Title {
+		t.Errorf("sentence %q, want one of the text", s)
+	}
+}
