@@ -312,10 +312,17 @@ func TestModelRateLimit(t *testing.T) {
 	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
 	d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}}, nil)
 	d.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}, {Subject: "model:acct_1", Limit: ratelimit.Compat}}).
-		Return([]ratelimit.Result{{Allowed: true}, {RetryAfter: time.Second}}, nil)
+		Return([]ratelimit.Result{{Allowed: true, Remaining: 100, ResetAfter: 10 * time.Second}, {RetryAfter: time.Second, ResetAfter: time.Minute}}, nil)
 	rec := do(s, "POST", "/v1/embeddings", auth, `{"input":"a"}`)
 	if rec.Code != 429 || envelope(t, rec).Code != domain.CodeRateLimited {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	// The rate-limit headers of a refusal describe the limit that refused it, not the per-key
+	// limit with requests to spare.
+	for h, want := range map[string]string{"X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "60", "Retry-After": "1"} {
+		if got := rec.Header().Get(h); got != want {
+			t.Errorf("%s %q, want %q", h, got, want)
+		}
 	}
 }
 
