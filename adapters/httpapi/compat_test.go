@@ -665,6 +665,12 @@ func TestResponses(t *testing.T) {
 	if !strings.Contains(rec.Body.String(), `"status":"incomplete"`) || !strings.Contains(rec.Body.String(), `"incomplete_details":{"reason":"max_output_tokens"}`) {
 		t.Fatalf("incomplete: %s", rec.Body.String())
 	}
+	// A max_output_tokens above the reply cap (spec part 8: 2,000 tokens) is reduced to it, and
+	// the response says so: the reply it calls incomplete was cut at 2,000, not at what was asked.
+	rec = do(f.s, "POST", "/v1/responses", auth, `{"input":"hi","max_output_tokens":5000}`)
+	if !strings.Contains(rec.Body.String(), `"max_output_tokens":2000`) || f.up.last.MaxTokens != 2000 {
+		t.Fatalf("max_output_tokens 5000: sent %d, answered %s", f.up.last.MaxTokens, rec.Body.String())
+	}
 }
 
 func TestResponsesStream(t *testing.T) {
