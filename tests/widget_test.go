@@ -122,6 +122,21 @@ func TestWidget(t *testing.T) {
 			}
 			r = callJSON(t, "POST", widgetAPI(api, a.widgetToken, "/chat"), map[string]any{"message": "Hi", "visitor_id": visitorB}, "Origin", shopOrigin)
 			wantError(t, r, 400, "invalid_request")
+			// Nor does the API join a visitor's conversation, by POST /v1/chat or through a client
+			// session: the visitor's words would be the caller's, and the reply's message.replied
+			// would name the web channel for a reply made through the API (spec part 6).
+			for _, r := range []response{
+				postChat(t, api, a.key, map[string]any{"message": "Hello", "conversation_id": visitorA}),
+				callJSON(t, "POST", api.URL()+"/v1/sessions", map[string]any{"conversation_id": visitorA}, key...),
+			} {
+				wantError(t, r, 400, "invalid_request")
+				if r.body.str("error.param") != "conversation_id" {
+					t.Errorf("the API on a visitor's conversation: param %q, want conversation_id", r.body.str("error.param"))
+				}
+			}
+			if r := call(t, "GET", widgetAPI(api, a.widgetToken, "/messages?visitor_id="+visitorA), "Origin", shopOrigin); len(listOf(r.body, "messages")) != 2 {
+				t.Errorf("the visitor's conversation after the API's refused messages: %s", r)
+			}
 
 			// The owner sees the web conversation.
 			conv := getConversation(t, api, a.key, visitorA)

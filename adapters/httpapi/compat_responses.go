@@ -362,12 +362,17 @@ func outputText(text string) outputTextJSON {
 	return outputTextJSON{Type: "output_text", Text: text, Annotations: []struct{}{}, Logprobs: []struct{}{}}
 }
 
-// skeleton is the response object before its output: what was asked, echoed as OpenAI does.
+// skeleton is the response object before its output: what was asked, echoed as OpenAI does,
+// with max_output_tokens as applied.
 func skeleton(id string, in responsesIn, req model.Request, created time.Time) responseJSON {
 	r := responseJSON{ID: id, Object: "response", CreatedAt: created.Unix(), Status: "in_progress",
 		Model: compat.ReportedModel(in.Model), Output: []any{}, ParallelToolCalls: true, Temperature: in.Temperature,
 		TopP: in.TopP, Truncation: "disabled", Metadata: map[string]string{}, Tools: []any{}, ToolChoice: "auto",
 		MaxOutputTokens: in.MaxOutputTokens, Text: textConfigJSON{Format: map[string]string{"type": "text"}}}
+	if m := in.MaxOutputTokens; m != nil && *m > compat.MaxReplyTokens {
+		capped := compat.MaxReplyTokens // a higher max_output_tokens is reduced to the cap (spec part 8)
+		r.MaxOutputTokens = &capped
+	}
 	if in.ParallelToolCalls != nil {
 		r.ParallelToolCalls = *in.ParallelToolCalls
 	}

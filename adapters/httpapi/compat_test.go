@@ -312,10 +312,17 @@ func TestModelRateLimit(t *testing.T) {
 	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(testKey)}
 	d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{Key: key, Account: account.Account{ID: "acct_1", Status: account.Active, Plan: "starter"}}, nil)
 	d.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}, {Subject: "model:acct_1", Limit: ratelimit.Compat}}).
-		Return([]ratelimit.Result{{Allowed: true}, {RetryAfter: time.Second}}, nil)
+		Return([]ratelimit.Result{{Allowed: true, Remaining: 100, ResetAfter: 10 * time.Second}, {RetryAfter: time.Second, ResetAfter: time.Minute}}, nil)
 	rec := do(s, "POST", "/v1/embeddings", auth, `{"input":"a"}`)
 	if rec.Code != 429 || envelope(t, rec).Code != domain.CodeRateLimited {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	// The rate-limit headers of a refusal describe the limit that refused it, not the per-key
+	// limit with requests to spare.
+	for h, want := range map[string]string{"X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "60", "Retry-After": "1"} {
+		if got := rec.Header().Get(h); got != want {
+			t.Errorf("%s %q, want %q", h, got, want)
+		}
 	}
 }
 
@@ -657,6 +664,12 @@ func TestResponses(t *testing.T) {
 	rec = do(f.s, "POST", "/v1/responses", auth, `{"input":"hi"}`)
 	if !strings.Contains(rec.Body.String(), `"status":"incomplete"`) || !strings.Contains(rec.Body.String(), `"incomplete_details":{"reason":"max_output_tokens"}`) {
 		t.Fatalf("incomplete: %s", rec.Body.String())
+	}
+	// A max_output_tokens above the reply cap (spec part 8: 2,000 tokens) is reduced to it, and
+	// the response says so: the reply it calls incomplete was cut at 2,000, not at what was asked.
+	rec = do(f.s, "POST", "/v1/responses", auth, `{"input":"hi","max_output_tokens":5000}`)
+	if !strings.Contains(rec.Body.String(), `"max_output_tokens":2000`) || f.up.last.MaxTokens != 2000 {
+		t.Fatalf("max_output_tokens 5000: sent %d, answered %s", f.up.last.MaxTokens, rec.Body.String())
 	}
 }
 

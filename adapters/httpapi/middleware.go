@@ -230,10 +230,13 @@ func (s *Server) limit(c *gin.Context, plan, subject string, l ratelimit.Limit) 
 	return s.applyLimit(c, l, res, err)
 }
 
-// applyLimit applies the outcome of counting a request against l: the rate-limit headers for
-// the per-key limit, and the error when over.
+// applyLimit applies the outcome of counting a request against l: the rate-limit headers, and the
+// error when over. The headers describe the per-key limit, except on a 429 of another limit (the
+// account's chat, assistant, model, page-upload or crawl limit), which they describe instead: a
+// refusal never says that requests remain.
 func (s *Server) applyLimit(c *gin.Context, l ratelimit.Limit, res ratelimit.Result, err error) bool {
-	if l.Name == ratelimit.PerKey.Name && domain.ErrorCode(err) != domain.CodeInternal {
+	code := domain.ErrorCode(err)
+	if (l.Name == ratelimit.PerKey.Name && code != domain.CodeInternal) || code == domain.CodeRateLimited {
 		c.Header("X-RateLimit-Limit", strconv.Itoa(res.Limit))
 		c.Header("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
 		c.Header("X-RateLimit-Reset", strconv.Itoa(int((res.ResetAfter+time.Second-1)/time.Second)))

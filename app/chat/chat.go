@@ -284,9 +284,11 @@ func (a *Agent) accept(ctx context.Context, req Request, prof profile.Profile) (
 		if err != nil {
 			return err
 		}
-		if (c.Channel == conversation.ChannelMessaging) != (req.Channel == conversation.ChannelMessaging) {
-			// A messaging contact's conversation is theirs alone: another channel never writes to
-			// it, and a contact never writes to another channel's conversation.
+		if c.Channel != req.Channel {
+			// A conversation is its channel's alone: a messaging contact's, a website visitor's
+			// and the API's. A message through one channel never joins another's conversation,
+			// where it would be stored as that customer's words and its reply's event would name
+			// a channel it did not come through.
 			return domain.Invalid("conversation_id", "conversation %s belongs to another channel", convID)
 		}
 		if req.InboxKey != "" {

@@ -80,6 +80,31 @@ func TestMessagingReplyGoesToTheOutbox(t *testing.T) {
 	}
 }
 
+// TestAPIMessageToAWebConversation checks that a message through the API (POST /v1/chat, a
+// client session) never joins a visitor's website conversation, as a visitor never joins the
+// API's: it would be stored as the visitor's words and its reply's message.replied would name
+// the web channel, not the API it came through (spec part 6).
+func TestAPIMessageToAWebConversation(t *testing.T) { paths(t, testAPIMessageToAWebConversation) }
+
+func testAPIMessageToAWebConversation(t *testing.T, opts chat.Options) {
+	e := newEnv(t, false, opts)
+	e.configure("Padaria Lu", profile.AllOn)
+	const visitor = "6f1c1a52-3c6b-4d0e-9d43-3f3f0c0b7a11"
+	if _, err := e.agent.Send(t.Context(), chat.Request{Account: e.acct, Channel: conversation.ChannelWeb, ConversationID: visitor, Message: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := e.agent.Send(t.Context(), chat.Request{Account: e.acct, Channel: conversation.ChannelAPI, ConversationID: visitor, Message: "hi"})
+	if de, ok := domain.AsError(err); !ok || de.Code != domain.CodeInvalidRequest || de.Field != "conversation_id" {
+		t.Fatalf("API message to a web conversation: %v, want invalid_request naming conversation_id", err)
+	}
+	if msgs, _ := e.convs.Messages(t.Context(), e.acct.ID, visitor, 0); len(msgs) != 2 || e.spent() != 1 {
+		t.Fatalf("after the refused message: %d messages, spent %d; want the visitor's 2 and 1", len(msgs), e.spent())
+	}
+	if ev := e.events("message.replied"); len(ev) != 1 || ev[0]["channel"] != "web" {
+		t.Fatalf("events %v, want the visitor's reply only", ev)
+	}
+}
+
 func TestMessagingChannelOff(t *testing.T) {
 	e := newEnv(t, false, chat.Options{})
 	e.configure("Padaria Lu", profile.Channels{API: true, Web: true})

@@ -42,8 +42,8 @@ type Created struct {
 	Token   string
 }
 
-// Create makes a session for one conversation of the account (opened now, on the API channel,
-// when new), on behalf of the API key keyID: revoking that key revokes the session.
+// Create makes a session for one API conversation of the account (opened now when new; another
+// channel's is refused, 400 naming conversation_id), on behalf of the API key keyID: revoking that key revokes the session.
 func (s *Sessions) Create(ctx context.Context, acct account.Account, keyID string, in Input) (Created, error) {
 	ttl, err := session.TTL(in.TTLMinutes, in.TTLGiven)
 	if err != nil {
@@ -62,10 +62,16 @@ func (s *Sessions) Create(ctx context.Context, acct account.Account, keyID strin
 	sess := session.Session{ID: ident.New("cs"), AccountID: acct.ID, KeyID: keyID, ConversationID: in.ConversationID, CustomerName: in.CustomerName,
 		Hash: account.HashSecret(token), ExpiresAt: now.Add(ttl), CreatedAt: now}
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {
-		if _, err := s.conversations.Open(ctx, conversation.Conversation{AccountID: acct.ID, ID: in.ConversationID,
+		c, err := s.conversations.Open(ctx, conversation.Conversation{AccountID: acct.ID, ID: in.ConversationID,
 			Channel: conversation.ChannelAPI, CustomerName: in.CustomerName,
-			ContactID: conversation.ContactID(conversation.ChannelAPI, in.ConversationID), CreatedAt: now, UpdatedAt: now}); err != nil {
+			ContactID: conversation.ContactID(conversation.ChannelAPI, in.ConversationID), CreatedAt: now, UpdatedAt: now})
+		if err != nil {
 			return err
+		}
+		if c.Channel != conversation.ChannelAPI {
+			// The session chats on the API channel: it never joins a website visitor's or a
+			// messaging contact's conversation (chat.Agent refuses its messages there).
+			return domain.Invalid("conversation_id", "conversation %s belongs to another channel", in.ConversationID)
 		}
 		return s.store.Create(ctx, sess)
 	})

@@ -140,6 +140,28 @@ func TestCreate(t *testing.T) {
 	}
 }
 
+// TestCreateRefusesAnotherChannelsConversation checks that a session, which chats on the API
+// channel, is never bound to a conversation of the website chat or of a messaging contact: its
+// token would write to it as that customer.
+func TestCreateRefusesAnotherChannelsConversation(t *testing.T) {
+	for _, ch := range []conversation.Channel{conversation.ChannelWeb, conversation.ChannelMessaging} {
+		t.Run(string(ch), func(t *testing.T) {
+			e := newEnv(t)
+			if _, err := e.convs.Open(t.Context(), conversation.Conversation{AccountID: "acct_a", ID: "theirs", Channel: ch,
+				CustomerName: "Bea", ContactID: string(ch) + ":theirs", CreatedAt: now, UpdatedAt: now}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := e.svc.Create(t.Context(), e.acctA, "key_a", sessions.Input{ConversationID: "theirs", CustomerName: "Ana"})
+			if de, ok := domain.AsError(err); !ok || de.Code != domain.CodeInvalidRequest || de.Field != "conversation_id" {
+				t.Fatalf("error %v, want invalid_request naming conversation_id", err)
+			}
+			if c, err := e.convs.Get(t.Context(), "acct_a", "theirs"); err != nil || c.Channel != ch || c.CustomerName != "Bea" {
+				t.Errorf("the conversation became %+v, %v", c, err)
+			}
+		})
+	}
+}
+
 func TestCreateWritesNothingWhenTheSessionIsNotStored(t *testing.T) {
 	e := newEnv(t)
 	failing := mock.NewMockSessions(gomock.NewController(t))
