@@ -150,7 +150,8 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		questions:  make([]string, len(faqs)),
 		questTerms: make([][]int32, len(faqs)),
 	}
-	// The terms and their postings while the index is built; then ix.terms and ix.post….
+	// The terms and their postings while the index is built; then ix.terms and ix.postStarts,
+	// postEntries and postWeights.
 	terms := map[string]int32{}
 	var (
 		keys  []string // of the terms, by id
