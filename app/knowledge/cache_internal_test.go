@@ -60,19 +60,46 @@ func TestIndexSize(t *testing.T) {
 				"Our clinic is at 42 Oak Street, next to the central library; free parking is behind the building. "+
 				"A check-up costs $90, whitening $350 and a filling from $120, and payment plans cover treatments over $500. ", i), 6)}
 	}
+	repeated := func(pages int) []knowledge.Page {
+		out := make([]knowledge.Page, pages)
+		for i := range out {
+			out[i] = page(i)
+		}
+		return out
+	}
+	// The chat tests' bakery (tests/chat_test.go): a few short pages and questions, most of
+	// whose n-grams occur once.
+	bakery := []knowledge.Page{
+		{URL: "https://padaria.test/delivery", Title: "Delivery", Content: "We deliver by bicycle in Baixa, Chiado and Alfama before ten in the morning for orders placed the evening before. Orders above fifteen euros travel free; smaller ones cost two euros."},
+		{URL: "https://padaria.test/hours", Title: "Opening hours", Content: "The shop is open Monday to Saturday from seven in the morning to seven in the evening. On Sunday mornings we open until one in the afternoon."},
+		{URL: "https://padaria.test/menu", Title: "Menu", Content: "All year we bake sourdough loaves, broa de milho and pastéis de nata. Bolo-rei appears in December and folar at Easter."},
+	}
+	few := []knowledge.FAQ{{ID: "f1", Question: "Do you have wifi?", Answer: "Yes."}, {ID: "f2", Question: "Is there parking?", Answer: "Behind the building."}}
+	bakeryFAQ := []knowledge.FAQ{
+		{ID: "f1", Question: "Do you have gluten-free bread?", Answer: "Yes! Our gluten-free loaves are baked every Friday in a separate oven.", Vector: make([]float32, 256)},
+		{ID: "f2", Question: "Can I pay by card?", Answer: "We take all major cards and MB Way.", Vector: make([]float32, 256)},
+		{ID: "f3", Question: "Is there parking near the shop?", Answer: "There is a public car park on Rua da Prata, two minutes away.", Vector: make([]float32, 256)},
+	}
 	for _, tt := range []struct {
 		name  string
-		pages int
-	}{{"small Brain", 3}, {"large Brain", 60}} {
+		pages []knowledge.Page
+		dims  int
+		faqs  []knowledge.FAQ
+		small bool
+	}{
+		{"small Brain", repeated(3), 64, few, true},
+		{"large Brain", repeated(60), 64, few, false},
+		{"bakery", bakery, 256, bakeryFAQ, true},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var docs []knowledge.Doc
-			for i := range tt.pages {
-				for _, c := range knowledge.Split(page(i), 0, 0) {
-					docs = append(docs, knowledge.Doc{Chunk: c, Vector: make([]float32, 64)})
+			for _, p := range tt.pages {
+				for _, c := range knowledge.Split(p, 0, 0) {
+					docs = append(docs, knowledge.Doc{Chunk: c, Vector: make([]float32, tt.dims)})
 				}
 			}
-			faqs := []knowledge.FAQ{{ID: "f1", Question: "Do you have wifi?", Answer: "Yes."}, {ID: "f2", Question: "Is there parking?", Answer: "Behind the building."}}
-			if small := len(docs) <= knowledge.SentenceMaxChunks; small != (tt.pages == 3) {
+			faqs := tt.faqs
+			if small := len(docs) <= knowledge.SentenceMaxChunks; small != tt.small {
 				t.Fatalf("%d chunks: small %v", len(docs), small)
 			}
 			const copies = 20

@@ -66,14 +66,21 @@ func (b *Brain) index(ctx context.Context, accountID string, version int64) (*kn
 const indexCacheBytes = 32 << 20
 
 // sentenceBytesPerChar is the memory of a small Brain's sentence matcher per character of its
-// chunks' text (indexSize).
-const sentenceBytesPerChar = 36
+// chunks' text, and faqQuestionBytesPerChar that of the FAQ matcher per character of an item's
+// question (indexSize).
+const (
+	sentenceBytesPerChar    = 36
+	faqQuestionBytesPerChar = 80
+)
 
 // indexSize estimates the memory of the index of chunks and FAQ items: their text, kept with the
-// index, about three times over for its terms, postings and the FAQ matcher's features, their
-// vectors as float32, and a fixed part per entry. A small Brain's chunks are also matched
-// sentence by sentence (knowledge.SentenceMaxChunks), by their words' stems and character
-// n-grams: measured at about 35 bytes per character of their text (110 KB for 3,200 characters).
+// index, about three times over for its terms and postings, their vectors as float32, and a
+// fixed part per entry. A small Brain's chunks are also matched sentence by sentence
+// (knowledge.SentenceMaxChunks), and FAQ questions by the FAQ matcher, by their words' stems and
+// character n-grams: each feature's key and its posting in each sentence or question that holds
+// it, measured at 20–30 bytes per character of a small Brain's pages (the more text, the more its
+// n-grams repeat) and 60–90 per character of a few short questions, where most n-grams are new,
+// 40 per character of 1,500 questions.
 func indexSize(chunks []knowledge.Doc, faqs []knowledge.FAQ) int64 {
 	perChar := int64(4)
 	if len(chunks) <= knowledge.SentenceMaxChunks {
@@ -86,9 +93,9 @@ func indexSize(chunks []knowledge.Doc, faqs []knowledge.FAQ) int64 {
 	}
 	for _, f := range faqs {
 		// + a word-vector mean of 100 float32 per question on large English FAQs
-		n += 4*int64(len(f.Question)+len(f.Answer)) + int64(len(f.ID)) + 4*int64(len(f.Vector)) + 512 + 400
+		n += faqQuestionBytesPerChar*int64(len(f.Question)) + 4*int64(len(f.Question)+len(f.Answer)) + int64(len(f.ID)) + 4*int64(len(f.Vector)) + 512 + 400
 	}
-	return n + 4096
+	return n + 8192
 }
 
 // indexCache keeps the latest index of accounts, the most recently used first, up to max bytes

@@ -52,11 +52,11 @@ func newClassifier(m *faqMatcher, docs [][]feature, answers int) *classifier {
 	if answers < classifierMinAnswers || len(docs) < classifierMinPhrasings*answers {
 		return nil
 	}
-	c := &classifier{answers: answers, row: make([]int32, len(m.idf))}
+	c := &classifier{answers: answers, row: make([]int32, m.feats.len())}
 	rows := int32(0)
-	for key, id := range m.feats {
+	for id := range int32(m.feats.len()) {
 		c.row[id] = -1
-		if key[0] == 'w' {
+		if m.feats.key(id)[0] == 'w' {
 			c.row[id] = rows
 			rows++
 		}
@@ -130,11 +130,11 @@ func (c *classifier) input(m *faqMatcher, doc []feature, dense []float32) ([]int
 		if ft.gram {
 			continue
 		}
-		id, ok := m.feats[ft.key]
+		id, ok := m.feats.get(ft.key)
 		if !ok || c.row[id] < 0 {
 			continue
 		}
-		v := ft.weight * m.idf[id]
+		v := ft.weight * m.idf(id)
 		rows = append(rows, c.row[id])
 		x = append(x, v)
 		norm += v * v

@@ -51,9 +51,12 @@ type faqMatcher struct {
 	// while the matcher is built; nil after.
 	words map[string][]string
 	buf   *featureBuf
-	feats map[string]int32
-	idf   []float64
-	posts [][]faqPosting // by feature
+	feats keyTable
+	// idfs is the idf of a feature by how many items hold it (idf); the postings of feature id
+	// are posts[starts[id]:starts[id+1]] (postings), in the order of the items.
+	idfs   []float64
+	starts []int32
+	posts  []faqPosting
 	// answer is the answer of each item; norm is the length of the sum of each answer's items'
 	// vectors.
 	answer []int32
@@ -102,9 +105,11 @@ func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors) *faq
 
 // newMatcher is newFAQMatcher with the stop words' features weighing stopWeight.
 func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWeight float64) *faqMatcher {
-	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, stopWeight: stopWeight, feats: map[string]int32{}, answer: make([]int32, len(faqs)),
+	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, stopWeight: stopWeight, answer: make([]int32, len(faqs)),
 		words: map[string][]string{}, buf: &featureBuf{seen: map[string]int{}}}
 	answers := map[string]int32{}
+	feats := map[string]int32{} // while the matcher is built; then m.feats
+	var keys []string           // of the features, by id
 	docs := make([][]feature, len(faqs))
 	ids := make([][]int32, len(faqs)) // of each item's features
 	var df []int
@@ -119,22 +124,29 @@ func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWei
 		docs[i] = m.features(f.Question)
 		ids[i] = make([]int32, len(docs[i]))
 		for j, ft := range docs[i] {
-			id, ok := m.feats[ft.key]
+			id, ok := feats[ft.key]
 			if !ok {
 				id = int32(len(df))
-				m.feats[ft.key] = id
+				feats[ft.key] = id
+				keys = append(keys, ft.key)
 				df = append(df, 0)
 			}
 			df[id]++
 			ids[i][j] = id
 		}
 	}
+	m.feats = newKeyTable(keys)
 	n := float64(len(faqs))
-	m.idf = make([]float64, len(df))
-	for id, d := range df {
-		m.idf[id] = math.Log((1+n)/(1+float64(d))) + 1
+	m.idfs = make([]float64, len(faqs)+1)
+	for d := range m.idfs {
+		m.idfs[d] = math.Log((1+n)/(1+float64(d))) + 1
 	}
-	m.posts = make([][]faqPosting, len(df))
+	m.starts = make([]int32, len(df)+1)
+	for id, d := range df {
+		m.starts[id+1] = m.starts[id] + int32(d)
+	}
+	m.posts = make([]faqPosting, m.starts[len(df)])
+	next := slices.Clone(m.starts[:len(df)]) // where each feature's next posting goes
 	// The length of the sum of each answer's items' vectors: of its one item's for most answers,
 	// summed feature by feature for the others.
 	size := make([]int, len(answers))
@@ -146,7 +158,7 @@ func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWei
 	for i, doc := range docs {
 		w := make([]float64, len(doc))
 		for j, ft := range doc {
-			w[j] = ft.weight * m.idf[ids[i][j]]
+			w[j] = ft.weight * m.idfs[df[ids[i][j]]]
 		}
 		normalise(doc, w)
 		g := m.answer[i]
@@ -154,7 +166,8 @@ func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWei
 			sums[g] = map[int32]float64{}
 		}
 		for j, id := range ids[i] {
-			m.posts[id] = append(m.posts[id], faqPosting{item: int32(i), weight: float32(w[j])})
+			m.posts[next[id]] = faqPosting{item: int32(i), weight: float32(w[j])}
+			next[id]++
 			if size[g] > 1 {
 				sums[g][id] += w[j]
 			} else {
@@ -351,12 +364,12 @@ func (m *faqMatcher) similarity(q []feature, sim []float64) {
 	ids := make([]int32, len(q))
 	unseen := math.Log(1+float64(len(m.answer))) + 1
 	for j, ft := range q {
-		id, ok := m.feats[ft.key]
+		id, ok := m.feats.get(ft.key)
 		ids[j] = -1
 		w[j] = ft.weight * unseen
 		if ok {
 			ids[j] = id
-			w[j] = ft.weight * m.idf[id]
+			w[j] = ft.weight * m.idf(id)
 		}
 	}
 	normalise(q, w)
@@ -364,11 +377,18 @@ func (m *faqMatcher) similarity(q []feature, sim []float64) {
 		if id < 0 {
 			continue
 		}
-		for _, p := range m.posts[id] {
+		for _, p := range m.postings(id) {
 			sim[p.item] += w[j] * float64(p.weight)
 		}
 	}
 }
+
+// idf returns the idf of feature id over the items' questions: 1 plus the log of (1 + items)
+// over (1 + the items that hold it).
+func (m *faqMatcher) idf(id int32) float64 { return m.idfs[m.starts[id+1]-m.starts[id]] }
+
+// postings returns the items that hold feature id, each with the feature's weight in its vector.
+func (m *faqMatcher) postings(id int32) []faqPosting { return m.posts[m.starts[id]:m.starts[id+1]] }
 
 // features returns the features of a text as this matcher weighs them (weigh).
 func (m *faqMatcher) features(text string) []feature { return m.weigh(m.textFeatures(text)) }

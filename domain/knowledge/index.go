@@ -108,9 +108,14 @@ type Index struct {
 	chunks []Chunk
 	faqs   []FAQ    // without vectors
 	ids    []string // of each entry: chunks first, then FAQ items
-	terms  map[string]int32
-	idf    []float64
-	posts  []postings // by term
+	terms  keyTable
+	// idfs is the idf of a term by how many entries hold it (termIDF). The postings of term t
+	// are the entries postEntries[postStarts[t]:postStarts[t+1]], in order, with the term's
+	// BM25 weight before idf in each (postWeights, alike; postings).
+	idfs        []float64
+	postStarts  []int32
+	postEntries []int32
+	postWeights []float32
 	// idfUnseen is the idf of a term no entry holds.
 	idfUnseen float64
 
@@ -125,7 +130,8 @@ type Index struct {
 	scratch sync.Pool // of *[]float64 with one BM25 score per entry
 }
 
-// postings are the entries that hold a term, each with its BM25 term weight before idf.
+// postings are the entries that hold a term, each with its BM25 term weight before idf, while
+// the index is built.
 type postings struct {
 	entries []int32
 	weights []float32
@@ -141,9 +147,25 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		chunks:     make([]Chunk, len(docs)),
 		faqs:       make([]FAQ, len(faqs)),
 		ids:        make([]string, 0, n),
-		terms:      make(map[string]int32),
 		questions:  make([]string, len(faqs)),
 		questTerms: make([][]int32, len(faqs)),
+	}
+	// The terms and their postings while the index is built; then ix.terms and ix.postStarts,
+	// postEntries and postWeights.
+	terms := map[string]int32{}
+	var (
+		keys  []string // of the terms, by id
+		posts []postings
+	)
+	term := func(t string) int32 { // the id of a term, added when it is new
+		id, ok := terms[t]
+		if !ok {
+			id = int32(len(posts))
+			terms[t] = id
+			keys = append(keys, t)
+			posts = append(posts, postings{})
+		}
+		return id
 	}
 	lengths := make([]int, 0, n)
 	counts := make(map[int32]int)
@@ -153,10 +175,10 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		lengths = append(lengths, len(tokens))
 		clear(counts)
 		for _, t := range tokens {
-			counts[ix.term(t)]++
+			counts[term(t)]++
 		}
 		for t, c := range counts {
-			p := &ix.posts[t]
+			p := &posts[t]
 			p.entries = append(p.entries, entry)
 			p.weights = append(p.weights, float32(c))
 		}
@@ -169,6 +191,9 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		ix.faqs[i] = FAQ{ID: f.ID, Question: f.Question, Answer: f.Answer}
 		add(f.ID, Tokens(f.Question+"\n"+f.Answer))
 		ix.questions[i] = NormalizeQuestion(f.Question)
+	}
+	ix.terms = newKeyTable(keys)
+	for i, f := range faqs {
 		ix.questTerms[i], _ = ix.lookup(Tokens(f.Question))
 	}
 
@@ -177,17 +202,25 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		total += l
 	}
 	avg := max(float64(total)/float64(max(n, 1)), 1)
-	ix.idf = make([]float64, len(ix.posts))
-	for t := range ix.posts {
-		p := &ix.posts[t]
-		ix.idf[t] = idf(n, len(p.entries))
+	ix.idfs = make([]float64, n+1)
+	for df := range ix.idfs {
+		ix.idfs[df] = idf(n, df)
+	}
+	ix.postStarts = make([]int32, len(posts)+1)
+	for t, p := range posts {
+		ix.postStarts[t+1] = ix.postStarts[t] + int32(len(p.entries))
+	}
+	ix.postEntries = make([]int32, 0, ix.postStarts[len(posts)])
+	ix.postWeights = make([]float32, 0, ix.postStarts[len(posts)])
+	for _, p := range posts {
 		// Postings were appended in entry order (map order only shuffles terms within an
 		// entry), so they are sorted; turn counts into weights.
 		for i, e := range p.entries {
 			tf := float64(p.weights[i])
 			norm := 1 - bm25B + bm25B*float64(lengths[e])/avg
-			p.weights[i] = float32(tf * (bm25K1 + 1) / (tf + bm25K1*norm))
+			ix.postWeights = append(ix.postWeights, float32(tf*(bm25K1+1)/(tf+bm25K1*norm)))
 		}
+		ix.postEntries = append(ix.postEntries, p.entries...)
 	}
 	ix.idfUnseen = idf(n, 0)
 
@@ -216,15 +249,14 @@ func idf(n, df int) float64 {
 	return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5))
 }
 
-// term returns the id of a term, adding it when it is new.
-func (ix *Index) term(t string) int32 {
-	id, ok := ix.terms[t]
-	if !ok {
-		id = int32(len(ix.posts))
-		ix.terms[t] = id
-		ix.posts = append(ix.posts, postings{})
-	}
-	return id
+// termIDF returns the idf of term t: idf of the entries that hold it.
+func (ix *Index) termIDF(t int32) float64 { return ix.idfs[ix.postStarts[t+1]-ix.postStarts[t]] }
+
+// postings returns the entries that hold term t, in order, and its BM25 weight before idf in
+// each.
+func (ix *Index) postings(t int32) ([]int32, []float32) {
+	start, end := ix.postStarts[t], ix.postStarts[t+1]
+	return ix.postEntries[start:end], ix.postWeights[start:end]
 }
 
 // lookup returns the sorted distinct ids of the tokens the index knows and how many distinct
@@ -236,7 +268,7 @@ func (ix *Index) lookup(tokens []string) (known []int32, unknown int) {
 			continue
 		}
 		seen[t] = struct{}{}
-		if id, ok := ix.terms[t]; ok {
+		if id, ok := ix.terms.get(t); ok {
 			known = append(known, id)
 		} else {
 			unknown++
@@ -313,11 +345,11 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	clear(bm25)
 	best := float64(unknown) * ix.idfUnseen * (bm25K1 + 1)
 	for _, t := range known {
-		idf := ix.idf[t]
+		idf := ix.termIDF(t)
 		best += idf * (bm25K1 + 1)
-		p := &ix.posts[t]
-		for i, e := range p.entries {
-			bm25[e] += idf * float64(p.weights[i])
+		entries, weights := ix.postings(t)
+		for i, e := range entries {
+			bm25[e] += idf * float64(weights[i])
 		}
 	}
 

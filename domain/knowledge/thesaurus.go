@@ -307,7 +307,7 @@ func (m *faqMatcher) expand(query string, raw []feature) []feature {
 			continue
 		}
 		f := 1.0
-		if _, known := m.feats[key]; known {
+		if _, known := m.feats.get(key); known {
 			f = thesaurusKnown
 		}
 		add(s.words[stem(folded[i])], f)
@@ -350,7 +350,7 @@ func (m *faqMatcher) groupKeys(s *synonyms, lang string, g int32) []string {
 	for _, member := range s.groups[g] {
 		for _, w := range strings.Fields(member) {
 			key, ok := m.stemKey(w, foldWord(w), lang)
-			if _, known := m.feats[key]; ok && known && !slices.Contains(keys, key) {
+			if _, known := m.feats.get(key); ok && known && !slices.Contains(keys, key) {
 				keys = append(keys, key)
 			}
 		}
