@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -176,8 +177,8 @@ func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWei
 		}
 	}
 	for g, sum := range sums {
-		for _, w := range sum {
-			m.norm[g] += w * w
+		for _, id := range slices.Sorted(maps.Keys(sum)) { // in a fixed order: the same bits on every build
+			m.norm[g] += sum[id] * sum[id]
 		}
 		m.norm[g] = math.Sqrt(m.norm[g])
 	}
