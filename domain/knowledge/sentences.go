@@ -85,7 +85,18 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 	} else {
 		s.m.similarity(q, sim)
 	}
-	if asked := askedCue(query, language.Detect(query, s.m.lang)); asked != 0 {
+	asked := askedCue(query, language.Detect(query, s.m.lang))
+	// A sentence holding the question's content words gains by their share (coverage); when the
+	// question asks a kind of fact by its form, only a sentence stating one ("como faço marcação"
+	// asks a way to book, not the sentence of walk-ins that holds "marcação").
+	if cov := s.m.coverage(query); cov != nil {
+		for i, v := range sim {
+			if v > 0 && (asked == 0 || s.cues[i]&asked != 0) {
+				sim[i] = min(v+coverBoost*cov[i]*cov[i], 1)
+			}
+		}
+	}
+	if asked != 0 {
 		for i, v := range sim {
 			if s.cues[i]&asked != 0 && v > 0 {
 				sim[i] = min(v+cueBoost, 1)
