@@ -54,8 +54,11 @@ func wayCue(sentence string) cue {
 // than its title (title), or -1 when none is like it: a title scores its chunk ("Appointments
 // and emergencies" for "how do I get an appointment") but is no passage, and the sentence that
 // leads the passage should be the best of the chunk's text ("Book an appointment online…"), not
-// whichever shares a word with the title.
-func passageSentences(sim []float64, chunk []int32, title []bool, which []int32) {
+// whichever shares a word with the title. When the question asks a kind of fact (asked) and
+// another sentence of the chunk states it too and comes within runnerRatio of the best, second[c]
+// is that sentence (else -1): "when will i get my refund" is as like "…within 30 days of delivery
+// for a full refund" as "Refunds are made … within 5 working days", and the passage shows both.
+func passageSentences(sim []float64, chunk []int32, title []bool, cues []cue, asked cue, which, second []int32) {
 	for i, v := range sim {
 		if title[i] || v <= 0 {
 			continue
@@ -64,7 +67,24 @@ func passageSentences(sim []float64, chunk []int32, title []bool, which []int32)
 			which[c] = int32(i)
 		}
 	}
+	if asked == 0 {
+		return
+	}
+	for i, v := range sim {
+		c := chunk[i]
+		w := which[c]
+		if title[i] || v <= 0 || w < 0 || int32(i) == w || cues[i]&asked == 0 || cues[w]&asked == 0 || v < runnerRatio*sim[w] {
+			continue
+		}
+		if second[c] < 0 || v > sim[second[c]] {
+			second[c] = int32(i)
+		}
+	}
 }
+
+// runnerRatio is how near the best sentence's similarity a second sentence stating the fact asked
+// must come to be shown with it (passageSentences).
+const runnerRatio = 0.9
 
 // spelledDuration is a duration with its number in words ("within five working days", "dois
 // dias úteis", "quince minutos"), of sentences folded as NormalizeQuestion writes them.

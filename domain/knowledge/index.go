@@ -43,12 +43,16 @@ type Hit struct {
 	// Sentence is, for a chunk of a small Brain, the sentence of its text most like the query
 	// (see Index; its title may score the chunk but is not a passage); empty when none is.
 	Sentence string
-	FAQ      FAQ // when Kind is KindFAQ
-	Score    float64
-	BM25     float64
-	Cosine   float64
-	Overlap  float64
-	Strong   bool
+	// Second is, for a chunk of a small Brain, another sentence of its text nearly as like the
+	// query that states the kind of fact the question asks too (a price, a time…); empty when
+	// none is. A passage shows it after Sentence.
+	Second  string
+	FAQ     FAQ // when Kind is KindFAQ
+	Score   float64
+	BM25    float64
+	Cosine  float64
+	Overlap float64
+	Strong  bool
 	// Meant is, for an FAQ item, whether its answer was also matched by the meaning of the
 	// query's words, by an FAQ of many answers each asked in several ways (with the classifier)
 	// in English with word vectors: it may then share no term with the query ("who built you"
@@ -322,6 +326,7 @@ type candidate struct {
 	meant        bool
 	confidence   float64
 	sentence     int32 // of a chunk: its best sentence in ix.sents, or -1
+	second       int32 // of a chunk: a second sentence in ix.sents, or -1 (Hit.Second)
 }
 
 // Search returns the k best hits for a query, best first; k 0 means DefaultHits. queryVec is the
@@ -364,19 +369,19 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 
 	var (
-		sent  []float64
-		which []int32
+		sent          []float64
+		which, second []int32
 	)
 	var raw []feature // the query's features for the FAQ's and the sentences' matchers
 	if len(ix.faqs) > 0 || ix.sents != nil {
 		raw = ix.faq.textFeatures(query)
 	}
 	if ix.sents != nil {
-		sent, which = ix.sents.best(query, raw, len(ix.chunks))
+		sent, which, second = ix.sents.best(query, raw, len(ix.chunks))
 	}
 	top := make(topK, 0, k)
 	for e := range len(ix.chunks) {
-		c := candidate{entry: int32(e), bm25: bm25[e], sentence: -1}
+		c := candidate{entry: int32(e), bm25: bm25[e], sentence: -1, second: -1}
 		if best > 0 {
 			c.score = c.bm25 / best
 		}
@@ -387,7 +392,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		if ix.sents != nil {
 			s := 0.0
 			if sent != nil {
-				s, c.sentence = sent[e], which[e]
+				s, c.sentence, c.second = sent[e], which[e], second[e]
 			}
 			c.score = (1-sentenceWeight)*c.score + sentenceWeight*s
 		}
@@ -415,6 +420,9 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 			if c.sentence >= 0 {
 				h.Sentence = ix.sents.text[c.sentence]
+			}
+			if c.second >= 0 {
+				h.Second = ix.sents.text[c.second]
 			}
 		} else {
 			h.Kind, h.FAQ = KindFAQ, ix.faqs[e-len(ix.chunks)]

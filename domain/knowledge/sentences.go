@@ -73,10 +73,10 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 // for the FAQ's matcher and this one, both of the Brain's language) with the best sentence of
 // each chunk and that sentence's index (one of each per chunk, n chunks; -1 where none
 // matches), or nil when the query has nothing to look up.
-func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, []int32) {
+func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, []int32, []int32) {
 	q := s.m.weigh(raw)
 	if len(q) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	sim := make([]float64, len(s.chunk))
 	if x := s.m.expand(query, raw); len(x) > 0 {
@@ -105,16 +105,17 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 	}
 	out := make([]float64, n)
 	which := make([]int32, n)
+	second := make([]int32, n)
 	for i := range which {
-		which[i] = -1
+		which[i], second[i] = -1, -1
 	}
 	for i, v := range sim {
 		if c := s.chunk[i]; v > out[c] {
 			out[c] = v
 		}
 	}
-	passageSentences(sim, s.chunk, s.title, which)
-	return out, which
+	passageSentences(sim, s.chunk, s.title, s.cues, asked, which, second)
+	return out, which, second
 }
 
 // Sentences splits text into its lines, and lines into sentences: a full stop, question or

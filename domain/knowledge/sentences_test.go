@@ -135,3 +135,22 @@ func TestSentencesOnlyForSmallBrains(t *testing.T) {
 		t.Error("a small Brain has no sentence matcher")
 	}
 }
+
+// TestSecondSentence checks that a sentence nearly as like the question as the best one, stating
+// the kind of fact it asks too, is given as the hit's Second, and that none is given when the
+// question asks no kind of fact.
+func TestSecondSentence(t *testing.T) {
+	ix := NewIndex([]Doc{{Chunk: Chunk{ID: "returns", URL: "https://shop.example/returns", Title: "Returns",
+		Text: "You can return any unworn item with its tags within 30 days of delivery for a full refund. Returns are free in the UK. " +
+			"Refunds are made to the original payment method within 5 working days of the return reaching us."}}}, nil, lightStemmer{}, nil)
+	hits := ix.Search("when will i get my refund", nil, 1)
+	if len(hits) == 0 {
+		t.Fatal("no hits")
+	}
+	if got := hits[0].Sentence + " | " + hits[0].Second; !strings.Contains(got, "5 working days") || !strings.Contains(got, "30 days") {
+		t.Errorf("sentences %q, want both durations", got)
+	}
+	if hits := ix.Search("refund", nil, 1); len(hits) > 0 && hits[0].Second != "" {
+		t.Errorf("a question asking no fact has a second sentence %q", hits[0].Second)
+	}
+}

@@ -218,7 +218,7 @@ func answer(h knowledge.Hit, question string) string {
 	if h.Kind == knowledge.KindFAQ {
 		return clean(h.FAQ.Answer, true)
 	}
-	text := passage(clean(h.Chunk.Text, false), question, h.Sentence)
+	text := passage(clean(h.Chunk.Text, false), question, h.Sentence, h.Second)
 	if text == "" {
 		return ""
 	}
@@ -393,17 +393,20 @@ type sentence struct {
 
 // passage returns the one to three sentences of text that best match the question's terms, in
 // their order in the text, at most about maxPassage characters; the sentence the Brain's search
-// found most like the question (knowledge.Hit's Sentence, if any) comes first.
-func passage(text, question, first string) string {
+// found most like the question (knowledge.Hit's Sentence, if any) comes first, and the one nearly
+// as like it that states the fact asked too (Hit's Second, if any) next.
+func passage(text, question, first, second string) string {
 	ss := sentences(text)
 	if len(ss) == 0 {
 		return ""
 	}
-	pick := -1
-	if first = strings.Join(strings.Fields(first), " "); first != "" {
-		pick = slices.IndexFunc(ss, func(s sentence) bool { return s.text == first })
+	find := func(t string) int {
+		if t = strings.Join(strings.Fields(t), " "); t != "" {
+			return slices.IndexFunc(ss, func(s sentence) bool { return s.text == t })
+		}
+		return -1
 	}
-	chosen := withContext(ss, choose(ss, distinct(knowledge.Tokens(question)), pick))
+	chosen := withContext(ss, choose(ss, distinct(knowledge.Tokens(question)), find(first), find(second)))
 	for len(chosen) > 1 && length(ss, chosen) > maxPassage {
 		chosen = chosen[:len(chosen)-1] // the last chosen matters least
 	}
@@ -412,10 +415,11 @@ func passage(text, question, first string) string {
 
 // choose returns up to three sentences for the question's terms q, most telling first. Terms
 // weigh more the fewer sentences hold them; the first sentence is ss[first] when first is not
-// negative, else the one of most weight, each next the one that adds most weight of terms not
-// yet covered; of equals, the one with fewer terms (it is more about them), then the first. With
-// no sentence matching, the first one.
-func choose(ss []sentence, q []string, first int) []int {
+// negative, else the one of most weight, the second ss[second] when first and second are not
+// negative, each next the one that adds most weight of terms not yet covered; of equals, the one
+// with fewer terms (it is more about them), then the first. With no sentence matching, the first
+// one.
+func choose(ss []sentence, q []string, first, second int) []int {
 	df := make(map[string]int, len(q))
 	for _, s := range ss {
 		for _, t := range s.terms {
@@ -442,8 +446,11 @@ func choose(ss []sentence, q []string, first int) []int {
 				pick, most = i, w
 			}
 		}
-		if len(chosen) == 0 && first >= 0 {
+		switch {
+		case len(chosen) == 0 && first >= 0:
 			pick = first
+		case len(chosen) == 1 && first >= 0 && second >= 0 && second != first:
+			pick = second
 		}
 		if pick < 0 {
 			break

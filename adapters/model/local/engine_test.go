@@ -445,14 +445,14 @@ func TestPassage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := passage(clean(tt.text, false), tt.question, tt.first); got != tt.want {
+			if got := passage(clean(tt.text, false), tt.question, tt.first, ""); got != tt.want {
 				t.Errorf("passage(%q) =\n%q\nwant\n%q", tt.question, got, tt.want)
 			}
 		})
 	}
 
 	huge := strings.Repeat("word ", 200) + "cake."
-	got := passage(huge, "cake", "")
+	got := passage(huge, "cake", "", "")
 	if n := utf8.RuneCountInString(got); n > maxPassage+1 || !strings.HasSuffix(got, "…") {
 		t.Errorf("a sentence of %d characters gave %d characters: %q", len(huge), n, got)
 	}
