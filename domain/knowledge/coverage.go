@@ -57,6 +57,26 @@ func (m *faqMatcher) coverage(query string) []float64 {
 	return out
 }
 
+// formOnly reports whether a query in lang is made only of its form: stop words, light words and
+// the words that ask a kind of fact ("where are you located", "when are you open"), no word that
+// says what it is about.
+func formOnly(query, lang string) bool {
+	for _, w := range lowerWords(query) {
+		folded := foldWord(w)
+		if len(folded) < 2 {
+			continue
+		}
+		if _, stop := stopwords[folded]; stop {
+			continue
+		}
+		if _, light := lightWords[stem(folded)]; light || askingWord(folded, lang) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
 // askingWords are the words of the phrases by which a question asks for a price, a place, a
 // time or a duration (cueWords: "onde", "custa", "fecham", "que horas"), by language: they say
 // what kind of fact the question asks, which the cues weigh, not what it is about.

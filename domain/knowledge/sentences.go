@@ -85,7 +85,8 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 	} else {
 		s.m.similarity(q, sim)
 	}
-	asked := askedCue(query, language.Detect(query, s.m.lang))
+	lang := language.Detect(query, s.m.lang)
+	asked := askedCue(query, lang)
 	// A sentence holding the question's content words gains by their share (coverage); when the
 	// question asks a kind of fact by its form, only a sentence stating one ("como faço marcação"
 	// asks a way to book, not the sentence of walk-ins that holds "marcação").
@@ -115,6 +116,16 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 		}
 	}
 	passageSentences(sim, s.chunk, s.title, s.cues, asked, which, second)
+	if asked != 0 && formOnly(query, lang) {
+		// A question of its form only ("where are you located") has no word for the chunk's
+		// BM25 and vector to find: when the chunk's best sentence states the fact it asks, the
+		// chunk's sentences (its title too) score it alone.
+		for c, w := range which {
+			if w >= 0 && s.cues[w]&asked != 0 {
+				out[c] /= sentenceWeight
+			}
+		}
+	}
 	return out, which, second
 }
 

@@ -154,3 +154,28 @@ func TestSecondSentence(t *testing.T) {
 		t.Errorf("a question asking no fact has a second sentence %q", hits[0].Second)
 	}
 }
+
+// TestFormOnly checks which questions are made of their form only, and that such a question's
+// chunk is scored by its sentences alone when its best sentence states the fact asked: BM25 and
+// the vector find no word of "where are you located" (with them, the chunk scored 0.7 × 0.116
+// and a little).
+func TestFormOnly(t *testing.T) {
+	for _, c := range []struct {
+		query, lang string
+		want        bool
+	}{
+		{"where are you located", "en", true},
+		{"when are you open", "en", true},
+		{"a que horas abrem", "pt", true},
+		{"where can i park", "en", false},
+		{"do you sell skateboards", "en", false},
+	} {
+		if got := formOnly(c.query, c.lang); got != c.want {
+			t.Errorf("formOnly(%q) = %v, want %v", c.query, got, c.want)
+		}
+	}
+	hits := clinicIndex(lightStemmer{}).Search("where are you located", nil, 1)
+	if len(hits) == 0 || !strings.Contains(hits[0].Sentence, "42 Oak Street") || hits[0].Score < 0.11 {
+		t.Errorf("where are you located: %+v", hits)
+	}
+}
