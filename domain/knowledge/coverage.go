@@ -17,12 +17,17 @@ const coverBoost = 0.1
 
 // coverage returns, for each item, the share of the query's content words (its words in the
 // matcher's language that are neither stop words nor light words, lightWords, by their stems'
-// keys as wordKeys makes them, each weighed by its idf) that the item holds. Nil when the query
-// has none, or has one that no item holds: the Brain may then not know what it is about ("do you
-// have any job openings" is not asking the opening hours).
+// keys as wordKeys makes them, each weighed by its idf) that the item holds. A word no item
+// holds is held by an item that holds a content word of one of its synonyms (the thesaurus:
+// "weekdays" by "Monday to Friday", "mbway" by "MB WAY"), weighed by the highest idf of those.
+// Nil when the query has none, or has one that neither it nor its synonyms are in any item: the
+// Brain may then not know what it is about ("do you have any job openings" is not asking the
+// opening hours).
 func (m *faqMatcher) coverage(query string) []float64 {
 	lang := language.Detect(query, m.lang)
-	var ids []int32
+	syn := thesauri[lang]
+	var words [][]int32 // of each content word: its stem's id, else those of its synonyms the items hold
+	var weights []float64
 	total := 0.0
 	for _, w := range lowerWords(query) {
 		folded := foldWord(w)
@@ -35,23 +40,59 @@ func (m *faqMatcher) coverage(query string) []float64 {
 		if _, light := lightWords[stem(folded)]; light || askingWord(folded, lang) {
 			continue
 		}
-		id, ok := m.feats.get("w" + foldWord(m.stemWord(w, lang)))
-		if !ok {
+		var ids []int32
+		if id, ok := m.feats.get("w" + foldWord(m.stemWord(w, lang))); ok {
+			ids = []int32{id}
+		} else if syn != nil {
+			// A word no item holds is covered by its synonyms ("weekdays", "Monday to Friday").
+			// Their own content words only: "work" of "work for you" is a light word, and a
+			// sentence holding it does not cover "job".
+			for _, g := range syn.words[stem(folded)] {
+				for _, member := range syn.groups[g] {
+					for _, sw := range strings.Fields(member) {
+						sf := foldWord(sw)
+						if _, stop := stopwords[sf]; stop {
+							continue
+						}
+						if _, light := lightWords[stem(sf)]; light || askingWord(sf, lang) {
+							continue
+						}
+						if id, ok := m.feats.get("w" + foldWord(m.stemWord(sw, lang))); ok && !slices.Contains(ids, id) {
+							ids = append(ids, id)
+						}
+					}
+				}
+			}
+		}
+		if len(ids) == 0 {
 			return nil
 		}
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-			total += m.idf(id)
+		if slices.ContainsFunc(words, func(x []int32) bool { return slices.Equal(x, ids) }) {
+			continue
 		}
+		idf := 0.0
+		for _, id := range ids {
+			idf = max(idf, m.idf(id))
+		}
+		words = append(words, ids)
+		weights = append(weights, idf)
+		total += idf
 	}
-	if len(ids) == 0 {
+	if len(words) == 0 {
 		return nil
 	}
 	out := make([]float64, len(m.answer))
-	for _, id := range ids {
-		share := m.idf(id) / total
-		for _, p := range m.postings(id) {
-			out[p.item] += share
+	held := make([]bool, len(m.answer))
+	for k, ids := range words {
+		share := weights[k] / total
+		clear(held)
+		for _, id := range ids {
+			for _, p := range m.postings(id) {
+				if !held[p.item] {
+					held[p.item] = true
+					out[p.item] += share
+				}
+			}
 		}
 	}
 	return out

@@ -24,4 +24,16 @@ func TestCoverage(t *testing.T) {
 			t.Errorf("coverage(%q) = %v, want nil (a word no sentence holds, or no content word)", q, cov)
 		}
 	}
+	// A word no sentence holds is covered by its synonyms' own content words (the thesaurus):
+	// "weekdays" by "Monday to Friday", but "job" not by "work" (a light word of "work for you").
+	m = newMatcher([]FAQ{
+		{Question: "We are open Monday to Friday from 8am to 6pm.", Answer: "0"},
+		{Question: "We work with local farms.", Answer: "1"},
+	}, "We are open Monday to Friday from 8am to 6pm. We work with local farms.", nil, nil, sentenceStopWeight)
+	if cov := m.coverage("hours on weekdays"); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || cov[1] != 0 {
+		t.Errorf(`coverage("hours on weekdays") = %v, want [1 0]`, cov)
+	}
+	if cov := m.coverage("any jobs"); cov != nil {
+		t.Errorf(`coverage("any jobs") = %v, want nil`, cov)
+	}
 }
