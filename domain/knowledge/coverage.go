@@ -31,13 +31,7 @@ func (m *faqMatcher) coverage(query string) []float64 {
 	total := 0.0
 	for _, w := range lowerWords(query) {
 		folded := foldWord(w)
-		if len(folded) < 2 {
-			continue
-		}
-		if _, stop := stopwords[folded]; stop {
-			continue
-		}
-		if _, light := lightWords[stem(folded)]; light || askingWord(folded, lang) {
+		if !contentWord(folded, lang) {
 			continue
 		}
 		var ids []int32
@@ -50,11 +44,7 @@ func (m *faqMatcher) coverage(query string) []float64 {
 			for _, g := range syn.words[stem(folded)] {
 				for _, member := range syn.groups[g] {
 					for _, sw := range strings.Fields(member) {
-						sf := foldWord(sw)
-						if _, stop := stopwords[sf]; stop {
-							continue
-						}
-						if _, light := lightWords[stem(sf)]; light || askingWord(sf, lang) {
+						if !contentWord(foldWord(sw), lang) {
 							continue
 						}
 						if id, ok := m.feats.get("w" + foldWord(m.stemWord(sw, lang))); ok && !slices.Contains(ids, id) {
@@ -103,19 +93,25 @@ func (m *faqMatcher) coverage(query string) []float64 {
 // says what it is about.
 func formOnly(query, lang string) bool {
 	for _, w := range lowerWords(query) {
-		folded := foldWord(w)
-		if len(folded) < 2 {
-			continue
+		if contentWord(foldWord(w), lang) {
+			return false
 		}
-		if _, stop := stopwords[folded]; stop {
-			continue
-		}
-		if _, light := lightWords[stem(folded)]; light || askingWord(folded, lang) {
-			continue
-		}
-		return false
 	}
 	return true
+}
+
+// contentWord reports whether a word (folded) of a question in lang says what it is about: not
+// a stop word, a light word (lightWords) or a word that asks a kind of fact (askingWord), nor a
+// single letter.
+func contentWord(folded, lang string) bool {
+	if len(folded) < 2 {
+		return false
+	}
+	if _, stop := stopwords[folded]; stop {
+		return false
+	}
+	_, light := lightWords[stem(folded)]
+	return !light && !askingWord(folded, lang)
 }
 
 // askingWords are the words of the phrases by which a question asks for a price, a place, a
