@@ -170,7 +170,8 @@ const (
 )
 
 // cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
-// question in each language asks for a price, a place or a time.
+// question in each language asks for a price, a place, a time of day, a duration or a way to do
+// something (wayWords).
 var cueWords = map[string]map[cue][]string{
 	"en": {
 		cuePrice:    {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
@@ -218,8 +219,9 @@ var (
 	placeFact    = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
 )
 
-// statedCue returns the cues a sentence answers: a price (an amount of money), a time (a time of
-// day or a duration), a place (a street's name with a number).
+// statedCue returns the cues a sentence answers: a price (an amount of money), a time of day, a
+// duration (in figures or in words, spelledTime), a place (a street's name with a number), a way
+// to do something (wayCue: a channel such as a phone number or "online").
 func statedCue(sentence string) cue {
 	c := wayCue(sentence) | spelledTime(sentence)
 	if !strings.ContainsAny(sentence, "0123456789") {
