@@ -110,9 +110,28 @@ func contentWord(folded, lang string) bool {
 	if _, stop := stopwords[folded]; stop {
 		return false
 	}
+	if _, stop := chatStopwords[folded]; stop {
+		return false
+	}
 	_, light := lightWords[stem(folded)]
 	return !light && !askingWord(folded, lang)
 }
+
+// chatStopwords are words customers type for stop words, which the stop words (of every
+// matcher) leave out: chat spellings ("ur", "pls", "vc", "tb") and contractions with "is"
+// ("wheres", "hows"), and forms of "estar" ("estáis", "estamos"). They say no more of what a
+// question is about than the words they stand for, so they are no content words: "whats ur
+// address" asks only for a place, as "what is your address" does.
+var chatStopwords = func() map[string]struct{} {
+	const words = `ur pls plz thx hows whos whys heres
+vc vcs tb tbm pq estou estamos
+estais estoy xq`
+	m := make(map[string]struct{})
+	for _, w := range strings.Fields(words) {
+		m[w] = struct{}{}
+	}
+	return m
+}()
 
 // askingWords are the words of the phrases by which a question asks for a price, a place, a
 // time or a duration (cueWords: "onde", "custa", "fecham", "que horas"), by language: they say
