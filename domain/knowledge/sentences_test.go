@@ -176,6 +176,9 @@ func TestFormOnly(t *testing.T) {
 		{"donde estais", "es", true},
 		{"onde vc fica", "pt", true},
 		{"vc tem estacionamento", "pt", false},
+		{"how do i book", "en", false},
+		{"how do i do something", "en", true},
+		{"como faço", "pt", true},
 	} {
 		if got := formOnly(c.query, c.lang); got != c.want {
 			t.Errorf("formOnly(%q) = %v, want %v", c.query, got, c.want)
