@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/svcagent/svc/domain/language"
 )
 
 // Kind says what a Hit is.
@@ -58,6 +60,11 @@ type Hit struct {
 	// in English with word vectors: it may then share no term with the query ("who built you"
 	// for "who made you") and still be the answer.
 	Meant bool
+	// Covers is, for an FAQ item of a small FAQ (no classifier), whether its question and answer
+	// hold every content word of the query (neither stop, light nor asking words) and no other
+	// item's do: "do you take aetna" is answered by "Which insurance do you accept?", whose
+	// answer alone names Aetna.
+	Covers bool
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
 	Confidence float64
@@ -323,6 +330,7 @@ type candidate struct {
 	bm25, cosine float64
 	overlap      float64
 	strong       bool
+	covers       bool
 	meant        bool
 	confidence   float64
 	sentence     int32 // of a chunk: its best sentence in ix.sents, or -1
@@ -415,7 +423,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 	hits := make([]Hit, len(top))
 	for i, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Confidence: c.confidence}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 			if c.sentence >= 0 {
@@ -441,6 +449,10 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		return nil
 	}
 	sim, scores, meant := ix.faq.match(query, raw)
+	cover := -1
+	if ix.faq.cls == nil {
+		cover = ix.coveringFAQ(query)
+	}
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
 		switch {
@@ -471,6 +483,7 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		// is your name": an item close by its terms is Strong only when its answer is also the
 		// best by score (which reads the stop words), or when it is the same question.
 		c.strong = same || scores[g] == first && (c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine))
+		c.covers = f == cover
 		other := first
 		if scores[g] == first {
 			other = second
@@ -482,12 +495,67 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 	}
 	out := rep[:0]
 	for _, c := range rep {
-		if c.entry >= 0 && (c.score > 0 || c.strong) {
+		if c.entry >= 0 && (c.score > 0 || c.strong || c.covers) {
 			out = append(out, c)
 		}
 	}
 	slices.SortFunc(out, func(a, b candidate) int { return int(a.entry) - int(b.entry) })
 	return out
+}
+
+// coveringFAQ returns the one FAQ item whose question and answer hold every content word of the
+// query (contentWord; by the index's terms, Tokens' stems), or -1 when the query has none, or
+// no item or more than one holds them all.
+func (ix *Index) coveringFAQ(query string) int {
+	lang := language.Detect(query, ix.faq.lang)
+	var (
+		words []int32
+		stems []string
+	)
+	for _, w := range lowerWords(query) {
+		folded := foldWord(w)
+		if !contentWord(folded, lang) {
+			continue
+		}
+		st := stem(folded)
+		id, ok := ix.terms.get(st)
+		if !ok {
+			return -1
+		}
+		words, stems = append(words, id), append(stems, st)
+	}
+	if len(words) == 0 {
+		return -1
+	}
+	found := -1
+	for f := range ix.faqs {
+		e := int32(len(ix.chunks) + f)
+		all := true
+		for _, id := range words {
+			entries, _ := ix.postings(id)
+			if _, ok := slices.BinarySearch(entries, e); !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			if found >= 0 {
+				return -1
+			}
+			found = f
+		}
+	}
+	if found >= 0 {
+		// A page whose title holds them is about what the question asks ("Returns and
+		// exchanges" for "how do i return something"), more than an answer naming it in passing.
+		for _, c := range ix.chunks {
+			title := Tokens(c.Title)
+			if !slices.ContainsFunc(stems, func(st string) bool { return !slices.Contains(title, st) }) {
+				return -1
+			}
+		}
+	}
+	return found
 }
 
 // better reports whether a ranks before b: Strong first, then by score, then by ID and kind.

@@ -270,6 +270,9 @@ func TestReplyRetrieval(t *testing.T) {
 			"I'm sorry, I don't know the answer to that. You can reach Padaria Lu at lu@example.com or +351 900 000 000.", "", ""},
 		{"en loose FAQ, other words", "en", "Do you accept credit cards?", false,
 			"If you mean “Which payment methods do you accept?”: " + bakeryFAQ[2].Answer, "", ""},
+		// Only the answer of an FAQ item holds the question's word (knowledge.Hit.Covers).
+		{"en FAQ by its answer", "en", "do you take cash", false,
+			"If you mean “Which payment methods do you accept?”: " + bakeryFAQ[2].Answer, "", ""},
 		{"pt loose FAQ", "pt", "Há estacionamento?", false, "Se a pergunta é “Há estacionamento perto da loja?”: " + bakeryFAQ[5].Answer, "", ""},
 		{"es loose FAQ", "es", "¿Aceptáis tarjeta?", false, "Si te refieres a «¿Qué formas de pago aceptáis?»: " + bakeryFAQ[7].Answer, "", ""},
 
