@@ -40,8 +40,8 @@ func TestCoverage(t *testing.T) {
 }
 
 // TestCoveringFAQ checks which FAQ item of a small Brain holds every content word of a question
-// in its question and answer, alone of the items, and that a page titled with them takes the
-// question from it.
+// in its question and answer (or their synonyms), alone of the items, and that a page titled
+// with them takes the question from it.
 func TestCoveringFAQ(t *testing.T) {
 	var docs []Doc
 	for i, p := range append(clinicPages[:len(clinicPages):len(clinicPages)], Page{URL: "https://clinic.example/returns", Title: "Returns", Content: "Unopened whitening kits can be returned within 14 days."}) {
@@ -55,6 +55,7 @@ func TestCoveringFAQ(t *testing.T) {
 		{ID: "sedation", Question: "Do you offer sedation?", Answer: "Yes, laughing gas for anxious patients."},
 		{ID: "kits", Question: "Do you sell whitening kits?", Answer: "Yes, $40; unopened kits can be returned."},
 		{ID: "gas", Question: "Is laughing gas safe?", Answer: "Yes, it wears off in minutes."},
+		{ID: "finance", Question: "Do you offer financing?", Answer: "Yes, for treatments over $500."},
 	}
 	ix := NewIndex(docs, faqs, lightStemmer{}, nil)
 	for _, c := range []struct {
@@ -67,6 +68,7 @@ func TestCoveringFAQ(t *testing.T) {
 		{"where are you located", ""},  // no content word
 		{"can i return something", ""}, // the page "Returns" is about it
 		{"how much is a kit", "kits"},
+		{"installments?", "finance"}, // by its synonyms (the page's "instalments" is not an item)
 	} {
 		got := ""
 		if f := ix.coveringFAQ(c.query); f >= 0 {

@@ -63,7 +63,7 @@ type Hit struct {
 	// Covers is, for an FAQ item of a small FAQ (no classifier), whether its question and answer
 	// hold every content word of the query (neither stop, light nor asking words) and no other
 	// item's do: "do you take aetna" is answered by "Which insurance do you accept?", whose
-	// answer alone names Aetna.
+	// answer alone names Aetna. Such an item is among the hits, last if it ranks below them.
 	Covers bool
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
@@ -408,8 +408,12 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			top.push(c, ix.better)
 		}
 	}
+	cover := candidate{entry: -1}
 	for _, c := range ix.matchFAQ(query, raw, known, unknown, normQuery, qv, bm25) {
 		top.push(c, ix.better)
+		if c.covers {
+			cover = c
+		}
 	}
 
 	slices.SortFunc(top, func(a, b candidate) int {
@@ -418,6 +422,9 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		}
 		return 1
 	})
+	if cover.entry >= 0 && len(top) == k && !slices.ContainsFunc(top, func(c candidate) bool { return c.entry == cover.entry }) {
+		top[k-1] = cover // the item that holds the question's words is among the hits (Hit.Covers)
+	}
 	if len(top) == 0 {
 		return nil
 	}
@@ -504,58 +511,100 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 }
 
 // coveringFAQ returns the one FAQ item whose question and answer hold every content word of the
-// query (contentWord; by the index's terms, Tokens' stems), or -1 when the query has none, or
-// no item or more than one holds them all.
+// query (contentWord; by the index's terms, Tokens' stems; a word no entry holds by a content
+// word of its synonyms, the thesaurus), or -1 when the query has none, or no item or more than
+// one holds them all, or a page's title holds them all.
 func (ix *Index) coveringFAQ(query string) int {
 	lang := language.Detect(query, ix.faq.lang)
-	var (
-		words []int32
-		stems []string
-	)
-	for _, w := range lowerWords(query) {
-		folded := foldWord(w)
-		if !contentWord(folded, lang) {
+	syn := thesauri[lang]
+	lower := lowerWords(query)
+	folded := make([]string, len(lower))
+	for i, w := range lower {
+		folded[i] = foldWord(w)
+	}
+	var words [][]int32 // of each content word: its term, else those of its synonyms
+	for i, f := range folded {
+		if !contentWord(f, lang) {
 			continue
 		}
-		st := stem(folded)
-		id, ok := ix.terms.get(st)
-		if !ok {
+		st := stem(f)
+		if id, ok := ix.terms.get(st); ok {
+			words = append(words, []int32{id})
+			continue
+		}
+		var ids []int32
+		if syn != nil {
+			ids = ix.synonymTerms(syn, syn.words[st], lang, nil)
+			for _, gs := range syn.phrasesAt(folded, i) { // "monthly" of "pay monthly"
+				ids = ix.synonymTerms(syn, gs, lang, ids)
+			}
+		}
+		if len(ids) == 0 {
 			return -1
 		}
-		words, stems = append(words, id), append(stems, st)
+		words = append(words, ids)
 	}
 	if len(words) == 0 {
 		return -1
 	}
+	holds := func(e int32, ids []int32) bool {
+		for _, id := range ids {
+			if entries, _ := ix.postings(id); binaryHas(entries, e) {
+				return true
+			}
+		}
+		return false
+	}
 	found := -1
 	for f := range ix.faqs {
 		e := int32(len(ix.chunks) + f)
-		all := true
-		for _, id := range words {
-			entries, _ := ix.postings(id)
-			if _, ok := slices.BinarySearch(entries, e); !ok {
-				all = false
-				break
-			}
+		if slices.ContainsFunc(words, func(ids []int32) bool { return !holds(e, ids) }) {
+			continue
 		}
-		if all {
-			if found >= 0 {
-				return -1
-			}
-			found = f
+		if found >= 0 {
+			return -1
 		}
+		found = f
 	}
-	if found >= 0 {
-		// A page whose title holds them is about what the question asks ("Returns and
-		// exchanges" for "how do i return something"), more than an answer naming it in passing.
-		for _, c := range ix.chunks {
-			title := Tokens(c.Title)
-			if !slices.ContainsFunc(stems, func(st string) bool { return !slices.Contains(title, st) }) {
-				return -1
-			}
+	if found < 0 {
+		return -1
+	}
+	// A page whose title holds them is about what the question asks ("Returns and exchanges"
+	// for "how do i return something"), more than an answer naming it in passing.
+	for _, c := range ix.chunks {
+		title, _ := ix.lookup(Tokens(c.Title))
+		if !slices.ContainsFunc(words, func(ids []int32) bool {
+			return !slices.ContainsFunc(ids, func(id int32) bool { return slices.Contains(title, id) })
+		}) {
+			return -1
 		}
 	}
 	return found
+}
+
+// binaryHas reports whether sorted entries hold e.
+func binaryHas(entries []int32, e int32) bool {
+	_, ok := slices.BinarySearch(entries, e)
+	return ok
+}
+
+// synonymTerms appends to ids the index's terms of the content words of the members of groups
+// gs of the thesaurus syn of lang, each once.
+func (ix *Index) synonymTerms(syn *synonyms, gs []int32, lang string, ids []int32) []int32 {
+	for _, g := range gs {
+		for _, member := range syn.groups[g] {
+			for _, sw := range strings.Fields(member) {
+				folded := foldWord(sw)
+				if !contentWord(folded, lang) {
+					continue
+				}
+				if id, ok := ix.terms.get(stem(folded)); ok && !slices.Contains(ids, id) {
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
+	return ids
 }
 
 // better reports whether a ranks before b: Strong first, then by score, then by ID and kind.
