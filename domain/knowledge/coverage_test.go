@@ -51,7 +51,7 @@ func TestCoveringFAQ(t *testing.T) {
 		}
 	}
 	faqs := []FAQ{
-		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental plans, including Aetna and Cigna."},
+		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental insurers, including Aetna and Cigna."},
 		{ID: "sedation", Question: "Do you offer sedation?", Answer: "Yes, laughing gas for anxious patients."},
 		{ID: "kits", Question: "Do you sell whitening kits?", Answer: "Yes, $40; unopened kits can be returned."},
 		{ID: "gas", Question: "Is laughing gas safe?", Answer: "Yes, it wears off in minutes."},
