@@ -135,6 +135,7 @@ type Index struct {
 
 	questions  []string  // normalised question of each FAQ item
 	questTerms [][]int32 // sorted distinct terms of each FAQ item's question
+	titleTerms [][]int32 // sorted distinct terms of each chunk's title, for coveringFAQ
 	faq        *faqMatcher
 	sents      *sentenceMatcher // nil for a large Brain
 
@@ -206,6 +207,12 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 	ix.terms = newKeyTable(keys)
 	for i, f := range faqs {
 		ix.questTerms[i], _ = ix.lookup(Tokens(f.Question))
+	}
+	if len(faqs) > 0 && len(docs) <= SentenceMaxChunks {
+		ix.titleTerms = make([][]int32, len(docs))
+		for i, d := range docs {
+			ix.titleTerms[i], _ = ix.lookup(Tokens(d.Chunk.Title))
+		}
 	}
 
 	total := 0
@@ -457,7 +464,7 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 	}
 	sim, scores, meant := ix.faq.match(query, raw)
 	cover := -1
-	if ix.faq.cls == nil {
+	if ix.faq.cls == nil && ix.titleTerms != nil {
 		cover = ix.coveringFAQ(query)
 	}
 	first, second := -1.0, -1.0 // the two best answers' scores
@@ -571,8 +578,7 @@ func (ix *Index) coveringFAQ(query string) int {
 	}
 	// A page whose title holds them is about what the question asks ("Returns and exchanges"
 	// for "how do i return something"), more than an answer naming it in passing.
-	for _, c := range ix.chunks {
-		title, _ := ix.lookup(Tokens(c.Title))
+	for _, title := range ix.titleTerms {
 		if !slices.ContainsFunc(words, func(ids []int32) bool {
 			return !slices.ContainsFunc(ids, func(id int32) bool { return slices.Contains(title, id) })
 		}) {
