@@ -71,7 +71,7 @@ func TestCoveringFAQ(t *testing.T) {
 		{"installments?", "finance"}, // by its synonyms (the page's "instalments" is not an item)
 	} {
 		got := ""
-		if f := ix.coveringFAQ(c.query); f >= 0 {
+		if f, _ := ix.coveringFAQ(c.query); f >= 0 {
 			got = ix.faqs[f].ID
 		}
 		if got != c.want {

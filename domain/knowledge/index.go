@@ -65,6 +65,9 @@ type Hit struct {
 	// item's do: "do you take aetna" is answered by "Which insurance do you accept?", whose
 	// answer alone names Aetna. Such an item is among the hits, last if it ranks below them.
 	Covers bool
+	// Sole is, for an item that Covers, whether no chunk holds the query's content words either:
+	// the Brain says it only there ("hay clases por zoom": no page names Zoom).
+	Sole bool
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
 	Confidence float64
@@ -337,7 +340,7 @@ type candidate struct {
 	bm25, cosine float64
 	overlap      float64
 	strong       bool
-	covers       bool
+	covers, sole bool
 	meant        bool
 	confidence   float64
 	sentence     int32 // of a chunk: its best sentence in ix.sents, or -1
@@ -437,7 +440,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 	hits := make([]Hit, len(top))
 	for i, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Confidence: c.confidence}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 			if c.sentence >= 0 {
@@ -463,9 +466,9 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		return nil
 	}
 	sim, scores, meant := ix.faq.match(query, raw)
-	cover := -1
+	cover, sole := -1, false
 	if ix.faq.cls == nil && ix.titleTerms != nil {
-		cover = ix.coveringFAQ(query)
+		cover, sole = ix.coveringFAQ(query)
 	}
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
@@ -498,6 +501,7 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		// best by score (which reads the stop words), or when it is the same question.
 		c.strong = same || scores[g] == first && (c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine))
 		c.covers = f == cover
+		c.sole = c.covers && sole
 		other := first
 		if scores[g] == first {
 			other = second
@@ -520,8 +524,8 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 // coveringFAQ returns the one FAQ item whose question and answer hold every content word of the
 // query (contentWord; by the index's terms, Tokens' stems; a word no entry holds by a content
 // word of its synonyms, the thesaurus), or -1 when the query has none, or no item or more than
-// one holds them all, or a page's title holds them all.
-func (ix *Index) coveringFAQ(query string) int {
+// one holds them all, or a page's title holds them all; and whether no chunk holds them all.
+func (ix *Index) coveringFAQ(query string) (int, bool) {
 	lang := language.Detect(query, ix.faq.lang)
 	syn := thesauri[lang]
 	lower := lowerWords(query)
@@ -547,12 +551,12 @@ func (ix *Index) coveringFAQ(query string) int {
 			}
 		}
 		if len(ids) == 0 {
-			return -1
+			return -1, false
 		}
 		words = append(words, ids)
 	}
 	if len(words) == 0 {
-		return -1
+		return -1, false
 	}
 	holds := func(e int32, ids []int32) bool {
 		for _, id := range ids {
@@ -569,12 +573,19 @@ func (ix *Index) coveringFAQ(query string) int {
 			continue
 		}
 		if found >= 0 {
-			return -1
+			return -1, false
 		}
 		found = f
 	}
 	if found < 0 {
-		return -1
+		return -1, false
+	}
+	sole := true
+	for c := range ix.chunks {
+		if !slices.ContainsFunc(words, func(ids []int32) bool { return !holds(int32(c), ids) }) {
+			sole = false
+			break
+		}
 	}
 	// A page whose title holds them is about what the question asks ("Returns and exchanges"
 	// for "how do i return something"), more than an answer naming it in passing.
@@ -582,10 +593,10 @@ func (ix *Index) coveringFAQ(query string) int {
 		if !slices.ContainsFunc(words, func(ids []int32) bool {
 			return !slices.ContainsFunc(ids, func(id int32) bool { return slices.Contains(title, id) })
 		}) {
-			return -1
+			return -1, false
 		}
 	}
-	return found
+	return found, sole
 }
 
 // binaryHas reports whether sorted entries hold e.

@@ -195,7 +195,9 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // question (knowledge.Hit.Covers: "do you take aetna" and the insurance item's answer naming
 // Aetna) is taken as matched loosely, when no FAQ answer is sure enough or the surest is matched
 // loosely without holding them ("can i pay monthly for a bike": the payments' item, which offers
-// financing, rather than the kids' bikes' on "bike").
+// financing, rather than the kids' bikes' on "bike"); and before a chunk when no chunk holds
+// them either (knowledge.Hit.Sole: "hay clases por zoom", which only the online classes' item
+// names).
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk knowledge.Hit
 	for _, h := range hits {
@@ -210,7 +212,7 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 		}
 	}
 	switch {
-	case faq.Kind != "" && (faq.Overlap > LooseOverlap || chunk.Kind == ""):
+	case faq.Kind != "" && (faq.Overlap > LooseOverlap || chunk.Kind == "" || faq.Sole):
 		return faq, true
 	case chunk.Kind != "":
 		return chunk, true

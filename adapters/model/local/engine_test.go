@@ -379,9 +379,13 @@ func TestMinScore(t *testing.T) {
 	lowest, highest := 1.0, 0.0
 	for _, q := range onTopic {
 		h, _ := best(b.search(t, q), q, shipped)
-		lowest = min(lowest, h.Score)
-		if h.Score < MinScore {
-			t.Errorf("on topic %q scores %.3f, below MinScore %.2f", q, h.Score, MinScore)
+		// An FAQ item alone holding the question's words ("Cards, MB WAY and cash") is taken for
+		// that (knowledge.Hit.Sole), not for its score.
+		if !h.Sole {
+			lowest = min(lowest, h.Score)
+			if h.Score < MinScore {
+				t.Errorf("on topic %q scores %.3f, below MinScore %.2f", q, h.Score, MinScore)
+			}
 		}
 		if got := say(t, conversation.Turn{Profile: lu, Lang: "en", Message: q, Hits: b.search(t, q)}); strings.Contains(got, "I don't know") {
 			t.Errorf("on topic %q: %q", q, got)
