@@ -110,21 +110,40 @@ func contentWord(folded, lang string) bool {
 	if _, stop := stopwords[folded]; stop {
 		return false
 	}
+	if _, stop := chatStopwords[folded]; stop {
+		return false
+	}
 	_, light := lightWords[stem(folded)]
 	return !light && !askingWord(folded, lang)
 }
 
+// chatStopwords are words customers type for stop words, which the stop words (of every
+// matcher) leave out: chat spellings ("ur", "pls", "vc", "tb"), contractions with "is" ("hows",
+// "whos"), forms of "estar" ("estáis", "estamos") and words that stand for any thing
+// ("something", "stuff", "coisa"). They say no more of what a question is about than the words
+// they stand for, so they are no content words: "whats ur address" asks only for a place, as
+// "what is your address" does, and "how do i return something" is about returns.
+var chatStopwords = func() map[string]struct{} {
+	const words = `ur pls plz thx hows whos whys heres something anything stuff thing things
+coisa coisas cosa cosas
+vc vcs tb tbm pq estou estamos
+estais estoy xq`
+	m := make(map[string]struct{})
+	for _, w := range strings.Fields(words) {
+		m[w] = struct{}{}
+	}
+	return m
+}()
+
 // askingWords are the words of the phrases by which a question asks for a price, a place, a
-// time or a duration (cueWords: "onde", "custa", "fecham", "que horas"), by language: they say
-// what kind of fact the question asks, which the cues weigh, not what it is about.
+// time, a duration or a way to act (cueWords: "onde", "custa", "fecham", "que horas", "como
+// faço"), by language: they say what kind of fact the question asks, which the cues weigh, not
+// what it is about.
 var askingWords = func() map[string]map[string]bool {
 	out := make(map[string]map[string]bool)
 	for lang, cues := range cueWords {
 		out[lang] = make(map[string]bool)
-		for c, phrases := range cues {
-			if c == cueWay {
-				continue // the channels ("phone", "WhatsApp") are what a question may be about
-			}
+		for _, phrases := range cues {
 			for _, p := range phrases {
 				for _, w := range strings.Fields(p) {
 					out[lang][w] = true

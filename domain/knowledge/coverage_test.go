@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -35,5 +36,46 @@ func TestCoverage(t *testing.T) {
 	}
 	if cov := m.coverage("any jobs"); cov != nil {
 		t.Errorf(`coverage("any jobs") = %v, want nil`, cov)
+	}
+}
+
+// TestCoveringFAQ checks which FAQ item of a small Brain holds every content word of a question
+// in its question and answer (or their synonyms), alone of the items, and that a page titled
+// with them takes the question from it.
+func TestCoveringFAQ(t *testing.T) {
+	var docs []Doc
+	for i, p := range append(clinicPages[:len(clinicPages):len(clinicPages)], Page{URL: "https://clinic.example/returns", Title: "Returns", Content: "Unopened whitening kits can be returned within 14 days."}) {
+		for _, c := range Split(p, 0, 0) {
+			c.ID = fmt.Sprintf("page%d-%d", i, c.Ordinal)
+			docs = append(docs, Doc{Chunk: c})
+		}
+	}
+	faqs := []FAQ{
+		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental insurers, including Aetna and Cigna."},
+		{ID: "sedation", Question: "Do you offer sedation?", Answer: "Yes, laughing gas for anxious patients."},
+		{ID: "kits", Question: "Do you sell whitening kits?", Answer: "Yes, $40; unopened kits can be returned."},
+		{ID: "gas", Question: "Is laughing gas safe?", Answer: "Yes, it wears off in minutes."},
+		{ID: "finance", Question: "Do you offer financing?", Answer: "Yes, for treatments over $500."},
+	}
+	ix := NewIndex(docs, faqs, lightStemmer{}, nil)
+	for _, c := range []struct {
+		query, want string
+	}{
+		{"do you take aetna", "insurance"},
+		{"aetna and cigna?", "insurance"},
+		{"laughing gas", ""},           // two items hold it
+		{"do you take medicare", ""},   // no item holds it
+		{"where are you located", ""},  // no content word
+		{"can i return something", ""}, // the page "Returns" is about it
+		{"how much is a kit", "kits"},
+		{"installments?", "finance"}, // by its synonyms (the page's "instalments" is not an item)
+	} {
+		got := ""
+		if f, _ := ix.coveringFAQ(c.query); f >= 0 {
+			got = ix.faqs[f].ID
+		}
+		if got != c.want {
+			t.Errorf("coveringFAQ(%q) = %q, want %q", c.query, got, c.want)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/svcagent/svc/domain/language"
 )
 
 // Kind says what a Hit is.
@@ -58,6 +60,14 @@ type Hit struct {
 	// in English with word vectors: it may then share no term with the query ("who built you"
 	// for "who made you") and still be the answer.
 	Meant bool
+	// Covers is, for an FAQ item of a small FAQ (no classifier), whether its question and answer
+	// hold every content word of the query (neither stop, light nor asking words) and no other
+	// item's do: "do you take aetna" is answered by "Which insurance do you accept?", whose
+	// answer alone names Aetna. Such an item is among the hits, last if it ranks below them.
+	Covers bool
+	// Sole is, for an item that Covers, whether no chunk holds the query's content words either:
+	// the Brain says it only there ("hay clases por zoom": no page names Zoom).
+	Sole bool
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
 	Confidence float64
@@ -128,6 +138,7 @@ type Index struct {
 
 	questions  []string  // normalised question of each FAQ item
 	questTerms [][]int32 // sorted distinct terms of each FAQ item's question
+	titleTerms [][]int32 // sorted distinct terms of each chunk's title, for coveringFAQ
 	faq        *faqMatcher
 	sents      *sentenceMatcher // nil for a large Brain
 
@@ -199,6 +210,12 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 	ix.terms = newKeyTable(keys)
 	for i, f := range faqs {
 		ix.questTerms[i], _ = ix.lookup(Tokens(f.Question))
+	}
+	if len(faqs) > 0 && len(docs) <= SentenceMaxChunks {
+		ix.titleTerms = make([][]int32, len(docs))
+		for i, d := range docs {
+			ix.titleTerms[i], _ = ix.lookup(Tokens(d.Chunk.Title))
+		}
 	}
 
 	total := 0
@@ -323,6 +340,7 @@ type candidate struct {
 	bm25, cosine float64
 	overlap      float64
 	strong       bool
+	covers, sole bool
 	meant        bool
 	confidence   float64
 	sentence     int32 // of a chunk: its best sentence in ix.sents, or -1
@@ -400,8 +418,12 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			top.push(c, ix.better)
 		}
 	}
+	cover := candidate{entry: -1}
 	for _, c := range ix.matchFAQ(query, raw, known, unknown, normQuery, qv, bm25) {
 		top.push(c, ix.better)
+		if c.covers {
+			cover = c
+		}
 	}
 
 	slices.SortFunc(top, func(a, b candidate) int {
@@ -410,12 +432,15 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		}
 		return 1
 	})
+	if cover.entry >= 0 && len(top) == k && !slices.ContainsFunc(top, func(c candidate) bool { return c.entry == cover.entry }) {
+		top[k-1] = cover // the item that holds the question's words is among the hits (Hit.Covers)
+	}
 	if len(top) == 0 {
 		return nil
 	}
 	hits := make([]Hit, len(top))
 	for i, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Confidence: c.confidence}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 			if c.sentence >= 0 {
@@ -441,6 +466,10 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		return nil
 	}
 	sim, scores, meant := ix.faq.match(query, raw)
+	cover, sole := -1, false
+	if ix.faq.cls == nil && ix.titleTerms != nil {
+		cover, sole = ix.coveringFAQ(query)
+	}
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
 		switch {
@@ -471,6 +500,8 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		// is your name": an item close by its terms is Strong only when its answer is also the
 		// best by score (which reads the stop words), or when it is the same question.
 		c.strong = same || scores[g] == first && (c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine))
+		c.covers = f == cover
+		c.sole = c.covers && sole
 		other := first
 		if scores[g] == first {
 			other = second
@@ -482,12 +513,115 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 	}
 	out := rep[:0]
 	for _, c := range rep {
-		if c.entry >= 0 && (c.score > 0 || c.strong) {
+		if c.entry >= 0 && (c.score > 0 || c.strong || c.covers) {
 			out = append(out, c)
 		}
 	}
 	slices.SortFunc(out, func(a, b candidate) int { return int(a.entry) - int(b.entry) })
 	return out
+}
+
+// coveringFAQ returns the one FAQ item whose question and answer hold every content word of the
+// query (contentWord; by the index's terms, Tokens' stems; a word no entry holds by a content
+// word of its synonyms, the thesaurus), or -1 when the query has none, or no item or more than
+// one holds them all, or a page's title holds them all; and whether no chunk holds them all.
+func (ix *Index) coveringFAQ(query string) (int, bool) {
+	lang := language.Detect(query, ix.faq.lang)
+	syn := thesauri[lang]
+	lower := lowerWords(query)
+	folded := make([]string, len(lower))
+	for i, w := range lower {
+		folded[i] = foldWord(w)
+	}
+	var words [][]int32 // of each content word: its term, else those of its synonyms
+	for i, f := range folded {
+		if !contentWord(f, lang) {
+			continue
+		}
+		st := stem(f)
+		if id, ok := ix.terms.get(st); ok {
+			words = append(words, []int32{id})
+			continue
+		}
+		var ids []int32
+		if syn != nil {
+			ids = ix.synonymTerms(syn, syn.words[st], lang, nil)
+			for _, gs := range syn.phrasesAt(folded, i) { // "monthly" of "pay monthly"
+				ids = ix.synonymTerms(syn, gs, lang, ids)
+			}
+		}
+		if len(ids) == 0 {
+			return -1, false
+		}
+		words = append(words, ids)
+	}
+	if len(words) == 0 {
+		return -1, false
+	}
+	holds := func(e int32, ids []int32) bool {
+		for _, id := range ids {
+			if entries, _ := ix.postings(id); binaryHas(entries, e) {
+				return true
+			}
+		}
+		return false
+	}
+	found := -1
+	for f := range ix.faqs {
+		e := int32(len(ix.chunks) + f)
+		if slices.ContainsFunc(words, func(ids []int32) bool { return !holds(e, ids) }) {
+			continue
+		}
+		if found >= 0 {
+			return -1, false
+		}
+		found = f
+	}
+	if found < 0 {
+		return -1, false
+	}
+	sole := true
+	for c := range ix.chunks {
+		if !slices.ContainsFunc(words, func(ids []int32) bool { return !holds(int32(c), ids) }) {
+			sole = false
+			break
+		}
+	}
+	// A page whose title holds them is about what the question asks ("Returns and exchanges"
+	// for "how do i return something"), more than an answer naming it in passing.
+	for _, title := range ix.titleTerms {
+		if !slices.ContainsFunc(words, func(ids []int32) bool {
+			return !slices.ContainsFunc(ids, func(id int32) bool { return slices.Contains(title, id) })
+		}) {
+			return -1, false
+		}
+	}
+	return found, sole
+}
+
+// binaryHas reports whether sorted entries hold e.
+func binaryHas(entries []int32, e int32) bool {
+	_, ok := slices.BinarySearch(entries, e)
+	return ok
+}
+
+// synonymTerms appends to ids the index's terms of the content words of the members of groups
+// gs of the thesaurus syn of lang, each once.
+func (ix *Index) synonymTerms(syn *synonyms, gs []int32, lang string, ids []int32) []int32 {
+	for _, g := range gs {
+		for _, member := range syn.groups[g] {
+			for _, sw := range strings.Fields(member) {
+				folded := foldWord(sw)
+				if !contentWord(folded, lang) {
+					continue
+				}
+				if id, ok := ix.terms.get(stem(folded)); ok && !slices.Contains(ids, id) {
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
+	return ids
 }
 
 // better reports whether a ranks before b: Strong first, then by score, then by ID and kind.

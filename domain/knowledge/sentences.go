@@ -90,7 +90,16 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 	// A sentence holding the question's content words gains by their share (coverage); when the
 	// question asks a kind of fact by its form, only a sentence stating one ("como faço marcação"
 	// asks a way to book, not the sentence of walk-ins that holds "marcação").
-	if cov := s.m.coverage(query); cov != nil {
+	formOnly := asked != 0 && formOnly(query, lang)
+	if formOnly {
+		// A question of its form only ("whats your address") has no content word: a sentence
+		// stating the fact it asks holds all it asks, and is covered whole.
+		for i, v := range sim {
+			if v > 0 && s.cues[i]&asked != 0 {
+				sim[i] = min(v+coverBoost, 1)
+			}
+		}
+	} else if cov := s.m.coverage(query); cov != nil {
 		for i, v := range sim {
 			if v > 0 && (asked == 0 || s.cues[i]&asked != 0) {
 				sim[i] = min(v+coverBoost*cov[i]*cov[i], 1)
@@ -116,7 +125,7 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 		}
 	}
 	passageSentences(sim, s.chunk, s.title, s.cues, asked, which, second)
-	if asked != 0 && formOnly(query, lang) {
+	if formOnly {
 		// A question of its form only ("where are you located") has no word for the chunk's
 		// BM25 and vector to find: when the chunk's best sentence states the fact it asks, the
 		// chunk's sentences (its title too) score it alone.
@@ -175,9 +184,9 @@ const (
 var cueWords = map[string]map[cue][]string{
 	"en": {
 		cuePrice:    {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
-		cuePlace:    {"where", "address", "located", "location", "directions"},
-		cueTime:     {"when", "what time", "hours", "open", "opening", "close", "closing"},
-		cueDuration: {"when", "how long"},
+		cuePlace:    {"where", "wheres", "address", "located", "location", "directions"},
+		cueTime:     {"when", "whens", "what time", "hours", "open", "opening", "close", "closing"},
+		cueDuration: {"when", "whens", "how long"},
 		cueWay:      wayWords["en"],
 	},
 	"pt": {

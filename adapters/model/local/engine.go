@@ -191,7 +191,13 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // for "When is the shop open on Sunday mornings?") yields to a page passage that answers the
 // question in its own words, and one that shares only light words with the question
 // (knowledge.SharesTopic: "do you sell skateboards" and "Do you sell electric bikes?") is not
-// taken at all.
+// taken at all. The item whose question and answer alone hold every content word of the
+// question (knowledge.Hit.Covers: "do you take aetna" and the insurance item's answer naming
+// Aetna) is taken as matched loosely, when no FAQ answer is sure enough or the surest is matched
+// loosely without holding them ("can i pay monthly for a bike": the payments' item, which offers
+// financing, rather than the kids' bikes' on "bike"); and before a chunk when no chunk holds
+// them either (knowledge.Hit.Sole: "hay clases por zoom", which only the online classes' item
+// names).
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk knowledge.Hit
 	for _, h := range hits {
@@ -199,12 +205,14 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 		case h.Kind == knowledge.KindFAQ && h.Confidence >= lim.confidence && (h.Overlap > 0 || h.Meant) && h.Confidence > faq.Confidence &&
 			(h.Overlap > LooseOverlap || h.Meant || knowledge.SharesTopic(message, h.FAQ.Question)):
 			faq = h
+		case h.Kind == knowledge.KindFAQ && h.Covers && (faq.Kind == "" || faq.Overlap <= LooseOverlap && !faq.Covers):
+			faq = h
 		case h.Kind == knowledge.KindChunk && h.Score >= lim.score && h.Score > chunk.Score:
 			chunk = h
 		}
 	}
 	switch {
-	case faq.Kind != "" && (faq.Overlap > LooseOverlap || chunk.Kind == ""):
+	case faq.Kind != "" && (faq.Overlap > LooseOverlap || chunk.Kind == "" || faq.Sole):
 		return faq, true
 	case chunk.Kind != "":
 		return chunk, true

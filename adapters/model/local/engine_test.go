@@ -270,6 +270,9 @@ func TestReplyRetrieval(t *testing.T) {
 			"I'm sorry, I don't know the answer to that. You can reach Padaria Lu at lu@example.com or +351 900 000 000.", "", ""},
 		{"en loose FAQ, other words", "en", "Do you accept credit cards?", false,
 			"If you mean “Which payment methods do you accept?”: " + bakeryFAQ[2].Answer, "", ""},
+		// Only the answer of an FAQ item holds the question's word (knowledge.Hit.Covers).
+		{"en FAQ by its answer", "en", "do you take cash", false,
+			"If you mean “Which payment methods do you accept?”: " + bakeryFAQ[2].Answer, "", ""},
 		{"pt loose FAQ", "pt", "Há estacionamento?", false, "Se a pergunta é “Há estacionamento perto da loja?”: " + bakeryFAQ[5].Answer, "", ""},
 		{"es loose FAQ", "es", "¿Aceptáis tarjeta?", false, "Si te refieres a «¿Qué formas de pago aceptáis?»: " + bakeryFAQ[7].Answer, "", ""},
 
@@ -376,9 +379,13 @@ func TestMinScore(t *testing.T) {
 	lowest, highest := 1.0, 0.0
 	for _, q := range onTopic {
 		h, _ := best(b.search(t, q), q, shipped)
-		lowest = min(lowest, h.Score)
-		if h.Score < MinScore {
-			t.Errorf("on topic %q scores %.3f, below MinScore %.2f", q, h.Score, MinScore)
+		// An FAQ item alone holding the question's words ("Cards, MB WAY and cash") is taken for
+		// that (knowledge.Hit.Sole), not for its score.
+		if !h.Sole {
+			lowest = min(lowest, h.Score)
+			if h.Score < MinScore {
+				t.Errorf("on topic %q scores %.3f, below MinScore %.2f", q, h.Score, MinScore)
+			}
 		}
 		if got := say(t, conversation.Turn{Profile: lu, Lang: "en", Message: q, Hits: b.search(t, q)}); strings.Contains(got, "I don't know") {
 			t.Errorf("on topic %q: %q", q, got)
