@@ -3,6 +3,7 @@ package crawl
 import (
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	readability "codeberg.org/readeck/go-readability/v2"
@@ -19,11 +20,12 @@ type document struct {
 
 // extract reads a parsed page: its links (resolved against the page URL or its <base>), its
 // title, and its main readable text. The text comes from readability; when that finds less than
-// minChars, the whole body's visible text is used if it is longer.
+// minChars, the page's visible text without the site's chrome (fallbackText) is used if it is
+// longer.
 func extract(doc *html.Node, pageURL *url.URL, minChars int) document {
 	var d document
 	d.links = links(doc, pageURL)
-	fallback := collapse(visibleText(body(doc)))
+	fallback := fallbackText(doc)
 	docTitle := collapse(textOf(find(doc, atom.Title)))
 	if docTitle == "" {
 		docTitle = collapse(textOf(find(doc, atom.H1)))
@@ -92,6 +94,85 @@ func links(doc *html.Node, pageURL *url.URL) []*url.URL {
 	return out
 }
 
+// fallbackText is the visible text of a page readability finds too little in (a home page of a
+// short introduction and links, a page laid out in tables): that of its <main> (or role=main)
+// when it has one with text, else of the body; without what a site repeats around every page —
+// menus (<nav>, role=navigation), the site's header and footer (<header> and <footer> outside an
+// <article>, role=banner and contentinfo), <aside>, cookie and consent banners (an id or class
+// naming them) — and without lines that are only the text of links (a menu written without
+// <nav>). Readability leaves these out of the pages it reads; kept on the pages it does not, they
+// made passages of their own ("Home / Shipping / Returns" for "is shipping free", "© 2026 … All
+// rights reserved" for "cómo reservo una clase") and answered questions the site's own pages
+// answer.
+func fallbackText(doc *html.Node) string {
+	whole := body(doc)
+	root := whole
+	walk(whole, func(n *html.Node) bool {
+		if root != whole {
+			return false
+		}
+		if n.Type == html.ElementNode && (n.DataAtom == atom.Main || roleIs(n, "main")) && strings.TrimSpace(textOf(n)) != "" {
+			root = n
+			return false
+		}
+		return true
+	})
+	var b strings.Builder
+	visibleTextTo(&b, root, true, false)
+	var out []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if linkOnly(l) {
+			continue
+		}
+		out = append(out, strings.ReplaceAll(l, linkMark, ""))
+	}
+	return collapse(strings.Join(out, "\n"))
+}
+
+// linkMark brackets a link's text in fallbackText's lines (the parser turns NUL in the page into
+// U+FFFD, so the page's own text never holds it).
+const linkMark = "\x00"
+
+// linkOnly reports whether a line holds links and no letter or digit outside them.
+func linkOnly(line string) bool {
+	if !strings.Contains(line, linkMark) {
+		return false
+	}
+	parts := strings.Split(line, linkMark)
+	for i := 0; i < len(parts); i += 2 { // the even parts lie outside links
+		if strings.IndexFunc(parts[i], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// chrome reports whether n is part of the site's layout around the page rather than its content
+// (fallbackText).
+func chrome(n *html.Node, inArticle bool) bool {
+	switch {
+	case n.DataAtom == atom.Nav || n.DataAtom == atom.Aside:
+		return true
+	case (n.DataAtom == atom.Header || n.DataAtom == atom.Footer) && !inArticle:
+		return true
+	case roleIs(n, "navigation") || roleIs(n, "banner") || roleIs(n, "contentinfo"):
+		return true
+	}
+	for _, name := range [...]string{"id", "class"} {
+		v, _ := attr(n, name)
+		v = strings.ToLower(v)
+		if strings.Contains(v, "cookie") || strings.Contains(v, "consent") || strings.Contains(v, "gdpr") {
+			return true
+		}
+	}
+	return false
+}
+
+func roleIs(n *html.Node, role string) bool {
+	v, _ := attr(n, "role")
+	return strings.EqualFold(strings.TrimSpace(v), role)
+}
+
 // skipText are elements whose content is not visible text.
 var skipText = map[atom.Atom]bool{
 	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
@@ -113,39 +194,52 @@ var blocks = map[atom.Atom]bool{
 // visibleText returns the text under n, without scripts, styles and other invisible content,
 // with line breaks at block elements.
 func visibleText(n *html.Node) string {
-	if n == nil {
-		return ""
-	}
 	var b strings.Builder
-	var visit func(*html.Node)
-	visit = func(n *html.Node) {
-		switch n.Type {
-		case html.TextNode:
-			b.WriteString(n.Data)
-			return
-		case html.ElementNode:
-			if skipText[n.DataAtom] {
-				return
-			}
-			if _, hidden := attr(n, "hidden"); hidden {
-				return
-			}
-		case html.CommentNode:
-			return
-		}
-		block := n.Type == html.ElementNode && blocks[n.DataAtom]
-		if block {
-			b.WriteByte('\n')
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			visit(c)
-		}
-		if block {
-			b.WriteByte('\n')
-		}
-	}
-	visit(n)
+	visibleTextTo(&b, n, false, false)
 	return b.String()
+}
+
+// visibleTextTo writes visibleText's text to b; with noChrome, without the site's layout around
+// the page (chrome) and with each link's text between linkMarks.
+func visibleTextTo(b *strings.Builder, n *html.Node, noChrome, inArticle bool) {
+	if n == nil {
+		return
+	}
+	switch n.Type {
+	case html.TextNode:
+		b.WriteString(n.Data)
+		return
+	case html.ElementNode:
+		if skipText[n.DataAtom] {
+			return
+		}
+		if _, hidden := attr(n, "hidden"); hidden {
+			return
+		}
+		if noChrome && chrome(n, inArticle) {
+			return
+		}
+		inArticle = inArticle || n.DataAtom == atom.Article
+	case html.CommentNode:
+		return
+	}
+	block := n.Type == html.ElementNode && blocks[n.DataAtom]
+	link := noChrome && n.Type == html.ElementNode && n.DataAtom == atom.A
+	if block {
+		b.WriteByte('\n')
+	}
+	if link {
+		b.WriteString(linkMark)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		visibleTextTo(b, c, noChrome, inArticle)
+	}
+	if link {
+		b.WriteString(linkMark)
+	}
+	if block {
+		b.WriteByte('\n')
+	}
 }
 
 // textOf returns all the text under n.

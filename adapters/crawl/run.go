@@ -245,9 +245,10 @@ type outcome struct {
 	seq     int
 	final   *url.URL
 	doc     *document
-	skip    string // short reason, when not read
-	failure string // the crawl_failed message this would give if nothing is read
-	refused string // set when the SSRF guard refused the request
+	links   []*url.URL // of a page not read for too little text: a home page of links is followed
+	skip    string     // short reason, when not read
+	failure string     // the crawl_failed message this would give if nothing is read
+	refused string     // set when the SSRF guard refused the request
 	took    time.Duration
 	status  int
 }
@@ -318,6 +319,9 @@ func (r *run) record(o outcome) {
 				r.startFailure = o.failure
 			}
 			r.failures = append(r.failures, o.failure)
+		}
+		for _, l := range o.links {
+			r.consider(l, true)
 		}
 		return
 	}
@@ -434,6 +438,7 @@ func (r *run) fetch(ctx context.Context, u *url.URL) (o outcome) {
 	}
 	d := extract(doc, o.final, r.c.opts.MinTextChars)
 	if utf8.RuneCountInString(d.text) < r.c.opts.MinTextChars {
+		o.links = d.links
 		o.skip = reasonNoText
 		o.failure = "no readable text: the site may render only in a browser"
 		return o
