@@ -410,32 +410,6 @@ func renderContent(content, item, priceCol, details string) string {
 		type row struct{ orig, name, price, details string }
 		var run []row
 		var prose []string
-		flush := func() {
-			switch {
-			case len(run) == 0:
-			case len(run) == 1:
-				prose = append(prose, run[0].orig)
-			default:
-				table := false
-				for _, r := range run {
-					table = table || r.details != ""
-				}
-				if table {
-					b.WriteString(`<table class="prices"><thead><tr><th>` + item + `</th><th>` + priceCol + `</th><th>` + details + `</th></tr></thead><tbody>`)
-					for _, r := range run {
-						b.WriteString("<tr><td>" + e(r.name) + "</td><td>" + e(r.price) + "</td><td>" + e(r.details) + "</td></tr>")
-					}
-					b.WriteString("</tbody></table>")
-				} else {
-					b.WriteString(`<ul class="prices">`)
-					for _, r := range run {
-						b.WriteString("<li><strong>" + e(r.name) + "</strong> " + e(r.price) + "</li>")
-					}
-					b.WriteString("</ul>")
-				}
-			}
-			run = run[:0]
-		}
 		flushProse := func() {
 			if len(prose) == 0 {
 				return
@@ -451,12 +425,40 @@ func renderContent(content, item, priceCol, details string) string {
 			}
 			prose = prose[:0]
 		}
+		// flush writes a run of two or more priced items as a list; a lone one stays prose.
+		flush := func() {
+			if len(run) < 2 {
+				for _, r := range run {
+					prose = append(prose, r.orig)
+				}
+				run = run[:0]
+				return
+			}
+			flushProse()
+			table := false
+			for _, r := range run {
+				table = table || r.details != ""
+			}
+			if table {
+				b.WriteString(`<table class="prices"><thead><tr><th>` + item + `</th><th>` + priceCol + `</th><th>` + details + `</th></tr></thead><tbody>`)
+				for _, r := range run {
+					b.WriteString("<tr><td>" + e(r.name) + "</td><td>" + e(r.price) + "</td><td>" + e(r.details) + "</td></tr>")
+				}
+				b.WriteString("</tbody></table>")
+			} else {
+				b.WriteString(`<ul class="prices">`)
+				for _, r := range run {
+					b.WriteString("<li><strong>" + e(r.name) + "</strong> " + e(r.price) + "</li>")
+				}
+				b.WriteString("</ul>")
+			}
+			run = run[:0]
+		}
 		for _, s := range sentences {
 			m := price.FindStringIndex(s)
 			if m != nil {
 				name := strings.TrimRight(s[:m[0]], " (:–-,")
 				if n := len(strings.Fields(name)); n >= 1 && n <= 6 {
-					flushProse()
 					run = append(run, row{s, name, s[m[0]:m[1]], strings.Trim(s[m[1]:], " ):.,;")})
 					continue
 				}
