@@ -9,6 +9,8 @@ import (
 	readability "codeberg.org/readeck/go-readability/v2"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/svcagent/svc/domain/knowledge"
 )
 
 // document is what the crawler takes from one HTML page.
@@ -311,4 +313,55 @@ func attr(n *html.Node, name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// titleSeparators part a page's own title from the site's name in a <title>.
+var titleSeparators = [...]string{" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " / "}
+
+// trimSiteName takes the site's name off the pages' titles ("Shipping | Northwind Apparel"): the
+// part before the first or after the last separator that at least two of the pages, and half of
+// them, share. Readability leaves it on many titles; on every chunk's title it adds the same
+// words to every passage of the site, which then match questions naming the business or its
+// trade as much as the page that answers them. A title that is nothing but the name keeps it.
+func trimSiteName(pages []knowledge.Page) {
+	if len(pages) < 2 {
+		return
+	}
+	for _, suffix := range [...]bool{true, false} {
+		count := map[string]int{}
+		for _, p := range pages {
+			if name, _, ok := splitTitle(p.Title, suffix); ok {
+				count[strings.ToLower(name)]++
+			}
+		}
+		for i, p := range pages {
+			if name, rest, ok := splitTitle(p.Title, suffix); ok && rest != "" {
+				if n := count[strings.ToLower(name)]; n >= 2 && 2*n >= len(pages) {
+					pages[i].Title = rest
+				}
+			}
+		}
+	}
+}
+
+// splitTitle splits a title at its last separator (suffix) or its first one: the site's name
+// that may be there, and the rest.
+func splitTitle(title string, suffix bool) (name, rest string, ok bool) {
+	at, sep := -1, ""
+	for _, s := range titleSeparators {
+		i := strings.Index(title, s)
+		if suffix {
+			i = strings.LastIndex(title, s)
+		}
+		if i >= 0 && (at < 0 || suffix && i > at || !suffix && i < at) {
+			at, sep = i, s
+		}
+	}
+	if at < 0 {
+		return "", "", false
+	}
+	if suffix {
+		return strings.TrimSpace(title[at+len(sep):]), strings.TrimSpace(title[:at]), true
+	}
+	return strings.TrimSpace(title[:at]), strings.TrimSpace(title[at+len(sep):]), true
 }

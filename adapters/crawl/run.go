@@ -197,6 +197,7 @@ func (r *run) result() knowledge.CrawlResult {
 	for i, p := range r.pages {
 		pages[i] = p.page
 	}
+	trimSiteName(pages)
 	return knowledge.CrawlResult{Pages: pages, Skipped: r.skipped}
 }
 
