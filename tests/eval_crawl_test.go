@@ -92,14 +92,14 @@ func (b evalBusiness) judge(reply string, opened []string, q int) bool {
 
 // crawlFigures count the replies to one split's questions.
 type crawlFigures struct {
-	right, wrong, idk int // wrong: another reply, or an answer to a "none" question
-	lines             []string
+	right, wrong, idk int // of answerable questions; wrong also counts answers to "none" questions
+	refused           int // "none" questions answered "I don't know" (right)
 }
 
+// String gives the figures as the README's tables do: right / wrong overall / I don't know.
 func (f crawlFigures) String() string {
-	n := f.right + f.wrong + f.idk
-	return fmt.Sprintf("%d questions: right %d, wrong %d, I don't know %d (right %.0f %%)", n, f.right, f.wrong, f.idk,
-		100*float64(f.right)/float64(max(n, 1)))
+	return fmt.Sprintf("%d questions: right %d / wrong %d / I don't know %d (and %d \"none\" questions refused)",
+		f.right+f.wrong+f.idk+f.refused, f.right, f.wrong, f.idk, f.refused)
 }
 
 // TestEvalCrawl measures what crawling a business's site costs the built-in engine's answers
@@ -285,10 +285,12 @@ func TestEvalCrawl(t *testing.T) {
 					f    *crawlFigures
 					mark string
 				}{{&crawl, v.crawl}, {&upload, v.upload}} {
-					switch c.mark {
-					case "ok":
+					switch {
+					case c.mark == "ok" && len(b.Questions[q].Answers) == 0:
+						c.f.refused++
+					case c.mark == "ok":
 						c.f.right++
-					case "idk":
+					case c.mark == "idk":
 						c.f.idk++
 					default:
 						c.f.wrong++
