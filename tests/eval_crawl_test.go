@@ -3,7 +3,6 @@
 package tests
 
 import (
-	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -17,47 +16,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/svcagent/svc/internal/testenv/evalset"
 )
 
 // crawlEvalSplits are the splits of testdata/eval/businesses.json TestEvalCrawl measures. The
 // others ("held-out-2", "held-out-3") are blind validation sets: never run, printed or read here.
 var crawlEvalSplits = []string{"tune", "held-out", "tune-2"}
-
-// evalBusiness is one business of testdata/eval/businesses.json (the shape
-// adapters/model/local/business_eval_test.go reads).
-type evalBusiness struct {
-	Name    string `json:"name"`
-	Split   string `json:"split"`
-	Profile struct {
-		BusinessName string   `json:"business_name"`
-		Languages    []string `json:"languages"`
-		Description  string   `json:"description"`
-		Contact      struct {
-			Email   string `json:"email"`
-			Phone   string `json:"phone"`
-			Address string `json:"address"`
-			Hours   string `json:"hours"`
-		} `json:"contact"`
-	} `json:"profile"`
-	Pages []struct {
-		URL     string `json:"url"`
-		Title   string `json:"title"`
-		Content string `json:"content"`
-	} `json:"pages"`
-	FAQ []struct {
-		ID       string `json:"id"`
-		Question string `json:"question"`
-		Answer   string `json:"answer"`
-	} `json:"faq"`
-	Questions []struct {
-		Text    string `json:"text"`
-		Answers []struct {
-			FAQ      string `json:"faq"`
-			Page     string `json:"page"`
-			Contains string `json:"contains"`
-		} `json:"answers"` // none: the right reply is "I don't know"
-	} `json:"questions"`
-}
 
 // evalDontKnows are the beginnings of the built-in engine's "I don't know" (adapters/model/local's
 // phrasebook).
@@ -67,27 +32,14 @@ var evalDontKnows = []string{
 	"Lo siento, no lo sé; no tengo esa información.",
 }
 
-// judge reports whether a reply is one of the expected ones, as business_eval_test.go's judge
-// does: an FAQ item's answer in the reply, or a page opened with the phrase in the reply. opened
-// are the pages the reply's open actions point to, as the data names them.
-func (b evalBusiness) judge(reply string, opened []string, q int) bool {
-	for _, w := range b.Questions[q].Answers {
-		switch {
-		case w.FAQ != "":
-			for _, f := range b.FAQ {
-				if f.ID == w.FAQ && strings.Contains(reply, strings.TrimSpace(f.Answer)) {
-					return true
-				}
-			}
-		case w.Page != "":
-			for _, o := range opened {
-				if o == w.Page && strings.Contains(strings.ToLower(reply), strings.ToLower(w.Contains)) {
-					return true
-				}
-			}
-		}
+// openTokens writes the pages a reply opens as the built-in engine's open tokens, which the API
+// turns into actions, for evalset's judge.
+func openTokens(opened []string) string {
+	var b strings.Builder
+	for _, u := range opened {
+		b.WriteString("\n\n[OPEN:" + u + "]")
 	}
-	return false
+	return b.String()
 }
 
 // crawlFigures count the replies to one split's questions.
@@ -113,17 +65,11 @@ func (f crawlFigures) String() string {
 // "I don't know" per split for both. SVC_EVAL_VERBOSE=1 lists the questions whose verdict
 // differs; SVC_EVAL_CRAWL_HTML=dir writes the rendered pages there.
 func TestEvalCrawl(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "eval", "businesses.json"))
+	set, err := evalset.Load(filepath.Join(repoRoot(t), "testdata", "eval", "businesses.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var set struct {
-		Businesses []evalBusiness `json:"businesses"`
-	}
-	if err := json.Unmarshal(raw, &set); err != nil {
-		t.Fatal(err)
-	}
-	var bs []evalBusiness
+	var bs []evalset.Business
 	for _, b := range set.Businesses {
 		for _, s := range crawlEvalSplits {
 			if b.Split == s {
@@ -251,7 +197,7 @@ func TestEvalCrawl(t *testing.T) {
 						mark = "ok"
 					case len(qq.Answers) == 0:
 						mark = "wrong"
-					case b.judge(reply, opened, q):
+					case b.Judge(reply+openTokens(opened), qq.Answers):
 						mark = "ok"
 					case idk:
 						mark = "idk"
@@ -340,7 +286,7 @@ var siteWords = map[string]struct{ home, cookies, accept, contact, hours, addres
 // with the logo and a menu linking every page, a cookie banner, the page in <main>, a footer with
 // the profile's description, contact, address and hours) around each page, and a home page that
 // introduces the business and links to them all.
-func renderSite(b evalBusiness) map[string]string {
+func renderSite(b evalset.Business) map[string]string {
 	lang := "en"
 	if len(b.Profile.Languages) > 0 {
 		lang = strings.ToLower(b.Profile.Languages[0][:2])

@@ -11,6 +11,7 @@ import (
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/profile"
+	"github.com/svcagent/svc/internal/testenv/evalset"
 )
 
 // businessFile is the small-Brain evaluation set (testdata/eval/README.md): invented businesses,
@@ -22,40 +23,12 @@ type businessSet struct {
 	Businesses []business `json:"businesses"`
 }
 
-type business struct {
-	Name    string `json:"name"`
-	Split   string `json:"split"` // "tune", "held-out", "tune-2" (more to tune on), "held-out-2" or "held-out-3" (written later, blind, to validate changes)
-	Profile struct {
-		BusinessName string   `json:"business_name"`
-		Languages    []string `json:"languages"`
-		Description  string   `json:"description"`
-		Contact      struct {
-			Email, Phone, Address, Hours string
-		} `json:"contact"`
-	} `json:"profile"`
-	Pages []struct {
-		URL     string `json:"url"`
-		Title   string `json:"title"`
-		Content string `json:"content"`
-	} `json:"pages"`
-	FAQ []struct {
-		ID       string `json:"id"`
-		Question string `json:"question"`
-		Answer   string `json:"answer"`
-	} `json:"faq"`
-	Questions []struct {
-		Text    string          `json:"text"`
-		Answers []expectedReply `json:"answers"` // none: the right reply is "I don't know"
-	} `json:"questions"`
-}
+// business is one business of the set (internal/testenv/evalset), with what the in-process eval
+// makes of it.
+type business struct{ evalset.Business }
 
-// expectedReply is one reply that answers a question: an FAQ item's answer, or a passage of a
-// page (its open token) that contains a phrase.
-type expectedReply struct {
-	FAQ      string `json:"faq"`
-	Page     string `json:"page"`
-	Contains string `json:"contains"`
-}
+// expectedReply is one reply that answers a question (evalset.Expected).
+type expectedReply = evalset.Expected
 
 func loadBusinesses(t testing.TB) businessSet {
 	t.Helper()
@@ -141,23 +114,9 @@ func isDontKnow(reply string) bool {
 	return false
 }
 
-// judge reports whether a reply is one of the expected ones.
+// judge reports whether a reply is one of the expected ones (evalset.Business.Judge).
 func (b business) judge(reply string, want []expectedReply) bool {
-	for _, w := range want {
-		switch {
-		case w.FAQ != "":
-			for _, f := range b.FAQ {
-				if f.ID == w.FAQ && strings.Contains(reply, strings.TrimSpace(f.Answer)) {
-					return true
-				}
-			}
-		case w.Page != "":
-			if strings.Contains(reply, "[OPEN:"+w.Page+"]") && strings.Contains(strings.ToLower(reply), strings.ToLower(w.Contains)) {
-				return true
-			}
-		}
-	}
-	return false
+	return b.Judge(reply, want)
 }
 
 // runBusinesses asks every question of the businesses of a split and scores the replies.

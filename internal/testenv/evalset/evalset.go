@@ -1,0 +1,86 @@
+// Package evalset reads the small-Brain evaluation set (testdata/eval/businesses.json) and judges
+// a reply to one of its questions, for the in-process eval (adapters/model/local) and the one
+// through the API (tests, build tag eval) alike.
+package evalset
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Set is the file's content.
+type Set struct {
+	Businesses []Business `json:"businesses"`
+}
+
+// Business is an invented business, with a profile, a few pages and FAQ items, and customers'
+// questions labelled by what answers them.
+type Business struct {
+	Name    string `json:"name"`
+	Split   string `json:"split"` // "tune", "held-out", "tune-2" (more to tune on), "held-out-2" or "held-out-3" (written later, blind, to validate changes)
+	Profile struct {
+		BusinessName string   `json:"business_name"`
+		Languages    []string `json:"languages"`
+		Description  string   `json:"description"`
+		Contact      struct {
+			Email, Phone, Address, Hours string
+		} `json:"contact"`
+	} `json:"profile"`
+	Pages []struct {
+		URL     string `json:"url"`
+		Title   string `json:"title"`
+		Content string `json:"content"`
+	} `json:"pages"`
+	FAQ []struct {
+		ID       string `json:"id"`
+		Question string `json:"question"`
+		Answer   string `json:"answer"`
+	} `json:"faq"`
+	Questions []struct {
+		Text    string     `json:"text"`
+		Answers []Expected `json:"answers"` // none: the right reply is "I don't know"
+	} `json:"questions"`
+}
+
+// Expected is one reply that answers a question: an FAQ item's answer, or a passage of a page
+// (its open token) that contains a phrase.
+type Expected struct {
+	FAQ      string `json:"faq"`
+	Page     string `json:"page"`
+	Contains string `json:"contains"`
+}
+
+// Load reads a file of the set's shape.
+func Load(path string) (Set, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return Set{}, err
+	}
+	var s Set
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return Set{}, fmt.Errorf("decode %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Judge reports whether a reply is one of the expected ones: it holds the FAQ item's answer, or
+// it opens the page ([OPEN:url], as the built-in engine writes it) and holds the phrase.
+func (b Business) Judge(reply string, want []Expected) bool {
+	for _, w := range want {
+		switch {
+		case w.FAQ != "":
+			for _, f := range b.FAQ {
+				if f.ID == w.FAQ && strings.Contains(reply, strings.TrimSpace(f.Answer)) {
+					return true
+				}
+			}
+		case w.Page != "":
+			if strings.Contains(reply, "[OPEN:"+w.Page+"]") && strings.Contains(strings.ToLower(reply), strings.ToLower(w.Contains)) {
+				return true
+			}
+		}
+	}
+	return false
+}
