@@ -63,7 +63,9 @@ func (f crawlFigures) String() string {
 // (POST /v1/knowledge/faq) and profile (PATCH /v1/agent), and every labelled question is asked
 // through POST /v1/chat and judged as the in-process eval judges it. It prints right / wrong /
 // "I don't know" per split for both. SVC_EVAL_VERBOSE=1 lists the questions whose verdict
-// differs; SVC_EVAL_CRAWL_HTML=dir writes the rendered pages there.
+// differs; SVC_EVAL_CRAWL_HTML=dir writes the rendered pages there; SVC_EVAL_CRAWL_LAYOUT=divs
+// renders the layout's parts as <div>s named by their class only (no <header>, <nav>, <main>,
+// <footer>).
 func TestEvalCrawl(t *testing.T) {
 	set, err := evalset.Load(filepath.Join(repoRoot(t), "testdata", "eval", "businesses.json"))
 	if err != nil {
@@ -88,7 +90,7 @@ func TestEvalCrawl(t *testing.T) {
 	var wg sync.WaitGroup
 	for i, b := range bs {
 		verdicts[i] = make([]verdict, len(b.Questions))
-		site := renderSite(b)
+		site := renderSite(b, os.Getenv("SVC_EVAL_CRAWL_LAYOUT") == "divs")
 		if htmlDir != "" {
 			dir := filepath.Join(htmlDir, strconv.Itoa(i))
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -285,8 +287,9 @@ var siteWords = map[string]struct{ home, cookies, accept, contact, hours, addres
 // renderSite returns a business's pages as a small web site, by path: a shared layout (a header
 // with the logo and a menu linking every page, a cookie banner, the page in <main>, a footer with
 // the profile's description, contact, address and hours) around each page, and a home page that
-// introduces the business and links to them all.
-func renderSite(b evalset.Business) map[string]string {
+// introduces the business and links to them all. With divs, the layout's parts are <div>s named
+// by their class only.
+func renderSite(b evalset.Business, divs bool) map[string]string {
 	lang := "en"
 	if len(b.Profile.Languages) > 0 {
 		lang = strings.ToLower(b.Profile.Languages[0][:2])
@@ -324,6 +327,15 @@ func renderSite(b evalset.Business) map[string]string {
 			`<div id="cookie-banner" class="cookie-consent"><p>` + w.cookies + `</p><button type="button">` + w.accept + `</button></div>` +
 			`<header class="site-header"><a class="logo" href="/">` + name + `</a>` + nav.String() + `</header>` +
 			`<main id="content">` + main + `</main>` + footer + `<script>document.querySelector("#cookie-banner button").onclick=function(){this.parentNode.remove()}</script></body></html>`
+	}
+	if divs {
+		// The layout of a site builder that names its parts only by class: no <header>, <nav>,
+		// <main> or <footer>.
+		plain := strings.NewReplacer(`<header class="site-header">`, `<div class="site-header">`, `</header>`, `</div>`,
+			`<nav class="menu">`, `<div class="menu">`, `</nav>`, `</div>`, `<main id="content">`, `<div id="content">`,
+			`</main>`, `</div>`, `<footer class="site-footer">`, `<div class="site-footer">`, `</footer>`, `</div>`)
+		inner := layout
+		layout = func(title, main string) string { return plain.Replace(inner(title, main)) }
 	}
 	site := map[string]string{}
 	var home strings.Builder

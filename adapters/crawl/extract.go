@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -100,7 +101,8 @@ func links(doc *html.Node, pageURL *url.URL) []*url.URL {
 // short introduction and links, a page laid out in tables): that of its <main> (or role=main)
 // when it has one with text, else of the body; without what a site repeats around every page —
 // menus (<nav>, role=navigation), the site's header and footer (<header> and <footer> outside an
-// <article>, role=banner and contentinfo), <aside>, cookie and consent banners (an id or class
+// <article>, role=banner and contentinfo, and outside <main> and <article> the <div>s whose id or
+// class names one: "site-footer", "navbar"), <aside>, cookie and consent banners (an id or class
 // naming them) — and without lines that are only the text of links (a menu written without
 // <nav>). Readability leaves these out of the pages it reads; kept on the pages it does not, they
 // made passages of their own ("Home / Shipping / Returns" for "is shipping free", "© 2026 … All
@@ -120,7 +122,7 @@ func fallbackText(doc *html.Node) string {
 		return true
 	})
 	var b strings.Builder
-	visibleTextTo(&b, root, true, false)
+	visibleTextTo(&b, root, true, root != whole) // what <main> holds is the page's own
 	var out []string
 	for _, l := range strings.Split(b.String(), "\n") {
 		if linkOnly(l) {
@@ -150,7 +152,8 @@ func linkOnly(line string) bool {
 }
 
 // chrome reports whether n is part of the site's layout around the page rather than its content
-// (fallbackText).
+// (fallbackText); inArticle: n is within an <article> or the <main> read, where a header, a footer
+// or a class naming one belong to the content.
 func chrome(n *html.Node, inArticle bool) bool {
 	switch {
 	case n.DataAtom == atom.Nav || n.DataAtom == atom.Aside:
@@ -166,9 +169,20 @@ func chrome(n *html.Node, inArticle bool) bool {
 		if strings.Contains(v, "cookie") || strings.Contains(v, "consent") || strings.Contains(v, "gdpr") {
 			return true
 		}
+		if !inArticle && layoutName.MatchString(v) && !contentName.MatchString(v) {
+			return true
+		}
 	}
 	return false
 }
+
+// layoutName and contentName are words of the ids and classes that name a site's layout around
+// the page and the page's content, for sites built of <div>s only ("site-footer", "navbar",
+// "main-menu"; "content").
+var (
+	layoutName  = regexp.MustCompile(`(^|[\s_-])(header|footer|nav|navbar|navigation|menu|sidebar|masthead|colophon|topbar|breadcrumbs?)($|[\s_-])`)
+	contentName = regexp.MustCompile(`(^|[\s_-])(content|main|article|post|entry)($|[\s_-])`)
+)
 
 func roleIs(n *html.Node, role string) bool {
 	v, _ := attr(n, "role")

@@ -50,6 +50,19 @@ func TestFallbackText(t *testing.T) {
 			"Returns are free within 30 days.",
 		},
 		{
+			"a site of <div>s named by their class",
+			`<body><div class="site-header"><a class="logo" href="/">Harbour View Hotel</a><div class="main-menu"><a href="/rooms">Rooms</a></div></div>` +
+				`<div id="content"><div class="content-header"><h1>Harbour View Hotel</h1></div><p>A small hotel on the marina.</p></div>` +
+				`<div class="site-footer"><p>Address: 7 Marine Parade</p><p>Reception open 24 hours</p></div><div id="colophon">© 2026</div></body>`,
+			"Harbour View Hotel\nA small hotel on the marina.",
+		},
+		{
+			"<main>'s own header is content",
+			`<body><div class="site-header">Logo</div><main><div class="page-header"><h1>Rentals</h1></div><header><p>Bikes by the day</p></header>` +
+				`<p>City bikes cost $25 a day.</p></main></body>`,
+			"Rentals\nBikes by the day\nCity bikes cost $25 a day.",
+		},
+		{
 			"an article's own header and footer are content",
 			`<body><nav><a href="/">Home</a></nav><article><header><h1>Rentals</h1><p>Bikes by the day</p></header>` +
 				`<p>City bikes cost $25 a day.</p><footer><p>Helmet included.</p></footer></article><footer>© 2026</footer></body>`,
