@@ -20,15 +20,18 @@ const coverBoost = 0.1
 // keys as wordKeys makes them, each weighed by its idf) that the item holds. A word no item
 // holds is held by an item that holds a content word of one of its synonyms (the thesaurus:
 // "weekdays" by "Monday to Friday", "mbway" by "MB WAY"), weighed by the highest idf of those.
-// Nil when the query has none, or has one that neither it nor its synonyms are in any item: the
-// Brain may then not know what it is about ("do you have any job openings" is not asking the
-// opening hours).
+// A word that neither it nor its synonyms are in any item counts in the whole at the highest idf,
+// held by no item: a customer says more than the Brain does ("need to cancel tomorrow's order",
+// "el guia habla ingles? vienen unos amigos"). Nil when the query has no content word, or when
+// at least half of its content words are in no item: the Brain may then not know what it is
+// about ("do you have any job openings" is not asking the opening hours).
 func (m *faqMatcher) coverage(query string) []float64 {
 	lang := language.Detect(query, m.lang)
 	syn := thesauri[lang]
 	var words [][]int32 // of each content word: its stem's id, else those of its synonyms the items hold
 	var weights []float64
 	total := 0.0
+	unknown := 0
 	for _, w := range lowerWords(query) {
 		folded := foldWord(w)
 		if !contentWord(folded, lang) {
@@ -55,7 +58,8 @@ func (m *faqMatcher) coverage(query string) []float64 {
 			}
 		}
 		if len(ids) == 0 {
-			return nil
+			unknown++
+			continue
 		}
 		if slices.ContainsFunc(words, func(x []int32) bool { return slices.Equal(x, ids) }) {
 			continue
@@ -68,9 +72,10 @@ func (m *faqMatcher) coverage(query string) []float64 {
 		weights = append(weights, idf)
 		total += idf
 	}
-	if len(words) == 0 {
+	if len(words) == 0 || 2*unknown >= len(words)+unknown {
 		return nil
 	}
+	total += float64(unknown) * m.idfs[0] // a word no item holds weighs as much as any can
 	out := make([]float64, len(m.answer))
 	held := make([]bool, len(m.answer))
 	for k, ids := range words {
