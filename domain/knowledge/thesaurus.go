@@ -8,14 +8,14 @@ import (
 	"github.com/svcagent/svc/domain/language"
 )
 
-// thesaurusWeight is the weight of the words a question is expanded with (thesaurus), against
-// 1 for its own: a customer's "fix" finds a page's "repair", but a sentence that uses the
-// customer's own word still comes first.
-const thesaurusWeight = 0.5
+// thesaurusWeight is the weight, in all, of the synonyms a question's word is expanded with
+// (thesaurus) when no sentence holds the word: they stand in for it, and weigh as it would (a
+// customer's "buttonholes" for a page's "boutonnieres", "sillita" for "silla para niño").
+const thesaurusWeight = 1.0
 
-// thesaurusKnown scales the synonyms of a word the sentences hold themselves: they add less than
-// those of a word no sentence holds, which they stand in for.
-const thesaurusKnown = 0.5
+// thesaurusKnown scales the synonyms of a word the sentences hold themselves: a customer's "fix"
+// finds a page's "repair", but a sentence that uses the customer's own word still comes first.
+const thesaurusKnown = 0.25
 
 // thesaurusPhrase is the most words of a phrase of the thesaurus.
 const thesaurusPhrase = 4
