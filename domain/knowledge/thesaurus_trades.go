@@ -18,7 +18,7 @@ deposit, down payment, put down, retainer, hold the date
 balance, remaining balance, rest of the money, final payment, outstanding
 mock up, mockup, preview, trial run
 toxic, poisonous, harmful, dangerous
-lesson, lessons, class, classes, session, sessions, course
+lesson, lessons, class, classes, session, sessions
 instructor, instructors, teacher, teachers, coach, coaches, trainer, trainers, tutor
 female, woman, women, lady, ladies
 licence, license, licences, licenses, permit, learner, learners, l plates, p plates, provisional
