@@ -33,7 +33,9 @@ func (m *faqMatcher) coverage(query string) []float64 {
 	var weights []float64
 	total := 0.0
 	unknown := 0
-	for _, w := range lowerWords(query) {
+	qwords := lowerWords(query)
+	phrases := phraseGroups(syn, qwords)
+	for i, w := range qwords {
 		folded := foldWord(w)
 		if !contentWord(folded, lang) {
 			continue
@@ -46,16 +48,14 @@ func (m *faqMatcher) coverage(query string) []float64 {
 			// Their own content words only: "work" of "work for you" is a light word, and a
 			// sentence holding it does not cover "job".
 			for _, g := range syn.words[stem(folded)] {
-				for _, member := range syn.groups[g] {
-					for _, sw := range strings.Fields(member) {
-						if !contentWord(foldWord(sw), lang) {
-							continue
-						}
-						if id, ok := m.feats.get("w" + foldWord(m.stemWord(sw, lang))); ok && !slices.Contains(ids, id) {
-							ids = append(ids, id)
-						}
-					}
-				}
+				ids = m.groupIDs(syn, g, lang, "", ids)
+			}
+		}
+		// A word of a phrase of the thesaurus is covered by the phrase's synonyms too ("bike
+		// indoor", "spinning").
+		if phrases != nil {
+			for _, p := range phrases[i] {
+				ids = m.groupIDs(syn, p.group, lang, p.phrase, ids)
 			}
 		}
 		if len(ids) == 0 {
@@ -142,3 +142,61 @@ var askingWords = func() map[string]map[string]bool {
 }()
 
 func askingWord(folded, lang string) bool { return askingWords[lang][folded] }
+
+// groupIDs appends to ids the ids of the stems of the content words of the members of group g of
+// the thesaurus syn that the items hold, each once; not those of the member except (folded), the
+// phrase of the query that led to the group: "bike" of "indoor bike" does not cover "indoor".
+func (m *faqMatcher) groupIDs(syn *synonyms, g int32, lang, except string, ids []int32) []int32 {
+	for _, member := range syn.groups[g] {
+		if except != "" && NormalizeQuestion(member) == except {
+			continue
+		}
+		for _, sw := range strings.Fields(member) {
+			if !contentWord(foldWord(sw), lang) {
+				continue
+			}
+			if id, ok := m.feats.get("w" + foldWord(m.stemWord(sw, lang))); ok && !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+// phraseGroups returns, for each of the words (lower case) of a query, the groups of the
+// thesaurus syn of the phrases of several words it is in, with those phrases (folded); nil when
+// none.
+func phraseGroups(syn *synonyms, words []string) [][]inPhrase {
+	if syn == nil || len(words) < 2 {
+		return nil
+	}
+	folded := make([]string, len(words))
+	for i, w := range words {
+		folded[i] = foldWord(w)
+	}
+	var out [][]inPhrase
+	for n := 2; n <= thesaurusPhrase; n++ {
+		for i := 0; i+n <= len(folded); i++ {
+			phrase := strings.Join(folded[i:i+n], " ")
+			gs, ok := syn.phrases[" "+phrase+" "]
+			if !ok {
+				continue
+			}
+			if out == nil {
+				out = make([][]inPhrase, len(words))
+			}
+			for k := i; k < i+n; k++ {
+				for _, g := range gs {
+					out[k] = append(out[k], inPhrase{g, phrase})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// inPhrase is a group of the thesaurus a word of a query is in by a phrase of the query.
+type inPhrase struct {
+	group  int32
+	phrase string
+}

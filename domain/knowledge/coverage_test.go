@@ -42,4 +42,13 @@ func TestCoverage(t *testing.T) {
 	if cov := m.coverage("any jobs"); cov != nil {
 		t.Errorf(`coverage("any jobs") = %v, want nil`, cov)
 	}
+	// The words of a phrase of the thesaurus are covered by the phrase's synonyms too: "indoor
+	// bike" by "spinning", its "bike" by "bike" as well.
+	m = newMatcher([]FAQ{
+		{Question: "Spinning runs at 7am.", Answer: "0"},
+		{Question: "Rent a bike for $25.", Answer: "1"},
+	}, "Spinning runs at 7am. Rent a bike for $25.", nil, nil, sentenceStopWeight)
+	if cov := m.coverage("is there indoor bike"); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || !(cov[1] > 0 && cov[1] < 1) {
+		t.Errorf(`coverage("is there indoor bike") = %v, want [1 (0, 1)]`, cov)
+	}
 }
