@@ -14,6 +14,9 @@ func (m *faqMatcher) compounds(query string, have []feature) []feature {
 	words := lowerWords(query)
 	var out []feature
 	for i := 0; i+1 < len(words); i++ {
+		if stopPart(words[i]) || stopPart(words[i+1]) {
+			continue // "the book", "is it": no word of a page is written so
+		}
 		joined := words[i] + words[i+1]
 		key, ok := m.stemKey(joined, foldWord(joined), lang)
 		if !ok {
@@ -34,4 +37,14 @@ func (m *faqMatcher) compounds(query string, have []feature) []feature {
 		}
 	}
 	return out
+}
+
+// stopPart reports whether a word is a stop word of two letters or more (a single letter may be
+// part of a compound: "e bike").
+func stopPart(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	_, stop := stopwords[w]
+	return stop
 }

@@ -147,20 +147,51 @@ func askingWord(folded, lang string) bool { return askingWords[lang][folded] }
 // the thesaurus syn that the items hold, each once; not those of the member except (folded), the
 // phrase of the query that led to the group: "bike" of "indoor bike" does not cover "indoor".
 func (m *faqMatcher) groupIDs(syn *synonyms, g int32, lang, except string, ids []int32) []int32 {
-	for _, member := range syn.groups[g] {
-		if except != "" && NormalizeQuestion(member) == except {
+	for _, mem := range m.memberIDs(syn, g, lang) {
+		if except != "" && mem.folded == except {
 			continue
 		}
-		for _, sw := range strings.Fields(member) {
-			if !contentWord(foldWord(sw), lang) {
-				continue
-			}
-			if id, ok := m.feats.get("w" + foldWord(m.stemWord(sw, lang))); ok && !slices.Contains(ids, id) {
+		for _, id := range mem.ids {
+			if !slices.Contains(ids, id) {
 				ids = append(ids, id)
 			}
 		}
 	}
 	return ids
+}
+
+// memberIDs are the members of a group of the thesaurus (folded) with the ids of the stems of
+// their content words that the items hold.
+type memberIDs struct {
+	folded string
+	ids    []int32
+}
+
+// memberIDs returns the members of group g of the thesaurus syn of lang with their ids, made once
+// for each group (cached with expand's keys, m.synonyms).
+func (m *faqMatcher) memberIDs(syn *synonyms, g int32, lang string) []memberIDs {
+	type key struct { // not groupKeys' key
+		lang  string
+		group int32
+	}
+	if v, ok := m.synonyms.Load(key{lang, g}); ok {
+		return v.([]memberIDs)
+	}
+	var out []memberIDs
+	for _, member := range syn.groups[g] {
+		mem := memberIDs{folded: NormalizeQuestion(member)}
+		for _, sw := range strings.Fields(member) {
+			if !contentWord(foldWord(sw), lang) {
+				continue
+			}
+			if id, ok := m.feats.get("w" + foldWord(m.stemWord(sw, lang))); ok && !slices.Contains(mem.ids, id) {
+				mem.ids = append(mem.ids, id)
+			}
+		}
+		out = append(out, mem)
+	}
+	m.synonyms.Store(key{lang, g}, out)
+	return out
 }
 
 // phraseGroups returns, for each of the words (lower case) of a query, the groups of the
