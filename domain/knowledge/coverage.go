@@ -174,24 +174,22 @@ func (m *faqMatcher) memberIDs(syn *synonyms, g int32, lang string) []memberIDs 
 		lang  string
 		group int32
 	}
-	if v, ok := m.synonyms.Load(key{lang, g}); ok {
-		return v.([]memberIDs)
-	}
-	var out []memberIDs
-	for _, member := range syn.groups[g] {
-		mem := memberIDs{folded: NormalizeQuestion(member)}
-		for _, sw := range strings.Fields(member) {
-			if !contentWord(foldWord(sw), lang) {
-				continue
+	return cached(&m.synonyms, key{lang, g}, func() []memberIDs {
+		var out []memberIDs
+		for _, member := range syn.groups[g] {
+			mem := memberIDs{folded: NormalizeQuestion(member)}
+			for _, sw := range strings.Fields(member) {
+				if !contentWord(foldWord(sw), lang) {
+					continue
+				}
+				if id, ok := m.feats.get("w" + foldWord(m.stemWord(sw, lang))); ok && !slices.Contains(mem.ids, id) {
+					mem.ids = append(mem.ids, id)
+				}
 			}
-			if id, ok := m.feats.get("w" + foldWord(m.stemWord(sw, lang))); ok && !slices.Contains(mem.ids, id) {
-				mem.ids = append(mem.ids, id)
-			}
+			out = append(out, mem)
 		}
-		out = append(out, mem)
-	}
-	m.synonyms.Store(key{lang, g}, out)
-	return out
+		return out
+	})
 }
 
 // phraseGroups returns, for each of the words (lower case) of a query, the groups of the

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/svcagent/svc/domain/language"
 )
@@ -343,20 +344,28 @@ func (m *faqMatcher) groupKeys(s *synonyms, lang string, g int32) []string {
 		lang  string
 		group int32
 	}
-	if keys, ok := m.synonyms.Load(groupKey{lang, g}); ok {
-		return keys.([]string)
-	}
-	var keys []string
-	for _, member := range s.groups[g] {
-		for _, w := range strings.Fields(member) {
-			key, ok := m.stemKey(w, foldWord(w), lang)
-			if _, known := m.feats.get(key); ok && known && !slices.Contains(keys, key) {
-				keys = append(keys, key)
+	return cached(&m.synonyms, groupKey{lang, g}, func() []string {
+		var keys []string
+		for _, member := range s.groups[g] {
+			for _, w := range strings.Fields(member) {
+				key, ok := m.stemKey(w, foldWord(w), lang)
+				if _, known := m.feats.get(key); ok && known && !slices.Contains(keys, key) {
+					keys = append(keys, key)
+				}
 			}
 		}
+		return keys
+	})
+}
+
+// cached returns the value of key in c, made by build and stored the first time.
+func cached[T any](c *sync.Map, key any, build func() T) T {
+	if v, ok := c.Load(key); ok {
+		return v.(T)
 	}
-	m.synonyms.Store(groupKey{lang, g}, keys)
-	return keys
+	v := build()
+	c.Store(key, v)
+	return v
 }
 
 // stemKey returns the key of the stem feature of a lower-case word (folded: the same folded) in
