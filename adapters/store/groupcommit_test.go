@@ -21,13 +21,18 @@ import (
 	"github.com/svcagent/svc/ports"
 )
 
-// TestExchangeGroups checks what the ports allow but SQLite's group commit must not do: of
-// concurrent exchanges stored in groups, one that does not fit (over the limit, after its
-// conversation was opened in the group's transaction) leaves nothing behind, not even its
-// conversation, and the others are stored whole.
+// TestExchangeGroups checks what the ports allow but the group commit must not do (SQLite's, and
+// Postgres's groups of the exchanges waiting for a writer): of concurrent exchanges stored in
+// groups, one that does not fit (over the limit, after its conversation was opened in the group's
+// transaction) leaves nothing behind, not even its conversation, and the others are stored whole.
 func TestExchangeGroups(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { testExchangeGroups(t, testenv.SQLite(t)) })
+	t.Run("postgres", func(t *testing.T) { testExchangeGroups(t, testenv.Postgres(t)) })
+}
+
+func testExchangeGroups(t *testing.T, url string) {
 	const writers, room = 24, 5
-	db := newDB(t, testenv.SQLite(t))
+	db := newDB(t, url)
 	ctx := t.Context()
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	createAccount(t, db, "acct_g", now)
@@ -88,8 +93,13 @@ func TestExchangeGroups(t *testing.T) {
 // conversation belongs to another channel and one whose message's id is taken are refused
 // (ports.ErrNotExchanged) and leave nothing behind, the others of their group are stored whole.
 func TestExchangeGroupsRefused(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { testExchangeGroupsRefused(t, testenv.SQLite(t)) })
+	t.Run("postgres", func(t *testing.T) { testExchangeGroupsRefused(t, testenv.Postgres(t)) })
+}
+
+func testExchangeGroupsRefused(t *testing.T, url string) {
 	const writers = 24
-	db := newDB(t, testenv.SQLite(t))
+	db := newDB(t, url)
 	ctx := t.Context()
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	createAccount(t, db, "acct_g", now)
@@ -159,6 +169,86 @@ func TestExchangeGroupsRefused(t *testing.T) {
 	if spent != 1+stored {
 		t.Errorf("spent %d, want %d", spent, 1+stored)
 	}
+}
+
+// TestExchangeGroupsPostgres checks that on Postgres concurrent exchanges share transactions
+// (pggroup.go: those waiting for a writer are written together), over several accounts and two
+// messages in one conversation, each stored whole and numbered in order: the rows of a
+// transaction share its xmin, so fewer distinct ones than exchanges means groups were written.
+func TestExchangeGroupsPostgres(t *testing.T) {
+	const writers, accounts = 32, 4
+	db := newDB(t, testenv.Postgres(t))
+	ctx := t.Context()
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	for a := range accounts {
+		acct := fmt.Sprint("acct_", a)
+		createAccount(t, db, acct, now)
+		if _, ok, err := store.NewUsage(db).Charge(ctx, ledger.Charge{ID: "chg_open_" + acct, AccountID: acct, Action: ledger.ChatReply, Cost: 1, At: now},
+			ledger.PeriodAt(now), math.MaxInt32); err != nil || !ok {
+			t.Fatalf("opening charge: %t %v", ok, err)
+		}
+	}
+	convs := store.NewConversations(db)
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+		errs  = make([]error, writers)
+	)
+	for i := range writers {
+		wg.Go(func() {
+			acct, conv := fmt.Sprint("acct_", i%accounts), fmt.Sprint("c", i)
+			msg, reply := fmt.Sprint("msg_c", i), fmt.Sprint("msg_r", i)
+			job := conversation.NewJob(fmt.Sprint("job_", i), acct, conv, msg, reply, conversation.ChannelAPI, now, time.Minute)
+			done, _ := job.Complete(reply, now)
+			<-start
+			_, _, errs[i] = convs.Exchange(ctx, ports.Exchange{
+				Conversation: conversation.Conversation{AccountID: acct, ID: conv, Channel: conversation.ChannelAPI, CreatedAt: now, UpdatedAt: now},
+				Message:      conversation.Message{ID: msg, ConversationID: conv, Role: conversation.RoleCustomer, Content: "q", CreatedAt: now},
+				Reply:        conversation.Message{ID: reply, ConversationID: conv, Role: conversation.RoleAgent, Content: "a", ReplyTo: msg, CreatedAt: now},
+				Job:          done,
+				Charge:       ledger.Charge{ID: fmt.Sprint("chg_", i), AccountID: acct, Action: ledger.ChatReply, Cost: 1, Ref: reply, At: now},
+				Period:       ledger.PeriodAt(now), Limit: math.MaxInt32,
+				Events: []outbox.Message{{ID: fmt.Sprint("evt_", i), AccountID: acct, Topic: outbox.TopicEvent, Payload: []byte(`{}`), CreatedAt: now}},
+			})
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("exchange %d: %v", i, err)
+		}
+	}
+	var rows []struct {
+		ConversationID string `bun:"conversation_id"`
+		Role           string `bun:"role"`
+		Seq            int    `bun:"seq"`
+	}
+	if err := db.NewSelect().Table("messages").Column("conversation_id", "role", "seq").Scan(ctx, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2*writers {
+		t.Fatalf("%d messages, want %d", len(rows), 2*writers)
+	}
+	for _, m := range rows {
+		if want := map[string]int{conversation.RoleCustomer: 1, conversation.RoleAgent: 2}[m.Role]; m.Seq != want {
+			t.Errorf("message of %s, %s: seq %d, want %d", m.ConversationID, m.Role, m.Seq, want)
+		}
+	}
+	var txs, spent int
+	if err := db.NewRaw("SELECT count(DISTINCT xmin::text) FROM messages").Scan(ctx, &txs); err != nil {
+		t.Fatal(err)
+	}
+	if txs >= writers {
+		t.Errorf("the %d exchanges took %d transactions: none was written in a group", writers, txs)
+	}
+	if err := db.NewRaw("SELECT sum(spent) FROM usage_periods").Scan(ctx, &spent); err != nil {
+		t.Fatal(err)
+	}
+	if spent != accounts+writers {
+		t.Errorf("spent %d, want %d", spent, accounts+writers)
+	}
+	t.Logf("%d exchanges in %d transactions", writers, txs)
 }
 
 // BenchmarkExchangeParallel measures SQLite's Conversations.Exchange from 16 goroutines at once
