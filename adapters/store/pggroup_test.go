@@ -6,8 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,11 +13,7 @@ import (
 
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/app/ident"
-	"github.com/svcagent/svc/domain/conversation"
-	"github.com/svcagent/svc/domain/ledger"
-	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/internal/testenv"
-	"github.com/svcagent/svc/ports"
 )
 
 // clockTicks is the unit of /proc/<pid>/stat's CPU times (USER_HZ, 100 on Linux).
@@ -68,56 +62,7 @@ func BenchmarkExchangePostgres(b *testing.B) {
 			}
 			db := newDB(b, testenv.Postgres(b))
 			ctx := b.Context()
-			now := time.Now().UTC()
-			const accounts = 100
-			for a := range accounts {
-				acct := fmt.Sprint("acct_", a)
-				createAccount(b, db, acct, now)
-				if _, ok, err := store.NewUsage(db).Charge(ctx, ledger.Charge{ID: ident.New("chg"), AccountID: acct,
-					Action: ledger.ChatReply, Cost: 1, At: now}, ledger.PeriodAt(now), math.MaxInt32); err != nil || !ok {
-					b.Fatalf("opening charge: %t %v", ok, err)
-				}
-			}
-			convs := store.NewConversations(db)
-			var n atomic.Int64
-			exchange := func() error {
-				i := n.Add(1)
-				acct := fmt.Sprint("acct_", i%accounts)
-				id := func(prefix string) string { return ident.Ordered(prefix, time.Now()) }
-				conv, msg, reply := ident.New("conv"), id("msg"), id("msg")
-				job := conversation.NewJob(id("job"), acct, conv, msg, reply, conversation.ChannelAPI, now, time.Minute)
-				done, _ := job.Complete(reply, now)
-				_, _, err := convs.Exchange(ctx, ports.Exchange{
-					Conversation: conversation.Conversation{AccountID: acct, ID: conv, Channel: conversation.ChannelAPI, CreatedAt: now, UpdatedAt: now},
-					Message: conversation.Message{ID: msg, ConversationID: conv, Role: conversation.RoleCustomer,
-						Content: "What time do you open on Sundays?", CreatedAt: now},
-					Reply: conversation.Message{ID: reply, ConversationID: conv, Role: conversation.RoleAgent,
-						Content: "On Sundays we open from 9am to 1pm.", ReplyTo: msg, CreatedAt: now},
-					Job:    done,
-					Charge: ledger.Charge{ID: id("chg"), AccountID: acct, Action: ledger.ChatReply, Cost: 1, Ref: reply, At: now},
-					Period: ledger.PeriodAt(now), Limit: math.MaxInt32,
-					Events: []outbox.Message{{ID: id("evt"), AccountID: acct, Topic: outbox.TopicEvent,
-						Payload: []byte(`{"type":"message.replied","data":{"reply":"On Sundays we open from 9am to 1pm."}}`), CreatedAt: now}},
-					HooksOnly: true,
-				})
-				return err
-			}
-			parallel := func(total int) {
-				var wg sync.WaitGroup
-				var left atomic.Int64
-				left.Store(int64(total))
-				for range 16 {
-					wg.Go(func() {
-						for left.Add(-1) >= 0 {
-							if err := exchange(); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					})
-				}
-				wg.Wait()
-			}
+			parallel := benchExchanges(b, db, func(prefix string) string { return ident.Ordered(prefix, time.Now()) })
 			parallel(1_000)
 			var lsn0, lsn1 int64
 			var tx0, tx1 int
