@@ -17,10 +17,10 @@ import (
 // write-ahead log to be flushed to disk: a reply acknowledged to the customer must be durable.
 // Under load the database's sessions spend most of their time in that wait (sampled in
 // pg_stat_activity during `POST /v1/chat` with 16 clients: nearly three in four of the active
-// sessions' samples were WALWrite or WALSync waits), one flush and one commit record per reply, and every
-// session waiting on the log's lock is woken by a system call. So at most pgWriters exchanges are
-// written at a time (a bounded number of the database's sessions on a machine of few cores), and
-// the exchanges that arrive meanwhile wait and are then written together, one transaction of
+// sessions' samples were WALWrite or WALSync waits), one flush and one commit record per reply, and
+// every session waiting on the log's lock is woken by a system call. So at most pgWriters exchanges
+// are written at a time (a bounded number of the database's sessions on a machine of few cores),
+// and the exchanges that arrive meanwhile wait and are then written together, one transaction of
 // their statements with one commit and one flush. An exchange arriving while a writer is free is
 // written alone, as its one statement, so nothing waits when there is no load. Nobody is answered
 // before the commit of their exchange, so nothing acknowledged is lost; a failed commit fails every
