@@ -111,7 +111,8 @@ func exchangeArgs(x ports.Exchange) ([]any, error) {
 }
 
 // Exchange implements ports.Conversations.Exchange: on Postgres one prepared statement
-// (pgExchange) outside any transaction; on SQLite six statements, in a transaction with the
+// (pgExchange) outside any transaction, alone or with the exchanges of other callers waiting at
+// the same time in one transaction (pggroup.go); on SQLite six statements, in a transaction with the
 // exchanges of other callers at the same time (groupcommit.go); in the caller's transaction, or
 // on Postgres with other than one event, one transaction of separate statements.
 func (r *Conversations) Exchange(ctx context.Context, x ports.Exchange) (conversation.Conversation, int, error) {
@@ -124,20 +125,9 @@ func (r *Conversations) Exchange(ctx context.Context, x ports.Exchange) (convers
 				return conversation.Conversation{}, 0, fmt.Errorf("store exchange: %w", err)
 			}
 			if prepared {
-				args, err := exchangeArgs(x)
+				spent, err := r.exchangePG(ctx, stmt, x)
 				if err != nil {
 					return conversation.Conversation{}, 0, err
-				}
-				var spent int
-				err = stmt.QueryRowContext(ctx, args...).Scan(&spent)
-				switch {
-				case errors.Is(err, sql.ErrNoRows), isUniqueViolation(err), isLockConflict(err):
-					// One statement on its own: refused whole, it wrote nothing. A concurrent
-					// message in the same conversation may clash on the messages' order or
-					// deadlock with it; the caller's transaction path then takes turns.
-					return conversation.Conversation{}, 0, ports.ErrNotExchanged
-				case err != nil:
-					return conversation.Conversation{}, 0, fmt.Errorf("store exchange: %w", err)
 				}
 				return c, spent, nil
 			}

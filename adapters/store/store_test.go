@@ -582,3 +582,45 @@ func TestChargesCheckpoint(t *testing.T) {
 		t.Errorf("the log is %d MB after 5,000 charges; want it checkpointed (about 4 MB)", fi.Size()>>20)
 	}
 }
+
+// TestReplyJobsPendingMigration checks the reply_jobs_pending migration on both dialects: the
+// index holds the pending jobs only (a job stored done, as every reply of the built-in engine's,
+// writes no entry in it), and its down file brings the index of every job back.
+func TestReplyJobsPendingMigration(t *testing.T) {
+	const name = "migrations/20261127100010_reply_jobs_pending.tx."
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			db := newDB(t, d.url(t))
+			ctx := t.Context()
+			def := func() string {
+				t.Helper()
+				q := "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'reply_jobs_pending'"
+				if d.name == "Postgres" {
+					q = "SELECT indexdef FROM pg_indexes WHERE indexname = 'reply_jobs_pending'"
+				}
+				var s string
+				if err := db.NewRaw(q).Scan(ctx, &s); err != nil {
+					t.Fatal(err)
+				}
+				return strings.ToLower(s)
+			}
+			if s := def(); !strings.Contains(s, "where") || !strings.Contains(s, "pending") {
+				t.Errorf("reply_jobs_pending after the migrations: %s, want the pending jobs only", s)
+			}
+			for _, file := range []string{"down.sql", "up.sql", "down.sql"} {
+				raw, err := os.ReadFile(name + file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, stmt := range strings.Split(string(raw), "--bun:split") {
+					if _, err := db.ExecContext(ctx, stmt); err != nil {
+						t.Fatalf("%s: %v\n%s", file, err, stmt)
+					}
+				}
+			}
+			if s := def(); strings.Contains(s, "where") || !strings.Contains(s, "status") {
+				t.Errorf("reply_jobs_pending after the down file: %s, want every job by status and lease", s)
+			}
+		})
+	}
+}

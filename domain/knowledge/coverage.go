@@ -12,24 +12,30 @@ import (
 // pilates") has one or two words that say what it asks, and a cosine over a sentence of fifteen
 // words leaves them under the threshold even when the sentence holds every one of them. Squared,
 // so that a sentence holding half of them ("do you repair cars" and "Flat tyre repair $15") gets
-// a quarter of it.
-const coverBoost = 0.1
+// a quarter of it. 0.13 since a customer's words the Brain does not hold count in the whole
+// (0.1 before, when they cancelled it).
+const coverBoost = 0.13
 
 // coverage returns, for each item, the share of the query's content words (its words in the
 // matcher's language that are neither stop words nor light words, lightWords, by their stems'
 // keys as wordKeys makes them, each weighed by its idf) that the item holds. A word no item
 // holds is held by an item that holds a content word of one of its synonyms (the thesaurus:
 // "weekdays" by "Monday to Friday", "mbway" by "MB WAY"), weighed by the highest idf of those.
-// Nil when the query has none, or has one that neither it nor its synonyms are in any item: the
-// Brain may then not know what it is about ("do you have any job openings" is not asking the
-// opening hours).
+// A word that neither it nor its synonyms are in any item counts in the whole at the highest idf,
+// held by no item: a customer says more than the Brain does ("need to cancel tomorrow's order",
+// "el guia habla ingles? vienen unos amigos"). Nil when the query has no content word, or when
+// at least half of its content words are in no item: the Brain may then not know what it is
+// about ("do you have any job openings" is not asking the opening hours).
 func (m *faqMatcher) coverage(query string) []float64 {
 	lang := language.Detect(query, m.lang)
 	syn := thesauri[lang]
 	var words [][]int32 // of each content word: its stem's id, else those of its synonyms the items hold
 	var weights []float64
 	total := 0.0
-	for _, w := range lowerWords(query) {
+	unknown := 0
+	qwords := lowerWords(query)
+	phrases := phraseGroups(syn, qwords)
+	for i, w := range qwords {
 		folded := foldWord(w)
 		if !contentWord(folded, lang) {
 			continue
@@ -42,20 +48,19 @@ func (m *faqMatcher) coverage(query string) []float64 {
 			// Their own content words only: "work" of "work for you" is a light word, and a
 			// sentence holding it does not cover "job".
 			for _, g := range syn.words[stem(folded)] {
-				for _, member := range syn.groups[g] {
-					for _, sw := range strings.Fields(member) {
-						if !contentWord(foldWord(sw), lang) {
-							continue
-						}
-						if id, ok := m.feats.get("w" + foldWord(m.stemWord(sw, lang))); ok && !slices.Contains(ids, id) {
-							ids = append(ids, id)
-						}
-					}
-				}
+				ids = m.groupIDs(syn, g, lang, "", ids)
+			}
+		}
+		// A word of a phrase of the thesaurus is covered by the phrase's synonyms too ("bike
+		// indoor", "spinning").
+		if phrases != nil {
+			for _, p := range phrases[i] {
+				ids = m.groupIDs(syn, p.group, lang, p.phrase, ids)
 			}
 		}
 		if len(ids) == 0 {
-			return nil
+			unknown++
+			continue
 		}
 		if slices.ContainsFunc(words, func(x []int32) bool { return slices.Equal(x, ids) }) {
 			continue
@@ -68,9 +73,10 @@ func (m *faqMatcher) coverage(query string) []float64 {
 		weights = append(weights, idf)
 		total += idf
 	}
-	if len(words) == 0 {
+	if len(words) == 0 || 2*unknown >= len(words)+unknown {
 		return nil
 	}
+	total += float64(unknown) * m.idfs[0] // a word no item holds weighs as much as any can
 	out := make([]float64, len(m.answer))
 	held := make([]bool, len(m.answer))
 	for k, ids := range words {
@@ -155,3 +161,90 @@ var askingWords = func() map[string]map[string]bool {
 }()
 
 func askingWord(folded, lang string) bool { return askingWords[lang][folded] }
+
+// groupIDs appends to ids the ids of the stems of the content words of the members of group g of
+// the thesaurus syn that the items hold, each once; not those of the member except (folded), the
+// phrase of the query that led to the group: "bike" of "indoor bike" does not cover "indoor".
+func (m *faqMatcher) groupIDs(syn *synonyms, g int32, lang, except string, ids []int32) []int32 {
+	for _, mem := range m.memberIDs(syn, g, lang) {
+		if except != "" && mem.folded == except {
+			continue
+		}
+		for _, id := range mem.ids {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+// memberIDs are the members of a group of the thesaurus (folded) with the ids of the stems of
+// their content words that the items hold.
+type memberIDs struct {
+	folded string
+	ids    []int32
+}
+
+// memberIDs returns the members of group g of the thesaurus syn of lang with their ids, made once
+// for each group (cached with expand's keys, m.synonyms).
+func (m *faqMatcher) memberIDs(syn *synonyms, g int32, lang string) []memberIDs {
+	type key struct { // not groupKeys' key
+		lang  string
+		group int32
+	}
+	return cached(&m.synonyms, key{lang, g}, func() []memberIDs {
+		var out []memberIDs
+		for _, member := range syn.groups[g] {
+			mem := memberIDs{folded: NormalizeQuestion(member)}
+			for _, sw := range strings.Fields(member) {
+				if !contentWord(foldWord(sw), lang) {
+					continue
+				}
+				if id, ok := m.feats.get("w" + foldWord(m.stemWord(sw, lang))); ok && !slices.Contains(mem.ids, id) {
+					mem.ids = append(mem.ids, id)
+				}
+			}
+			out = append(out, mem)
+		}
+		return out
+	})
+}
+
+// phraseGroups returns, for each of the words (lower case) of a query, the groups of the
+// thesaurus syn of the phrases of several words it is in, with those phrases (folded); nil when
+// none.
+func phraseGroups(syn *synonyms, words []string) [][]inPhrase {
+	if syn == nil || len(words) < 2 {
+		return nil
+	}
+	folded := make([]string, len(words))
+	for i, w := range words {
+		folded[i] = foldWord(w)
+	}
+	var out [][]inPhrase
+	for n := 2; n <= thesaurusPhrase; n++ {
+		for i := 0; i+n <= len(folded); i++ {
+			phrase := strings.Join(folded[i:i+n], " ")
+			gs, ok := syn.phrases[" "+phrase+" "]
+			if !ok {
+				continue
+			}
+			if out == nil {
+				out = make([][]inPhrase, len(words))
+			}
+			for k := i; k < i+n; k++ {
+				for _, g := range gs {
+					out[k] = append(out[k], inPhrase{g, phrase})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// inPhrase is a group of the thesaurus a word of a query is in by a phrase of the query.
+type inPhrase struct {
+	group  int32
+	phrase string
+}

@@ -20,9 +20,15 @@ func TestCoverage(t *testing.T) {
 	if len(cov) != 3 || !(cov[0] > 0 && cov[0] < 1) || math.Abs(cov[2]-1) > 1e-9 || !(cov[1] > 0 && cov[1] < 1) {
 		t.Errorf(`coverage("pilates class") = %v, want the third sentence whole, the others in part`, cov)
 	}
-	for _, q := range []string{"do you have any job openings", "do you do", "hello"} {
+	// A word no sentence holds counts against every sentence, but covers none: "pilates class
+	// tomorrow" is two thirds covered at most; "job openings" has half its words unknown.
+	cov = m.coverage("pilates class tomorrow")
+	if len(cov) != 3 || !(cov[2] > 0.5 && cov[2] < 1) || !(cov[0] > 0 && cov[0] < cov[2]) {
+		t.Errorf(`coverage("pilates class tomorrow") = %v, want the third sentence most, under 1`, cov)
+	}
+	for _, q := range []string{"do you have any job openings", "do you do", "hello", "pilates for toddlers tomorrow"} {
 		if cov := m.coverage(q); cov != nil {
-			t.Errorf("coverage(%q) = %v, want nil (a word no sentence holds, or no content word)", q, cov)
+			t.Errorf("coverage(%q) = %v, want nil (half its content words in no sentence, or no content word)", q, cov)
 		}
 	}
 	// A word no sentence holds is covered by its synonyms' own content words (the thesaurus):
@@ -36,6 +42,15 @@ func TestCoverage(t *testing.T) {
 	}
 	if cov := m.coverage("any jobs"); cov != nil {
 		t.Errorf(`coverage("any jobs") = %v, want nil`, cov)
+	}
+	// The words of a phrase of the thesaurus are covered by the phrase's synonyms too: "indoor
+	// bike" by "spinning", its "bike" by "bike" as well.
+	m = newMatcher([]FAQ{
+		{Question: "Spinning runs at 7am.", Answer: "0"},
+		{Question: "Rent a bike for $25.", Answer: "1"},
+	}, "Spinning runs at 7am. Rent a bike for $25.", nil, nil, sentenceStopWeight)
+	if cov := m.coverage("is there indoor bike"); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || !(cov[1] > 0 && cov[1] < 1) {
+		t.Errorf(`coverage("is there indoor bike") = %v, want [1 (0, 1)]`, cov)
 	}
 }
 

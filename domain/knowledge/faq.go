@@ -273,7 +273,11 @@ func normalise(doc []feature, w []float64) {
 func (m *faqMatcher) match(query string, raw []feature) (sim, scores []float64, meant bool) {
 	q := m.weigh(raw)
 	sim = make([]float64, len(m.answer))
-	m.similarity(q, sim)
+	if x := m.wordsExpand(query, raw); len(x) > 0 {
+		m.similarity(m.weigh(append(raw[:len(raw):len(raw)], x...)), sim)
+	} else {
+		m.similarity(q, sim)
+	}
 	scores = m.aggregate(sim, m.norm, faqBestWeight)
 	var qv []float32
 	if len(q) > 0 {
@@ -522,4 +526,17 @@ func (m *faqMatcher) stemWord(w, lang string) string {
 		return w
 	}
 	return m.stem.Stem(w, lang)
+}
+
+// wordsExpand returns the synonyms (expand) a query of features raw is matched with by an FAQ
+// matched by its words only (neither classifier nor vectors of meaning: a business's FAQ of one
+// question per answer), nil for the others: a customer's "funeral home" or "exame pra me
+// matricular" meets an FAQ question in the business's words as the pages' sentences do. A
+// synonym shares no term (Hit.Overlap), so an item it finds that shares none with the question
+// is still not answered.
+func (m *faqMatcher) wordsExpand(query string, raw []feature) []feature {
+	if m.cls != nil || m.dense != nil || len(raw) == 0 {
+		return nil
+	}
+	return m.expand(query, raw)
 }

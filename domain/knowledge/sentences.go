@@ -79,7 +79,9 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 		return nil, nil, nil
 	}
 	sim := make([]float64, len(s.chunk))
-	if x := s.m.expand(query, raw); len(x) > 0 {
+	x := s.m.expand(query, raw)
+	x = append(x, s.m.compounds(query, append(raw[:len(raw):len(raw)], x...))...)
+	if len(x) > 0 {
 		s.m.similarity(s.m.weigh(append(raw[:len(raw):len(raw)], x...)), sim)
 		s.titlesUnexpanded(q, sim)
 	} else {

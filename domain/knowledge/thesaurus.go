@@ -4,18 +4,19 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/svcagent/svc/domain/language"
 )
 
-// thesaurusWeight is the weight of the words a question is expanded with (thesaurus), against
-// 1 for its own: a customer's "fix" finds a page's "repair", but a sentence that uses the
-// customer's own word still comes first.
-const thesaurusWeight = 0.5
+// thesaurusWeight is the weight, in all, of the synonyms a question's word is expanded with
+// (thesaurus) when no sentence holds the word: they stand in for it, and weigh as it would (a
+// customer's "buttonholes" for a page's "boutonnieres", "sillita" for "silla para niño").
+const thesaurusWeight = 1.0
 
-// thesaurusKnown scales the synonyms of a word the sentences hold themselves: they add less than
-// those of a word no sentence holds, which they stand in for.
-const thesaurusKnown = 0.5
+// thesaurusKnown scales the synonyms of a word the sentences hold themselves: a customer's "fix"
+// finds a page's "repair", but a sentence that uses the customer's own word still comes first.
+const thesaurusKnown = 0.25
 
 // thesaurusPhrase is the most words of a phrase of the thesaurus.
 const thesaurusPhrase = 4
@@ -240,7 +241,7 @@ var thesauri = func() map[string]*synonyms {
 	out := make(map[string]*synonyms, len(thesaurus))
 	for lang, text := range thesaurus {
 		s := &synonyms{words: map[string][]int32{}, phrases: map[string][]int32{}}
-		for line := range strings.Lines(text) {
+		for line := range strings.Lines(text + tradeThesaurus[lang]) {
 			var members, folded []string
 			for _, m := range strings.Split(line, ",") {
 				if f := NormalizeQuestion(m); f != "" {
@@ -357,20 +358,28 @@ func (m *faqMatcher) groupKeys(s *synonyms, lang string, g int32) []string {
 		lang  string
 		group int32
 	}
-	if keys, ok := m.synonyms.Load(groupKey{lang, g}); ok {
-		return keys.([]string)
-	}
-	var keys []string
-	for _, member := range s.groups[g] {
-		for _, w := range strings.Fields(member) {
-			key, ok := m.stemKey(w, foldWord(w), lang)
-			if _, known := m.feats.get(key); ok && known && !slices.Contains(keys, key) {
-				keys = append(keys, key)
+	return cached(&m.synonyms, groupKey{lang, g}, func() []string {
+		var keys []string
+		for _, member := range s.groups[g] {
+			for _, w := range strings.Fields(member) {
+				key, ok := m.stemKey(w, foldWord(w), lang)
+				if _, known := m.feats.get(key); ok && known && !slices.Contains(keys, key) {
+					keys = append(keys, key)
+				}
 			}
 		}
+		return keys
+	})
+}
+
+// cached returns the value of key in c, made by build and stored the first time.
+func cached[T any](c *sync.Map, key any, build func() T) T {
+	if v, ok := c.Load(key); ok {
+		return v.(T)
 	}
-	m.synonyms.Store(groupKey{lang, g}, keys)
-	return keys
+	v := build()
+	c.Store(key, v)
+	return v
 }
 
 // stemKey returns the key of the stem feature of a lower-case word (folded: the same folded) in

@@ -1,0 +1,29 @@
+package knowledge
+
+import "testing"
+
+func TestCompounds(t *testing.T) {
+	m := newMatcher([]FAQ{
+		{Question: "We sign your logbook at the end of each lesson.", Answer: "0"},
+		{Question: "Rent an ebike for $45 a day.", Answer: "1"},
+	}, "We sign your logbook at the end of each lesson. Rent an ebike for $45 a day.", nil, nil, sentenceStopWeight)
+	for _, c := range []struct {
+		query string
+		want  []string // the keys of the compounds found
+	}{
+		{"does it count in my log book", []string{"wlogbook"}},
+		{"can i rent an e bike", []string{"webike"}},
+		{"can i rent an ebike", nil},  // the query holds it already
+		{"how long is a lesson", nil}, // no pair the items hold as one word
+		{"is the book a log", nil},    // not adjacent in this order
+	} {
+		var got []string
+		raw := m.textFeatures(c.query)
+		for _, f := range m.compounds(c.query, raw) {
+			got = append(got, f.key)
+		}
+		if len(got) != len(c.want) || len(got) > 0 && got[0] != c.want[0] {
+			t.Errorf("compounds(%q) = %q, want %q", c.query, got, c.want)
+		}
+	}
+}

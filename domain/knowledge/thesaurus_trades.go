@@ -1,0 +1,152 @@
+package knowledge
+
+// tradeThesaurus widens the thesaurus with the words customers of common small trades use for
+// what a business's pages say in their own words: flowers and events, lessons and tests,
+// gyms and classes, rentals and tours, food, rooms, repairs, health and pets, by language. Like
+// thesaurus, it is a general vocabulary written from how customers talk (colloquial and regional
+// forms too: "arvo", "buttonhole", "trancar", "ponchar"), not the words of any one Brain; its
+// groups are read with thesaurus's (thesauri).
+var tradeThesaurus = map[string]string{
+	"en": `
+flowers, flower, bouquet, bouquets, arrangement, arrangements, posy, bunch of flowers, blooms
+boutonniere, boutonnieres, buttonhole, buttonholes, corsage, corsages, lapel flower
+wilt, wilted, wilting, droop, drooping, droopy, fade, fading, dying, dead flowers
+funeral, funerals, sympathy, condolence, condolences, bereavement, memorial, passed away, died, death
+anonymous, anonymously, secret admirer, without my name, unsigned
+wedding, weddings, bride, bridal, groom, getting married, elopement
+deposit, down payment, put down, retainer, hold the date
+balance, remaining balance, rest of the money, final payment, outstanding
+mock up, mockup, preview, trial run
+toxic, poisonous, harmful, dangerous
+lesson, lessons, class, classes, session, sessions
+instructor, instructors, teacher, teachers, coach, coaches, trainer, trainers, tutor
+female, woman, women, lady, ladies
+licence, license, licences, licenses, permit, learner, learners, l plates, p plates, provisional
+exam, exams, examination, assessment, test
+mock test, practice test, practice exam, trial test, pre test
+fail, failed, failing, didnt pass, not pass, retest, re test, resit
+pass rate, success rate, first time pass
+sick, ill, unwell, crook, poorly, flu, covid
+rain, raining, rainy, wet, storm, storms, stormy, pouring, bucketing, downpour, weather
+unused, leftover, left over, remaining, hours left
+manual, stick shift, gearbox
+pick up, picks up, pickup, collect, collection, grab, lift, drop off, drop you off
+gift, gifts, birthday present, bday, christmas present, present
+bundle, bulk, package deal, packages, save money, savings, block of
+join, joining fee, sign up fee, signup fee, enrolment fee, enrollment fee, registration fee, admission fee
+spinning, spin, spin class, indoor cycling, cycle class, indoor bike
+locker, lockers, locker room, changing room, changing rooms, padlock
+shower, showers, changing facilities
+personal trainer, personal training, pt session
+gym, fitness, workout, work out, exercise, training
+bike, bikes, bicycle, bicycles, cycle, cycles
+ebike, e bike, e bikes, electric bike, electric bikes
+scooter, scooters, e scooter, kick scooter
+helmet, helmets, lid
+puncture, punctured, flat tyre, flat tire, tyre, tire, tyres, tires
+battery, batteries, miles per charge
+stolen, theft, stole, lost, robbery
+child seat, baby seat, kid seat, toddler seat, booster
+night, nighttime, evening, tonight, after dark
+afternoon, arvo
+morning, mornings
+noon, midday, lunchtime, lunch time
+today, same day, tonight
+mom, mum, mother, mommy, mummy
+dad, father, daddy
+grandpa, grandma, grandfather, grandmother, grandparent, grandparents
+menu, menus, dishes, food
+takeaway, take away, take out, takeout, to go, collection
+room, rooms, suite, stay
+haircut, hair cut, trim
+color, colour, dye, highlights, tint
+cleaning, clean, hygiene, hygienist, scale and polish, check up, checkup
+braces, aligners, invisalign, straighten
+vet, vets, veterinarian, veterinary
+vaccine, vaccines, vaccination, vaccinations, jab, jabs, shots, booster
+grooming, dog grooming, pet grooming
+leak, leaking, leaks, drip, dripping
+blocked, clogged, blockage, clog, backed up
+glasses, spectacles, specs, frames, eyewear
+contacts, contact lenses, lenses
+eye test, eye exam, sight test, eye check
+desk, desks, hot desk, workspace
+meeting room, conference room, boardroom
+dorm, dorms, dormitory, bunk, shared room
+private, just us, only us, exclusive, our own
+`,
+	"pt": `
+trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão
+matricula, matrícula, inscrição, adesão, taxa de adesão, taxa de matrícula, taxa de inscrição
+universitario, universitária, universitário, faculdade, carteirinha
+familia, família, casal, marido, esposa, mulher, namorado, namorada, juntos
+conhecer, dia gratis, aula gratis, aula grátis, testar, visitar
+spinning, bike indoor, ciclismo indoor, bicicleta ergometrica
+luta, lutas, muay thai, boxe, jiu jitsu, artes marciais, kickboxing
+academia, ginasio, ginásio, musculação, treino, treinar, malhar
+personal, personal trainer, treinador, instrutor
+vestiario, vestiário, chuveiro, chuveiros, banho, ducha
+armario, armário, armários, cadeado, guarda volumes
+carro, parar o carro, estacionar o carro, vaga de carro
+metrô, metro, estação, estacao
+todos os niveis, nivel, niveis, nível, níveis
+avaliação, avaliação física, bioimpedância, exame fisico
+atestado, atestado medico, exame, exames, laudo
+toalha, toalhas
+garantir, garantir vaga, lugar na aula
+grade, grade de horarios, horários das aulas
+de manhã, manhã, cedo, matinal
+de noite, noite, noturno, a noite
+crianças, criança, kids, infantil, filho, filha
+professor, professora, professores, instrutor
+iniciante, iniciantes, comecando, começando, nunca treinei
+chuva, chover, chovendo, temporal
+flores, buquê, buque, arranjo, arranjos, ramo
+casamento, noiva, noivo, casar
+funeral, velório, coroa de flores, condolências, faleceu
+aluguel, alugar, locação, locar
+bicicleta, bicicletas, bike, bikes
+capacete, capacetes
+pneu, pneu furado, furou, furado, câmara de ar
+aula, aulas, turma, turmas, sessão, sessões
+exame de direção, prova, prova pratica, exame pratico, teste
+carteira de motorista, habilitação, cnh, carta de condução
+`,
+	"es": `
+ponchar, ponchó, ponchada, ponchadura, pinchar, pinchó, pinchazo, pinchadura, pinchaduras, llanta, llantas, neumatico, neumático, goma, rueda
+lluvia, llueve, lloviendo, llover, llovizna, tormenta, mal tiempo, aguacero
+casco, cascos, protección
+sillita, silla para niño, silla infantil, asiento para niño, portabebé, silla de bebé
+tardar, tardo, demorar, entregar tarde, regresar tarde, retraso
+bateria, batería, autonomía, autonomia, carga, kilometros, kilómetros, alcance
+scooter, scooters, patin electrico, patín eléctrico, patineta
+bici, bicis, bicicleta, bicicletas
+electrica, eléctrica, electricas, eléctricas, electrico, eléctrico
+recorrido, recorridos, tour, tours, paseo, visita guiada, excursión
+nocturno, nocturna, de noche, noche, en la noche
+privado, privada, privados, solo para nosotros, exclusivo
+guia, guía, guias, guías
+ingles, inglés, idioma, idiomas, english
+festivo, festivos, dia festivo, día festivo, feriado, puente
+dolares, dólares, moneda, divisa, divisas, pesos
+regresar el dinero, regresan, devuelven, reembolsan
+banqueta, banquetas, acera, aceras, vereda
+ciclovia, ciclovía, carril bici, ciclovías
+edad, edad minima, edad mínima, menores, menor de edad
+documentos, identificación, identificacion, ine, pasaporte, requisitos
+grupo, grupos, amigos, oficina, empresa
+flores, ramo, ramos, arreglo, arreglos, bouquet
+boda, bodas, novia, novio, casarse
+funeral, funeraria, velorio, corona, condolencias, falleció
+gimnasio, gym, entrenar, entrenamiento, pesas
+clase, clases, sesión, sesiones, curso
+instructor, instructora, profesor, profesora, maestro, maestra, entrenador, entrenadora
+spinning, ciclismo indoor, bici fija
+casillero, casilleros, locker, lockers, taquilla, taquillas, candado
+regadera, regaderas, ducha, duchas, vestidor, vestidores
+inscripción, inscripcion, matrícula, matricula, cuota de inscripción
+examen de manejo, examen practico, prueba de manejo, licencia de manejo, licencia, permiso
+manejar, conducir, manejo
+niño, niños, niña, niñas, hijo, hija, sobrino, sobrina, peques
+`,
+}

@@ -1,0 +1,46 @@
+package knowledge
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTradeThesaurus checks that the trades' groups are read with the thesaurus's: a customer's
+// word of a trade and the business's word for it share a group, by language, and a word that is
+// no member has none.
+func TestTradeThesaurus(t *testing.T) {
+	for _, c := range []struct {
+		lang, word, member string // member: a member of one of word's groups ("" when word has none)
+	}{
+		{"en", "buttonholes", "boutonnieres"},
+		{"en", "arvo", "afternoon"},
+		{"en", "crook", "sick"},
+		{"en", "wilting", "droop"},
+		{"pt", "trancar", "congelamento"},
+		{"pt", "chuveiro", "vestiário"},
+		{"es", "ponchó", "pinchaduras"},
+		{"es", "lloviendo", "lluvia"},
+		{"es", "banqueta", "acera"},
+		{"en", "zeppelin", ""},
+	} {
+		s := thesauri[c.lang]
+		var members []string
+		for _, g := range s.words[stem(foldWord(c.word))] {
+			members = append(members, s.groups[g]...)
+		}
+		switch {
+		case c.member == "" && len(members) > 0:
+			t.Errorf("%s %q: groups %q, want none", c.lang, c.word, members)
+		case c.member != "" && !slices.Contains(members, c.member):
+			t.Errorf("%s %q: groups %q, want %q among them", c.lang, c.word, members, c.member)
+		}
+	}
+	for lang, text := range tradeThesaurus {
+		for line := range strings.Lines(text) {
+			if line = strings.TrimSpace(line); line != "" && len(strings.Split(line, ",")) < 2 {
+				t.Errorf("%s: group %q of one member", lang, line)
+			}
+		}
+	}
+}
