@@ -60,10 +60,37 @@ func readable(doc *html.Node, pageURL *url.URL) (title, text string) {
 	if article.Node != nil {
 		var b strings.Builder
 		if article.RenderText(&b) == nil {
-			text = collapse(b.String())
+			text = withoutLinkLines(collapse(b.String()), article.Node)
 		}
 	}
 	return collapse(article.Title()), text
+}
+
+// withoutLinkLines drops the lines of text that are the whole text of one of n's links: a list of
+// links readability kept (a home page's menu of the site's pages, "related pages"), whose lines
+// would be passages of their own, a page's title without its text.
+func withoutLinkLines(text string, n *html.Node) string {
+	linked := map[string]bool{}
+	walk(n, func(c *html.Node) bool {
+		if c.Type == html.ElementNode && c.DataAtom == atom.A {
+			if t := collapse(textOf(c)); t != "" && !strings.Contains(t, "\n") {
+				linked[t] = true
+			}
+			return false
+		}
+		return true
+	})
+	if len(linked) == 0 {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !linked[l] {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // links returns the absolute http(s) targets of the page's <a> and <area> elements, fragments

@@ -155,3 +155,46 @@ func TestTrimSiteName(t *testing.T) {
 		})
 	}
 }
+
+func TestReadableWithoutLinkLines(t *testing.T) {
+	// Readability keeps a home page's introduction with its list of the site's pages; each link
+	// alone on its line would be a passage of its own. A link within a sentence stays.
+	for _, tc := range []struct {
+		name    string
+		main    string
+		want    []string
+		wantNot []string
+	}{
+		{
+			"a menu of the site's pages under the introduction",
+			`<article><h1>Rodando CDMX</h1><p>` + prose("bike rentals and guided tours in Mexico City", 300) + `</p>` +
+				`<ul><li><a href="/renta">Renta de bicis y scooters</a></li><li><a href="/tours">Recorridos guiados en bici</a></li></ul></article>`,
+			[]string{"guided tours in Mexico City"},
+			[]string{"Renta de bicis y scooters", "Recorridos guiados en bici"},
+		},
+		{
+			"a link within a sentence",
+			`<article><h1>Returns</h1><p>` + prose("returns", 300) + ` Print the <a href="/label">prepaid label</a> from your account.</p></article>`,
+			[]string{"Print the prepaid label from your account."},
+			nil,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := html.Parse(strings.NewReader(`<html><head><title>Page</title></head><body>` + tc.main + `</body></html>`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, text := readable(doc, &url.URL{Scheme: "http", Host: "shop.test", Path: "/"})
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("text lacks %q: %q", w, text)
+				}
+			}
+			for _, w := range tc.wantNot {
+				if strings.Contains(text, w) {
+					t.Errorf("text holds the link line %q: %q", w, text)
+				}
+			}
+		})
+	}
+}
