@@ -204,10 +204,11 @@ func chrome(n *html.Node, inArticle bool) bool {
 }
 
 // layoutName and contentName are words of the ids and classes that name a site's layout around
-// the page and the page's content, for sites built of <div>s only ("site-footer", "navbar",
-// "main-menu"; "content").
+// the page and the page's content, for sites built of <div>s only ("site-footer", "navbar";
+// "content"). Not "menu": a restaurant's menu of dishes and prices is often a <div
+// class="menu">, and a menu of the site's pages is left out as lines of links only (linkOnly).
 var (
-	layoutName  = regexp.MustCompile(`(^|[\s_-])(header|footer|nav|navbar|navigation|menu|sidebar|masthead|colophon|topbar|breadcrumbs?)($|[\s_-])`)
+	layoutName  = regexp.MustCompile(`(^|[\s_-])(header|footer|nav|navbar|navigation|sidebar|masthead|colophon|topbar|breadcrumbs?)($|[\s_-])`)
 	contentName = regexp.MustCompile(`(^|[\s_-])(content|main|article|post|entry)($|[\s_-])`)
 )
 

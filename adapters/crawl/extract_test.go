@@ -57,6 +57,12 @@ func TestFallbackText(t *testing.T) {
 			"Harbour View Hotel\nA small hotel on the marina.",
 		},
 		{
+			"a restaurant's menu of dishes is content",
+			`<body><nav><a href="/">Home</a></nav><div class="food-menu"><h2>Pizzas</h2><div class="menu-item">Margherita $13</div>` +
+				`<div class="menu-item">Diavola $16</div></div><footer>© 2026</footer></body>`,
+			"Pizzas\nMargherita $13\nDiavola $16",
+		},
+		{
 			"<main>'s own header is content",
 			`<body><div class="site-header">Logo</div><main><div class="page-header"><h1>Rentals</h1></div><header><p>Bikes by the day</p></header>` +
 				`<p>City bikes cost $25 a day.</p></main></body>`,
