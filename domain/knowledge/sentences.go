@@ -38,10 +38,11 @@ const (
 // inflections it does not know ("located", "location") nor misspellings.
 type sentenceMatcher struct {
 	m     *faqMatcher
-	chunk []int32  // of each sentence
-	text  []string // of each sentence
-	cues  []cue    // of each sentence
-	title []bool   // of each sentence: whether it is its chunk's title
+	chunk []int32   // of each sentence
+	text  []string  // of each sentence
+	cues  []cue     // of each sentence
+	parts []dayPart // of each sentence: the parts of the day of the times it states
+	title []bool    // of each sentence: whether it is its chunk's title
 }
 
 // newSentenceMatcher indexes the sentences of the chunks, each chunk's title as one of its
@@ -62,6 +63,7 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 			s.chunk = append(s.chunk, int32(c))
 			s.text = append(s.text, text)
 			s.cues = append(s.cues, statedCue(text))
+			s.parts = append(s.parts, statedDayPart(text))
 			s.title = append(s.title, k == 0)
 		}
 	}
@@ -112,6 +114,19 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 		for i, v := range sim {
 			if s.cues[i]&asked != 0 && v > 0 {
 				sim[i] = min(v+cueBoost, 1)
+			}
+		}
+	}
+	if part := askedDayPart(query, lang); part != 0 {
+		// A question about a part of the day ("classes in the morning") is answered by the
+		// sentence stating times in it, not by one of the same words at other hours only.
+		for i, v := range sim {
+			switch {
+			case v <= 0 || s.parts[i] == 0:
+			case s.parts[i]&part != 0:
+				sim[i] = min(v+cueBoost, 1)
+			default:
+				sim[i] = max(v-cueBoost, 0)
 			}
 		}
 	}
