@@ -525,8 +525,8 @@ func BenchmarkReply(b *testing.B) {
 
 // TestBestLooseFAQ checks that an FAQ item matched only loosely, not covering the question,
 // yields to a chunk scoring within LooseMargin of it even under MinScore (answered from
-// MinScore less NearScore, else nothing is), and that a covering item, a sure one or one the
-// chunk is far under are answered as before.
+// MinScore less NearScore, else nothing is), that a loose item scoring LooseMargin times a chunk
+// over MinScore comes before it, and that a covering item or a sure one is answered as before.
 func TestBestLooseFAQ(t *testing.T) {
 	faq := func(score, overlap float64, covers bool) knowledge.Hit {
 		return knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{Question: "How do I book you for my wedding?", Answer: "Book a consultation."},
@@ -548,7 +548,8 @@ func TestBestLooseFAQ(t *testing.T) {
 		{"loose item alone: the item", []knowledge.Hit{faq(0.17, 0.5, false)}, knowledge.KindFAQ, true},
 		{"covering item, chunk near it: the item", []knowledge.Hit{faq(0.17, 0.5, true), chunk(0.145)}, knowledge.KindFAQ, true},
 		{"sure item, chunk near it: the item", []knowledge.Hit{faq(0.17, 1, false), chunk(0.145)}, knowledge.KindFAQ, true},
-		{"chunk over MinScore: the chunk", []knowledge.Hit{faq(0.30, 0.5, false), chunk(0.18)}, knowledge.KindChunk, true},
+		{"chunk over MinScore near the item: the chunk", []knowledge.Hit{faq(0.20, 0.5, false), chunk(0.18)}, knowledge.KindChunk, true},
+		{"chunk over MinScore far under the item: the item", []knowledge.Hit{faq(0.30, 0.5, false), chunk(0.18)}, knowledge.KindFAQ, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h, ok := best(tt.hits, q, shipped)
