@@ -223,10 +223,14 @@ var cueWords = map[string]map[cue][]string{
 }
 
 // askedCue returns the cues of a question in lang.
-func askedCue(query, lang string) cue {
+func askedCue(query, lang string) cue { return askedBy(query, cueWords[lang]) }
+
+// askedBy returns the union of the keys of lists (flags: cues, parts of the day) whose list holds
+// a phrase of query, both folded as NormalizeQuestion writes them.
+func askedBy[K ~uint8](query string, lists map[K][]string) K {
 	words := " " + NormalizeQuestion(query) + " "
-	var c cue
-	for k, list := range cueWords[lang] {
+	var c K
+	for k, list := range lists {
 		for _, w := range list {
 			if strings.Contains(words, " "+w+" ") {
 				c |= k
