@@ -39,7 +39,7 @@ var dayPartWords = map[string]map[dayPart][]string{
 }
 
 // askedDayPart returns the parts of the day a question in lang asks about (dayPartWords).
-func askedDayPart(query, lang string) dayPart { return askedBy(query, dayPartWords[lang]) }
+func askedDayPart(query, lang string) dayPart { return askedBy(padded(query), dayPartWords[lang]) }
 
 // clockTime matches a time of day as pages write it: "7:30", "9am", "9 pm", "6h30", "19h",
 // "10.30 am"; its groups are the hour, the minutes and am or pm.

@@ -90,7 +90,8 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 		s.m.similarity(q, sim)
 	}
 	lang := language.Detect(query, s.m.lang)
-	asked := askedCue(query, lang)
+	words := padded(query)
+	asked := askedBy(words, cueWords[lang])
 	// A sentence holding the question's content words gains by their share (coverage); when the
 	// question asks a kind of fact by its form, only a sentence stating one ("como faço marcação"
 	// asks a way to book, not the sentence of walk-ins that holds "marcação").
@@ -117,7 +118,7 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 			}
 		}
 	}
-	if part := askedDayPart(query, lang); part != 0 {
+	if part := askedBy(words, dayPartWords[lang]); part != 0 {
 		// A question about a part of the day ("classes in the morning") is answered by the
 		// sentence stating times in it, not by one of the same words at other hours only.
 		for i, v := range sim {
@@ -223,12 +224,15 @@ var cueWords = map[string]map[cue][]string{
 }
 
 // askedCue returns the cues of a question in lang.
-func askedCue(query, lang string) cue { return askedBy(query, cueWords[lang]) }
+func askedCue(query, lang string) cue { return askedBy(padded(query), cueWords[lang]) }
+
+// padded returns a query folded as NormalizeQuestion writes it, with a space on either side, as
+// askedBy reads it.
+func padded(query string) string { return " " + NormalizeQuestion(query) + " " }
 
 // askedBy returns the union of the keys of lists (flags: cues, parts of the day) whose list holds
-// a phrase of query, both folded as NormalizeQuestion writes them.
-func askedBy[K ~uint8](query string, lists map[K][]string) K {
-	words := " " + NormalizeQuestion(query) + " "
+// a phrase of words (a question as padded writes it).
+func askedBy[K ~uint8](words string, lists map[K][]string) K {
 	var c K
 	for k, list := range lists {
 		for _, w := range list {
