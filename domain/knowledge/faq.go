@@ -499,7 +499,7 @@ var apostrophes = strings.NewReplacer("'", "", "’", "")
 // lowerWords splits text into lower-case words of letters and digits, accents kept (the
 // stemmers read them); apostrophes inside a word are dropped.
 func lowerWords(text string) []string {
-	text = apostrophes.Replace(strings.ToLower(text))
+	text = apostrophes.Replace(strings.ToLower(countryWords(text)))
 	return strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
 	})

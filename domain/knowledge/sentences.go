@@ -38,10 +38,11 @@ const (
 // inflections it does not know ("located", "location") nor misspellings.
 type sentenceMatcher struct {
 	m     *faqMatcher
-	chunk []int32  // of each sentence
-	text  []string // of each sentence
-	cues  []cue    // of each sentence
-	title []bool   // of each sentence: whether it is its chunk's title
+	chunk []int32   // of each sentence
+	text  []string  // of each sentence
+	cues  []cue     // of each sentence
+	parts []dayPart // of each sentence: the parts of the day of the times it states
+	title []bool    // of each sentence: whether it is its chunk's title
 }
 
 // newSentenceMatcher indexes the sentences of the chunks, each chunk's title as one of its
@@ -62,6 +63,7 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 			s.chunk = append(s.chunk, int32(c))
 			s.text = append(s.text, text)
 			s.cues = append(s.cues, statedCue(text))
+			s.parts = append(s.parts, statedDayPart(text))
 			s.title = append(s.title, k == 0)
 		}
 	}
@@ -88,7 +90,8 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 		s.m.similarity(q, sim)
 	}
 	lang := language.Detect(query, s.m.lang)
-	asked := askedCue(query, lang)
+	words := padded(query)
+	asked := askedBy(words, cueWords[lang])
 	// A sentence holding the question's content words gains by their share (coverage); when the
 	// question asks a kind of fact by its form, only a sentence stating one ("como faço marcação"
 	// asks a way to book, not the sentence of walk-ins that holds "marcação").
@@ -112,6 +115,19 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 		for i, v := range sim {
 			if s.cues[i]&asked != 0 && v > 0 {
 				sim[i] = min(v+cueBoost, 1)
+			}
+		}
+	}
+	if part := askedBy(words, dayPartWords[lang]); part != 0 {
+		// A question about a part of the day ("classes in the morning") is answered by the
+		// sentence stating times in it, not by one of the same words at other hours only.
+		for i, v := range sim {
+			switch {
+			case v <= 0 || s.parts[i] == 0:
+			case s.parts[i]&part != 0:
+				sim[i] = min(v+cueBoost, 1)
+			default:
+				sim[i] = max(v-cueBoost, 0)
 			}
 		}
 	}
@@ -208,10 +224,17 @@ var cueWords = map[string]map[cue][]string{
 }
 
 // askedCue returns the cues of a question in lang.
-func askedCue(query, lang string) cue {
-	words := " " + NormalizeQuestion(query) + " "
-	var c cue
-	for k, list := range cueWords[lang] {
+func askedCue(query, lang string) cue { return askedBy(padded(query), cueWords[lang]) }
+
+// padded returns a query folded as NormalizeQuestion writes it, with a space on either side, as
+// askedBy reads it.
+func padded(query string) string { return " " + NormalizeQuestion(query) + " " }
+
+// askedBy returns the union of the keys of lists (flags: cues, parts of the day) whose list holds
+// a phrase of words (a question as padded writes it).
+func askedBy[K ~uint8](words string, lists map[K][]string) K {
+	var c K
+	for k, list := range lists {
 		for _, w := range list {
 			if strings.Contains(words, " "+w+" ") {
 				c |= k

@@ -42,6 +42,7 @@ weekend, weekends, saturday and sunday
 holiday, holidays, public holiday, bank holiday
 address, location, located, directions, find you, street
 near, nearby, close by, next to, around the corner
+usa, united states, united states of america, america
 parking, park, car park, parking lot, garage
 bus, train, metro, subway, tube, tram, public transport, transit
 accessible, accessibility, wheelchair, disabled, disability, step free, lift, elevator, ramp
@@ -115,6 +116,7 @@ fim de semana, fins de semana, sabado e domingo
 feriado, feriados
 morada, endereco, localização, localizados, fica, ficam, rua
 perto, proximo, ao lado, junto
+estados unidos, eua, usa
 estacionamento, estacionar, parque, parquear, garagem, lugar
 autocarro, metro, comboio, eletrico, transportes
 acessivel, acessibilidade, cadeira de rodas, mobilidade reduzida, elevador, rampa
@@ -178,6 +180,7 @@ fin de semana, fines de semana, sabado y domingo
 festivo, festivos, feriado
 dirección, ubicación, ubicados, estan, calle
 cerca, cercano, al lado, junto
+estados unidos, eeuu, usa
 aparcamiento, aparcar, parking, estacionamiento, estacionar, garaje
 autobus, metro, tren, tranvia, transporte publico
 accesible, accesibilidad, silla de ruedas, movilidad reducida, ascensor, rampa

@@ -42,6 +42,7 @@ func NormalizeQuestion(q string) string {
 // letters and digits; apostrophes inside a word are dropped ("don't" is "dont") and combining
 // marks are ignored, so decomposed accents fold like composed ones. emit must not keep w.
 func eachWord(s string, emit func(w []byte)) {
+	s = countryWords(s) // "US" is no "us"
 	var buf [64]byte
 	w := buf[:0]
 	flush := func() {

@@ -15,18 +15,18 @@ have has had having take takes took taking sell sells sold selling offer offers 
 offering provide provides provided do does did make makes made get gets give gives need needs
 want wants use uses used go goes come comes allow allows carry carries stock
 stocks supply supplies keep keeps bring brings find know tell ask like work works
-available possible thing things way ways kind kinds type types
+available possible thing things way ways kind kinds type types prefer prefers rather wish hope
 price prices cost costs fee fees charge charges expensive cheap
 
 ter tem temos tens teem tinha fazer faz fazem fazemos fizeram vender vende vendem vendemos
 oferecer oferece oferecem oferecemos dar da dao usar usa usam
 precisar preciso precisa quero querer trazer traz ir vou vai vir venho saber haver
-disponivel possivel coisa coisas tipo tipos
+disponivel possivel coisa coisas tipo tipos prefiro preferia gostava
 preco precos custa custam custo valor caro barato
 
 tener tiene tienen teneis tenemos tienes hacer hace hacen haceis hacemos hecho vender vende
 venden vendeis vendemos ofrecer ofrece ofrecen ofreceis ofrecemos dar da dan usar usa usan necesitar necesito necesita quiero querer traer
-trae ir voy va venir vengo saber haber disponible posible cosa cosas tipo tipos
+trae ir voy va venir vengo saber haber disponible posible cosa cosas tipo tipos prefiero preferiria gustaria
 precio precios cuesta cuestan coste costo caro barato
 `
 	m := make(map[string]struct{}, 256)

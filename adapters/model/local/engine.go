@@ -31,6 +31,21 @@ const MinScore = 0.17
 // answers less wrong ones, and checked on the odd half.
 const MinConfidence = 0.15
 
+// LooseMargin is how many times the score of the best chunk, even one under MinScore, an FAQ item
+// matched only loosely (Overlap at most LooseOverlap) and not covering the question (Hit.Covers)
+// must score to be answered: a page passage nearly as like the question is as likely what it
+// asks ("can you keep my bouquet after the wedding" and the weddings page, not "How do I book
+// you for my wedding?"). A loose item scoring that many times a chunk over MinScore is answered
+// before it. Tuned on the small-Brain set's tuning splits (testdata/eval/README.md: 1.1 to 1.5
+// the same there, 1.3 the middle of what keeps every right answer).
+const LooseMargin = 1.3
+
+// NearScore is how far under MinScore the chunk that a loose FAQ item yields to (LooseMargin)
+// may score and still be answered; under it, the engine says it does not know. The question is
+// on the Brain's topics (an FAQ item matched it), so a passage a little under MinScore is
+// answered rather than the item that merely shares a word.
+const NearScore = 0.04
+
 // LooseOverlap is the most overlap of terms (knowledge.Hit.Overlap) with which an FAQ item that
 // is not Strong still counts as loosely matched: its answer then comes with its question ("If you
 // mean “What are your opening hours?”: …"), since sharing one term in two ("job openings",
@@ -197,10 +212,17 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // loosely without holding them ("can i pay monthly for a bike": the payments' item, which offers
 // financing, rather than the kids' bikes' on "bike"); and before a chunk when no chunk holds
 // them either (knowledge.Hit.Sole: "hay clases por zoom", which only the online classes' item
-// names).
+// names). Between a loose item and a chunk, the one scoring LooseMargin times the other wins
+// ("are the clothes ethical": the materials' item, not "Our clothes run true to size"); a loose
+// item that does not cover the question yields to the best chunk when that scores within
+// LooseMargin of it, though under lim.score: the chunk is answered if it scores at least
+// lim.score less NearScore, else nothing is.
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
-	var faq, chunk knowledge.Hit
+	var faq, chunk, near knowledge.Hit
 	for _, h := range hits {
+		if h.Kind == knowledge.KindChunk && h.Score > near.Score {
+			near = h
+		}
 		switch {
 		case h.Kind == knowledge.KindFAQ && h.Confidence >= lim.confidence && (h.Overlap > 0 || h.Meant) && h.Confidence > faq.Confidence &&
 			(h.Overlap > LooseOverlap || h.Meant || knowledge.SharesTopic(message, h.FAQ.Question)):
@@ -212,10 +234,19 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 		}
 	}
 	switch {
-	case faq.Kind != "" && (faq.Overlap > LooseOverlap || chunk.Kind == "" || faq.Sole):
+	case faq.Kind != "" && (faq.Overlap > LooseOverlap || faq.Sole):
+		return faq, true
+	case faq.Kind != "" && chunk.Kind != "" && faq.Score >= chunk.Score*LooseMargin:
 		return faq, true
 	case chunk.Kind != "":
 		return chunk, true
+	case faq.Kind != "" && !faq.Covers && near.Kind != "" && near.Score*LooseMargin >= faq.Score:
+		if near.Score >= lim.score-NearScore {
+			return near, true
+		}
+		return knowledge.Hit{}, false
+	case faq.Kind != "":
+		return faq, true
 	}
 	return knowledge.Hit{}, false
 }

@@ -522,3 +522,40 @@ func BenchmarkReply(b *testing.B) {
 		})
 	}
 }
+
+// TestBestLooseFAQ checks that an FAQ item matched only loosely, not covering the question,
+// yields to a chunk scoring within LooseMargin of it even under MinScore (answered from
+// MinScore less NearScore, else nothing is), that a loose item scoring LooseMargin times a chunk
+// over MinScore comes before it, and that a covering item or a sure one is answered as before.
+func TestBestLooseFAQ(t *testing.T) {
+	faq := func(score, overlap float64, covers bool) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{Question: "How do I book you for my wedding?", Answer: "Book a consultation."},
+			Score: score, Confidence: 0.2, Overlap: overlap, Covers: covers}
+	}
+	chunk := func(score float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "We can dry and frame your wedding bouquet."}, Score: score}
+	}
+	const q = "can you keep my wedding bouquet"
+	for _, tt := range []struct {
+		name string
+		hits []knowledge.Hit
+		want knowledge.Kind
+		ok   bool
+	}{
+		{"loose item, chunk near it and near MinScore: the chunk", []knowledge.Hit{faq(0.17, 0.5, false), chunk(0.145)}, knowledge.KindChunk, true},
+		{"loose item, chunk near it but far under MinScore: nothing", []knowledge.Hit{faq(0.12, 0.5, false), chunk(0.10)}, "", false},
+		{"loose item, chunk far under it: the item", []knowledge.Hit{faq(0.25, 0.5, false), chunk(0.14)}, knowledge.KindFAQ, true},
+		{"loose item alone: the item", []knowledge.Hit{faq(0.17, 0.5, false)}, knowledge.KindFAQ, true},
+		{"covering item, chunk near it: the item", []knowledge.Hit{faq(0.17, 0.5, true), chunk(0.145)}, knowledge.KindFAQ, true},
+		{"sure item, chunk near it: the item", []knowledge.Hit{faq(0.17, 1, false), chunk(0.145)}, knowledge.KindFAQ, true},
+		{"chunk over MinScore near the item: the chunk", []knowledge.Hit{faq(0.20, 0.5, false), chunk(0.18)}, knowledge.KindChunk, true},
+		{"chunk over MinScore far under the item: the item", []knowledge.Hit{faq(0.30, 0.5, false), chunk(0.18)}, knowledge.KindFAQ, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := best(tt.hits, q, shipped)
+			if ok != tt.ok || h.Kind != tt.want {
+				t.Errorf("best = %q, %v; want %q, %v", h.Kind, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
