@@ -247,6 +247,8 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 		return knowledge.Hit{}, false
 	case faq.Kind != "":
 		return faq, true
+	case near.Kind != "" && near.Score >= lim.score-NearScore && knowledge.Holds(near.Sentence, message):
+		return near, true
 	}
 	return knowledge.Hit{}, false
 }
