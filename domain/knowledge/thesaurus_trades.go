@@ -74,6 +74,8 @@ desk, desks, hot desk, workspace
 meeting room, conference room, boardroom
 dorm, dorms, dormitory, bunk, shared room
 private, just us, only us, exclusive, our own
+swimsuit, swimsuits, swimwear, bathing suit, swimming costume, bikini, bikinis, swim shorts, trunks
+underwear, lingerie, briefs, boxers, knickers, bra, bras
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão
@@ -111,11 +113,15 @@ pneu, pneu furado, furou, furado, câmara de ar
 aula, aulas, turma, turmas, sessão, sessões
 exame de direção, prova, prova pratica, exame pratico, teste
 carteira de motorista, habilitação, cnh, carta de condução
+biquíni, biquini, sunga, roupa de banho, moda praia
+roupa intima, roupa íntima, cueca, cuecas, calcinha, sutiã, lingerie
 `,
 	"es": `
 ponchar, ponchó, ponchada, ponchadura, pinchar, pinchó, pinchazo, pinchadura, pinchaduras, llanta, llantas, neumatico, neumático, goma, rueda
 lluvia, llueve, lloviendo, llover, llovizna, tormenta, mal tiempo, aguacero
 casco, cascos, protección
+bañador, bañadores, traje de baño, bikini, biquini, ropa de baño
+ropa interior, calzoncillos, bragas, sujetador, lenceria, lencería
 sillita, silla para niño, silla infantil, asiento para niño, portabebé, silla de bebé
 tardar, tardo, demorar, entregar tarde, regresar tarde, retraso
 bateria, batería, autonomía, autonomia, carga, kilometros, kilómetros, alcance
