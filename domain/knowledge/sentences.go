@@ -202,21 +202,21 @@ const (
 var cueWords = map[string]map[cue][]string{
 	"en": {
 		cuePrice:    {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
-		cuePlace:    {"where", "wheres", "address", "located", "location", "directions"},
+		cuePlace:    {"where", "wheres", "address", "located", "location", "directions", "how far", "get there", "near", "nearest", "nearby"},
 		cueTime:     {"when", "whens", "what time", "hours", "open", "opening", "close", "closing"},
 		cueDuration: {"when", "whens", "how long"},
 		cueWay:      wayWords["en"],
 	},
 	"pt": {
 		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
-		cuePlace:    {"onde", "morada", "endereco", "localizacao", "localizados"},
+		cuePlace:    {"onde", "morada", "endereco", "localizacao", "localizados", "perto", "longe", "como chegar", "como chego"},
 		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
 		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora"},
 		cueWay:      wayWords["pt"],
 	},
 	"es": {
 		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
-		cuePlace:    {"donde", "direccion", "ubicacion", "ubicados"},
+		cuePlace:    {"donde", "direccion", "ubicacion", "ubicados", "cerca", "lejos", "como llegar", "como llego"},
 		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
 		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda"},
 		cueWay:      wayWords["es"],

@@ -28,16 +28,20 @@ func TestCues(t *testing.T) {
 			{"how long does a repair take", cueDuration},
 			{"when will i get my refund", cueTime | cueDuration},
 			{"how do i get an appointment", cueWay},
+			{"how far is the beach", cuePlace},
+			{"is there a bus stop nearby", cuePlace},
 		},
 		"pt": {
 			{"quanto custa a manicure", cuePrice},
 			{"onde ficam", cuePlace},
 			{"a que horas fecham ao sabado", cueTime},
 			{"como faço marcação", cueWay},
+			{"fica perto do shopping", cuePlace},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
 			{"a qué hora abren", cueTime},
+			{"queda cerca de la playa", cuePlace},
 		},
 	}
 	for lang, cases := range asked {

@@ -75,7 +75,7 @@ student, students
 beginner, beginners, first time, new to, never done, no experience
 pregnant, pregnancy, expecting, prenatal
 allergy, allergies, allergic, intolerance
-vegan, vegetarian, plant based
+vegan, vegetarian, plant based, meat free, no meat, without meat, veggie
 gluten free, gluten, coeliac, celiac
 pet, pets, dog, dogs, cat
 wifi, wi fi, internet
@@ -107,7 +107,7 @@ preco, precos, custo, custos, custa, custam, valor, tarifa, taxa, quanto custa
 barato, barata, economico, acessivel
 caro, cara
 marcação, marcações, marcar, reserva, reservar, agendar, agendamento, consulta, vaga
-desmarcar, cancelar, cancelamento, anular, faltar
+desmarcar, cancelar, cancelamento, anular, faltar, sair do plano, desistir
 remarcar, alterar, mudar a data, adiar
 aberto, abertos, aberta, abrir, abrem, abre, horario, funcionamento
 fechado, fechados, fechar, fecham, fecha, encerrado, encerrar, encerram, encerramos
@@ -146,7 +146,7 @@ estudante, estudantes
 principiante, iniciante, primeira vez, nunca, sem experiencia
 gravida, gravidez, pre natal
 alergia, alergias, alergico, alergica, intolerancia
-vegano, vegana, vegetariano, vegetariana
+vegano, vegana, vegetariano, vegetariana, sem carne
 sem gluten, gluten, celiaco
 animal, animais, ção, caes, gato
 wifi, internet
@@ -171,7 +171,7 @@ precio, precios, coste, costo, cuesta, cuestan, tarifa, tarifas, importe, cuanto
 barato, barata, economico, asequible
 caro, cara
 reserva, reservas, reservar, cita, turno, agendar, plaza
-cancelar, cancelación, anular, faltar
+cancelar, cancelación, anular, faltar, dar de baja, darme de baja, darse de baja
 cambiar la fecha, aplazar, mover
 abierto, abiertos, abrir, abren, abre, horario, horarios
 cerrado, cerrados, cerrar, cierran, cierra
@@ -210,7 +210,7 @@ estudiante, estudiantes
 principiante, principiantes, primera vez, nunca, sin experiencia, iniciación
 embarazada, embarazo, prenatal
 alergia, alergias, alergico, alergica, intolerancia
-vegano, vegana, vegetariano, vegetariana
+vegano, vegana, vegetariano, vegetariana, sin carne
 sin gluten, gluten, celiaco
 mascota, mascotas, perro, perros, gato
 wifi, internet

@@ -73,7 +73,9 @@ eye test, eye exam, sight test, eye check
 desk, desks, hot desk, workspace
 meeting room, conference room, boardroom
 dorm, dorms, dormitory, bunk, shared room
-private, just us, only us, exclusive, our own
+private, just us, only us, exclusive, our own, one to one, one on one
+swimsuit, swimsuits, swimwear, bathing suit, swimming costume, bikini, bikinis, swim shorts, trunks
+underwear, lingerie, briefs, boxers, knickers, bra, bras
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão
@@ -111,11 +113,16 @@ pneu, pneu furado, furou, furado, câmara de ar
 aula, aulas, turma, turmas, sessão, sessões
 exame de direção, prova, prova pratica, exame pratico, teste
 carteira de motorista, habilitação, cnh, carta de condução
+biquíni, biquini, sunga, roupa de banho, moda praia
+privado, privada, privados, privadas, particular, particulares, exclusivo, só para nós
+roupa intima, roupa íntima, cueca, cuecas, calcinha, sutiã, lingerie
 `,
 	"es": `
 ponchar, ponchó, ponchada, ponchadura, pinchar, pinchó, pinchazo, pinchadura, pinchaduras, llanta, llantas, neumatico, neumático, goma, rueda
 lluvia, llueve, lloviendo, llover, llovizna, tormenta, mal tiempo, aguacero
 casco, cascos, protección
+bañador, bañadores, traje de baño, bikini, biquini, ropa de baño
+ropa interior, calzoncillos, bragas, sujetador, lenceria, lencería
 sillita, silla para niño, silla infantil, asiento para niño, portabebé, silla de bebé
 tardar, tardo, demorar, entregar tarde, regresar tarde, retraso
 bateria, batería, autonomía, autonomia, carga, kilometros, kilómetros, alcance
@@ -124,7 +131,7 @@ bici, bicis, bicicleta, bicicletas
 electrica, eléctrica, electricas, eléctricas, electrico, eléctrico
 recorrido, recorridos, tour, tours, paseo, visita guiada, excursión
 nocturno, nocturna, de noche, noche, en la noche
-privado, privada, privados, solo para nosotros, exclusivo
+privado, privada, privados, privadas, particular, particulares, solo para nosotros, exclusivo
 guia, guía, guias, guías
 ingles, inglés, idioma, idiomas, english
 festivo, festivos, dia festivo, día festivo, feriado, puente

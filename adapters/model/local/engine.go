@@ -46,6 +46,15 @@ const LooseMargin = 1.3
 // answered rather than the item that merely shares a word.
 const NearScore = 0.04
 
+// AgreeShare is the least share of terms (knowledge.Agree) an FAQ item's answer and a page's
+// sentence share to say the same thing.
+const AgreeShare = 0.5
+
+// AgreeNear is how far under MinScore a page's sentence may score and still be taken, with an FAQ
+// item sure enough (MinConfidence) but sharing no term with the question, as agreeing with it
+// (AgreeShare): two of the Brain's sources saying the same thing in answer to the question.
+const AgreeNear = 0.06
+
 // LooseOverlap is the most overlap of terms (knowledge.Hit.Overlap) with which an FAQ item that
 // is not Strong still counts as loosely matched: its answer then comes with its question ("If you
 // mean “What are your opening hours?”: …"), since sharing one term in two ("job openings",
@@ -216,12 +225,19 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // ("are the clothes ethical": the materials' item, not "Our clothes run true to size"); a loose
 // item that does not cover the question yields to the best chunk when that scores within
 // LooseMargin of it, though under lim.score: the chunk is answered if it scores at least
-// lim.score less NearScore, else nothing is.
+// lim.score less NearScore, else nothing is. When neither is taken, the best chunk is still
+// answered from lim.score less NearScore if its sentence holds every content word of the
+// question (knowledge.Holds: "can i bring my dog" and "Well-behaved dogs are welcome"), and an
+// FAQ item sure enough but sharing no term with the question is answered when the best chunk,
+// from lim.score less AgreeNear, says the same thing (knowledge.Agree, AgreeShare).
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
-	var faq, chunk, near knowledge.Hit
+	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
 		if h.Kind == knowledge.KindChunk && h.Score > near.Score {
 			near = h
+		}
+		if h.Kind == knowledge.KindFAQ && h.Confidence >= lim.confidence && h.Confidence > sure.Confidence {
+			sure = h
 		}
 		switch {
 		case h.Kind == knowledge.KindFAQ && h.Confidence >= lim.confidence && (h.Overlap > 0 || h.Meant) && h.Confidence > faq.Confidence &&
@@ -247,6 +263,10 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 		return knowledge.Hit{}, false
 	case faq.Kind != "":
 		return faq, true
+	case near.Kind != "" && near.Score >= lim.score-NearScore && knowledge.Holds(near.Sentence, message):
+		return near, true
+	case sure.Kind != "" && near.Kind != "" && near.Score >= lim.score-AgreeNear && knowledge.Agree(sure.FAQ.Answer, near.Sentence) >= AgreeShare:
+		return sure, true
 	}
 	return knowledge.Hit{}, false
 }
