@@ -57,32 +57,6 @@ func SharesTopic(query, question string) bool {
 	return false
 }
 
-// Holds reports whether a text holds every term (Tokens) of a question that says what it is
-// about: neither a light word (lightWords) nor one standing for any thing (chatStopwords), and
-// at least one. A page's sentence that holds them all ("Well-behaved dogs are welcome in
-// ground-floor rooms" for "can i bring my dog") answers the question in its own words, though
-// it may score little for being long.
-func Holds(text, query string) bool {
-	have := make(map[string]struct{})
-	for _, t := range Tokens(text) {
-		have[t] = struct{}{}
-	}
-	n := 0
-	for _, t := range Tokens(query) {
-		if _, light := lightWords[t]; light {
-			continue
-		}
-		if _, any := chatStopwords[t]; any {
-			continue
-		}
-		if _, ok := have[t]; !ok {
-			return false
-		}
-		n++
-	}
-	return n > 0
-}
-
 // Agree returns the share of the terms (Tokens, light words left out) of the shorter of two
 // texts that the other holds too: how far an FAQ item's answer and a page's sentence say the
 // same thing ("Sim, você pode treinar um dia grátis" and "Aula experimental: você pode treinar

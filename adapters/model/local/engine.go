@@ -225,9 +225,7 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // ("are the clothes ethical": the materials' item, not "Our clothes run true to size"); a loose
 // item that does not cover the question yields to the best chunk when that scores within
 // LooseMargin of it, though under lim.score: the chunk is answered if it scores at least
-// lim.score less NearScore, else nothing is. When neither is taken, the best chunk is still
-// answered from lim.score less NearScore if its sentence holds every content word of the
-// question (knowledge.Holds: "can i bring my dog" and "Well-behaved dogs are welcome"), and an
+// lim.score less NearScore, else nothing is. When neither is taken, an
 // FAQ item sure enough but sharing no term with the question is answered when the best chunk,
 // from lim.score less AgreeNear, says the same thing (knowledge.Agree, AgreeShare).
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
@@ -263,8 +261,6 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 		return knowledge.Hit{}, false
 	case faq.Kind != "":
 		return faq, true
-	case near.Kind != "" && near.Score >= lim.score-NearScore && knowledge.Holds(near.Sentence, message):
-		return near, true
 	case sure.Kind != "" && near.Kind != "" && near.Score >= lim.score-AgreeNear && knowledge.Agree(sure.FAQ.Answer, near.Sentence) >= AgreeShare:
 		return sure, true
 	}
