@@ -533,6 +533,7 @@ func (ix *Index) coveringFAQ(query string) (int, bool) {
 	for i, w := range lower {
 		folded[i] = foldWord(w)
 	}
+	phrases := phraseGroups(syn, lower)
 	var words [][]int32 // of each content word: its term, else those of its synonyms
 	for i, f := range folded {
 		if !contentWord(f, lang) {
@@ -546,8 +547,10 @@ func (ix *Index) coveringFAQ(query string) (int, bool) {
 		var ids []int32
 		if syn != nil {
 			ids = ix.synonymTerms(syn, syn.words[st], lang, nil)
-			for _, gs := range syn.phrasesAt(folded, i) { // "monthly" of "pay monthly"
-				ids = ix.synonymTerms(syn, gs, lang, ids)
+			if phrases != nil {
+				for _, p := range phrases[i] { // "monthly" of "pay monthly"
+					ids = ix.synonymTerms(syn, []int32{p.group}, lang, ids)
+				}
 			}
 		}
 		if len(ids) == 0 {

@@ -270,20 +270,6 @@ var thesauri = func() map[string]*synonyms {
 	return out
 }()
 
-// phrasesAt returns the groups of the phrases of the thesaurus (runs of 2 to thesaurusPhrase
-// words of folded, a query's folded words) that hold its word i.
-func (s *synonyms) phrasesAt(folded []string, i int) [][]int32 {
-	var out [][]int32
-	for n := 2; n <= thesaurusPhrase; n++ {
-		for start := max(i-n+1, 0); start <= i && start+n <= len(folded); start++ {
-			if gs, ok := s.phrases[" "+strings.Join(folded[start:start+n], " ")+" "]; ok {
-				out = append(out, gs)
-			}
-		}
-	}
-	return out
-}
-
 // expand returns the features (of the word stems only, as this matcher keys them) of the
 // synonyms of a query's words and phrases (thesaurus, in the query's language) that the query
 // does not hold itself (raw: its features) and some item does: a synonym no item holds would
