@@ -149,7 +149,7 @@ func fallbackText(doc *html.Node) string {
 		return true
 	})
 	var b strings.Builder
-	visibleTextTo(&b, root, true, root != whole) // what <main> holds is the page's own
+	pageText(&b, root, root != whole) // what <main> holds is the page's own
 	var out []string
 	for _, l := range strings.Split(b.String(), "\n") {
 		if linkOnly(l) {
@@ -235,17 +235,11 @@ var blocks = map[atom.Atom]bool{
 	atom.Table: true, atom.Td: true, atom.Th: true, atom.Tr: true, atom.Ul: true,
 }
 
-// visibleText returns the text under n, without scripts, styles and other invisible content,
-// with line breaks at block elements.
-func visibleText(n *html.Node) string {
-	var b strings.Builder
-	visibleTextTo(&b, n, false, false)
-	return b.String()
-}
-
-// visibleTextTo writes visibleText's text to b; with noChrome, without the site's layout around
-// the page (chrome) and with each link's text between linkMarks.
-func visibleTextTo(b *strings.Builder, n *html.Node, noChrome, inArticle bool) {
+// pageText writes the visible text under n to b (without scripts, styles and other invisible
+// content, with line breaks at block elements) without the site's layout around the page
+// (chrome), each link's text between linkMarks; inArticle: n is within an <article> or the
+// <main> read.
+func pageText(b *strings.Builder, n *html.Node, inArticle bool) {
 	if n == nil {
 		return
 	}
@@ -260,7 +254,7 @@ func visibleTextTo(b *strings.Builder, n *html.Node, noChrome, inArticle bool) {
 		if _, hidden := attr(n, "hidden"); hidden {
 			return
 		}
-		if noChrome && chrome(n, inArticle) {
+		if chrome(n, inArticle) {
 			return
 		}
 		inArticle = inArticle || n.DataAtom == atom.Article
@@ -268,7 +262,7 @@ func visibleTextTo(b *strings.Builder, n *html.Node, noChrome, inArticle bool) {
 		return
 	}
 	block := n.Type == html.ElementNode && blocks[n.DataAtom]
-	link := noChrome && n.Type == html.ElementNode && n.DataAtom == atom.A
+	link := n.Type == html.ElementNode && n.DataAtom == atom.A
 	if block {
 		b.WriteByte('\n')
 	}
@@ -276,7 +270,7 @@ func visibleTextTo(b *strings.Builder, n *html.Node, noChrome, inArticle bool) {
 		b.WriteString(linkMark)
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		visibleTextTo(b, c, noChrome, inArticle)
+		pageText(b, c, inArticle)
 	}
 	if link {
 		b.WriteString(linkMark)
