@@ -215,7 +215,7 @@ func TestEvalBusinesses(t *testing.T) {
 		}
 		return
 	}
-	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3"} {
+	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4"} {
 		if !evalSplit(split) {
 			continue
 		}
@@ -244,6 +244,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"tune-2", 120, 63, 2},
 		{"held-out-2", 120, 57, 15},
 		{"held-out-3", 120, 55, 15},
+		{"held-out-4", 120, 46, 17},
 	} {
 		if !evalSplit(c.split) {
 			continue
