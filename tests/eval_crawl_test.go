@@ -20,9 +20,10 @@ import (
 	"github.com/svcagent/svc/internal/testenv/evalset"
 )
 
-// crawlEvalSplits are the splits of testdata/eval/businesses.json TestEvalCrawl measures. The
-// others ("held-out-2", "held-out-3") are blind validation sets: never run, printed or read here.
-var crawlEvalSplits = []string{"tune", "held-out", "tune-2"}
+// crawlEvalSplits are the splits of testdata/eval/businesses.json TestEvalCrawl measures: those
+// tuned on. The others ("held-out-4", "held-out-5") are blind validation sets: never run, printed
+// or read here.
+var crawlEvalSplits = []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3"}
 
 // evalDontKnows are the beginnings of the built-in engine's "I don't know" (adapters/model/local's
 // phrasebook).

@@ -16,9 +16,10 @@ import (
 
 // document is what the crawler takes from one HTML page.
 type document struct {
-	title string
-	text  string
-	links []*url.URL
+	title    string // readability's title, else the <title> (or <h1>)
+	docTitle string // the <title> (or <h1>) as written, the site's name still on it
+	text     string
+	links    []*url.URL
 }
 
 // extract reads a parsed page: its links (resolved against the page URL or its <base>), its
@@ -29,15 +30,15 @@ func extract(doc *html.Node, pageURL *url.URL, minChars int) document {
 	var d document
 	d.links = links(doc, pageURL)
 	fallback := fallbackText(doc)
-	docTitle := collapse(textOf(find(doc, atom.Title)))
-	if docTitle == "" {
-		docTitle = collapse(textOf(find(doc, atom.H1)))
+	d.docTitle = collapse(textOf(find(doc, atom.Title)))
+	if d.docTitle == "" {
+		d.docTitle = collapse(textOf(find(doc, atom.H1)))
 	}
 
 	// readability changes the tree, so it runs last.
 	d.title, d.text = readable(doc, pageURL)
 	if d.title == "" {
-		d.title = docTitle
+		d.title = d.docTitle
 	}
 	if utf8.RuneCountInString(d.text) < minChars && utf8.RuneCountInString(fallback) > utf8.RuneCountInString(d.text) {
 		d.text = fallback
@@ -355,18 +356,20 @@ func attr(n *html.Node, name string) (string, bool) {
 var titleSeparators = [...]string{" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " / "}
 
 // trimSiteName takes the site's name off the pages' titles ("Shipping | Northwind Apparel"): the
-// part before the first or after the last separator that at least two of the pages, and half of
-// them, share. Readability leaves it on many titles; on every chunk's title it adds the same
-// words to every passage of the site, which then match questions naming the business or its
-// trade as much as the page that answers them. A title that is nothing but the name keeps it.
-func trimSiteName(pages []knowledge.Page) {
+// part before the first or after the last separator that at least two of the pages' <title>s as
+// written (docTitles, one per page), and half of them, share. Readability leaves it on many
+// titles, and takes it off others, so the name is counted on the <title>s, not on what
+// readability left. On every chunk's title it adds the same words to every passage of the site,
+// which then match questions naming the business or its trade as much as the page that answers
+// them. A title that is nothing but the name keeps it.
+func trimSiteName(pages []knowledge.Page, docTitles []string) {
 	if len(pages) < 2 {
 		return
 	}
 	for _, suffix := range [...]bool{true, false} {
 		count := map[string]int{}
-		for _, p := range pages {
-			if name, _, ok := splitTitle(p.Title, suffix); ok {
+		for _, t := range docTitles {
+			if name, _, ok := splitTitle(t, suffix); ok {
 				count[strings.ToLower(name)]++
 			}
 		}

@@ -132,25 +132,35 @@ func TestHubPageLinksFollowed(t *testing.T) {
 
 func TestTrimSiteName(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		titles []string
-		want   []string
+		name      string
+		titles    []string // what the pages' titles are (readability's)
+		docTitles []string // their <title>s as written; the titles when nil
+		want      []string
 	}{
-		{"a suffix on every page", []string{"Oak Street Dental | Oak Street Dental", "Opening hours | Oak Street Dental", "Services – prices | Oak Street Dental"},
+		{"a suffix on every page", []string{"Oak Street Dental | Oak Street Dental", "Opening hours | Oak Street Dental", "Services – prices | Oak Street Dental"}, nil,
 			[]string{"Oak Street Dental", "Opening hours", "Services – prices"}},
-		{"a prefix on half of them", []string{"Northwind - Shipping", "Northwind - Returns", "Size guide", "About us"},
+		{"a prefix on half of them", []string{"Northwind - Shipping", "Northwind - Returns", "Size guide", "About us"}, nil,
 			[]string{"Shipping", "Returns", "Size guide", "About us"}},
-		{"separators not shared are kept", []string{"Check-in - check-out times", "Rooms | rates", "Location"},
+		{"separators not shared are kept", []string{"Check-in - check-out times", "Rooms | rates", "Location"}, nil,
 			[]string{"Check-in - check-out times", "Rooms | rates", "Location"}},
-		{"one page", []string{"Shipping | Northwind"}, []string{"Shipping | Northwind"}},
-		{"shared by fewer than half", []string{"A | X", "B | X", "C", "D", "E"}, []string{"A | X", "B | X", "C", "D", "E"}},
+		{"one page", []string{"Shipping | Northwind"}, nil, []string{"Shipping | Northwind"}},
+		{"shared by fewer than half", []string{"A | X", "B | X", "C", "D", "E"}, nil, []string{"A | X", "B | X", "C", "D", "E"}},
+		// Readability took the name off two titles of four and left it on one: the <title>s
+		// still share it.
+		{"left by readability on one title", []string{"Foundry Commons", "Memberships and day passes | Foundry Commons", "Meeting rooms and event space", "Hours, location and house rules"},
+			[]string{"Foundry Commons", "Memberships and day passes | Foundry Commons", "Meeting rooms and event space | Foundry Commons", "Hours, location and house rules | Foundry Commons"},
+			[]string{"Foundry Commons", "Memberships and day passes", "Meeting rooms and event space", "Hours, location and house rules"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pages := make([]knowledge.Page, len(tc.titles))
 			for i, ti := range tc.titles {
 				pages[i].Title = ti
 			}
-			trimSiteName(pages)
+			docTitles := tc.docTitles
+			if docTitles == nil {
+				docTitles = tc.titles
+			}
+			trimSiteName(pages, docTitles)
 			var got []string
 			for _, p := range pages {
 				got = append(got, p.Title)

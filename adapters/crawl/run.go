@@ -181,8 +181,9 @@ type queued struct {
 
 // readPage is a page read, with the order it was found in.
 type readPage struct {
-	seq  int
-	page knowledge.Page
+	seq      int
+	page     knowledge.Page
+	docTitle string // the page's <title> as written (document.docTitle)
 }
 
 func (r *run) push(u *url.URL) {
@@ -194,10 +195,11 @@ func (r *run) push(u *url.URL) {
 func (r *run) result() knowledge.CrawlResult {
 	slices.SortFunc(r.pages, func(a, b readPage) int { return cmp.Compare(a.seq, b.seq) })
 	pages := make([]knowledge.Page, len(r.pages))
+	docTitles := make([]string, len(r.pages))
 	for i, p := range r.pages {
-		pages[i] = p.page
+		pages[i], docTitles[i] = p.page, p.docTitle
 	}
-	trimSiteName(pages)
+	trimSiteName(pages, docTitles)
 	return knowledge.CrawlResult{Pages: pages, Skipped: r.skipped}
 }
 
@@ -328,7 +330,7 @@ func (r *run) record(o outcome) {
 	}
 	r.c.log.Debug("crawl page read", zap.String("url", redact(o.final)), zap.Int("status", o.status),
 		zap.Int("chars", len(o.doc.text)), zap.Duration("took", o.took))
-	read := readPage{seq: o.seq, page: knowledge.Page{URL: o.final.String(), Title: o.doc.title, Content: o.doc.text}}
+	read := readPage{seq: o.seq, page: knowledge.Page{URL: o.final.String(), Title: o.doc.title, Content: o.doc.text}, docTitle: o.doc.docTitle}
 	sum := sha256.Sum256([]byte(o.doc.text))
 	if i, dup := r.texts[sum]; dup {
 		// Of pages with the same text, keep the one found first, whatever finished first.
