@@ -215,7 +215,7 @@ func TestEvalBusinesses(t *testing.T) {
 		}
 		return
 	}
-	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4"} {
+	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "held-out-5"} {
 		if !evalSplit(split) {
 			continue
 		}
@@ -245,6 +245,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"held-out-2", 120, 57, 15},
 		{"held-out-3", 120, 55, 15},
 		{"held-out-4", 120, 46, 17},
+		{"held-out-5", 120, 49, 14},
 	} {
 		if !evalSplit(c.split) {
 			continue
