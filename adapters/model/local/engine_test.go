@@ -559,3 +559,71 @@ func TestBestLooseFAQ(t *testing.T) {
 		})
 	}
 }
+
+// TestBestOutscored checks that an FAQ item matched by more than a loose overlap of terms, but
+// neither Strong nor alone in holding the question's words, yields to a chunk that scores
+// LooseMargin times as much and holds more of the question's content words (knowledge.Hit.Held):
+// "do u mot motorbikes" gets "We do not test motorbikes." (0.415, both words), not "How much is
+// an MOT?" (0.151, one word); "When are you open?" keeps the opening hours' item (no content
+// word: TestReplyRetrieval).
+func TestBestOutscored(t *testing.T) {
+	faq := func(score, held float64, sole bool) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{Question: "How much is an MOT?", Answer: "£45."},
+			Score: score, Confidence: 0.2, Overlap: 0.67, Held: held, Covers: sole, Sole: sole}
+	}
+	chunk := func(score, held float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "We do not test motorbikes."}, Score: score, Held: held}
+	}
+	const q = "do u mot motorbikes"
+	for _, tt := range []struct {
+		name string
+		hits []knowledge.Hit
+		want knowledge.Kind
+	}{
+		{"chunk scoring LooseMargin times the item, holding more: the chunk", []knowledge.Hit{chunk(0.415, 1), faq(0.151, 0.5, false)}, knowledge.KindChunk},
+		{"chunk scoring LooseMargin times the item, holding as much: the item", []knowledge.Hit{chunk(0.415, 0.5), faq(0.151, 0.5, false)}, knowledge.KindFAQ},
+		{"chunk holding more, scoring more but not that much: the item", []knowledge.Hit{chunk(0.25, 1), faq(0.20, 0.5, false)}, knowledge.KindFAQ},
+		{"chunk holding more, under MinScore: the item", []knowledge.Hit{chunk(0.16, 1), faq(0.10, 0.5, false)}, knowledge.KindFAQ},
+		{"the item alone holds the question's words: the item", []knowledge.Hit{chunk(0.415, 1), faq(0.151, 1, true)}, knowledge.KindFAQ},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if h, ok := best(tt.hits, q, shipped); !ok || h.Kind != tt.want {
+				t.Errorf("best = %q, %v; want %q", h.Kind, ok, tt.want)
+			}
+		})
+	}
+}
+
+// TestBestHeld checks that an FAQ item matched loosely yields to the best chunk when the chunk
+// holds more of the question's content words (Hit.Held) and scores at least MinScore less
+// NearScore, even when the item outscores it LooseMargin times ("if i cancel my room reservation
+// do i get my money back": the rooms' page, not "How do I cancel my membership?").
+func TestBestHeld(t *testing.T) {
+	faq := func(score, held float64, covers bool) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{Question: "How do I cancel my membership?", Answer: "Email us 30 days ahead."},
+			Score: score, Confidence: 0.26, Overlap: 0.29, Held: held, Covers: covers}
+	}
+	chunk := func(score, held float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "A room booking cancelled 24 hours ahead is refunded in full."}, Score: score, Held: held}
+	}
+	const q = "if i cancel my room reservation do i get my money back"
+	for _, tt := range []struct {
+		name string
+		hits []knowledge.Hit
+		want knowledge.Kind
+		ok   bool
+	}{
+		{"chunk holding more, near MinScore: the chunk", []knowledge.Hit{faq(0.217, 0.2, false), chunk(0.142, 0.8)}, knowledge.KindChunk, true},
+		{"chunk holding more, over MinScore, far outscored: the chunk", []knowledge.Hit{faq(0.248, 0.4, false), chunk(0.173, 0.6)}, knowledge.KindChunk, true},
+		{"chunk holding more, far under MinScore: the item", []knowledge.Hit{faq(0.217, 0.2, false), chunk(0.09, 0.8)}, knowledge.KindFAQ, true},
+		{"chunk holding as many, far outscored: the item", []knowledge.Hit{faq(0.25, 0.5, false), chunk(0.142, 0.5)}, knowledge.KindFAQ, true},
+		{"covering item: the item", []knowledge.Hit{faq(0.217, 0.8, true), chunk(0.142, 1)}, knowledge.KindFAQ, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := best(tt.hits, q, shipped)
+			if ok != tt.ok || h.Kind != tt.want {
+				t.Errorf("best = %q, %v; want %q, %v", h.Kind, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
