@@ -68,10 +68,10 @@ type Hit struct {
 	// Sole is, for an item that Covers, whether no chunk holds the query's content words either:
 	// the Brain says it only there ("hay clases por zoom": no page names Zoom).
 	Sole bool
-	// Held is, for a chunk of a small Brain and an FAQ item of a small FAQ (no classifier), the share of the query's content
-	// words (neither stop, light nor asking words; a word no entry holds by its synonyms, the
-	// thesaurus) that its title and text, or its question and answer, hold; a word neither the Brain nor its synonyms
-	// hold counts, held by none.
+	// Held is, for a chunk or an FAQ item of a small Brain (at most SentenceMaxChunks chunks),
+	// the share of the query's content words (neither stop, light nor asking words; a word no
+	// entry holds by its synonyms, the thesaurus) that its title and text, or its question and
+	// answer, hold; a word neither the Brain nor its synonyms hold counts, held by none.
 	Held float64
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
@@ -518,9 +518,7 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		c.strong = same || scores[g] == first && (c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine))
 		c.covers = f == cover
 		c.sole = c.covers && sole
-		if small {
-			c.held = ix.held(int32(e), words, unknownWords)
-		}
+		c.held = ix.held(int32(e), words, unknownWords) // 0 without words: not a small Brain
 		other := first
 		if scores[g] == first {
 			other = second

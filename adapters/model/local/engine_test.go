@@ -561,11 +561,10 @@ func TestBestLooseFAQ(t *testing.T) {
 }
 
 // TestBestOutscored checks that an FAQ item matched by more than a loose overlap of terms, but
-// neither Strong nor alone in holding the question's words, yields to a chunk that scores
-// LooseMargin times as much and holds more of the question's content words (knowledge.Hit.Held):
-// "do u mot motorbikes" gets "We do not test motorbikes." (0.415, both words), not "How much is
-// an MOT?" (0.151, one word); "When are you open?" keeps the opening hours' item (no content
-// word: TestReplyRetrieval).
+// not alone in holding the question's words, yields to a chunk over MinScore that holds more of
+// the question's content words (knowledge.Hit.Held), whatever their scores: "do u mot
+// motorbikes" gets "We do not test motorbikes." (both words), not "How much is an MOT?" (one);
+// "When are you open?" keeps the opening hours' item (no content word: TestReplyRetrieval).
 func TestBestOutscored(t *testing.T) {
 	faq := func(score, held float64, sole bool) knowledge.Hit {
 		return knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{Question: "How much is an MOT?", Answer: "£45."},
@@ -580,10 +579,11 @@ func TestBestOutscored(t *testing.T) {
 		hits []knowledge.Hit
 		want knowledge.Kind
 	}{
-		{"chunk scoring LooseMargin times the item, holding more: the chunk", []knowledge.Hit{chunk(0.415, 1), faq(0.151, 0.5, false)}, knowledge.KindChunk},
-		{"chunk scoring LooseMargin times the item, holding as much: the item", []knowledge.Hit{chunk(0.415, 0.5), faq(0.151, 0.5, false)}, knowledge.KindFAQ},
-		{"chunk holding more, scoring more but not that much: the item", []knowledge.Hit{chunk(0.25, 1), faq(0.20, 0.5, false)}, knowledge.KindFAQ},
-		{"chunk holding more, under MinScore: the item", []knowledge.Hit{chunk(0.16, 1), faq(0.10, 0.5, false)}, knowledge.KindFAQ},
+		{"chunk holding more, scoring more: the chunk", []knowledge.Hit{chunk(0.415, 1), faq(0.151, 0.5, false)}, knowledge.KindChunk},
+		{"chunk holding more, scoring less: the chunk", []knowledge.Hit{faq(0.276, 0.5, false), chunk(0.225, 1)}, knowledge.KindChunk},
+		{"chunk holding as much, scoring more: the item", []knowledge.Hit{chunk(0.415, 0.5), faq(0.151, 0.5, false)}, knowledge.KindFAQ},
+		{"no content word: the item", []knowledge.Hit{chunk(0.437, 0), faq(0.260, 0, false)}, knowledge.KindFAQ},
+		{"chunk holding more, far under MinScore: the item", []knowledge.Hit{chunk(0.10, 1), faq(0.15, 0.5, false)}, knowledge.KindFAQ},
 		{"the item alone holds the question's words: the item", []knowledge.Hit{chunk(0.415, 1), faq(0.151, 1, true)}, knowledge.KindFAQ},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
