@@ -68,10 +68,11 @@ type Hit struct {
 	// Sole is, for an item that Covers, whether no chunk holds the query's content words either:
 	// the Brain says it only there ("hay clases por zoom": no page names Zoom).
 	Sole bool
-	// Held is, for a chunk or an FAQ item of a small Brain (at most SentenceMaxChunks chunks),
-	// the share of the query's content words (neither stop, light nor asking words; a word no
-	// entry holds by its synonyms, the thesaurus) that its title and text, or its question and
-	// answer, hold; a word neither the Brain nor its synonyms hold counts, held by none.
+	// Held is, for a hit of a small Brain (at most SentenceMaxChunks chunks, or no chunk and a
+	// small FAQ), the share of the query's content words (neither stop, light nor asking words;
+	// a word no entry holds by its synonyms, the thesaurus) that its chunk's title and text, or
+	// its item's question and answer, hold; a word neither the Brain nor its synonyms hold
+	// counts, held by none. Read for the hits returned only.
 	Held float64
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
@@ -346,7 +347,6 @@ type candidate struct {
 	overlap      float64
 	strong       bool
 	covers, sole bool
-	held         float64
 	meant        bool
 	confidence   float64
 	sentence     int32 // of a chunk: its best sentence in ix.sents, or -1
@@ -424,10 +424,12 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			top.push(c, ix.better)
 		}
 	}
-	// The query's content words, in a small Brain, for Hit.Held and Hit.Covers.
+	// The query's content words, in a small Brain (its chunks matched by their sentences, or no
+	// chunk and an FAQ without the classifier), for Hit.Held and Hit.Covers.
 	var content [][]int32
 	contentUnknown := 0
-	if ix.sents != nil || ix.titleTerms != nil {
+	small := ix.sents != nil || ix.faq.cls == nil && ix.titleTerms != nil
+	if small {
 		content, contentUnknown = ix.contentTerms(query)
 	}
 	cover := candidate{entry: -1}
@@ -452,12 +454,9 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 	hits := make([]Hit, len(top))
 	for i, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Held: c.held, Confidence: c.confidence}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
-			if ix.sents != nil {
-				h.Held = ix.held(c.entry, content, contentUnknown)
-			}
 			if c.sentence >= 0 {
 				h.Sentence = ix.sents.text[c.sentence]
 			}
@@ -466,6 +465,9 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			}
 		} else {
 			h.Kind, h.FAQ = KindFAQ, ix.faqs[e-len(ix.chunks)]
+		}
+		if small {
+			h.Held = ix.held(c.entry, content, contentUnknown)
 		}
 		hits[i] = h
 	}
@@ -518,7 +520,6 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		c.strong = same || scores[g] == first && (c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine))
 		c.covers = f == cover
 		c.sole = c.covers && sole
-		c.held = ix.held(int32(e), words, unknownWords) // 0 without words: not a small Brain
 		other := first
 		if scores[g] == first {
 			other = second
