@@ -1,7 +1,6 @@
 package knowledge
 
 import (
-	"fmt"
 	"math"
 	"testing"
 )
@@ -58,13 +57,7 @@ func TestCoverage(t *testing.T) {
 // in its question and answer (or their synonyms), alone of the items, and that a page titled
 // with them takes the question from it.
 func TestCoveringFAQ(t *testing.T) {
-	var docs []Doc
-	for i, p := range append(clinicPages[:len(clinicPages):len(clinicPages)], Page{URL: "https://clinic.example/returns", Title: "Returns", Content: "Unopened whitening kits can be returned within 14 days."}) {
-		for _, c := range Split(p, 0, 0) {
-			c.ID = fmt.Sprintf("page%d-%d", i, c.Ordinal)
-			docs = append(docs, Doc{Chunk: c})
-		}
-	}
+	docs := pageDocs(append(clinicPages[:len(clinicPages):len(clinicPages)], Page{URL: "https://clinic.example/returns", Title: "Returns", Content: "Unopened whitening kits can be returned within 14 days."}))
 	faqs := []FAQ{
 		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental insurers, including Aetna and Cigna."},
 		{ID: "sedation", Question: "Do you offer sedation?", Answer: "Yes, laughing gas for anxious patients."},
@@ -98,13 +91,7 @@ func TestCoveringFAQ(t *testing.T) {
 // TestHeld checks Hit.Held: the share of a question's content words that a chunk's text or an
 // FAQ item's question and answer hold, a word the Brain does not hold counting as held by none.
 func TestHeld(t *testing.T) {
-	var docs []Doc
-	for i, p := range clinicPages {
-		for _, c := range Split(p, 0, 0) {
-			c.ID = fmt.Sprintf("page%d-%d", i, c.Ordinal)
-			docs = append(docs, Doc{Chunk: c})
-		}
-	}
+	docs := pageDocs(clinicPages)
 	faqs := []FAQ{
 		{ID: "cancel", Question: "How do I cancel my appointment?", Answer: "Call us a day ahead."},
 		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental insurers, including Aetna."},
