@@ -1,7 +1,6 @@
 package knowledge
 
 import (
-	"fmt"
 	"math"
 	"testing"
 )
@@ -58,13 +57,7 @@ func TestCoverage(t *testing.T) {
 // in its question and answer (or their synonyms), alone of the items, and that a page titled
 // with them takes the question from it.
 func TestCoveringFAQ(t *testing.T) {
-	var docs []Doc
-	for i, p := range append(clinicPages[:len(clinicPages):len(clinicPages)], Page{URL: "https://clinic.example/returns", Title: "Returns", Content: "Unopened whitening kits can be returned within 14 days."}) {
-		for _, c := range Split(p, 0, 0) {
-			c.ID = fmt.Sprintf("page%d-%d", i, c.Ordinal)
-			docs = append(docs, Doc{Chunk: c})
-		}
-	}
+	docs := pageDocs(append(clinicPages[:len(clinicPages):len(clinicPages)], Page{URL: "https://clinic.example/returns", Title: "Returns", Content: "Unopened whitening kits can be returned within 14 days."}))
 	faqs := []FAQ{
 		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental insurers, including Aetna and Cigna."},
 		{ID: "sedation", Question: "Do you offer sedation?", Answer: "Yes, laughing gas for anxious patients."},
@@ -86,11 +79,42 @@ func TestCoveringFAQ(t *testing.T) {
 		{"installments?", "finance"}, // by its synonyms (the page's "instalments" is not an item)
 	} {
 		got := ""
-		if f, _ := ix.coveringFAQ(c.query); f >= 0 {
+		if f, _ := ix.coveringFAQ(ix.contentTerms(c.query)); f >= 0 {
 			got = ix.faqs[f].ID
 		}
 		if got != c.want {
 			t.Errorf("coveringFAQ(%q) = %q, want %q", c.query, got, c.want)
+		}
+	}
+}
+
+// TestHeld checks Hit.Held: the share of a question's content words that a chunk's text or an
+// FAQ item's question and answer hold, a word the Brain does not hold counting as held by none.
+func TestHeld(t *testing.T) {
+	docs := pageDocs(clinicPages)
+	faqs := []FAQ{
+		{ID: "cancel", Question: "How do I cancel my appointment?", Answer: "Call us a day ahead."},
+		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental insurers, including Aetna."},
+	}
+	ix := NewIndex(docs, faqs, lightStemmer{}, nil)
+	for _, c := range []struct {
+		query, id string
+		want      float64
+	}{
+		{"can i cancel my whitening appointment", "cancel", 2.0 / 3},  // cancel, appointment; not whitening
+		{"can i cancel my whitening appointment", "page1-0", 1.0 / 3}, // whitening
+		{"do you take aetna", "insurance", 1},
+		{"do you take aetna", "page1-0", 0},
+		{"insurance for my llama", "insurance", 0.5}, // llama: in no entry, held by none
+	} {
+		var got float64 = -1
+		for _, h := range ix.Search(c.query, nil, 10) {
+			if h.FAQ.ID == c.id || h.Kind == KindChunk && h.Chunk.ID == c.id {
+				got = h.Held
+			}
+		}
+		if math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("Held(%q, %s) = %.3f, want %.3f", c.query, c.id, got, c.want)
 		}
 	}
 }

@@ -68,6 +68,12 @@ type Hit struct {
 	// Sole is, for an item that Covers, whether no chunk holds the query's content words either:
 	// the Brain says it only there ("hay clases por zoom": no page names Zoom).
 	Sole bool
+	// Held is, for a hit of a small Brain (at most SentenceMaxChunks chunks, or no chunk and a
+	// small FAQ), the share of the query's content words (neither stop, light nor asking words;
+	// a word no entry holds by its synonyms, the thesaurus) that its chunk's title and text, or
+	// its item's question and answer, hold; a word neither the Brain nor its synonyms hold
+	// counts, held by none. Read for the hits returned only.
+	Held float64
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
 	Confidence float64
@@ -418,8 +424,16 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			top.push(c, ix.better)
 		}
 	}
+	// The query's content words, in a small Brain (its chunks matched by their sentences, or no
+	// chunk and an FAQ without the classifier), for Hit.Held and Hit.Covers.
+	var content [][]int32
+	contentUnknown := 0
+	small := ix.sents != nil || ix.faq.cls == nil && ix.titleTerms != nil
+	if small {
+		content, contentUnknown = ix.contentTerms(query)
+	}
 	cover := candidate{entry: -1}
-	for _, c := range ix.matchFAQ(query, raw, known, unknown, normQuery, qv, bm25) {
+	for _, c := range ix.matchFAQ(query, raw, known, unknown, normQuery, qv, bm25, content, contentUnknown) {
 		top.push(c, ix.better)
 		if c.covers {
 			cover = c
@@ -452,6 +466,9 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		} else {
 			h.Kind, h.FAQ = KindFAQ, ix.faqs[e-len(ix.chunks)]
 		}
+		if small {
+			h.Held = ix.held(c.entry, content, contentUnknown)
+		}
 		hits[i] = h
 	}
 	return hits
@@ -461,14 +478,15 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 // the Strong one if any, else the most similar, unless it scores 0 and is not Strong. Its score
 // is its answer's (faqMatcher), its BM25 that of its question and answer; Overlap and Strong are
 // as Index says.
-func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64) []candidate {
+func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64, words [][]int32, unknownWords int) []candidate {
 	if len(ix.faqs) == 0 {
 		return nil
 	}
 	sim, scores, meant := ix.faq.match(query, raw)
 	cover, sole := -1, false
-	if ix.faq.cls == nil && ix.titleTerms != nil {
-		cover, sole = ix.coveringFAQ(query)
+	small := ix.faq.cls == nil && ix.titleTerms != nil
+	if small {
+		cover, sole = ix.coveringFAQ(words, unknownWords)
 	}
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
@@ -525,50 +543,11 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 // query (contentWord; by the index's terms, Tokens' stems; a word no entry holds by a content
 // word of its synonyms, the thesaurus), or -1 when the query has none, or no item or more than
 // one holds them all, or a page's title holds them all; and whether no chunk holds them all.
-func (ix *Index) coveringFAQ(query string) (int, bool) {
-	lang := language.Detect(query, ix.faq.lang)
-	syn := thesauri[lang]
-	lower := lowerWords(query)
-	folded := make([]string, len(lower))
-	for i, w := range lower {
-		folded[i] = foldWord(w)
-	}
-	phrases := phraseGroups(syn, lower)
-	var words [][]int32 // of each content word: its term, else those of its synonyms
-	for i, f := range folded {
-		if !contentWord(f, lang) {
-			continue
-		}
-		st := stem(f)
-		if id, ok := ix.terms.get(st); ok {
-			words = append(words, []int32{id})
-			continue
-		}
-		var ids []int32
-		if syn != nil {
-			ids = ix.synonymTerms(syn, syn.words[st], lang, nil)
-			if phrases != nil {
-				for _, p := range phrases[i] { // "monthly" of "pay monthly"
-					ids = ix.synonymTerms(syn, []int32{p.group}, lang, ids)
-				}
-			}
-		}
-		if len(ids) == 0 {
-			return -1, false
-		}
-		words = append(words, ids)
-	}
-	if len(words) == 0 {
+func (ix *Index) coveringFAQ(words [][]int32, unknown int) (int, bool) {
+	if len(words) == 0 || unknown > 0 {
 		return -1, false
 	}
-	holds := func(e int32, ids []int32) bool {
-		for _, id := range ids {
-			if entries, _ := ix.postings(id); binaryHas(entries, e) {
-				return true
-			}
-		}
-		return false
-	}
+	holds := ix.holds
 	found := -1
 	for f := range ix.faqs {
 		e := int32(len(ix.chunks) + f)
@@ -600,6 +579,71 @@ func (ix *Index) coveringFAQ(query string) (int, bool) {
 		}
 	}
 	return found, sole
+}
+
+// holds reports whether entry e holds one of the terms ids.
+func (ix *Index) holds(e int32, ids []int32) bool {
+	for _, id := range ids {
+		if entries, _ := ix.postings(id); binaryHas(entries, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// held returns the share of the query's content words (contentTerms: words, and unknown that no
+// entry holds) that entry e holds.
+func (ix *Index) held(e int32, words [][]int32, unknown int) float64 {
+	if len(words)+unknown == 0 {
+		return 0
+	}
+	n := 0
+	for _, ids := range words {
+		if ix.holds(e, ids) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(words)+unknown)
+}
+
+// contentTerms returns, of each content word of the query (contentWord), its index's term, else
+// the terms of the content words of its synonyms (the thesaurus, of its own groups and of the
+// thesaurus's phrases of the query that hold it: "pay monthly"); and how many content words have
+// neither.
+func (ix *Index) contentTerms(query string) (words [][]int32, unknown int) {
+	lang := language.Detect(query, ix.faq.lang)
+	syn := thesauri[lang]
+	lower := lowerWords(query)
+	folded := make([]string, len(lower))
+	for i, w := range lower {
+		folded[i] = foldWord(w)
+	}
+	phrases := phraseGroups(syn, lower)
+	for i, f := range folded {
+		if !contentWord(f, lang) {
+			continue
+		}
+		st := stem(f)
+		if id, ok := ix.terms.get(st); ok {
+			words = append(words, []int32{id})
+			continue
+		}
+		var ids []int32
+		if syn != nil {
+			ids = ix.synonymTerms(syn, syn.words[st], lang, nil)
+			if phrases != nil {
+				for _, p := range phrases[i] { // "monthly" of "pay monthly"
+					ids = ix.synonymTerms(syn, []int32{p.group}, lang, ids)
+				}
+			}
+		}
+		if len(ids) == 0 {
+			unknown++
+			continue
+		}
+		words = append(words, ids)
+	}
+	return words, unknown
 }
 
 // binaryHas reports whether sorted entries hold e.

@@ -84,14 +84,19 @@ var clinicPages = []Page{
 }
 
 func clinicIndex(stem Stemmer) *Index {
+	return NewIndex(pageDocs(clinicPages), nil, stem, nil)
+}
+
+// pageDocs splits pages into the chunks of an index, with ids page<i>-<ordinal>.
+func pageDocs(pages []Page) []Doc {
 	var docs []Doc
-	for i, p := range clinicPages {
+	for i, p := range pages {
 		for _, c := range Split(p, 0, 0) {
 			c.ID = fmt.Sprintf("page%d-%d", i, c.Ordinal)
 			docs = append(docs, Doc{Chunk: c})
 		}
 	}
-	return NewIndex(docs, nil, stem, nil)
+	return docs
 }
 
 // TestSearchBySentence checks that a small Brain's chunk is found by the sentence that answers

@@ -227,7 +227,12 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // LooseMargin of it, though under lim.score: the chunk is answered if it scores at least
 // lim.score less NearScore, else nothing is. When neither is taken, an
 // FAQ item sure enough but sharing no term with the question is answered when the best chunk,
-// from lim.score less AgreeNear, says the same thing (knowledge.Agree, AgreeShare).
+// from lim.score less AgreeNear, says the same thing (knowledge.Agree, AgreeShare). Before all
+// this, an FAQ item that holds fewer of the question's content words (knowledge.Hit.Held) than
+// the best chunk, when that chunk scores at least lim.score less NearScore, yields to the chunk
+// however the two score: "do u mot motorbikes" gets "We do not test motorbikes.", not "How much
+// is an MOT?"; "if i cancel my room reservation do i get my money back" the rooms' refunds, not
+// "How do I cancel my membership?".
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
@@ -247,14 +252,18 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 			chunk = h
 		}
 	}
+	// An item holding fewer of the question's content words than the best chunk, which is near
+	// enough to answer from, answers another question (an item that covers the question holds
+	// them all).
+	fewer := faq.Kind != "" && near.Kind != "" && near.Held > faq.Held && near.Score >= lim.score-NearScore
 	switch {
-	case faq.Kind != "" && (faq.Overlap > LooseOverlap || faq.Sole):
+	case faq.Kind != "" && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
 		return faq, true
-	case faq.Kind != "" && chunk.Kind != "" && faq.Score >= chunk.Score*LooseMargin:
+	case faq.Kind != "" && chunk.Kind != "" && faq.Score >= chunk.Score*LooseMargin && !fewer:
 		return faq, true
 	case chunk.Kind != "":
 		return chunk, true
-	case faq.Kind != "" && !faq.Covers && near.Kind != "" && near.Score*LooseMargin >= faq.Score:
+	case faq.Kind != "" && !faq.Covers && near.Kind != "" && (near.Score*LooseMargin >= faq.Score || fewer):
 		if near.Score >= lim.score-NearScore {
 			return near, true
 		}

@@ -527,7 +527,19 @@ func BenchmarkReply(b *testing.B) {
 // yields to a chunk scoring within LooseMargin of it even under MinScore (answered from
 // MinScore less NearScore, else nothing is), that a loose item scoring LooseMargin times a chunk
 // over MinScore comes before it, and that a covering item or a sure one is answered as before.
+//
+// And that an FAQ item, not Strong and not covering the question, yields to the best chunk when
+// the chunk holds more of the question's content words (knowledge.Hit.Held) and scores at least
+// MinScore less NearScore, whatever the two score: "do u mot motorbikes" gets "We do not test
+// motorbikes." (both words), not "How much is an MOT?" (one); "if i cancel my room reservation do
+// i get my money back" the rooms' refunds, not "How do I cancel my membership?"; "When are you
+// open?" keeps the opening hours' item (no content word: TestReplyRetrieval).
 func TestBestLooseFAQ(t *testing.T) {
+	held := func(h knowledge.Hit, share float64) knowledge.Hit {
+		h.Held = share
+		h.Sole = h.Covers && h.Overlap > LooseOverlap // a covering item of which no chunk holds them all
+		return h
+	}
 	faq := func(score, overlap float64, covers bool) knowledge.Hit {
 		return knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{Question: "How do I book you for my wedding?", Answer: "Book a consultation."},
 			Score: score, Confidence: 0.2, Overlap: overlap, Covers: covers}
@@ -550,6 +562,18 @@ func TestBestLooseFAQ(t *testing.T) {
 		{"sure item, chunk near it: the item", []knowledge.Hit{faq(0.17, 1, false), chunk(0.145)}, knowledge.KindFAQ, true},
 		{"chunk over MinScore near the item: the chunk", []knowledge.Hit{faq(0.20, 0.5, false), chunk(0.18)}, knowledge.KindChunk, true},
 		{"chunk over MinScore far under the item: the item", []knowledge.Hit{faq(0.30, 0.5, false), chunk(0.18)}, knowledge.KindFAQ, true},
+
+		{"sure overlap, chunk holding more, scoring more: the chunk", []knowledge.Hit{held(chunk(0.415), 1), held(faq(0.151, 0.67, false), 0.5)}, knowledge.KindChunk, true},
+		{"sure overlap, chunk holding more, scoring less: the chunk", []knowledge.Hit{held(faq(0.276, 0.57, false), 0.5), held(chunk(0.225), 1)}, knowledge.KindChunk, true},
+		{"sure overlap, chunk holding as much, scoring more: the item", []knowledge.Hit{held(chunk(0.415), 0.5), held(faq(0.151, 0.67, false), 0.5)}, knowledge.KindFAQ, true},
+		{"sure overlap, no content word: the item", []knowledge.Hit{chunk(0.437), faq(0.260, 0.67, false)}, knowledge.KindFAQ, true},
+		{"sure overlap, chunk holding more, far under MinScore: the item", []knowledge.Hit{held(chunk(0.10), 1), held(faq(0.15, 0.67, false), 0.5)}, knowledge.KindFAQ, true},
+		{"loose, chunk holding more, near MinScore: the chunk", []knowledge.Hit{held(faq(0.217, 0.29, false), 0.2), held(chunk(0.142), 0.8)}, knowledge.KindChunk, true},
+		{"loose, chunk holding more, over MinScore, far outscored: the chunk", []knowledge.Hit{held(faq(0.248, 0.29, false), 0.4), held(chunk(0.173), 0.6)}, knowledge.KindChunk, true},
+		{"loose, chunk holding more, far under MinScore: the item", []knowledge.Hit{held(faq(0.217, 0.29, false), 0.2), held(chunk(0.09), 0.8)}, knowledge.KindFAQ, true},
+		{"loose, chunk holding as many, far outscored: the item", []knowledge.Hit{held(faq(0.25, 0.29, false), 0.5), held(chunk(0.142), 0.5)}, knowledge.KindFAQ, true},
+		{"covering item, chunk holding them all: the item", []knowledge.Hit{held(faq(0.217, 0.29, true), 1), held(chunk(0.142), 1)}, knowledge.KindFAQ, true},
+		{"covering item alone in the Brain, chunk far over it: the item", []knowledge.Hit{held(chunk(0.415), 0.5), held(faq(0.151, 0.67, true), 1)}, knowledge.KindFAQ, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h, ok := best(tt.hits, q, shipped)
