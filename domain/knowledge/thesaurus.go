@@ -148,7 +148,7 @@ gravida, gravidez, pre natal
 alergia, alergias, alergico, alergica, intolerancia
 vegano, vegana, vegetariano, vegetariana, sem carne
 sem gluten, gluten, celiaco
-animal, animais, ção, caes, gato
+animal, animais, pet, pets, cão, cães, cachorro, cachorros, cachorra, gato, gatos
 wifi, internet
 telefone, telemovel, ligar, numero, chamada
 email, correio eletronico, mail

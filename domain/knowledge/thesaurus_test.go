@@ -78,3 +78,23 @@ func TestTitleNotPassage(t *testing.T) {
 		t.Errorf("sentence %q, want one of the text", s)
 	}
 }
+
+// TestThesaurusWords checks groups of the general thesaurus: a customer's word and the
+// business's word for it share a group, by language.
+func TestThesaurusWords(t *testing.T) {
+	for _, c := range []struct {
+		lang, word, member string
+	}{
+		{"pt", "cachorro", "cão"},
+		{"pt", "cão", "pet"},
+	} {
+		s := thesauri[c.lang]
+		var members []string
+		for _, g := range s.words[stem(foldWord(c.word))] {
+			members = append(members, s.groups[g]...)
+		}
+		if !slices.Contains(members, c.member) {
+			t.Errorf("%s %q: groups %q, want %q among them", c.lang, c.word, members, c.member)
+		}
+	}
+}
