@@ -87,6 +87,16 @@ func TestThesaurusWords(t *testing.T) {
 	}{
 		{"pt", "cachorro", "cão"},
 		{"pt", "cão", "pet"},
+		{"en", "oaps", "pensioner"},
+		{"en", "cert", "certificate"},
+		{"en", "upfront", "deposit"},
+		{"pt", "parcela", "prestações"},
+		{"pt", "socorro", "emergência"},
+		{"pt", "remédio", "receita"},
+		{"es", "medicación", "receta"},
+		{"es", "papeles", "documentos"},
+		{"es", "chicas", "femenino"},
+		{"es", "regresar", "devolver"},
 	} {
 		s := thesauri[c.lang]
 		var members []string
