@@ -78,7 +78,7 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, []int32, []int32) {
 	q := s.m.weigh(raw)
 	if len(q) == 0 {
-		return nil, nil, nil
+		return s.bareForm(query, n)
 	}
 	sim := make([]float64, len(s.chunk))
 	x := s.m.expand(query, raw)
@@ -152,6 +152,32 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 				out[c] /= sentenceWeight
 			}
 		}
+	}
+	return out, which, second
+}
+
+// bareForm scores, for a question of stop words only that asks a place or a time ("where r u",
+// "where are you guys": no feature for the matchers to look up), the sentences stating the fact
+// it asks as a question of its form only ("whats your address") scores those it holds nothing
+// against: covered whole, with the cue's boost, the chunk by its sentences alone. The first such
+// sentence of a chunk stands for it. Nil when it asks neither.
+func (s *sentenceMatcher) bareForm(query string, n int) ([]float64, []int32, []int32) {
+	asked := askedBy(padded(query), cueWords[language.Detect(query, s.m.lang)]) & (cuePlace | cueTime)
+	if asked == 0 {
+		return nil, nil, nil
+	}
+	out := make([]float64, n)
+	which := make([]int32, n)
+	second := make([]int32, n)
+	for i := range which {
+		which[i], second[i] = -1, -1
+	}
+	for i, c := range s.chunk {
+		if s.title[i] || s.cues[i]&asked == 0 || which[c] >= 0 {
+			continue
+		}
+		which[c] = int32(i)
+		out[c] = min(coverBoost+cueBoost, 1) / sentenceWeight
 	}
 	return out, which, second
 }
