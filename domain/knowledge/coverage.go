@@ -223,6 +223,22 @@ func phraseGroups(syn *synonyms, words []string) [][]inPhrase {
 		folded[i] = foldWord(w)
 	}
 	var out [][]inPhrase
+	for i := 0; i+3 <= len(folded); i++ { // a phrasal verb split by its object (expand)
+		if !splitObject[folded[i+1]] {
+			continue
+		}
+		phrase := folded[i] + " " + folded[i+2]
+		if gs, ok := syn.phrases[" "+phrase+" "]; ok {
+			if out == nil {
+				out = make([][]inPhrase, len(words))
+			}
+			for _, k := range []int{i, i + 2} {
+				for _, g := range gs {
+					out[k] = append(out[k], inPhrase{g, phrase})
+				}
+			}
+		}
+	}
 	for n := 2; n <= thesaurusPhrase; n++ {
 		for i := 0; i+n <= len(folded); i++ {
 			phrase := strings.Join(folded[i:i+n], " ")

@@ -320,6 +320,13 @@ func (m *faqMatcher) expand(query string, raw []feature) []feature {
 			}
 		}
 	}
+	for i := 0; i+3 <= len(folded); i++ { // a phrasal verb split by its object: "pick it up"
+		if splitObject[folded[i+1]] {
+			if gs, ok := s.phrases[" "+folded[i]+" "+folded[i+2]+" "]; ok {
+				add(gs, 1)
+			}
+		}
+	}
 	for i, w := range words {
 		key, ok := m.stemKey(w, folded[i], lang)
 		if !ok {
@@ -411,3 +418,7 @@ func (s *sentenceMatcher) titlesUnexpanded(q []feature, sim []float64) {
 		}
 	}
 }
+
+// splitObject are the pronouns that split an English phrasal verb of the thesaurus ("pick it
+// up", "drop them off", "call me back"): the phrase is read without them.
+var splitObject = map[string]bool{"it": true, "them": true, "him": true, "her": true, "me": true, "us": true, "you": true, "this": true, "that": true}
