@@ -79,36 +79,6 @@ func TestTitleNotPassage(t *testing.T) {
 	}
 }
 
-// TestThesaurusWords checks groups of the general thesaurus: a customer's word and the
-// business's word for it share a group, by language.
-func TestThesaurusWords(t *testing.T) {
-	for _, c := range []struct {
-		lang, word, member string
-	}{
-		{"pt", "cachorro", "cão"},
-		{"pt", "cão", "pet"},
-		{"en", "oaps", "pensioner"},
-		{"en", "cert", "certificate"},
-		{"en", "upfront", "deposit"},
-		{"pt", "parcela", "prestações"},
-		{"pt", "socorro", "emergência"},
-		{"pt", "remédio", "receita"},
-		{"es", "medicación", "receta"},
-		{"es", "papeles", "documentos"},
-		{"es", "chicas", "femenino"},
-		{"es", "regresar", "devolver"},
-	} {
-		s := thesauri[c.lang]
-		var members []string
-		for _, g := range s.words[stem(foldWord(c.word))] {
-			members = append(members, s.groups[g]...)
-		}
-		if !slices.Contains(members, c.member) {
-			t.Errorf("%s %q: groups %q, want %q among them", c.lang, c.word, members, c.member)
-		}
-	}
-}
-
 // TestSplitPhrase checks that a phrasal verb of the thesaurus split by its object ("pick it up")
 // is read as the phrase ("pick up", "collect").
 func TestSplitPhrase(t *testing.T) {
