@@ -108,9 +108,9 @@ func formOnly(query, lang string) bool {
 
 // contentWord reports whether a word (folded) of a question in lang says what it is about: not
 // a stop word, a light word (lightWords) or a word that asks a kind of fact (askingWord), nor a
-// single letter.
+// single letter or a number (allDigits).
 func contentWord(folded, lang string) bool {
-	if len(folded) < 2 {
+	if len(folded) < 2 || allDigits(folded) {
 		return false
 	}
 	if _, stop := stopwords[folded]; stop {
@@ -223,6 +223,22 @@ func phraseGroups(syn *synonyms, words []string) [][]inPhrase {
 		folded[i] = foldWord(w)
 	}
 	var out [][]inPhrase
+	for i := 0; i+3 <= len(folded); i++ { // a phrasal verb split by its object (expand)
+		if !splitObject[folded[i+1]] {
+			continue
+		}
+		phrase := folded[i] + " " + folded[i+2]
+		if gs, ok := syn.phrases[" "+phrase+" "]; ok {
+			if out == nil {
+				out = make([][]inPhrase, len(words))
+			}
+			for _, k := range []int{i, i + 2} {
+				for _, g := range gs {
+					out[k] = append(out[k], inPhrase{g, phrase})
+				}
+			}
+		}
+	}
 	for n := 2; n <= thesaurusPhrase; n++ {
 		for i := 0; i+n <= len(folded); i++ {
 			phrase := strings.Join(folded[i:i+n], " ")
@@ -247,4 +263,16 @@ func phraseGroups(syn *synonyms, words []string) [][]inPhrase {
 type inPhrase struct {
 	group  int32
 	phrase string
+}
+
+// allDigits reports whether a word is a number: a customer's age, group size or date ("im 74",
+// "a group of 10", "mi hijo tiene 16") is a quantity the Brain states in its own terms ("over 70",
+// "8 or more"), not a word for a sentence to hold.
+func allDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isDigit(w[i]) {
+			return false
+		}
+	}
+	return true
 }

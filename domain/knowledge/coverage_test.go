@@ -51,6 +51,17 @@ func TestCoverage(t *testing.T) {
 	if cov := m.coverage("is there indoor bike"); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || !(cov[1] > 0 && cov[1] < 1) {
 		t.Errorf(`coverage("is there indoor bike") = %v, want [1 (0, 1)]`, cov)
 	}
+	// A number of the customer's (an age, a group size) is no content word: the Brain states
+	// quantities in its own terms ("over 70").
+	m = newMatcher([]FAQ{
+		{Question: "Pensioners over 70 get 10% off labour.", Answer: "0"},
+		{Question: "Call-outs cost £60.", Answer: "1"},
+	}, "Pensioners over 70 get 10% off labour. Call-outs cost £60.", nil, nil, sentenceStopWeight)
+	for _, q := range []string{"im 74, pensioners?", "pensioners 74 75"} {
+		if cov := m.coverage(q); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || cov[1] != 0 {
+			t.Errorf(`coverage(%q) = %v, want [1 0]`, q, cov)
+		}
+	}
 }
 
 // TestCoveringFAQ checks which FAQ item of a small Brain holds every content word of a question

@@ -525,7 +525,7 @@ func (m *faqMatcher) stemWord(w, lang string) string {
 	if m.stem == nil || len(w) < 3 || strings.ContainsAny(w, "0123456789") {
 		return w
 	}
-	return m.stem.Stem(w, lang)
+	return m.stem.Stem(spellAccents(w, lang), lang)
 }
 
 // wordsExpand returns the synonyms (expand) a query of features raw is matched with by an FAQ

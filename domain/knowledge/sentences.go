@@ -78,7 +78,7 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, []int32, []int32) {
 	q := s.m.weigh(raw)
 	if len(q) == 0 {
-		return nil, nil, nil
+		return s.bareForm(query, n)
 	}
 	sim := make([]float64, len(s.chunk))
 	x := s.m.expand(query, raw)
@@ -156,6 +156,32 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 	return out, which, second
 }
 
+// bareForm scores, for a question of stop words only that asks a place or a time ("where r u",
+// "where are you guys": no feature for the matchers to look up), the sentences stating the fact
+// it asks as a question of its form only ("whats your address") scores those it holds nothing
+// against: covered whole, with the cue's boost, the chunk by its sentences alone. The first such
+// sentence of a chunk stands for it. Nil when it asks neither.
+func (s *sentenceMatcher) bareForm(query string, n int) ([]float64, []int32, []int32) {
+	asked := askedBy(padded(query), cueWords[language.Detect(query, s.m.lang)]) & (cuePlace | cueTime)
+	if asked == 0 {
+		return nil, nil, nil
+	}
+	out := make([]float64, n)
+	which := make([]int32, n)
+	second := make([]int32, n)
+	for i := range which {
+		which[i], second[i] = -1, -1
+	}
+	for i, c := range s.chunk {
+		if s.title[i] || s.cues[i]&asked == 0 || which[c] >= 0 {
+			continue
+		}
+		which[c] = int32(i)
+		out[c] = min(coverBoost+cueBoost, 1) / sentenceWeight
+	}
+	return out, which, second
+}
+
 // Sentences splits text into its lines, and lines into sentences: a full stop, question or
 // exclamation mark or ellipsis followed by a space and a capital letter, a digit or an opening
 // mark ends one. Empty ones are left out.
@@ -194,6 +220,7 @@ const (
 	cueTime     // a time of day: when the business opens, closes, serves
 	cueDuration // how long something takes
 	cueWay      // how to do something: book, order, reach the business (wayCue)
+	cueDiscount // a discount: "20% off", "10% de desconto" (discountFact)
 )
 
 // cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
@@ -206,6 +233,7 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"when", "whens", "what time", "hours", "open", "opening", "close", "closing"},
 		cueDuration: {"when", "whens", "how long"},
 		cueWay:      wayWords["en"],
+		cueDiscount: {"discount", "discounts", "concession", "concessions", "cheaper"},
 	},
 	"pt": {
 		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
@@ -213,6 +241,7 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
 		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora"},
 		cueWay:      wayWords["pt"],
+		cueDiscount: {"desconto", "descontos", "mais barato"},
 	},
 	"es": {
 		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
@@ -220,6 +249,7 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
 		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda"},
 		cueWay:      wayWords["es"],
+		cueDiscount: {"descuento", "descuentos", "mas barato"},
 	},
 }
 
@@ -250,14 +280,34 @@ var (
 	priceFact    = regexp.MustCompile(`[$€£]\s?\d|\d\s?[$€£]|\d\s?(?:euros?|eur|usd|dollars|reais|pounds|libras)\b`)
 	timeFact     = regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s?(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b`)
 	durationFact = regexp.MustCompile(`\b\d+\s?(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?)\b`)
+	// discountFact is a discount of a share of the price: a percentage off, or beside the word.
+	discountFact = regexp.MustCompile(`\d\s?%\s?off\b|\d\s?%.*\b(?:discount|desconto|descuento)\b|\b(?:discount|desconto|descuento)\b.*\d\s?%`)
 	placeFact    = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
 )
+
+// openWords and dayWords are, folded, the words by which a sentence says the business is open or
+// closed, and the days (and holidays) it names (openDays).
+var (
+	openWords = regexp.MustCompile(`\b(?:open|opens|closed|closes|shut|aberto|aberta|abertos|abertas|abrimos|abre|fechado|fechada|fechados|fechadas|fechamos|encerrado|encerrada|encerrados|encerramos|abierto|abierta|abiertos|abrimos|cerrado|cerrada|cerrados|cerramos)\b`)
+	dayWords  = regexp.MustCompile(`\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|holidays?|segundas?|tercas?|quartas?|quintas?|sextas?|sabados?|domingos?|feriados?|lunes|martes|miercoles|jueves|viernes|festivos?)\b`)
+)
+
+// openDays returns cueTime for a sentence that says on which days the business is open or
+// closed, without an hour ("Aos domingos e feriados a loja fica fechada", "We are closed on
+// Sundays"): it answers "abre domingo?" as the opening hours do; else 0.
+func openDays(sentence string) cue {
+	folded := NormalizeQuestion(sentence)
+	if openWords.MatchString(folded) && dayWords.MatchString(folded) {
+		return cueTime
+	}
+	return 0
+}
 
 // statedCue returns the cues a sentence answers: a price (an amount of money), a time of day, a
 // duration (in figures or in words, spelledTime), a place (a street's name with a number), a way
 // to do something (wayCue: a channel such as a phone number or "online").
 func statedCue(sentence string) cue {
-	c := wayCue(sentence) | spelledTime(sentence)
+	c := wayCue(sentence) | spelledTime(sentence) | openDays(sentence)
 	if !strings.ContainsAny(sentence, "0123456789") {
 		return c // the others each have a number
 	}
@@ -270,6 +320,9 @@ func statedCue(sentence string) cue {
 	}
 	if durationFact.MatchString(folded) {
 		c |= cueDuration
+	}
+	if discountFact.MatchString(folded) {
+		c |= cueDiscount
 	}
 	if placeFact.MatchString(NormalizeQuestion(sentence)) {
 		c |= cuePlace

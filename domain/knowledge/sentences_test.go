@@ -30,6 +30,7 @@ func TestCues(t *testing.T) {
 			{"how do i get an appointment", cueWay},
 			{"how far is the beach", cuePlace},
 			{"is there a bus stop nearby", cuePlace},
+			{"any discount for grad students?", cueDiscount},
 		},
 		"pt": {
 			{"quanto custa a manicure", cuePrice},
@@ -37,11 +38,13 @@ func TestCues(t *testing.T) {
 			{"a que horas fecham ao sabado", cueTime},
 			{"como faço marcação", cueWay},
 			{"fica perto do shopping", cuePlace},
+			{"eu e meu marido queremos entrar juntos, tem desconto?", cueDiscount},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
 			{"a qué hora abren", cueTime},
 			{"queda cerca de la playa", cuePlace},
+			{"hay descuento para jubilados", cueDiscount},
 		},
 	}
 	for lang, cases := range asked {
@@ -68,7 +71,15 @@ func TestCues(t *testing.T) {
 		{"Our clinic is at 42 Oak Street.", cuePlace},
 		{"Fica na Avenida de Roma, 85.", cuePlace},
 		{"There is a bike rack outside.", 0},
-		{"Our street is quiet.", 0}, // a street without a number is no address
+		{"Students and nonprofits get 20% off the Flex membership.", cueDiscount},
+		{"A segunda pessoa tem 10% de desconto na mensalidade.", cueDiscount},
+		{"Descuento del 15 % para grupos.", cueDiscount},
+		{"A 30% deposit reserves your date.", 0},                  // a percentage that is no discount
+		{"Aos domingos e feriados a loja fica fechada.", cueTime}, // the days it is closed answer "abre domingo?"
+		{"Los domingos y festivos la clínica está cerrada.", cueTime},
+		{"We are closed on Sundays.", cueTime},
+		{"The road is closed to cars.", 0}, // closed, but on no day
+		{"Our street is quiet.", 0},        // a street without a number is no address
 	} {
 		if got := statedCue(c.sentence); got != c.want {
 			t.Errorf("statedCue(%q) = %b, want %b", c.sentence, got, c.want)
@@ -198,5 +209,20 @@ func TestFormOnly(t *testing.T) {
 		if len(hits) == 0 || !strings.Contains(hits[0].Sentence, "42 Oak Street") || hits[0].Score < 0.11 {
 			t.Errorf("%s: %+v", q, hits)
 		}
+	}
+}
+
+// TestBareForm checks that a question of stop words only that asks a place ("where r u") finds
+// the sentence stating one, as "whats your address" does, and that one asking nothing finds none.
+func TestBareForm(t *testing.T) {
+	ix := clinicIndex(lightStemmer{})
+	for _, q := range []string{"where r u", "where are you?"} {
+		hits := ix.Search(q, nil, 1)
+		if len(hits) == 0 || !strings.HasPrefix(hits[0].Sentence, "Our clinic is at 42 Oak Street") || hits[0].Score < 0.17 {
+			t.Errorf("%q: hits %+v, want the address's sentence over 0.17", q, hits)
+		}
+	}
+	if hits := ix.Search("are you?", nil, 1); len(hits) > 0 && hits[0].Score > 0 {
+		t.Errorf(`"are you?": hits %+v, want none`, hits)
 	}
 }

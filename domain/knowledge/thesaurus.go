@@ -32,10 +32,10 @@ var thesaurus = map[string]string{
 price, prices, pricing, cost, costs, fee, fees, charge, charges, rate, rates, tariff
 cheap, affordable, inexpensive, budget, low cost
 expensive, pricey, costly
-book, booking, appointment, reservation, reserve, schedule, slot
+book, booking, appointment, appointments, appt, appts, reservation, reserve, schedule, slot
 cancel, cancellation, call off
 reschedule, move, postpone, change the date
-open, opening, opening hours, hours, times
+open, opening, opening hours, hours, hrs, times
 close, closed, closing, shut
 weekday, weekdays, monday to friday, working days
 weekend, weekends, saturday and sunday
@@ -70,13 +70,13 @@ pause, freeze, suspend, put on hold, hold
 child, children, kid, kids, son, daughter, toddler, baby, year old, years old
 teen, teenager, teenagers, young people
 adult, adults, grown up
-senior, seniors, pensioner, elderly
+senior, seniors, pensioner, pensioners, elderly, oap, oaps, retired, retiree, retirees, older people
 student, students
 beginner, beginners, first time, new to, never done, no experience
 pregnant, pregnancy, expecting, prenatal
 allergy, allergies, allergic, intolerance
 vegan, vegetarian, plant based, meat free, no meat, without meat, veggie
-gluten free, gluten, coeliac, celiac
+gluten free, gluten, coeliac, celiac, gf
 pet, pets, dog, dogs, cat
 wifi, wi fi, internet
 phone, telephone, call, number, ring
@@ -90,7 +90,7 @@ staff, team, employee, employees
 job, jobs, vacancy, vacancies, hiring, career, careers, work for you
 late, last minute, short notice, delay, delayed
 wait, waiting, queue, walk in, without appointment, no appointment
-luggage, bags, baggage, suitcase, suitcases
+luggage, bags, baggage, suitcase, suitcases, backpack, backpacks, rucksack
 check in, arrival, arrive
 check out, checkout, departure, leave
 breakfast, brunch
@@ -98,6 +98,12 @@ invoice, receipt, bill
 account, login, log in, sign in, password
 newsletter, subscribe, mailing list
 insurance, insurer, insured, coverage
+documents, document, paperwork, papers, id, identification, passport
+medication, medicine, medicines, meds, prescription, prescriptions, pills
+certificate, certificates, cert, certs, certification
+information, info
+tomorrow, tmrw, tmr
+deposit, down payment, upfront, up front, in advance, advance payment, prepay, prepayment
 available, availability, in stock, stock
 online, website, web, internet, virtual, live stream
 tour, guided, excursion, outing
@@ -123,7 +129,7 @@ acessivel, acessibilidade, cadeira de rodas, mobilidade reduzida, elevador, ramp
 pagar, pagamento, pagamentos, pago
 cartao, cartoes, multibanco, credito, debito, mb way, mbway
 dinheiro, numerario
-prestações, prestação, pagamento faseado, mensalidades, financiamento
+prestações, prestação, pagamento faseado, mensalidades, financiamento, parcelar, parcela, parcelas, parcelado, parcelamento, sem juros, vezes sem juros
 encomenda, encomendas, pedido, comprar, compra
 entrega, entregas, envio, envios, enviar, entregar, portes, pacote
 devolução, devoluções, devolver, reembolso, reembolsar, dinheiro de volta
@@ -141,14 +147,14 @@ pausar, suspender, congelar, interromper
 crianca, criancas, filho, filha, filhos, miudo, miudos, infantil, bebe, anos
 adolescente, adolescentes, jovens
 adulto, adultos
-idoso, idosos, senior, reformado
+idoso, idosos, senior, reformado, reformados, aposentado, aposentados, aposentada, terceira idade
 estudante, estudantes
 principiante, iniciante, primeira vez, nunca, sem experiencia
 gravida, gravidez, pre natal
 alergia, alergias, alergico, alergica, intolerancia
 vegano, vegana, vegetariano, vegetariana, sem carne
 sem gluten, gluten, celiaco
-animal, animais, ção, caes, gato
+animal, animais, pet, pets, cão, cães, cachorro, cachorros, cachorra, gato, gatos
 wifi, internet
 telefone, telemovel, ligar, numero, chamada
 email, correio eletronico, mail
@@ -156,11 +162,16 @@ contacto, contactar, falar com
 reclamação, reclamar, problema
 medo, assustado, ansioso, ansiosa, nervoso, nervosa
 dor, doi, dores, dorido
-urgencia, urgente, emergencia
+urgência, urgencia, urgente, emergência, emergencia, socorro
 emprego, vaga de emprego, candidatura, trabalhar convosco
 atraso, atrasado, atrasada, ultima hora, em cima da hora
 sem marcação, sem reserva, ir direto
-bagagem, malas, mala
+bagagem, bagagens, malas, mala, mochila, mochilas
+documento, documentos, papéis, papeis, identidade, rg, passaporte
+remédio, remédios, medicamento, medicamentos, medicação, receita, receitas
+mulher, mulheres, feminino, feminina, meninas, moças
+seguro, seguros, seguradora, convênio, convênios, plano de saúde
+sinal, depósito, caução, adiantamento, pagar adiantado
 pequeno almoco
 fatura, recibo
 conta, login, entrar, palavra passe
@@ -190,7 +201,7 @@ efectivo, metalico
 plazos, a plazos, pago fraccionado, mensualidades, financiación
 pedido, pedidos, compra, comprar
 entrega, entregas, envio, envios, enviar, paquete
-devolución, devoluciones, devolver, reembolso, reembolsar, dinero de vuelta
+devolución, devoluciones, devolver, regresar, reembolso, reembolsar, dinero de vuelta
 cambio, cambios, cambiar, sustituir
 roto, rota, estropeado, defectuoso, danado, no funciona
 arreglar, reparar, reparación, arreglo
@@ -205,7 +216,7 @@ pausar, congelar, suspender, interrumpir
 nino, ninos, nina, ninas, hijo, hija, hijos, peque, peques, infantil, bebe, anos
 adolescente, adolescentes, jovenes
 adulto, adultos
-mayor, mayores, jubilado, jubilados
+mayor, mayores, jubilado, jubilados, pensionista, pensionistas, tercera edad
 estudiante, estudiantes
 principiante, principiantes, primera vez, nunca, sin experiencia, iniciación
 embarazada, embarazo, prenatal
@@ -224,7 +235,11 @@ urgencia, urgente, emergencia
 empleo, trabajo, vacante, trabajar con vosotros
 retraso, tarde, ultima hora
 sin cita, sin reserva
-equipaje, maletas, maleta
+equipaje, maletas, maleta, mochila, mochilas
+medicamento, medicamentos, medicación, medicina, medicinas, pastillas, receta, recetas
+mujer, mujeres, femenino, femenina, chicas, señoras
+seguro, seguros, aseguradora, aseguradoras, mutua, póliza
+depósito, señal, seña, anticipo, adelanto, fianza, pago por adelantado
 desayuno
 factura, recibo
 cuenta, login, iniciar sesión, contrasena
@@ -301,6 +316,13 @@ func (m *faqMatcher) expand(query string, raw []feature) []feature {
 	for n := 2; n <= thesaurusPhrase; n++ { // the phrases: runs of n words
 		for i := 0; i+n <= len(folded); i++ {
 			if gs, ok := s.phrases[" "+strings.Join(folded[i:i+n], " ")+" "]; ok {
+				add(gs, 1)
+			}
+		}
+	}
+	for i := 0; i+3 <= len(folded); i++ { // a phrasal verb split by its object: "pick it up"
+		if splitObject[folded[i+1]] {
+			if gs, ok := s.phrases[" "+folded[i]+" "+folded[i+2]+" "]; ok {
 				add(gs, 1)
 			}
 		}
@@ -396,3 +418,7 @@ func (s *sentenceMatcher) titlesUnexpanded(q []feature, sim []float64) {
 		}
 	}
 }
+
+// splitObject are the pronouns that split an English phrasal verb of the thesaurus ("pick it
+// up", "drop them off", "call me back"): the phrase is read without them.
+var splitObject = map[string]bool{"it": true, "them": true, "him": true, "her": true, "me": true, "us": true, "you": true, "this": true, "that": true}

@@ -78,3 +78,25 @@ func TestTitleNotPassage(t *testing.T) {
 		t.Errorf("sentence %q, want one of the text", s)
 	}
 }
+
+// TestSplitPhrase checks that a phrasal verb of the thesaurus split by its object ("pick it up")
+// is read as the phrase ("pick up", "collect").
+func TestSplitPhrase(t *testing.T) {
+	m := newMatcher([]FAQ{{Question: "Orders you collect in person get 10% off.", Answer: "0"}}, "Orders you collect in person get 10% off.", lightStemmer{}, nil, sentenceStopWeight)
+	for _, c := range []struct {
+		query string
+		want  bool
+	}{
+		{"discount if i pick it up myself", true},
+		{"can i pick them up", true},
+		{"pick the parcel up", false}, // a noun between: no phrase
+	} {
+		var keys []string
+		for _, f := range m.expand(c.query, m.textFeatures(c.query)) {
+			keys = append(keys, f.key)
+		}
+		if got := slices.Contains(keys, "wcollect"); got != c.want {
+			t.Errorf("%q: synonyms %q, want collect among them: %v", c.query, keys, c.want)
+		}
+	}
+}

@@ -140,7 +140,7 @@ regresar el dinero, regresan, devuelven, reembolsan
 banqueta, banquetas, acera, aceras, vereda
 ciclovia, ciclovía, carril bici, ciclovías
 edad, edad minima, edad mínima, menores, menor de edad
-documentos, identificación, identificacion, ine, pasaporte, requisitos
+documentos, documentación, papeles, dni, identificación, identificacion, ine, pasaporte, requisitos
 grupo, grupos, amigos, oficina, empresa
 flores, ramo, ramos, arreglo, arreglos, bouquet
 boda, bodas, novia, novio, casarse

@@ -7,8 +7,8 @@ import (
 )
 
 // TestTradeThesaurus checks that the trades' groups are read with the thesaurus's: a customer's
-// word of a trade and the business's word for it share a group, by language, and a word that is
-// no member has none.
+// word (of a trade, or of any business: "oaps", "parcela", "papeles") and the business's word for
+// it share a group, by language, and a word that is no member has none.
 func TestTradeThesaurus(t *testing.T) {
 	for _, c := range []struct {
 		lang, word, member string // member: a member of one of word's groups ("" when word has none)
@@ -22,6 +22,18 @@ func TestTradeThesaurus(t *testing.T) {
 		{"es", "ponchó", "pinchaduras"},
 		{"es", "lloviendo", "lluvia"},
 		{"es", "banqueta", "acera"},
+		{"pt", "cachorro", "cão"},
+		{"pt", "cão", "pet"},
+		{"en", "oaps", "pensioner"},
+		{"en", "cert", "certificate"},
+		{"en", "upfront", "deposit"},
+		{"pt", "parcela", "prestações"},
+		{"pt", "socorro", "emergência"},
+		{"pt", "remédio", "receita"},
+		{"es", "medicación", "receta"},
+		{"es", "papeles", "documentos"},
+		{"es", "chicas", "femenino"},
+		{"es", "regresar", "devolver"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
