@@ -285,29 +285,11 @@ var (
 	placeFact    = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
 )
 
-// openWords and dayWords are, folded, the words by which a sentence says the business is open or
-// closed, and the days (and holidays) it names (openDays).
-var (
-	openWords = regexp.MustCompile(`\b(?:open|opens|closed|closes|shut|aberto|aberta|abertos|abertas|abrimos|abre|fechado|fechada|fechados|fechadas|fechamos|encerrado|encerrada|encerrados|encerramos|abierto|abierta|abiertos|abrimos|cerrado|cerrada|cerrados|cerramos)\b`)
-	dayWords  = regexp.MustCompile(`\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|holidays?|segundas?|tercas?|quartas?|quintas?|sextas?|sabados?|domingos?|feriados?|lunes|martes|miercoles|jueves|viernes|festivos?)\b`)
-)
-
-// openDays returns cueTime for a sentence that says on which days the business is open or
-// closed, without an hour ("Aos domingos e feriados a loja fica fechada", "We are closed on
-// Sundays"): it answers "abre domingo?" as the opening hours do; else 0.
-func openDays(sentence string) cue {
-	folded := NormalizeQuestion(sentence)
-	if openWords.MatchString(folded) && dayWords.MatchString(folded) {
-		return cueTime
-	}
-	return 0
-}
-
 // statedCue returns the cues a sentence answers: a price (an amount of money), a time of day, a
 // duration (in figures or in words, spelledTime), a place (a street's name with a number), a way
 // to do something (wayCue: a channel such as a phone number or "online").
 func statedCue(sentence string) cue {
-	c := wayCue(sentence) | spelledTime(sentence) | openDays(sentence)
+	c := wayCue(sentence) | spelledTime(sentence)
 	if !strings.ContainsAny(sentence, "0123456789") {
 		return c // the others each have a number
 	}
