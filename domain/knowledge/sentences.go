@@ -220,7 +220,6 @@ const (
 	cueTime     // a time of day: when the business opens, closes, serves
 	cueDuration // how long something takes
 	cueWay      // how to do something: book, order, reach the business (wayCue)
-	cueDiscount // a discount: "20% off", "10% de desconto" (discountFact)
 )
 
 // cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
@@ -233,7 +232,6 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"when", "whens", "what time", "hours", "open", "opening", "close", "closing"},
 		cueDuration: {"when", "whens", "how long"},
 		cueWay:      wayWords["en"],
-		cueDiscount: {"discount", "discounts", "concession", "concessions", "cheaper"},
 	},
 	"pt": {
 		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
@@ -241,7 +239,6 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
 		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora"},
 		cueWay:      wayWords["pt"],
-		cueDiscount: {"desconto", "descontos", "mais barato"},
 	},
 	"es": {
 		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
@@ -249,7 +246,6 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
 		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda"},
 		cueWay:      wayWords["es"],
-		cueDiscount: {"descuento", "descuentos", "mas barato"},
 	},
 }
 
@@ -280,8 +276,6 @@ var (
 	priceFact    = regexp.MustCompile(`[$€£]\s?\d|\d\s?[$€£]|\d\s?(?:euros?|eur|usd|dollars|reais|pounds|libras)\b`)
 	timeFact     = regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s?(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b`)
 	durationFact = regexp.MustCompile(`\b\d+\s?(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?)\b`)
-	// discountFact is a discount of a share of the price: a percentage off, or beside the word.
-	discountFact = regexp.MustCompile(`\d\s?%\s?off\b|\d\s?%.*\b(?:discount|desconto|descuento)\b|\b(?:discount|desconto|descuento)\b.*\d\s?%`)
 	placeFact    = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
 )
 
@@ -302,9 +296,6 @@ func statedCue(sentence string) cue {
 	}
 	if durationFact.MatchString(folded) {
 		c |= cueDuration
-	}
-	if discountFact.MatchString(folded) {
-		c |= cueDiscount
 	}
 	if placeFact.MatchString(NormalizeQuestion(sentence)) {
 		c |= cuePlace
