@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/svcagent/svc/adapters/apijson"
+	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversation"
@@ -93,7 +94,10 @@ type chatBody struct {
 // account's chat limit is counted with the per-key limit in Admit's one call of the limiter
 // when the message is valid (a refused body never spends it); the body's refusal is answered
 // after the key's 401 and the per-key 429, as before. The chat limit's 429 is answered after the
-// web channels' 402 (postChat), as before.
+// web channels' 402 (postChat), as before. A valid message's key is let in by a recent check of
+// it while no key or account changed (Access.AdmitKept), as on the model endpoints: the reply's
+// charge checks the allowance again, and a message that may be stored before its charge is
+// checked against the usage read again (chat.Request.UsageKept).
 func (s *Server) authKeyChat(c *gin.Context) {
 	var b chatBody
 	if b.err = decodeJSON(c, &b.in); b.err == nil {
@@ -108,7 +112,7 @@ func (s *Server) authKeyChat(c *gin.Context) {
 		s.authKey()(c)
 		return
 	}
-	s.authKey(ratelimit.Chat)(c)
+	s.authKeyWith(s.uc.Access.AdmitKept, nil, []ratelimit.Limit{ratelimit.Chat})(c)
 }
 
 func (s *Server) postChat(c *gin.Context) {
@@ -122,8 +126,10 @@ func (s *Server) postChat(c *gin.Context) {
 	if !s.admitted(c, ratelimit.Chat) {
 		return
 	}
-	s.run(c, chat.Request{Account: p.Account, Usage: &p.Usage, Channel: conversation.ChannelAPI, Message: *b.in.Message,
-		ConversationID: b.in.ConversationID, CustomerName: b.in.CustomerName})
+	v, _ = c.Get(ctxAdmission)
+	ad, _ := v.(accounts.Admission)
+	s.run(c, chat.Request{Account: p.Account, Usage: &p.Usage, UsageKept: ad.Kept, Channel: conversation.ChannelAPI,
+		Message: *b.in.Message, ConversationID: b.in.ConversationID, CustomerName: b.in.CustomerName})
 }
 
 // validChat checks a chat request's fields as chat.Agent.Send does first, so that the

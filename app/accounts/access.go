@@ -89,7 +89,10 @@ type Admission struct {
 	// Limited reports that a rate limit of the account refused a request in this process within
 	// the last minute (see LimitedFor): the request is likely to be refused too.
 	Limited bool
-	tally   *tally
+	// Kept reports that the principal is a check of the key made at an earlier request and reused
+	// (AdmitKept): its Usage is the account's usage as it was then, which the charge checks again.
+	Kept  bool
+	tally *tally
 }
 
 // tally is how an Admission's limits came out; those of a reused check (AdmitKept) are counted
@@ -175,6 +178,7 @@ func (a *Access) admit(ctx context.Context, secret string, reuse bool, accountLi
 	}
 	if p, ok := a.reusable(hash, gen, follow); ok {
 		ad := a.admitted(p, nil)
+		ad.Kept = true
 		ad.tally.count = func() []counted { return a.count(ctx, p.KeyID, p.Account.ID, p.Account.Plan, limits) }
 		return ad, nil
 	}

@@ -128,6 +128,12 @@ type Request struct {
 	// Usage, when known (a key's request read it with the key), is the account's usage as it
 	// stands: the agent checks the message against it instead of reading it again.
 	Usage *ledger.Usage
+	// UsageKept reports that Usage was read at an earlier request (a kept check of the key,
+	// accounts.Admission.Kept): it may be behind the charges made since. The reply made at once
+	// (the built-in engine) goes by it, as its charge checks the allowance again, atomically, and
+	// stores nothing when the reply does not fit; a message that takes the two-phase path, which
+	// stores it before its charge, is checked against the usage read again.
+	UsageKept bool
 }
 
 // ErrDuplicate is the error of a message whose InboxKey was accepted before: it was answered, or
@@ -169,6 +175,9 @@ func (a *Agent) Post(ctx context.Context, req Request) (Reply, error) {
 
 func (a *Agent) send(ctx context.Context, req Request, wait time.Duration) (Reply, error) {
 	inline := a.opts.Inline && wait > 0 && req.InboxKey == "" && req.Channel != conversation.ChannelMessaging
+	if !inline && req.UsageKept {
+		req.Usage = nil // read again: the two-phase path stores the message before its charge
+	}
 	prof, state, usage, err := a.check(ctx, req, inline)
 	if err != nil {
 		return Reply{}, err
@@ -176,6 +185,17 @@ func (a *Agent) send(ctx context.Context, req Request, wait time.Duration) (Repl
 	if inline {
 		if r, err := a.sendInline(ctx, req, prof, state); !errors.Is(err, errTwoPhase) {
 			return r, err
+		}
+		if req.UsageKept {
+			// The two-phase path stores the message before its charge: check it against the
+			// usage as it stands.
+			if usage, err = a.ledger.Usage(ctx, req.Account); err != nil {
+				return Reply{}, err
+			}
+			cost, _ := ledger.Cost(ledger.ChatReply)
+			if err := ledger.Check(usage, cost); err != nil {
+				return Reply{}, err
+			}
 		}
 	}
 	t, err := a.accept(ctx, req, prof)

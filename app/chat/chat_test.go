@@ -438,6 +438,38 @@ func testLimitReachedOnTheLastReply(t *testing.T, opts chat.Options) {
 	}
 }
 
+// TestKeptUsageBehind sends a message checked against a kept usage (chat.Request.UsageKept: a
+// reused check of the key, read before the allowance was used up elsewhere): it is refused 402
+// with nothing stored, as when the usage read says so. Inline, the exchange's charge refuses it
+// and the refusal's limit.reached event is kept; in two phases, which store the message before
+// the charge, the usage is read again first.
+func TestKeptUsageBehind(t *testing.T) { paths(t, testKeptUsageBehind) }
+
+func testKeptUsageBehind(t *testing.T, opts chat.Options) {
+	e := newEnv(t, false, opts)
+	e.configure("Padaria Lu", profile.AllOn)
+	kept := ledger.Usage{Period: ledger.PeriodAt(e.clock.Now()), Spent: 0, Limit: 3}
+	for i := range 3 {
+		if _, _, err := e.usage.Charge(t.Context(), ledger.Charge{ID: fmt.Sprintf("chg_kept%d", i), AccountID: e.acct.ID, Action: ledger.ChatReply, Cost: 1, At: e.clock.Now()}, kept.Period, 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := e.agent.Send(context.Background(), chat.Request{Account: e.acct, Channel: conversation.ChannelAPI, ConversationID: "c",
+		Message: "hello", Usage: &kept, UsageKept: true})
+	if domain.ErrorCode(err) != domain.CodeInteractionLimitReached {
+		t.Fatalf("got %v, want interaction_limit_reached", err)
+	}
+	page, _ := e.convs.List(t.Context(), e.acct.ID, conversation.ListQuery{Limit: 10})
+	if len(page.Conversations) != 0 || e.spent() != 3 {
+		t.Fatalf("%d conversations stored, %d spent; want none and 3", len(page.Conversations), e.spent())
+	}
+	if opts.Inline {
+		if ev := e.events("limit.reached"); len(ev) != 1 {
+			t.Fatalf("limit events %v, want the refusal's one", ev)
+		}
+	}
+}
+
 // TestSweepAnswersAMessageBehindNewerOnes leaves a reply job to the sweep while more messages than
 // the agent's history arrive after its message: the sweep still answers that message, with the
 // conversation up to it as history (nothing sent after it), and the reply names it in ReplyTo.

@@ -25,9 +25,11 @@ var errTwoPhase = errors.New("chat: reply in two phases")
 // engine): it reads the conversation's history, makes the reply, and then stores the customer
 // message, the reply, the charge, the reply's job (done), a booking and the events in one
 // transaction. Nothing is
-// acknowledged before that transaction commits, and a failure leaves nothing behind. Whatever
-// it cannot finish this way (the reply fails, the charge is refused, the conversation belongs to
-// another channel) it leaves to the two-phase path with errTwoPhase, before writing anything.
+// acknowledged before that transaction commits, and a failure leaves nothing behind. A charge
+// refused (nothing left) is answered 402 interaction_limit_reached with nothing stored, as the
+// check before it answers. Whatever else it cannot finish this way (the reply fails, the
+// conversation belongs to another channel) it leaves to the two-phase path with errTwoPhase,
+// before writing anything.
 // state is the Brain's state read with prof.
 func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profile, state *knowledge.State) (Reply, error) {
 	acct := req.Account
@@ -79,12 +81,18 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 		// Not stored (another channel's conversation, a charge that does not fit, a period not
 		// opened yet, a concurrent message): the transaction below decides, with the same ids.
 	}
+	var refused error
 	err = a.tx.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
 		// The charge comes first: every writer of a reply locks the account's counter before
 		// the conversation (so does Exchange), so concurrent ones queue instead of deadlocking.
 		usage, err := a.ledger.ChargeAccount(ctx, acct, ledger.ChatReply, reply.ReplyID, ledger.Labels{})
 		if domain.ErrorCode(err) == domain.CodeInteractionLimitReached {
-			return errTwoPhase // the two-phase path keeps the message and fails its reply
+			// Nothing left (spent since the usage the message was checked against, by a
+			// concurrent request or since a kept check of the key): refused as by that check,
+			// the message not stored; the refusal's limit.reached event, when it writes one, is
+			// committed.
+			refused = err
+			return nil
 		}
 		if err != nil {
 			return err
@@ -124,6 +132,9 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 	}
 	if err != nil {
 		return Reply{}, fmt.Errorf("store reply: %w", err)
+	}
+	if refused != nil {
+		return Reply{}, refused
 	}
 	return reply, nil
 }
