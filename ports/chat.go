@@ -39,13 +39,14 @@ type Conversations interface {
 	// Exchange stores a customer message answered at once, atomically: it opens the conversation
 	// as Open does, adds the message and the reply as AddMessage does, stores the reply's job
 	// (done), records the charge as Usage.Charge does within x.Limit, and adds the events to the
-	// outbox (see Exchange.HooksOnly); it returns the conversation and the period's spending after
-	// the charge. When any of it cannot be done so (the conversation belongs to another channel,
+	// outbox (see Exchange.HooksOnly); it returns the conversation, the period's spending after
+	// the charge, and whether it left an event pending (not written done: the relay must hand it
+	// on), so that the caller nudges the relay only then. When any of it cannot be done so (the conversation belongs to another channel,
 	// the charge does not fit or its period is not open yet, a concurrent message took the next
 	// place) it writes nothing (but, when a concurrent charge took the room left, the
 	// conversation opened) and returns ErrNotExchanged, and the caller stores the message the
 	// long way.
-	Exchange(ctx context.Context, x Exchange) (conversation.Conversation, int, error)
+	Exchange(ctx context.Context, x Exchange) (c conversation.Conversation, spent int, pending bool, err error)
 }
 
 // Exchange is a customer message and its reply, with what storing them writes.

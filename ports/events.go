@@ -19,8 +19,13 @@ import (
 type Publisher interface {
 	Publish(ctx context.Context, accountID string, t event.Type, data map[string]any) (event.Event, error)
 	// Prepare returns the outbox message Publish would write, for a caller that writes it in a
-	// statement of its own (Conversations.Exchange), and notes the write as Publish does.
+	// statement of its own (Conversations.Exchange). It does not note the write as Publish does:
+	// the caller calls Pending once it wrote a message the relay must hand on.
 	Prepare(ctx context.Context, accountID string, t event.Type, data map[string]any) (outbox.Message, error)
+	// Pending notes, as Publish does its own write, that the caller wrote outbox messages that
+	// are not done (Conversations.Exchange's pending), so that the relay is nudged once the
+	// caller's request is done. Messages written done need no nudge: the relay never hands them on.
+	Pending(ctx context.Context)
 }
 
 // Webhooks stores webhooks. Every method is scoped to the account.

@@ -28,7 +28,8 @@ import (
 // come from the statement's snapshot, so a message added meanwhile by a concurrent transaction
 // makes the unique index on (account_id, conversation_id, seq) refuse the statement, whole. The
 // event is written done when it needs only webhooks ($45, ports.Exchange.HooksOnly) and the account
-// has no active one.
+// has no active one; the statement returns whether it was not (pending), for the caller to nudge
+// the relay only then.
 const pgExchange = `WITH room AS (
 	SELECT 1 FROM usage_periods WHERE account_id = $1 AND period_start = $8 AND ($7 <= 0 OR spent + $7 <= $9) FOR UPDATE
 ), conv AS (
@@ -63,8 +64,9 @@ const pgExchange = `WITH room AS (
 	INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts, done_at)
 	SELECT $40, $41, $42, $43, $44, 0, CASE WHEN $45 AND NOT EXISTS (SELECT 1 FROM webhooks WHERE account_id = $41 AND active)
 		THEN $44::timestamptz END FROM counter
+	RETURNING done_at IS NULL AS pending
 )
-SELECT spent FROM counter`
+SELECT counter.spent, event.pending FROM counter, event`
 
 // SQLite has no data-modifying WITH: there Exchange is a transaction of six prepared statements.
 const (
@@ -82,7 +84,8 @@ const (
 	sqliteExchangeJob = `INSERT INTO reply_jobs (id, account_id, conversation_id, message_id, channel, status, lease_until, attempts,
 		reply_id, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqliteExchangeEvent = `INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts, done_at)
-	VALUES (?1, ?2, ?3, ?4, ?5, 0, CASE WHEN ?6 AND NOT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?2 AND active) THEN ?5 END)`
+	VALUES (?1, ?2, ?3, ?4, ?5, 0, CASE WHEN ?6 AND NOT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?2 AND active) THEN ?5 END)
+	RETURNING done_at IS NULL`
 )
 
 // sqliteExchangeLast is the WITH of sqliteExchangeMessages: the conversation's last number.
@@ -115,51 +118,58 @@ func exchangeArgs(x ports.Exchange) ([]any, error) {
 // the same time in one transaction (pggroup.go); on SQLite six statements, in a transaction with the
 // exchanges of other callers at the same time (groupcommit.go); in the caller's transaction, or
 // on Postgres with other than one event, one transaction of separate statements.
-func (r *Conversations) Exchange(ctx context.Context, x ports.Exchange) (conversation.Conversation, int, error) {
+func (r *Conversations) Exchange(ctx context.Context, x ports.Exchange) (conversation.Conversation, int, bool, error) {
 	c := x.Conversation
 	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
 	if len(x.Events) == 1 {
 		if _, inTx := ctx.Value(txKey{r.db}).(bun.Tx); !inTx {
 			stmt, prepared, err := r.exchange.on(ctx, r.db)
 			if err != nil {
-				return conversation.Conversation{}, 0, fmt.Errorf("store exchange: %w", err)
+				return conversation.Conversation{}, 0, false, fmt.Errorf("store exchange: %w", err)
 			}
 			if prepared {
-				spent, err := r.exchangePG(ctx, stmt, x)
+				w, err := r.exchangePG(ctx, stmt, x)
 				if err != nil {
-					return conversation.Conversation{}, 0, err
+					return conversation.Conversation{}, 0, false, err
 				}
-				return c, spent, nil
+				return c, w.spent, w.pending, nil
 			}
 		}
 	}
 	if _, inTx := ctx.Value(txKey{r.db}).(bun.Tx); !inTx && r.db.Dialect().Name() == dialect.SQLite {
-		spent, err := r.exchangeGrouped(ctx, x)
+		w, err := r.exchangeGrouped(ctx, x)
 		if err != nil {
-			return conversation.Conversation{}, 0, err
+			return conversation.Conversation{}, 0, false, err
 		}
-		return c, spent, nil
+		return c, w.spent, w.pending, nil
 	}
-	var spent int
+	var w written
 	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
 		var err error
-		spent, err = r.exchangeInTx(ctx, tx, x)
+		w, err = r.exchangeInTx(ctx, tx, x)
 		return err
 	})
 	if isUniqueViolation(err) {
 		err = ports.ErrNotExchanged
 	}
 	if err != nil {
-		return conversation.Conversation{}, 0, err
+		return conversation.Conversation{}, 0, false, err
 	}
-	return c, spent, nil
+	return c, w.spent, w.pending, nil
+}
+
+// written is what storing an exchange returns: the period's spending after its charge, and
+// whether it left an event pending (not written done).
+type written struct {
+	spent   int
+	pending bool
 }
 
 // exchangeInTx is Exchange's statements in tx; ports.ErrNotExchanged (which rolls tx back) when
 // the conversation belongs to another channel or the charge does not fit.
-func (r *Conversations) exchangeInTx(ctx context.Context, tx bun.IDB, x ports.Exchange) (int, error) {
-	if spent, done, err := r.exchangePrepared(ctx, x); done || err != nil {
-		return spent, err
+func (r *Conversations) exchangeInTx(ctx context.Context, tx bun.IDB, x ports.Exchange) (written, error) {
+	if w, done, err := r.exchangePrepared(ctx, x); done || err != nil {
+		return w, err
 	}
 	c := x.Conversation
 	m := conversationRow{AccountID: c.AccountID, ID: c.ID, Channel: string(c.Channel), CustomerName: c.CustomerName,
@@ -172,10 +182,10 @@ func (r *Conversations) exchangeInTx(ctx context.Context, tx bun.IDB, x ports.Ex
 		Where("?TableAlias.channel = EXCLUDED.channel").
 		Returning("id").Scan(ctx, &id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, ports.ErrNotExchanged
+		return written{}, ports.ErrNotExchanged
 	}
 	if err != nil {
-		return 0, fmt.Errorf("open conversation: %w", err)
+		return written{}, fmt.Errorf("open conversation: %w", err)
 	}
 	ch := toChargeRow(x.Charge, x.Period)
 	var spent int
@@ -186,40 +196,40 @@ func (r *Conversations) exchangeInTx(ctx context.Context, tx bun.IDB, x ports.Ex
 		Where("(? <= 0 OR spent + ? <= ?)", ch.Cost, ch.Cost, x.Limit).
 		Returning("spent").Scan(ctx, &spent)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, ports.ErrNotExchanged
+		return written{}, ports.ErrNotExchanged
 	}
 	if err != nil {
-		return 0, fmt.Errorf("charge: %w", err)
+		return written{}, fmt.Errorf("charge: %w", err)
 	}
 	if _, err := tx.NewInsert().Model(ch).Exec(ctx); err != nil {
-		return 0, fmt.Errorf("record charge: %w", err)
+		return written{}, fmt.Errorf("record charge: %w", err)
 	}
 	var last int64
 	if err := tx.NewSelect().Model((*messageRow)(nil)).ColumnExpr("COALESCE(MAX(seq), 0)").
 		Where("account_id = ?", c.AccountID).Where("conversation_id = ?", c.ID).Scan(ctx, &last); err != nil {
-		return 0, fmt.Errorf("add message: %w", err)
+		return written{}, fmt.Errorf("add message: %w", err)
 	}
 	rows := make([]*messageRow, 2)
 	for i, msg := range []conversation.Message{x.Message, x.Reply} {
 		row, err := toMessageRow(c.AccountID, msg)
 		if err != nil {
-			return 0, err
+			return written{}, err
 		}
 		row.ConversationID, row.Seq = c.ID, last+int64(i)+1
 		rows[i] = row
 	}
 	if _, err := tx.NewInsert().Model(&rows).Exec(ctx); err != nil {
-		return 0, fmt.Errorf("add message: %w", err)
+		return written{}, fmt.Errorf("add message: %w", err)
 	}
 	if _, err := tx.NewInsert().Model(toJobRow(x.Job)).Exec(ctx); err != nil {
-		return 0, fmt.Errorf("create reply job: %w", err)
+		return written{}, fmt.Errorf("create reply job: %w", err)
 	}
 	hooked := true
 	if x.HooksOnly {
 		var err error
 		hooked, err = tx.NewSelect().Model((*webhookRow)(nil)).Where("account_id = ?", c.AccountID).Where("active").Exists(ctx)
 		if err != nil {
-			return 0, fmt.Errorf("look for webhooks: %w", err)
+			return written{}, fmt.Errorf("look for webhooks: %w", err)
 		}
 	}
 	for _, e := range x.Events {
@@ -228,20 +238,20 @@ func (r *Conversations) exchangeInTx(ctx context.Context, tx bun.IDB, x ports.Ex
 			row.DoneAt = row.CreatedAt
 		}
 		if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
-			return 0, fmt.Errorf("add outbox message: %w", err)
+			return written{}, fmt.Errorf("add outbox message: %w", err)
 		}
 	}
-	return spent, nil
+	return written{spent: spent, pending: hooked && len(x.Events) > 0}, nil
 }
 
 // exchangePrepared runs exchangeInTx's statements prepared (SQLite), in the transaction of ctx;
 // done is false when they are not prepared on this database (Postgres), or not yet.
-func (r *Conversations) exchangePrepared(ctx context.Context, x ports.Exchange) (spent int, done bool, err error) {
+func (r *Conversations) exchangePrepared(ctx context.Context, x ports.Exchange) (w written, done bool, err error) {
 	var stmts [6]*sql.Stmt
 	for i, p := range []*prepared{r.xOpen, r.xCount, r.xCharge, r.xMessages, r.xJob, r.xEvent} {
 		stmt, ok, err := p.on(ctx, r.db)
 		if err != nil || !ok {
-			return 0, false, err
+			return written{}, false, err
 		}
 		stmts[i] = stmt
 	}
@@ -249,48 +259,51 @@ func (r *Conversations) exchangePrepared(ctx context.Context, x ports.Exchange) 
 	var id string
 	err = stmts[0].QueryRowContext(ctx, c.AccountID, c.ID, string(c.Channel), c.CustomerName, c.ContactID, sqliteTime(c.CreatedAt)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, true, ports.ErrNotExchanged
+		return written{}, true, ports.ErrNotExchanged
 	}
 	if err != nil {
-		return 0, true, fmt.Errorf("open conversation: %w", err)
+		return written{}, true, fmt.Errorf("open conversation: %w", err)
 	}
 	ch := toChargeRow(x.Charge, x.Period)
-	err = stmts[1].QueryRowContext(ctx, ch.Cost, ch.AccountID, sqliteTime(ch.PeriodStart), x.Limit).Scan(&spent)
+	err = stmts[1].QueryRowContext(ctx, ch.Cost, ch.AccountID, sqliteTime(ch.PeriodStart), x.Limit).Scan(&w.spent)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, true, ports.ErrNotExchanged
+		return written{}, true, ports.ErrNotExchanged
 	}
 	if err != nil {
-		return 0, true, fmt.Errorf("charge: %w", err)
+		return written{}, true, fmt.Errorf("charge: %w", err)
 	}
 	if _, err := stmts[2].ExecContext(ctx, ch.ID, ch.AccountID, ch.Action, ch.Cost, ch.Ref, ch.LabelSource, ch.LabelWorkflow,
 		ch.LabelWorkflowID, ch.LabelExecutionID, sqliteTime(ch.PeriodStart), sqliteTime(ch.CreatedAt)); err != nil {
-		return 0, true, fmt.Errorf("record charge: %w", err)
+		return written{}, true, fmt.Errorf("record charge: %w", err)
 	}
 	msg, err := toMessageRow(c.AccountID, x.Message)
 	if err != nil {
-		return 0, true, err
+		return written{}, true, err
 	}
 	reply, err := toMessageRow(c.AccountID, x.Reply)
 	if err != nil {
-		return 0, true, err
+		return written{}, true, err
 	}
 	if _, err := stmts[3].ExecContext(ctx, c.AccountID, c.ID,
 		msg.ID, msg.Role, msg.Content, msg.Actions, msg.ReplyTo, sqliteTime(msg.CreatedAt),
 		reply.ID, reply.Role, reply.Content, reply.Actions, reply.ReplyTo, sqliteTime(reply.CreatedAt)); err != nil {
-		return 0, true, fmt.Errorf("add message: %w", err)
+		return written{}, true, fmt.Errorf("add message: %w", err)
 	}
 	j := toJobRow(x.Job)
 	if _, err := stmts[4].ExecContext(ctx, j.ID, j.AccountID, j.ConversationID, j.MessageID, j.Channel, j.Status,
 		sqliteTime(j.LeaseUntil), j.Attempts, j.ReplyID, j.Error, sqliteTime(j.CreatedAt), sqliteTime(j.UpdatedAt)); err != nil {
-		return 0, true, fmt.Errorf("create reply job: %w", err)
+		return written{}, true, fmt.Errorf("create reply job: %w", err)
 	}
 	for _, e := range x.Events {
 		ev := toOutboxRow(e)
-		if _, err := stmts[5].ExecContext(ctx, ev.ID, ev.AccountID, ev.Topic, ev.Payload, sqliteTime(ev.CreatedAt), x.HooksOnly); err != nil {
-			return 0, true, fmt.Errorf("add outbox message: %w", err)
+		var pending bool
+		if err := stmts[5].QueryRowContext(ctx, ev.ID, ev.AccountID, ev.Topic, ev.Payload, sqliteTime(ev.CreatedAt), x.HooksOnly).
+			Scan(&pending); err != nil {
+			return written{}, true, fmt.Errorf("add outbox message: %w", err)
 		}
+		w.pending = w.pending || pending
 	}
-	return spent, true, nil
+	return w, true, nil
 }
 
 // toMessageRow is m's row in the account's conversation (its Seq unset).

@@ -60,11 +60,11 @@ func (c *checkpoints) after(db *bun.DB, n int) {
 
 // exchangeCall is one caller's exchange waiting in a group.
 type exchangeCall struct {
-	x     ports.Exchange
-	spent int
-	err   error
+	x   ports.Exchange
+	w   written
+	err error
 	// done receives true when the call is to write the next group itself, false when it has
-	// been written (spent and err are set).
+	// been written (w and err are set).
 	done chan bool
 }
 
@@ -77,7 +77,7 @@ type exchangeGroups struct {
 
 // exchangeGrouped stores x in a group of concurrent exchanges (SQLite, outside a transaction).
 // The group's transaction does not end with one caller's context.
-func (r *Conversations) exchangeGrouped(ctx context.Context, x ports.Exchange) (int, error) {
+func (r *Conversations) exchangeGrouped(ctx context.Context, x ports.Exchange) (written, error) {
 	ctx = context.WithoutCancel(ctx)
 	g := &r.groups
 	call := &exchangeCall{x: x, done: make(chan bool, 1)}
@@ -87,7 +87,7 @@ func (r *Conversations) exchangeGrouped(ctx context.Context, x ports.Exchange) (
 	g.writing = true
 	g.mu.Unlock()
 	if !lead && !<-call.done {
-		return call.spent, call.err
+		return call.w, call.err
 	}
 	// This caller writes the next group, which holds its own exchange (it was waiting).
 	g.mu.Lock()
@@ -109,7 +109,7 @@ func (r *Conversations) exchangeGrouped(ctx context.Context, x ports.Exchange) (
 		}
 	}
 	r.checkpoints.after(r.db, len(group))
-	return call.spent, call.err
+	return call.w, call.err
 }
 
 // sqliteExchangeFits reads, in the writer's transaction, whether an exchange will be stored: its
@@ -157,14 +157,14 @@ func (r *Conversations) writeChecked(ctx context.Context, group []*exchangeCall)
 				return errSavepoints
 			}
 			if !fit {
-				c.spent, c.err = 0, ports.ErrNotExchanged
+				c.w, c.err = written{}, ports.ErrNotExchanged
 				continue
 			}
-			spent, done, err := r.exchangePrepared(ctx, x)
+			w, done, err := r.exchangePrepared(ctx, x)
 			if err != nil || !done {
 				return errSavepoints
 			}
-			c.spent, c.err = spent, nil
+			c.w, c.err = w, nil
 		}
 		return nil
 	})
@@ -173,7 +173,7 @@ func (r *Conversations) writeChecked(ctx context.Context, group []*exchangeCall)
 	}
 	for _, c := range group {
 		if err != nil {
-			c.spent, c.err = 0, err // the transaction failed: nothing of the group was stored
+			c.w, c.err = written{}, err // the transaction failed: nothing of the group was stored
 		}
 	}
 	return true
@@ -184,14 +184,14 @@ func (r *Conversations) writeChecked(ctx context.Context, group []*exchangeCall)
 func (r *Conversations) writeSavepoints(ctx context.Context, group []*exchangeCall) {
 	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
 		if len(group) == 1 {
-			group[0].spent, group[0].err = r.exchangeInTx(ctx, tx, group[0].x)
+			group[0].w, group[0].err = r.exchangeInTx(ctx, tx, group[0].x)
 			return group[0].err
 		}
 		for _, c := range group {
 			if _, err := tx.ExecContext(ctx, "SAVEPOINT exchange"); err != nil {
 				return err
 			}
-			c.spent, c.err = r.exchangeInTx(ctx, tx, c.x)
+			c.w, c.err = r.exchangeInTx(ctx, tx, c.x)
 			if c.err != nil {
 				if _, err := tx.ExecContext(ctx, "ROLLBACK TO exchange"); err != nil {
 					return err

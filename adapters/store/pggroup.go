@@ -50,11 +50,11 @@ const maxPGGroup = 16
 type pgExchangeCall struct {
 	x     ports.Exchange
 	args  []any
-	spent int
+	w     written
 	err   error
 	group []*pgExchangeCall // set before done receives true: the group this caller writes
 	// done receives true when the call is to write group itself, false when it has been written
-	// (spent and err are set).
+	// (w and err are set).
 	done chan bool
 }
 
@@ -67,10 +67,10 @@ type pgExchangeGroups struct {
 
 // exchangePG stores x with stmt (pgExchange, prepared), alone when a writer is free, else in the
 // next group of waiting exchanges. The group's transaction does not end with one caller's context.
-func (r *Conversations) exchangePG(ctx context.Context, stmt *sql.Stmt, x ports.Exchange) (int, error) {
+func (r *Conversations) exchangePG(ctx context.Context, stmt *sql.Stmt, x ports.Exchange) (written, error) {
 	args, err := exchangeArgs(x)
 	if err != nil {
-		return 0, err
+		return written{}, err
 	}
 	g := &r.pgGroups
 	call := &pgExchangeCall{x: x, args: args}
@@ -79,13 +79,13 @@ func (r *Conversations) exchangePG(ctx context.Context, stmt *sql.Stmt, x ports.
 		g.writers++
 		g.mu.Unlock()
 		// The queue is empty whenever a writer is free: write this exchange alone.
-		call.spent, call.err = pgExchangeOne(ctx, stmt, args)
+		call.w, call.err = pgExchangeOne(ctx, stmt, args)
 	} else {
 		call.done = make(chan bool, 1)
 		g.waiting = append(g.waiting, call)
 		g.mu.Unlock()
 		if !<-call.done {
-			return call.spent, call.err
+			return call.w, call.err
 		}
 		r.writePGGroup(context.WithoutCancel(ctx), stmt, call.group)
 	}
@@ -110,23 +110,23 @@ func (r *Conversations) exchangePG(ctx context.Context, stmt *sql.Stmt, x ports.
 			c.done <- false
 		}
 	}
-	return call.spent, call.err
+	return call.w, call.err
 }
 
 // pgExchangeOne runs one exchange's statement on its own (its own transaction).
-func pgExchangeOne(ctx context.Context, stmt *sql.Stmt, args []any) (int, error) {
-	var spent int
-	err := stmt.QueryRowContext(ctx, args...).Scan(&spent)
+func pgExchangeOne(ctx context.Context, stmt *sql.Stmt, args []any) (written, error) {
+	var w written
+	err := stmt.QueryRowContext(ctx, args...).Scan(&w.spent, &w.pending)
 	switch {
 	case errors.Is(err, sql.ErrNoRows), isUniqueViolation(err), isLockConflict(err):
 		// One statement on its own: refused whole, it wrote nothing. A concurrent message in
 		// the same conversation may clash on the messages' order or deadlock with it; the
 		// caller's transaction path then takes turns.
-		return 0, ports.ErrNotExchanged
+		return written{}, ports.ErrNotExchanged
 	case err != nil:
-		return 0, fmt.Errorf("store exchange: %w", err)
+		return written{}, fmt.Errorf("store exchange: %w", err)
 	}
-	return spent, nil
+	return w, nil
 }
 
 // writePGGroup stores the exchanges of group and sets each call's outcome: a group of one as its
@@ -137,7 +137,7 @@ func (r *Conversations) writePGGroup(ctx context.Context, stmt *sql.Stmt, group 
 		return
 	}
 	for _, c := range group {
-		c.spent, c.err = pgExchangeOne(ctx, stmt, c.args)
+		c.w, c.err = pgExchangeOne(ctx, stmt, c.args)
 	}
 }
 
@@ -156,21 +156,21 @@ func (r *Conversations) pgGroupTx(ctx context.Context, stmt *sql.Stmt, group []*
 	}
 	ts := tx.StmtContext(ctx, stmt)
 	for _, c := range ordered {
-		var spent int
-		err := ts.QueryRowContext(ctx, c.args...).Scan(&spent)
+		var w written
+		err := ts.QueryRowContext(ctx, c.args...).Scan(&w.spent, &w.pending)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			c.spent, c.err = 0, ports.ErrNotExchanged // refused: its statement wrote nothing
+			c.w, c.err = written{}, ports.ErrNotExchanged // refused: its statement wrote nothing
 		case err != nil:
 			_ = tx.Rollback()
 			return false
 		default:
-			c.spent, c.err = spent, nil
+			c.w, c.err = w, nil
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		for _, c := range group {
-			c.spent, c.err = 0, fmt.Errorf("store exchange: %w", err)
+			c.w, c.err = written{}, fmt.Errorf("store exchange: %w", err)
 		}
 	}
 	return true

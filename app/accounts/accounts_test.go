@@ -53,6 +53,8 @@ func (f *fakePublisher) Prepare(_ context.Context, _ string, t event.Type, _ map
 	return outbox.Message{}, nil
 }
 
+func (f *fakePublisher) Pending(context.Context) {}
+
 func newFixture(t *testing.T) fixture {
 	ctrl := gomock.NewController(t)
 	f := fixture{

@@ -25,6 +25,7 @@ import (
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/profile"
+	"github.com/svcagent/svc/domain/webhook"
 	"github.com/svcagent/svc/ports"
 	"github.com/svcagent/svc/ports/mock"
 )
@@ -50,6 +51,7 @@ type env struct {
 	outbox   *store.Outbox
 	usage    *store.Usage
 	profiles *store.Profiles
+	webhooks *store.Webhooks
 	brain    *appknowledge.Brain
 	reads    reads // what the agent read
 }
@@ -129,11 +131,11 @@ func newEnv(t *testing.T, useMock bool, opts chat.Options) *env {
 	plans := ledger.Plans{"starter": {Name: "starter", Interactions: 1000, WebChannels: true}}
 	tx := store.NewTx(db)
 	accts, keys, usage, ob := store.NewAccounts(db), store.NewKeys(db), store.NewUsage(db), store.NewOutbox(db)
-	pub := events.NewPublisher(ob, clock)
+	pub := events.NewPublisher(events.NewWatched(ob), clock) // as the processes wire it
 	led := accounts.NewLedger(tx, accts, usage, pub, plans, clock)
 	brain := appknowledge.NewBrain(tx, store.NewKnowledge(db), nil, local.NewEmbedder(), local.NewStemmer(), local.NewWordVectors(), pub, clock)
 	e := &env{t: t, clock: clock, accounts: accts, convs: store.NewConversations(db), jobs: store.NewReplyJobs(db), outbox: ob, usage: usage,
-		profiles: store.NewProfiles(db), brain: brain}
+		profiles: store.NewProfiles(db), webhooks: store.NewWebhooks(db), brain: brain}
 	var replier ports.Replier = local.NewEngine()
 	if useMock {
 		e.replier = mock.NewMockReplier(gomock.NewController(t))
@@ -671,4 +673,58 @@ func TestSendInlineReadsAgentAndBrainAtOnce(t *testing.T) {
 		t.Fatalf("a failed reply: %v, want %s", err, domain.CodeModelUnavailable)
 	}
 	check("a reply left to the two-phase path", [6]int32{0, 0, 1, 1, 0, 1})
+}
+
+// TestInlineReplyNudgesOnlyForPendingEvents: a reply stored in one statement (Exchange) notes an
+// outbox write for the request's watch (events.Watch, after which the relay is nudged) only when
+// it left its message.replied event pending. Written done (the account has no active webhook),
+// the event is nothing for the relay to hand on; with an active webhook it must be handed on at
+// once, not at the relay's next tick.
+func TestInlineReplyNudgesOnlyForPendingEvents(t *testing.T) {
+	e := newEnv(t, false, chat.Options{Inline: true})
+	e.configure("Padaria Lu", profile.AllOn)
+	// Room to spare: a reply using up the allowance writes limit.reached, which nudges of its own.
+	if err := e.accounts.Update(t.Context(), e.acct.ID, func(a *account.Account) error { a.InteractionLimit = 100; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	e.acct.InteractionLimit = 100
+	if _, err := e.brain.ReplacePages(t.Context(), e.acct.ID, appknowledge.PagesInput{Pages: []knowledge.Page{
+		{URL: "https://lu.example/hours", Title: "Opening hours", Content: "We are open Monday to Saturday from 8am to 6pm."},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	sendWatched := func(convID string) bool {
+		t.Helper()
+		ctx, wrote := events.Watch(t.Context())
+		r, err := e.agent.Send(ctx, chat.Request{Account: e.acct, Channel: conversation.ChannelAPI, ConversationID: convID,
+			Message: "When do you open?"})
+		if err != nil || r.Status != chat.StatusCompleted {
+			t.Fatalf("reply %+v %v", r, err)
+		}
+		return wrote()
+	}
+	// The period's first reply opens its counter the long way (Publish, a pending event).
+	if !sendWatched("first") {
+		t.Error("the period's first reply, stored the long way, did not nudge the relay")
+	}
+	if ev := e.events("message.replied"); len(ev) != 1 {
+		t.Fatalf("pending events %v, want the first reply's", ev)
+	}
+	if sendWatched("no-hook") {
+		t.Error("a reply whose event was written done nudged the relay")
+	}
+	if ev := e.events("message.replied"); len(ev) != 0 {
+		t.Fatalf("pending events %v, want none (written done)", ev)
+	}
+	if created, err := e.webhooks.Create(t.Context(), webhook.Webhook{ID: "wh_1", AccountID: e.acct.ID, URL: "https://lu.example/hook",
+		Events: []string{"message.replied"}, Active: true, SealedSecret: []byte("sealed"), CreatedAt: e.clock.Now(), UpdatedAt: e.clock.Now()},
+		webhook.MaxPerAccount); err != nil || !created {
+		t.Fatalf("webhook: %t %v", created, err)
+	}
+	if !sendWatched("hooked") {
+		t.Error("a reply whose event waits for its webhook did not nudge the relay")
+	}
+	if ev := e.events("message.replied"); len(ev) != 1 {
+		t.Fatalf("pending events %v, want the one for the webhook", ev)
+	}
 }

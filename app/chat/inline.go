@@ -141,7 +141,8 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 
 // exchange stores the customer message, the reply, its job (done), the charge and the
 // message.replied event in one statement of the store (ports.Conversations.Exchange) and returns
-// the account's usage after the charge; ports.ErrNotExchanged when nothing was stored.
+// the account's usage after the charge; ports.ErrNotExchanged when nothing was stored. The relay
+// is nudged after the request only when the event was left pending (an active webhook).
 func (a *Agent) exchange(ctx context.Context, req Request, done conversation.Job, reply Reply) (ledger.Usage, error) {
 	acct, convID, now := req.Account, reply.ConversationID, reply.CreatedAt
 	hold, err := a.ledger.Quote(acct, ledger.ChatReply, reply.ReplyID, ledger.Labels{})
@@ -154,7 +155,7 @@ func (a *Agent) exchange(ctx context.Context, req Request, done conversation.Job
 	if err != nil {
 		return ledger.Usage{}, err
 	}
-	_, spent, err := a.conversations.Exchange(context.WithoutCancel(ctx), ports.Exchange{
+	_, spent, pending, err := a.conversations.Exchange(context.WithoutCancel(ctx), ports.Exchange{
 		Conversation: conversation.Conversation{AccountID: acct.ID, ID: convID, Channel: req.Channel,
 			CustomerName: req.CustomerName, ContactID: contact, CreatedAt: now, UpdatedAt: now},
 		Message: conversation.Message{ID: reply.MessageID, ConversationID: convID, Role: conversation.RoleCustomer,
@@ -167,6 +168,11 @@ func (a *Agent) exchange(ctx context.Context, req Request, done conversation.Job
 	})
 	if err != nil {
 		return ledger.Usage{}, err
+	}
+	if pending {
+		// The event waits for the relay (an active webhook): nudge it once the request is done.
+		// Written done, it needs no nudge (which would only make the relay claim nothing).
+		a.events.Pending(ctx)
 	}
 	hold.Usage.Spent = spent
 	// The reply is stored: a failure to write the limit.reached event that a charge using up the

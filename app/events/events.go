@@ -59,16 +59,21 @@ func (p *Publisher) Publish(ctx context.Context, accountID string, t event.Type,
 }
 
 // Prepare returns the outbox message of an event as Publish would write it, for a caller that
-// writes it in a statement of its own (ports.Conversations.Exchange), and notes the write for the
-// context's watch (Watch), so that the relay is nudged once the caller's request is done.
-func (p *Publisher) Prepare(ctx context.Context, accountID string, t event.Type, data map[string]any) (outbox.Message, error) {
+// writes it in a statement of its own (ports.Conversations.Exchange). The write is noted (Pending)
+// only when the caller's statement left the message pending: an event written done (one that only
+// webhooks need, of an account without an active webhook) is nothing for the relay to hand on, and
+// a nudge for it would only make the relay claim nothing.
+func (p *Publisher) Prepare(_ context.Context, accountID string, t event.Type, data map[string]any) (outbox.Message, error) {
 	_, m, err := p.envelope(accountID, t, data)
 	if err != nil {
 		return outbox.Message{}, err
 	}
-	noticed(ctx)
 	return m, nil
 }
+
+// Pending notes, for the context's watch (Watch), that the caller wrote outbox messages that are
+// not done, so that the relay is nudged once the caller's request is done.
+func (p *Publisher) Pending(ctx context.Context) { noticed(ctx) }
 
 // envelope makes the event of type t with data and its outbox message.
 func (p *Publisher) envelope(accountID string, t event.Type, data map[string]any) (event.Event, outbox.Message, error) {

@@ -34,6 +34,8 @@ func (r *recorder) Prepare(context.Context, string, event.Type, map[string]any) 
 	panic("the Brain writes its events with Publish")
 }
 
+func (r *recorder) Pending(context.Context) { panic("the Brain writes its events with Publish") }
+
 type fixture struct {
 	store    *mock.MockKnowledge
 	crawler  *mock.MockCrawler

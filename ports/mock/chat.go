@@ -53,13 +53,14 @@ func (mr *MockConversationsMockRecorder) AddMessage(ctx, accountID, m interface{
 }
 
 // Exchange mocks base method.
-func (m *MockConversations) Exchange(ctx context.Context, x ports.Exchange) (conversation.Conversation, int, error) {
+func (m *MockConversations) Exchange(ctx context.Context, x ports.Exchange) (conversation.Conversation, int, bool, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Exchange", ctx, x)
 	ret0, _ := ret[0].(conversation.Conversation)
 	ret1, _ := ret[1].(int)
-	ret2, _ := ret[2].(error)
-	return ret0, ret1, ret2
+	ret2, _ := ret[2].(bool)
+	ret3, _ := ret[3].(error)
+	return ret0, ret1, ret2, ret3
 }
 
 // Exchange indicates an expected call of Exchange.

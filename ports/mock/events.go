@@ -40,6 +40,18 @@ func (m *MockPublisher) EXPECT() *MockPublisherMockRecorder {
 	return m.recorder
 }
 
+// Pending mocks base method.
+func (m *MockPublisher) Pending(ctx context.Context) {
+	m.ctrl.T.Helper()
+	m.ctrl.Call(m, "Pending", ctx)
+}
+
+// Pending indicates an expected call of Pending.
+func (mr *MockPublisherMockRecorder) Pending(ctx interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Pending", reflect.TypeOf((*MockPublisher)(nil).Pending), ctx)
+}
+
 // Prepare mocks base method.
 func (m *MockPublisher) Prepare(ctx context.Context, accountID string, t event.Type, data map[string]any) (outbox.Message, error) {
 	m.ctrl.T.Helper()

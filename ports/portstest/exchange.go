@@ -57,7 +57,7 @@ func testConversationsExchange(t *testing.T, s Stores) {
 	}
 	// No period opened yet: nothing.
 	x := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 1, t0, 10)
-	if _, _, err := s.Conversations.Exchange(ctx, x); !errors.Is(err, ports.ErrNotExchanged) {
+	if _, _, _, err := s.Conversations.Exchange(ctx, x); !errors.Is(err, ports.ErrNotExchanged) {
 		t.Fatalf("before the period is opened: %v, want ErrNotExchanged", err)
 	}
 	nothing(x)
@@ -65,9 +65,9 @@ func testConversationsExchange(t *testing.T, s Stores) {
 		ledger.PeriodAt(t0), 10); err != nil || !ok {
 		t.Fatalf("opening charge: %t %v", ok, err)
 	}
-	c, spent, err := s.Conversations.Exchange(ctx, x)
-	if err != nil || spent != 2 || c.ID != "c1" || c.Channel != conversation.ChannelAPI {
-		t.Fatalf("Exchange: %+v %d %v", c, spent, err)
+	c, spent, left, err := s.Conversations.Exchange(ctx, x)
+	if err != nil || spent != 2 || !left || c.ID != "c1" || c.Channel != conversation.ChannelAPI {
+		t.Fatalf("Exchange: %+v %d pending %t %v", c, spent, left, err)
 	}
 	msgs, err := s.Conversations.Messages(ctx, "acct_a", "c1", 0)
 	if err != nil {
@@ -86,7 +86,7 @@ func testConversationsExchange(t *testing.T, s Stores) {
 	}
 	// A second exchange in the conversation, in the caller's transaction: after the first.
 	x2 := exchangeOf("acct_a", "c1", conversation.ChannelAPI, 2, t0.Add(time.Second), 10)
-	if err := s.Tx.InTx(ctx, func(ctx context.Context) error { _, _, err := s.Conversations.Exchange(ctx, x2); return err }); err != nil {
+	if err := s.Tx.InTx(ctx, func(ctx context.Context) error { _, _, _, err := s.Conversations.Exchange(ctx, x2); return err }); err != nil {
 		t.Fatal(err)
 	}
 	msgs, _ = s.Conversations.Messages(ctx, "acct_a", "c1", 0)
@@ -96,7 +96,7 @@ func testConversationsExchange(t *testing.T, s Stores) {
 	}
 	// Over the limit: nothing, the spending unchanged.
 	x3 := exchangeOf("acct_a", "c2", conversation.ChannelAPI, 3, t0, 3)
-	if _, _, err := s.Conversations.Exchange(ctx, x3); !errors.Is(err, ports.ErrNotExchanged) {
+	if _, _, _, err := s.Conversations.Exchange(ctx, x3); !errors.Is(err, ports.ErrNotExchanged) {
 		t.Fatalf("over the limit: %v, want ErrNotExchanged", err)
 	}
 	nothing(x3)
@@ -106,7 +106,7 @@ func testConversationsExchange(t *testing.T, s Stores) {
 		t.Fatal(err)
 	}
 	x4 := exchangeOf("acct_a", "web-1", conversation.ChannelAPI, 4, t0, 10)
-	if _, _, err := s.Conversations.Exchange(ctx, x4); !errors.Is(err, ports.ErrNotExchanged) {
+	if _, _, _, err := s.Conversations.Exchange(ctx, x4); !errors.Is(err, ports.ErrNotExchanged) {
 		t.Fatalf("another channel's conversation: %v, want ErrNotExchanged", err)
 	}
 	nothing(x4)
@@ -128,7 +128,7 @@ func testConversationsExchange(t *testing.T, s Stores) {
 	for i := range writers {
 		wg.Go(func() {
 			x := exchangeOf("acct_b", "busy", conversation.ChannelAPI, i, t0.Add(time.Duration(i)*time.Millisecond), 1000)
-			_, _, err := s.Conversations.Exchange(ctx, x)
+			_, _, _, err := s.Conversations.Exchange(ctx, x)
 			switch {
 			case err == nil:
 				mu.Lock()
@@ -169,7 +169,7 @@ func testConversationsExchange(t *testing.T, s Stores) {
 	for i := range 12 {
 		wg.Go(func() {
 			x := exchangeOf("acct_c", fmt.Sprintf("room-%d", i), conversation.ChannelAPI, i, t0, 6)
-			_, _, err := s.Conversations.Exchange(ctx, x)
+			_, _, _, err := s.Conversations.Exchange(ctx, x)
 			switch {
 			case err == nil:
 				storedC.Store(i, x)
@@ -200,7 +200,7 @@ func testConversationsExchange(t *testing.T, s Stores) {
 	}
 
 	// Events that only webhooks need: written done while the account has no active webhook (on
-	// their own and in the caller's transaction), pending once it has one.
+	// their own and in the caller's transaction), pending once it has one; Exchange says which.
 	pending := func(name string, x ports.Exchange, want bool) {
 		t.Helper()
 		m, err := s.Outbox.Get(ctx, x.Events[0].ID)
@@ -216,7 +216,8 @@ func testConversationsExchange(t *testing.T, s Stores) {
 		t.Helper()
 		x := exchangeOf("acct_a", "c1", conversation.ChannelAPI, n, t0.Add(time.Duration(n)*time.Second), 10)
 		x.HooksOnly = true
-		exchange := func(ctx context.Context) error { _, _, err := s.Conversations.Exchange(ctx, x); return err }
+		var left bool
+		exchange := func(ctx context.Context) (err error) { _, _, left, err = s.Conversations.Exchange(ctx, x); return err }
 		run := exchange
 		if inTx {
 			run = func(ctx context.Context) error { return s.Tx.InTx(ctx, exchange) }
@@ -226,6 +227,9 @@ func testConversationsExchange(t *testing.T, s Stores) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		pending(name, x, want)
+		if left != want {
+			t.Errorf("%s: Exchange says pending %t, want %t", name, left, want)
+		}
 	}
 	hooksOnly("hooks only, no webhook", 5, false, false)
 	hooksOnly("hooks only, no webhook, in a transaction", 6, true, false)
