@@ -349,8 +349,9 @@ type candidate struct {
 	covers, sole bool
 	meant        bool
 	confidence   float64
-	sentence     int32 // of a chunk: its best sentence in ix.sents, or -1
-	second       int32 // of a chunk: a second sentence in ix.sents, or -1 (Hit.Second)
+	sentence     int32   // of a chunk: its best sentence in ix.sents, or -1
+	second       int32   // of a chunk: a second sentence in ix.sents, or -1 (Hit.Second)
+	sentHeld     float64 // of a chunk: the share of the query's content words its best sentence holds
 }
 
 // Search returns the k best hits for a query, best first; k 0 means DefaultHits. queryVec is the
@@ -393,7 +394,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 
 	var (
-		sent          []float64
+		sent, held    []float64
 		which, second []int32
 	)
 	var raw []feature // the query's features for the FAQ's and the sentences' matchers
@@ -401,7 +402,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		raw = ix.faq.textFeatures(query)
 	}
 	if ix.sents != nil {
-		sent, which, second = ix.sents.best(query, raw, len(ix.chunks))
+		sent, which, second, held = ix.sents.best(query, raw, len(ix.chunks))
 	}
 	top := make(topK, 0, k)
 	for e := range len(ix.chunks) {
@@ -417,6 +418,9 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			s := 0.0
 			if sent != nil {
 				s, c.sentence, c.second = sent[e], which[e], second[e]
+			}
+			if held != nil {
+				c.sentHeld = held[e]
 			}
 			c.score = (1-sentenceWeight)*c.score + sentenceWeight*s
 		}
@@ -446,6 +450,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		}
 		return 1
 	})
+	nearTie(top, len(ix.chunks))
 	if cover.entry >= 0 && len(top) == k && !slices.ContainsFunc(top, func(c candidate) bool { return c.entry == cover.entry }) {
 		top[k-1] = cover // the item that holds the question's words is among the hits (Hit.Covers)
 	}
@@ -761,4 +766,36 @@ func dot(a, b []float32) float32 {
 		s0 += a[i] * b[i]
 	}
 	return s0 + s1 + s2 + s3
+}
+
+// tieMargin is how near the best chunk's score a second chunk must come for the two to be tied
+// (nearTie).
+const tieMargin = 0.03
+
+// nearTie puts first, of the two best chunks of a small Brain (whatever FAQ items rank between)
+// when they are nearly tied (tieMargin), the one whose best sentence holds more of the query's content words: their
+// scores say no more than a word or two weighed differently ("qto custa o banho de um shih tzu
+// pequeno": the hotel's "A diária custa R$ 90 para cães pequenos" and the bath's "Banho para
+// cães de porte pequeno: R$ 55"), and the sentence answered from is the one that holds what the
+// customer asked about.
+func nearTie(top topK, chunks int) {
+	i, j := -1, -1
+	for k, c := range top {
+		if int(c.entry) >= chunks {
+			continue
+		}
+		if i < 0 {
+			i = k
+		} else {
+			j = k
+			break
+		}
+	}
+	if j < 0 {
+		return
+	}
+	a, b := top[i], top[j]
+	if b.score >= (1-tieMargin)*a.score && b.sentHeld > a.sentHeld {
+		top[i], top[j] = b, a
+	}
 }

@@ -75,10 +75,11 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 // for the FAQ's matcher and this one, both of the Brain's language) with the best sentence of
 // each chunk and that sentence's index (one of each per chunk, n chunks; -1 where none
 // matches), or nil when the query has nothing to look up.
-func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, []int32, []int32) {
+func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, []int32, []int32, []float64) {
 	q := s.m.weigh(raw)
 	if len(q) == 0 {
-		return s.bareForm(query, n)
+		out, which, second := s.bareForm(query, n)
+		return out, which, second, nil
 	}
 	sim := make([]float64, len(s.chunk))
 	x := s.m.expand(query, raw)
@@ -104,7 +105,12 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 				sim[i] = min(v+coverBoost, 1)
 			}
 		}
-	} else if cov := s.m.coverage(query); cov != nil {
+	}
+	var cov []float64
+	if !formOnly {
+		cov = s.m.coverage(query)
+	}
+	if cov != nil {
 		for i, v := range sim {
 			if v > 0 && (asked == 0 || s.cues[i]&asked != 0) {
 				sim[i] = min(v+coverBoost*cov[i]*cov[i], 1)
@@ -153,7 +159,16 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 			}
 		}
 	}
-	return out, which, second
+	var held []float64
+	if cov != nil {
+		held = make([]float64, n)
+		for c, w := range which {
+			if w >= 0 {
+				held[c] = cov[w]
+			}
+		}
+	}
+	return out, which, second, held
 }
 
 // bareForm scores, for a question of stop words only that asks a place or a time ("where r u",

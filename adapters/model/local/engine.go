@@ -209,8 +209,9 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 
 // best returns the hit to answer from: the FAQ item whose answer is surest, if sure enough
 // (lim.confidence) and sharing a term with the question or matched by meaning too (Meant: a large
-// English FAQ with word vectors), since the owner wrote it to answer questions; else the chunk
-// of the highest score, if at least lim.score; the first of equals. An
+// English FAQ with word vectors), since the owner wrote it to answer questions; else the first
+// chunk of the hits scoring at least lim.score (the hits are best first; of two chunks nearly
+// tied, the one whose best sentence holds more of the question's words comes first). An
 // FAQ item matched only loosely (Overlap at most LooseOverlap: "Is there parking near the shop?"
 // for "When is the shop open on Sunday mornings?") yields to a page passage that answers the
 // question in its own words, and one that shares only light words with the question
@@ -236,7 +237,7 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
-		if h.Kind == knowledge.KindChunk && h.Score > near.Score {
+		if h.Kind == knowledge.KindChunk && near.Kind == "" {
 			near = h
 		}
 		if h.Kind == knowledge.KindFAQ && h.Confidence >= lim.confidence && h.Confidence > sure.Confidence {
@@ -248,7 +249,7 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 			faq = h
 		case h.Kind == knowledge.KindFAQ && h.Covers && (faq.Kind == "" || faq.Overlap <= LooseOverlap && !faq.Covers):
 			faq = h
-		case h.Kind == knowledge.KindChunk && h.Score >= lim.score && h.Score > chunk.Score:
+		case h.Kind == knowledge.KindChunk && h.Score >= lim.score && chunk.Kind == "":
 			chunk = h
 		}
 	}
