@@ -352,7 +352,6 @@ type candidate struct {
 	sentence     int32   // of a chunk: its best sentence in ix.sents, or -1
 	second       int32   // of a chunk: a second sentence in ix.sents, or -1 (Hit.Second)
 	sentHeld     float64 // of a chunk: the share of the query's content words its best sentence holds
-	sentSim      float64 // of a chunk: its best sentence's similarity
 }
 
 // Search returns the k best hits for a query, best first; k 0 means DefaultHits. queryVec is the
@@ -419,7 +418,6 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			s := 0.0
 			if sent != nil {
 				s, c.sentence, c.second = sent[e], which[e], second[e]
-				c.sentSim = s
 			}
 			if held != nil {
 				c.sentHeld = held[e]
@@ -775,13 +773,11 @@ func dot(a, b []float32) float32 {
 const tieMargin = 0.03
 
 // nearTie puts first, of the two best chunks of a small Brain (whatever FAQ items rank between)
-// when they are nearly tied (tieMargin), the one whose best sentence holds more of the query's
-// content words, or as many and is the more like the query: their scores say no more than a word
-// or two weighed differently ("qto custa o banho de um shih tzu pequeno": the hotel's "A diária
-// custa R$ 90 para cães pequenos" and the bath's "Banho para cães de porte pequeno: R$ 55"; "price
-// for a private office for 3 ppl": "Dedicated Desk and Private Office members can rent a reserved
-// spot" and "Private Office: from $950 a month"), and the sentence answered from is the one that
-// says what the customer asked about.
+// when they are nearly tied (tieMargin), the one whose best sentence holds more of the query's content words: their
+// scores say no more than a word or two weighed differently ("qto custa o banho de um shih tzu
+// pequeno": the hotel's "A diária custa R$ 90 para cães pequenos" and the bath's "Banho para
+// cães de porte pequeno: R$ 55"), and the sentence answered from is the one that holds what the
+// customer asked about.
 func nearTie(top topK, chunks int) {
 	i, j := -1, -1
 	for k, c := range top {
@@ -799,7 +795,7 @@ func nearTie(top topK, chunks int) {
 		return
 	}
 	a, b := top[i], top[j]
-	if b.score >= (1-tieMargin)*a.score && (b.sentHeld > a.sentHeld || b.sentHeld == a.sentHeld && b.sentSim > a.sentSim) {
+	if b.score >= (1-tieMargin)*a.score && b.sentHeld > a.sentHeld {
 		top[i], top[j] = b, a
 	}
 }
