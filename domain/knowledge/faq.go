@@ -568,7 +568,7 @@ type Stemmer interface {
 // stemWord returns the stem of a lower-case word in lang, or the word itself without a stemmer,
 // for words of fewer than 3 letters and for words with digits.
 func (m *faqMatcher) stemWord(w, lang string) string {
-	if m.stem == nil || len(w) < 3 || strings.ContainsAny(w, "0123456789") {
+	if m.stem == nil || len(w) < 3 || hasDigit(w) {
 		return w
 	}
 	return m.stem.Stem(spellAccents(w, lang), lang)

@@ -509,7 +509,9 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 		e := len(ix.chunks) + f
 		g := ix.faq.answer[f]
 		c := candidate{entry: int32(e), bm25: bm25[e]}
-		c.overlap = dice(known, unknown, ix.questTerms[f])
+		if c.bm25 > 0 { // else it holds no term of the query (each adds a positive BM25)
+			c.overlap = dice(known, unknown, ix.questTerms[f])
+		}
 		same := normQuery != "" && normQuery == ix.questions[f]
 		if same {
 			c.overlap = 1
@@ -524,11 +526,6 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 		c.strong = same || scores[g] == first && (c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine))
 		c.covers = f == cover
 		c.sole = c.covers && sole
-		other := first
-		if scores[g] == first {
-			other = second
-		}
-		c.confidence = ix.faq.confidence(c.score, other, meant)
 		if r := rep[g]; r.entry < 0 || c.strong && !r.strong || c.strong == r.strong && sim[f] > sim[int(r.entry)-len(ix.chunks)] {
 			rep[g] = c
 		}
@@ -536,6 +533,11 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 	out := rep[:0]
 	for _, c := range rep {
 		if c.entry >= 0 && (c.score > 0 || c.strong || c.covers) {
+			other := first // the confidence is its answer's, the same for each of its items
+			if c.score == first {
+				other = second
+			}
+			c.confidence = ix.faq.confidence(c.score, other, meant)
 			out = append(out, c)
 		}
 	}
