@@ -72,14 +72,15 @@ type faqMatcher struct {
 	vecs      []float32
 	centroids []float32
 	members   [][]int32
-	// bufs are the buffers of textFeatures while the matcher searches (*featureBuf).
+	// bufs hold the buffers (*featureBuf) of the features of queries, counted once the matcher
+	// is built.
 	bufs sync.Pool
 	// synonyms caches the keys of the stems of each thesaurus group's members that some item
 	// holds (expand), by language and group.
 	synonyms sync.Map
 }
 
-// featureBuf holds what textFeatures counts a text's features in.
+// featureBuf holds what count counts a text's features in.
 type featureBuf struct {
 	seen   map[string]int // the index of each feature in order
 	order  []string       // the features in the order they first appear
@@ -268,7 +269,7 @@ func normalise(doc []feature, w []float64) {
 	}
 }
 
-// match returns, for a query of features raw (textFeatures), the similarity in [0, 1] of the query with each item (sim, one per item), the
+// match returns, for a query of features raw (queryFeatures), the similarity in [0, 1] of the query with each item (sim, one per item), the
 // score in [0, 1] of each answer (one per answer, indexed like answer), and whether the query's
 // vector of meaning took part (meant): for an English FAQ with word vectors, a part
 // (denseWeight) of the similarity and of the score is the cosine of the vectors of meaning (an

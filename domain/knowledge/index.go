@@ -486,7 +486,6 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 		return nil
 	}
 	sim, scores, meant := ix.faq.match(q, raw)
-	normQuery := q.norm
 	cover, sole := -1, false
 	small := ix.faq.cls == nil && ix.titleTerms != nil
 	if small {
@@ -512,7 +511,7 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 		if c.bm25 > 0 { // else it holds no term of the query (each adds a positive BM25)
 			c.overlap = dice(known, unknown, ix.questTerms[f])
 		}
-		same := normQuery != "" && normQuery == ix.questions[f]
+		same := q.norm != "" && q.norm == ix.questions[f]
 		if same {
 			c.overlap = 1
 		}

@@ -69,7 +69,7 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 	return s
 }
 
-// best returns the similarity in [0, 1] of the query (of features raw: textFeatures, the same
+// best returns the similarity in [0, 1] of the query (of features raw: queryFeatures, the same
 // for the FAQ's matcher and this one, both of the Brain's language) with the best sentence of
 // each chunk and that sentence's index (one of each per chunk, n chunks; -1 where none
 // matches), or nil when the query has nothing to look up.
