@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/svcagent/svc/domain/language"
 )
 
 // Kind says what a Hit is.
@@ -366,7 +364,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		return nil
 	}
 	known, unknown := ix.lookup(Tokens(query))
-	normQuery := NormalizeQuestion(query)
+	q := ix.faq.parse(query)
 
 	// BM25 of every entry, and the most any entry could score.
 	bufp := ix.scratch.Get().(*[]float64)
@@ -399,10 +397,10 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	)
 	var raw []feature // the query's features for the FAQ's and the sentences' matchers
 	if len(ix.faqs) > 0 || ix.sents != nil {
-		raw = ix.faq.textFeatures(query)
+		raw = ix.faq.queryFeatures(q)
 	}
 	if ix.sents != nil {
-		sent, which, second, held = ix.sents.best(query, raw, len(ix.chunks))
+		sent, which, second, held = ix.sents.best(q, raw, len(ix.chunks))
 	}
 	top := make(topK, 0, k)
 	for e := range len(ix.chunks) {
@@ -434,10 +432,10 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	contentUnknown := 0
 	small := ix.sents != nil || ix.faq.cls == nil && ix.titleTerms != nil
 	if small {
-		content, contentUnknown = ix.contentTerms(query)
+		content, contentUnknown = ix.contentTerms(q)
 	}
 	cover := candidate{entry: -1}
-	for _, c := range ix.matchFAQ(query, raw, known, unknown, normQuery, qv, bm25, content, contentUnknown) {
+	for _, c := range ix.matchFAQ(q, raw, known, unknown, qv, bm25, content, contentUnknown) {
 		top.push(c, ix.better)
 		if c.covers {
 			cover = c
@@ -483,11 +481,11 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 // the Strong one if any, else the most similar, unless it scores 0 and is not Strong. Its score
 // is its answer's (faqMatcher), its BM25 that of its question and answer; Overlap and Strong are
 // as Index says.
-func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64, words [][]int32, unknownWords int) []candidate {
+func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, qv []float32, bm25 []float64, words [][]int32, unknownWords int) []candidate {
 	if len(ix.faqs) == 0 {
 		return nil
 	}
-	sim, scores, meant := ix.faq.match(query, raw)
+	sim, scores, meant := ix.faq.match(q, raw)
 	cover, sole := -1, false
 	small := ix.faq.cls == nil && ix.titleTerms != nil
 	if small {
@@ -510,8 +508,10 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		e := len(ix.chunks) + f
 		g := ix.faq.answer[f]
 		c := candidate{entry: int32(e), bm25: bm25[e]}
-		c.overlap = dice(known, unknown, ix.questTerms[f])
-		same := normQuery != "" && normQuery == ix.questions[f]
+		if c.bm25 > 0 { // else it holds no term of the query (each adds a positive BM25)
+			c.overlap = dice(known, unknown, ix.questTerms[f])
+		}
+		same := q.norm != "" && q.norm == ix.questions[f]
 		if same {
 			c.overlap = 1
 		}
@@ -525,11 +525,6 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		c.strong = same || scores[g] == first && (c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine))
 		c.covers = f == cover
 		c.sole = c.covers && sole
-		other := first
-		if scores[g] == first {
-			other = second
-		}
-		c.confidence = ix.faq.confidence(c.score, other, meant)
 		if r := rep[g]; r.entry < 0 || c.strong && !r.strong || c.strong == r.strong && sim[f] > sim[int(r.entry)-len(ix.chunks)] {
 			rep[g] = c
 		}
@@ -537,6 +532,11 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 	out := rep[:0]
 	for _, c := range rep {
 		if c.entry >= 0 && (c.score > 0 || c.strong || c.covers) {
+			other := first // the confidence is its answer's, the same for each of its items
+			if c.score == first {
+				other = second
+			}
+			c.confidence = ix.faq.confidence(c.score, other, meant)
 			out = append(out, c)
 		}
 	}
@@ -615,16 +615,11 @@ func (ix *Index) held(e int32, words [][]int32, unknown int) float64 {
 // the terms of the content words of its synonyms (the thesaurus, of its own groups and of the
 // thesaurus's phrases of the query that hold it: "pay monthly"); and how many content words have
 // neither.
-func (ix *Index) contentTerms(query string) (words [][]int32, unknown int) {
-	lang := language.Detect(query, ix.faq.lang)
+func (ix *Index) contentTerms(q *query) (words [][]int32, unknown int) {
+	lang := q.lang
 	syn := thesauri[lang]
-	lower := lowerWords(query)
-	folded := make([]string, len(lower))
-	for i, w := range lower {
-		folded[i] = foldWord(w)
-	}
-	phrases := phraseGroups(syn, lower)
-	for i, f := range folded {
+	phrases := phraseGroups(syn, q.folded)
+	for i, f := range q.folded {
 		if !contentWord(f, lang) {
 			continue
 		}

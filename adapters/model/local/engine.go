@@ -646,10 +646,10 @@ func sentences(text string) []sentence {
 	}
 	line := 0
 	for l := range strings.Lines(text) {
-		l = strings.Join(strings.Fields(l), " ")
+		l = spaced(l)
 		start := 0
 		for i, r := range l {
-			if !strings.ContainsRune(enders, r) {
+			if r != '.' && r != '!' && r != '?' && r != '…' { // not one of enders
 				continue
 			}
 			j := i + utf8.RuneLen(r)
@@ -671,6 +671,24 @@ func sentences(text string) []sentence {
 		line++
 	}
 	return out
+}
+
+// spaced returns a line trimmed, its runs of white space single spaces (its strings.Fields
+// joined by spaces): the line itself, trimmed, when they are already.
+func spaced(l string) string {
+	t := strings.TrimSpace(l)
+	space := false
+	for _, r := range t {
+		if !unicode.IsSpace(r) {
+			space = false
+			continue
+		}
+		if r != ' ' || space {
+			return strings.Join(strings.Fields(t), " ")
+		}
+		space = true
+	}
+	return t
 }
 
 // distinct returns the terms without repeats, in order of first appearance.

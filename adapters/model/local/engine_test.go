@@ -609,3 +609,13 @@ func TestBestFirstChunk(t *testing.T) {
 		})
 	}
 }
+
+// TestSpaced checks that a line is trimmed and its white space made single spaces as
+// strings.Fields and strings.Join make them, whether or not it is so already.
+func TestSpaced(t *testing.T) {
+	for _, l := range []string{"", " \n", "One two.\n", "One  two.", "\tOne two. ", "One\u00a0two three\r\n", "Um, dois e três.", "a \u2003b"} {
+		if got, want := spaced(l), strings.Join(strings.Fields(l), " "); got != want {
+			t.Errorf("spaced(%q) = %q, want %q", l, got, want)
+		}
+	}
+}
