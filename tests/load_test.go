@@ -83,7 +83,7 @@ func quickLoadConfig() loadConfig {
 // (embedded,production), BENCH_ROUNDS, BENCH_DURATION (a Go duration), BENCH_SAMPLES,
 // BENCH_STREAMS, BENCH_ACCOUNTS, BENCH_CHAT_ACCOUNTS, BENCH_EVENTS, BENCH_RATES (100,300),
 // BENCH_CLIENTS, BENCH_CHAT_CLIENTS, BENCH_CHAT_RATE, BENCH_PROGRAM_ENV (NAME=value pairs
-// separated by spaces, given to every program after the default SVC_PLAN_PRO_RATE_LIMITS),
+// separated by spaces, the service's settings or the Go runtime's: programSetting; given to every program after the default SVC_PLAN_PRO_RATE_LIMITS),
 // BENCH_OUT (the report file; "-" for none), BENCH_NOTE, BENCH_MEASURES (relay,chat,hooks: the
 // groups of measures to run; all when unset), BENCH_BASE_BIN (a directory with another build's
 // svc-api and svc-worker, e.g. of the main branch: each environment then runs twice, "<env>" with
@@ -154,8 +154,8 @@ func loadConfigFromEnv(t testing.TB) loadConfig {
 	}
 	for _, kv := range strings.Fields(os.Getenv("BENCH_PROGRAM_ENV")) {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || !strings.HasPrefix(name, "SVC_") {
-			t.Fatalf("BENCH_PROGRAM_ENV: %q is not SVC_NAME=value", kv)
+		if !ok || !programSetting(name) {
+			t.Fatalf("BENCH_PROGRAM_ENV: %q is not SVC_NAME=value (or a Go runtime setting: GOMAXPROCS, GOGC, GOMEMLIMIT, GODEBUG)", kv)
 		}
 		c.programEnv = append(c.programEnv, name, value)
 	}
@@ -185,8 +185,8 @@ func loadConfigFromEnv(t testing.TB) loadConfig {
 	}
 	for _, kv := range strings.Fields(os.Getenv("BENCH_BASE_PROGRAM_ENV")) {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || !strings.HasPrefix(name, "SVC_") {
-			t.Fatalf("BENCH_BASE_PROGRAM_ENV: %q is not SVC_NAME=value", kv)
+		if !ok || !programSetting(name) {
+			t.Fatalf("BENCH_BASE_PROGRAM_ENV: %q is not SVC_NAME=value (or a Go runtime setting: GOMAXPROCS, GOGC, GOMEMLIMIT, GODEBUG)", kv)
 		}
 		c.baseEnv = append(c.baseEnv, name, value)
 	}
@@ -195,6 +195,17 @@ func loadConfigFromEnv(t testing.TB) loadConfig {
 		t.Fatal("BENCH_ROUNDS, BENCH_ACCOUNTS and BENCH_CHAT_ACCOUNTS must be at least 1")
 	}
 	return c
+}
+
+// programSetting reports whether name may be given to the programs by BENCH_PROGRAM_ENV and
+// BENCH_BASE_PROGRAM_ENV: the service's settings, and the Go runtime's that an operator may set
+// (to compare, say, one build with GOMAXPROCS=1 and without).
+func programSetting(name string) bool {
+	switch name {
+	case "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG":
+		return true
+	}
+	return strings.HasPrefix(name, "SVC_")
 }
 
 // TestLoad is `make bench`: the full run of the load harness, skipped unless SVC_BENCH=1.

@@ -1,7 +1,5 @@
 package knowledge
 
-import "github.com/svcagent/svc/domain/language"
-
 // compoundWeight is the weight of the feature of two adjacent words of a question written as
 // one ("log book" for a page's "logbook", "e bike" for "ebike"), against 1 for a word of its own.
 const compoundWeight = 1.0
@@ -9,16 +7,15 @@ const compoundWeight = 1.0
 // compounds returns, for the sentences' query, the stem features of the pairs of adjacent words of a query that the items
 // hold written as one word and the query does not (have: the query's features so far); nil when
 // none.
-func (m *faqMatcher) compounds(query string, have []feature) []feature {
-	lang := language.Detect(query, m.lang)
-	words := lowerWords(query)
+func (m *faqMatcher) compounds(q *query, have []feature) []feature {
+	words := q.words
 	var out []feature
 	for i := 0; i+1 < len(words); i++ {
 		if stopPart(words[i]) || stopPart(words[i+1]) {
 			continue // "the book", "is it": no word of a page is written so
 		}
 		joined := words[i] + words[i+1]
-		key, ok := m.stemKey(joined, foldWord(joined), lang)
+		key, ok := m.stemKey(joined, foldWord(joined), q.lang)
 		if !ok {
 			continue
 		}

@@ -19,7 +19,7 @@ func TestCompounds(t *testing.T) {
 	} {
 		var got []string
 		raw := m.textFeatures(c.query)
-		for _, f := range m.compounds(c.query, raw) {
+		for _, f := range m.compounds(m.parse(c.query), raw) {
 			got = append(got, f.key)
 		}
 		if len(got) != len(c.want) || len(got) > 0 && got[0] != c.want[0] {

@@ -3,8 +3,6 @@ package knowledge
 import (
 	"slices"
 	"strings"
-
-	"github.com/svcagent/svc/domain/language"
 )
 
 // coverBoost, times the square of its coverage (coverage), is added to the similarity of a
@@ -26,22 +24,20 @@ const coverBoost = 0.13
 // "el guia habla ingles? vienen unos amigos"). Nil when the query has no content word, or when
 // at least half of its content words are in no item: the Brain may then not know what it is
 // about ("do you have any job openings" is not asking the opening hours).
-func (m *faqMatcher) coverage(query string) []float64 {
-	lang := language.Detect(query, m.lang)
+func (m *faqMatcher) coverage(q *query) []float64 {
+	lang := q.lang
 	syn := thesauri[lang]
 	var words [][]int32 // of each content word: its stem's id, else those of its synonyms the items hold
 	var weights []float64
 	total := 0.0
 	unknown := 0
-	qwords := lowerWords(query)
-	phrases := phraseGroups(syn, qwords)
-	for i, w := range qwords {
-		folded := foldWord(w)
+	phrases := phraseGroups(syn, q.folded)
+	for i, folded := range q.folded {
 		if !contentWord(folded, lang) {
 			continue
 		}
 		var ids []int32
-		if id, ok := m.feats.get("w" + foldWord(m.stemWord(w, lang))); ok {
+		if id, ok := m.feats.get(q.stems[i]); ok {
 			ids = []int32{id}
 		} else if syn != nil {
 			// A word no item holds is covered by its synonyms ("weekdays", "Monday to Friday").
@@ -94,12 +90,12 @@ func (m *faqMatcher) coverage(query string) []float64 {
 	return out
 }
 
-// formOnly reports whether a query in lang is made only of its form: stop words, light words and
-// the words that ask a kind of fact ("where are you located", "when are you open"), no word that
+// formOnly reports whether a query is made only of its form: stop words, light words and the
+// words that ask a kind of fact ("where are you located", "when are you open"), no word that
 // says what it is about.
-func formOnly(query, lang string) bool {
-	for _, w := range lowerWords(query) {
-		if contentWord(foldWord(w), lang) {
+func formOnly(q *query) bool {
+	for _, w := range q.folded {
+		if contentWord(w, q.lang) {
 			return false
 		}
 	}
@@ -211,26 +207,23 @@ func (m *faqMatcher) memberIDs(syn *synonyms, g int32, lang string) []memberIDs 
 	})
 }
 
-// phraseGroups returns, for each of the words (lower case) of a query, the groups of the
-// thesaurus syn of the phrases of several words it is in, with those phrases (folded); nil when
-// none.
-func phraseGroups(syn *synonyms, words []string) [][]inPhrase {
-	if syn == nil || len(words) < 2 {
+// phraseGroups returns, for each of the words (folded) of a query, the groups of the thesaurus
+// syn of the phrases of several words it is in, with those phrases (folded); nil when none.
+func phraseGroups(syn *synonyms, folded []string) [][]inPhrase {
+	if syn == nil || len(folded) < 2 {
 		return nil
 	}
-	folded := make([]string, len(words))
-	for i, w := range words {
-		folded[i] = foldWord(w)
-	}
 	var out [][]inPhrase
+	var buf []byte
 	for i := 0; i+3 <= len(folded); i++ { // a phrasal verb split by its object (expand)
 		if !splitObject[folded[i+1]] {
 			continue
 		}
-		phrase := folded[i] + " " + folded[i+2]
-		if gs, ok := syn.phrases[" "+phrase+" "]; ok {
+		buf = phraseKey(buf, folded[i], folded[i+2])
+		if gs, ok := syn.phrases[string(buf)]; ok {
+			phrase := string(buf[1 : len(buf)-1])
 			if out == nil {
-				out = make([][]inPhrase, len(words))
+				out = make([][]inPhrase, len(folded))
 			}
 			for _, k := range []int{i, i + 2} {
 				for _, g := range gs {
@@ -241,13 +234,14 @@ func phraseGroups(syn *synonyms, words []string) [][]inPhrase {
 	}
 	for n := 2; n <= thesaurusPhrase; n++ {
 		for i := 0; i+n <= len(folded); i++ {
-			phrase := strings.Join(folded[i:i+n], " ")
-			gs, ok := syn.phrases[" "+phrase+" "]
+			buf = phraseKey(buf, folded[i:i+n]...)
+			gs, ok := syn.phrases[string(buf)]
 			if !ok {
 				continue
 			}
+			phrase := string(buf[1 : len(buf)-1])
 			if out == nil {
-				out = make([][]inPhrase, len(words))
+				out = make([][]inPhrase, len(folded))
 			}
 			for k := i; k < i+n; k++ {
 				for _, g := range gs {

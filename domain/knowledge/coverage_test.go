@@ -11,22 +11,22 @@ func TestCoverage(t *testing.T) {
 		{Question: "Each class lasts 75 minutes.", Answer: "1"},
 		{Question: "Pilates mats are free for every class.", Answer: "2"},
 	}, "We offer hatha yoga, vinyasa and pilates. Each class lasts 75 minutes.", nil, nil, sentenceStopWeight)
-	cov := m.coverage("do you do pilates")
+	cov := m.coverage(m.parse("do you do pilates"))
 	if len(cov) != 3 || math.Abs(cov[0]-1) > 1e-9 || math.Abs(cov[2]-1) > 1e-9 || cov[1] != 0 {
 		t.Errorf(`coverage("do you do pilates") = %v, want [1 0 1]: "do" is a light word, "you" a stop word`, cov)
 	}
-	cov = m.coverage("pilates class")
+	cov = m.coverage(m.parse("pilates class"))
 	if len(cov) != 3 || !(cov[0] > 0 && cov[0] < 1) || math.Abs(cov[2]-1) > 1e-9 || !(cov[1] > 0 && cov[1] < 1) {
 		t.Errorf(`coverage("pilates class") = %v, want the third sentence whole, the others in part`, cov)
 	}
 	// A word no sentence holds counts against every sentence, but covers none: "pilates class
 	// tomorrow" is two thirds covered at most; "job openings" has half its words unknown.
-	cov = m.coverage("pilates class tomorrow")
+	cov = m.coverage(m.parse("pilates class tomorrow"))
 	if len(cov) != 3 || !(cov[2] > 0.5 && cov[2] < 1) || !(cov[0] > 0 && cov[0] < cov[2]) {
 		t.Errorf(`coverage("pilates class tomorrow") = %v, want the third sentence most, under 1`, cov)
 	}
 	for _, q := range []string{"do you have any job openings", "do you do", "hello", "pilates for toddlers tomorrow"} {
-		if cov := m.coverage(q); cov != nil {
+		if cov := m.coverage(m.parse(q)); cov != nil {
 			t.Errorf("coverage(%q) = %v, want nil (half its content words in no sentence, or no content word)", q, cov)
 		}
 	}
@@ -36,10 +36,10 @@ func TestCoverage(t *testing.T) {
 		{Question: "We are open Monday to Friday from 8am to 6pm.", Answer: "0"},
 		{Question: "We work with local farms.", Answer: "1"},
 	}, "We are open Monday to Friday from 8am to 6pm. We work with local farms.", nil, nil, sentenceStopWeight)
-	if cov := m.coverage("hours on weekdays"); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || cov[1] != 0 {
+	if cov := m.coverage(m.parse("hours on weekdays")); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || cov[1] != 0 {
 		t.Errorf(`coverage("hours on weekdays") = %v, want [1 0]`, cov)
 	}
-	if cov := m.coverage("any jobs"); cov != nil {
+	if cov := m.coverage(m.parse("any jobs")); cov != nil {
 		t.Errorf(`coverage("any jobs") = %v, want nil`, cov)
 	}
 	// The words of a phrase of the thesaurus are covered by the phrase's synonyms too: "indoor
@@ -48,7 +48,7 @@ func TestCoverage(t *testing.T) {
 		{Question: "Spinning runs at 7am.", Answer: "0"},
 		{Question: "Rent a bike for $25.", Answer: "1"},
 	}, "Spinning runs at 7am. Rent a bike for $25.", nil, nil, sentenceStopWeight)
-	if cov := m.coverage("is there indoor bike"); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || !(cov[1] > 0 && cov[1] < 1) {
+	if cov := m.coverage(m.parse("is there indoor bike")); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || !(cov[1] > 0 && cov[1] < 1) {
 		t.Errorf(`coverage("is there indoor bike") = %v, want [1 (0, 1)]`, cov)
 	}
 	// A number of the customer's (an age, a group size) is no content word: the Brain states
@@ -58,7 +58,7 @@ func TestCoverage(t *testing.T) {
 		{Question: "Call-outs cost £60.", Answer: "1"},
 	}, "Pensioners over 70 get 10% off labour. Call-outs cost £60.", nil, nil, sentenceStopWeight)
 	for _, q := range []string{"im 74, pensioners?", "pensioners 74 75"} {
-		if cov := m.coverage(q); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || cov[1] != 0 {
+		if cov := m.coverage(m.parse(q)); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || cov[1] != 0 {
 			t.Errorf(`coverage(%q) = %v, want [1 0]`, q, cov)
 		}
 	}
@@ -90,7 +90,7 @@ func TestCoveringFAQ(t *testing.T) {
 		{"installments?", "finance"}, // by its synonyms (the page's "instalments" is not an item)
 	} {
 		got := ""
-		if f, _ := ix.coveringFAQ(ix.contentTerms(c.query)); f >= 0 {
+		if f, _ := ix.coveringFAQ(ix.contentTerms(ix.faq.parse(c.query))); f >= 0 {
 			got = ix.faqs[f].ID
 		}
 		if got != c.want {

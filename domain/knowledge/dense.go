@@ -56,15 +56,15 @@ const (
 // word of rank r (from 0) has frequency 1 / ((r+1) · zipfNorm).
 var zipfNorm = math.Log(400_000) + 0.5772
 
-// embed returns the weighted mean of the vectors of the words of a text in English (raw: not
-// centred), and whether it has one: whether at least denseCoverage of its content words (not
-// stop words) have a vector, so that a text in another language that says little to Detect
-// ("Há estacionamento?") is not read by the few of its words that English has too.
-func (d *denseSpace) embed(text string) ([]float32, bool) {
+// embed returns the weighted mean of the vectors of the words (folded: foldWords) of a text in
+// English (raw: not centred), and whether it has one: whether at least denseCoverage of its
+// content words (not stop words) have a vector, so that a text in another language that says
+// little to Detect ("Há estacionamento?") is not read by the few of its words that English has
+// too.
+func (d *denseSpace) embed(words []string) ([]float32, bool) {
 	v := make([]float32, d.dims)
 	content, known := 0, 0
-	for _, w := range lowerWords(text) {
-		folded := foldWord(w)
+	for _, folded := range words {
 		if len(folded) < 2 {
 			continue
 		}

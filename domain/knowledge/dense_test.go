@@ -135,7 +135,7 @@ func TestMeaningOfText(t *testing.T) {
 		{"how do i", false},                   // stop words only
 		{"", false},
 	} {
-		v, ok := d.embed(c.text)
+		v, ok := d.embed(foldWords(c.text))
 		if ok != c.ok {
 			t.Errorf("embed(%q) ok = %v, want %v", c.text, ok, c.ok)
 		}

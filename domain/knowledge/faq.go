@@ -72,12 +72,15 @@ type faqMatcher struct {
 	vecs      []float32
 	centroids []float32
 	members   [][]int32
+	// bufs hold the buffers (*featureBuf) of the features of queries, counted once the matcher
+	// is built.
+	bufs sync.Pool
 	// synonyms caches the keys of the stems of each thesaurus group's members that some item
 	// holds (expand), by language and group.
 	synonyms sync.Map
 }
 
-// featureBuf holds what textFeatures counts a text's features in.
+// featureBuf holds what count counts a text's features in.
 type featureBuf struct {
 	seen   map[string]int // the index of each feature in order
 	order  []string       // the features in the order they first appear
@@ -108,6 +111,7 @@ func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors) *faq
 func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWeight float64) *faqMatcher {
 	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, stopWeight: stopWeight, answer: make([]int32, len(faqs)),
 		words: map[string][]string{}, buf: &featureBuf{seen: map[string]int{}}}
+	m.bufs.New = func() any { return &featureBuf{seen: map[string]int{}} }
 	answers := map[string]int32{}
 	feats := map[string]int32{} // while the matcher is built; then m.feats
 	var keys []string           // of the features, by id
@@ -200,7 +204,7 @@ func (m *faqMatcher) indexDense(faqs []FAQ, wv WordVectors, answers int) {
 		if language.Detect(f.Question, m.lang) != "en" {
 			continue
 		}
-		if v, ok := d.embed(f.Question); ok {
+		if v, ok := d.embed(foldWords(f.Question)); ok {
 			raw[i] = v
 		}
 	}
@@ -230,11 +234,11 @@ func (m *faqMatcher) indexDense(faqs []FAQ, wv WordVectors, answers int) {
 
 // denseQuery returns the unit vector of meaning of a query, or nil when it has none (no word
 // vectors, not English, no word with a vector).
-func (m *faqMatcher) denseQuery(query string) []float32 {
-	if m.dense == nil || language.Detect(query, m.lang) != "en" {
+func (m *faqMatcher) denseQuery(q *query) []float32 {
+	if m.dense == nil || q.lang != "en" {
 		return nil
 	}
-	raw, ok := m.dense.embed(query)
+	raw, ok := m.dense.embed(q.folded)
 	if !ok {
 		return nil
 	}
@@ -265,23 +269,23 @@ func normalise(doc []feature, w []float64) {
 	}
 }
 
-// match returns, for a query of features raw (textFeatures), the similarity in [0, 1] of the query with each item (sim, one per item), the
+// match returns, for a query of features raw (queryFeatures), the similarity in [0, 1] of the query with each item (sim, one per item), the
 // score in [0, 1] of each answer (one per answer, indexed like answer), and whether the query's
 // vector of meaning took part (meant): for an English FAQ with word vectors, a part
 // (denseWeight) of the similarity and of the score is the cosine of the vectors of meaning (an
 // answer's: best item and centroid as for the words), and the classifier reads the vector too.
-func (m *faqMatcher) match(query string, raw []feature) (sim, scores []float64, meant bool) {
-	q := m.weigh(raw)
+func (m *faqMatcher) match(q *query, raw []feature) (sim, scores []float64, meant bool) {
+	own := m.weigh(raw)
 	sim = make([]float64, len(m.answer))
-	if x := m.wordsExpand(query, raw); len(x) > 0 {
+	if x := m.wordsExpand(q, raw); len(x) > 0 {
 		m.similarity(m.weigh(append(raw[:len(raw):len(raw)], x...)), sim)
 	} else {
-		m.similarity(q, sim)
+		m.similarity(own, sim)
 	}
 	scores = m.aggregate(sim, m.norm, faqBestWeight)
 	var qv []float32
-	if len(q) > 0 {
-		qv = m.denseQuery(query)
+	if len(own) > 0 {
+		qv = m.denseQuery(q)
 	}
 	if qv != nil {
 		dsim, dscores := m.meaning(qv)
@@ -292,8 +296,8 @@ func (m *faqMatcher) match(query string, raw []feature) (sim, scores []float64, 
 			sim[i] = (1-denseWeight)*sim[i] + denseWeight*max(dsim[i], 0)
 		}
 	}
-	if m.cls != nil && len(q) > 0 {
-		for g, p := range m.cls.predict(m, q, qv) {
+	if m.cls != nil && len(own) > 0 {
+		for g, p := range m.cls.predict(m, own, qv) {
 			scores[g] = (1-classifierWeight)*scores[g] + classifierWeight*p
 		}
 	}
@@ -421,19 +425,37 @@ func (m *faqMatcher) weigh(q []feature) []feature {
 // marking those that only stop words give; nil for a text of stop words only.
 func (m *faqMatcher) textFeatures(text string) []feature {
 	lang := language.Detect(text, m.lang)
+	words := lowerWords(text)
+	return m.count(len(words), func(i int) ([]string, bool) { return m.wordKeys(words[i], lang) })
+}
+
+// queryFeatures returns the features of a query as textFeatures does those of its text.
+func (m *faqMatcher) queryFeatures(q *query) []feature {
+	return m.count(len(q.words), func(i int) ([]string, bool) {
+		if q.stems[i] == "" {
+			return nil, false
+		}
+		_, stop := stopwords[q.folded[i]]
+		return featureKeys(q.stems[i], q.folded[i]), stop
+	})
+}
+
+// count returns the features of the n words of a text, of which keys gives the feature keys of
+// word i and whether it is a stop word (as wordKeys does), as textFeatures says.
+func (m *faqMatcher) count(n int, keys func(i int) ([]string, bool)) []feature {
 	// The features in the order they first appear, with their counts; while the matcher is
 	// built, in the same buffers for every text.
 	b := m.buf
 	if b == nil {
-		size := min(3*len(text), 512) // about the features of a text's words
-		b = &featureBuf{seen: make(map[string]int, size), order: make([]string, 0, size), counts: make([]int, 0, size), stops: make([]bool, 0, size)}
+		b = m.bufs.Get().(*featureBuf)
+		defer m.bufs.Put(b)
 	}
 	clear(b.seen)
 	seen, order, counts, stops := b.seen, b.order[:0], b.counts[:0], b.stops[:0]
 	defer func() { b.order, b.counts, b.stops = order, counts, stops }()
 	content := false
-	for _, w := range lowerWords(text) {
-		keys, stop := m.wordKeys(w, lang)
+	for i := range n {
+		keys, stop := keys(i)
 		if keys == nil {
 			continue
 		}
@@ -460,10 +482,9 @@ func (m *faqMatcher) textFeatures(text string) []feature {
 	return out
 }
 
-// wordKeys returns the keys of the features of a lower-case word in lang: its stem's (the word
-// itself for a stop word), then its character n-grams; and whether it is a stop word. Nil for a
-// word that has none (a single letter). While the matcher is built, the keys of each word are
-// made once (m.words), however often the word occurs.
+// wordKeys returns the keys of the features of a lower-case word in lang (featureKeys), and
+// whether it is a stop word. Nil for a word that has none (a single letter). While the matcher
+// is built, the keys of each word are made once (m.words), however often the word occurs.
 func (m *faqMatcher) wordKeys(w, lang string) ([]string, bool) {
 	folded := foldWord(w)
 	if folded == "" || len(folded) == 1 && !isDigit(folded[0]) {
@@ -475,22 +496,39 @@ func (m *faqMatcher) wordKeys(w, lang string) ([]string, bool) {
 			return keys, stop
 		}
 	}
-	keys := make([]string, 0, 3*len(folded))
-	if stop {
-		keys = append(keys, "w"+folded)
-	} else {
-		keys = append(keys, "w"+foldWord(m.stemWord(w, lang)))
-	}
-	g := " " + folded + " "
-	for n := faqGramMin; n <= faqGramMax; n++ {
-		for i := 0; i+n <= len(g); i++ {
-			keys = append(keys, "g"+g[i:i+n])
-		}
-	}
+	keys := featureKeys(m.stemFeature(w, folded, lang), folded)
 	if m.words != nil {
 		m.words[lang+":"+w] = keys
 	}
 	return keys, stop
+}
+
+// featureKeys returns the keys of the features of a word (folded) whose stem's feature is stem
+// (stemFeature): that one, then the word's character n-grams, marked at its ends. The n-grams'
+// keys share one string.
+func featureKeys(stem, folded string) []string {
+	g := " " + folded + " "
+	size := 0
+	for n := faqGramMin; n <= faqGramMax; n++ {
+		size += max(len(g)-n+1, 0) * (1 + n)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for n := faqGramMin; n <= faqGramMax; n++ {
+		for i := 0; i+n <= len(g); i++ {
+			b.WriteByte('g')
+			b.WriteString(g[i : i+n])
+		}
+	}
+	grams := b.String()
+	keys := make([]string, 0, 3*len(folded))
+	keys = append(keys, stem)
+	for n := faqGramMin; n <= faqGramMax; n++ {
+		for i := 0; i+n <= len(g); i++ {
+			keys, grams = append(keys, grams[:1+n]), grams[1+n:]
+		}
+	}
+	return keys
 }
 
 // apostrophes drops the apostrophes of a text.
@@ -503,6 +541,15 @@ func lowerWords(text string) []string {
 	return strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
 	})
+}
+
+// foldWords returns the words of a text (lowerWords), accents folded (foldWord).
+func foldWords(text string) []string {
+	words := lowerWords(text)
+	for i, w := range words {
+		words[i] = foldWord(w)
+	}
+	return words
 }
 
 // foldWord returns a word lower case, accents folded, as Tokens reads it.
@@ -522,7 +569,7 @@ type Stemmer interface {
 // stemWord returns the stem of a lower-case word in lang, or the word itself without a stemmer,
 // for words of fewer than 3 letters and for words with digits.
 func (m *faqMatcher) stemWord(w, lang string) string {
-	if m.stem == nil || len(w) < 3 || strings.ContainsAny(w, "0123456789") {
+	if m.stem == nil || len(w) < 3 || hasDigit(w) {
 		return w
 	}
 	return m.stem.Stem(spellAccents(w, lang), lang)
@@ -534,9 +581,9 @@ func (m *faqMatcher) stemWord(w, lang string) string {
 // matricular" meets an FAQ question in the business's words as the pages' sentences do. A
 // synonym shares no term (Hit.Overlap), so an item it finds that shares none with the question
 // is still not answered.
-func (m *faqMatcher) wordsExpand(query string, raw []feature) []feature {
+func (m *faqMatcher) wordsExpand(q *query, raw []feature) []feature {
 	if m.cls != nil || m.dense != nil || len(raw) == 0 {
 		return nil
 	}
-	return m.expand(query, raw)
+	return m.expand(q, raw)
 }

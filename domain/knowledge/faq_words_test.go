@@ -21,19 +21,19 @@ func TestWordsExpand(t *testing.T) {
 		{"what is the capital of france", false},
 	} {
 		raw := m.textFeatures(c.query)
-		if got := len(m.wordsExpand(c.query, raw)) > 0; got != c.expanded {
+		if got := len(m.wordsExpand(m.parse(c.query), raw)) > 0; got != c.expanded {
 			t.Errorf("%q: expanded %v, want %v", c.query, got, c.expanded)
 		}
 	}
 	q := "my grandpa passed away, can you send something for the memorial"
-	sim, _, _ := m.match(q, m.textFeatures(q))
+	sim, _, _ := m.match(m.parse(q), m.textFeatures(q))
 	plain := make([]float64, len(faqs))
 	m.similarity(m.weigh(m.textFeatures(q)), plain)
 	if !(sim[0] > 2*plain[0]) || sim[2] > plain[2] {
 		t.Errorf("%q: similarities %v, without synonyms %v: want the sympathy item's twice as high, the plants' no higher", q, sim, plain)
 	}
 	m.cls = &classifier{}
-	if x := m.wordsExpand(q, m.textFeatures(q)); x != nil {
+	if x := m.wordsExpand(m.parse(q), m.textFeatures(q)); x != nil {
 		t.Errorf("with a classifier: synonyms %v, want none", x)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/svcagent/svc/domain/language"
 )
 
 // Kind says what a Hit is.
@@ -349,8 +347,9 @@ type candidate struct {
 	covers, sole bool
 	meant        bool
 	confidence   float64
-	sentence     int32 // of a chunk: its best sentence in ix.sents, or -1
-	second       int32 // of a chunk: a second sentence in ix.sents, or -1 (Hit.Second)
+	sentence     int32   // of a chunk: its best sentence in ix.sents, or -1
+	second       int32   // of a chunk: a second sentence in ix.sents, or -1 (Hit.Second)
+	sentHeld     float64 // of a chunk: the share of the query's content words its best sentence holds
 }
 
 // Search returns the k best hits for a query, best first; k 0 means DefaultHits. queryVec is the
@@ -365,7 +364,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		return nil
 	}
 	known, unknown := ix.lookup(Tokens(query))
-	normQuery := NormalizeQuestion(query)
+	q := ix.faq.parse(query)
 
 	// BM25 of every entry, and the most any entry could score.
 	bufp := ix.scratch.Get().(*[]float64)
@@ -393,15 +392,15 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 
 	var (
-		sent          []float64
+		sent, held    []float64
 		which, second []int32
 	)
 	var raw []feature // the query's features for the FAQ's and the sentences' matchers
 	if len(ix.faqs) > 0 || ix.sents != nil {
-		raw = ix.faq.textFeatures(query)
+		raw = ix.faq.queryFeatures(q)
 	}
 	if ix.sents != nil {
-		sent, which, second = ix.sents.best(query, raw, len(ix.chunks))
+		sent, which, second, held = ix.sents.best(q, raw, len(ix.chunks))
 	}
 	top := make(topK, 0, k)
 	for e := range len(ix.chunks) {
@@ -418,6 +417,9 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 			if sent != nil {
 				s, c.sentence, c.second = sent[e], which[e], second[e]
 			}
+			if held != nil {
+				c.sentHeld = held[e]
+			}
 			c.score = (1-sentenceWeight)*c.score + sentenceWeight*s
 		}
 		if c.score > 0 {
@@ -430,10 +432,10 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	contentUnknown := 0
 	small := ix.sents != nil || ix.faq.cls == nil && ix.titleTerms != nil
 	if small {
-		content, contentUnknown = ix.contentTerms(query)
+		content, contentUnknown = ix.contentTerms(q)
 	}
 	cover := candidate{entry: -1}
-	for _, c := range ix.matchFAQ(query, raw, known, unknown, normQuery, qv, bm25, content, contentUnknown) {
+	for _, c := range ix.matchFAQ(q, raw, known, unknown, qv, bm25, content, contentUnknown) {
 		top.push(c, ix.better)
 		if c.covers {
 			cover = c
@@ -446,6 +448,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		}
 		return 1
 	})
+	nearTie(top, len(ix.chunks))
 	if cover.entry >= 0 && len(top) == k && !slices.ContainsFunc(top, func(c candidate) bool { return c.entry == cover.entry }) {
 		top[k-1] = cover // the item that holds the question's words is among the hits (Hit.Covers)
 	}
@@ -478,11 +481,11 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 // the Strong one if any, else the most similar, unless it scores 0 and is not Strong. Its score
 // is its answer's (faqMatcher), its BM25 that of its question and answer; Overlap and Strong are
 // as Index says.
-func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown int, normQuery string, qv []float32, bm25 []float64, words [][]int32, unknownWords int) []candidate {
+func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, qv []float32, bm25 []float64, words [][]int32, unknownWords int) []candidate {
 	if len(ix.faqs) == 0 {
 		return nil
 	}
-	sim, scores, meant := ix.faq.match(query, raw)
+	sim, scores, meant := ix.faq.match(q, raw)
 	cover, sole := -1, false
 	small := ix.faq.cls == nil && ix.titleTerms != nil
 	if small {
@@ -505,8 +508,10 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		e := len(ix.chunks) + f
 		g := ix.faq.answer[f]
 		c := candidate{entry: int32(e), bm25: bm25[e]}
-		c.overlap = dice(known, unknown, ix.questTerms[f])
-		same := normQuery != "" && normQuery == ix.questions[f]
+		if c.bm25 > 0 { // else it holds no term of the query (each adds a positive BM25)
+			c.overlap = dice(known, unknown, ix.questTerms[f])
+		}
+		same := q.norm != "" && q.norm == ix.questions[f]
 		if same {
 			c.overlap = 1
 		}
@@ -520,11 +525,6 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 		c.strong = same || scores[g] == first && (c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine))
 		c.covers = f == cover
 		c.sole = c.covers && sole
-		other := first
-		if scores[g] == first {
-			other = second
-		}
-		c.confidence = ix.faq.confidence(c.score, other, meant)
 		if r := rep[g]; r.entry < 0 || c.strong && !r.strong || c.strong == r.strong && sim[f] > sim[int(r.entry)-len(ix.chunks)] {
 			rep[g] = c
 		}
@@ -532,6 +532,11 @@ func (ix *Index) matchFAQ(query string, raw []feature, known []int32, unknown in
 	out := rep[:0]
 	for _, c := range rep {
 		if c.entry >= 0 && (c.score > 0 || c.strong || c.covers) {
+			other := first // the confidence is its answer's, the same for each of its items
+			if c.score == first {
+				other = second
+			}
+			c.confidence = ix.faq.confidence(c.score, other, meant)
 			out = append(out, c)
 		}
 	}
@@ -610,16 +615,11 @@ func (ix *Index) held(e int32, words [][]int32, unknown int) float64 {
 // the terms of the content words of its synonyms (the thesaurus, of its own groups and of the
 // thesaurus's phrases of the query that hold it: "pay monthly"); and how many content words have
 // neither.
-func (ix *Index) contentTerms(query string) (words [][]int32, unknown int) {
-	lang := language.Detect(query, ix.faq.lang)
+func (ix *Index) contentTerms(q *query) (words [][]int32, unknown int) {
+	lang := q.lang
 	syn := thesauri[lang]
-	lower := lowerWords(query)
-	folded := make([]string, len(lower))
-	for i, w := range lower {
-		folded[i] = foldWord(w)
-	}
-	phrases := phraseGroups(syn, lower)
-	for i, f := range folded {
+	phrases := phraseGroups(syn, q.folded)
+	for i, f := range q.folded {
 		if !contentWord(f, lang) {
 			continue
 		}
@@ -761,4 +761,36 @@ func dot(a, b []float32) float32 {
 		s0 += a[i] * b[i]
 	}
 	return s0 + s1 + s2 + s3
+}
+
+// tieMargin is how near the best chunk's score a second chunk must come for the two to be tied
+// (nearTie).
+const tieMargin = 0.03
+
+// nearTie puts first, of the two best chunks of a small Brain (whatever FAQ items rank between)
+// when they are nearly tied (tieMargin), the one whose best sentence holds more of the query's content words: their
+// scores say no more than a word or two weighed differently ("qto custa o banho de um shih tzu
+// pequeno": the hotel's "A diária custa R$ 90 para cães pequenos" and the bath's "Banho para
+// cães de porte pequeno: R$ 55"), and the sentence answered from is the one that holds what the
+// customer asked about.
+func nearTie(top topK, chunks int) {
+	i, j := -1, -1
+	for k, c := range top {
+		if int(c.entry) >= chunks {
+			continue
+		}
+		if i < 0 {
+			i = k
+		} else {
+			j = k
+			break
+		}
+	}
+	if j < 0 {
+		return
+	}
+	a, b := top[i], top[j]
+	if b.score >= (1-tieMargin)*a.score && b.sentHeld > a.sentHeld {
+		top[i], top[j] = b, a
+	}
 }

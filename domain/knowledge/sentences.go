@@ -6,8 +6,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/svcagent/svc/domain/language"
 )
 
 // Parameters of the sentence matcher of small Brains (see sentenceMatcher), tuned on the
@@ -71,31 +69,30 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 	return s
 }
 
-// best returns the similarity in [0, 1] of the query (of features raw: textFeatures, the same
+// best returns the similarity in [0, 1] of the query (of features raw: queryFeatures, the same
 // for the FAQ's matcher and this one, both of the Brain's language) with the best sentence of
 // each chunk and that sentence's index (one of each per chunk, n chunks; -1 where none
 // matches), or nil when the query has nothing to look up.
-func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, []int32, []int32) {
-	q := s.m.weigh(raw)
-	if len(q) == 0 {
-		return s.bareForm(query, n)
+func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int32, []int32, []float64) {
+	own := s.m.weigh(raw)
+	if len(own) == 0 {
+		out, which, second := s.bareForm(q, n)
+		return out, which, second, nil
 	}
 	sim := make([]float64, len(s.chunk))
-	x := s.m.expand(query, raw)
-	x = append(x, s.m.compounds(query, append(raw[:len(raw):len(raw)], x...))...)
+	x := s.m.expand(q, raw)
+	x = append(x, s.m.compounds(q, append(raw[:len(raw):len(raw)], x...))...)
 	if len(x) > 0 {
 		s.m.similarity(s.m.weigh(append(raw[:len(raw):len(raw)], x...)), sim)
-		s.titlesUnexpanded(q, sim)
+		s.titlesUnexpanded(own, sim)
 	} else {
-		s.m.similarity(q, sim)
+		s.m.similarity(own, sim)
 	}
-	lang := language.Detect(query, s.m.lang)
-	words := padded(query)
-	asked := askedBy(words, cueWords[lang])
+	asked := askedBy(q.padded, cueWords[q.lang])
 	// A sentence holding the question's content words gains by their share (coverage); when the
 	// question asks a kind of fact by its form, only a sentence stating one ("como faço marcação"
 	// asks a way to book, not the sentence of walk-ins that holds "marcação").
-	formOnly := asked != 0 && formOnly(query, lang)
+	formOnly := asked != 0 && formOnly(q)
 	if formOnly {
 		// A question of its form only ("whats your address") has no content word: a sentence
 		// stating the fact it asks holds all it asks, and is covered whole.
@@ -104,7 +101,12 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 				sim[i] = min(v+coverBoost, 1)
 			}
 		}
-	} else if cov := s.m.coverage(query); cov != nil {
+	}
+	var cov []float64
+	if !formOnly {
+		cov = s.m.coverage(q)
+	}
+	if cov != nil {
 		for i, v := range sim {
 			if v > 0 && (asked == 0 || s.cues[i]&asked != 0) {
 				sim[i] = min(v+coverBoost*cov[i]*cov[i], 1)
@@ -118,7 +120,7 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 			}
 		}
 	}
-	if part := askedBy(words, dayPartWords[lang]); part != 0 {
+	if part := askedBy(q.padded, dayPartWords[q.lang]); part != 0 {
 		// A question about a part of the day ("classes in the morning") is answered by the
 		// sentence stating times in it, not by one of the same words at other hours only.
 		for i, v := range sim {
@@ -153,7 +155,16 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 			}
 		}
 	}
-	return out, which, second
+	var held []float64
+	if cov != nil {
+		held = make([]float64, n)
+		for c, w := range which {
+			if w >= 0 {
+				held[c] = cov[w]
+			}
+		}
+	}
+	return out, which, second, held
 }
 
 // bareForm scores, for a question of stop words only that asks a place or a time ("where r u",
@@ -161,8 +172,8 @@ func (s *sentenceMatcher) best(query string, raw []feature, n int) ([]float64, [
 // it asks as a question of its form only ("whats your address") scores those it holds nothing
 // against: covered whole, with the cue's boost, the chunk by its sentences alone. The first such
 // sentence of a chunk stands for it. Nil when it asks neither.
-func (s *sentenceMatcher) bareForm(query string, n int) ([]float64, []int32, []int32) {
-	asked := askedBy(padded(query), cueWords[language.Detect(query, s.m.lang)]) & (cuePlace | cueTime)
+func (s *sentenceMatcher) bareForm(q *query, n int) ([]float64, []int32, []int32) {
+	asked := askedBy(q.padded, cueWords[q.lang]) & (cuePlace | cueTime)
 	if asked == 0 {
 		return nil, nil, nil
 	}

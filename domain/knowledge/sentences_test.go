@@ -189,7 +189,7 @@ func TestFormOnly(t *testing.T) {
 		{"how do i do something", "en", true},
 		{"como faço", "pt", true},
 	} {
-		if got := formOnly(c.query, c.lang); got != c.want {
+		if got := formOnly(&query{lang: c.lang, folded: foldWords(c.query)}); got != c.want {
 			t.Errorf("formOnly(%q) = %v, want %v", c.query, got, c.want)
 		}
 	}

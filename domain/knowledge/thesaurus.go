@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/svcagent/svc/domain/language"
 )
 
 // thesaurusWeight is the weight, in all, of the synonyms a question's word is expanded with
@@ -290,9 +288,8 @@ var thesauri = func() map[string]*synonyms {
 // does not hold itself (raw: its features) and some item does: a synonym no item holds would
 // only weigh the query down. Each group's synonyms weigh thesaurusWeight in all, times
 // thesaurusKnown when only words the items hold themselves led to the group; nil when none.
-func (m *faqMatcher) expand(query string, raw []feature) []feature {
-	lang := language.Detect(query, m.lang)
-	s := thesauri[lang]
+func (m *faqMatcher) expand(q *query, raw []feature) []feature {
+	s := thesauri[q.lang]
 	if s == nil || len(raw) == 0 {
 		return nil
 	}
@@ -308,27 +305,26 @@ func (m *faqMatcher) expand(query string, raw []feature) []feature {
 			scale = append(scale, f)
 		}
 	}
-	words := lowerWords(query)
-	folded := make([]string, len(words))
-	for i, w := range words {
-		folded[i] = foldWord(w)
-	}
+	folded := q.folded
+	var buf []byte
 	for n := 2; n <= thesaurusPhrase; n++ { // the phrases: runs of n words
 		for i := 0; i+n <= len(folded); i++ {
-			if gs, ok := s.phrases[" "+strings.Join(folded[i:i+n], " ")+" "]; ok {
+			buf = phraseKey(buf, folded[i:i+n]...)
+			if gs, ok := s.phrases[string(buf)]; ok {
 				add(gs, 1)
 			}
 		}
 	}
 	for i := 0; i+3 <= len(folded); i++ { // a phrasal verb split by its object: "pick it up"
 		if splitObject[folded[i+1]] {
-			if gs, ok := s.phrases[" "+folded[i]+" "+folded[i+2]+" "]; ok {
+			buf = phraseKey(buf, folded[i], folded[i+2])
+			if gs, ok := s.phrases[string(buf)]; ok {
 				add(gs, 1)
 			}
 		}
 	}
-	for i, w := range words {
-		key, ok := m.stemKey(w, folded[i], lang)
+	for i := range q.words {
+		key, ok := q.stemKey(i)
 		if !ok {
 			continue
 		}
@@ -348,7 +344,7 @@ func (m *faqMatcher) expand(query string, raw []feature) []feature {
 	var out []feature
 	for k, g := range groups {
 		start := len(out)
-		for _, key := range m.groupKeys(s, lang, g) {
+		for _, key := range m.groupKeys(s, q.lang, g) {
 			if !have[key] {
 				have[key] = true
 				out = append(out, feature{key: key, weight: 1})
@@ -396,13 +392,11 @@ func cached[T any](c *sync.Map, key any, build func() T) T {
 // stemKey returns the key of the stem feature of a lower-case word (folded: the same folded) in
 // lang, as wordKeys makes it; false for a stop word or a single letter.
 func (m *faqMatcher) stemKey(w, folded, lang string) (string, bool) {
-	if folded == "" || len(folded) == 1 && !isDigit(folded[0]) {
-		return "", false
-	}
 	if _, stop := stopwords[folded]; stop {
 		return "", false
 	}
-	return "w" + foldWord(m.stemWord(w, lang)), true
+	key := m.stemFeature(w, folded, lang)
+	return key, key != ""
 }
 
 // titlesUnexpanded sets the similarity of the titles (sim, of every sentence) to that of the

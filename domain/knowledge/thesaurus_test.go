@@ -37,7 +37,7 @@ func TestThesaurus(t *testing.T) {
 	m := ix.sents.m
 	keys := func(query string) []string {
 		var out []string
-		for _, f := range m.expand(query, m.textFeatures(query)) {
+		for _, f := range m.expand(m.parse(query), m.textFeatures(query)) {
 			out = append(out, f.key)
 			if f.gram || f.weight <= 0 || f.weight > thesaurusWeight {
 				t.Errorf("%q: synonym %+v", query, f)
@@ -92,7 +92,7 @@ func TestSplitPhrase(t *testing.T) {
 		{"pick the parcel up", false}, // a noun between: no phrase
 	} {
 		var keys []string
-		for _, f := range m.expand(c.query, m.textFeatures(c.query)) {
+		for _, f := range m.expand(m.parse(c.query), m.textFeatures(c.query)) {
 			keys = append(keys, f.key)
 		}
 		if got := slices.Contains(keys, "wcollect"); got != c.want {

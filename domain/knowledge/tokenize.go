@@ -94,6 +94,16 @@ func isWordStart(s string) bool {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
+// hasDigit reports whether a word holds a digit.
+func hasDigit(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if isDigit(w[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 // folds maps lower-case Latin letters with diacritics to plain ASCII.
 var folds = func() map[rune]string {
 	m := map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'đ': "d", 'ð': "d", 'þ': "th", 'ł': "l", 'ı': "i"}
@@ -136,7 +146,7 @@ var folds = func() map[rune]string {
 //     flores → flor, box and boxes → box), -y → -i (policy), pt -ão → -o (opção and opções →
 //     opco) and pt -m → -n (viagem and viagens → viagen, item and itens → iten).
 func stem(w string) string {
-	if len(w) < 4 || strings.ContainsAny(w, "0123456789") {
+	if len(w) < 4 || hasDigit(w) {
 		return w
 	}
 	switch n := len(w); {

@@ -209,8 +209,9 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 
 // best returns the hit to answer from: the FAQ item whose answer is surest, if sure enough
 // (lim.confidence) and sharing a term with the question or matched by meaning too (Meant: a large
-// English FAQ with word vectors), since the owner wrote it to answer questions; else the chunk
-// of the highest score, if at least lim.score; the first of equals. An
+// English FAQ with word vectors), since the owner wrote it to answer questions; else the first
+// chunk of the hits scoring at least lim.score (the hits are best first; of two chunks nearly
+// tied, the one whose best sentence holds more of the question's words comes first). An
 // FAQ item matched only loosely (Overlap at most LooseOverlap: "Is there parking near the shop?"
 // for "When is the shop open on Sunday mornings?") yields to a page passage that answers the
 // question in its own words, and one that shares only light words with the question
@@ -236,7 +237,7 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
-		if h.Kind == knowledge.KindChunk && h.Score > near.Score {
+		if h.Kind == knowledge.KindChunk && near.Kind == "" {
 			near = h
 		}
 		if h.Kind == knowledge.KindFAQ && h.Confidence >= lim.confidence && h.Confidence > sure.Confidence {
@@ -248,7 +249,7 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 			faq = h
 		case h.Kind == knowledge.KindFAQ && h.Covers && (faq.Kind == "" || faq.Overlap <= LooseOverlap && !faq.Covers):
 			faq = h
-		case h.Kind == knowledge.KindChunk && h.Score >= lim.score && h.Score > chunk.Score:
+		case h.Kind == knowledge.KindChunk && h.Score >= lim.score && chunk.Kind == "":
 			chunk = h
 		}
 	}
@@ -645,10 +646,10 @@ func sentences(text string) []sentence {
 	}
 	line := 0
 	for l := range strings.Lines(text) {
-		l = strings.Join(strings.Fields(l), " ")
+		l = spaced(l)
 		start := 0
 		for i, r := range l {
-			if !strings.ContainsRune(enders, r) {
+			if r != '.' && r != '!' && r != '?' && r != '…' { // not one of enders
 				continue
 			}
 			j := i + utf8.RuneLen(r)
@@ -670,6 +671,24 @@ func sentences(text string) []sentence {
 		line++
 	}
 	return out
+}
+
+// spaced returns a line trimmed, its runs of white space single spaces (its strings.Fields
+// joined by spaces): the line itself, trimmed, when they are already.
+func spaced(l string) string {
+	t := strings.TrimSpace(l)
+	space := false
+	for _, r := range t {
+		if !unicode.IsSpace(r) {
+			space = false
+			continue
+		}
+		if r != ' ' || space {
+			return strings.Join(strings.Fields(t), " ")
+		}
+		space = true
+	}
+	return t
 }
 
 // distinct returns the terms without repeats, in order of first appearance.

@@ -583,3 +583,39 @@ func TestBestLooseFAQ(t *testing.T) {
 		})
 	}
 }
+
+// TestBestFirstChunk: the engine answers the first chunk of the hits over MinScore, not the one
+// scoring most: the search puts first, of two chunks nearly tied, the one whose best sentence
+// holds more of the question's words (knowledge's nearTie: "qto custa o banho de um shih tzu
+// pequeno", the bath's prices at 0.192 before the hotel's at 0.195).
+func TestBestFirstChunk(t *testing.T) {
+	chunk := func(text string, score float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: text}, Score: score}
+	}
+	for _, tt := range []struct {
+		name string
+		hits []knowledge.Hit
+		want string
+	}{
+		{"the first, scoring less", []knowledge.Hit{chunk("banho", 0.192), chunk("hotel", 0.195)}, "banho"},
+		{"the first, scoring more", []knowledge.Hit{chunk("hotel", 0.195), chunk("banho", 0.192)}, "hotel"},
+		{"the first over MinScore", []knowledge.Hit{chunk("under", 0.05), chunk("banho", 0.192), chunk("hotel", 0.195)}, "banho"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := best(tt.hits, "qto custa o banho de um shih tzu pequeno", shipped)
+			if !ok || h.Chunk.Text != tt.want {
+				t.Errorf("best = %q, %v; want %q", h.Chunk.Text, ok, tt.want)
+			}
+		})
+	}
+}
+
+// TestSpaced checks that a line is trimmed and its white space made single spaces as
+// strings.Fields and strings.Join make them, whether or not it is so already.
+func TestSpaced(t *testing.T) {
+	for _, l := range []string{"", " \n", "One two.\n", "One  two.", "\tOne two. ", "One\u00a0two three\r\n", "Um, dois e três.", "a \u2003b"} {
+		if got, want := spaced(l), strings.Join(strings.Fields(l), " "); got != want {
+			t.Errorf("spaced(%q) = %q, want %q", l, got, want)
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package knowledge
+
+import "testing"
+
+// TestNearTie: of two chunks of a small Brain within tieMargin of each other, the one whose best
+// sentence holds more of the question's content words comes first (nearTie); chunks further
+// apart, or holding as much, keep the order of their scores.
+func TestNearTie(t *testing.T) {
+	var docs []Doc
+	for _, c := range []Chunk{
+		{ID: "hotel", URL: "https://pets.example/hotel", Title: "Hotel e creche", Text: "Hotelzinho: hospedagem para cães com passeios duas vezes por dia. A diária custa R$ 90 para cães pequenos e R$ 120 para cães grandes."},
+		{ID: "banho", URL: "https://pets.example/banho", Title: "Banho e tosa", Text: "O banho é feito com shampoo hipoalergênico e secagem morna. Banho para cães de porte pequeno: R$ 55 de pelo curto e R$ 65 de pelo longo. Tosa completa a partir de R$ 90. Avisamos por WhatsApp quando o pet estiver pronto para ir para casa."},
+	} {
+		docs = append(docs, Doc{Chunk: c})
+	}
+	ix := NewIndex(docs, nil, lightStemmer{}, nil)
+	for _, tt := range []struct {
+		query string
+		want  string // the first hit's chunk
+	}{
+		// 0.340 against the hotel's 0.346: the bath's sentence holds "banho" too.
+		{"qto custa o banho para cães pequenos", "banho"},
+		{"qto custa banho cães pequenos", "banho"},
+		// 0.254 against 0.283: not tied, the better score first.
+		{"qto custa o banho pra cães pequenos", "hotel"},
+		// The hotel's sentence holds what the question asks as much as the bath's.
+		{"qto custa a diária para cães pequenos", "hotel"},
+	} {
+		hits := ix.Search(tt.query, nil, 3)
+		if len(hits) == 0 || hits[0].Chunk.ID != tt.want {
+			t.Errorf("Search(%q): %v; want %s first", tt.query, hits, tt.want)
+		}
+	}
+	// An FAQ item between the two chunks does not part them; the FAQ item keeps its place.
+	top := topK{{entry: 0, score: 0.30, sentHeld: 0.5}, {entry: 2, score: 0.299}, {entry: 1, score: 0.295, sentHeld: 1}}
+	nearTie(top, 2)
+	if top[0].entry != 1 || top[1].entry != 2 || top[2].entry != 0 {
+		t.Errorf("nearTie: %v; want entries 1, 2, 0", top)
+	}
+}
