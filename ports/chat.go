@@ -41,11 +41,11 @@ type Conversations interface {
 	// (done), records the charge as Usage.Charge does within x.Limit, and adds the events to the
 	// outbox (see Exchange.HooksOnly); it returns the conversation, the period's spending after
 	// the charge, and whether it left an event pending (not written done: the relay must hand it
-	// on), so that the caller nudges the relay only then. When any of it cannot be done so (the conversation belongs to another channel,
-	// the charge does not fit or its period is not open yet, a concurrent message took the next
-	// place) it writes nothing (but, when a concurrent charge took the room left, the
-	// conversation opened) and returns ErrNotExchanged, and the caller stores the message the
-	// long way.
+	// on), so that the caller nudges the relay only then. When any of it cannot be done so (the
+	// conversation belongs to another channel, the charge does not fit or its period is not open
+	// yet, a concurrent message took the next place) it writes nothing (but, when a concurrent
+	// charge took the room left, the conversation opened) and returns ErrNotExchanged, and the
+	// caller stores the message the long way.
 	Exchange(ctx context.Context, x Exchange) (c conversation.Conversation, spent int, pending bool, err error)
 }
 
