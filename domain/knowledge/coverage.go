@@ -208,48 +208,24 @@ func (m *faqMatcher) memberIDs(syn *synonyms, g int32, lang string) []memberIDs 
 }
 
 // phraseGroups returns, for each of the words (folded) of a query, the groups of the thesaurus
-// syn of the phrases of several words it is in, with those phrases (folded); nil when none.
+// syn of the phrases of several words it is in (eachPhrase), with those phrases (folded); nil
+// when none.
 func phraseGroups(syn *synonyms, folded []string) [][]inPhrase {
 	if syn == nil || len(folded) < 2 {
 		return nil
 	}
 	var out [][]inPhrase
-	var buf []byte
-	for i := 0; i+3 <= len(folded); i++ { // a phrasal verb split by its object (expand)
-		if !splitObject[folded[i+1]] {
-			continue
+	syn.eachPhrase(folded, func(at []int, key []byte, gs []int32) {
+		if out == nil {
+			out = make([][]inPhrase, len(folded))
 		}
-		buf = phraseKey(buf, folded[i], folded[i+2])
-		if gs, ok := syn.phrases[string(buf)]; ok {
-			phrase := string(buf[1 : len(buf)-1])
-			if out == nil {
-				out = make([][]inPhrase, len(folded))
-			}
-			for _, k := range []int{i, i + 2} {
-				for _, g := range gs {
-					out[k] = append(out[k], inPhrase{g, phrase})
-				}
+		phrase := string(key[1 : len(key)-1])
+		for _, k := range at {
+			for _, g := range gs {
+				out[k] = append(out[k], inPhrase{g, phrase})
 			}
 		}
-	}
-	for n := 2; n <= thesaurusPhrase; n++ {
-		for i := 0; i+n <= len(folded); i++ {
-			buf = phraseKey(buf, folded[i:i+n]...)
-			gs, ok := syn.phrases[string(buf)]
-			if !ok {
-				continue
-			}
-			phrase := string(buf[1 : len(buf)-1])
-			if out == nil {
-				out = make([][]inPhrase, len(folded))
-			}
-			for k := i; k < i+n; k++ {
-				for _, g := range gs {
-					out[k] = append(out[k], inPhrase{g, phrase})
-				}
-			}
-		}
-	}
+	})
 	return out
 }
 

@@ -306,23 +306,7 @@ func (m *faqMatcher) expand(q *query, raw []feature) []feature {
 		}
 	}
 	folded := q.folded
-	var buf []byte
-	for n := 2; n <= thesaurusPhrase; n++ { // the phrases: runs of n words
-		for i := 0; i+n <= len(folded); i++ {
-			buf = phraseKey(buf, folded[i:i+n]...)
-			if gs, ok := s.phrases[string(buf)]; ok {
-				add(gs, 1)
-			}
-		}
-	}
-	for i := 0; i+3 <= len(folded); i++ { // a phrasal verb split by its object: "pick it up"
-		if splitObject[folded[i+1]] {
-			buf = phraseKey(buf, folded[i], folded[i+2])
-			if gs, ok := s.phrases[string(buf)]; ok {
-				add(gs, 1)
-			}
-		}
-	}
+	s.eachPhrase(folded, func(_ []int, _ []byte, gs []int32) { add(gs, 1) })
 	for i := range q.words {
 		key, ok := q.stemKey(i)
 		if !ok {
@@ -409,6 +393,35 @@ func (s *sentenceMatcher) titlesUnexpanded(q []feature, sim []float64) {
 	for i, t := range s.title {
 		if t {
 			sim[i] = own[i]
+		}
+	}
+}
+
+// eachPhrase calls f with each phrase of the thesaurus in a query's words (folded): the runs of 2
+// to thesaurusPhrase words, shortest first, then the phrasal verbs split by their object ("pick
+// it up": splitObject); with the positions of its words, its key (as phraseKey writes it; f must
+// not keep it) and its groups.
+func (s *synonyms) eachPhrase(folded []string, f func(at []int, key []byte, gs []int32)) {
+	var buf []byte
+	at := make([]int, 0, thesaurusPhrase)
+	for n := 2; n <= thesaurusPhrase; n++ {
+		for i := 0; i+n <= len(folded); i++ {
+			buf = phraseKey(buf, folded[i:i+n]...)
+			if gs, ok := s.phrases[string(buf)]; ok {
+				at = at[:0]
+				for k := i; k < i+n; k++ {
+					at = append(at, k)
+				}
+				f(at, buf, gs)
+			}
+		}
+	}
+	for i := 0; i+3 <= len(folded); i++ {
+		if splitObject[folded[i+1]] {
+			buf = phraseKey(buf, folded[i], folded[i+2])
+			if gs, ok := s.phrases[string(buf)]; ok {
+				f(append(at[:0], i, i+2), buf, gs)
+			}
 		}
 	}
 }
