@@ -38,8 +38,8 @@ var dayPartWords = map[string]map[dayPart][]string{
 	},
 }
 
-// askedDayPart returns the parts of the day a question in lang asks about (dayPartWords).
-func askedDayPart(query, lang string) dayPart { return askedBy(padded(query), dayPartWords[lang]) }
+// dayParts returns the parts of the day the query asks about (dayPartWords).
+func (q *query) dayParts() dayPart { return askedBy(q.padded, dayPartWords[q.lang]) }
 
 // clockTime matches a time of day as pages write it: "7:30", "9am", "9 pm", "6h30", "19h",
 // "10.30 am"; its groups are the hour, the minutes and am or pm.

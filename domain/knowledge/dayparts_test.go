@@ -20,8 +20,8 @@ func TestAskedDayPart(t *testing.T) {
 		{"hay clases por la tarde", "es", partAfternoon},
 		{"tienen algun tour de noche", "es", partEvening},
 	} {
-		if got := askedDayPart(tc.q, tc.lang); got != tc.want {
-			t.Errorf("askedDayPart(%q) = %b, want %b", tc.q, got, tc.want)
+		if got := questionIn(tc.q, tc.lang).dayParts(); got != tc.want {
+			t.Errorf("day parts of %q = %b, want %b", tc.q, got, tc.want)
 		}
 	}
 }

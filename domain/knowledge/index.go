@@ -552,11 +552,10 @@ func (ix *Index) coveringFAQ(words [][]int32, unknown int) (int, bool) {
 	if len(words) == 0 || unknown > 0 {
 		return -1, false
 	}
-	holds := ix.holds
 	found := -1
 	for f := range ix.faqs {
 		e := int32(len(ix.chunks) + f)
-		if slices.ContainsFunc(words, func(ids []int32) bool { return !holds(e, ids) }) {
+		if slices.ContainsFunc(words, func(ids []int32) bool { return !ix.holds(e, ids) }) {
 			continue
 		}
 		if found >= 0 {
@@ -569,7 +568,7 @@ func (ix *Index) coveringFAQ(words [][]int32, unknown int) (int, bool) {
 	}
 	sole := true
 	for c := range ix.chunks {
-		if !slices.ContainsFunc(words, func(ids []int32) bool { return !holds(int32(c), ids) }) {
+		if !slices.ContainsFunc(words, func(ids []int32) bool { return !ix.holds(int32(c), ids) }) {
 			sole = false
 			break
 		}
@@ -768,11 +767,11 @@ func dot(a, b []float32) float32 {
 const tieMargin = 0.03
 
 // nearTie puts first, of the two best chunks of a small Brain (whatever FAQ items rank between)
-// when they are nearly tied (tieMargin), the one whose best sentence holds more of the query's content words: their
-// scores say no more than a word or two weighed differently ("qto custa o banho de um shih tzu
-// pequeno": the hotel's "A diária custa R$ 90 para cães pequenos" and the bath's "Banho para
-// cães de porte pequeno: R$ 55"), and the sentence answered from is the one that holds what the
-// customer asked about.
+// when they are nearly tied (tieMargin), the one whose best sentence holds more of the query's
+// content words: their scores say no more than a word or two weighed differently ("qto custa o
+// banho de um shih tzu pequeno": the hotel's "A diária custa R$ 90 para cães pequenos" and the
+// bath's "Banho para cães de porte pequeno: R$ 55"), and the sentence answered from is the one
+// that holds what the customer asked about.
 func nearTie(top topK, chunks int) {
 	i, j := -1, -1
 	for k, c := range top {

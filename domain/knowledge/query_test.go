@@ -31,3 +31,8 @@ func TestQueryFeatures(t *testing.T) {
 		t.Errorf("parse: %+v", q)
 	}
 }
+
+// questionIn returns a question in lang as the cues read it (query.cues, query.dayParts).
+func questionIn(text, lang string) *query {
+	return &query{text: text, lang: lang, padded: " " + NormalizeQuestion(text) + " "}
+}

@@ -25,7 +25,7 @@ const (
 	sentenceStopWeight = 0.3
 	// cueBoost is added to the similarity of a sentence that states the kind of fact the
 	// question asks for by its form (a price for "how much", a place for "where", a time for
-	// "when"; askedCue).
+	// "when"; query.cues).
 	cueBoost = 0.1
 )
 
@@ -88,7 +88,7 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 	} else {
 		s.m.similarity(own, sim)
 	}
-	asked := askedBy(q.padded, cueWords[q.lang])
+	asked := q.cues()
 	// A sentence holding the question's content words gains by their share (coverage); when the
 	// question asks a kind of fact by its form, only a sentence stating one ("como faço marcação"
 	// asks a way to book, not the sentence of walk-ins that holds "marcação").
@@ -120,7 +120,7 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 			}
 		}
 	}
-	if part := askedBy(q.padded, dayPartWords[q.lang]); part != 0 {
+	if part := q.dayParts(); part != 0 {
 		// A question about a part of the day ("classes in the morning") is answered by the
 		// sentence stating times in it, not by one of the same words at other hours only.
 		for i, v := range sim {
@@ -173,7 +173,7 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 // against: covered whole, with the cue's boost, the chunk by its sentences alone. The first such
 // sentence of a chunk stands for it. Nil when it asks neither.
 func (s *sentenceMatcher) bareForm(q *query, n int) ([]float64, []int32, []int32) {
-	asked := askedBy(q.padded, cueWords[q.lang]) & (cuePlace | cueTime)
+	asked := q.cues() & (cuePlace | cueTime)
 	if asked == 0 {
 		return nil, nil, nil
 	}
@@ -260,12 +260,8 @@ var cueWords = map[string]map[cue][]string{
 	},
 }
 
-// askedCue returns the cues of a question in lang.
-func askedCue(query, lang string) cue { return askedBy(padded(query), cueWords[lang]) }
-
-// padded returns a query folded as NormalizeQuestion writes it, with a space on either side, as
-// askedBy reads it.
-func padded(query string) string { return " " + NormalizeQuestion(query) + " " }
+// cues returns the kinds of fact the query asks (cueWords).
+func (q *query) cues() cue { return askedBy(q.padded, cueWords[q.lang]) }
 
 // askedBy returns the union of the keys of lists (flags: cues, parts of the day) whose list holds
 // a phrase of words (a question as padded writes it).

@@ -46,8 +46,8 @@ func TestCues(t *testing.T) {
 	}
 	for lang, cases := range asked {
 		for _, c := range cases {
-			if got := askedCue(c.query, lang); got != c.want {
-				t.Errorf("askedCue(%q, %s) = %b, want %b", c.query, lang, got, c.want)
+			if got := questionIn(c.query, lang).cues(); got != c.want {
+				t.Errorf("cues of %q (%s) = %b, want %b", c.query, lang, got, c.want)
 			}
 		}
 	}
