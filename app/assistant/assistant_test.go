@@ -372,6 +372,25 @@ func TestUpstreamProposesTheDomainDecides(t *testing.T) {
 	}
 }
 
+// TestUpstreamProposalMissingADetail: a model's tool call without the detail the action needs (a
+// note without text, from a model that ignored the tool's required fields) is not run empty: the
+// reply asks for it (needs_input), and nothing is saved.
+func TestUpstreamProposalMissingADetail(t *testing.T) {
+	f := newFixture(t, true)
+	f.model.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(model.Response{Message: model.Message{Role: model.RoleAssistant,
+		Content: "Saving it.", ToolCalls: []model.ToolCall{{ID: "1", Name: "note", Arguments: `{"text":"  "}`}}}}, nil)
+	f.records.EXPECT().List(gomock.Any(), "acct_a", gomock.Any(), 5).Return(nil, 0, nil).AnyTimes()
+	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(nil)
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("save a note"), Mode: sp("do")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != assistant.StatusNeedsInput || len(r.Actions) != 0 || r.Approval != nil || r.ConversationID == "" ||
+		r.Text == nil || *r.Text != "What should it say?" {
+		t.Errorf("reply %+v, want needs_input asking for the note's text", r)
+	}
+}
+
 func TestAgentNotConfigured(t *testing.T) {
 	f := newFixture(t, false)
 	f.profiles.prof.BusinessName = ""

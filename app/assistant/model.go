@@ -125,7 +125,7 @@ func (s *Service) interpretWithModel(ctx context.Context, acct account.Account, 
 			Subject: args.Subject, Text: args.Text, Name: args.Name, Email: args.Email, Phone: args.Phone, Date: args.Date,
 			Setting: args.Setting, Value: args.Value, Question: args.Question, Answer: args.Answer, Query: args.Query, Target: args.Target})
 	}
-	return it, nil
+	return it.Checked(), nil
 }
 
 // prompt is the model's system message: whose assistant it is, the mode, and the owner's
