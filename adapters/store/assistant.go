@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/wire"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/approval"
@@ -252,13 +253,22 @@ type AssistantHistory struct{ db *bun.DB }
 // NewAssistantHistory returns the assistant-conversation repository of db.
 func NewAssistantHistory(db *bun.DB) *AssistantHistory { return &AssistantHistory{db: db} }
 
-// Add appends turns after the conversation's last, in one transaction; a concurrent add to
-// the same conversation fails on the primary key rather than interleave.
+// Add appends turns after the conversation's last, in one transaction. Concurrent adds to the
+// same conversation (the owner sending several messages with one conversation_id) take turns:
+// on Postgres on an advisory lock of the conversation, taken before its last turn is read (two
+// adds reading the same last turn would both write the next one, and one would fail on the
+// primary key); SQLite's write lock already makes them so. Each add's turns stay together.
 func (r *AssistantHistory) Add(ctx context.Context, accountID string, turns ...assistant.Turn) error {
 	if len(turns) == 0 {
 		return nil
 	}
 	return inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		if tx.Dialect().Name() == dialect.PG {
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext(?))",
+				"assistant_turns:"+accountID+":"+turns[0].ConversationID); err != nil {
+				return fmt.Errorf("add turns: %w", err)
+			}
+		}
 		var last sql.NullInt64
 		if err := tx.NewSelect().Model((*turnRow)(nil)).ColumnExpr("MAX(seq)").
 			Where("account_id = ?", accountID).Where("conversation_id = ?", turns[0].ConversationID).

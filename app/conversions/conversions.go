@@ -45,7 +45,7 @@ func (s *Service) Record(ctx context.Context, accountID string, c conversion.Con
 		if c.ConversationID != "" {
 			if err := s.conversations.Tag(ctx, accountID, c.ConversationID, c.Kind, c.CreatedAt); err != nil {
 				if domain.IsNotFound(err) {
-					return domain.NotFound("conversation " + c.ConversationID)
+					return domain.NotFound("conversation " + domain.Quote(c.ConversationID))
 				}
 				return err
 			}

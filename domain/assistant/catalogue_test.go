@@ -155,6 +155,7 @@ func TestValidate(t *testing.T) {
 		{"line breaks kept", Request{Message: s("a\nb")}, ""},
 		{"no message", Request{}, "message"},
 		{"blank message", Request{Message: s("  \n ")}, "message"},
+		{"invisible message", Request{Message: s("\u200b\u200b\ufeff")}, "message"},
 		{"message too long", Request{Message: s(stringOf('a', MaxMessage+1))}, "message"},
 		{"message at the limit", Request{Message: s(stringOf('é', MaxMessage))}, ""},
 		{"input too long", Request{Message: s("hi"), Input: s(stringOf('a', MaxInput+1))}, "input"},

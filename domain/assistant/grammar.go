@@ -54,6 +54,24 @@ type Interpretation struct {
 	Text string
 }
 
+// Checked returns the interpretation asking for the first detail its actions lack, when it asks
+// for none: an upstream model's tool call is held to the catalogue's required details as the
+// command grammar is (a note without text is not saved empty; an e-mail without a recipient is
+// not left waiting for an approval that cannot send it). The model's words are dropped then, so
+// that the question is asked.
+func (in Interpretation) Checked() Interpretation {
+	if in.Missing != "" {
+		return in
+	}
+	for _, a := range in.Actions {
+		if m := missingOf(a); m != "" {
+			in.Missing, in.Text = m, ""
+			return in
+		}
+	}
+	return in
+}
+
 // Understood reports whether the message was a command or a question.
 func (in Interpretation) Understood() bool {
 	return len(in.Actions) > 0 || in.Query != nil || in.Missing != "" || in.Text != ""
@@ -318,39 +336,44 @@ func Complete(prev Interpretation, answer string) Interpretation {
 
 // missingOf returns the detail an action still lacks, or "".
 func missingOf(a Action) string {
+	blank := func(s string) bool { return strings.TrimSpace(s) == "" }
 	switch a.Type {
+	case Contact, Lead:
+		if blank(a.Name) && blank(a.Email) && blank(a.Phone) {
+			return "name"
+		}
 	case Email:
-		if a.To == "" {
+		if blank(a.To) {
 			return "to"
 		}
-		if a.Text == "" && a.Subject == "" {
+		if blank(a.Text) && blank(a.Subject) {
 			return "text"
 		}
 	case Message:
-		if a.To == "" {
+		if blank(a.To) {
 			return "to"
 		}
-		if a.Text == "" {
+		if blank(a.Text) {
 			return "text"
 		}
 	case FAQ:
-		if a.Question == "" || a.Question == "?" || a.Answer == "" {
+		if blank(a.Question) || a.Question == "?" || blank(a.Answer) {
 			return "answer"
 		}
 	case Settings:
-		if a.Value == "" {
+		if blank(a.Value) {
 			return "value"
 		}
 	case WebSearch:
-		if a.Query == "" {
+		if blank(a.Query) {
 			return "what"
 		}
 	case Image:
-		if a.Text == "" {
+		if blank(a.Text) {
 			return "what"
 		}
 	case Note, Task, Event, Booking, SocialPost:
-		if a.Text == "" {
+		if blank(a.Text) {
 			return "text"
 		}
 	}

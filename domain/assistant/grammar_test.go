@@ -97,3 +97,29 @@ func TestComplete(t *testing.T) {
 		})
 	}
 }
+
+func TestChecked(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      Interpretation
+		missing string
+		text    string
+	}{
+		{"complete", Interpretation{Actions: []Action{{Type: Note, Text: "x"}}, Text: "ok"}, "", "ok"},
+		{"note without text", Interpretation{Actions: []Action{{Type: Note, Text: " "}}, Text: "Saving it."}, "text", ""},
+		{"e-mail without recipient", Interpretation{Actions: []Action{{Type: Email, Text: "hi"}}}, "to", ""},
+		{"contact without anything", Interpretation{Actions: []Action{{Type: Contact}}}, "name", ""},
+		{"contact by e-mail", Interpretation{Actions: []Action{{Type: Contact, Email: "a@b.co"}}}, "", ""},
+		{"the second action", Interpretation{Actions: []Action{{Type: Note, Text: "x"}, {Type: FAQ, Question: "Q?"}}}, "answer", ""},
+		{"already missing", Interpretation{Actions: []Action{{Type: Note}}, Missing: "detail", Text: "Which?"}, "detail", "Which?"},
+		{"refused actions need nothing", Interpretation{Actions: []Action{{Type: Delete}, {Type: CarCommand}}}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.in.Checked()
+			if got.Missing != tt.missing || got.Text != tt.text || len(got.Actions) != len(tt.in.Actions) {
+				t.Errorf("Checked() = %+v, want missing %q, text %q", got, tt.missing, tt.text)
+			}
+		})
+	}
+}

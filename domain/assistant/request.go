@@ -11,7 +11,7 @@ import (
 
 // Limits of spec 4.7 and part 8, in characters.
 const (
-	MaxMessage = 8000
+	MaxMessage = conversation.MaxMessage // 8000, as a customer's message
 	MaxInput   = 8000
 )
 
@@ -64,8 +64,10 @@ func (r Request) Validate() (approve string, in Instruction, err error) {
 		return "", Instruction{}, domain.Invalid("message", "message is required (or approve, alone)")
 	}
 	in = Instruction{Message: *r.Message, Mode: Ask}
-	if n := utf8.RuneCountInString(in.Message); strings.TrimSpace(in.Message) == "" || n > MaxMessage {
-		return "", Instruction{}, domain.Invalid("message", "message must be 1 to %d characters, not blank", MaxMessage)
+	// as a customer's chat message: 1 to 8000 characters, and blank (spaces and invisible
+	// characters only, such as zero-width spaces) is refused before anything is charged
+	if err := conversation.ValidateMessage("message", in.Message); err != nil {
+		return "", Instruction{}, err
 	}
 	if r.Input != nil {
 		if utf8.RuneCountInString(*r.Input) > MaxInput {

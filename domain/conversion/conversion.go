@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversation"
 )
 
 // Kinds of conversion.
@@ -43,8 +44,9 @@ const (
 	MaxAmount    = 1e12
 )
 
-// Validate checks a conversion before it is stored, naming the field at fault, and puts the
-// currency in upper case.
+// Validate checks a conversion before it is stored, naming the field at fault (a conversation_id
+// is checked as the conversations' keys are: no id of over 200 characters is ever looked up), and
+// puts the currency in upper case.
 func (c *Conversion) Validate() error {
 	if !slices.Contains(Kinds, c.Kind) {
 		return domain.Invalid("kind", "kind must be one of %s", strings.Join(Kinds, ", "))
@@ -69,6 +71,10 @@ func (c *Conversion) Validate() error {
 	}
 	if utf8.RuneCountInString(c.Reference) > MaxReference {
 		return domain.Invalid("reference", "reference must be at most %d characters", MaxReference)
+	}
+	if c.ConversationID != "" {
+		// the key a conversation was made with: POST /v1/chat and /v1/sessions check it so
+		return conversation.ValidateID("conversation_id", c.ConversationID)
 	}
 	return nil
 }

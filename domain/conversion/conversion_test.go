@@ -2,6 +2,7 @@ package conversion
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/svcagent/svc/domain"
@@ -25,6 +26,9 @@ func TestValidate(t *testing.T) {
 		{name: "unknown currency", c: Conversion{Kind: "sale", Amount: 3, HasAmount: true, Currency: "EUX"}, field: "currency"},
 		{name: "currency alone is checked too", c: Conversion{Kind: "lead", Currency: "XYZ"}, field: "currency"},
 		{name: "long reference", c: Conversion{Kind: "lead", Reference: string(make([]byte, MaxReference+1))}, field: "reference"},
+		{name: "conversation id", c: Conversion{Kind: "lead", ConversationID: "whatsapp:351912345678"}},
+		{name: "long conversation id", c: Conversion{Kind: "lead", ConversationID: strings.Repeat("a", 201)}, field: "conversation_id"},
+		{name: "conversation id with a space", c: Conversion{Kind: "lead", ConversationID: "a b"}, field: "conversation_id"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

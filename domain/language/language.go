@@ -36,7 +36,12 @@ const minScore = 3
 // function words, greetings and characteristic letters (ã, õ, ç, ñ, ¿, ¡, "ção", "ción" …). It
 // returns fallback when the text gives too little evidence ("ok", "123", an emoji) or when two
 // languages score the same.
+//
+// E-mail addresses, web addresses and host names ("ana@example.com", "https://loja.example/x",
+// "shop.example.com") are not words of any language and give no evidence: "com" is also
+// Portuguese for "with".
 func Detect(text, fallback string) string {
+	text = withoutAddresses(text)
 	var s scores
 	for _, r := range text {
 		switch r {
@@ -61,6 +66,62 @@ func Detect(text, fallback string) string {
 		return fallback
 	}
 	return codes[best]
+}
+
+// withoutAddresses returns text without its e-mail addresses, web addresses and host names: the
+// runs of non-space characters that hold an "@", a "://" or a dot between two letters. Text
+// without any of them is returned as it is, without a copy.
+func withoutAddresses(text string) string {
+	if !mayHoldAddress(text) {
+		return text
+	}
+	fields := strings.Fields(text)
+	kept := fields[:0]
+	for _, f := range fields {
+		if !isAddress(f) {
+			kept = append(kept, f)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// mayHoldAddress reports whether text has an "@", a "://" or a dot before a lower-case letter.
+func mayHoldAddress(text string) bool {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '@':
+			return true
+		case '.', ':':
+			if i+1 < len(text) && (text[i+1] >= 'a' && text[i+1] <= 'z' || text[i+1] == '/') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isAddress reports whether a run of non-space characters is an e-mail address, a web address
+// or a host name: one whose last label (before any path) is 2 to 24 lower-case ASCII letters
+// after a dot ("shop.example.com/x", not "Obrigado.Até", a missing space after a full stop).
+func isAddress(f string) bool {
+	if strings.Contains(f, "@") || strings.Contains(f, "://") {
+		return true
+	}
+	host, _, _ := strings.Cut(strings.TrimRight(f, ".,;:!?)]}\"'»”"), "/")
+	dot := strings.LastIndexByte(host, '.')
+	if dot <= 0 {
+		return false
+	}
+	tld := host[dot+1:]
+	if len(tld) < 2 || len(tld) > 24 {
+		return false
+	}
+	for i := 0; i < len(tld); i++ {
+		if tld[i] < 'a' || tld[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // lang indexes the detected languages in scores.

@@ -61,6 +61,33 @@ func TestDetect(t *testing.T) {
 	}
 }
 
+// TestDetectAddresses: e-mail and web addresses are no evidence ("com" is also Portuguese for
+// "with"), so an owner's "email ana@example.com subject Reminder text buy flour" is not taken for
+// Portuguese, and an address alone gets the fallback.
+func TestDetectAddresses(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"ana@example.com", "en"},
+		{"ana@example.com.br", "en"},
+		{"email o@example.com subject Reminder text buy flour", "en"},
+		{"see https://loja.example.com/produtos", "en"},
+		{"shop.example.com", "en"},
+		{"www.example.com.", "en"},
+		{"Olá, o meu e-mail é ana@example.com", "pt"},
+		{"Hola, mi correo es ana@example.com", "es"},
+		{"Can you send it to ana@example.com? Thanks", "en"},
+		{"Quanto custa? Vi em https://loja.example.com", "pt"},
+		{"Obrigado.Até amanhã", "pt"},   // a missing space after a full stop is a typo, not a host name
+		{"I can't.Thanks anyway", "en"}, // likewise
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			if got := Detect(tt.text, "en"); got != tt.want {
+				t.Errorf("Detect(%q) = %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestDetectFallback(t *testing.T) {
 	for _, text := range []string{"", "   ", "ok", "OK!", "123", "42.50 €", "👍", "?!", "https://x.io", "Porto", "pix"} {
 		t.Run(text, func(t *testing.T) {

@@ -35,6 +35,7 @@ func RunAssistantStores(t *testing.T, newStores func(t *testing.T) AssistantStor
 		{"Approvals", testApprovals},
 		{"ApprovalsConcurrent", testApprovalsConcurrent},
 		{"History", testHistory},
+		{"HistoryConcurrent", testHistoryConcurrent},
 		{"Mailboxes", testMailboxes},
 		{"KeyPermission", testKeyPermission},
 	}
@@ -205,6 +206,40 @@ func testHistory(t *testing.T, s AssistantStores) {
 	equal(t, "last two", last, []assistant.Turn{turn(3, assistant.RoleOwner), turn(4, assistant.RoleAssistant)})
 	if _, err := s.History.Turns(ctx, "acct_b", "asc_1", 0); domain.ErrorCode(err) != domain.CodeNotFound {
 		t.Errorf("another account's conversation = %v, want not_found", err)
+	}
+}
+
+// testHistoryConcurrent adds to one conversation from many requests at once (the owner sends
+// several messages with the same conversation_id): every add succeeds, and each keeps its turns
+// together and in order.
+func testHistoryConcurrent(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	const adds = 20
+	var wg sync.WaitGroup
+	for i := range adds {
+		wg.Go(func() {
+			err := s.History.Add(ctx, "acct_a", assistant.Turn{ConversationID: "asc_c", Role: assistant.RoleOwner, Content: fmt.Sprint("q", i), CreatedAt: t0},
+				assistant.Turn{ConversationID: "asc_c", Role: assistant.RoleAssistant, Content: fmt.Sprint("a", i), Status: assistant.StatusCompleted, CreatedAt: t0})
+			if err != nil {
+				t.Errorf("Add %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	got, err := s.History.Turns(ctx, "acct_a", "asc_c", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2*adds {
+		t.Fatalf("%d turns after %d concurrent adds of two, want %d", len(got), adds, 2*adds)
+	}
+	seen := map[string]bool{}
+	for i := 0; i < len(got); i += 2 {
+		q, a := got[i].Content, got[i+1].Content
+		if got[i].Role != assistant.RoleOwner || q[0] != 'q' || a != "a"+q[1:] || seen[q] {
+			t.Fatalf("turns %d and %d = %q, %q: an add's turns must stay together, in order, once", i, i+1, q, a)
+		}
+		seen[q] = true
 	}
 }
 
