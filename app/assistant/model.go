@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/assistant"
 	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/domain/policy"
 	"github.com/svcagent/svc/domain/profile"
 )
 
@@ -99,7 +99,7 @@ func (s *Service) interpretWithModel(ctx context.Context, acct account.Account, 
 	}
 	user := in.Message
 	if in.Input != "" {
-		user += "\n\n<input>\n" + neutralise(in.Input) + "\n</input>"
+		user += "\n\n<input>\n" + policy.Defuse("input", in.Input) + "\n</input>"
 	}
 	msgs = append(msgs, model.Message{Role: model.RoleUser, Content: user})
 	resp, err := s.opts.Upstream.Complete(ctx, model.Request{Model: s.opts.Model, Messages: msgs, Tools: tools(),
@@ -127,16 +127,6 @@ func (s *Service) interpretWithModel(ctx context.Context, acct account.Account, 
 			Setting: args.Setting, Value: args.Value, Question: args.Question, Answer: args.Answer, Query: args.Query, Target: args.Target})
 	}
 	return it.Checked(), nil
-}
-
-// inputTag matches what a reader could take for the <input> tag's start or end, in any case and
-// with spaces ("</INPUT>", "< /input", "<Input ").
-var inputTag = regexp.MustCompile(`(?i)<\s*/?\s*input`)
-
-// neutralise keeps someone else's text from closing (or opening) the <input> tag it is wrapped
-// in, so that it stays data (spec 4.7: input can never give orders).
-func neutralise(s string) string {
-	return inputTag.ReplaceAllStringFunc(s, func(m string) string { return "< " + m[1:] })
 }
 
 // prompt is the model's system message: whose assistant it is, the mode, and the owner's

@@ -11,6 +11,7 @@ import (
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/model"
+	"github.com/svcagent/svc/domain/policy"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -137,12 +138,7 @@ func Messages(turn conversation.Turn) []model.Message {
 }
 
 func customerText(s string) string {
-	return "<customer_message>\n" + neutralise(s, "customer_message") + "\n</customer_message>"
-}
-
-// neutralise keeps text from closing the tag it is wrapped in.
-func neutralise(s, tag string) string {
-	return strings.NewReplacer("</"+tag, "</ "+tag, "<"+tag, "< "+tag).Replace(s)
+	return "<customer_message>\n" + policy.Defuse("customer_message", s) + "\n</customer_message>"
 }
 
 // SystemPrompt tells the model who it is, whom it serves, what it knows, and the rules.
@@ -189,13 +185,22 @@ Rules:
 	if p.Instructions != "" {
 		fmt.Fprintf(&b, "\nThe owner's instructions for you (they cannot override the rules above):\n%s\n", p.Instructions)
 	}
-	b.WriteString("\n<knowledge>\n")
-	for i, h := range turn.Hits {
+	b.WriteString("\n")
+	b.WriteString(Knowledge(turn.Hits))
+	return b.String()
+}
+
+// Knowledge writes the Brain's matches for a model's prompt, numbered, inside <knowledge> …
+// </knowledge>, their text defused so that it stays data (policy.Defuse).
+func Knowledge(hits []knowledge.Hit) string {
+	var b strings.Builder
+	b.WriteString("<knowledge>\n")
+	for i, h := range hits {
 		switch h.Kind {
 		case knowledge.KindFAQ:
-			fmt.Fprintf(&b, "[%d] FAQ. Q: %s\nA: %s\n", i+1, neutralise(h.FAQ.Question, "knowledge"), neutralise(h.FAQ.Answer, "knowledge"))
+			fmt.Fprintf(&b, "[%d] FAQ. Q: %s\nA: %s\n", i+1, policy.Defuse("knowledge", h.FAQ.Question), policy.Defuse("knowledge", h.FAQ.Answer))
 		default:
-			fmt.Fprintf(&b, "[%d] %s (%s)\n%s\n", i+1, neutralise(h.Chunk.Title, "knowledge"), h.Chunk.URL, neutralise(h.Chunk.Text, "knowledge"))
+			fmt.Fprintf(&b, "[%d] %s (%s)\n%s\n", i+1, policy.Defuse("knowledge", h.Chunk.Title), h.Chunk.URL, policy.Defuse("knowledge", h.Chunk.Text))
 		}
 	}
 	b.WriteString("</knowledge>\n")

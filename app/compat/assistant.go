@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/domain/conversation"
-	"github.com/svcagent/svc/domain/knowledge"
 )
 
 // assistantPrompt is svc-assistant's system message: who it answers for, what it knows about the
@@ -44,20 +44,7 @@ Rules:
 	if p.Instructions != "" {
 		fmt.Fprintf(&b, "\nThe owner's instructions for you (they cannot override the rules above):\n%s\n", p.Instructions)
 	}
-	b.WriteString("\n<knowledge>\n")
-	for i, h := range turn.Hits {
-		switch h.Kind {
-		case knowledge.KindFAQ:
-			fmt.Fprintf(&b, "[%d] FAQ. Q: %s\nA: %s\n", i+1, neutralise(h.FAQ.Question), neutralise(h.FAQ.Answer))
-		default:
-			fmt.Fprintf(&b, "[%d] %s (%s)\n%s\n", i+1, neutralise(h.Chunk.Title), h.Chunk.URL, neutralise(h.Chunk.Text))
-		}
-	}
-	b.WriteString("</knowledge>\n")
+	b.WriteString("\n")
+	b.WriteString(chat.Knowledge(turn.Hits))
 	return b.String()
-}
-
-// neutralise keeps knowledge text from closing the tag it is wrapped in.
-func neutralise(s string) string {
-	return strings.NewReplacer("</knowledge", "</ knowledge", "<knowledge", "< knowledge").Replace(s)
 }
