@@ -129,3 +129,38 @@ func TestHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestFunctionWords: the words of grammar of each language (functionWords) are no content words,
+// in their own language only, and a sentence then covers the question's words as if the customer
+// had not typed them.
+func TestFunctionWords(t *testing.T) {
+	for _, tt := range []struct {
+		word, lang string
+		content    bool
+	}{
+		{"ai", "pt", false},  // "aí"
+		{"pra", "pt", false}, // "para"
+		{"algum", "pt", false},
+		{"mim", "pt", false},
+		{"estacionar", "pt", true},
+		{"ahi", "es", false},
+		{"solo", "es", false}, // "only"
+		{"solo", "en", true},  // "solo walks"
+		{"anywhere", "en", false},
+		{"someone", "en", false},
+		{"shower", "en", true},
+		{"anywhere", "es", true}, // another language's word is read as it is
+	} {
+		if got := contentWord(tt.word, tt.lang); got != tt.content {
+			t.Errorf("contentWord(%q, %q) = %v, want %v", tt.word, tt.lang, got, tt.content)
+		}
+	}
+	m := newMatcher([]FAQ{
+		{Question: "Não temos estacionamento próprio; o parque público fica a 5 minutos a pé.", Answer: "0"},
+		{Question: "As aulas são de segunda a sexta.", Answer: "1"},
+	}, "Não temos estacionamento próprio; o parque público fica a 5 minutos a pé. As aulas são de segunda a sexta.", nil, nil, sentenceStopWeight)
+	// "aí" was a word no sentence holds, half the question's: its coverage was nil.
+	if cov := m.coverage(m.parse("dá para estacionar aí?")); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || cov[1] != 0 {
+		t.Errorf(`coverage("dá para estacionar aí?") = %v, want [1 0]`, cov)
+	}
+}
