@@ -21,7 +21,8 @@ const coverBoost = 0.13
 // "weekdays" by "Monday to Friday", "mbway" by "MB WAY"), weighed by the highest idf of those.
 // A word that neither it nor its synonyms are in any item counts in the whole at the highest idf,
 // held by no item: a customer says more than the Brain does ("need to cancel tomorrow's order",
-// "el guia habla ingles? vienen unos amigos"). Nil when the query has no content word, or when
+// "el guia habla ingles? vienen unos amigos"); adjacent such words name one thing and count as
+// one ("shih tzu", "blood thinners"). Nil when the query has no content word, or when
 // at least half of its content words are in no item: the Brain may then not know what it is
 // about ("do you have any job openings" is not asking the opening hours).
 func (m *faqMatcher) coverage(q *query) []float64 {
@@ -31,6 +32,7 @@ func (m *faqMatcher) coverage(q *query) []float64 {
 	var weights []float64
 	total := 0.0
 	unknown := 0
+	lastUnknown := -2 // the last word in no entry: none yet
 	phrases := phraseGroups(syn, q.folded)
 	for i, folded := range q.folded {
 		if !contentWord(folded, lang) {
@@ -55,7 +57,10 @@ func (m *faqMatcher) coverage(q *query) []float64 {
 			}
 		}
 		if len(ids) == 0 {
-			unknown++
+			if lastUnknown != i-1 {
+				unknown++ // a run of such words names one thing ("shih tzu")
+			}
+			lastUnknown = i
 			continue
 		}
 		if slices.ContainsFunc(words, func(x []int32) bool { return slices.Equal(x, ids) }) {
