@@ -247,7 +247,7 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"when", "whens", "what time", "hours", "open", "opening", "close", "closing"},
 		cueDuration: {"when", "whens", "how long"},
 		cueWay:      wayWords["en"],
-		cueLeave:    {"can i", "can we", "could i", "may i", "am i allowed", "are we allowed", "is it ok", "is it okay"},
+		cueLeave:    {"can i", "can we", "could i", "may i", "am i allowed", "are we allowed", "is it ok", "is it okay", "can u", "can my", "can someone", "can he", "can she", "can they", "could we"},
 	},
 	"pt": {
 		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
@@ -255,7 +255,7 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
 		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora"},
 		cueWay:      wayWords["pt"],
-		cueLeave:    {"posso", "podemos", "da para", "da pra", "e possivel", "e permitido", "pode se", "tem como"},
+		cueLeave:    {"posso", "podemos", "da para", "da pra", "e possivel", "e permitido", "pode se", "tem como", "pode", "podem"},
 	},
 	"es": {
 		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
@@ -263,7 +263,7 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
 		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda"},
 		cueWay:      wayWords["es"],
-		cueLeave:    {"puedo", "podemos", "se puede", "es posible", "esta permitido", "podes"},
+		cueLeave:    {"puedo", "podemos", "se puede", "es posible", "esta permitido", "podes", "puede", "pueden"},
 	},
 }
 

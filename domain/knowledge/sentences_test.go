@@ -32,6 +32,8 @@ func TestCues(t *testing.T) {
 			{"is there a bus stop nearby", cuePlace},
 			{"can i bring my dog", cueLeave},
 			{"do you have a dog", 0},
+			{"my rescue is reactive, can someone walk him", cueLeave},
+			{"can he stay overnight", cueLeave},
 		},
 		"pt": {
 			{"quanto custa a manicure", cuePrice},
@@ -41,6 +43,7 @@ func TestCues(t *testing.T) {
 			{"fica perto do shopping", cuePlace},
 			{"comprei um óculos e não gostei, posso trocar?", cueLeave},
 			{"dá pra estacionar aí?", cueLeave},
+			{"meu filho pode fazer o exame?", cueLeave},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
@@ -48,6 +51,7 @@ func TestCues(t *testing.T) {
 			{"queda cerca de la playa", cuePlace},
 			{"puedo llevar a mi perro", cueLeave},
 			{"¿se puede pagar a plazos?", cueLeave},
+			{"¿mi hijo puede venir?", cueLeave},
 		},
 	}
 	for lang, cases := range asked {
