@@ -21,7 +21,8 @@ const coverBoost = 0.13
 // "weekdays" by "Monday to Friday", "mbway" by "MB WAY"), weighed by the highest idf of those.
 // A word that neither it nor its synonyms are in any item counts in the whole at the highest idf,
 // held by no item: a customer says more than the Brain does ("need to cancel tomorrow's order",
-// "el guia habla ingles? vienen unos amigos"). Nil when the query has no content word, or when
+// "el guia habla ingles? vienen unos amigos"); adjacent such words name one thing and count as
+// one ("shih tzu", "blood thinners"). Nil when the query has no content word, or when
 // at least half of its content words are in no item: the Brain may then not know what it is
 // about ("do you have any job openings" is not asking the opening hours).
 func (m *faqMatcher) coverage(q *query) []float64 {
@@ -31,6 +32,7 @@ func (m *faqMatcher) coverage(q *query) []float64 {
 	var weights []float64
 	total := 0.0
 	unknown := 0
+	lastUnknown := -2 // the last word in no entry: none yet
 	phrases := phraseGroups(syn, q.folded)
 	for i, folded := range q.folded {
 		if !contentWord(folded, lang) {
@@ -55,7 +57,10 @@ func (m *faqMatcher) coverage(q *query) []float64 {
 			}
 		}
 		if len(ids) == 0 {
-			unknown++
+			if lastUnknown != i-1 {
+				unknown++ // a run of such words names one thing ("shih tzu")
+			}
+			lastUnknown = i
 			continue
 		}
 		if slices.ContainsFunc(words, func(x []int32) bool { return slices.Equal(x, ids) }) {
@@ -115,6 +120,9 @@ func contentWord(folded, lang string) bool {
 	if _, stop := chatStopwords[folded]; stop {
 		return false
 	}
+	if _, fn := functionWords[lang][folded]; fn {
+		return false
+	}
 	_, light := lightWords[stem(folded)]
 	return !light && !askingWord(folded, lang)
 }
@@ -135,6 +143,38 @@ estais estoy xq`
 		m[w] = struct{}{}
 	}
 	return m
+}()
+
+// functionWords are, by language, the words of grammar that neither the stop words nor the
+// chat spellings hold: articles and quantifiers ("um", "algum", "cada", "ningún"), pronouns
+// ("someone", "alguém", "nadie"), adverbs of place, time and degree ("anywhere", "aí", "ahí",
+// "still", "depois", "todavía"), forms of "be", "can" and "there be" ("sou", "somos", "podéis",
+// "habrá", "might") and the spoken and chat forms of prepositions ("pra", "pro", "pa", "til").
+// They say no more of what a question is about than the stop words do, so they are no content
+// words: "dá para estacionar aí?" is about parking, and a Brain that never writes "aí" does not
+// thereby hold half of it. Written from the grammar of the three languages, folded (accents
+// off); the matchers still read them as words.
+var functionWords = func() map[string]map[string]struct{} {
+	lists := map[string]string{
+		"en": `anyone anybody anywhere someone somebody somewhere everyone everybody everything
+everywhere nobody nothing nowhere always never ever still even yet already soon maybe perhaps
+really quite just also else another every either neither til till lot lots bit ones yall ya`,
+		"pt": `um uma uns umas algum alguma alguns algumas nenhum nenhuma cada todo toda todos
+todas tudo outro outra outros outras alguem ninguem nada qualquer quaisquer ai aqui ali ca
+ainda sempre nunca apenas depois antes agora entao logo disso nisso daquilo desse dessa deste
+desta nesse nessa neste nesta daqui dai pra pro pras pros mim comigo contigo conosco`,
+		"es": `algun alguna algunos algunas ningun ninguna cada todo toda todos todas otro otra
+otros otras alguien nadie nada cualquier cualquiera ahi aqui alli aca alla siempre nunca
+todavia aun solo solamente despues antes ahora entonces luego pa pal conmigo contigo`,
+	}
+	out := make(map[string]map[string]struct{}, len(lists))
+	for lang, words := range lists {
+		out[lang] = make(map[string]struct{})
+		for _, w := range strings.Fields(words) {
+			out[lang][w] = struct{}{}
+		}
+	}
+	return out
 }()
 
 // askingWords are the words of the phrases by which a question asks for a price, a place, a

@@ -117,6 +117,10 @@ func TestHeld(t *testing.T) {
 		{"do you take aetna", "insurance", 1},
 		{"do you take aetna", "page1-0", 0},
 		{"insurance for my llama", "insurance", 0.5}, // llama: in no entry, held by none
+		// A run of words in no entry names one thing: "pygmy llama" is one word held by none.
+		{"insurance for my pygmy llama", "insurance", 0.5},
+		{"insurance for my pygmy old llama", "insurance", 0.5}, // "old" is no content word
+		{"pygmy insurance llama", "insurance", 1.0 / 3},        // two things, apart
 	} {
 		var got float64 = -1
 		for _, h := range ix.Search(c.query, nil, 10) {
@@ -126,6 +130,66 @@ func TestHeld(t *testing.T) {
 		}
 		if math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("Held(%q, %s) = %.3f, want %.3f", c.query, c.id, got, c.want)
+		}
+	}
+}
+
+// TestFunctionWords: the words of grammar of each language (functionWords) are no content words,
+// in their own language only, and a sentence then covers the question's words as if the customer
+// had not typed them.
+func TestFunctionWords(t *testing.T) {
+	for _, tt := range []struct {
+		word, lang string
+		content    bool
+	}{
+		{"ai", "pt", false},  // "aí"
+		{"pra", "pt", false}, // "para"
+		{"algum", "pt", false},
+		{"mim", "pt", false},
+		{"estacionar", "pt", true},
+		{"ahi", "es", false},
+		{"solo", "es", false}, // "only"
+		{"solo", "en", true},  // "solo walks"
+		{"anywhere", "en", false},
+		{"someone", "en", false},
+		{"shower", "en", true},
+		{"anywhere", "es", true}, // another language's word is read as it is
+	} {
+		if got := contentWord(tt.word, tt.lang); got != tt.content {
+			t.Errorf("contentWord(%q, %q) = %v, want %v", tt.word, tt.lang, got, tt.content)
+		}
+	}
+	m := newMatcher([]FAQ{
+		{Question: "Não temos estacionamento próprio; o parque público fica a 5 minutos a pé.", Answer: "0"},
+		{Question: "As aulas são de segunda a sexta.", Answer: "1"},
+	}, "Não temos estacionamento próprio; o parque público fica a 5 minutos a pé. As aulas são de segunda a sexta.", nil, nil, sentenceStopWeight)
+	// "aí" was a word no sentence holds, half the question's: its coverage was nil.
+	if cov := m.coverage(m.parse("dá para estacionar aí?")); len(cov) != 2 || math.Abs(cov[0]-1) > 1e-9 || cov[1] != 0 {
+		t.Errorf(`coverage("dá para estacionar aí?") = %v, want [1 0]`, cov)
+	}
+}
+
+// TestUnknownRun: adjacent words of a question that no sentence holds name one thing ("shih
+// tzu"), and count as one word held by none, against the coverage and in its choice of nil.
+func TestUnknownRun(t *testing.T) {
+	m := newMatcher([]FAQ{
+		{Question: "Banho para cães de porte pequeno: R$ 55.", Answer: "0"},
+		{Question: "A diária do hotel custa R$ 90.", Answer: "1"},
+	}, "Banho para cães de porte pequeno: R$ 55. A diária do hotel custa R$ 90.", nil, nil, sentenceStopWeight)
+	for _, tt := range []struct {
+		query string
+		nil   bool
+	}{
+		{"qto custa o banho de um shih tzu pequeno", false}, // banho, pequeno and one unknown
+		{"qto custa o banho de um shih pequeno tzu", true},  // two unknowns apart: half
+		{"shih tzu", true},
+	} {
+		cov := m.coverage(m.parse(tt.query))
+		if (cov == nil) != tt.nil {
+			t.Errorf("coverage(%q) = %v, want nil %v", tt.query, cov, tt.nil)
+		}
+		if cov != nil && !(cov[0] > 0.5 && cov[0] < 1) {
+			t.Errorf("coverage(%q) = %v, want the bath's sentence most, under 1", tt.query, cov)
 		}
 	}
 }

@@ -613,11 +613,12 @@ func (ix *Index) held(e int32, words [][]int32, unknown int) float64 {
 // contentTerms returns, of each content word of the query (contentWord), its index's term, else
 // the terms of the content words of its synonyms (the thesaurus, of its own groups and of the
 // thesaurus's phrases of the query that hold it: "pay monthly"); and how many content words have
-// neither.
+// neither, adjacent ones counting as one (a run of them names one thing: "shih tzu").
 func (ix *Index) contentTerms(q *query) (words [][]int32, unknown int) {
 	lang := q.lang
 	syn := thesauri[lang]
 	phrases := phraseGroups(syn, q.folded)
+	last := -2 // the last word in no entry: none yet
 	for i, f := range q.folded {
 		if !contentWord(f, lang) {
 			continue
@@ -637,7 +638,10 @@ func (ix *Index) contentTerms(q *query) (words [][]int32, unknown int) {
 			}
 		}
 		if len(ids) == 0 {
-			unknown++
+			if last != i-1 {
+				unknown++ // a run of such words names one thing ("shih tzu")
+			}
+			last = i
 			continue
 		}
 		words = append(words, ids)

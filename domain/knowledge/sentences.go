@@ -92,7 +92,10 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 	// A sentence holding the question's content words gains by their share (coverage); when the
 	// question asks a kind of fact by its form, only a sentence stating one ("como faço marcação"
 	// asks a way to book, not the sentence of walk-ins that holds "marcação").
-	formOnly := asked != 0 && formOnly(q)
+	// Whether the customer may do something (cueLeave) lifts the sentences stating a rule, but
+	// gates neither the coverage nor a question of its form only: a rule is most sentences.
+	gate := asked &^ cueLeave
+	formOnly := gate != 0 && formOnly(q)
 	if formOnly {
 		// A question of its form only ("whats your address") has no content word: a sentence
 		// stating the fact it asks holds all it asks, and is covered whole.
@@ -108,14 +111,14 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 	}
 	if cov != nil {
 		for i, v := range sim {
-			if v > 0 && (asked == 0 || s.cues[i]&asked != 0) {
+			if v > 0 && (gate == 0 || s.cues[i]&gate != 0) {
 				sim[i] = min(v+coverBoost*cov[i]*cov[i], 1)
 			}
 		}
 	}
 	if asked != 0 {
 		for i, v := range sim {
-			if s.cues[i]&asked != 0 && v > 0 {
+			if v > 0 && states(s.cues[i], asked, cov, i) {
 				sim[i] = min(v+cueBoost, 1)
 			}
 		}
@@ -231,11 +234,12 @@ const (
 	cueTime     // a time of day: when the business opens, closes, serves
 	cueDuration // how long something takes
 	cueWay      // how to do something: book, order, reach the business (wayCue)
+	cueLeave    // whether the customer may or can do something: a rule (leaveCue)
 )
 
 // cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
-// question in each language asks for a price, a place, a time of day, a duration or a way to do
-// something (wayWords).
+// question in each language asks for a price, a place, a time of day, a duration, a way to do
+// something (wayWords) or whether the customer may do something ("can i", "posso", "se puede").
 var cueWords = map[string]map[cue][]string{
 	"en": {
 		cuePrice:    {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
@@ -243,6 +247,7 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"when", "whens", "what time", "hours", "open", "opening", "close", "closing"},
 		cueDuration: {"when", "whens", "how long"},
 		cueWay:      wayWords["en"],
+		cueLeave:    {"can i", "can we", "could i", "may i", "am i allowed", "are we allowed", "is it ok", "is it okay", "can u", "can my", "can someone", "can he", "can she", "can they", "could we"},
 	},
 	"pt": {
 		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
@@ -250,6 +255,7 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
 		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora"},
 		cueWay:      wayWords["pt"],
+		cueLeave:    {"posso", "podemos", "da para", "da pra", "e possivel", "e permitido", "pode se", "tem como", "pode", "podem"},
 	},
 	"es": {
 		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
@@ -257,6 +263,7 @@ var cueWords = map[string]map[cue][]string{
 		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
 		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda"},
 		cueWay:      wayWords["es"],
+		cueLeave:    {"puedo", "podemos", "se puede", "es posible", "esta permitido", "podes", "puede", "pueden"},
 	},
 }
 
@@ -288,9 +295,11 @@ var (
 
 // statedCue returns the cues a sentence answers: a price (an amount of money), a time of day, a
 // duration (in figures or in words, spelledTime), a place (a street's name with a number), a way
-// to do something (wayCue: a channel such as a phone number or "online").
+// to do something (wayCue: a channel such as a phone number or "online"), a rule (leaveCue: a
+// modal, a negation, a permission).
 func statedCue(sentence string) cue {
-	c := wayCue(sentence) | spelledTime(sentence)
+	norm := NormalizeQuestion(sentence)
+	c := wayCue(sentence) | spelledTime(sentence) | leaveCue(norm)
 	if !strings.ContainsAny(sentence, "0123456789") {
 		return c // the others each have a number
 	}
@@ -304,8 +313,40 @@ func statedCue(sentence string) cue {
 	if durationFact.MatchString(folded) {
 		c |= cueDuration
 	}
-	if placeFact.MatchString(NormalizeQuestion(sentence)) {
+	if placeFact.MatchString(norm) {
 		c |= cuePlace
 	}
 	return c
+}
+
+// leaveRule matches, in a sentence folded as NormalizeQuestion writes it, the words by which it
+// states what a customer may, can or must do or not, in en, pt and es: a modal, a negation, a
+// permission ("welcome", "não é possível", "no se admiten"). Written from the three languages'
+// grammar.
+var leaveRule = regexp.MustCompile(`\b(?:can|cannot|cant|may|must|not|dont|doesnt|welcome|allowed|only|pode|podem|podes|nao|apenas|possivel|permitido|permitida|proibido|puede|pueden|puedes|no|solo|permite|permiten|admite|admiten|prohibido)\b`)
+
+// states reports whether a sentence stating the facts stated (of index i among those whose
+// coverage of the question is cov, nil for none) states a fact the question asks (asked), and so
+// gains cueBoost: a price, a place, a time, a duration, a way to act; or a rule (cueLeave), when
+// the question asks whether the customer may do something and the sentence holds at least
+// leaveHeld of its content words ("can i bring my dog" and "Well-behaved dogs are welcome…", not
+// "Guests must check out by 11am").
+func states(stated, asked cue, cov []float64, i int) bool {
+	if stated&asked&^cueLeave != 0 {
+		return true
+	}
+	return stated&asked&cueLeave != 0 && cov != nil && cov[i] >= leaveHeld
+}
+
+// leaveHeld is the least share of the question's content words (coverage) a sentence stating a
+// rule must hold to be lifted as answering whether the customer may do something.
+const leaveHeld = 0.5
+
+// leaveCue returns cueLeave for a sentence (folded as NormalizeQuestion writes it) stating a rule
+// (leaveRule), else 0.
+func leaveCue(folded string) cue {
+	if leaveRule.MatchString(folded) {
+		return cueLeave
+	}
+	return 0
 }

@@ -30,6 +30,10 @@ func TestCues(t *testing.T) {
 			{"how do i get an appointment", cueWay},
 			{"how far is the beach", cuePlace},
 			{"is there a bus stop nearby", cuePlace},
+			{"can i bring my dog", cueLeave},
+			{"do you have a dog", 0},
+			{"my rescue is reactive, can someone walk him", cueLeave},
+			{"can he stay overnight", cueLeave},
 		},
 		"pt": {
 			{"quanto custa a manicure", cuePrice},
@@ -37,11 +41,17 @@ func TestCues(t *testing.T) {
 			{"a que horas fecham ao sabado", cueTime},
 			{"como faço marcação", cueWay},
 			{"fica perto do shopping", cuePlace},
+			{"comprei um óculos e não gostei, posso trocar?", cueLeave},
+			{"dá pra estacionar aí?", cueLeave},
+			{"meu filho pode fazer o exame?", cueLeave},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
 			{"a qué hora abren", cueTime},
 			{"queda cerca de la playa", cuePlace},
+			{"puedo llevar a mi perro", cueLeave},
+			{"¿se puede pagar a plazos?", cueLeave},
+			{"¿mi hijo puede venir?", cueLeave},
 		},
 	}
 	for lang, cases := range asked {
@@ -64,11 +74,16 @@ func TestCues(t *testing.T) {
 		{"Refunds reach your card within five working days.", cueDuration},
 		{"Please arrive 10 minutes early.", cueDuration},
 		{"Book online, by phone at (555) 201-4400 or at the front desk.", cueWay},
-		{"Pode marcar pelo WhatsApp ou no salão.", cueWay},
+		{"Pode marcar pelo WhatsApp ou no salão.", cueWay | cueLeave}, // "pode": a rule too
 		{"Our clinic is at 42 Oak Street.", cuePlace},
 		{"Fica na Avenida de Roma, 85.", cuePlace},
 		{"There is a bike rack outside.", 0},
 		{"Our street is quiet.", 0}, // a street without a number is no address
+		{"Well-behaved dogs are welcome in ground-floor rooms.", cueLeave},
+		{"No se admiten mascotas, salvo perros de asistencia.", cueLeave},
+		{"Depois de 10 minutos do início, não é possível entrar.", cueLeave | cueDuration},
+		{"We don't take bookings through Instagram messages.", cueLeave},
+		{"Bike racks are by the entrance.", 0},
 	} {
 		if got := statedCue(c.sentence); got != c.want {
 			t.Errorf("statedCue(%q) = %b, want %b", c.sentence, got, c.want)
@@ -213,5 +228,29 @@ func TestBareForm(t *testing.T) {
 	}
 	if hits := ix.Search("are you?", nil, 1); len(hits) > 0 && hits[0].Score > 0 {
 		t.Errorf(`"are you?": hits %+v, want none`, hits)
+	}
+}
+
+// TestStates: a sentence gains the cue's boost when it states a fact the question asks; a rule
+// (cueLeave) only when it holds at least leaveHeld of the question's content words.
+func TestStates(t *testing.T) {
+	for _, tt := range []struct {
+		name          string
+		stated, asked cue
+		cov           []float64
+		want          bool
+	}{
+		{"a price asked and stated", cuePrice, cuePrice, nil, true},
+		{"a price asked, a time stated", cueTime, cuePrice, []float64{1}, false},
+		{"a rule holding the question's words", cueLeave, cueLeave, []float64{0.6}, true},
+		{"a rule holding half of them", cueLeave, cueLeave, []float64{0.5}, true},
+		{"a rule about something else", cueLeave, cueLeave, []float64{0.2}, false},
+		{"a rule, no coverage", cueLeave, cueLeave, nil, false},
+		{"a rule not asked", cueLeave, cuePrice, []float64{1}, false},
+		{"a rule stating a price asked too", cueLeave | cuePrice, cueLeave | cuePrice, []float64{0}, true},
+	} {
+		if got := states(tt.stated, tt.asked, tt.cov, 0); got != tt.want {
+			t.Errorf("%s: states(%b, %b, %v) = %v, want %v", tt.name, tt.stated, tt.asked, tt.cov, got, tt.want)
+		}
 	}
 }
