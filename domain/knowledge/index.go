@@ -66,6 +66,12 @@ type Hit struct {
 	// Sole is, for an item that Covers, whether no chunk holds the query's content words either:
 	// the Brain says it only there ("hay clases por zoom": no page names Zoom).
 	Sole bool
+	// Unstated is, for an FAQ item of a small FAQ (no classifier), whether the query asks for a
+	// price or a duration (its form: "que precio tiene", "quanto tempo demora") that the item's
+	// question does not ask and its answer does not state: the item answers another question
+	// ("necesito una 4x4 para ir a la nieve, que precio tiene?" and "¿Dan cadenas para la
+	// nieve?", whose answer is "Sí, gratis…").
+	Unstated bool
 	// Held is, for a hit of a small Brain (at most SentenceMaxChunks chunks, or no chunk and a
 	// small FAQ), the share of the query's content words (neither stop, light nor asking words;
 	// a word no entry holds by its synonyms, the thesaurus) that its chunk's title and text, or
@@ -143,6 +149,7 @@ type Index struct {
 	questions  []string  // normalised question of each FAQ item
 	questTerms [][]int32 // sorted distinct terms of each FAQ item's question
 	titleTerms [][]int32 // sorted distinct terms of each chunk's title, for coveringFAQ
+	facts      []cue     // of each FAQ item: the kinds of fact its question asks or its answer states
 	faq        *faqMatcher
 	sents      *sentenceMatcher // nil for a large Brain
 
@@ -260,6 +267,10 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		corpus.WriteString(d.Chunk.Text + "\n")
 	}
 	ix.faq = newFAQMatcher(faqs, corpus.String(), stem, words)
+	ix.facts = make([]cue, len(faqs))
+	for i, f := range faqs {
+		ix.facts[i] = askedBy(" "+ix.questions[i]+" ", cueWords[ix.faq.lang]) | statedCue(f.Answer)
+	}
 	ix.sents = newSentenceMatcher(ix.chunks, corpus.String(), stem)
 	ix.indexVectors(docs, faqs)
 	ix.scratch.New = func() any {
@@ -345,6 +356,7 @@ type candidate struct {
 	overlap      float64
 	strong       bool
 	covers, sole bool
+	unstated     bool
 	meant        bool
 	confidence   float64
 	sentence     int32   // of a chunk: its best sentence in ix.sents, or -1
@@ -457,7 +469,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 	hits := make([]Hit, len(top))
 	for i, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Confidence: c.confidence}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 			if c.sentence >= 0 {
@@ -487,9 +499,11 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 	}
 	sim, scores, meant := ix.faq.match(q, raw)
 	cover, sole := -1, false
+	var asked cue
 	small := ix.faq.cls == nil && ix.titleTerms != nil
 	if small {
 		cover, sole = ix.coveringFAQ(words, unknownWords)
+		asked = q.factAsked()
 	}
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
@@ -525,6 +539,7 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 		c.strong = same || scores[g] == first && (c.overlap >= StrongOverlap || (c.overlap > 0 && c.cosine >= StrongCosine))
 		c.covers = f == cover
 		c.sole = c.covers && sole
+		c.unstated = asked != 0 && asked&ix.facts[f] == 0
 		if r := rep[g]; r.entry < 0 || c.strong && !r.strong || c.strong == r.strong && sim[f] > sim[int(r.entry)-len(ix.chunks)] {
 			rep[g] = c
 		}

@@ -263,6 +263,19 @@ var cueWords = map[string]map[cue][]string{
 // cues returns the kinds of fact the query asks (cueWords).
 func (q *query) cues() cue { return askedBy(q.padded, cueWords[q.lang]) }
 
+// factAsked returns the kinds of fact of a definite form the query asks, of those an answer
+// states by its form: a price, a duration (Hit.Unstated). Not a time of day, which a question
+// asks by "open" or "abrem" of the days a business opens as well ("abrem ao domingo?"); nor a
+// duration asked by "when", which asks a time of day as well; nor a place, which "get there" or
+// "near" ask of things other than an address.
+func (q *query) factAsked() cue {
+	c := q.cues()
+	if c&cueTime != 0 {
+		c &^= cueDuration
+	}
+	return c & (cuePrice | cueDuration)
+}
+
 // askedBy returns the union of the keys of lists (flags: cues, parts of the day) whose list holds
 // a phrase of words (a question as padded writes it).
 func askedBy[K ~uint8](words string, lists map[K][]string) K {

@@ -233,7 +233,10 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // the best chunk, when that chunk scores at least lim.score less NearScore, yields to the chunk
 // however the two score: "do u mot motorbikes" gets "We do not test motorbikes.", not "How much
 // is an MOT?"; "if i cancel my room reservation do i get my money back" the rooms' refunds, not
-// "How do I cancel my membership?".
+// "How do I cancel my membership?". A loose item that neither asks nor states the price or
+// duration the question asks for (knowledge.Hit.Unstated: "necesito una 4x4 para ir a la nieve,
+// que precio tiene?" and "¿Dan cadenas para la nieve?", answered "Sí, gratis…") is never
+// answered: the best chunk is, from lim.score less NearScore, else nothing.
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
@@ -257,19 +260,22 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// enough to answer from, answers another question (an item that covers the question holds
 	// them all).
 	fewer := faq.Kind != "" && near.Kind != "" && near.Held > faq.Held && near.Score >= lim.score-NearScore
+	// A loose item that neither asks nor states the price or duration the question asks for
+	// answers another question: it only says the question is on the Brain's topics.
+	off := faq.Unstated && faq.Overlap <= LooseOverlap
 	switch {
-	case faq.Kind != "" && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
+	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
 		return faq, true
-	case faq.Kind != "" && chunk.Kind != "" && faq.Score >= chunk.Score*LooseMargin && !fewer:
+	case faq.Kind != "" && !off && chunk.Kind != "" && faq.Score >= chunk.Score*LooseMargin && !fewer:
 		return faq, true
 	case chunk.Kind != "":
 		return chunk, true
-	case faq.Kind != "" && !faq.Covers && near.Kind != "" && (near.Score*LooseMargin >= faq.Score || fewer):
+	case faq.Kind != "" && near.Kind != "" && (off || !faq.Covers && (near.Score*LooseMargin >= faq.Score || fewer)):
 		if near.Score >= lim.score-NearScore {
 			return near, true
 		}
 		return knowledge.Hit{}, false
-	case faq.Kind != "":
+	case faq.Kind != "" && !off:
 		return faq, true
 	case sure.Kind != "" && near.Kind != "" && near.Score >= lim.score-AgreeNear && knowledge.Agree(sure.FAQ.Answer, near.Sentence) >= AgreeShare:
 		return sure, true

@@ -619,3 +619,37 @@ func TestSpaced(t *testing.T) {
 		}
 	}
 }
+
+// TestBestUnstated checks that a loose FAQ item that neither asks nor states the price or
+// duration the question asks for (knowledge.Hit.Unstated) is not answered: the best chunk is,
+// when it scores at least MinScore less NearScore, else nothing.
+func TestBestUnstated(t *testing.T) {
+	item := func(unstated bool, overlap float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "chains", Question: "¿Dan cadenas para la nieve?", Answer: "Sí, gratis en invierno."},
+			Score: 0.179, Confidence: 0.222, Overlap: overlap, Held: 1, Covers: true, Unstated: unstated}
+	}
+	chunk := func(score float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "SUV 4x4: $78.000 por día."}, Score: score, Held: 0.5}
+	}
+	for _, tt := range []struct {
+		name string
+		hits []knowledge.Hit
+		want string // the FAQ item's ID or the chunk's text; "" for none
+	}{
+		{"unstated, a chunk near enough", []knowledge.Hit{item(true, 0.22), chunk(0.157)}, "SUV 4x4: $78.000 por día."},
+		{"unstated, no chunk near enough", []knowledge.Hit{item(true, 0.22), chunk(0.10)}, ""},
+		{"stated", []knowledge.Hit{item(false, 0.22), chunk(0.157)}, "chains"},
+		{"unstated but matched by more than a loose overlap", []knowledge.Hit{item(true, 0.6), chunk(0.157)}, "chains"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := best(tt.hits, "necesito una 4x4 para ir a la nieve, que precio tiene?", shipped)
+			got := ""
+			if ok {
+				got = cmpOr(h.FAQ.ID, h.Chunk.Text)
+			}
+			if got != tt.want {
+				t.Errorf("best = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
