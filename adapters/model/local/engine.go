@@ -225,7 +225,9 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // names). Between a loose item and a chunk, the one scoring LooseMargin times the other wins
 // ("are the clothes ethical": the materials' item, not "Our clothes run true to size"); a loose
 // item that does not cover the question yields to the best chunk when that scores within
-// LooseMargin of it, though under lim.score: the chunk is answered if it scores at least
+// LooseMargin of it and holds as many of the question's content words (knowledge.Hit.Held: "can
+// i just walk in and get a tattoo today" keeps "Do you take walk-ins?" rather than the
+// piercings' walk-ins, which hold fewer), though under lim.score: the chunk is answered if it scores at least
 // lim.score less NearScore, else nothing is. When neither is taken, an
 // FAQ item sure enough but sharing no term with the question is answered when the best chunk,
 // from lim.score less AgreeNear, says the same thing (knowledge.Agree, AgreeShare). Before all
@@ -270,7 +272,7 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 		return faq, true
 	case chunk.Kind != "":
 		return chunk, true
-	case faq.Kind != "" && near.Kind != "" && (off || !faq.Covers && (near.Score*LooseMargin >= faq.Score || fewer)):
+	case faq.Kind != "" && near.Kind != "" && (off || !faq.Covers && (near.Score*LooseMargin >= faq.Score && near.Held >= faq.Held || fewer)):
 		if near.Score >= lim.score-NearScore {
 			return near, true
 		}

@@ -653,3 +653,31 @@ func TestBestUnstated(t *testing.T) {
 		})
 	}
 }
+
+// TestBestLooseHeld checks that a loose FAQ item yields to a chunk nearly as like the question
+// (LooseMargin), under MinScore, only when the chunk holds at least as many of the question's
+// content words (knowledge.Hit.Held): "can i just walk in and get a tattoo today" keeps "Do you
+// take walk-ins?" rather than the piercings' walk-ins.
+func TestBestLooseHeld(t *testing.T) {
+	item := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "walkin", Question: "Do you take walk-ins?", Answer: "Tattoos are by appointment, piercings walk-in."},
+		Score: 0.157, Confidence: 0.206, Overlap: 0.33, Held: 0.67}
+	chunk := func(held float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "Piercings are walk-in."}, Score: 0.135, Held: held}
+	}
+	for _, tt := range []struct {
+		name string
+		held float64 // the chunk's
+		want string
+	}{
+		{"the chunk holds less", 0.33, "walkin"},
+		{"the chunk holds as much", 0.67, "Piercings are walk-in."},
+		{"the chunk holds more", 1, "Piercings are walk-in."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := best([]knowledge.Hit{item, chunk(tt.held)}, "can i just walk in and get a tattoo today", shipped)
+			if got := cmpOr(h.FAQ.ID, h.Chunk.Text); !ok || got != tt.want {
+				t.Errorf("best = %q, %v; want %q", got, ok, tt.want)
+			}
+		})
+	}
+}
