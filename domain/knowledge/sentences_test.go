@@ -30,6 +30,9 @@ func TestCues(t *testing.T) {
 			{"how do i get an appointment", cueWay},
 			{"how far is the beach", cuePlace},
 			{"is there a bus stop nearby", cuePlace},
+			{"how fast can u get here in an emergency", cueDuration},
+			{"how soon can you come", cueDuration},
+			{"do you do fast repairs", 0},
 		},
 		"pt": {
 			{"quanto custa a manicure", cuePrice},
@@ -37,11 +40,13 @@ func TestCues(t *testing.T) {
 			{"a que horas fecham ao sabado", cueTime},
 			{"como faço marcação", cueWay},
 			{"fica perto do shopping", cuePlace},
+			{"quão rápido vocês chegam", cueDuration},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
 			{"a qué hora abren", cueTime},
 			{"queda cerca de la playa", cuePlace},
+			{"qué tan rápido llegan", cueDuration},
 		},
 	}
 	for lang, cases := range asked {
