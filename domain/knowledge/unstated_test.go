@@ -47,19 +47,23 @@ func TestUnstated(t *testing.T) {
 		{"how long is each level", "length", false}, // the question asks a duration
 		{"when do i get my level certificate", "level", false},
 	} {
-		found := false
-		for _, h := range ix.Search(tt.query, nil, 10) {
-			if h.Kind == KindFAQ && h.FAQ.ID == tt.item {
-				found = true
-				if h.Unstated != tt.want {
-					t.Errorf("Search(%q): %s Unstated %v, want %v", tt.query, tt.item, h.Unstated, tt.want)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("Search(%q): %s not among the hits", tt.query, tt.item)
+		if h, ok := itemHit(t, ix, tt.query, tt.item); ok && h.Unstated != tt.want {
+			t.Errorf("Search(%q): %s Unstated %v, want %v", tt.query, tt.item, h.Unstated, tt.want)
 		}
 	}
+}
+
+// itemHit returns the hit of FAQ item id among the hits of a search, and reports an error when
+// it is not among them.
+func itemHit(t *testing.T, ix *Index, query, id string) (Hit, bool) {
+	t.Helper()
+	for _, h := range ix.Search(query, nil, 10) {
+		if h.Kind == KindFAQ && h.FAQ.ID == id {
+			return h, true
+		}
+	}
+	t.Errorf("Search(%q): %s not among the hits", query, id)
+	return Hit{}, false
 }
 
 // TestBeyond checks Hit.Beyond: a query that holds every content word of an FAQ item's question
@@ -83,17 +87,8 @@ func TestBeyond(t *testing.T) {
 		{"do you sell food for a dog on a renal kibble plan", "food", true}, // three it does not hold
 		{"any food in london or paris?", "food", false},                     // the query does not hold "dog"
 	} {
-		found := false
-		for _, h := range ix.Search(tt.query, nil, 10) {
-			if h.Kind == KindFAQ && h.FAQ.ID == tt.item {
-				found = true
-				if h.Beyond != tt.want {
-					t.Errorf("Search(%q): %s Beyond %v, want %v", tt.query, tt.item, h.Beyond, tt.want)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("Search(%q): %s not among the hits", tt.query, tt.item)
+		if h, ok := itemHit(t, ix, tt.query, tt.item); ok && h.Beyond != tt.want {
+			t.Errorf("Search(%q): %s Beyond %v, want %v", tt.query, tt.item, h.Beyond, tt.want)
 		}
 	}
 }
