@@ -278,14 +278,7 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 	ix.questWords = make([][]int32, len(faqs))
 	for i, f := range faqs {
 		ix.facts[i] = askedBy(" "+ix.questions[i]+" ", cueWords[ix.faq.lang]) | statedCue(f.Answer)
-		for _, w := range foldWords(f.Question) {
-			if !contentWord(w, ix.faq.lang) {
-				continue
-			}
-			if id, ok := ix.terms.get(tokenStem(w)); ok && !slices.Contains(ix.questWords[i], id) {
-				ix.questWords[i] = append(ix.questWords[i], id)
-			}
-		}
+		ix.questWords[i] = ix.ownTerms(foldWords(f.Question), ix.faq.lang)
 	}
 	ix.sents = newSentenceMatcher(ix.chunks, corpus.String(), stem)
 	ix.indexVectors(docs, faqs)
@@ -523,7 +516,7 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 		cover, sole = ix.coveringFAQ(words, unknownWords)
 		asked = q.factAsked()
 		if unknownWords >= beyondUnknown {
-			own = ix.ownTerms(q)
+			own = ix.ownTerms(q.folded, q.lang)
 		}
 	}
 	first, second := -1.0, -1.0 // the two best answers' scores
@@ -622,9 +615,6 @@ func (ix *Index) coveringFAQ(words [][]int32, unknown int) (int, bool) {
 	return found, sole
 }
 
-// tokenStem is stem, the stem of Tokens, where NewIndex's parameter shadows it.
-var tokenStem = stem
-
 // beyondUnknown is how many content words of a query that the Brain does not hold (nor their
 // synonyms) make it ask about more than an FAQ item whose question's words it holds (Hit.Beyond):
 // one is often a customer's own word for what the item says ("vendeis pienso de dieta renal").
@@ -637,14 +627,16 @@ func (ix *Index) within(terms, own []int32) bool {
 	return len(terms) > 0 && !slices.ContainsFunc(terms, func(t int32) bool { return !slices.Contains(own, t) })
 }
 
-// ownTerms returns the index's terms of the query's content words.
-func (ix *Index) ownTerms(q *query) []int32 {
+// ownTerms returns the index's terms of the content words (contentWord) of words (folded) in lang,
+// each once: their own, not their synonyms'.
+func (ix *Index) ownTerms(words []string, lang string) []int32 {
 	var own []int32
-	for _, f := range q.folded {
-		if contentWord(f, q.lang) {
-			if id, ok := ix.terms.get(tokenStem(f)); ok {
-				own = append(own, id)
-			}
+	for _, w := range words {
+		if !contentWord(w, lang) {
+			continue
+		}
+		if id, ok := ix.terms.get(stem(w)); ok && !slices.Contains(own, id) {
+			own = append(own, id)
 		}
 	}
 	return own

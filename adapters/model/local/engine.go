@@ -227,9 +227,9 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // item that does not cover the question yields to the best chunk when that scores within
 // LooseMargin of it and holds as many of the question's content words (knowledge.Hit.Held: "can
 // i just walk in and get a tattoo today" keeps "Do you take walk-ins?" rather than the
-// piercings' walk-ins, which hold fewer), though under lim.score: the chunk is answered if it scores at least
-// lim.score less NearScore, else nothing is. When neither is taken, an
-// FAQ item sure enough but sharing no term with the question is answered when the best chunk,
+// piercings' walk-ins, which hold fewer), though under lim.score: the chunk is answered if it
+// scores at least lim.score less NearScore, else nothing is. When neither is taken, an FAQ item
+// sure enough but sharing no term with the question is answered when the best chunk,
 // from lim.score less AgreeNear, says the same thing (knowledge.Agree, AgreeShare). Before all
 // this, an FAQ item that holds fewer of the question's content words (knowledge.Hit.Held) than
 // the best chunk, when that chunk scores at least lim.score less NearScore, yields to the chunk
