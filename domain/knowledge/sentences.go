@@ -245,7 +245,7 @@ var cueWords = map[string]map[cue][]string{
 		cuePrice:    {"how much", "price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "expensive", "cheap", "rate", "rates"},
 		cuePlace:    {"where", "wheres", "address", "located", "location", "directions", "how far", "get there", "near", "nearest", "nearby"},
 		cueTime:     {"when", "whens", "what time", "hours", "open", "opening", "close", "closing"},
-		cueDuration: {"when", "whens", "how long"},
+		cueDuration: {"when", "whens", "how long", "how soon", "how fast", "how quickly"},
 		cueWay:      wayWords["en"],
 		cueLeave:    {"can i", "can we", "could i", "may i", "am i allowed", "are we allowed", "is it ok", "is it okay", "can u", "can my", "can someone", "can he", "can she", "can they", "could we"},
 	},
@@ -253,7 +253,7 @@ var cueWords = map[string]map[cue][]string{
 		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
 		cuePlace:    {"onde", "morada", "endereco", "localizacao", "localizados", "perto", "longe", "como chegar", "como chego"},
 		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
-		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora"},
+		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora", "quao rapido", "quao depressa"},
 		cueWay:      wayWords["pt"],
 		cueLeave:    {"posso", "podemos", "da para", "da pra", "e possivel", "e permitido", "pode se", "tem como", "pode", "podem"},
 	},
@@ -261,7 +261,7 @@ var cueWords = map[string]map[cue][]string{
 		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
 		cuePlace:    {"donde", "direccion", "ubicacion", "ubicados", "cerca", "lejos", "como llegar", "como llego"},
 		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
-		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda"},
+		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda", "que tan rapido", "que tan pronto"},
 		cueWay:      wayWords["es"],
 		cueLeave:    {"puedo", "podemos", "se puede", "es posible", "esta permitido", "podes", "puede", "pueden"},
 	},
@@ -269,6 +269,19 @@ var cueWords = map[string]map[cue][]string{
 
 // cues returns the kinds of fact the query asks (cueWords).
 func (q *query) cues() cue { return askedBy(q.padded, cueWords[q.lang]) }
+
+// factAsked returns the kinds of fact of a definite form the query asks, of those an answer
+// states by its form: a price, a duration (Hit.Unstated). Not a time of day, which a question
+// asks by "open" or "abrem" of the days a business opens as well ("abrem ao domingo?"); nor a
+// duration asked by "when", which asks a time of day as well; nor a place, which "get there" or
+// "near" ask of things other than an address.
+func (q *query) factAsked() cue {
+	c := q.cues()
+	if c&cueTime != 0 {
+		c &^= cueDuration
+	}
+	return c & (cuePrice | cueDuration)
+}
 
 // askedBy returns the union of the keys of lists (flags: cues, parts of the day) whose list holds
 // a phrase of words (a question as padded writes it).

@@ -34,6 +34,9 @@ func TestCues(t *testing.T) {
 			{"do you have a dog", 0},
 			{"my rescue is reactive, can someone walk him", cueLeave},
 			{"can he stay overnight", cueLeave},
+			{"how fast can u get here in an emergency", cueDuration},
+			{"how soon can you come", cueDuration},
+			{"do you do fast repairs", 0},
 		},
 		"pt": {
 			{"quanto custa a manicure", cuePrice},
@@ -44,6 +47,7 @@ func TestCues(t *testing.T) {
 			{"comprei um óculos e não gostei, posso trocar?", cueLeave},
 			{"dá pra estacionar aí?", cueLeave},
 			{"meu filho pode fazer o exame?", cueLeave},
+			{"quão rápido vocês chegam", cueDuration},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
@@ -52,6 +56,7 @@ func TestCues(t *testing.T) {
 			{"puedo llevar a mi perro", cueLeave},
 			{"¿se puede pagar a plazos?", cueLeave},
 			{"¿mi hijo puede venir?", cueLeave},
+			{"qué tan rápido llegan", cueDuration},
 		},
 	}
 	for lang, cases := range asked {

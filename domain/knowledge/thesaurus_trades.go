@@ -73,7 +73,7 @@ eye test, eye exam, sight test, eye check
 desk, desks, hot desk, workspace
 meeting room, conference room, boardroom
 dorm, dorms, dormitory, bunk, shared room
-private, just us, only us, exclusive, our own, one to one, one on one
+private, just us, only us, just me, only me, exclusive, our own, one to one, one on one, individual
 swimsuit, swimsuits, swimwear, bathing suit, swimming costume, bikini, bikinis, swim shorts, trunks
 underwear, lingerie, briefs, boxers, knickers, bra, bras
 `,
@@ -114,7 +114,7 @@ aula, aulas, turma, turmas, sessão, sessões
 exame de direção, prova, prova pratica, exame pratico, teste
 carteira de motorista, habilitação, cnh, carta de condução
 biquíni, biquini, sunga, roupa de banho, moda praia
-privado, privada, privados, privadas, particular, particulares, exclusivo, só para nós
+privado, privada, privados, privadas, particular, particulares, exclusivo, só para nós, só para mim, individual, individuais
 roupa intima, roupa íntima, cueca, cuecas, calcinha, sutiã, lingerie
 `,
 	"es": `
@@ -131,7 +131,7 @@ bici, bicis, bicicleta, bicicletas
 electrica, eléctrica, electricas, eléctricas, electrico, eléctrico
 recorrido, recorridos, tour, tours, paseo, visita guiada, excursión
 nocturno, nocturna, de noche, noche, en la noche
-privado, privada, privados, privadas, particular, particulares, solo para nosotros, exclusivo
+privado, privada, privados, privadas, particular, particulares, solo para nosotros, solo para mí, exclusivo, individual, individuales
 guia, guía, guias, guías
 ingles, inglés, idioma, idiomas, english
 festivo, festivos, dia festivo, día festivo, feriado, puente

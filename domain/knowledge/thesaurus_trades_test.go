@@ -34,6 +34,9 @@ func TestTradeThesaurus(t *testing.T) {
 		{"es", "papeles", "documentos"},
 		{"es", "chicas", "femenino"},
 		{"es", "regresar", "devolver"},
+		{"en", "individual", "private"},
+		{"pt", "individuais", "particulares"},
+		{"es", "individuales", "particulares"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]

@@ -225,15 +225,23 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // names). Between a loose item and a chunk, the one scoring LooseMargin times the other wins
 // ("are the clothes ethical": the materials' item, not "Our clothes run true to size"); a loose
 // item that does not cover the question yields to the best chunk when that scores within
-// LooseMargin of it, though under lim.score: the chunk is answered if it scores at least
-// lim.score less NearScore, else nothing is. When neither is taken, an
-// FAQ item sure enough but sharing no term with the question is answered when the best chunk,
+// LooseMargin of it and holds as many of the question's content words (knowledge.Hit.Held: "can
+// i just walk in and get a tattoo today" keeps "Do you take walk-ins?" rather than the
+// piercings' walk-ins, which hold fewer), though under lim.score: the chunk is answered if it
+// scores at least lim.score less NearScore, else nothing is. When neither is taken, an FAQ item
+// sure enough but sharing no term with the question is answered when the best chunk,
 // from lim.score less AgreeNear, says the same thing (knowledge.Agree, AgreeShare). Before all
 // this, an FAQ item that holds fewer of the question's content words (knowledge.Hit.Held) than
 // the best chunk, when that chunk scores at least lim.score less NearScore, yields to the chunk
 // however the two score: "do u mot motorbikes" gets "We do not test motorbikes.", not "How much
 // is an MOT?"; "if i cancel my room reservation do i get my money back" the rooms' refunds, not
-// "How do I cancel my membership?".
+// "How do I cancel my membership?". A loose item that neither asks nor states the price or
+// duration the question asks for (knowledge.Hit.Unstated: "necesito una 4x4 para ir a la nieve,
+// que precio tiene?" and "¿Dan cadenas para la nieve?", answered "Sí, gratis…") is never
+// answered: the best chunk is, from lim.score less NearScore, else nothing; so is a loose item
+// whose question's words the question holds while asking about two or more that the Brain does
+// not hold (knowledge.Hit.Beyond: "can you book me a table at a restaurant in london" and "Is
+// there a restaurant?").
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
@@ -257,19 +265,23 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// enough to answer from, answers another question (an item that covers the question holds
 	// them all).
 	fewer := faq.Kind != "" && near.Kind != "" && near.Held > faq.Held && near.Score >= lim.score-NearScore
+	// A loose item that neither asks nor states the price or duration the question asks for, or
+	// that the question asks beyond, answers another question: it only says the question is on
+	// the Brain's topics.
+	off := (faq.Unstated || faq.Beyond) && faq.Overlap <= LooseOverlap
 	switch {
-	case faq.Kind != "" && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
+	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
 		return faq, true
-	case faq.Kind != "" && chunk.Kind != "" && faq.Score >= chunk.Score*LooseMargin && !fewer:
+	case faq.Kind != "" && !off && chunk.Kind != "" && faq.Score >= chunk.Score*LooseMargin && !fewer:
 		return faq, true
 	case chunk.Kind != "":
 		return chunk, true
-	case faq.Kind != "" && !faq.Covers && near.Kind != "" && (near.Score*LooseMargin >= faq.Score || fewer):
+	case faq.Kind != "" && near.Kind != "" && (off || !faq.Covers && (near.Score*LooseMargin >= faq.Score && near.Held >= faq.Held || fewer)):
 		if near.Score >= lim.score-NearScore {
 			return near, true
 		}
 		return knowledge.Hit{}, false
-	case faq.Kind != "":
+	case faq.Kind != "" && !off:
 		return faq, true
 	case sure.Kind != "" && near.Kind != "" && near.Score >= lim.score-AgreeNear && knowledge.Agree(sure.FAQ.Answer, near.Sentence) >= AgreeShare:
 		return sure, true

@@ -619,3 +619,72 @@ func TestSpaced(t *testing.T) {
 		}
 	}
 }
+
+// TestBestUnstated checks that a loose FAQ item that neither asks nor states the price or
+// duration the question asks for (knowledge.Hit.Unstated), or that the question asks beyond
+// (knowledge.Hit.Beyond), is not answered: the best chunk is, when it scores at least MinScore
+// less NearScore, else nothing.
+func TestBestUnstated(t *testing.T) {
+	item := func(unstated bool, overlap float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "chains", Question: "¿Dan cadenas para la nieve?", Answer: "Sí, gratis en invierno."},
+			Score: 0.179, Confidence: 0.222, Overlap: overlap, Held: 1, Covers: true, Unstated: unstated}
+	}
+	chunk := func(score float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "SUV 4x4: $78.000 por día."}, Score: score, Held: 0.5}
+	}
+	beyond := func(h knowledge.Hit) knowledge.Hit { // knowledge.Hit.Beyond, the same rule
+		h.Beyond = true
+		return h
+	}
+	for _, tt := range []struct {
+		name string
+		hits []knowledge.Hit
+		want string // the FAQ item's ID or the chunk's text; "" for none
+	}{
+		{"unstated, a chunk near enough", []knowledge.Hit{item(true, 0.22), chunk(0.157)}, "SUV 4x4: $78.000 por día."},
+		{"unstated, no chunk near enough", []knowledge.Hit{item(true, 0.22), chunk(0.10)}, ""},
+		{"stated", []knowledge.Hit{item(false, 0.22), chunk(0.157)}, "chains"},
+		{"unstated but matched by more than a loose overlap", []knowledge.Hit{item(true, 0.6), chunk(0.157)}, "chains"},
+		{"beyond, a chunk near enough", []knowledge.Hit{beyond(item(false, 0.22)), chunk(0.157)}, "SUV 4x4: $78.000 por día."},
+		{"beyond, no chunk near enough", []knowledge.Hit{beyond(item(false, 0.22)), chunk(0.10)}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := best(tt.hits, "necesito una 4x4 para ir a la nieve, que precio tiene?", shipped)
+			got := ""
+			if ok {
+				got = cmpOr(h.FAQ.ID, h.Chunk.Text)
+			}
+			if got != tt.want {
+				t.Errorf("best = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestBestLooseHeld checks that a loose FAQ item yields to a chunk nearly as like the question
+// (LooseMargin), under MinScore, only when the chunk holds at least as many of the question's
+// content words (knowledge.Hit.Held): "can i just walk in and get a tattoo today" keeps "Do you
+// take walk-ins?" rather than the piercings' walk-ins.
+func TestBestLooseHeld(t *testing.T) {
+	item := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "walkin", Question: "Do you take walk-ins?", Answer: "Tattoos are by appointment, piercings walk-in."},
+		Score: 0.157, Confidence: 0.206, Overlap: 0.33, Held: 0.67}
+	chunk := func(held float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "Piercings are walk-in."}, Score: 0.135, Held: held}
+	}
+	for _, tt := range []struct {
+		name string
+		held float64 // the chunk's
+		want string
+	}{
+		{"the chunk holds less", 0.33, "walkin"},
+		{"the chunk holds as much", 0.67, "Piercings are walk-in."},
+		{"the chunk holds more", 1, "Piercings are walk-in."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := best([]knowledge.Hit{item, chunk(tt.held)}, "can i just walk in and get a tattoo today", shipped)
+			if got := cmpOr(h.FAQ.ID, h.Chunk.Text); !ok || got != tt.want {
+				t.Errorf("best = %q, %v; want %q", got, ok, tt.want)
+			}
+		})
+	}
+}
