@@ -72,12 +72,6 @@ type Hit struct {
 	// ("necesito una 4x4 para ir a la nieve, que precio tiene?" and "¿Dan cadenas para la
 	// nieve?", whose answer is "Sí, gratis…").
 	Unstated bool
-	// Beyond is, for an FAQ item of a small FAQ (no classifier), whether the query holds every
-	// content word of the item's question and asks about at least beyondUnknown more that no
-	// entry of the Brain holds, nor their synonyms: the query asks about more than the item
-	// answers, and the Brain does not say it ("can you book me a table at a restaurant in
-	// london" and "Is there a restaurant?").
-	Beyond bool
 	// Held is, for a hit of a small Brain (at most SentenceMaxChunks chunks, or no chunk and a
 	// small FAQ), the share of the query's content words (neither stop, light nor asking words;
 	// a word no entry holds by its synonyms, the thesaurus) that its chunk's title and text, or
@@ -156,7 +150,6 @@ type Index struct {
 	questTerms [][]int32 // sorted distinct terms of each FAQ item's question
 	titleTerms [][]int32 // sorted distinct terms of each chunk's title, for coveringFAQ
 	facts      []cue     // of each FAQ item: the kinds of fact its question asks or its answer states
-	questWords [][]int32 // of each FAQ item: the terms of its question's content words (contentWord)
 	faq        *faqMatcher
 	sents      *sentenceMatcher // nil for a large Brain
 
@@ -275,10 +268,8 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 	}
 	ix.faq = newFAQMatcher(faqs, corpus.String(), stem, words)
 	ix.facts = make([]cue, len(faqs))
-	ix.questWords = make([][]int32, len(faqs))
 	for i, f := range faqs {
 		ix.facts[i] = askedBy(" "+ix.questions[i]+" ", cueWords[ix.faq.lang]) | statedCue(f.Answer)
-		ix.questWords[i] = ix.ownTerms(foldWords(f.Question), ix.faq.lang)
 	}
 	ix.sents = newSentenceMatcher(ix.chunks, corpus.String(), stem)
 	ix.indexVectors(docs, faqs)
@@ -366,7 +357,6 @@ type candidate struct {
 	strong       bool
 	covers, sole bool
 	unstated     bool
-	beyond       bool
 	meant        bool
 	confidence   float64
 	sentence     int32   // of a chunk: its best sentence in ix.sents, or -1
@@ -479,7 +469,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	}
 	hits := make([]Hit, len(top))
 	for i, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Beyond: c.beyond, Confidence: c.confidence}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 			if c.sentence >= 0 {
@@ -510,14 +500,10 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 	sim, scores, meant := ix.faq.match(q, raw)
 	cover, sole := -1, false
 	var asked cue
-	var own []int32 // the terms of the query's content words themselves (not their synonyms)
 	small := ix.faq.cls == nil && ix.titleTerms != nil
 	if small {
 		cover, sole = ix.coveringFAQ(words, unknownWords)
 		asked = q.factAsked()
-		if unknownWords >= beyondUnknown {
-			own = ix.ownTerms(q.folded, q.lang)
-		}
 	}
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
@@ -554,7 +540,6 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 		c.covers = f == cover
 		c.sole = c.covers && sole
 		c.unstated = asked != 0 && asked&ix.facts[f] == 0
-		c.beyond = unknownWords >= beyondUnknown && ix.within(ix.questWords[f], own)
 		if r := rep[g]; r.entry < 0 || c.strong && !r.strong || c.strong == r.strong && sim[f] > sim[int(r.entry)-len(ix.chunks)] {
 			rep[g] = c
 		}
@@ -613,33 +598,6 @@ func (ix *Index) coveringFAQ(words [][]int32, unknown int) (int, bool) {
 		}
 	}
 	return found, sole
-}
-
-// beyondUnknown is how many content words of a query that the Brain does not hold (nor their
-// synonyms) make it ask about more than an FAQ item whose question's words it holds (Hit.Beyond):
-// one is often a customer's own word for what the item says ("vendeis pienso de dieta renal").
-const beyondUnknown = 2
-
-// within reports whether every term of an FAQ question's content words (terms, at least one) is
-// one of the query's own (not a synonym's: "exame" does not hold "atestado médico" as the
-// question's own words would).
-func (ix *Index) within(terms, own []int32) bool {
-	return len(terms) > 0 && !slices.ContainsFunc(terms, func(t int32) bool { return !slices.Contains(own, t) })
-}
-
-// ownTerms returns the index's terms of the content words (contentWord) of words (folded) in lang,
-// each once: their own, not their synonyms'.
-func (ix *Index) ownTerms(words []string, lang string) []int32 {
-	var own []int32
-	for _, w := range words {
-		if !contentWord(w, lang) {
-			continue
-		}
-		if id, ok := ix.terms.get(stem(w)); ok && !slices.Contains(own, id) {
-			own = append(own, id)
-		}
-	}
-	return own
 }
 
 // holds reports whether entry e holds one of the terms ids.

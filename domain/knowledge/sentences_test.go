@@ -34,7 +34,7 @@ func TestCues(t *testing.T) {
 			{"do you have a dog", 0},
 			{"my rescue is reactive, can someone walk him", cueLeave},
 			{"can he stay overnight", cueLeave},
-			{"how fast can u get here in an emergency", cueDuration},
+			{"how fast can u get here in an emergency", cueDuration | cueLeave},
 			{"how soon can you come", cueDuration},
 			{"do you do fast repairs", 0},
 		},

@@ -65,30 +65,3 @@ func itemHit(t *testing.T, ix *Index, query, id string) (Hit, bool) {
 	t.Errorf("Search(%q): %s not among the hits", query, id)
 	return Hit{}, false
 }
-
-// TestBeyond checks Hit.Beyond: a query that holds every content word of an FAQ item's question
-// and asks about at least beyondUnknown more that the Brain does not hold asks about more than
-// the item answers.
-func TestBeyond(t *testing.T) {
-	docs := pageDocs([]Page{{URL: "https://hotel.example/rooms", Title: "Rooms", Content: "Every room has a desk and a kettle. Breakfast is served from 7am."}})
-	faqs := []FAQ{
-		{ID: "restaurant", Question: "Is there a restaurant?", Answer: "Yes, open for dinner from Wednesday to Sunday."},
-		{ID: "food", Question: "Do you sell dog food?", Answer: "Yes, dry food for kidney diets."},
-	}
-	ix := NewIndex(docs, faqs, lightStemmer{}, nil)
-	for _, tt := range []struct {
-		query, item string
-		want        bool
-	}{
-		{"can you book me a table at a restaurant in london", "restaurant", true},
-		{"is the restaurant good", "restaurant", false},                     // one word the Brain does not hold
-		{"restaurant in london or paris?", "restaurant", true},              // two
-		{"dog food for a renal diet", "food", false},                        // "diet" is the Brain's
-		{"do you sell food for a dog on a renal kibble plan", "food", true}, // three it does not hold
-		{"any food in london or paris?", "food", false},                     // the query does not hold "dog"
-	} {
-		if h, ok := itemHit(t, ix, tt.query, tt.item); ok && h.Beyond != tt.want {
-			t.Errorf("Search(%q): %s Beyond %v, want %v", tt.query, tt.item, h.Beyond, tt.want)
-		}
-	}
-}

@@ -238,10 +238,7 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // "How do I cancel my membership?". A loose item that neither asks nor states the price or
 // duration the question asks for (knowledge.Hit.Unstated: "necesito una 4x4 para ir a la nieve,
 // que precio tiene?" and "¿Dan cadenas para la nieve?", answered "Sí, gratis…") is never
-// answered: the best chunk is, from lim.score less NearScore, else nothing; so is a loose item
-// whose question's words the question holds while asking about two or more that the Brain does
-// not hold (knowledge.Hit.Beyond: "can you book me a table at a restaurant in london" and "Is
-// there a restaurant?").
+// answered: the best chunk is, from lim.score less NearScore, else nothing.
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
@@ -265,10 +262,9 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// enough to answer from, answers another question (an item that covers the question holds
 	// them all).
 	fewer := faq.Kind != "" && near.Kind != "" && near.Held > faq.Held && near.Score >= lim.score-NearScore
-	// A loose item that neither asks nor states the price or duration the question asks for, or
-	// that the question asks beyond, answers another question: it only says the question is on
-	// the Brain's topics.
-	off := (faq.Unstated || faq.Beyond) && faq.Overlap <= LooseOverlap
+	// A loose item that neither asks nor states the price or duration the question asks for
+	// answers another question: it only says the question is on the Brain's topics.
+	off := faq.Unstated && faq.Overlap <= LooseOverlap
 	switch {
 	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
 		return faq, true

@@ -621,9 +621,8 @@ func TestSpaced(t *testing.T) {
 }
 
 // TestBestUnstated checks that a loose FAQ item that neither asks nor states the price or
-// duration the question asks for (knowledge.Hit.Unstated), or that the question asks beyond
-// (knowledge.Hit.Beyond), is not answered: the best chunk is, when it scores at least MinScore
-// less NearScore, else nothing.
+// duration the question asks for (knowledge.Hit.Unstated) is not answered: the best chunk is,
+// when it scores at least MinScore less NearScore, else nothing.
 func TestBestUnstated(t *testing.T) {
 	item := func(unstated bool, overlap float64) knowledge.Hit {
 		return knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "chains", Question: "¿Dan cadenas para la nieve?", Answer: "Sí, gratis en invierno."},
@@ -631,10 +630,6 @@ func TestBestUnstated(t *testing.T) {
 	}
 	chunk := func(score float64) knowledge.Hit {
 		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "SUV 4x4: $78.000 por día."}, Score: score, Held: 0.5}
-	}
-	beyond := func(h knowledge.Hit) knowledge.Hit { // knowledge.Hit.Beyond, the same rule
-		h.Beyond = true
-		return h
 	}
 	for _, tt := range []struct {
 		name string
@@ -645,8 +640,6 @@ func TestBestUnstated(t *testing.T) {
 		{"unstated, no chunk near enough", []knowledge.Hit{item(true, 0.22), chunk(0.10)}, ""},
 		{"stated", []knowledge.Hit{item(false, 0.22), chunk(0.157)}, "chains"},
 		{"unstated but matched by more than a loose overlap", []knowledge.Hit{item(true, 0.6), chunk(0.157)}, "chains"},
-		{"beyond, a chunk near enough", []knowledge.Hit{beyond(item(false, 0.22)), chunk(0.157)}, "SUV 4x4: $78.000 por día."},
-		{"beyond, no chunk near enough", []knowledge.Hit{beyond(item(false, 0.22)), chunk(0.10)}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h, ok := best(tt.hits, "necesito una 4x4 para ir a la nieve, que precio tiene?", shipped)
