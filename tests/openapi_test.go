@@ -3,6 +3,7 @@ package tests
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -321,6 +322,27 @@ func TestOpenAPIWebhooks(t *testing.T) {
 	} {
 		if got := eventMismatch(t, tt.typ, []byte(tt.body)); (got == "") != tt.ok {
 			t.Errorf("%s %s: conforms %v, want %v (%s)", tt.typ, tt.body, got == "", tt.ok, got)
+		}
+	}
+}
+
+// TestOpenAPIConversationKey: the description's request bodies of POST /v1/chat and POST
+// /v1/sessions refuse the conversation keys the service refuses (400 naming conversation_id) and
+// allow those it takes.
+func TestOpenAPIConversationKey(t *testing.T) {
+	loadContract(t)
+	for _, path := range []string{"/v1/chat", "/v1/sessions"} {
+		for key, ok := range map[string]bool{"order-42@shop.example:1_a": true, "": true, "a b": false, "a/b": false, "çã": false, strings.Repeat("a", 201): false} {
+			body, _ := json.Marshal(map[string]string{"message": "hi", "conversation_id": key})
+			if path == "/v1/sessions" {
+				body, _ = json.Marshal(map[string]string{"conversation_id": key})
+			}
+			req := httptest.NewRequest(http.MethodPost, "http://svc.example"+path, bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer svc_live_x")
+			if got, errs := contract.v.ValidateHttpRequest(req); got != ok {
+				t.Errorf("POST %s with conversation_id %q: the description allows it %v, want %v%s", path, key, got, ok, describe(errs))
+			}
 		}
 	}
 }
