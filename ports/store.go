@@ -79,6 +79,10 @@ type Profiles interface {
 	// customer's reply is made with.
 	GetWithBrain(ctx context.Context, accountID string) (profile.Profile, knowledge.State, error)
 	Save(ctx context.Context, p profile.Profile) error
+	// Update loads the account's profile (profile.Default when it has none yet), lets fn change
+	// it and saves it, in one transaction that concurrent updates of the account wait for: two
+	// partial changes made at once both stay. An error of fn saves nothing and is returned.
+	Update(ctx context.Context, accountID string, fn func(p *profile.Profile) error) (profile.Profile, error)
 }
 
 // Usage counts interactions per account and period.

@@ -3,6 +3,7 @@ package tests
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -36,7 +37,9 @@ var contract struct {
 	err      error
 	v        validator.Validator
 	errorDoc *base.Schema                      // components.schemas.Error, for routes it lacks
-	schemas  schema_validation.SchemaValidator // validates errorDoc
+	schemas  schema_validation.SchemaValidator // validates errorDoc and events
+	// events are the bodies of the webhooks section (spec part 6), by event type
+	events map[string]*base.Schema
 }
 
 // loadContract parses and compiles adapters/httpapi/openapi.json, and fails t when the file is not
@@ -73,6 +76,17 @@ func loadContract(t testing.TB) {
 		if proxy == nil {
 			contract.err = fmt.Errorf("no components.schemas.Error")
 			return
+		}
+		contract.events = map[string]*base.Schema{}
+		if hooks := model.Model.Webhooks; hooks != nil {
+			for typ, item := range hooks.FromOldest() {
+				if item.Post == nil || item.Post.RequestBody == nil {
+					continue
+				}
+				if media := item.Post.RequestBody.Content.GetOrZero("application/json"); media != nil && media.Schema != nil {
+					contract.events[typ] = media.Schema.Schema()
+				}
+			}
 		}
 		contract.v = v
 		contract.errorDoc = proxy.Schema()
@@ -233,6 +247,111 @@ func unknownRouteMismatch(route string, resp *http.Response) string {
 	}
 	return fmt.Sprintf("the answer to %s, a route openapi.json does not have: %s\nbody: %s",
 		route, strings.Join(problems, "; "), bytes.TrimSpace(body))
+}
+
+// eventMismatch returns what in body, a webhook delivery of an event of type typ, the webhooks
+// section of the description does not allow ("" when nothing).
+func eventMismatch(t testing.TB, typ string, body []byte) string {
+	t.Helper()
+	loadContract(t)
+	schema := contract.events[typ]
+	if schema == nil {
+		return fmt.Sprintf("openapi.json documents no webhooks.%s (a POST with an application/json body)", typ)
+	}
+	if ok, errs := contract.schemas.ValidateSchemaBytes(schema, body); !ok {
+		return fmt.Sprintf("openapi.json does not allow this %s delivery: %s\nbody: %s", typ, describe(errs), bytes.TrimSpace(body))
+	}
+	return ""
+}
+
+// TestOpenAPIWebhooks: the description documents the events of spec part 6 in its webhooks
+// section, each a POST with the three delivery headers and the envelope of spec 2.11 around its
+// data; deliveries as the service sends them conform, and envelopes that break the spec do not.
+// (The deliveries of the end-to-end tests are checked too, in wantHookRequest.)
+func TestOpenAPIWebhooks(t *testing.T) {
+	loadContract(t)
+	doc, err := libopenapi.NewDocument(must(os.ReadFile(filepath.Join(repoRoot(t), "adapters", "httpapi", "openapi.json"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := doc.BuildV3Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if model.Model.Webhooks == nil {
+		t.Fatal("openapi.json has no webhooks section: the events of spec part 6 are not described")
+	}
+	types := []string{"message.replied", "booking.created", "limit.reached", "knowledge.updated", "webhook.test"}
+	if len(contract.events) != len(types) {
+		t.Errorf("webhooks documents %d events, want the spec's %d: %v", len(contract.events), len(types), types)
+	}
+	for _, typ := range types {
+		item := model.Model.Webhooks.GetOrZero(typ)
+		if item == nil || item.Post == nil {
+			t.Errorf("webhooks.%s: missing, or not a POST", typ)
+			continue
+		}
+		headers := map[string]bool{}
+		for _, p := range item.Post.Parameters {
+			if p.In == "header" && p.Required != nil && *p.Required {
+				headers[p.Name] = true
+			}
+		}
+		for _, h := range []string{"SVC-Signature", "SVC-Event", "SVC-Delivery"} {
+			if !headers[h] {
+				t.Errorf("webhooks.%s: no required header %s", typ, h)
+			}
+		}
+	}
+	const stamp = `"id":"evt_0VcCL7czH5KfRFBSpaBynXKy","created_at":"2026-11-27T18:05:00.965Z"`
+	for _, tt := range []struct {
+		typ, body string
+		ok        bool
+	}{
+		{"message.replied", `{` + stamp + `,"type":"message.replied","data":{"channel":"api","contact_id":"api:c-1","customer_message":"hello","reply":"Hi!"}}`, true},
+		{"booking.created", `{` + stamp + `,"type":"booking.created","data":{"channel":"web","contact_id":"web:0b5e6f1c-1d9a-4c4e-9a53-3f1c2b7d9e10","customer_name":"Ana","date":"2026-12-01","time":"09:30","duration":"30 min","type":"haircut"}}`, true},
+		{"limit.reached", `{` + stamp + `,"type":"limit.reached","data":{"plan":"starter"}}`, true},
+		{"knowledge.updated", `{` + stamp + `,"type":"knowledge.updated","data":{"chars":18,"pages":1,"source":"pages"}}`, true},
+		{"webhook.test", `{` + stamp + `,"type":"webhook.test","data":{"message":"This is a test event from svc.","webhook_id":"wh_t8h4uobPJjgHvgeUGQl0Bj5C"}}`, true},
+		{"limit.reached", `{` + stamp + `,"type":"limit.reached","data":{}}`, false},                                                   // data.plan missing
+		{"limit.reached", `{` + stamp + `,"type":"message.replied","data":{"plan":"pro"}}`, false},                                     // another type
+		{"limit.reached", `{"id":"evt_1","created_at":"2026-11-27T18:05:00Z","type":"limit.reached","data":{"plan":"pro"}}`, false},    // no milliseconds
+		{"limit.reached", `{"id":"ev_1","created_at":"2026-11-27T18:05:00.965Z","type":"limit.reached","data":{"plan":"pro"}}`, false}, // not evt_
+		{"booking.created", `{` + stamp + `,"type":"booking.created","data":{"channel":"web","contact_id":"web:x","customer_name":"Ana","date":"1/12/2026","time":"09:30","duration":"30 min","type":"x"}}`, false},
+		{"message.replied", `{` + stamp + `,"type":"message.replied","data":{"channel":"sms","contact_id":"x","customer_message":"a","reply":"b"}}`, false},
+	} {
+		if got := eventMismatch(t, tt.typ, []byte(tt.body)); (got == "") != tt.ok {
+			t.Errorf("%s %s: conforms %v, want %v (%s)", tt.typ, tt.body, got == "", tt.ok, got)
+		}
+	}
+}
+
+// TestOpenAPIConversationKey: the description's request bodies of POST /v1/chat and POST
+// /v1/sessions refuse the conversation keys the service refuses (400 naming conversation_id) and
+// allow those it takes.
+func TestOpenAPIConversationKey(t *testing.T) {
+	loadContract(t)
+	for _, path := range []string{"/v1/chat", "/v1/sessions"} {
+		for key, ok := range map[string]bool{"order-42@shop.example:1_a": true, "": true, "a b": false, "a/b": false, "çã": false, strings.Repeat("a", 201): false} {
+			body, _ := json.Marshal(map[string]string{"message": "hi", "conversation_id": key})
+			if path == "/v1/sessions" {
+				body, _ = json.Marshal(map[string]string{"conversation_id": key})
+			}
+			req := httptest.NewRequest(http.MethodPost, "http://svc.example"+path, bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer svc_live_x")
+			if got, errs := contract.v.ValidateHttpRequest(req); got != ok {
+				t.Errorf("POST %s with conversation_id %q: the description allows it %v, want %v%s", path, key, got, ok, describe(errs))
+			}
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // describe renders the validator's findings on one line each.

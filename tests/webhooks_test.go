@@ -1267,6 +1267,9 @@ func wantHookRequest(t testing.TB, h hookHit, secret, typ string) obj {
 	if _, ok := env["data"].(map[string]any); !ok {
 		t.Errorf("envelope data %v, want an object", env["data"])
 	}
+	if m := eventMismatch(t, typ, h.body); m != "" {
+		t.Error(m)
+	}
 	return e
 }
 

@@ -75,7 +75,7 @@ func newTestServer(t *testing.T, opts ...func(*Options)) (*Server, deps) {
 	d.convs = mock.NewMockConversations(ctrl)
 	access := accounts.NewAccess(d.keys, d.limiter, testPlans, clock)
 	ledgerUC := accounts.NewLedger(tx, d.accounts, d.usage, nil, testPlans, clock)
-	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.profiles), Profiles: profiles.New(tx, d.profiles, clock),
+	uc := UseCases{Access: access, Overviews: accounts.NewOverviews(ledgerUC, d.profiles), Profiles: profiles.New(d.profiles, clock),
 		Sessions: sessions.New(tx, d.sessions, d.convs, clock),
 		Widgets: widgets.New(widgets.Deps{Widgets: d.widgets, Accounts: d.accounts, Profiles: d.profiles, Limiter: d.limiter,
 			Conversations: mock.NewMockConversations(ctrl), Channels: access}, widgets.Options{ScriptURL: "http://svc.test/widget.js"})}

@@ -131,3 +131,29 @@ func (r *Profiles) Save(ctx context.Context, p profile.Profile) error {
 	}
 	return nil
 }
+
+// Update implements ports.Profiles.Update. The account's row is locked first (the profile's may
+// not exist yet), so concurrent updates queue: each reads what the one before it saved, and no
+// partial change overwrites another with what it read before that one's save.
+func (r *Profiles) Update(ctx context.Context, accountID string, fn func(p *profile.Profile) error) (profile.Profile, error) {
+	var out profile.Profile
+	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		if _, err := getAccount(ctx, lockForUpdate(tx.NewSelect(), tx), accountID); err != nil {
+			return err
+		}
+		p, err := r.Get(ctx, accountID)
+		if err != nil {
+			return err
+		}
+		if err := fn(&p); err != nil {
+			return err
+		}
+		p.AccountID = accountID
+		if err := r.Save(ctx, p); err != nil {
+			return err
+		}
+		out = p
+		return nil
+	})
+	return out, err
+}

@@ -4,7 +4,6 @@ package profiles
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports"
@@ -12,14 +11,13 @@ import (
 
 // Service reads and changes profiles.
 type Service struct {
-	tx       ports.Tx
 	profiles ports.Profiles
 	clock    ports.Clock
 }
 
 // New returns a Service.
-func New(tx ports.Tx, a ports.Profiles, c ports.Clock) *Service {
-	return &Service{tx: tx, profiles: a, clock: c}
+func New(a ports.Profiles, c ports.Clock) *Service {
+	return &Service{profiles: a, clock: c}
 }
 
 // Get returns the account's profile (the default one when nothing was set).
@@ -38,22 +36,11 @@ func (p *Service) UpdateAppearance(ctx context.Context, accountID string, ch pro
 }
 
 func (p *Service) change(ctx context.Context, accountID string, fn func(*profile.Profile) error) (profile.Profile, error) {
-	var out profile.Profile
-	err := p.tx.InTx(ctx, func(ctx context.Context) error {
-		prof, err := p.profiles.Get(ctx, accountID)
-		if err != nil {
-			return fmt.Errorf("load agent: %w", err)
-		}
-		if err := fn(&prof); err != nil {
+	return p.profiles.Update(ctx, accountID, func(prof *profile.Profile) error {
+		if err := fn(prof); err != nil {
 			return err
 		}
-		prof.AccountID = accountID
 		prof.UpdatedAt = p.clock.Now().UTC()
-		if err := p.profiles.Save(ctx, prof); err != nil {
-			return fmt.Errorf("save agent: %w", err)
-		}
-		out = prof
 		return nil
 	})
-	return out, err
 }

@@ -32,19 +32,25 @@ func TestUpdate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctrl := gomock.NewController(t)
-			tx, store, clock := mock.NewMockTx(ctrl), mock.NewMockProfiles(ctrl), mock.NewMockClock(ctrl)
-			tx.EXPECT().InTx(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) })
+			store, clock := mock.NewMockProfiles(ctrl), mock.NewMockClock(ctrl)
 			clock.EXPECT().Now().Return(now).AnyTimes()
 			stored := profile.Default("acct_1")
 			stored.Tone = "warm"
-			store.EXPECT().Get(gomock.Any(), "acct_1").Return(stored, nil)
-			if tt.saved {
-				store.EXPECT().Save(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, p profile.Profile) error {
+			// The store runs the change on what it holds, in its transaction; fn's error saves nothing.
+			store.EXPECT().Update(gomock.Any(), "acct_1", gomock.Any()).DoAndReturn(
+				func(_ context.Context, _ string, fn func(*profile.Profile) error) (profile.Profile, error) {
+					p := stored
+					if err := fn(&p); err != nil {
+						return profile.Profile{}, err
+					}
+					p.AccountID = "acct_1"
+					if !tt.saved {
+						t.Fatal("an invalid patch reached the save")
+					}
 					tt.checkFn(t, p)
-					return nil
+					return p, nil
 				})
-			}
-			p, err := New(tx, store, clock).Update(context.Background(), "acct_1", tt.patch)
+			p, err := New(store, clock).Update(context.Background(), "acct_1", tt.patch)
 			if got := domain.ErrorCode(err); got != tt.want {
 				t.Fatalf("code %q, want %q", got, tt.want)
 			}

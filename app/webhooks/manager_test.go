@@ -398,6 +398,28 @@ func TestTestRetries(t *testing.T) {
 	}
 }
 
+// TestTestRetryWaitsFromTheFailure: a first attempt that times out (webhook.Timeout) is followed by
+// the second 2 s after it failed, as every delivery's (spec part 6), not at once.
+func TestTestRetryWaitsFromTheFailure(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(t, "acct_a")
+	e.sender.EXPECT().Send(gomock.Any(), gomock.Any()).DoAndReturn(func(context.Context, webhook.Request) webhook.Attempt {
+		e.clock.t = e.clock.t.Add(webhook.Timeout)
+		return webhook.Attempt{Duration: webhook.Timeout, Error: webhook.FailTimeout}
+	})
+	if _, err := e.m.Test(t.Context(), "acct_a", c.Webhook.ID); err != nil {
+		t.Fatal(err)
+	}
+	msgs := e.queued(t, outbox.TopicDelivery)
+	if len(msgs) != 1 {
+		t.Fatalf("queued %+v, want the test's retries", msgs)
+	}
+	var later *ports.RetryLater
+	if err := e.m.Deliver(t.Context(), msgs[0]); !errors.As(err, &later) || later.Delay != webhook.RetryDelay(1) {
+		t.Fatalf("first run right after the timed-out attempt: %v, want a wait of %v", err, webhook.RetryDelay(1))
+	}
+}
+
 func statusName(status int) string { return "status " + string(rune('0'+status/100)) + "xx" }
 
 func TestRedeliver(t *testing.T) {

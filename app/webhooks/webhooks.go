@@ -200,8 +200,10 @@ func (m *Manager) Test(ctx context.Context, accountID, id string) (TestResult, e
 	}
 	var retries []byte
 	if !a.OK() {
+		// The wait runs from the failure, not from the start of the attempt: a receiver that
+		// timed out (10 s) still gets its 2 s before the next attempt, as every delivery does.
 		retries, err = json.Marshal(delivery{WebhookID: w.ID, EventID: e.ID, Manual: true, Event: body, Next: 2,
-			Due: a.At.Add(retryAfter(1))})
+			Due: m.clock.Now().UTC().Add(retryAfter(1))})
 		if err != nil {
 			return TestResult{}, err
 		}

@@ -368,6 +368,21 @@ func (mr *MockProfilesMockRecorder) Save(ctx, p interface{}) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Save", reflect.TypeOf((*MockProfiles)(nil).Save), ctx, p)
 }
 
+// Update mocks base method.
+func (m *MockProfiles) Update(ctx context.Context, accountID string, fn func(*profile.Profile) error) (profile.Profile, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Update", ctx, accountID, fn)
+	ret0, _ := ret[0].(profile.Profile)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Update indicates an expected call of Update.
+func (mr *MockProfilesMockRecorder) Update(ctx, accountID, fn interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Update", reflect.TypeOf((*MockProfiles)(nil).Update), ctx, accountID, fn)
+}
+
 // MockUsage is a mock of Usage interface.
 type MockUsage struct {
 	ctrl     *gomock.Controller

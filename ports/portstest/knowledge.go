@@ -2,6 +2,7 @@ package portstest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,72 @@ func testAgentProfileFields(t *testing.T, s Stores) {
 		t.Fatal(err)
 	}
 	equal(t, "profile", got, p)
+}
+
+// testProfilesConcurrentUpdates: partial changes of one profile made at once all stay, whether the
+// account had a profile before or not (a lost update saves what one read before another's save).
+func testProfilesConcurrentUpdates(t *testing.T, s Stores) {
+	createAccounts(t, s, "acct_new", "acct_old")
+	if _, err := s.Profiles.Update(t.Context(), "acct_old", func(p *profile.Profile) error { p.BusinessName = "Old"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	changes := []func(p *profile.Profile){
+		func(p *profile.Profile) { p.Description = "desc" },
+		func(p *profile.Profile) { p.Instructions = "be brief" },
+		func(p *profile.Profile) { p.Tone = "formal" },
+		func(p *profile.Profile) { p.Contact.Email = "lu@example.com" },
+		func(p *profile.Profile) { p.Contact.Phone = "+351 1" },
+		func(p *profile.Profile) { p.Contact.Hours = "8-18" },
+		func(p *profile.Profile) { p.Appearance.Name = "Lu" },
+		func(p *profile.Profile) { p.Channels.Web = false },
+	}
+	for _, id := range []string{"acct_new", "acct_old"} {
+		updates := make([]func() error, len(changes))
+		for i, change := range changes {
+			updates[i] = func() error {
+				_, err := s.Profiles.Update(t.Context(), id, func(p *profile.Profile) error {
+					change(p)
+					time.Sleep(5 * time.Millisecond) // widen the window between the read and the save
+					return nil
+				})
+				return err
+			}
+		}
+		if err := concurrently(updates...); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		got, err := s.Profiles.Get(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := got
+		for _, change := range changes {
+			change(&want)
+		}
+		// every change is already in what was saved: applying them again changes nothing
+		equal(t, id+" after concurrent updates", got, want)
+		if id == "acct_old" && got.BusinessName != "Old" {
+			t.Errorf("acct_old after concurrent updates: business name %q, want it kept", got.BusinessName)
+		}
+	}
+	wantErr := errors.New("refused")
+	if _, err := s.Profiles.Update(t.Context(), "acct_old", func(p *profile.Profile) error { p.BusinessName = "New"; return wantErr }); !errors.Is(err, wantErr) {
+		t.Fatalf("update whose change fails: %v, want %v", err, wantErr)
+	}
+	if got, err := s.Profiles.Get(t.Context(), "acct_old"); err != nil || got.BusinessName != "Old" {
+		t.Fatalf("after a failed change: %+v, %v; want the name kept", got, err)
+	}
+}
+
+// concurrently runs every fn at once and returns their errors joined (nil when none failed).
+func concurrently(fns ...func() error) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(fns))
+	for i, fn := range fns {
+		wg.Go(func() { errs[i] = fn() })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // testProfileWithBrain checks Profiles.GetWithBrain against Profiles.Get and Knowledge.State: an

@@ -68,6 +68,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"Tx", testTx},
 		{"TimesUTC", testTimesUTC},
 		{"AgentProfileFields", testAgentProfileFields},
+		{"ProfilesConcurrentUpdates", testProfilesConcurrentUpdates},
 		{"KnowledgeReplace", testKnowledgeReplace},
 		{"KnowledgeFAQUpsert", testKnowledgeFAQ},
 		{"KnowledgeFAQUpsertConcurrent", testKnowledgeFAQConcurrent},
