@@ -49,7 +49,7 @@ func TestSessionsRevokedWithTheirKey(t *testing.T) {
 // client tokens alike; that a valid key from that address still goes through; and that, behind a
 // trusted proxy (SVC_TRUSTED_PROXIES), each forwarded client has its own allowance.
 func TestFailedAuthenticationThrottled(t *testing.T) {
-	const burst = 20 // ratelimit.AuthFailures: 20, then one a second
+	const burst = 100 // ratelimit.AuthFailures: 100, then five a second
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
 			s := env.stack(t)

@@ -652,7 +652,7 @@ var clients atomic.Int64
 // anotherClient returns headers (name, value pairs) that make a request come from a client
 // address no request of this test binary came from before, through an svc-api started with
 // viaProxy: a test that expects many 401s sends each from its own address, so the throttle of
-// failed authentications per address (20, then one a second) leaves them 401s.
+// failed authentications per address (100, then five a second) leaves them 401s.
 func anotherClient(headers ...string) []string {
 	n := clients.Add(1)
 	return append([]string{"X-Forwarded-For", fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255)}, headers...)

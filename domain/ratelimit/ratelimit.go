@@ -43,9 +43,11 @@ func (c Counts) Of(l Limit) Limit {
 	return l
 }
 
-// AuthFailures throttles failed authentications per client address (Address): a burst of 20,
-// then one every second. Only failures count, so a valid credential is never refused by it.
-var AuthFailures = Limit{Name: "authfail", Count: 20, Period: 20 * time.Second}
+// AuthFailures throttles failed authentications per client address (Address): a burst of 100,
+// then five every second. Only failures count, so a valid credential is never refused by it; the
+// burst leaves a client's own mistakes (a revoked key tried on every route, an expired client
+// token) their 401s, and a client failing at full speed meets 429s within a few hundred tries.
+var AuthFailures = Limit{Name: "authfail", Count: 100, Period: 20 * time.Second}
 
 // Check is one limit to count a request against, for one subject (see Subject).
 type Check struct {

@@ -50,7 +50,7 @@ func TestSpecLimits(t *testing.T) {
 		{PageUploads, 20, time.Hour},
 		{Crawls, 10, time.Hour},
 		{Compat, 60, time.Minute},
-		{AuthFailures, 20, 20 * time.Second},
+		{AuthFailures, 100, 20 * time.Second},
 	}
 	for _, tt := range tests {
 		if tt.l.Count != tt.count || tt.l.Period != tt.period {
