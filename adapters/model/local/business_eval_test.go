@@ -215,7 +215,7 @@ func TestEvalBusinesses(t *testing.T) {
 		}
 		return
 	}
-	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6"} {
+	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6", "held-out-7"} {
 		if !evalSplit(split) {
 			continue
 		}
@@ -247,6 +247,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"held-out-4", 120, 57, 14},
 		{"held-out-5", 120, 49, 14},
 		{"held-out-6", 120, 39, 16},
+		{"held-out-7", 120, 22, 16},
 	} {
 		if !evalSplit(c.split) {
 			continue
