@@ -40,3 +40,31 @@ func TestNearTie(t *testing.T) {
 		t.Errorf("nearTie: %v; want entries 1, 2, 0", top)
 	}
 }
+
+// TestNearTieChatWord: a customer's chat spelling of a word ("ppl" for "people", the
+// thesaurus) is held by the chunk that writes the word in full, as the word itself is, so that of
+// two chunks nearly tied the one stating it comes first.
+func TestNearTieChatWord(t *testing.T) {
+	var docs []Doc
+	for _, c := range []Chunk{
+		{ID: "visit", URL: "https://space.example/visit", Title: "Visit us", Text: "We are two blocks from the station. Parking: Dedicated Desk and Private Office members can rent a reserved spot for $60 a month."},
+		{ID: "memberships", URL: "https://space.example/memberships", Title: "Memberships", Text: "Hot Desk: $250 a month for any open desk. Private Office: from $950 a month for a furnished, lockable office for 2 to 6 people."},
+	} {
+		docs = append(docs, Doc{Chunk: c})
+	}
+	ix := NewIndex(docs, nil, lightStemmer{}, nil)
+	held := func(query string) map[string]float64 {
+		out := map[string]float64{}
+		for _, h := range ix.Search(query, nil, 3) {
+			out[h.Chunk.ID] = h.Held
+		}
+		return out
+	}
+	chat, full := held("price for a private office for 3 ppl"), held("price for a private office for 3 people")
+	if chat["memberships"] != full["memberships"] || chat["memberships"] <= chat["visit"] {
+		t.Errorf("held with ppl %v, with people %v; want the same, memberships holding more", chat, full)
+	}
+	if hits := ix.Search("price for a private office for 3 ppl", nil, 3); len(hits) == 0 || hits[0].Chunk.ID != "memberships" {
+		t.Errorf("Search: %v; want memberships first", hits)
+	}
+}
