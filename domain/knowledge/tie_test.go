@@ -68,3 +68,33 @@ func TestNearTieChatWord(t *testing.T) {
 		t.Errorf("Search: %v; want memberships first", hits)
 	}
 }
+
+// TestTitleHeadsFact: a sentence stating the fact a question asks by its form (a duration for
+// "how long") holds too the question's words its chunk's title holds, so that "The test takes
+// about 45 minutes" under "MOT and servicing" answers how long the MOT takes, not the booking
+// page's "For an MOT we usually have a slot within two days".
+func TestTitleHeadsFact(t *testing.T) {
+	var docs []Doc
+	for _, c := range []Chunk{
+		{ID: "mot", URL: "https://garage.example/mot", Title: "MOT and servicing", Text: "Our workshop tests cars and small vans. The test takes about 45 minutes and you can wait in the lounge."},
+		{ID: "visit", URL: "https://garage.example/visit", Title: "Visit and booking", Text: "Book online or by phone. For an MOT we usually have a slot within two days; repairs are best booked a week ahead."},
+	} {
+		docs = append(docs, Doc{Chunk: c})
+	}
+	ix := NewIndex(docs, nil, lightStemmer{}, nil)
+	for _, tt := range []struct {
+		query string
+		want  string // the first hit's chunk
+	}{
+		{"how long does the mot take", "mot"},
+		{"how long does an mot take", "mot"},
+	} {
+		hits := ix.Search(tt.query, nil, 3)
+		if len(hits) == 0 || hits[0].Chunk.ID != tt.want {
+			for _, h := range hits {
+				t.Logf("%s %.3f %.2f %q", h.Chunk.ID, h.Score, h.Held, h.Sentence)
+			}
+			t.Errorf("Search(%q): want %s first", tt.query, tt.want)
+		}
+	}
+}
