@@ -25,7 +25,12 @@ const coverBoost = 0.13
 // one ("shih tzu", "blood thinners"). Nil when the query has no content word, or when
 // at least half of its content words are in no item: the Brain may then not know what it is
 // about ("do you have any job openings" is not asking the opening hours).
-func (m *faqMatcher) coverage(q *query) []float64 {
+func (m *faqMatcher) coverage(q *query) []float64 { return m.coverageUnder(q, nil) }
+
+// coverageUnder is coverage, each item holding too the query's words that the item it stands
+// under holds (heading(i), -1 for none; nil: no item stands under another): a page's title names
+// what its sentences are about.
+func (m *faqMatcher) coverageUnder(q *query, heading func(i int) int) []float64 {
 	lang := q.lang
 	syn := thesauri[lang]
 	var words [][]int32 // of each content word: its stem's id, else those of its synonyms the items hold
@@ -88,6 +93,16 @@ func (m *faqMatcher) coverage(q *query) []float64 {
 				if !held[p.item] {
 					held[p.item] = true
 					out[p.item] += share
+				}
+			}
+		}
+		if heading == nil {
+			continue
+		}
+		for i, h := range held {
+			if !h {
+				if up := heading(i); up >= 0 && held[up] {
+					out[i] += share
 				}
 			}
 		}

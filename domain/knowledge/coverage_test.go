@@ -193,3 +193,41 @@ func TestUnknownRun(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageUnder: an item standing under another (a page's sentence under its title) holds
+// too the query's words that item holds, and only those; nil heading is coverage.
+func TestCoverageUnder(t *testing.T) {
+	m := newMatcher([]FAQ{
+		{Question: "MOT and servicing", Answer: "0"},
+		{Question: "The test takes about 45 minutes.", Answer: "1"},
+		{Question: "For an MOT we usually have a slot within two days.", Answer: "2"},
+		{Question: "Tyre repair", Answer: "3"},
+		{Question: "A puncture repair takes 30 minutes.", Answer: "4"},
+	}, "MOT and servicing. The test takes about 45 minutes. For MOTs we have a slot within two days.", nil, nil, sentenceStopWeight)
+	under := []int{-1, 0, -1, -1, 3} // sentences 1 and 4 stand under titles 0 and 3
+	for _, tt := range []struct {
+		query   string
+		heading func(int) int
+		want    []float64
+	}{
+		{"how long does the mot take", nil, []float64{1, 0, 1, 0, 0}},
+		{"how long does the mot take", func(i int) int { return under[i] }, []float64{1, 1, 1, 0, 0}},
+		// Both the title and the sentence hold "mot" or "test": each word held once, never over 1.
+		{"mot test", func(i int) int { return under[i] }, []float64{-1, 1, -1, 0, 0}},
+		// A title holding none of the words lends nothing.
+		{"how long does a repair take", func(i int) int { return under[i] }, []float64{0, 0, 0, 1, 1}},
+	} {
+		got := m.coverageUnder(m.parse(tt.query), tt.heading)
+		if len(got) != len(tt.want) {
+			t.Fatalf("coverageUnder(%q) = %v", tt.query, got)
+		}
+		for i, w := range tt.want {
+			if w >= 0 && math.Abs(got[i]-w) > 1e-9 {
+				t.Errorf("coverageUnder(%q, heading %v): item %d = %.3f, want %.3f (all %v)", tt.query, tt.heading != nil, i, got[i], w, got)
+			}
+		}
+		if tt.heading != nil && got[1] > 1+1e-9 {
+			t.Errorf("coverageUnder(%q): %v over 1", tt.query, got)
+		}
+	}
+}

@@ -41,6 +41,9 @@ type sentenceMatcher struct {
 	cues  []cue     // of each sentence
 	parts []dayPart // of each sentence: the parts of the day of the times it states
 	title []bool    // of each sentence: whether it is its chunk's title
+	// heading is, of each sentence, its chunk's title's index among the sentences; -1 for a
+	// title, or a sentence of a chunk without one.
+	heading []int32
 }
 
 // newSentenceMatcher indexes the sentences of the chunks, each chunk's title as one of its
@@ -52,9 +55,16 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 	s := &sentenceMatcher{}
 	var items []FAQ
 	for c, ch := range chunks {
+		heading := int32(-1)
 		for k, text := range append([]string{ch.Title}, Sentences(ch.Text)...) {
 			if strings.TrimSpace(text) == "" {
 				continue
+			}
+			if k == 0 {
+				s.heading = append(s.heading, -1)
+				heading = int32(len(items))
+			} else {
+				s.heading = append(s.heading, heading)
 			}
 			// Each sentence its own answer: the matcher's answers are only used for their items.
 			items = append(items, FAQ{Question: text, Answer: strconv.Itoa(len(items))})
@@ -107,7 +117,19 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 	}
 	var cov []float64
 	if !formOnly {
-		cov = s.m.coverage(q)
+		var under func(int) int
+		if gate != 0 {
+			// A sentence stating the fact asked holds too the question's words that its chunk's
+			// title holds: "The test takes about 45 minutes", under "MOT and servicing", says how
+			// long the MOT takes; a sentence stating no such fact is not lifted by its title.
+			under = func(i int) int {
+				if s.cues[i]&gate == 0 {
+					return -1
+				}
+				return int(s.heading[i])
+			}
+		}
+		cov = s.m.coverageUnder(q, under)
 	}
 	if cov != nil {
 		for i, v := range sim {

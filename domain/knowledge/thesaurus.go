@@ -68,6 +68,7 @@ pause, freeze, suspend, put on hold, hold
 child, children, kid, kids, son, daughter, toddler, baby, year old, years old
 teen, teenager, teenagers, young people
 adult, adults, grown up
+people, ppl
 senior, seniors, pensioner, pensioners, elderly, oap, oaps, retired, retiree, retirees, older people
 student, students
 beginner, beginners, first time, new to, never done, no experience

@@ -2,18 +2,35 @@ package knowledge
 
 import "testing"
 
+// chunkIndex indexes chunks alone (no FAQ, no vectors), as a small Brain's pages.
+func chunkIndex(chunks ...Chunk) *Index {
+	docs := make([]Doc, len(chunks))
+	for i, c := range chunks {
+		docs[i] = Doc{Chunk: c}
+	}
+	return NewIndex(docs, nil, lightStemmer{}, nil)
+}
+
+// wantFirst fails unless the first hit of query is chunk want.
+func wantFirst(t *testing.T, ix *Index, query, want string) {
+	t.Helper()
+	hits := ix.Search(query, nil, 3)
+	if len(hits) == 0 || hits[0].Chunk.ID != want {
+		for _, h := range hits {
+			t.Logf("%s %.3f held %.2f %q", h.Chunk.ID, h.Score, h.Held, h.Sentence)
+		}
+		t.Errorf("Search(%q): want %s first", query, want)
+	}
+}
+
 // TestNearTie: of two chunks of a small Brain within tieMargin of each other, the one whose best
 // sentence holds more of the question's content words comes first (nearTie); chunks further
 // apart, or holding as much, keep the order of their scores.
 func TestNearTie(t *testing.T) {
-	var docs []Doc
-	for _, c := range []Chunk{
-		{ID: "hotel", URL: "https://pets.example/hotel", Title: "Hotel e creche", Text: "Hotelzinho: hospedagem para cães com passeios duas vezes por dia. A diária custa R$ 90 para cães pequenos e R$ 120 para cães grandes."},
-		{ID: "banho", URL: "https://pets.example/banho", Title: "Banho e tosa", Text: "O banho é feito com shampoo hipoalergênico e secagem morna. Banho para cães de porte pequeno: R$ 55 de pelo curto e R$ 65 de pelo longo. Tosa completa a partir de R$ 90. Avisamos por WhatsApp quando o pet estiver pronto para ir para casa."},
-	} {
-		docs = append(docs, Doc{Chunk: c})
-	}
-	ix := NewIndex(docs, nil, lightStemmer{}, nil)
+	ix := chunkIndex(
+		Chunk{ID: "hotel", URL: "https://pets.example/hotel", Title: "Hotel e creche", Text: "Hotelzinho: hospedagem para cães com passeios duas vezes por dia. A diária custa R$ 90 para cães pequenos e R$ 120 para cães grandes."},
+		Chunk{ID: "banho", URL: "https://pets.example/banho", Title: "Banho e tosa", Text: "O banho é feito com shampoo hipoalergênico e secagem morna. Banho para cães de porte pequeno: R$ 55 de pelo curto e R$ 65 de pelo longo. Tosa completa a partir de R$ 90. Avisamos por WhatsApp quando o pet estiver pronto para ir para casa."},
+	)
 	for _, tt := range []struct {
 		query string
 		want  string // the first hit's chunk
@@ -28,15 +45,48 @@ func TestNearTie(t *testing.T) {
 		// The hotel's sentence holds what the question asks as much as the bath's.
 		{"qto custa a diária para cães pequenos", "hotel"},
 	} {
-		hits := ix.Search(tt.query, nil, 3)
-		if len(hits) == 0 || hits[0].Chunk.ID != tt.want {
-			t.Errorf("Search(%q): %v; want %s first", tt.query, hits, tt.want)
-		}
+		wantFirst(t, ix, tt.query, tt.want)
 	}
 	// An FAQ item between the two chunks does not part them; the FAQ item keeps its place.
 	top := topK{{entry: 0, score: 0.30, sentHeld: 0.5}, {entry: 2, score: 0.299}, {entry: 1, score: 0.295, sentHeld: 1}}
 	nearTie(top, 2)
 	if top[0].entry != 1 || top[1].entry != 2 || top[2].entry != 0 {
 		t.Errorf("nearTie: %v; want entries 1, 2, 0", top)
+	}
+}
+
+// TestNearTieChatWord: a customer's chat spelling of a word ("ppl" for "people", the
+// thesaurus) is held by the chunk that writes the word in full, as the word itself is, so that of
+// two chunks nearly tied the one stating it comes first.
+func TestNearTieChatWord(t *testing.T) {
+	ix := chunkIndex(
+		Chunk{ID: "visit", URL: "https://space.example/visit", Title: "Visit us", Text: "We are two blocks from the station. Parking: Dedicated Desk and Private Office members can rent a reserved spot for $60 a month."},
+		Chunk{ID: "memberships", URL: "https://space.example/memberships", Title: "Memberships", Text: "Hot Desk: $250 a month for any open desk. Private Office: from $950 a month for a furnished, lockable office for 2 to 6 people."},
+	)
+	held := func(query string) map[string]float64 {
+		out := map[string]float64{}
+		for _, h := range ix.Search(query, nil, 3) {
+			out[h.Chunk.ID] = h.Held
+		}
+		return out
+	}
+	chat, full := held("price for a private office for 3 ppl"), held("price for a private office for 3 people")
+	if chat["memberships"] != full["memberships"] || chat["memberships"] <= chat["visit"] {
+		t.Errorf("held with ppl %v, with people %v; want the same, memberships holding more", chat, full)
+	}
+	wantFirst(t, ix, "price for a private office for 3 ppl", "memberships")
+}
+
+// TestTitleHeadsFact: a sentence stating the fact a question asks by its form (a duration for
+// "how long") holds too the question's words its chunk's title holds, so that "The test takes
+// about 45 minutes" under "MOT and servicing" answers how long the MOT takes, not the booking
+// page's "For an MOT we usually have a slot within two days".
+func TestTitleHeadsFact(t *testing.T) {
+	ix := chunkIndex(
+		Chunk{ID: "mot", URL: "https://garage.example/mot", Title: "MOT and servicing", Text: "Our workshop tests cars and small vans. The test takes about 45 minutes and you can wait in the lounge."},
+		Chunk{ID: "visit", URL: "https://garage.example/visit", Title: "Visit and booking", Text: "Book online or by phone. For an MOT we usually have a slot within two days; repairs are best booked a week ahead."},
+	)
+	for _, query := range []string{"how long does the mot take", "how long does an mot take"} {
+		wantFirst(t, ix, query, "mot")
 	}
 }
