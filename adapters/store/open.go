@@ -26,7 +26,8 @@ import (
 // temp_store(MEMORY) keeps statement journals (the undo of one statement of a transaction, which
 // SQLite keeps for a statement that writes several rows or may fail half-way) in small in-memory
 // chunks: by default each starts as a 64 KiB buffer, which the pure-Go SQLite's allocator maps
-// and unmaps from the kernel for every such statement.
+// and unmaps from the kernel for every such statement. wal_autocheckpoint is the backstop of the
+// log's checkpointer (checkpoint.go), for writers that leave it no moment to copy the log whole.
 const sqliteParams = "_pragma=busy_timeout(10000)" +
 	"&_pragma=journal_mode(WAL)" +
 	"&_pragma=synchronous(NORMAL)" +
@@ -61,7 +62,7 @@ func OpenSQLite(ctx context.Context, databaseURL string) (*bun.DB, func(), error
 	if !ok || !strings.EqualFold(scheme, "sqlite") {
 		return nil, nil, errors.New("store: the SQLite store needs a sqlite://PATH URL")
 	}
-	db, watch, err := openSQLite(rest)
+	db, watch, log, err := openSQLite(rest)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -69,8 +70,10 @@ func OpenSQLite(ctx context.Context, databaseURL string) (*bun.DB, func(), error
 	if err != nil {
 		return nil, nil, err
 	}
+	go log.run()
 	return db, func() {
 		watch.close()
+		log.close()
 		closeDB()
 	}, nil
 }
@@ -108,13 +111,13 @@ func ping(ctx context.Context, db *bun.DB, name string) (*bun.DB, func(), error)
 	return db, func() { _ = db.Close() }, nil
 }
 
-func openSQLite(rest string) (*bun.DB, *sqliteWatch, error) {
+func openSQLite(rest string) (*bun.DB, *sqliteWatch, *logCheckpointer, error) {
 	path, query, _ := strings.Cut(rest, "?")
 	if path == "" || path == ":memory:" {
-		return nil, nil, errors.New("store: sqlite:// needs a file path, e.g. sqlite://data/svc.db")
+		return nil, nil, nil, errors.New("store: sqlite:// needs a file path, e.g. sqlite://data/svc.db")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-		return nil, nil, fmt.Errorf("store: create the SQLite directory: %w", err)
+		return nil, nil, nil, fmt.Errorf("store: create the SQLite directory: %w", err)
 	}
 	dsn := path + "?" + sqliteParams
 	if query != "" {
@@ -123,13 +126,13 @@ func openSQLite(rest string) (*bun.DB, *sqliteWatch, error) {
 	// In WAL mode readers run concurrently; this process's writers take turns through one gate
 	// (writer.go), so they never wait in SQLite's busy handler.
 	keepAllocatorPages()
-	watch := newSQLiteWatch()
-	sqldb := sql.OpenDB(gatedConnector{drv: sqliteshim.Driver(), dsn: dsn, gate: newGate(), watch: watch})
-	watch.db = sqldb
+	watch, log := newSQLiteWatch(), newLogCheckpointer()
+	sqldb := sql.OpenDB(gatedConnector{drv: sqliteshim.Driver(), dsn: dsn, gate: newGate(log), watch: watch})
+	watch.db, log.db = sqldb, sqldb
 	n := max(8, 2*runtime.GOMAXPROCS(0))
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
-	return bun.NewDB(sqldb, sqlitedialect.New()), watch, nil
+	return bun.NewDB(sqldb, sqlitedialect.New()), watch, log, nil
 }
 
 func openPostgres(databaseURL string) (db *bun.DB, err error) {

@@ -25,21 +25,24 @@ const gateWait = 10 * time.Second
 var errGateTimeout = errors.New("store: database is busy: waited 10s for the writer's turn")
 
 // gate is the turn of this process's one SQLite writer.
-type gate chan struct{}
+type gate struct {
+	turn chan struct{}
+	log  *logCheckpointer // told of every write
+}
 
-func newGate() gate { return make(gate, 1) }
+func newGate(log *logCheckpointer) *gate { return &gate{turn: make(chan struct{}, 1), log: log} }
 
 // enter waits for the turn, at most gateWait and as long as ctx lasts.
-func (g gate) enter(ctx context.Context) error {
+func (g *gate) enter(ctx context.Context) error {
 	select {
-	case g <- struct{}{}:
+	case g.turn <- struct{}{}:
 		return nil
 	default:
 	}
 	t := time.NewTimer(gateWait)
 	defer t.Stop()
 	select {
-	case g <- struct{}{}:
+	case g.turn <- struct{}{}:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -48,7 +51,11 @@ func (g gate) enter(ctx context.Context) error {
 	}
 }
 
-func (g gate) leave() { <-g }
+// leave ends the turn of a writer.
+func (g *gate) leave() {
+	<-g.turn
+	g.log.written()
+}
 
 // writes reports whether query may write: anything but a SELECT (or a PRAGMA or EXPLAIN, which
 // this store only reads with). A CTE (WITH) is taken for a write, as it may end in one.
@@ -68,7 +75,7 @@ func writes(query string) bool {
 type gatedConnector struct {
 	drv   driver.Driver
 	dsn   string
-	gate  gate
+	gate  *gate
 	watch *sqliteWatch // the changes to keys and accounts (keyWatchOf)
 }
 
@@ -110,11 +117,11 @@ type sqliteConn interface {
 // gatedConn is a SQLite connection whose writes take the gate.
 type gatedConn struct {
 	sqliteConn
-	gate gate
+	gate *gate
 	inTx bool // a transaction of this connection holds the gate
 }
 
-func newGatedConn(c driver.Conn, g gate) (*gatedConn, error) {
+func newGatedConn(c driver.Conn, g *gate) (*gatedConn, error) {
 	sc, ok := c.(sqliteConn)
 	if !ok {
 		_ = c.Close()
@@ -253,7 +260,7 @@ func (s *gatedStmt) QueryContext(ctx context.Context, args []driver.NamedValue) 
 // SQLite's write lock until its rows are closed.
 type gatedRows struct {
 	driver.Rows
-	gate   gate
+	gate   *gate
 	closed bool
 	ended  bool // Next reached the end (or failed)
 }
