@@ -248,6 +248,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"held-out-5", 120, 49, 14},
 		{"held-out-6", 120, 39, 16},
 		{"held-out-7", 120, 22, 16},
+		{"held-out-8", 120, 39, 17},
 	} {
 		if !evalSplit(c.split) {
 			continue
