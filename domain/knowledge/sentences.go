@@ -145,6 +145,17 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 			}
 		}
 	}
+	if asked := counts(q.norm); len(asked) > 0 {
+		// A count the question states ("my son is 8", "cheguei atrasado 15 min", "a group of
+		// 10") lifts the sentences stating a range of counts of its unit that it falls within
+		// ("Kids' classes for ages 6 to 12", "Depois de 10 minutos…", "for groups of 8 or
+		// more"): the page's rule for the customer's case.
+		for i, v := range sim {
+			if v > 0 && !s.title[i] && strings.ContainsAny(s.text[i], "0123456789") && fits(NormalizeQuestion(s.text[i]), asked) {
+				sim[i] = min(v+cueBoost, 1)
+			}
+		}
+	}
 	if part := q.dayParts(); part != 0 {
 		// A question about a part of the day ("classes in the morning") is answered by the
 		// sentence stating times in it, not by one of the same words at other hours only.

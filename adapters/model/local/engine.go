@@ -479,11 +479,87 @@ func passage(text, question, first, second string) string {
 		}
 		return -1
 	}
-	chosen := withContext(ss, choose(ss, distinct(knowledge.Tokens(question)), find(first), find(second)))
-	for len(chosen) > 1 && length(ss, chosen) > maxPassage {
-		chosen = chosen[:len(chosen)-1] // the last chosen matters least
+	q := distinct(knowledge.Tokens(question))
+	chosen := withContext(ss, choose(ss, q, find(first), find(second)))
+	units := whole(ss, chosen, q)
+	for len(units) > 1 && length(ss, slices.Concat(units...)) > maxPassage {
+		units = units[:len(units)-1] // the last chosen matters least
 	}
-	return cut(join(ss, chosen), maxPassage)
+	// The first sentence's item, if too long, keeps its sentence and loses its item's last lines.
+	for u := units[0]; u[len(u)-1] != chosen[0] && length(ss, u) > maxPassage; u = units[0] {
+		units[0] = u[:len(u)-1]
+	}
+	return cut(join(ss, slices.Concat(units...)), maxPassage)
+}
+
+// whole returns each chosen sentence as a unit with what it needs to carry its fact, in the
+// order chosen: a sentence that asks a question ("Need to drop it off before we open?") with the
+// next one, its answer; a sentence that goes on with an item of a list whose line opens with a
+// label ("Desistências: pode desistir com aviso de 30 dias…; as mensalidades já pagas não são
+// reembolsadas. Se desistir na primeira semana…") after the line's first sentence, the item's
+// head, when the two fit in a passage; and the first chosen sentence, when it is such a head,
+// with the sentences of the rest of its item (up to the next label) that hold a word of the
+// question q ("Inscrição: 40 € por ano… Antigos alunos não pagam inscrição."). A page's sentences
+// are written to be read in order: a question alone, or the second half of an item, cuts off the
+// fact the customer asked for.
+func whole(ss []sentence, chosen []int, q []string) [][]int {
+	var units [][]int
+	taken := func(i int) bool {
+		return slices.ContainsFunc(units, func(u []int) bool { return slices.Contains(u, i) })
+	}
+	for k, i := range chosen {
+		if taken(i) {
+			continue
+		}
+		var u []int
+		if h := head(ss, i); h >= 0 && !taken(h) && (k > 0 || length(ss, []int{h, i}) <= maxPassage) {
+			u = append(u, h)
+		}
+		u = append(u, i)
+		if k == 0 && labelled(ss[i].text) {
+			for j := i + 1; j < len(ss) && ss[j].line == ss[i].line && !labelled(ss[j].text); j++ {
+				if !taken(j) && slices.ContainsFunc(ss[j].terms, func(t string) bool { return slices.Contains(q, t) }) {
+					u = append(u, j)
+				}
+			}
+		}
+		if j := i + 1; asks(ss[i].text) && j < len(ss) && !slices.Contains(u, j) && !taken(j) {
+			u = append(u, j)
+		}
+		units = append(units, u)
+	}
+	return units
+}
+
+// head returns the first sentence of the line of ss[i] when it opens with a label and ss[i],
+// a later sentence of the line, does not (it goes on with the head's item); else -1.
+func head(ss []sentence, i int) int {
+	h := i
+	for h > 0 && ss[h-1].line == ss[i].line {
+		h--
+	}
+	if h == i || !labelled(ss[h].text) || labelled(ss[i].text) {
+		return -1
+	}
+	return h
+}
+
+// labelled reports whether a sentence opens with a label: at most four words, no figure and no
+// punctuation, before a colon ("Desistências:", "Late pick-up:", "Horario de consulta:"; not "Open
+// 9:30 to 5", "Para cirugías y tratamientos de más de 300 €, …: …").
+func labelled(s string) bool {
+	k := strings.IndexByte(s, ':')
+	if k <= 0 {
+		return false
+	}
+	label := s[:k]
+	return len(strings.Fields(label)) <= 4 && !strings.ContainsAny(label, ".,;!?()0123456789")
+}
+
+// asks reports whether a sentence asks a question: it ends with a question mark, maybe inside
+// closing quotes or brackets.
+func asks(s string) bool {
+	return strings.HasSuffix(strings.TrimRight(s, closers), "?")
 }
 
 // choose returns up to three sentences for the question's terms q, most telling first. Terms
