@@ -45,6 +45,8 @@ type Access struct {
 	kept    *lru.Cache[string, keptCheck] // by key hash: checks AdmitKept may reuse
 	limited *lru.Cache[string, time.Time] // by account id: when a rate limit last refused a request (Admission.Limited)
 	uses    *keyUses                      // the keys' last uses, written off the request path
+
+	renewing sync.Map // by key hash: a kept check being read again ahead of time (renew)
 }
 
 // keptCheck is a successful check of a key: the principal as it was made, the store's generation
@@ -62,6 +64,14 @@ const LimitedFor = time.Minute
 // KeptFor is how long AdmitKept reuses a check of a key at most, even when the store reports no
 // change: a change made around the store (by hand in the database) is seen after that.
 const KeptFor = 10 * time.Second
+
+// RenewAfter is how old a kept check is when the request that reuses it also has the key read
+// again, off its path (see AdmitKept), so that a key in steady use keeps a fresh check and none
+// of its requests waits for the read; a check is still never reused past KeptFor.
+const RenewAfter = KeptFor - 2*time.Second
+
+// renewTimeout bounds the read that renews a kept check.
+const renewTimeout = 5 * time.Second
 
 // NewAccess returns an Access.
 func NewAccess(k ports.Keys, l ports.RateLimiter, plans ledger.Plans, c ports.Clock) *Access {
@@ -176,7 +186,11 @@ func (a *Access) admit(ctx context.Context, secret string, reuse bool, accountLi
 	if reuse && a.changes != nil {
 		gen, follow = a.changes.Generation() // before the read: a change during it voids what it read
 	}
-	if p, ok := a.reusable(hash, gen, follow); ok {
+	if c, ok := a.reusable(hash, gen, follow); ok {
+		p := c.principal
+		if a.clock.Now().Sub(c.at) >= RenewAfter {
+			a.renew(hash)
+		}
 		ad := a.admitted(p, nil)
 		ad.Kept = true
 		ad.tally.count = func() []counted { return a.count(ctx, p.KeyID, p.Account.ID, p.Account.Plan, limits) }
@@ -202,16 +216,40 @@ func (a *Access) admitted(p Principal, counted []counted) Admission {
 
 // reusable returns the kept check of the key of hash when it may stand for a read (AdmitKept):
 // made within KeptFor, at the store's generation gen, in this period, with room left.
-func (a *Access) reusable(hash string, gen uint64, follow bool) (Principal, bool) {
+func (a *Access) reusable(hash string, gen uint64, follow bool) (keptCheck, bool) {
 	if !follow {
-		return Principal{}, false
+		return keptCheck{}, false
 	}
 	c, ok := a.kept.Get(hash)
 	now := a.clock.Now()
 	if !ok || c.gen != gen || now.Sub(c.at) >= KeptFor || c.principal.Usage.Period != ledger.PeriodAt(now) {
-		return Principal{}, false
+		return keptCheck{}, false
 	}
-	return c.principal, true
+	return c, true
+}
+
+// renew reads the key of hash again in the background, once at a time, and keeps the new check
+// in place of the old one; when the key no longer passes, its allowance is used up or the read
+// fails, the old check is dropped, so that the key's next request reads it on its own path and
+// answers what that read says. The kept check reused meanwhile is still bound by KeptFor.
+func (a *Access) renew(hash string) {
+	if _, busy := a.renewing.LoadOrStore(hash, struct{}{}); busy {
+		return
+	}
+	go func() {
+		defer a.renewing.Delete(hash)
+		gen, follow := a.changes.Generation() // before the read, as in admit
+		if !follow {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), renewTimeout)
+		defer cancel()
+		if p, err := a.authenticate(ctx, hash); err == nil && ledger.Check(p.Usage, 1) == nil {
+			a.kept.Add(hash, keptCheck{principal: p, gen: gen, at: a.clock.Now()})
+			return
+		}
+		a.kept.Remove(hash)
+	}()
 }
 
 // check reads the key of hash (authenticate) and counts the request against limits: after the

@@ -190,3 +190,101 @@ func TestAdmitKeptCountsWhenAsked(t *testing.T) {
 		t.Fatal("LimitedFor after the refusal: still Limited")
 	}
 }
+
+// TestAdmitKeptRenews checks that a kept check older than RenewAfter has its key read again off
+// the request's path, that the new check then stands for the reads after the old one's KeptFor,
+// and that a renewal finding the key revoked drops the check, so that the next request reads it.
+func TestAdmitKeptRenews(t *testing.T) {
+	active := account.Account{ID: "acct_1", Plan: "starter", Status: account.Active}
+	key := account.Key{ID: "key_1", AccountID: "acct_1", Hash: account.HashSecret(goodKey)}
+	revoked := key
+	revoked.RevokedAt = now
+
+	fixture := func(t *testing.T) (*changingKeys, *movingClock, *Access, chan ports.Credential) {
+		ctrl := gomock.NewController(t)
+		keys := &changingKeys{MockKeys: mock.NewMockKeys(ctrl), follow: true}
+		keys.EXPECT().Touch(gomock.Any(), gomock.Any(), gomock.Any()).Return(nil).AnyTimes()
+		limiter := mock.NewMockRateLimiter(ctrl)
+		limiter.EXPECT().AllowAll(gomock.Any(), gomock.Any()).Return([]ratelimit.Result{{Allowed: true}}, nil).AnyTimes()
+		reads := make(chan ports.Credential, 4) // what each read of the key answers, in turn
+		keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).DoAndReturn(
+			func(context.Context, string, ledger.Period) (ports.Credential, error) {
+				select {
+				case c := <-reads:
+					return c, nil
+				default:
+					t.Error("an unexpected read of the key")
+					return ports.Credential{}, domain.NotFound("key")
+				}
+			}).AnyTimes()
+		clock := newMovingClock(now)
+		return keys, clock, NewAccess(keys, limiter, plans, clock), reads
+	}
+	admit := func(t *testing.T, access *Access) (Admission, error) {
+		t.Helper()
+		return access.AdmitKept(context.Background(), goodKey)
+	}
+	renewed := func(t *testing.T, reads chan ports.Credential) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); len(reads) > 0; {
+			if time.Now().After(deadline) {
+				t.Fatal("the kept check was not renewed: the key was not read again")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+
+	t.Run("renewed off the path and reused past the first check's KeptFor", func(t *testing.T) {
+		_, clock, access, reads := fixture(t)
+		reads <- ports.Credential{Key: key, Account: active, Spent: 7}
+		if _, err := admit(t, access); err != nil {
+			t.Fatal(err)
+		}
+		clock.set(now.Add(RenewAfter - time.Second))
+		if _, err := admit(t, access); err != nil { // reused, too young to renew
+			t.Fatal(err)
+		}
+		reads <- ports.Credential{Key: key, Account: active, Spent: 9}
+		clock.set(now.Add(RenewAfter))
+		ad, err := admit(t, access) // reused, and renewed in the background
+		if err != nil || ad.Principal.Usage.Spent != 7 || !ad.Kept {
+			t.Fatalf("at RenewAfter: %+v, %v; want the kept check (spent 7)", ad.Principal.Usage, err)
+		}
+		renewed(t, reads)
+		for range 100 { // the renewal's check is kept once it is read; wait for it
+			if c, ok := access.kept.Peek(key.Hash); ok && c.principal.Usage.Spent == 9 {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		clock.set(now.Add(KeptFor + time.Second))
+		ad, err = admit(t, access) // past the first check's KeptFor: the renewed one stands, no read
+		if err != nil || ad.Principal.Usage.Spent != 9 || !ad.Kept {
+			t.Fatalf("after KeptFor: %+v, %v; want the renewed check (spent 9)", ad.Principal.Usage, err)
+		}
+	})
+
+	t.Run("a renewal that finds the key revoked drops the check", func(t *testing.T) {
+		_, clock, access, reads := fixture(t)
+		reads <- ports.Credential{Key: key, Account: active, Spent: 7}
+		if _, err := admit(t, access); err != nil {
+			t.Fatal(err)
+		}
+		reads <- ports.Credential{Key: revoked, Account: active}
+		clock.set(now.Add(RenewAfter))
+		if _, err := admit(t, access); err != nil { // reused; the renewal reads the revocation
+			t.Fatal(err)
+		}
+		renewed(t, reads)
+		for range 100 {
+			if _, ok := access.kept.Peek(key.Hash); !ok {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		reads <- ports.Credential{Key: revoked, Account: active}
+		if _, err := admit(t, access); domain.ErrorCode(err) != domain.CodeUnauthorized {
+			t.Fatalf("after the renewal: %v; want unauthorized", err)
+		}
+	})
+}
