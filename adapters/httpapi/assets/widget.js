@@ -283,7 +283,7 @@
       if (r.status === "pending") return wait(r.message_id, 60);
       seen[r.message_id] = true;
       add("agent", r.reply || "", r.actions, true);
-    }).catch(function (e) {
+    }).then(tell, function (e) {
       mine.classList.add("failed");
       note(failure(e));
       if (!input.value) input.value = q;
@@ -294,6 +294,17 @@
       input.focus();
     });
   }
+
+  /* The visitor's other tabs of the site show the same conversation: a tab tells the others when
+     it has a new answer, and a tab the visitor comes back to looks for what it missed. */
+  var others = window.BroadcastChannel ? new BroadcastChannel("svc_widget:" + token) : null;
+  function tell() { if (others) others.postMessage("messages"); }
+  function refresh() {
+    if (!info || busy) return;
+    call("GET", "/messages?visitor_id=" + visitor).then(function (c) { render(c.messages); suggestions(); }, function () { /* kept as is */ });
+  }
+  if (others) others.onmessage = refresh;
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") refresh(); });
 
   /* A reply still being made (202): look at the conversation until it is there. */
   function wait(id, tries) {
