@@ -1,9 +1,12 @@
 package tests
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -12,8 +15,8 @@ import (
 // through what goes wrong for a visitor, and checks that the chat always says why in the
 // visitor's words, never hangs, and keeps a message the visitor may send again in the input: a
 // message over 8,000 characters (refused before it is sent, nothing cut), a NUL in the text
-// (left out, the rest sent), the service stopped and started again on the same address, and the
-// account out of interactions (402). The chat fits the screen and its input's text is at least
+// (left out, the rest sent), the service stopped and started again on the same address, the
+// account out of interactions (402), and a service that takes the connection but never answers. The chat fits the screen and its input's text is at least
 // 16 px (a phone zooms the page into a smaller one); the title has its own weight and size.
 func TestWidgetTroubleBrowser(t *testing.T) {
 	binaries(t) // -short skips here
@@ -78,6 +81,22 @@ func TestWidgetTroubleBrowser(t *testing.T) {
 	waitJS(t, ctx, "the chat says the assistant is unavailable", sr+`.querySelectorAll(".m.note").length > `+strconv.Itoa(before)+
 		` && `+lastNote+` === "The assistant is unavailable right now."`)
 	wantJS(t, ctx, "the chat is usable", settled)
+
+	// A service that takes the connection and never answers (stopped with SIGSTOP): the chat
+	// gives up after its 40 seconds and a margin, says so, and can be used again.
+	if err := api.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = api.cmd.Process.Signal(syscall.SIGCONT) })
+	before = notes()
+	sendJS("a message to a service that does not answer", `"Is anyone there?"`)
+	waitFor(t, 90*time.Second, "the chat gives up on a service that does not answer", func() (bool, string) {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](sr+`.querySelectorAll(".m.note").length > `+strconv.Itoa(before)+
+			` && `+lastNote+` === "Could not reach the chat. Check your connection and try again." && `+ta+`.value === "Is anyone there?" && `+settled))
+		dbg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](lastNote+` + " | " + `+ta+`.value + " | " + `+sr+`.querySelector("button[type=submit]").disabled`))
+		return ok && err == nil, fmt.Sprint(err, dbg)
+	})
+	_ = api.cmd.Process.Signal(syscall.SIGCONT)
 	if strings.Contains(evaluate[string](t, ctx, "the page", `document.documentElement.outerHTML`), a.key) {
 		t.Error("the page holds the API key")
 	}

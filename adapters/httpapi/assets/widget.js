@@ -57,14 +57,25 @@
     return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
   }
 
+  /* A call that gets no answer gives up: a chat waits up to 40 seconds for its reply (then 202),
+     anything else answers at once. */
   function call(method, path, body) {
-    var init = { method: method, headers: {}, credentials: "omit" };
+    var init = { method: method, headers: {}, credentials: "omit" }, timer = null;
     if (body) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
-    return fetch(api + path, init).catch(function (e) { e.offline = true; throw e; }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (j) {
+    if (window.AbortController) {
+      var stop = new AbortController();
+      init.signal = stop.signal;
+      timer = setTimeout(function () { stop.abort(); }, method === "POST" ? 50000 : 15000);
+    }
+    return fetch(api + path, init).then(function (r) {
+      return r.json().catch(function (e) { if (e.name === "AbortError") throw e; return {}; }).then(function (j) {
         if (!r.ok) { var e = new Error((j.error && j.error.code) || "http_" + r.status); e.status = r.status; throw e; }
         return j;
       });
+    }).then(function (j) { clearTimeout(timer); return j; }, function (e) {
+      clearTimeout(timer);
+      if (!e.status) e.offline = true; // no answer: the network, or the time ran out
+      throw e;
     });
   }
 
