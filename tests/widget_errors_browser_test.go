@@ -25,11 +25,7 @@ func TestWidgetTroubleBrowser(t *testing.T) {
 	addr := freeAddr(t)
 	env := s.with("SVC_HTTP_ADDR", addr, "SVC_PUBLIC_URL", "http://"+addr, "SVC_METRICS_ADDR", freeAddr(t))
 	api := start(t, "svc-api", env, waitHealthz)
-	a := s.newAccount(t, "--plan", "pro", "--interaction-limit", "2")
-	configureAgent(t, api, a.key)
-	loadBrain(t, api, a.key)
-	snippet := call(t, "GET", api.URL()+"/v1/widget?framework=html", bearer(a.key)...).body.str("code")
-	page := servePage(t, "127.0.0.1", api.URL(), snippet)
+	a, page := widgetSite(t, s, api, "--plan", "pro", "--interaction-limit", "2")
 
 	ctx := browser(t, chromium)
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`

@@ -15,11 +15,7 @@ func TestWidgetTabsBrowser(t *testing.T) {
 	chromium := chromiumPath(t)
 	s := newEmbedded(t)
 	api := s.startAPI(t)
-	a := s.newAccount(t, "--plan", "pro")
-	configureAgent(t, api, a.key)
-	loadBrain(t, api, a.key)
-	snippet := call(t, "GET", api.URL()+"/v1/widget?framework=html", bearer(a.key)...).body.str("code")
-	page := servePage(t, "127.0.0.1", api.URL(), snippet)
+	_, page := widgetSite(t, s, api, "--plan", "pro")
 
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
 	one := browser(t, chromium)

@@ -25,10 +25,13 @@ import (
 var widgetScript []byte
 
 // widgetETag is the script's content hash, its ETag.
-var widgetETag = func() string {
-	sum := sha256.Sum256(widgetScript)
+var widgetETag = contentETag(widgetScript)
+
+// contentETag is the ETag of body: its content hash.
+func contentETag(body []byte) string {
+	sum := sha256.Sum256(body)
 	return `"` + hex.EncodeToString(sum[:16]) + `"`
-}()
+}
 
 // widgetGzip is the script compressed once (about a third of its size), served to browsers that
 // accept gzip, under its own ETag.
@@ -37,7 +40,7 @@ var widgetGzip, widgetGzipETag = func() ([]byte, string) {
 	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression) // a valid level: no error
 	_, _ = zw.Write(widgetScript)                          // a bytes.Buffer does not fail
 	_ = zw.Close()
-	return b.Bytes(), strings.TrimSuffix(widgetETag, `"`) + `-gzip"`
+	return b.Bytes(), contentETag(b.Bytes())
 }()
 
 // widgetScriptHandler serves the script: a short cache (5 minutes, then revalidated by the
