@@ -90,6 +90,21 @@ func servePage(t *testing.T, host, apiURL, snippet string) string {
 	return "http://" + host + ":" + port + "/"
 }
 
+// widgetSite makes an account with args (its agent set up, its Brain loaded) and serves on
+// 127.0.0.1 a page with the account's widget snippet (GET /v1/widget); it returns the account and
+// the page's address.
+func widgetSite(t *testing.T, s stack, api *proc, args ...string) (account, string) {
+	t.Helper()
+	a := s.newAccount(t, args...)
+	configureAgent(t, api, a.key)
+	loadBrain(t, api, a.key)
+	snippet := call(t, "GET", api.URL()+"/v1/widget?framework=html", bearer(a.key)...).body.str("code")
+	if !strings.Contains(snippet, a.widgetToken) {
+		t.Fatalf("GET /v1/widget: the snippet %q lacks the widget token", snippet)
+	}
+	return a, servePage(t, "127.0.0.1", api.URL(), snippet)
+}
+
 // rect is where an element is on the screen.
 type rect struct{ Left, Top float64 }
 

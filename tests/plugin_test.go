@@ -379,3 +379,29 @@ func TestWidgetCheckoutBrowser(t *testing.T) {
 		t.Errorf("the shop's add-to-cart endpoint got %v, want product 777 once, before the checkout", cart)
 	}
 }
+
+// TestPluginConnectLanguage: the owner the plugin sends to connect (with lang) signs in and
+// approves in the plugin's language, not the browser's.
+func TestPluginConnectLanguage(t *testing.T) {
+	binaries(t)
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	for _, tc := range []struct{ lang, want, heading string }{{"pt", "pt", "Entrar"}, {"pt-BR", "pt", "Entrar"}, {"es", "es", "Iniciar sesión"}} {
+		jar, _ := cookiejar.New(nil)
+		c := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+		connect := api.URL() + "/cms/connect?" + url.Values{"site": {"https://shop.example"}, "return": {"https://shop.example/wp-admin/admin.php?page=svc"},
+			"state": {"s1"}, "lang": {tc.lang}}.Encode()
+		req, _ := http.NewRequest(http.MethodGet, connect, nil)
+		req.Header.Set("Accept-Language", "en-US,en;q=0.9")
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		_ = res.Body.Close()
+		page := string(b)
+		if res.Request.URL.Path != "/app/login" || !strings.Contains(page, `<html lang="`+tc.want+`">`) || !strings.Contains(page, tc.heading) {
+			t.Errorf("lang=%s: the connection's sign-in page %s is not in %s:\n%.600s", tc.lang, res.Request.URL, tc.want, page)
+		}
+	}
+}

@@ -71,6 +71,7 @@ func (c *Console) RequireOwner(ctx *gin.Context) {
 		ctx.Next()
 		return
 	case domain.CodeUnauthorized:
+		c.lang(ctx) // a ?lang= (a plugin's connection) is kept for the sign-in page
 		next := ""
 		if ctx.Request.Method == http.MethodGet || ctx.Request.Method == http.MethodHead {
 			next = ctx.Request.URL.RequestURI()

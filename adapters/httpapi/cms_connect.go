@@ -3,6 +3,8 @@ package httpapi
 import (
 	"html/template"
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -13,8 +15,8 @@ import (
 // here with site, return, state, lang and woo. A request whose return address is not an admin
 // page of the site's own host (or is otherwise wrong) gets an error page and no redirect, so that
 // this address can never send a browser elsewhere; a good one is kept for 30 minutes and the
-// browser goes on to the console's approval page, where the owner signs in if needed and
-// approves the connection of the named site (ConnectPath).
+// browser goes on to the console's approval page, in the plugin's language, where the owner signs
+// in if needed and approves the connection of the named site (ConnectPath).
 
 // ConnectPath is the console's approval page of a connection request: ConnectPath + "/" + id.
 const ConnectPath = "/app/connect"
@@ -47,5 +49,9 @@ func (s *Server) cmsConnect(c *gin.Context) {
 		return
 	}
 	c.Header("Cache-Control", "no-store")
-	c.Redirect(http.StatusSeeOther, ConnectPath+"/"+p.ID)
+	to := ConnectPath + "/" + p.ID
+	if l, _, _ := strings.Cut(p.Request.Lang, "-"); l != "" {
+		to += "?lang=" + url.QueryEscape(l) // the console speaks the plugin's language (pt-BR: pt)
+	}
+	c.Redirect(http.StatusSeeOther, to)
 }

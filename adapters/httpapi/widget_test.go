@@ -1,6 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -83,4 +86,39 @@ func TestWidgetCORS(t *testing.T) {
 			t.Fatalf("GET info of an unknown token: %d %v", rec.Code, rec.Header())
 		}
 	})
+}
+
+// TestWidgetScriptGzip: a browser that accepts gzip gets the script compressed (about a third of
+// its size), with its own ETag and Vary: Accept-Encoding; one that refuses gzip gets it as is.
+func TestWidgetScriptGzip(t *testing.T) {
+	s, _ := newTestServer(t)
+	rec := do(s, "GET", "/widget.js", map[string]string{"Accept-Encoding": "gzip, deflate, br"}, "")
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != "gzip" || !strings.Contains(rec.Header().Get("Vary"), "Accept-Encoding") {
+		t.Fatalf("GET /widget.js accepting gzip: %d %v", rec.Code, rec.Header())
+	}
+	n := rec.Body.Len()
+	zr, err := gzip.NewReader(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil || !bytes.Equal(plain, widgetScript) {
+		t.Fatalf("the gzipped script does not unzip to the script (%v)", err)
+	}
+	if n == 0 || n > len(widgetScript)/2 {
+		t.Errorf("gzipped script of %d bytes for %d", n, len(widgetScript))
+	}
+	etag := rec.Header().Get("ETag")
+	if etag == "" || etag == widgetETag {
+		t.Errorf("the gzipped script's ETag %q, want its own", etag)
+	}
+	if rec := do(s, "GET", "/widget.js", map[string]string{"Accept-Encoding": "gzip", "If-None-Match": etag}, ""); rec.Code != http.StatusNotModified {
+		t.Errorf("If-None-Match of the gzipped script: %d, want 304", rec.Code)
+	}
+	for _, ae := range []string{"", "identity", "gzip;q=0", "br"} {
+		rec := do(s, "GET", "/widget.js", map[string]string{"Accept-Encoding": ae}, "")
+		if rec.Header().Get("Content-Encoding") != "" || rec.Body.Len() != len(widgetScript) {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q with %d bytes, want the script as is", ae, rec.Header().Get("Content-Encoding"), rec.Body.Len())
+		}
+	}
 }

@@ -14,17 +14,25 @@
   var WORDS = {
     en: { open: "Open chat", close: "Close chat", title: "Chat", input: "Write a message", send: "Send",
       typing: "Typing…", unavailable: "The assistant is unavailable right now.", error: "Something went wrong. Please try again.",
-      slow: "Too many messages. Please wait a moment.", page: "Open page", cart: "Add to cart", added: "Added to your cart",
+      slow: "Too many messages. Please wait a moment.", offline: "Could not reach the chat. Check your connection and try again.",
+      long: "Your message is too long: at most 8,000 characters.", invalid: "This message could not be sent. Please change it and try again.",
+      page: "Open page", cart: "Add to cart", added: "Added to your cart",
       checkout: "Go to checkout", you: "You", suggestions: "Suggested questions", move: "Drag to move the chat" },
     pt: { open: "Abrir conversa", close: "Fechar conversa", title: "Conversa", input: "Escreva uma mensagem", send: "Enviar",
       typing: "A escrever…", unavailable: "O assistente não está disponível agora.", error: "Algo correu mal. Tente de novo.",
-      slow: "Demasiadas mensagens. Aguarde um momento.", page: "Abrir página", cart: "Adicionar ao carrinho",
+      slow: "Demasiadas mensagens. Aguarde um momento.", offline: "Não foi possível ligar à conversa. Verifique a ligação e tente de novo.",
+      long: "A mensagem é demasiado longa: no máximo 8000 caracteres.", invalid: "Não foi possível enviar esta mensagem. Altere-a e tente de novo.",
+      page: "Abrir página", cart: "Adicionar ao carrinho",
       added: "Adicionado ao carrinho", checkout: "Finalizar compra", you: "Você", suggestions: "Perguntas sugeridas",
       move: "Arraste para mover a conversa" },
-    "pt-BR": { typing: "Digitando…", error: "Algo deu errado. Tente de novo.", slow: "Muitas mensagens. Aguarde um momento." },
+    "pt-BR": { typing: "Digitando…", error: "Algo deu errado. Tente de novo.", slow: "Muitas mensagens. Aguarde um momento.",
+      offline: "Não foi possível conectar ao chat. Verifique sua conexão e tente de novo.",
+      long: "A mensagem é longa demais: no máximo 8.000 caracteres.", invalid: "Não foi possível enviar esta mensagem. Altere-a e tente de novo." },
     es: { open: "Abrir chat", close: "Cerrar chat", title: "Chat", input: "Escribe un mensaje", send: "Enviar",
       typing: "Escribiendo…", unavailable: "El asistente no está disponible ahora.", error: "Algo salió mal. Inténtalo de nuevo.",
-      slow: "Demasiados mensajes. Espera un momento.", page: "Abrir página", cart: "Añadir al carrito", added: "Añadido al carrito",
+      slow: "Demasiados mensajes. Espera un momento.", offline: "No se pudo conectar con el chat. Revisa tu conexión e inténtalo de nuevo.",
+      long: "El mensaje es demasiado largo: como máximo 8000 caracteres.", invalid: "No se pudo enviar este mensaje. Cámbialo e inténtalo de nuevo.",
+      page: "Abrir página", cart: "Añadir al carrito", added: "Añadido al carrito",
       checkout: "Ir a pagar", you: "Tú", suggestions: "Preguntas sugeridas", move: "Arrastra para mover el chat" }
   };
   var lang = pickLang(data.lang || document.documentElement.lang || navigator.language || "en");
@@ -49,14 +57,25 @@
     return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
   }
 
+  /* A call that gets no answer gives up: a chat waits up to 40 seconds for its reply (then 202),
+     anything else answers at once. */
   function call(method, path, body) {
-    var init = { method: method, headers: {}, credentials: "omit" };
+    var init = { method: method, headers: {}, credentials: "omit" }, timer = null;
     if (body) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+    if (window.AbortController) {
+      var stop = new AbortController();
+      init.signal = stop.signal;
+      timer = setTimeout(function () { stop.abort(); }, method === "POST" ? 50000 : 15000);
+    }
     return fetch(api + path, init).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (j) {
+      return r.json().catch(function (e) { if (e.name === "AbortError") throw e; return {}; }).then(function (j) {
         if (!r.ok) { var e = new Error((j.error && j.error.code) || "http_" + r.status); e.status = r.status; throw e; }
         return j;
       });
+    }).then(function (j) { clearTimeout(timer); return j; }, function (e) {
+      clearTimeout(timer);
+      if (!e.status) e.offline = true; // no answer: the network, or the time ran out
+      throw e;
     });
   }
 
@@ -70,7 +89,7 @@
   }
 
   var CSS = ":host{all:initial}" +
-    ".w{--a:#2563eb;--i:#111827;--p:#ffffff;--m:#f3f4f6;--b:#e5e7eb;--ft:inherit;--fx:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
+    ".w{--a:#2563eb;--i:#111827;--p:#ffffff;--m:#f3f4f6;--b:#e5e7eb;--fx:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
     "font:14px/1.45 var(--fx);color:var(--i);position:fixed;bottom:20px;z-index:2147483000}" +
     ".w.dark{--i:#f3f4f6;--p:#111827;--m:#1f2937;--b:#374151}" +
     ".w.right{right:20px}.w.left{left:20px}" +
@@ -83,7 +102,7 @@
     ".h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--a);color:#fff;user-select:none}" +
     ".h.drag{cursor:move;touch-action:none}" +
     ".h img{width:32px;height:32px;border-radius:50%;object-fit:cover;background:#fff}" +
-    ".h h2{flex:1;margin:0;font:600 16px/1.2 var(--ft);font-family:var(--ft),var(--fx)}" +
+    ".h h2{flex:1;margin:0;font:600 16px/1.2 var(--ft,var(--fx))}" +
     ".x{background:transparent;border:0;color:#fff;font-size:22px;line-height:1;cursor:pointer;padding:2px 6px;border-radius:6px}" +
     ".g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}" +
     ".m{max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}" +
@@ -99,7 +118,7 @@
     ".f textarea{flex:1;resize:none;font:inherit;color:var(--i);background:var(--p);border:1px solid var(--b);border-radius:10px;padding:8px 10px;height:40px}" +
     ".f button{font:inherit;font-weight:600;background:var(--a);color:#fff;border:0;border-radius:10px;padding:0 14px;cursor:pointer}" +
     ".f button:disabled{opacity:.5;cursor:default}" +
-    "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}}";
+    "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}.f textarea{font-size:16px}}";
 
   var host = el("div", null, { id: "svc-chat-widget" });
   var root = host.attachShadow ? host.attachShadow({ mode: "open" }) : host;
@@ -129,7 +148,7 @@
   var typing = el("div", "ty", { role: "status", hidden: "" }, t("typing"));
   var sugg = el("div", "s", { role: "group", "aria-label": t("suggestions") });
   var form = el("form", "f");
-  var input = el("textarea", null, { "aria-label": t("input"), placeholder: t("input"), maxlength: "8000", rows: "1" });
+  var input = el("textarea", null, { "aria-label": t("input"), placeholder: t("input"), rows: "1" });
   var send = el("button", null, { type: "submit" }, t("send"));
   form.appendChild(input); form.appendChild(send);
   panel.appendChild(head); panel.appendChild(log); panel.appendChild(sugg); panel.appendChild(form);
@@ -242,9 +261,27 @@
     });
   }
 
+  /* What the service takes: no control character but line breaks and tabs, no lone surrogate. */
+  var CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, MAX = 8000;
+  function clean(q) {
+    q = String(q).replace(CONTROL, "");
+    return (q.toWellFormed ? q.toWellFormed() : q.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(^|[^\ud800-\udbff])[\udc00-\udfff]/g, "$1\ufffd")).trim();
+  }
+
+  /* Why a message was not answered, in the visitor's words: a message the visitor can fix keeps
+     its text in the input. */
+  function failure(e) {
+    if (e.offline) return t("offline");
+    if (e.status === 429) return t("slow");
+    if (e.status === 400) return t("invalid");
+    if (e.status === 402 || e.status === 403 || e.status === 404 || e.status === 409 || e.status === 503) return t("unavailable");
+    return t("error");
+  }
+
   function ask(q) {
-    q = String(q).trim();
+    q = clean(q);
     if (!q || busy) return;
+    if (Array.from(q).length > MAX) { note(t("long")); input.focus(); return; }
     busy = true;
     send.disabled = true;
     sugg.textContent = "";
@@ -257,9 +294,10 @@
       if (r.status === "pending") return wait(r.message_id, 60);
       seen[r.message_id] = true;
       add("agent", r.reply || "", r.actions, true);
-    }).catch(function (e) {
+    }).then(tell, function (e) {
       mine.classList.add("failed");
-      note(e.status === 503 ? t("unavailable") : e.status === 429 ? t("slow") : t("error"));
+      note(failure(e));
+      if (!input.value) input.value = q;
     }).then(function () {
       busy = false;
       send.disabled = false;
@@ -267,6 +305,17 @@
       input.focus();
     });
   }
+
+  /* The visitor's other tabs of the site show the same conversation: a tab tells the others when
+     it has a new answer, and a tab the visitor comes back to looks for what it missed. */
+  var others = window.BroadcastChannel ? new BroadcastChannel("svc_widget:" + token) : null;
+  function tell() { if (others) others.postMessage("messages"); }
+  function refresh() {
+    if (!info || busy) return;
+    call("GET", "/messages?visitor_id=" + visitor).then(function (c) { render(c.messages); suggestions(); }, function () { /* kept as is */ });
+  }
+  if (others) others.onmessage = refresh;
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") refresh(); });
 
   /* A reply still being made (202): look at the conversation until it is there. */
   function wait(id, tries) {
