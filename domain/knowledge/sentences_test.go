@@ -37,6 +37,8 @@ func TestCues(t *testing.T) {
 			{"how fast can u get here in an emergency", cueDuration | cueLeave},
 			{"how soon can you come", cueDuration},
 			{"do you do fast repairs", 0},
+			{"how far in advance should i book", cuePlace | cueDuration}, // the notice: a duration
+			{"how much notice do you need", cuePrice | cueDuration},
 		},
 		"pt": {
 			{"quanto custa a manicure", cuePrice},
@@ -48,6 +50,7 @@ func TestCues(t *testing.T) {
 			{"dá pra estacionar aí?", cueLeave},
 			{"meu filho pode fazer o exame?", cueLeave},
 			{"quão rápido vocês chegam", cueDuration},
+			{"com quanta antecedência tenho de marcar", cueDuration},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
@@ -57,6 +60,7 @@ func TestCues(t *testing.T) {
 			{"¿se puede pagar a plazos?", cueLeave},
 			{"¿mi hijo puede venir?", cueLeave},
 			{"qué tan rápido llegan", cueDuration},
+			{"con cuánta antelación hay que reservar", cueDuration},
 		},
 	}
 	for lang, cases := range asked {
