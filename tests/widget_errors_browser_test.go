@@ -97,3 +97,31 @@ func TestWidgetTroubleBrowser(t *testing.T) {
 		t.Error("the page holds the API key")
 	}
 }
+
+// TestWidgetLateServiceBrowser opens the page of a site while the service cannot be reached
+// (the widget's script still in the browser's cache from an earlier visit): the chat appears by
+// itself once the service is back, without the visitor reloading the page.
+func TestWidgetLateServiceBrowser(t *testing.T) {
+	binaries(t) // -short skips here
+	chromium := chromiumPath(t)
+	s := newEmbedded(t)
+	addr := freeAddr(t)
+	env := s.with("SVC_HTTP_ADDR", addr, "SVC_PUBLIC_URL", "http://"+addr, "SVC_METRICS_ADDR", freeAddr(t))
+	api := start(t, "svc-api", env, waitHealthz)
+	_, page := widgetSite(t, s, api)
+
+	ctx := browser(t, chromium)
+	const ready = `!!document.querySelector("#svc-chat-widget[data-ready]")`
+	runJS(t, ctx, "open the page", chromedp.Navigate(page))
+	waitJS(t, ctx, "the widget is ready", ready)
+
+	api.stop(t)
+	runJS(t, ctx, "open the page again, the service down", chromedp.Navigate(page))
+	waitJS(t, ctx, "the widget's script ran (from the cache) and asked in vain",
+		`performance.getEntriesByType("resource").some(e => e.name.includes("/info"))`)
+	time.Sleep(500 * time.Millisecond)
+	wantJS(t, ctx, "no chat while the service is down", `!document.querySelector("#svc-chat-widget")`)
+
+	start(t, "svc-api", env, waitHealthz)
+	waitJS(t, ctx, "the chat appears once the service is back", ready)
+}

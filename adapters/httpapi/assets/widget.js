@@ -374,20 +374,37 @@
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); ask(input.value); }
   });
 
-  call("GET", "/info").then(function (i) {
-    info = i;
-    style(i.style || {});
-    if (i.name) title.textContent = i.name;
-    if (i.avatar_url && safe(i.avatar_url)) { avatar.src = safe(i.avatar_url); avatar.hidden = false; }
-    (document.body || document.documentElement).appendChild(host);
-    return call("GET", "/messages?visitor_id=" + visitor).then(function (c) { render(c.messages); }, function () { /* shown empty */ });
-  }).then(function () {
-    if (!info) return;
-    greet();
-    suggestions();
-    if (load(openKey)) open(true, false);
-    host.setAttribute("data-ready", "");
-  }).catch(function (e) {
-    console.warn("svc widget: not available on this page (" + e.message + ")");
-  });
+  /* The chat appears once the service answers: a page opened while it cannot be reached (the
+     network, or the service restarting) asks again, 2 s later, then twice as long each time (six
+     times, about two minutes in all), and at once when the browser is back online; a refusal
+     (the widget off) is final. A page on a domain the account does not allow gets no answer the
+     browser lets it read, as when the service is down: it is told once on the console, and asks
+     again as few times. */
+  var retry = null, later = 2000, tries = 0;
+  function boot() {
+    clearTimeout(retry); retry = null;
+    call("GET", "/info").then(function (i) {
+      info = i;
+      style(i.style || {});
+      if (i.name) title.textContent = i.name;
+      if (i.avatar_url && safe(i.avatar_url)) { avatar.src = safe(i.avatar_url); avatar.hidden = false; }
+      (document.body || document.documentElement).appendChild(host);
+      return call("GET", "/messages?visitor_id=" + visitor).then(function (c) { render(c.messages); }, function () { /* shown empty */ });
+    }).then(function () {
+      if (!info) return;
+      greet();
+      suggestions();
+      if (load(openKey)) open(true, false);
+      host.setAttribute("data-ready", "");
+    }).catch(function (e) {
+      if (!tries) console.warn("svc widget: not available on this page (" + e.message + ")");
+      if (!info && (e.offline || e.status >= 500) && tries < 6) {
+        tries++;
+        retry = setTimeout(boot, later);
+        later *= 2;
+      }
+    });
+  }
+  window.addEventListener("online", function () { if (retry) boot(); });
+  boot();
 })();
