@@ -566,8 +566,9 @@ func asks(s string) bool {
 // weigh more the fewer sentences hold them; the first sentence is ss[first] when first is not
 // negative, else the one of most weight, the second ss[second] when first and second are not
 // negative, each next the one that adds most weight of terms not yet covered; of equals, the one
-// with fewer terms (it is more about them), then the first. With no sentence matching, the first
-// one.
+// with fewer terms (it is more about them), then the first. When the first alone covers the
+// question's terms, the second is one of another line that holds them all too (restated). With
+// no sentence matching, the first one.
 func choose(ss []sentence, q []string, first, second int) []int {
 	df := make(map[string]int, len(q))
 	for _, s := range ss {
@@ -614,7 +615,37 @@ func choose(ss []sentence, q []string, first, second int) []int {
 	if len(chosen) == 0 {
 		return []int{0}
 	}
+	if len(chosen) == 1 {
+		if i := restated(ss, chosen[0], df); i >= 0 {
+			chosen = append(chosen, i)
+		}
+	}
 	return chosen
+}
+
+// restated returns the sentence of another line than ss[first]'s that holds every term of the
+// question that ss[first] holds (df counts the sentences holding each term of the question), the
+// one of fewest terms, else -1: when one sentence covers the whole question, a page that names
+// the same thing on another line states another fact about it ("abrís los domingos?": the fee of
+// an emergency "domingos y festivos", and on the schedule's line "Los domingos y festivos la
+// clínica está cerrada"), which the customer may be asking as well.
+func restated(ss []sentence, first int, df map[string]int) int {
+	var want []string
+	for _, t := range ss[first].terms {
+		if df[t] > 0 {
+			want = append(want, t)
+		}
+	}
+	pick := -1
+	for i, s := range ss {
+		if s.line == ss[first].line || len(want) == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(want, func(t string) bool { return !slices.Contains(s.terms, t) }) && (pick < 0 || len(s.terms) < len(ss[pick].terms)) {
+			pick = i
+		}
+	}
+	return pick
 }
 
 // withContext gives chosen sentences that are only fragments (a heading, a list item) the line that
