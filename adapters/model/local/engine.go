@@ -512,7 +512,11 @@ func whole(ss []sentence, chosen []int, q []string) [][]int {
 			continue
 		}
 		var u []int
-		if h := head(ss, i); h >= 0 && !taken(h) && (k > 0 || length(ss, []int{h, i}) <= maxPassage) {
+		h := head(ss, i)
+		if h < 0 {
+			h = listLead(ss, i)
+		}
+		if h >= 0 && !taken(h) && (k > 0 || length(ss, []int{h, i}) <= maxPassage) {
 			u = append(u, h)
 		}
 		u = append(u, i)
@@ -542,6 +546,26 @@ func head(ss []sentence, i int) int {
 		return -1
 	}
 	return h
+}
+
+// listLead returns the line that leads in to a list whose row ss[i] is ("Tarifas por día, en
+// temporada baja y en temporada alta:" over "SUV 4x4 (Renault Duster 4x4 o similar): $78.000 y
+// $110.000."): the nearest line before it ending with a colon, when ss[i] and every line between
+// them are lines of one sentence each, one after the other; else -1. A row alone does not say what
+// its figures are.
+func listLead(ss []sentence, i int) int {
+	alone := func(j int) bool {
+		return (j == 0 || ss[j-1].line != ss[j].line) && (j+1 == len(ss) || ss[j+1].line != ss[j].line)
+	}
+	if !alone(i) {
+		return -1
+	}
+	for j := i - 1; j >= 0 && ss[j].line == ss[j+1].line-1 && alone(j); j-- {
+		if strings.HasSuffix(ss[j].text, ":") {
+			return j
+		}
+	}
+	return -1
 }
 
 // labelled reports whether a sentence opens with a label: at most four words, no figure and no

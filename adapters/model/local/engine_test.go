@@ -497,8 +497,9 @@ func TestPassageRestated(t *testing.T) {
 }
 
 // TestPassageWhole holds the passage's units (whole): a sentence quoted with what it needs to
-// carry its fact. Each row but the last two fails when the passage quotes the chosen sentences
-// alone.
+// carry its fact. Each row fails when the passage quotes the chosen sentences alone, but "a list
+// of labelled items stays one item", "no head without a label" and the last two, which hold what
+// the units leave alone.
 func TestPassageWhole(t *testing.T) {
 	tests := []struct {
 		name, text, question, first, want string
@@ -522,6 +523,16 @@ func TestPassageWhole(t *testing.T) {
 			"Manicure: 15 €. Pedicure: 20 €. Unhas de gel: 30 €.", "quanto custa a manicure", "Manicure: 15 €.", "Manicure: 15 €."},
 		{"no head without a label", "Open 9:30 to 5 on weekdays. We close at noon on Fridays.", "do you close early on fridays",
 			"We close at noon on Fridays.", "We close at noon on Fridays."},
+		{"a list's row with the line that leads in to it",
+			"Our cars are new.\n\nRates per day, low season and high season:\nCompact (Fiat Mobi): $38 and $52.\nSUV 4x4 (Renault Duster): $78 and $110.\n\nThe high season is July.",
+			"how much is the 4x4", "SUV 4x4 (Renault Duster): $78 and $110.",
+			"Rates per day, low season and high season:\nSUV 4x4 (Renault Duster): $78 and $110."},
+		{"no lead-in across a paragraph",
+			"Rates per day:\n\nSUV 4x4 (Renault Duster): $78 and $110.",
+			"how much is the 4x4", "SUV 4x4 (Renault Duster): $78 and $110.", "SUV 4x4 (Renault Duster): $78 and $110."},
+		{"no lead-in for a line of several sentences",
+			"Rates per day:\nSUV 4x4: $78. Chains are free in winter.",
+			"how much is the 4x4", "SUV 4x4: $78.", "SUV 4x4: $78."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
