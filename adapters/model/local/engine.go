@@ -516,6 +516,9 @@ func whole(ss []sentence, chosen []int, q []string) [][]int {
 		if h < 0 {
 			h = listLead(ss, i)
 		}
+		if h < 0 && i > 0 && refersBack(ss[i].text) {
+			h = i - 1
+		}
 		if h >= 0 && !taken(h) && (k > 0 || length(ss, []int{h, i}) <= maxPassage) {
 			u = append(u, h)
 		}
@@ -566,6 +569,22 @@ func listLead(ss []sentence, i int) int {
 		}
 	}
 	return -1
+}
+
+// refersBack reports whether a sentence opens with a pronoun standing for what the sentence
+// before it named ("Our Test Day Package costs $250. It includes a warm-up lesson…"): the
+// sentence alone does not say what it is about.
+func refersBack(s string) bool {
+	w, _, _ := strings.Cut(s, " ")
+	return slices.Contains(backReferences, strings.TrimRight(w, ",;:"))
+}
+
+// backReferences are the pronouns that open a sentence about what the one before it named, in the
+// three languages.
+var backReferences = []string{
+	"It", "This", "That", "They", "These", "Those",
+	"Isso", "Isto", "Ele", "Ela", "Eles", "Elas",
+	"Esto", "Eso", "Ello", "Ellos", "Ellas",
 }
 
 // labelled reports whether a sentence opens with a label: at most four words, no figure and no
