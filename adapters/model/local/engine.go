@@ -512,7 +512,14 @@ func whole(ss []sentence, chosen []int, q []string) [][]int {
 			continue
 		}
 		var u []int
-		if h := head(ss, i); h >= 0 && !taken(h) && (k > 0 || length(ss, []int{h, i}) <= maxPassage) {
+		h := head(ss, i)
+		if h < 0 {
+			h = listLead(ss, i)
+		}
+		if h < 0 && i > 0 && refersBack(ss[i].text) {
+			h = i - 1
+		}
+		if h >= 0 && !taken(h) && (k > 0 || length(ss, []int{h, i}) <= maxPassage) {
 			u = append(u, h)
 		}
 		u = append(u, i)
@@ -544,6 +551,42 @@ func head(ss []sentence, i int) int {
 	return h
 }
 
+// listLead returns the line that leads in to a list whose row ss[i] is ("Tarifas por día, en
+// temporada baja y en temporada alta:" over "SUV 4x4 (Renault Duster 4x4 o similar): $78.000 y
+// $110.000."): the nearest line before it ending with a colon, when ss[i] and every line between
+// them are lines of one sentence each, one after the other; else -1. A row alone does not say what
+// its figures are.
+func listLead(ss []sentence, i int) int {
+	alone := func(j int) bool {
+		return (j == 0 || ss[j-1].line != ss[j].line) && (j+1 == len(ss) || ss[j+1].line != ss[j].line)
+	}
+	if !alone(i) {
+		return -1
+	}
+	for j := i - 1; j >= 0 && ss[j].line == ss[j+1].line-1 && alone(j); j-- {
+		if strings.HasSuffix(ss[j].text, ":") {
+			return j
+		}
+	}
+	return -1
+}
+
+// refersBack reports whether a sentence opens with a pronoun standing for what the sentence
+// before it named ("Our Test Day Package costs $250. It includes a warm-up lesson…"): the
+// sentence alone does not say what it is about.
+func refersBack(s string) bool {
+	w, _, _ := strings.Cut(s, " ")
+	return slices.Contains(backReferences, strings.TrimRight(w, ",;:"))
+}
+
+// backReferences are the pronouns that open a sentence about what the one before it named, in the
+// three languages.
+var backReferences = []string{
+	"It", "This", "That", "They", "These", "Those",
+	"Isso", "Isto", "Ele", "Ela", "Eles", "Elas",
+	"Esto", "Eso", "Ello", "Ellos", "Ellas",
+}
+
 // labelled reports whether a sentence opens with a label: at most four words, no figure and no
 // punctuation, before a colon ("Desistências:", "Late pick-up:", "Horario de consulta:"; not "Open
 // 9:30 to 5", "Para cirugías y tratamientos de más de 300 €, …: …").
@@ -566,8 +609,9 @@ func asks(s string) bool {
 // weigh more the fewer sentences hold them; the first sentence is ss[first] when first is not
 // negative, else the one of most weight, the second ss[second] when first and second are not
 // negative, each next the one that adds most weight of terms not yet covered; of equals, the one
-// with fewer terms (it is more about them), then the first. With no sentence matching, the first
-// one.
+// with fewer terms (it is more about them), then the first. When the first alone covers the
+// question's terms, the second is one of another line that holds them all too (restated). With
+// no sentence matching, the first one.
 func choose(ss []sentence, q []string, first, second int) []int {
 	df := make(map[string]int, len(q))
 	for _, s := range ss {
@@ -614,7 +658,37 @@ func choose(ss []sentence, q []string, first, second int) []int {
 	if len(chosen) == 0 {
 		return []int{0}
 	}
+	if len(chosen) == 1 {
+		if i := restated(ss, chosen[0], df); i >= 0 {
+			chosen = append(chosen, i)
+		}
+	}
 	return chosen
+}
+
+// restated returns the sentence of another line than ss[first]'s that holds every term of the
+// question that ss[first] holds (df counts the sentences holding each term of the question), the
+// one of fewest terms, else -1: when one sentence covers the whole question, a page that names
+// the same thing on another line states another fact about it ("abrís los domingos?": the fee of
+// an emergency "domingos y festivos", and on the schedule's line "Los domingos y festivos la
+// clínica está cerrada"), which the customer may be asking as well.
+func restated(ss []sentence, first int, df map[string]int) int {
+	var want []string
+	for _, t := range ss[first].terms {
+		if df[t] > 0 {
+			want = append(want, t)
+		}
+	}
+	pick := -1
+	for i, s := range ss {
+		if s.line == ss[first].line || len(want) == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(want, func(t string) bool { return !slices.Contains(s.terms, t) }) && (pick < 0 || len(s.terms) < len(ss[pick].terms)) {
+			pick = i
+		}
+	}
+	return pick
 }
 
 // withContext gives chosen sentences that are only fragments (a heading, a list item) the line that

@@ -466,8 +466,9 @@ func TestPassage(t *testing.T) {
 }
 
 // TestPassageWhole holds the passage's units (whole): a sentence quoted with what it needs to
-// carry its fact. Each row but the last two fails when the passage quotes the chosen sentences
-// alone.
+// carry its fact, and the second sentence that restates the first's terms. Each row fails when
+// the passage quotes the chosen sentences alone, but those saying "stays", "no" or "not", which
+// hold what the units leave alone.
 func TestPassageWhole(t *testing.T) {
 	tests := []struct {
 		name, text, question, first, want string
@@ -491,6 +492,39 @@ func TestPassageWhole(t *testing.T) {
 			"Manicure: 15 €. Pedicure: 20 €. Unhas de gel: 30 €.", "quanto custa a manicure", "Manicure: 15 €.", "Manicure: 15 €."},
 		{"no head without a label", "Open 9:30 to 5 on weekdays. We close at noon on Fridays.", "do you close early on fridays",
 			"We close at noon on Fridays.", "We close at noon on Fridays."},
+		{"a list's row with the line that leads in to it",
+			"Our cars are new.\n\nRates per day, low season and high season:\nCompact (Fiat Mobi): $38 and $52.\nSUV 4x4 (Renault Duster): $78 and $110.\n\nThe high season is July.",
+			"how much is the 4x4", "SUV 4x4 (Renault Duster): $78 and $110.",
+			"Rates per day, low season and high season:\nSUV 4x4 (Renault Duster): $78 and $110."},
+		{"another line naming the same thing (restated)",
+			"Horario: de lunes a viernes de 9:30 a 20:30. Los domingos la clínica está cerrada.\nUrgencias: las 24 horas en el 659 310 020. La consulta de urgencia cuesta 130 € de noche y los domingos.",
+			"abris los domingos", "La consulta de urgencia cuesta 130 € de noche y los domingos.",
+			"Horario: de lunes a viernes de 9:30 a 20:30. Los domingos la clínica está cerrada.\nUrgencias: las 24 horas en el 659 310 020. La consulta de urgencia cuesta 130 € de noche y los domingos."},
+		{"the one of fewest terms",
+			"Flat tyre repair $15 plus the tube.\nA flat tyre on a cargo bike, an e-bike or a tandem with hub gears takes a day longer.\nA flat is mended while you wait.",
+			"how much for a flat", "Flat tyre repair $15 plus the tube.",
+			"Flat tyre repair $15 plus the tube.\nA flat is mended while you wait."},
+		{"not a sentence of the same line",
+			"Flat tyre repair $15 plus the tube. A flat on an e-bike is $25.\nWe are open on Sundays.",
+			"how much to fix a flat", "Flat tyre repair $15 plus the tube.", "Flat tyre repair $15 plus the tube."},
+		{"not a sentence holding only some of the terms",
+			"Gift cards from $20, sold in the shop.\nCards are accepted.\nThe shop is on Main Street.",
+			"do you sell gift cards", "Gift cards from $20, sold in the shop.", "Gift cards from $20, sold in the shop."},
+		{"a sentence opening with a pronoun with the one it stands for",
+			"Lessons are $70. Our Test Day Package costs $250. It includes a warm-up lesson and the use of our car for the test.",
+			"can i use your car for the test", "It includes a warm-up lesson and the use of our car for the test.",
+			"Our Test Day Package costs $250. It includes a warm-up lesson and the use of our car for the test."},
+		{"isso, in Portuguese",
+			"A inscrição custa 40 €. Isso inclui o manual.", "o manual está incluído?", "Isso inclui o manual.",
+			"A inscrição custa 40 €. Isso inclui o manual."},
+		{"a word like a pronoun is not one", "Parking is free. Itineraries are on the board.", "where are the itineraries",
+			"Itineraries are on the board.", "Itineraries are on the board."},
+		{"no lead-in across a paragraph",
+			"Rates per day:\n\nSUV 4x4 (Renault Duster): $78 and $110.",
+			"how much is the 4x4", "SUV 4x4 (Renault Duster): $78 and $110.", "SUV 4x4 (Renault Duster): $78 and $110."},
+		{"no lead-in for a line of several sentences",
+			"Rates per day:\nSUV 4x4: $78. Chains are free in winter.",
+			"how much is the 4x4", "SUV 4x4: $78.", "SUV 4x4: $78."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
