@@ -19,15 +19,8 @@ import (
 // account out of interactions (402), and a service that takes the connection but never answers. The chat fits the screen and its input's text is at least
 // 16 px (a phone zooms the page into a smaller one); the title has its own weight and size.
 func TestWidgetTroubleBrowser(t *testing.T) {
-	binaries(t) // -short skips here
-	chromium := chromiumPath(t)
-	s := newEmbedded(t)
-	addr := freeAddr(t)
-	env := s.with("SVC_HTTP_ADDR", addr, "SVC_PUBLIC_URL", "http://"+addr, "SVC_METRICS_ADDR", freeAddr(t))
-	api := start(t, "svc-api", env, waitHealthz)
-	a, page := widgetSite(t, s, api, "--plan", "pro", "--interaction-limit", "2")
-
-	ctx := browser(t, chromium)
+	env, api, a, page := restartableWidgetSite(t, "--plan", "pro", "--interaction-limit", "2")
+	ctx := browser(t, chromiumPath(t))
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
 	const ta = sr + `.querySelector("textarea")`
 	runJS(t, ctx, "a phone's screen", chromedp.EmulateViewport(375, 667))
@@ -102,15 +95,8 @@ func TestWidgetTroubleBrowser(t *testing.T) {
 // (the widget's script still in the browser's cache from an earlier visit): the chat appears by
 // itself once the service is back, without the visitor reloading the page.
 func TestWidgetLateServiceBrowser(t *testing.T) {
-	binaries(t) // -short skips here
-	chromium := chromiumPath(t)
-	s := newEmbedded(t)
-	addr := freeAddr(t)
-	env := s.with("SVC_HTTP_ADDR", addr, "SVC_PUBLIC_URL", "http://"+addr, "SVC_METRICS_ADDR", freeAddr(t))
-	api := start(t, "svc-api", env, waitHealthz)
-	_, page := widgetSite(t, s, api)
-
-	ctx := browser(t, chromium)
+	env, api, _, page := restartableWidgetSite(t)
+	ctx := browser(t, chromiumPath(t))
 	const ready = `!!document.querySelector("#svc-chat-widget[data-ready]")`
 	runJS(t, ctx, "open the page", chromedp.Navigate(page))
 	waitJS(t, ctx, "the widget is ready", ready)
@@ -124,4 +110,18 @@ func TestWidgetLateServiceBrowser(t *testing.T) {
 
 	start(t, "svc-api", env, waitHealthz)
 	waitJS(t, ctx, "the chat appears once the service is back", ready)
+}
+
+// restartableWidgetSite starts an embedded svc-api on a fixed address, so that a test can stop
+// it and start it again with env, and a site embedding the widget of a new account made with
+// args (widgetSite).
+func restartableWidgetSite(t *testing.T, args ...string) (env map[string]string, api *proc, a account, page string) {
+	t.Helper()
+	binaries(t) // -short skips here
+	s := newEmbedded(t)
+	addr := freeAddr(t)
+	env = s.with("SVC_HTTP_ADDR", addr, "SVC_PUBLIC_URL", "http://"+addr, "SVC_METRICS_ADDR", freeAddr(t))
+	api = start(t, "svc-api", env, waitHealthz)
+	a, page = widgetSite(t, s, api, args...)
+	return env, api, a, page
 }
