@@ -55,6 +55,11 @@ const AgreeShare = 0.5
 // (AgreeShare): two of the Brain's sources saying the same thing in answer to the question.
 const AgreeNear = 0.06
 
+// TieShare is the least share of the best chunk's score another chunk of the same page must score
+// to tie with it (denser): within 1 %, what the two share (the page's title, the overlap's
+// sentences) decides, not what tells them apart.
+const TieShare = 0.99
+
 // LooseOverlap is the most overlap of terms (knowledge.Hit.Overlap) with which an FAQ item that
 // is not Strong still counts as loosely matched: its answer then comes with its question ("If you
 // mean “What are your opening hours?”: …"), since sharing one term in two ("job openings",
@@ -271,7 +276,7 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	case faq.Kind != "" && !off && chunk.Kind != "" && faq.Score >= chunk.Score*LooseMargin && !fewer:
 		return faq, true
 	case chunk.Kind != "":
-		return chunk, true
+		return denser(hits, chunk, lim), true
 	case faq.Kind != "" && near.Kind != "" && (off || !faq.Covers && (near.Score*LooseMargin >= faq.Score && near.Held >= faq.Held || fewer)):
 		if near.Score >= lim.score-NearScore {
 			return near, true
@@ -283,6 +288,27 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 		return sure, true
 	}
 	return knowledge.Hit{}, false
+}
+
+// denser returns, of chunk and the other chunks of its page scoring as much (at least TieShare of
+// its score, and at least lim.score) and holding as many of the question's content words, the one
+// whose best sentence is the shortest: the page says what both match in fewer words there ("how
+// much to get my ears pierced": "Earlobe: $40 for one, $70 for a pair." rather than "We sell
+// sterile saline aftercare spray for $12; clean your piercing with it twice a day and don't twist
+// the jewelry."). Chunks of one page share its title and often a sentence (Split's overlap), so
+// their scores tie on what they share; the sentence that says the rest is what tells them apart.
+func denser(hits []knowledge.Hit, chunk knowledge.Hit, lim limits) knowledge.Hit {
+	best, n := chunk, utf8.RuneCountInString(chunk.Sentence)
+	for _, h := range hits {
+		if h.Kind != knowledge.KindChunk || h.Chunk.URL == "" || h.Chunk.URL != chunk.Chunk.URL || h.Sentence == "" ||
+			h.Score < lim.score || h.Score < chunk.Score*TieShare || h.Held < chunk.Held {
+			continue
+		}
+		if m := utf8.RuneCountInString(h.Sentence); m < n {
+			best, n = h, m
+		}
+	}
+	return best
 }
 
 // answer is the reply from one hit: an FAQ item's answer, or a chunk's best passage followed by

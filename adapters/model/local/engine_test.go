@@ -697,6 +697,41 @@ func TestBestFirstChunk(t *testing.T) {
 	}
 }
 
+// TestBestDenser checks that of chunks of one page scoring within TieShare of each other and
+// holding as many of the question's words, the one whose best sentence is the shortest answers
+// (denser), and that a chunk of another page, one scoring less, holding fewer words or under
+// MinScore does not.
+func TestBestDenser(t *testing.T) {
+	chunk := func(url, sentence string, score, held float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{URL: url, Text: sentence}, Sentence: sentence, Score: score, Held: held}
+	}
+	const (
+		long  = "We sell sterile saline aftercare spray for $12; clean your piercing with it twice a day."
+		short = "Earlobe: $40 for one, $70 for a pair."
+	)
+	for _, tt := range []struct {
+		name string
+		hits []knowledge.Hit
+		want string
+	}{
+		{"the same page, a shorter sentence scoring as much", []knowledge.Hit{chunk("p", long, 0.182, 0.5), chunk("p", short, 0.181, 0.5)}, short},
+		{"the shortest of three", []knowledge.Hit{chunk("p", long, 0.182, 0.5), chunk("p", "Earlobe: $40 for one.", 0.181, 0.5), chunk("p", short, 0.181, 0.5)}, "Earlobe: $40 for one."},
+		{"the first when it is the shortest", []knowledge.Hit{chunk("p", short, 0.182, 0.5), chunk("p", long, 0.181, 0.5)}, short},
+		{"not another page", []knowledge.Hit{chunk("p", long, 0.182, 0.5), chunk("q", short, 0.181, 0.5)}, long},
+		{"not a page without an address", []knowledge.Hit{chunk("", long, 0.182, 0.5), chunk("", short, 0.181, 0.5)}, long},
+		{"not scoring less", []knowledge.Hit{chunk("p", long, 0.182, 0.5), chunk("p", short, 0.17, 0.5)}, long},
+		{"not holding fewer of the words", []knowledge.Hit{chunk("p", long, 0.182, 0.5), chunk("p", short, 0.181, 0.25)}, long},
+		{"not under MinScore", []knowledge.Hit{chunk("p", long, MinScore, 0.5), chunk("p", short, MinScore*0.995, 0.5)}, long},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := best(tt.hits, "how much to get my ears pierced", shipped)
+			if !ok || h.Sentence != tt.want {
+				t.Errorf("best = %q, %v; want %q", h.Sentence, ok, tt.want)
+			}
+		})
+	}
+}
+
 // TestSpaced checks that a line is trimmed and its white space made single spaces as
 // strings.Fields and strings.Join make them, whether or not it is so already.
 func TestSpaced(t *testing.T) {
