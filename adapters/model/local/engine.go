@@ -589,12 +589,7 @@ func listLead(ss []sentence, i int) int {
 	if !alone(i) {
 		return -1
 	}
-	for j := i - 1; j >= 0 && ss[j].line == ss[j+1].line-1 && alone(j); j-- {
-		if strings.HasSuffix(ss[j].text, ":") {
-			return j
-		}
-	}
-	return -1
+	return colonBefore(ss, i, func(j int) bool { return ss[j].line == ss[j+1].line-1 && alone(j) })
 }
 
 // refersBack reports whether a sentence opens with a pronoun standing for what the sentence
@@ -705,9 +700,12 @@ func restated(ss []sentence, first int, df map[string]int) int {
 			want = append(want, t)
 		}
 	}
+	if len(want) == 0 {
+		return -1
+	}
 	pick := -1
 	for i, s := range ss {
-		if s.line == ss[first].line || len(want) == 0 {
+		if s.line == ss[first].line {
 			continue
 		}
 		if !slices.ContainsFunc(want, func(t string) bool { return !slices.Contains(s.terms, t) }) && (pick < 0 || len(s.terms) < len(ss[pick].terms)) {
@@ -744,12 +742,17 @@ func withContext(ss []sentence, chosen []int) []int {
 // leadIn returns the line that introduces a fragment at ss[i] (a list item): the nearest of the
 // few before it that ends with a colon, unless a complete sentence comes between; else -1.
 func leadIn(ss []sentence, i int) int {
-	for j := i - 1; j >= 0 && j >= i-8; j-- {
-		switch t := ss[j].text; {
-		case strings.HasSuffix(t, ":"):
+	return colonBefore(ss, i, func(j int) bool {
+		return j >= i-8 && (strings.HasSuffix(ss[j].text, ":") || !isSentence(ss[j].text))
+	})
+}
+
+// colonBefore returns the nearest sentence before ss[i] that ends with a colon (a line leading in
+// to what follows), looking back only over the sentences j for which through(j) holds; else -1.
+func colonBefore(ss []sentence, i int, through func(j int) bool) int {
+	for j := i - 1; j >= 0 && through(j); j-- {
+		if strings.HasSuffix(ss[j].text, ":") {
 			return j
-		case isSentence(t):
-			return -1
 		}
 	}
 	return -1
