@@ -60,7 +60,7 @@ func TestAgent(t *testing.T) {
 					{
 						name: "profile",
 						path: "/v1/agent",
-						body: `{"business_name":"  Padaria Lu ","languages":["pt_br","EN","pt-BR"],"tone":"Warm",
+						body: `{"business_name":"  Padaria Lu ","languages":["pt_br","EN","pt-BR"],"tone":" Warm and patient ",
 							"description":"Family bakery in Lisbon since 1962.",
 							"instructions":"Answer in the customer's language.\nNever promise delivery times.",
 							"contact":{"email":"lu@padaria.test","phone":"+351 900 000 000"}}`,
@@ -69,7 +69,7 @@ func TestAgent(t *testing.T) {
 							"configured":      true,
 							"business_name":   "Padaria Lu",
 							"languages":       []any{"pt-BR", "en"},
-							"tone":            "warm",
+							"tone":            "Warm and patient",
 							"description":     "Family bakery in Lisbon since 1962.",
 							"instructions":    "Answer in the customer's language.\nNever promise delivery times.",
 							"contact.email":   "lu@padaria.test",
@@ -189,7 +189,8 @@ func TestAgent(t *testing.T) {
 					body  string
 					param string // "" wants no param
 				}{
-					{"unknown tone", "/v1/agent", `{"tone":"rude"}`, "tone"},
+					{"tone on two lines", "/v1/agent", `{"tone":"warm\nrude"}`, "tone"},
+					{"tone too long", "/v1/agent", `{"tone":"` + strings.Repeat("w", 201) + `"}`, "tone"},
 					{"tone not a string", "/v1/agent", `{"tone":5}`, "tone"},
 					{"not a language code", "/v1/agent", `{"languages":["english"]}`, "languages"},
 					{"one bad language among good ones", "/v1/agent", `{"languages":["en","pt-BR","e"]}`, "languages"},
@@ -198,7 +199,7 @@ func TestAgent(t *testing.T) {
 					{"blank business name", "/v1/agent", `{"business_name":"   "}`, "business_name"},
 					{"contact e-mail", "/v1/agent", `{"contact":{"email":"lu at padaria"}}`, "contact.email"},
 					{"unknown field", "/v1/agent", `{"colour":"red"}`, "colour"},
-					{"a good field with a bad one changes nothing", "/v1/agent", `{"business_name":"Other name","tone":"rude"}`, "tone"},
+					{"a good field with a bad one changes nothing", "/v1/agent", `{"business_name":"Other name","tone":"rude\nand loud"}`, "tone"},
 					{"empty body", "/v1/agent", ``, ""},
 					{"malformed JSON", "/v1/agent", `{"tone":`, ""},
 					{"avatar javascript: URL", "/v1/agent/appearance", `{"avatar_url":"javascript:alert(1)"}`, "avatar_url"},

@@ -185,7 +185,7 @@ func TestApprovedActionErrors(t *testing.T) {
 			f.mail.EXPECT().SendVia(gomock.Any(), gomock.Any(), gomock.Any()).Return(errors.New("550 no"))
 		}, []assistant.ActionError{assistant.SendFailed}},
 		{"same tone", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "friendly"}}, nil, []assistant.ActionError{assistant.NoChange}},
-		{"tone not understood", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "grumpy"}}, nil, []assistant.ActionError{assistant.NoChange}},
+		{"tone not valid", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "grumpy\nand loud"}}, nil, []assistant.ActionError{assistant.NoChange}},
 		{"message, no connector", []assistant.Action{{Type: assistant.Message, To: "Ana", Text: "hi"}}, func(f *fixture) {}, nil},
 		{"connector change", []assistant.Action{{Type: assistant.ConnectorChange}}, nil, []assistant.ActionError{assistant.NotAllowed}},
 		{"tone then mail", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "formal"}, {Type: assistant.Email, To: "a@b.c", Text: "x"}}, func(f *fixture) {

@@ -14,7 +14,7 @@ import (
 
 func TestUpdate(t *testing.T) {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	name, rude := "Padaria Lu", "rude"
+	name, rude := "Padaria Lu", "rude\nand loud"
 	tests := []struct {
 		name    string
 		patch   profile.Patch

@@ -11,12 +11,10 @@ import (
 	"github.com/svcagent/svc/domain"
 )
 
-// Tones lists the tones an agent may take.
-var Tones = []string{"friendly", "professional", "formal", "casual", "warm", "playful", "concise", "enthusiastic", "empathetic", "neutral"}
-
 // Limits of the profile's texts, in characters.
 const (
 	MaxBusinessName = 200
+	MaxTone         = 200
 	MaxDescription  = 2000
 	MaxInstructions = 4000
 	MaxLanguages    = 10
@@ -77,9 +75,12 @@ func (p *Profile) Apply(ch Patch) error {
 		next.Languages = langs
 	}
 	if ch.Tone != nil {
-		tone := strings.ToLower(strings.TrimSpace(*ch.Tone))
-		if tone != "" && !slices.Contains(Tones, tone) {
-			return domain.Invalid("tone", "tone must be one of %s", strings.Join(Tones, ", "))
+		tone, err := text("tone", *ch.Tone, MaxTone, false)
+		if err != nil {
+			return err
+		}
+		if strings.ContainsAny(tone, "\r\n") {
+			return domain.Invalid("tone", "tone must be one line, such as \"friendly\" or \"warm and concise\"")
 		}
 		next.Tone = tone
 	}
