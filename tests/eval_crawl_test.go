@@ -21,7 +21,7 @@ import (
 )
 
 // crawlEvalSplits are the splits of testdata/eval/businesses.json TestEvalCrawl measures: those
-// tuned on. The others ("held-out-5", "held-out-6", "held-out-7", "held-out-8") are blind validation sets: never run, printed
+// tuned on. The others ("held-out-5", "held-out-6", "held-out-7", "held-out-8", "held-out-9") are blind validation sets: never run, printed
 // or read here.
 var crawlEvalSplits = []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4"}
 

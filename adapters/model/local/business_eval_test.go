@@ -215,7 +215,7 @@ func TestEvalBusinesses(t *testing.T) {
 		}
 		return
 	}
-	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8"} {
+	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "held-out-9"} {
 		if !evalSplit(split) {
 			continue
 		}
