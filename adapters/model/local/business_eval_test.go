@@ -249,6 +249,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"held-out-6", 120, 41, 15},
 		{"held-out-7", 120, 24, 14},
 		{"held-out-8", 120, 40, 16},
+		{"held-out-9", 120, 39, 7},
 	} {
 		if !evalSplit(c.split) {
 			continue
