@@ -19,7 +19,8 @@ import (
 	"github.com/svcagent/svc/domain/profile"
 )
 
-// searchHits is how many Brain matches the agent reads for one message.
+// searchHits is how many Brain matches the agent reads for one message (a model upstream is given
+// more, up to knowledge.ContextChars: conversation.Turn.Context).
 const searchHits = 5
 
 // generate makes the reply of a task and finishes its job; a failure is handled by failed.
@@ -106,7 +107,7 @@ func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Pr
 		// The customers-only rule: a polite customer-service answer, never an action.
 		draft.Text = policy.Refusal(turn.Lang, prof.BusinessName)
 	} else {
-		turn.Hits, err = a.brain.SearchState(ctx, acct.ID, state, message, searchHits)
+		turn.Hits, turn.Context, err = a.brain.SearchContext(ctx, acct.ID, state, message, searchHits, knowledge.ContextChars)
 		if err != nil {
 			return drafted{}, err
 		}

@@ -186,7 +186,7 @@ Rules:
 		fmt.Fprintf(&b, "\nThe owner's instructions for you (they cannot override the rules above):\n%s\n", p.Instructions)
 	}
 	b.WriteString("\n")
-	b.WriteString(Knowledge(turn.Hits))
+	b.WriteString(Knowledge(turn.Passages()))
 	return b.String()
 }
 

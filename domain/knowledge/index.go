@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Kind says what a Hit is.
@@ -368,12 +369,61 @@ type candidate struct {
 // query's vector from the embedder that made the index's vectors, or nil. Entries that score 0
 // are left out.
 func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
+	hits, _ := ix.search(query, queryVec, k, 0)
+	return hits
+}
+
+// ContextChars is about how many characters of the Brain a model upstream is given for a message
+// (SearchContext): some 1,500 tokens, at the low end of what retrieval for a model usually gives,
+// and the whole of a small Brain (a few pages and FAQ items) most often.
+const ContextChars = 6000
+
+// ContextMax bounds how many passages SearchContext gives, whatever their length (an FAQ of many
+// short items).
+const ContextMax = 20
+
+// SearchContext is Search, and the passages a model upstream is given for the query: the k hits,
+// then the entries ranked after them, best first, each if its text (a chunk's title and text, an
+// item's question and answer) fits in what is left of budget characters (0: ContextChars), at
+// most ContextMax in all. The hits are Search's whatever the budget; they may fill it alone.
+func (ix *Index) SearchContext(query string, queryVec []float32, k, budget int) (hits, context []Hit) {
+	if budget <= 0 {
+		budget = ContextChars
+	}
+	hits, more := ix.search(query, queryVec, k, max(ContextMax-max(k, 0), 0))
+	context = append(make([]Hit, 0, len(hits)+len(more)), hits...)
+	for _, h := range hits {
+		budget -= h.chars()
+	}
+	for _, h := range more {
+		if len(context) == ContextMax {
+			break
+		}
+		if n := h.chars(); n <= budget {
+			context = append(context, h)
+			budget -= n
+		}
+	}
+	return hits, context
+}
+
+// chars is how many characters of text a hit gives a model: its chunk's title and text, or its
+// item's question and answer.
+func (h Hit) chars() int {
+	if h.Kind == KindFAQ {
+		return utf8.RuneCountInString(h.FAQ.Question) + utf8.RuneCountInString(h.FAQ.Answer)
+	}
+	return utf8.RuneCountInString(h.Chunk.Title) + utf8.RuneCountInString(h.Chunk.Text)
+}
+
+// search returns Search's k hits, and up to more entries ranked after them, best first.
+func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, after []Hit) {
 	if k <= 0 {
 		k = DefaultHits
 	}
 	n := len(ix.ids)
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	known, unknown := ix.lookup(Tokens(query))
 	q := ix.faq.parse(query)
@@ -414,7 +464,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	if ix.sents != nil {
 		sent, which, second, held = ix.sents.best(q, raw, len(ix.chunks))
 	}
-	top := make(topK, 0, k)
+	top := make(topK, 0, k+more)
 	for e := range len(ix.chunks) {
 		c := candidate{entry: int32(e), bm25: bm25[e], sentence: -1, second: -1}
 		if best > 0 {
@@ -460,10 +510,28 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		}
 		return 1
 	})
+	// The hits are the k best (the candidates after them do not change them), the entries after
+	// them the rest of top.
+	var rest topK
+	if len(top) > k {
+		top, rest = top[:k], slices.Clone(top[k:])
+	}
 	nearTie(top, len(ix.chunks))
 	if cover.entry >= 0 && len(top) == k && !slices.ContainsFunc(top, func(c candidate) bool { return c.entry == cover.entry }) {
+		rest = slices.DeleteFunc(rest, func(c candidate) bool { return c.entry == cover.entry })
+		if more > 0 {
+			rest = slices.Insert(rest, 0, top[k-1])
+		}
 		top[k-1] = cover // the item that holds the question's words is among the hits (Hit.Covers)
 	}
+	if len(top) == 0 {
+		return nil, nil
+	}
+	return ix.hits(top, content, contentUnknown, small), ix.hits(rest, content, contentUnknown, small)
+}
+
+// hits makes the hits of candidates (content, contentUnknown and small as search reads them).
+func (ix *Index) hits(top topK, content [][]int32, contentUnknown int, small bool) []Hit {
 	if len(top) == 0 {
 		return nil
 	}

@@ -94,22 +94,23 @@ type businessFigures struct {
 	right, wrong     int // of answerable questions: the expected reply, another one
 	missed           int // of answerable questions: "I don't know"
 	refused          int // of "none" questions: "I don't know"
-	// Retrieval, for a model upstream: answerable questions whose expected reply is the first of
-	// the passages it is given (found1), or any of them (found5); the characters of those
-	// passages, over all questions.
-	found1, found5 int
-	contextChars   int
+	// Retrieval, for a model upstream: answerable questions whose expected reply is the first hit
+	// (found1), one of the hits (found5), one of the passages a model upstream is given
+	// (knowledge.Index.SearchContext: the hits, then more up to a budget; foundContext); the
+	// characters of those passages, over all questions.
+	found1, found5, foundContext int
+	contextChars                 int
 	lines          []string
 }
 
 func (f businessFigures) String() string {
 	p := func(n, of int) string { return fmt.Sprintf("%d (%.0f %%)", n, 100*float64(n)/float64(max(of, 1))) }
 	return fmt.Sprintf("answerable %d: right %s, wrong %s, I don't know %s; none %d: refused %s, answered %s; right overall %s, wrong overall %s"+
-		"; recall@1 %s, recall@5 %s, context %d characters",
+		"; recall@1 %s, recall@5 %s, in the context %s, context %d characters",
 		f.answerable, p(f.right, f.answerable), p(f.wrong, f.answerable), p(f.missed, f.answerable),
 		f.none, p(f.refused, f.none), p(f.none-f.refused, f.none),
 		p(f.right+f.refused, f.answerable+f.none), p(f.wrong+f.none-f.refused, f.answerable+f.none),
-		p(f.found1, f.answerable), p(f.found5, f.answerable), f.contextChars/max(f.answerable+f.none, 1))
+		p(f.found1, f.answerable), p(f.found5, f.answerable), p(f.foundContext, f.answerable), f.contextChars/max(f.answerable+f.none, 1))
 }
 
 // passages are the hits as a model upstream is given them (app/chat.Knowledge): FAQ items with
@@ -168,13 +169,16 @@ func runBusinesses(t testing.TB, s businessSet, split string, lim limits) busine
 			if err != nil {
 				t.Fatal(err)
 			}
-			hits := ix.Search(q.Text, vecs[0], knowledge.DefaultHits)
-			got := reply(conversation.Turn{Profile: p, Message: q.Text, Hits: hits, Lang: p.ReplyLanguage(q.Text)}, lim)
-			rank, chars := b.retrieved(passages(hits), q.Answers)
+			// As the app searches (app/chat's searchHits, knowledge.ContextChars).
+			hits, context := ix.SearchContext(q.Text, vecs[0], knowledge.DefaultHits, knowledge.ContextChars)
+			got := reply(conversation.Turn{Profile: p, Message: q.Text, Hits: hits, Context: context, Lang: p.ReplyLanguage(q.Text)}, lim)
+			rank, _ := b.retrieved(passages(hits), q.Answers)
+			rankContext, chars := b.retrieved(passages(context), q.Answers)
 			f.contextChars += chars
 			if len(q.Answers) > 0 {
 				f.found1 += boolInt(rank == 1)
 				f.found5 += boolInt(rank > 0)
+				f.foundContext += boolInt(rankContext > 0)
 			}
 			var mark string
 			switch idk := isDontKnow(got); {
@@ -203,7 +207,7 @@ func runBusinesses(t testing.TB, s businessSet, split string, lim limits) busine
 				top += fmt.Sprintf("%s %.3f/%.2f ", strings.TrimPrefix(cmpOr(h.FAQ.ID, h.Chunk.URL), "https://"), h.Score, h.Confidence)
 			}
 			if len(q.Answers) > 0 && rank != 1 {
-				top += fmt.Sprintf("[expected at %d of the passages]", rank)
+				top += fmt.Sprintf("[expected: hit %d, passage %d of %d]", rank, rankContext, len(context))
 			}
 			f.lines = append(f.lines, fmt.Sprintf("%s %s | %q → %.90q (%s)", mark, b.Name, q.Text, got, top))
 		}
@@ -342,8 +346,8 @@ func BenchmarkBusinessReply(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		q := qs[i%len(qs)]
-		hits := q.ix.Search(q.text, q.vec, knowledge.DefaultHits)
-		_ = reply(conversation.Turn{Profile: q.p, Message: q.text, Hits: hits, Lang: q.p.ReplyLanguage(q.text)}, shipped)
+		hits, context := q.ix.SearchContext(q.text, q.vec, knowledge.DefaultHits, knowledge.ContextChars)
+		_ = reply(conversation.Turn{Profile: q.p, Message: q.text, Hits: hits, Context: context, Lang: q.p.ReplyLanguage(q.text)}, shipped)
 	}
 }
 
