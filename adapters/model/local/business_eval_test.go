@@ -100,7 +100,7 @@ type businessFigures struct {
 	// characters of those passages, over all questions.
 	found1, found5, foundContext int
 	contextChars                 int
-	lines          []string
+	lines                        []string
 }
 
 func (f businessFigures) String() string {

@@ -1,0 +1,57 @@
+package knowledge
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestSearchContext checks what a model upstream is given: Search's hits unchanged, whatever the
+// budget, then the entries ranked after them that fit in the budget, each once, at most
+// ContextMax.
+func TestSearchContext(t *testing.T) {
+	docs := pageDocs(append(clinicPages[:len(clinicPages):len(clinicPages)], Page{URL: "https://clinic.example/returns", Title: "Returns", Content: "Unopened whitening kits can be returned within 14 days."}))
+	faqs := []FAQ{
+		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental insurers, including Aetna and Cigna."},
+		{ID: "sedation", Question: "Do you offer sedation?", Answer: "Yes, laughing gas for anxious patients."},
+		{ID: "kits", Question: "Do you sell whitening kits?", Answer: "Yes, $40; unopened kits can be returned."},
+		{ID: "gas", Question: "Is laughing gas safe?", Answer: "Yes, it wears off in minutes."},
+		{ID: "finance", Question: "Do you offer financing?", Answer: "Yes, for treatments over $500."},
+	}
+	ix := NewIndex(docs, faqs, lightStemmer{}, nil)
+	key := func(h Hit) string { return string(h.Kind) + h.FAQ.ID + h.Chunk.ID }
+	all := len(docs) + len(faqs)
+	for _, query := range []string{"do you take aetna", "how much is a kit", "laughing gas", "can i return something", "when are you open on saturday", "whitening"} {
+		for _, k := range []int{1, 2, 3, 5} {
+			search := ix.Search(query, nil, k)
+			whole := ix.Search(query, nil, all)
+			for _, budget := range []int{1, 200, 1000, 1 << 20} {
+				hits, context := ix.SearchContext(query, nil, k, budget)
+				if !reflect.DeepEqual(hits, search) {
+					t.Fatalf("SearchContext(%q, k %d, budget %d): hits %v, Search's %v", query, k, budget, hits, search)
+				}
+				if len(context) < len(hits) || !reflect.DeepEqual(context[:len(hits)], hits) {
+					t.Fatalf("SearchContext(%q, k %d, budget %d): the context does not begin with the hits", query, k, budget)
+				}
+				seen, chars := map[string]bool{}, 0
+				for i, h := range context {
+					if seen[key(h)] {
+						t.Fatalf("SearchContext(%q, k %d, budget %d): %s twice", query, k, budget, key(h))
+					}
+					seen[key(h)] = true
+					if i >= len(hits) {
+						chars += h.chars()
+					}
+				}
+				if chars > budget || len(context) > ContextMax {
+					t.Errorf("SearchContext(%q, k %d, budget %d): %d passages, %d characters after the hits", query, k, budget, len(context), chars)
+				}
+				if budget == 1<<20 && len(context) != min(len(whole), ContextMax) {
+					t.Errorf("SearchContext(%q, k %d, no budget): %d passages, want every entry that scores (%d)", query, k, len(context), len(whole))
+				}
+				if budget == 1 && len(context) != len(hits) {
+					t.Errorf("SearchContext(%q, k %d, budget 1): %d passages, want the %d hits", query, k, len(context), len(hits))
+				}
+			}
+		}
+	}
+}
