@@ -385,17 +385,19 @@ const ContextMax = 20
 // SearchContext is Search, and the passages a model upstream is given for the query: the k hits,
 // then the entries ranked after them, best first, each if its text (a chunk's title and text, an
 // item's question and answer) fits in what is left of budget characters (0: ContextChars), at
-// most ContextMax in all. The hits are Search's whatever the budget; they may fill it alone.
+// most ContextMax in all. The hits are Search's whatever the budget; they may fill it alone. The
+// passages after the hits have no Held.
 func (ix *Index) SearchContext(query string, queryVec []float32, k, budget int) (hits, context []Hit) {
 	if budget <= 0 {
 		budget = ContextChars
 	}
-	hits, more := ix.search(query, queryVec, k, max(ContextMax-max(k, 0), 0))
-	context = append(make([]Hit, 0, len(hits)+len(more)), hits...)
+	hits, all := ix.search(query, queryVec, k, max(ContextMax-max(k, 0), 0))
 	for _, h := range hits {
 		budget -= h.chars()
 	}
-	for _, h := range more {
+	// all holds the hits, then the entries after them: those that fit are moved up in place.
+	context = all[:len(hits)]
+	for _, h := range all[len(hits):] {
 		if len(context) == ContextMax {
 			break
 		}
@@ -416,8 +418,9 @@ func (h Hit) chars() int {
 	return utf8.RuneCountInString(h.Chunk.Title) + utf8.RuneCountInString(h.Chunk.Text)
 }
 
-// search returns Search's k hits, and up to more entries ranked after them, best first.
-func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, after []Hit) {
+// search returns Search's k hits, and them followed by up to more entries ranked after them, best
+// first (all; hits is its beginning, of its length as capacity).
+func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, all []Hit) {
 	if k <= 0 {
 		k = DefaultHits
 	}
@@ -527,16 +530,17 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, af
 	if len(top) == 0 {
 		return nil, nil
 	}
-	return ix.hits(top, content, contentUnknown, small), ix.hits(rest, content, contentUnknown, small)
+	// Held is read by the engine, of the hits only: the entries after them go without it.
+	all = make([]Hit, 0, len(top)+len(rest))
+	all = ix.hits(all, top, content, contentUnknown, small)
+	hits = all[:len(top):len(top)]
+	return hits, ix.hits(all, rest, nil, 0, false)
 }
 
-// hits makes the hits of candidates (content, contentUnknown and small as search reads them).
-func (ix *Index) hits(top topK, content [][]int32, contentUnknown int, small bool) []Hit {
-	if len(top) == 0 {
-		return nil
-	}
-	hits := make([]Hit, len(top))
-	for i, c := range top {
+// hits appends to dst the hits of candidates (content, contentUnknown and small as search reads
+// them; small false: without Held).
+func (ix *Index) hits(dst []Hit, top topK, content [][]int32, contentUnknown int, small bool) []Hit {
+	for _, c := range top {
 		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
@@ -552,9 +556,9 @@ func (ix *Index) hits(top topK, content [][]int32, contentUnknown int, small boo
 		if small {
 			h.Held = ix.held(c.entry, content, contentUnknown)
 		}
-		hits[i] = h
+		dst = append(dst, h)
 	}
-	return hits
+	return dst
 }
 
 // matchFAQ returns the candidates of the FAQ items, in their order, one item for each answer:

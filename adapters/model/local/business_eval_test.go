@@ -320,7 +320,8 @@ func TestEvalBusinessesRegression(t *testing.T) {
 
 // BenchmarkBusinessReply measures one customer question against a small Brain of the
 // small-Brain set (a few pages and FAQ items): the Brain's search (with the query's vector made
-// beforehand) and the engine's reply.
+// beforehand; the hits and the passages a model upstream is given, as the app searches) and the
+// engine's reply.
 func BenchmarkBusinessReply(b *testing.B) {
 	type asked struct {
 		ix   *knowledge.Index
