@@ -9,14 +9,7 @@ import (
 // budget, then the entries ranked after them that fit in the budget, each once, at most
 // ContextMax.
 func TestSearchContext(t *testing.T) {
-	docs := pageDocs(append(clinicPages[:len(clinicPages):len(clinicPages)], Page{URL: "https://clinic.example/returns", Title: "Returns", Content: "Unopened whitening kits can be returned within 14 days."}))
-	faqs := []FAQ{
-		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental insurers, including Aetna and Cigna."},
-		{ID: "sedation", Question: "Do you offer sedation?", Answer: "Yes, laughing gas for anxious patients."},
-		{ID: "kits", Question: "Do you sell whitening kits?", Answer: "Yes, $40; unopened kits can be returned."},
-		{ID: "gas", Question: "Is laughing gas safe?", Answer: "Yes, it wears off in minutes."},
-		{ID: "finance", Question: "Do you offer financing?", Answer: "Yes, for treatments over $500."},
-	}
+	docs, faqs := clinicWithReturns()
 	ix := NewIndex(docs, faqs, lightStemmer{}, nil)
 	key := func(h Hit) string { return string(h.Kind) + h.FAQ.ID + h.Chunk.ID }
 	all := len(docs) + len(faqs)
