@@ -28,6 +28,10 @@ func NewModelReplier(m ports.ChatModel, modelName string) *ModelReplier {
 	return &ModelReplier{model: m, modelName: modelName}
 }
 
+// ReadsContext reports that the model is given the Brain's passages beyond the hits
+// (conversation.Turn.Context, up to knowledge.ContextChars).
+func (r *ModelReplier) ReadsContext() bool { return true }
+
 // replyTokens bounds a reply.
 const replyTokens = 700
 

@@ -53,6 +53,9 @@ func TestModelBookingDuration(t *testing.T) {
 func TestModelGivenTheContext(t *testing.T) {
 	hours := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "hours", Question: "When are you open?", Answer: "9 to 5, Monday to Friday."}}
 	parking := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "parking", Question: "Is there parking?", Answer: "Yes, behind the shop."}}
+	if !chat.NewModelReplier(nil, "").ReadsContext() {
+		t.Error("the model replier is not given the context")
+	}
 	turn := conversation.Turn{Profile: profile.Profile{BusinessName: "Salon"}, Message: "open saturday?", Hits: []knowledge.Hit{hours}}
 	if p := chat.SystemPrompt(turn); !strings.Contains(p, "9 to 5") || strings.Contains(p, "behind the shop") {
 		t.Errorf("without a context, the prompt holds other than the hits:\n%s", p)

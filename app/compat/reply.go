@@ -378,7 +378,11 @@ func (s *Service) assistant(ctx context.Context, c Caller, p *prepared, req mode
 	if err != nil {
 		return err
 	}
-	hits, passages, err := s.d.Brain.SearchContext(ctx, acctID, state, question, searchHits, knowledge.ContextChars)
+	budget := -1 // the built-in engine reads the hits only
+	if s.d.Upstream != nil {
+		budget = knowledge.ContextChars
+	}
+	hits, passages, err := s.d.Brain.SearchContext(ctx, acctID, state, question, searchHits, budget)
 	if err != nil {
 		return err
 	}

@@ -131,6 +131,7 @@ const DefaultHits = 5
 // first. Ties are broken by ID, then kind, so the order is deterministic.
 type Index struct {
 	chunks []Chunk
+	chars  int      // of every entry's text (Hit.chars: SearchContext gives a Brain that fits whole)
 	faqs   []FAQ    // without vectors
 	ids    []string // of each entry: chunks first, then FAQ items
 	terms  keyTable
@@ -278,6 +279,12 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		s := make([]float64, n)
 		return &s
 	}
+	for _, c := range ix.chunks {
+		ix.chars += Hit{Kind: KindChunk, Chunk: c}.chars()
+	}
+	for _, f := range ix.faqs {
+		ix.chars += Hit{Kind: KindFAQ, FAQ: f}.chars()
+	}
 	return ix
 }
 
@@ -386,11 +393,17 @@ const ContextMax = 20
 // then the entries ranked after them, best first, each if its text (a chunk's title and text, an
 // item's question and answer) fits in what is left of budget characters (0: ContextChars), at
 // most ContextMax in all. The hits are Search's whatever the budget; they may fill it alone. The
-// passages after the hits have no Held.
+// passages after the hits have no Held. A Brain whose every entry fits in budget and ContextMax
+// is given whole, the entries no ranking holds (they score 0) last. A negative budget gives the
+// hits only, as Search, and no context (nil): for a replier that reads only the hits.
 func (ix *Index) SearchContext(query string, queryVec []float32, k, budget int) (hits, context []Hit) {
-	if budget <= 0 {
+	switch {
+	case budget < 0:
+		return ix.Search(query, queryVec, k), nil
+	case budget == 0:
 		budget = ContextChars
 	}
+	whole := ix.chars <= budget && len(ix.ids) <= ContextMax
 	hits, all := ix.search(query, queryVec, k, max(ContextMax-max(k, 0), 0))
 	for _, h := range hits {
 		budget -= h.chars()
@@ -406,7 +419,27 @@ func (ix *Index) SearchContext(query string, queryVec []float32, k, budget int) 
 			budget -= n
 		}
 	}
+	if whole && len(context) < len(ix.ids) {
+		context = ix.rest(context) // a Brain that fits is given whole, what matched nothing last
+	}
 	return hits, context
+}
+
+// rest appends to passages the entries of the index they do not hold, chunks then FAQ items, in
+// the order they were indexed.
+func (ix *Index) rest(passages []Hit) []Hit {
+	given := len(passages) // at most ContextMax: compared one by one
+	for _, c := range ix.chunks {
+		if !slices.ContainsFunc(passages[:given], func(h Hit) bool { return h.Kind == KindChunk && h.Chunk.ID == c.ID }) {
+			passages = append(passages, Hit{Kind: KindChunk, Chunk: c})
+		}
+	}
+	for _, f := range ix.faqs {
+		if !slices.ContainsFunc(passages[:given], func(h Hit) bool { return h.Kind == KindFAQ && h.FAQ.ID == f.ID }) {
+			passages = append(passages, Hit{Kind: KindFAQ, FAQ: f})
+		}
+	}
+	return passages
 }
 
 // chars is how many characters of text a hit gives a model: its chunk's title and text, or its
@@ -531,7 +564,7 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		return nil, nil
 	}
 	// Held is read by the engine, of the hits only: the entries after them go without it.
-	all = make([]Hit, 0, len(top)+len(rest))
+	all = make([]Hit, 0, max(len(top)+len(rest), k+more)) // k+more: room for a Brain given whole (SearchContext)
 	all = ix.hits(all, top, content, contentUnknown, small)
 	hits = all[:len(top):len(top)]
 	return hits, ix.hits(all, rest, nil, 0, false)

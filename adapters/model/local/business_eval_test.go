@@ -320,8 +320,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 
 // BenchmarkBusinessReply measures one customer question against a small Brain of the
 // small-Brain set (a few pages and FAQ items): the Brain's search (with the query's vector made
-// beforehand; the hits and the passages a model upstream is given, as the app searches) and the
-// engine's reply.
+// beforehand; the hits only, as the app searches for the built-in engine) and the engine's reply.
 func BenchmarkBusinessReply(b *testing.B) {
 	type asked struct {
 		ix   *knowledge.Index
@@ -347,8 +346,8 @@ func BenchmarkBusinessReply(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		q := qs[i%len(qs)]
-		hits, context := q.ix.SearchContext(q.text, q.vec, knowledge.DefaultHits, knowledge.ContextChars)
-		_ = reply(conversation.Turn{Profile: q.p, Message: q.text, Hits: hits, Context: context, Lang: q.p.ReplyLanguage(q.text)}, shipped)
+		hits := q.ix.Search(q.text, q.vec, knowledge.DefaultHits)
+		_ = reply(conversation.Turn{Profile: q.p, Message: q.text, Hits: hits, Lang: q.p.ReplyLanguage(q.text)}, shipped)
 	}
 }
 

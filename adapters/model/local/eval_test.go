@@ -334,8 +334,7 @@ func TestEvalCloseIntents(t *testing.T) {
 }
 
 // BenchmarkEvalReply measures one customer question against the eval set's 1,500 FAQ items: the
-// Brain's search (with the query's vector made beforehand; the hits and the passages a model
-// upstream is given, as the app searches) and the engine's reply.
+// Brain's search (with the query's vector made beforehand) and the engine's reply.
 func BenchmarkEvalReply(b *testing.B) {
 	s := loadEvalSet(b, evalFile)
 	ix := evalIndex(b, s)
@@ -352,8 +351,8 @@ func BenchmarkEvalReply(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		q := qs[i%len(qs)]
-		hits, context := ix.SearchContext(q.Text, vecs[i%len(qs)], 5, knowledge.ContextChars) // as the app searches
-		_ = reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Context: context, Lang: "en"}, shipped)
+		hits := ix.Search(q.Text, vecs[i%len(qs)], 5)
+		_ = reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits, Lang: "en"}, shipped)
 	}
 }
 
