@@ -16,10 +16,7 @@ import (
 func TestConsoleFormErrors(t *testing.T) { onStacks(t, testConsoleFormErrors) }
 
 func testConsoleFormErrors(t *testing.T, s stack) {
-	api := s.startAPI(t)
-	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
-	b := newOwnerBrowser(t, api.URL())
-	b.signIn("lu@example.com", "correct horse battery")
+	api, a, b := signedInOwner(t, s)
 	for _, tt := range []struct {
 		name, from, path string
 		form             url.Values

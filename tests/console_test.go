@@ -121,6 +121,16 @@ func consoleOwner(t testing.TB, s stack, name, email, password string) account {
 	return a
 }
 
+// signedInOwner starts svc-api on s with an account whose owner is signed in to the console.
+func signedInOwner(t *testing.T, s stack) (*proc, account, *ownerBrowser) {
+	t.Helper()
+	api := s.startAPI(t)
+	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	b := newOwnerBrowser(t, api.URL())
+	b.signIn("lu@example.com", "correct horse battery")
+	return api, a, b
+}
+
 func TestConsoleSignIn(t *testing.T) { onStacks(t, testConsoleSignIn) }
 
 func testConsoleSignIn(t *testing.T, s stack) {
@@ -496,10 +506,7 @@ func TestConsoleCrawlProgress(t *testing.T) {
 func TestConsoleWebhookForm(t *testing.T) { onStacks(t, testConsoleWebhookForm) }
 
 func testConsoleWebhookForm(t *testing.T, s stack) {
-	api := s.startAPI(t)
-	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
-	b := newOwnerBrowser(t, api.URL())
-	b.signIn("lu@example.com", "correct horse battery")
+	api, a, b := signedInOwner(t, s)
 	for _, tt := range []struct {
 		name, field string
 		form        url.Values
