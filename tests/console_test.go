@@ -461,8 +461,8 @@ func TestConsoleCrawlProgress(t *testing.T) {
 	}
 
 	names, data := events(b.post("/app/brain", "/app/brain/crawl/progress", url.Values{"url": {"not an address"}}))
-	if len(names) != 1 || names[0] != "failed" || data[0].str("text") == "" {
-		t.Errorf("a bad address: %v %v, want one failed event with its text", names, data)
+	if len(names) != 1 || names[0] != "failed" || !strings.Contains(data[0].str("text"), "url must be an absolute http(s) URL") || data[0].str("field") != "url" {
+		t.Errorf("a bad address: %v %v, want one failed event with its reason and its field", names, data)
 	}
 
 	names, data = events(b.post("/app/brain", "/app/brain/crawl/progress", url.Values{"url": {start}}))
