@@ -4,6 +4,16 @@ package console
 // (TestCatalogue).
 var catalog = map[string]map[string]string{
 	"en": {
+		// The refusal of a site plugin's connection request (GET /cms/connect), per field.
+		"connect.refused.title":  "The site cannot be connected",
+		"connect.refused.site":   "The plugin did not give the site's address (an absolute http or https address).",
+		"connect.refused.return": "The plugin's return address must be an admin page (…/wp-admin/…) of the site itself.",
+		"connect.refused.state":  "The plugin's request is incomplete: its state is missing or too long.",
+		"connect.refused.lang":   "The plugin asked for a language the service does not speak.",
+		"connect.refused.woo":    "The plugin's store flag (woo) must be 1 or 0.",
+		"connect.refused.other":  "The plugin's request cannot be accepted.",
+		"connect.refused.field":  "Field",
+		"connect.refused.again":  "Start again from your site's plugin settings.",
 		// Last use of keys, the per-day chart, removing FAQ items, crawl progress.
 		"keys.last_used":      "Last used",
 		"keys.never":          "Never",
@@ -158,12 +168,23 @@ var catalog = map[string]map[string]string{
 		"error.internal":          "Something failed on our side. Try again in a moment.",
 		"error.inactive":          "This account is not active.",
 		"error.invalid":           "The form has a value we cannot accept.",
+		"form.fix":                "Correct this value:",
 		"error.rate_limited":      "Too many requests. Wait a moment and try again.",
 		"error.unavailable":       "The service is briefly unavailable. Try again in a moment.",
 		"error.back":              "Back to the overview",
 		"overview.title":          "Overview",
 	},
 	"pt": {
+		// A recusa de um pedido de ligação do plugin de um site (GET /cms/connect), por campo.
+		"connect.refused.title":  "Não é possível ligar o site",
+		"connect.refused.site":   "O plugin não indicou o endereço do site (um endereço http ou https completo).",
+		"connect.refused.return": "O endereço de regresso do plugin tem de ser uma página de administração (…/wp-admin/…) do próprio site.",
+		"connect.refused.state":  "O pedido do plugin está incompleto: o estado falta ou é demasiado longo.",
+		"connect.refused.lang":   "O plugin pediu uma língua que o serviço não fala.",
+		"connect.refused.woo":    "O indicador de loja do plugin (woo) tem de ser 1 ou 0.",
+		"connect.refused.other":  "Não é possível aceitar o pedido do plugin.",
+		"connect.refused.field":  "Campo",
+		"connect.refused.again":  "Comece de novo nas definições do plugin do seu site.",
 		// Última utilização das chaves, o gráfico por dia, remover perguntas, progresso da leitura.
 		"keys.last_used":      "Última utilização",
 		"keys.never":          "Nunca",
@@ -318,12 +339,23 @@ var catalog = map[string]map[string]string{
 		"error.internal":          "Algo falhou do nosso lado. Tente de novo daqui a pouco.",
 		"error.inactive":          "Esta conta não está ativa.",
 		"error.invalid":           "O formulário tem um valor que não podemos aceitar.",
+		"form.fix":                "Corrija este valor:",
 		"error.rate_limited":      "Demasiados pedidos. Espere um pouco e tente de novo.",
 		"error.unavailable":       "O serviço está indisponível por momentos. Tente de novo daqui a pouco.",
 		"error.back":              "Voltar à visão geral",
 		"overview.title":          "Visão geral",
 	},
 	"es": {
+		// El rechazo de una solicitud de conexión del plugin de un sitio (GET /cms/connect), por campo.
+		"connect.refused.title":  "No se puede conectar el sitio",
+		"connect.refused.site":   "El plugin no indicó la dirección del sitio (una dirección http o https completa).",
+		"connect.refused.return": "La dirección de regreso del plugin debe ser una página de administración (…/wp-admin/…) del propio sitio.",
+		"connect.refused.state":  "La solicitud del plugin está incompleta: falta el estado o es demasiado largo.",
+		"connect.refused.lang":   "El plugin pidió un idioma que el servicio no habla.",
+		"connect.refused.woo":    "El indicador de tienda del plugin (woo) debe ser 1 o 0.",
+		"connect.refused.other":  "No se puede aceptar la solicitud del plugin.",
+		"connect.refused.field":  "Campo",
+		"connect.refused.again":  "Vuelve a empezar desde los ajustes del plugin de tu sitio.",
 		// Último uso de las claves, el gráfico por día, quitar preguntas, progreso de la lectura.
 		"keys.last_used":      "Último uso",
 		"keys.never":          "Nunca",
@@ -478,6 +510,7 @@ var catalog = map[string]map[string]string{
 		"error.internal":          "Algo falló de nuestro lado. Inténtalo de nuevo en un momento.",
 		"error.inactive":          "Esta cuenta no está activa.",
 		"error.invalid":           "El formulario tiene un valor que no podemos aceptar.",
+		"form.fix":                "Corrige este valor:",
 		"error.rate_limited":      "Demasiadas solicitudes. Espera un momento y vuelve a intentarlo.",
 		"error.unavailable":       "El servicio no está disponible por un momento. Inténtalo de nuevo en breve.",
 		"error.back":              "Volver al resumen",
