@@ -121,6 +121,17 @@ func consoleOwner(t testing.TB, s stack, name, email, password string) account {
 	return a
 }
 
+// consoleSignedIn starts an svc-api and makes an account whose owner (lu@example.com) is signed in
+// to the console in the browser returned.
+func consoleSignedIn(t *testing.T, s stack) (*proc, account, *ownerBrowser) {
+	t.Helper()
+	api := s.startAPI(t)
+	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	b := newOwnerBrowser(t, api.URL())
+	b.signIn("lu@example.com", "correct horse battery")
+	return api, a, b
+}
+
 func TestConsoleSignIn(t *testing.T) { onStacks(t, testConsoleSignIn) }
 
 func testConsoleSignIn(t *testing.T, s stack) {
@@ -509,10 +520,7 @@ func TestConsoleCrawlProgress(t *testing.T) {
 func TestConsoleWebhookForm(t *testing.T) { onStacks(t, testConsoleWebhookForm) }
 
 func testConsoleWebhookForm(t *testing.T, s stack) {
-	api := s.startAPI(t)
-	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
-	b := newOwnerBrowser(t, api.URL())
-	b.signIn("lu@example.com", "correct horse battery")
+	api, a, b := consoleSignedIn(t, s)
 	for _, tt := range []struct {
 		name, field string
 		form        url.Values
@@ -554,10 +562,7 @@ func testConsoleWebhookForm(t *testing.T, s stack) {
 func TestConsoleAgent(t *testing.T) { onStacks(t, testConsoleAgent) }
 
 func testConsoleAgent(t *testing.T, s stack) {
-	api := s.startAPI(t)
-	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
-	b := newOwnerBrowser(t, api.URL())
-	b.signIn("lu@example.com", "correct horse battery")
+	api, a, b := consoleSignedIn(t, s)
 	agent := func() obj {
 		t.Helper()
 		r := call(t, "GET", api.URL()+"/v1/agent", bearer(a.key)...)
