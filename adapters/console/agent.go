@@ -37,8 +37,9 @@ func (c *Console) agentPage(ctx *gin.Context) {
 		langs = append(langs, perLanguage{Code: code, Greeting: p.Appearance.Greeting[code],
 			Suggestions: strings.Join(p.Appearance.Suggestions[code], "\n")})
 	}
+	saved := ctx.Query("saved") // where a change redirects to (Post/Redirect/Get)
 	c.render(ctx, http.StatusOK, "agent", map[string]any{"Profile": p, "Languages": strings.Join(agentLanguages(p, c.lang(ctx)), ", "),
-		"PerLanguage": langs, "Tones": tones, "Saved": ctx.Query("saved") != ""})
+		"PerLanguage": langs, "Tones": tones, "Saved": saved == "profile" || saved == "appearance"})
 }
 
 // field is a form field: its name, its length limit and whether it is a textarea.
