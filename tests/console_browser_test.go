@@ -150,9 +150,19 @@ func TestConsoleBrowser(t *testing.T) {
 	waitJS(t, ctx, "the test answer without the removed item", `!!document.querySelector("#try-passages") && (!!document.querySelector("#try-answer") || !!document.querySelector(".alert"))`)
 	wantJS(t, ctx, "the removed item is neither answered nor matched", `!(document.querySelector("#try-answer") || {textContent: ""}).textContent.includes("rye sourdough") && !document.querySelector("#try-passages").textContent.includes("sourdough on Mondays")`)
 
+	// An address refused (with script, the crawl's progress): the field marked and focused, the
+	// reason in the crawl's status; the next crawl clears the mark.
+	runJS(t, ctx, "crawl an ftp address",
+		chromedp.Evaluate[chromedp.Void](`window.svcSamePage = true`),
+		chromedp.SendKeys(chromedp.CSS("#crawl-url"), "ftp://shop.example/"),
+		chromedp.Click(chromedp.CSS(`#crawl-form button[type=submit]`)))
+	waitJS(t, ctx, "the ftp address refused next to the field", `(f => window.svcSamePage && f.getAttribute("aria-invalid") === "true" && document.activeElement === f &&
+		document.getElementById(f.getAttribute("aria-describedby")).textContent.includes("http(s)"))(document.querySelector("#crawl-url"))`)
+
 	// Crawl a site on loopback: each page read shows as it is read, then the pages.
 	site := newSiteFixture(t)
 	runJS(t, ctx, "crawl the site",
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#crawl-url").value = ""`),
 		chromedp.SendKeys(chromedp.CSS("#crawl-url"), site.URL()+"/docs/"),
 		chromedp.Click(chromedp.CSS(`#crawl-form button[type=submit]`)))
 	waitFor(t, 60*time.Second, "the crawl done, with each page read listed and the pages shown", func() (bool, string) {
@@ -169,6 +179,7 @@ func TestConsoleBrowser(t *testing.T) {
 		return st.Done == "yes" && st.Read == len(siteInScope) && strings.Contains(st.Pages, "Opening hours") &&
 			strings.Contains(st.Pages, site.URL()+"/docs/menu"), state
 	})
+	wantJS(t, ctx, "the crawl's address no longer marked", `!document.querySelector("#crawl-url").hasAttribute("aria-invalid")`)
 	wantJS(t, ctx, "the progress names the pages read", `[...document.querySelectorAll("#crawl-progress li")].some(li => li.textContent.includes("`+site.URL()+`/docs/hours"))`)
 	wantJS(t, ctx, "still on the same page (the form was not posted away)", `location.pathname === "/app/brain/try"`)
 	consoleShot(t, ctx, "brain-crawl")

@@ -68,14 +68,16 @@ func consoleSignIn(t *testing.T, ctx context.Context, base, email, password stri
 func consoleWebhooks(t *testing.T, ctx context.Context, api *proc, a account, shot func(string)) {
 	base := api.URL()
 	rcv := newHookReceiver(t, http.StatusInternalServerError)
-	// A receiver URL the service refuses: the page says which field and why.
+	// A receiver URL the service refuses: the form again, saying why next to the field.
 	runJS(t, ctx, "open the webhooks", chromedp.Navigate(base+"/app/webhooks"))
 	waitJS(t, ctx, "the webhooks page", `!!document.querySelector("#webhook-form") && !!document.querySelector("#webhooks")`)
 	submit(t, ctx, "add a webhook to a refused URL",
 		chromedp.SendKeys(chromedp.CSS("#webhook-url"), "ftp://hooks.example.com/x"),
 		chromedp.Click(chromedp.CSS(`#webhook-form input[value="*"]`)),
 		chromedp.Click(chromedp.CSS(`#webhook-form button[type=submit]`)))
-	waitJS(t, ctx, "the refusal names the field", `document.querySelector("#error-detail").textContent.startsWith("url: ")`)
+	waitJS(t, ctx, "the refusal next to the field, the values kept", `(f => f.getAttribute("aria-invalid") === "true" && f.value === "ftp://hooks.example.com/x" &&
+		document.querySelector("#webhook-url-error").textContent.includes("url must") && document.querySelector('#webhook-form input[value="*"]').checked)(document.querySelector("#webhook-url"))`)
+	shot("webhooks-error")
 	if n := len(listHooks(t, api, a.key)); n != 0 {
 		t.Fatalf("%d webhooks after a refused URL, want 0", n)
 	}
@@ -175,7 +177,7 @@ func consoleWebhooks(t *testing.T, ctx context.Context, api *proc, a account, sh
 }
 
 // consoleDomains sets the widget's allowed domains on the widget page; it returns a page of the
-// allowed host.
+// allowed host. A host name refused first shows the form again with the reason next to the field.
 func consoleDomains(t *testing.T, ctx context.Context, api *proc, a account) string {
 	t.Helper()
 	base := api.URL()
@@ -186,6 +188,17 @@ func consoleDomains(t *testing.T, ctx context.Context, api *proc, a account) str
 
 	runJS(t, ctx, "open the widget page", chromedp.Navigate(base+"/app/widget"))
 	waitJS(t, ctx, "the domains form", `!!document.querySelector("#domains")`)
+	// A host name refused: the same form again, the reason next to the field, what was typed kept.
+	submit(t, ctx, "a domain that is no host name",
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#domains").value = ""`),
+		chromedp.SendKeys(chromedp.CSS("#domains"), "127.0.0.1\nbad_host!"),
+		chromedp.Click(chromedp.CSS(`form[action="/app/widget/domains"] button[type=submit]`)))
+	wantJS(t, ctx, "the refused domain shown in place", `(() => {
+		const f = document.querySelector("#domains"), e = document.getElementById(f.getAttribute("aria-describedby") || "-");
+		return f.getAttribute("aria-invalid") === "true" && f.value === "127.0.0.1\nbad_host!" && document.activeElement === f &&
+			!!e && e.getAttribute("role") === "alert" && e.textContent.includes("not a host name") && e.getBoundingClientRect().height > 0 &&
+			f.closest("form").contains(e) && !!f.closest("form").querySelector("input[name=csrf_token]");
+	})()`)
 	submit(t, ctx, "allow 127.0.0.1 only",
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("#domains").value = ""`),
 		chromedp.SendKeys(chromedp.CSS("#domains"), "127.0.0.1"),
@@ -294,7 +307,8 @@ func consoleReports(t *testing.T, ctx context.Context, api *proc, a account, sho
 	waitJS(t, ctx, "nothing in January 2020", `location.search === "?from=2020-01-01&to=2020-02-01" && document.querySelector("#from").value === "2020-01-01" &&
 		(rows => rows.length === 1 && rows[0].length === 1)(`+totals+`)`)
 	runJS(t, ctx, "a period that ends before it starts", chromedp.Navigate(base+"/app/conversions?from=2026-03-01&to=2026-02-01"))
-	waitJS(t, ctx, "refused, naming the field", `document.querySelector("#error-detail").textContent.startsWith("to: ")`)
+	waitJS(t, ctx, "refused next to the field, the dates kept", `(f => f.getAttribute("aria-invalid") === "true" && f.value === "2026-02-01" &&
+		document.getElementById(f.getAttribute("aria-describedby")).textContent.includes("to"))(document.querySelector("#to"))`)
 
 	runJS(t, ctx, "open the notifications", chromedp.Navigate(base+"/app/notifications"))
 	waitJS(t, ctx, "the sale's notification", `document.querySelector("#notifications").textContent.includes("New sale: 42.50 EUR") && document.querySelector("#notifications").textContent.includes("order-7")`)

@@ -405,3 +405,47 @@ func TestPluginConnectLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginConnectRefusedLanguage: a connection request GET /cms/connect refuses gets its page
+// (400, HTML, no redirect) in the plugin's language (lang), else the browser's (Accept-Language),
+// naming the field of the spec at fault; nothing the request gave is linked.
+func TestPluginConnectRefusedLanguage(t *testing.T) {
+	binaries(t)
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	plain := noRedirect(nil)
+	for _, tc := range []struct {
+		name, ret, lang, accept string
+		want, field, says       string
+	}{
+		{"the plugin's pt-BR", "https://evil.example/wp-admin/", "pt-BR", "en-US,en;q=0.9", "pt", "return", "página de administração"},
+		{"the plugin's es", "https://shop.example/checkout/", "es", "pt-PT", "es", "return", "página de administración"},
+		{"the browser's Spanish", "https://shop.example/checkout/", "", "es-ES,es;q=0.9", "es", "return", "página de administración"},
+		{"the browser's Portuguese, a language the widget lacks", "https://shop.example/wp-admin/", "fr", "pt-PT,pt;q=0.9", "pt", "lang", "língua"},
+		{"English", "https://shop.example/checkout/", "", "de-DE", "en", "return", "admin page"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := url.Values{"site": {"https://shop.example"}, "return": {tc.ret}, "state": {"s1"}}
+			if tc.lang != "" {
+				q.Set("lang", tc.lang)
+			}
+			req, _ := http.NewRequest(http.MethodGet, api.URL()+"/cms/connect?"+q.Encode(), nil)
+			req.Header.Set("Accept-Language", tc.accept)
+			res, err := plain.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(res.Body)
+			_ = res.Body.Close()
+			page := string(b)
+			if res.StatusCode != http.StatusBadRequest || res.Header.Get("Location") != "" || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
+				!strings.Contains(page, `<html lang="`+tc.want+`">`) || !strings.Contains(page, tc.says) || !strings.Contains(page, "<code>"+tc.field+"</code>") ||
+				strings.Contains(page, "evil.example") || strings.Contains(page, "?lang=") {
+				t.Errorf("%d, Location %q: want 400 in %s naming %s:\n%s", res.StatusCode, res.Header.Get("Location"), tc.want, tc.field, page)
+			}
+			if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-inline") {
+				t.Errorf("Content-Security-Policy %q", csp)
+			}
+		})
+	}
+}

@@ -141,7 +141,9 @@ func (c *Console) login(ctx *gin.Context) {
 			c.fail(ctx, err)
 			return
 		}
-		c.render(ctx, status, "login", map[string]any{"Next": ctx.PostForm("next"), "Email": email, "Error": msg})
+		// The e-mail typed is kept, the password never sent back; a wrong pair marks both fields.
+		c.render(ctx, status, "login", map[string]any{"Next": ctx.PostForm("next"), "Email": email, "Error": msg,
+			"Invalid": msg == "login.wrong"})
 		return
 	}
 	c.setSession(ctx, token, owner.SessionTTL)

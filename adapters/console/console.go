@@ -195,6 +195,11 @@ func (c *Console) routes() *gin.Engine {
 // and styles from this origin only; the widget's script from the public origin), no framing,
 // no sniffing, no referrer to other sites, and no caching of pages.
 func (c *Console) headers(ctx *gin.Context) {
+	c.setHeaders(ctx)
+	ctx.Next()
+}
+
+func (c *Console) setHeaders(ctx *gin.Context) {
 	h := ctx.Writer.Header()
 	origin := publicOrigin(c.opts.PublicURL)
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self' "+origin+"; style-src 'self'; img-src 'self' data: https:; "+
@@ -205,7 +210,6 @@ func (c *Console) headers(ctx *gin.Context) {
 	if !strings.HasPrefix(ctx.Request.URL.Path, Prefix+"/static/") {
 		h.Set("Cache-Control", "no-store")
 	}
-	ctx.Next()
 }
 
 func publicOrigin(publicURL string) string {

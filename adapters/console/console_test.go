@@ -2,10 +2,19 @@ package console
 
 import (
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
+
+	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/ledger"
 )
 
@@ -84,5 +93,133 @@ func TestChartOf(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRefuse: a refused value shows the form's page again (400) with the field at fault and the
+// values typed, a secret left out; a field that names no input of the form is shown above it; any
+// other failure is not a form's.
+func TestRefuse(t *testing.T) {
+	p, err := parsePages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Console{pages: p, log: zap.NewNop()}
+	signIn := form{name: "signin", inputs: []string{"email", "password"}, secret: []string{"password"}}
+	tests := []struct {
+		name      string
+		err       error
+		f         form
+		body      url.Values
+		wantShown bool
+		wantInput string
+		wantKept  map[string][]string
+	}{
+		{"a field of the form", domain.Invalid("items[0].question", "items[0].question is required"), faqForm,
+			url.Values{"question": {" "}, "answer": {"Yes\x00 <b>we</b> do", "\xff"}}, true, "question",
+			map[string][]string{"question": {" "}, "answer": {"Yes <b>we</b> do", "\uFFFD"}}},
+		{"an indexed field", domain.Invalid("domains[2]", "not a host name"), domainsForm, url.Values{"domains": {"a b c!"}}, true, "domains",
+			map[string][]string{"domains": {"a b c!"}}},
+		{"a secret is not kept", domain.Invalid("email", "email is wrong"), signIn,
+			url.Values{"email": {"lu@example.com"}, "password": {"hunter2 hunter2"}}, true, "email", map[string][]string{"email": {"lu@example.com"}}},
+		{"a field no input has", domain.Invalid("url", "an account may have at most 10 webhooks"), keyForm, url.Values{"name": {"k"}}, true, "",
+			map[string][]string{"name": {"k"}}},
+		{"too large", &domain.Error{Code: domain.CodeInputTooLarge, Field: "question", Message: "too long"}, tryForm, url.Values{"question": {"q"}}, true, "question",
+			map[string][]string{"question": {"q"}}},
+		{"not a form's", domain.NotFound("webhook"), webhookForm, url.Values{"url": {"https://x.example/"}}, false, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := httptest.NewRecorder()
+			ctx, _ := gin.CreateTestContext(w)
+			ctx.Request = httptest.NewRequest(http.MethodPost, "/app/x", strings.NewReader(tt.body.Encode()))
+			ctx.Request.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			var got *formState
+			status := 0
+			c.refuse(ctx, tt.err, tt.f, func(_ *gin.Context, s int, extra map[string]any) {
+				status, got = s, extra[formKey].(*formState)
+			})
+			if !tt.wantShown {
+				if got != nil || w.Code != http.StatusNotFound {
+					t.Fatalf("shown %+v, answered %d; want the 404 page", got, w.Code)
+				}
+				return
+			}
+			if got == nil || status != http.StatusBadRequest || got.Input != tt.wantInput || got.Form != tt.f.name || !reflect.DeepEqual(got.Values, tt.wantKept) {
+				t.Fatalf("%d %+v, want input %q and kept %v", status, got, tt.wantInput, tt.wantKept)
+			}
+			if e, _ := domain.AsError(tt.err); got.Field != e.Field || got.Message != e.Message {
+				t.Errorf("field %q message %q", got.Field, got.Message)
+			}
+		})
+	}
+}
+
+// TestFormErrorRendered: the keys page with its form refused marks the input, says why next to
+// it, keeps the value typed (escaped), and shows nothing of it on another form.
+func TestFormErrorRendered(t *testing.T) {
+	p, err := parsePages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Console{pages: p, log: zap.NewNop()}
+	for _, tt := range []struct {
+		name string
+		st   *formState
+		want []string
+		not  []string
+	}{
+		{"next to the field", &formState{Form: "key", Input: "name", Field: "name", Message: "name must be <short>",
+			Values: map[string][]string{"name": {`"><script>x</script>`}}},
+			[]string{`value="&#34;&gt;&lt;script&gt;x&lt;/script&gt;" aria-invalid="true" aria-describedby="key-name-error" autofocus`,
+				`<p class="field-error" id="key-name-error" role="alert">Corrija este valor: name must be &lt;short&gt;</p>`},
+			[]string{"<script>x", `id="key-error"`}},
+		{"above the form", &formState{Form: "key", Field: "plan", Message: "plan needed", Values: map[string][]string{"name": {"k1"}}},
+			[]string{`<p class="alert" id="key-error" role="alert">O formulário tem um valor que não podemos aceitar. <code>plan</code>: plan needed</p>`, `value="k1"`},
+			[]string{`aria-invalid`}},
+		{"another form's", &formState{Form: "webhook", Input: "url", Field: "url", Message: "url must use https", Values: map[string][]string{"url": {"http://x"}}},
+			nil, []string{`aria-invalid`, "url must use https", "http://x"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := httptest.NewRecorder()
+			ctx, _ := gin.CreateTestContext(w)
+			ctx.Request = httptest.NewRequest(http.MethodPost, "/app/keys?lang=pt", nil)
+			c.render(ctx, http.StatusBadRequest, "keys", map[string]any{"Keys": nil, formKey: tt.st})
+			body := w.Body.String()
+			if w.Code != http.StatusBadRequest {
+				t.Fatalf("%d\n%s", w.Code, body)
+			}
+			for _, s := range tt.want {
+				if !strings.Contains(body, s) {
+					t.Errorf("no %q in\n%s", s, body)
+				}
+			}
+			for _, s := range tt.not {
+				if strings.Contains(body, s) {
+					t.Errorf("%q in\n%s", s, body)
+				}
+			}
+		})
+	}
+}
+
+// TestConnectReasons: every field of a connection request has its reason in every language.
+func TestConnectReasons(t *testing.T) {
+	for lang, msgs := range catalog {
+		for _, f := range append(connectFields, "other") {
+			if msgs["connect.refused."+f] == "" {
+				t.Errorf("%s: no reason for %s", lang, f)
+			}
+		}
+	}
+}
+
+func TestLangOf(t *testing.T) {
+	for _, tt := range []struct{ tag, accept, want string }{
+		{"pt-BR", "es", "pt"}, {"es", "", "es"}, {"", "es-ES,es;q=0.9", "es"}, {"fr", "pt-PT", "pt"}, {"", "de", "en"}, {"x!", "", "en"},
+	} {
+		if got := langOf(tt.tag, tt.accept); got != tt.want {
+			t.Errorf("langOf(%q, %q) = %q, want %q", tt.tag, tt.accept, got, tt.want)
+		}
 	}
 }

@@ -4,12 +4,14 @@ import (
 	"maps"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/accounts"
+	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/app/widgets"
@@ -55,7 +57,9 @@ func (c *Console) acct(ctx *gin.Context) account.Account {
 
 // overview is the console's home: the plan, the interactions used this period, the agent and its
 // channel switches.
-func (c *Console) overview(ctx *gin.Context) {
+func (c *Console) overview(ctx *gin.Context) { c.overviewPage(ctx, http.StatusOK, nil) }
+
+func (c *Console) overviewPage(ctx *gin.Context, status int, extra map[string]any) {
 	acct := c.acct(ctx)
 	o, err := c.uc.Overviews.Get(ctx, acct)
 	if err != nil {
@@ -67,7 +71,9 @@ func (c *Console) overview(ctx *gin.Context) {
 		c.fail(ctx, err)
 		return
 	}
-	c.render(ctx, http.StatusOK, "overview", map[string]any{"Name": o.Account.Name, "Overview": o, "Chart": chartOf(days)})
+	data := map[string]any{"Name": o.Account.Name, "Overview": o, "Chart": chartOf(days)}
+	maps.Copy(data, extra)
+	c.render(ctx, status, "overview", data)
 }
 
 // channels switches the agent's channels (api, web, messaging): the same change as
@@ -77,7 +83,7 @@ func (c *Console) channels(ctx *gin.Context) {
 	_, err := c.uc.Profiles.Update(ctx, c.acct(ctx).ID, profile.Patch{Channels: &profile.ChannelsPatch{
 		API: on("api"), Web: on("web"), Messaging: on("messaging")}})
 	if err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, channelsForm, c.overviewPage)
 		return
 	}
 	back(ctx, "/")
@@ -103,12 +109,12 @@ func (c *Console) keys(ctx *gin.Context) { c.keysPage(ctx, http.StatusOK, nil) }
 func (c *Console) createKey(ctx *gin.Context) {
 	name, err := text(ctx, "name", 100, false)
 	if err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, keyForm, c.keysPage)
 		return
 	}
 	k, secret, err := c.uc.Admin.CreateKey(ctx, accounts.NewKey{AccountID: c.acct(ctx).ID, Name: name})
 	if err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, keyForm, c.keysPage)
 		return
 	}
 	c.keysPage(ctx, http.StatusCreated, map[string]any{"Created": k, "Secret": secret})
@@ -140,7 +146,9 @@ func (c *Console) sendWithoutApproval(ctx *gin.Context) {
 // ---------------------------------------------------------------------------------------------
 // Widget
 
-func (c *Console) widgetPage(ctx *gin.Context) {
+func (c *Console) widgetPage(ctx *gin.Context) { c.widgetPageWith(ctx, http.StatusOK, nil) }
+
+func (c *Console) widgetPageWith(ctx *gin.Context, status int, extra map[string]any) {
 	acct := c.acct(ctx)
 	st, err := c.uc.Widgets.Settings(ctx, acct, widgets.Query{})
 	if err != nil {
@@ -157,8 +165,9 @@ func (c *Console) widgetPage(ctx *gin.Context) {
 		}
 		snippets = append(snippets, snippet{Framework: string(f), Code: s.Code})
 	}
-	c.render(ctx, http.StatusOK, "widget", map[string]any{"Settings": st, "Snippets": snippets,
-		"Domains": strings.Join(st.AllowedDomains, "\n")})
+	data := map[string]any{"Settings": st, "Snippets": snippets, "Domains": strings.Join(st.AllowedDomains, "\n")}
+	maps.Copy(data, extra)
+	c.render(ctx, status, "widget", data)
 }
 
 // widgetStyle saves the widget's style: the same change as PATCH /v1/widget/style.
@@ -166,7 +175,7 @@ func (c *Console) widgetStyle(ctx *gin.Context) {
 	pos, theme, accent := ctx.PostForm("position"), ctx.PostForm("theme"), ctx.PostForm("accent")
 	drag := ctx.PostForm("drag") == "on"
 	if _, err := c.uc.Widgets.PatchStyle(ctx, c.acct(ctx), widget.StylePatch{Position: &pos, Theme: &theme, Accent: &accent, Drag: &drag}); err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, styleForm, c.widgetPageWith)
 		return
 	}
 	back(ctx, "/widget")
@@ -176,7 +185,7 @@ func (c *Console) widgetStyle(ctx *gin.Context) {
 func (c *Console) widgetDomains(ctx *gin.Context) {
 	raw, err := text(ctx, "domains", 20000, true)
 	if err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, domainsForm, c.widgetPageWith)
 		return
 	}
 	domains := []string{}
@@ -184,7 +193,7 @@ func (c *Console) widgetDomains(ctx *gin.Context) {
 		domains = append(domains, d)
 	}
 	if _, err := c.uc.Widgets.SetDomains(ctx, c.acct(ctx), domains); err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, domainsForm, c.widgetPageWith)
 		return
 	}
 	back(ctx, "/widget")
@@ -211,16 +220,16 @@ func (c *Console) brain(ctx *gin.Context) { c.brainPage(ctx, http.StatusOK, nil)
 func (c *Console) faq(ctx *gin.Context) {
 	q, err := text(ctx, "question", 1000, true)
 	if err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, faqForm, c.brainPage)
 		return
 	}
 	a, err := text(ctx, "answer", 4000, true)
 	if err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, faqForm, c.brainPage)
 		return
 	}
 	if _, err := c.uc.Brain.UpsertFAQ(ctx, c.acct(ctx).ID, []knowledge.FAQInput{{Question: q, Answer: a}}); err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, faqForm, c.brainPage)
 		return
 	}
 	back(ctx, "/brain")
@@ -243,7 +252,7 @@ func (c *Console) crawl(ctx *gin.Context) {
 	acct := c.acct(ctx)
 	req, err := c.crawlRequest(ctx, acct)
 	if err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, crawlForm, c.brainPage)
 		return
 	}
 	out, err := c.uc.Brain.Crawl(ctx, acct.ID, req)
@@ -281,7 +290,7 @@ func (c *Console) crawlRequest(ctx *gin.Context, acct account.Account) (kdomain.
 func (c *Console) tryQuestion(ctx *gin.Context) {
 	q, err := text(ctx, "question", conversation.MaxMessage, true)
 	if err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, tryForm, c.brainPage)
 		return
 	}
 	acct := c.acct(ctx)
@@ -345,19 +354,19 @@ func (c *Console) webhooksPage(ctx *gin.Context, status int, extra map[string]an
 func (c *Console) createWebhook(ctx *gin.Context) {
 	u, err := text(ctx, "url", webhook.MaxURL, false)
 	if err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, webhookForm, c.webhooksPage)
 		return
 	}
 	events := ctx.PostFormArray("events")
 	for _, e := range events {
 		if len(e) > 100 || !utf8.ValidString(e) {
-			c.fail(ctx, domain.Invalid("events", "unknown event type"))
+			c.refuse(ctx, domain.Invalid("events", "unknown event type"), webhookForm, c.webhooksPage)
 			return
 		}
 	}
 	created, err := c.uc.Webhooks.Create(ctx, c.acct(ctx).ID, strings.TrimSpace(u), events)
 	if err != nil {
-		c.fail(ctx, err)
+		c.refuse(ctx, err, webhookForm, c.webhooksPage)
 		return
 	}
 	c.webhooksPage(ctx, http.StatusCreated, map[string]any{"Created": created.Webhook, "Secret": created.Secret})
@@ -410,22 +419,36 @@ func (c *Console) redeliver(ctx *gin.Context) {
 // ---------------------------------------------------------------------------------------------
 // Conversions and notifications
 
+// conversions shows the totals of the period the form asks for (from, to), else of the current
+// one; a period refused shows the current one's with the form as the owner sent it.
 func (c *Console) conversions(ctx *gin.Context) {
+	acct := c.acct(ctx)
 	from, to, err := apijson.ConversionsPeriod(ctx.GetQuery)
-	if err != nil {
-		c.fail(ctx, err)
-		return
+	if err == nil {
+		var r conversions.Report
+		if r, err = c.uc.Conversions.Report(ctx, acct.ID, from, to); err == nil {
+			c.renderConversions(ctx, http.StatusOK, r, nil)
+			return
+		}
 	}
-	r, err := c.uc.Conversions.Report(ctx, c.acct(ctx).ID, from, to)
-	if err != nil {
-		c.fail(ctx, err)
-		return
-	}
+	c.refuse(ctx, err, periodForm, func(ctx *gin.Context, status int, extra map[string]any) {
+		r, err := c.uc.Conversions.Report(ctx, acct.ID, time.Time{}, time.Time{})
+		if err != nil {
+			c.fail(ctx, err)
+			return
+		}
+		c.renderConversions(ctx, status, r, extra)
+	})
+}
+
+func (c *Console) renderConversions(ctx *gin.Context, status int, r conversions.Report, extra map[string]any) {
 	top := 0
 	for _, t := range r.Totals {
 		top = max(top, t.Count)
 	}
-	c.render(ctx, http.StatusOK, "conversions", map[string]any{"Report": r, "Top": top})
+	data := map[string]any{"Report": r, "Top": top}
+	maps.Copy(data, extra)
+	c.render(ctx, status, "conversions", data)
 }
 
 func (c *Console) notifications(ctx *gin.Context) {

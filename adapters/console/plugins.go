@@ -3,16 +3,19 @@ package console
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/plugin"
 )
 
-// The site plugin's pages: the approval of a connection request that GET /cms/connect sends
-// the owner to (/app/connect/{id}), and the connected sites (/app/connections) with their last
-// sync and a disconnect button that revokes the site's plugin token.
+// The site plugin's pages: the refusal of a connection request GET /cms/connect cannot accept,
+// the approval of one it accepts (it sends the owner to /app/connect/{id}), and the connected
+// sites (/app/connections) with their last sync and a disconnect button that revokes the site's
+// plugin token.
 
 // pluginRoutes adds the plugin's pages to the signed-in owner's group.
 func (c *Console) pluginRoutes(owner *gin.RouterGroup) {
@@ -20,6 +23,23 @@ func (c *Console) pluginRoutes(owner *gin.RouterGroup) {
 	owner.POST("/connect/:id", c.approveConnect)
 	owner.GET("/connections", c.connectionsPage)
 	owner.POST("/connections/:id/disconnect", c.disconnect)
+}
+
+// connectFields are the fields of a connection request (spec 4.9) whose refusal has its own words.
+var connectFields = []string{"site", "return", "state", "lang", "woo"}
+
+// ConnectRefused answers GET /cms/connect (httpapi serves the route) for a request refused for
+// err, the domain's invalid_request naming the field: 400 and a page without any link or
+// redirect the request gave, saying why in the language of its lang (the plugin's; pt-BR is pt)
+// or else the browser's (Accept-Language), with the field named as the spec names it.
+func (c *Console) ConnectRefused(ctx *gin.Context, err *domain.Error) {
+	reason := "connect.refused.other"
+	if slices.Contains(connectFields, err.Field) {
+		reason = "connect.refused." + err.Field
+	}
+	c.setHeaders(ctx)
+	c.renderIn(ctx, langOf(ctx.Query("lang"), ctx.GetHeader("Accept-Language")), http.StatusBadRequest, "connect_refused",
+		map[string]any{"Reason": reason, "Field": err.Field})
 }
 
 func (c *Console) connectPage(ctx *gin.Context) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -25,6 +26,7 @@ const crawlKeepAlive = 15 * time.Second
 //	event: page    data: {"read":3,"url":"…","text":"Read 3: …"}   one per page read
 //	event: done    data: {"pages":5,"chunks":12,"text":"Done: …"}  the pages are stored
 //	event: failed  data: {"text":"…"}                               nothing was stored
+//	                     ({"text":"…","field":"url"} for the input console.js marks invalid)
 //
 // Leaving the page cancels the crawl, and then nothing is stored.
 func (c *Console) crawlProgress(ctx *gin.Context) {
@@ -43,8 +45,14 @@ func (c *Console) crawlProgress(ctx *gin.Context) {
 		w.Flush()
 	}
 	failed := func(err error) {
-		if e, ok := domain.AsError(err); ok && e.Code == domain.CodeCrawlFailed {
+		e, ok := domain.AsError(err)
+		switch {
+		case ok && e.Code == domain.CodeCrawlFailed:
 			send("failed", map[string]any{"text": e.Message})
+			return
+		case ok && (e.Code == domain.CodeInvalidRequest || e.Code == domain.CodeInputTooLarge) && slices.Contains(crawlForm.inputs, inputOf(e.Field)):
+			// As the form without script shows it: the reason, and the input console.js marks.
+			send("failed", map[string]any{"text": lang["form.fix"] + " " + e.Message, "field": inputOf(e.Field)})
 			return
 		}
 		_, msg := c.failure(ctx, err)

@@ -63,6 +63,7 @@ type view struct {
 	Token   string
 	Path    string
 	Data    any
+	form    *formState // the form refused, if any (forms.go)
 }
 
 // T returns the page's words for key, with args filled in (fmt verbs); the key itself when the
@@ -100,22 +101,44 @@ func (c *Console) lang(ctx *gin.Context) string {
 			return v
 		}
 	}
-	tags, _, _ := language.ParseAcceptLanguage(ctx.GetHeader("Accept-Language"))
+	return langOf("", ctx.GetHeader("Accept-Language"))
+}
+
+// langOf picks one of the console's languages: the one tag names (pt-BR: pt) if it is one of
+// them, else the best for an Accept-Language header, else English.
+func langOf(tag, acceptLanguage string) string {
+	if t, err := language.Parse(tag); err == nil {
+		if _, i, conf := matcher.Match(t); conf != language.No {
+			return baseOf(languages[i])
+		}
+	}
+	tags, _, _ := language.ParseAcceptLanguage(acceptLanguage)
 	_, i, _ := matcher.Match(tags...)
-	base, _ := languages[i].Base()
+	return baseOf(languages[i])
+}
+
+func baseOf(t language.Tag) string {
+	base, _ := t.Base()
 	return base.String()
 }
 
 // render writes page name with data, in the owner's language.
 func (c *Console) render(ctx *gin.Context, status int, name string, data any) {
+	c.renderIn(ctx, c.lang(ctx), status, name, data)
+}
+
+// renderIn writes page name with data in lang.
+func (c *Console) renderIn(ctx *gin.Context, lang string, status int, name string, data any) {
 	t, ok := c.pages.byName[name]
 	if !ok {
 		c.fail(ctx, fmt.Errorf("console: no page %q", name))
 		return
 	}
-	lang := c.lang(ctx)
 	v := view{Lang: lang, msgs: catalog[lang], Page: name, CSRF: c.CSRFField(ctx), Token: c.CSRFToken(ctx),
 		Path: ctx.Request.URL.Path, Data: data}
+	if m, ok := data.(map[string]any); ok {
+		v.form, _ = m[formKey].(*formState)
+	}
 	if a, ok := signedIn(ctx); ok {
 		v.Account = a
 	}

@@ -83,8 +83,8 @@ func (f *fakeProfiles) Get(context.Context, string) (profile.Profile, error) {
 
 type fakeBrain struct{}
 
-func (fakeBrain) Search(context.Context, string, string, int) ([]knowledge.Hit, error) {
-	return nil, nil
+func (fakeBrain) SearchContext(context.Context, string, knowledge.State, string, int, int) (hits, passages []knowledge.Hit, err error) {
+	return nil, nil, nil
 }
 func (fakeBrain) State(context.Context, string) (knowledge.State, error) {
 	return knowledge.State{}, nil

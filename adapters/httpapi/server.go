@@ -62,6 +62,15 @@ type UseCases struct {
 	Plugins       *plugins.Service
 	// MCP serves the agent-tool protocol at /mcp (adapters/mcpserver); without it /mcp answers 404.
 	MCP MCP
+	// Connect shows GET /cms/connect's refusals (adapters/console); without it they are the
+	// error object.
+	Connect ConnectPages
+}
+
+// ConnectPages shows the page of a site's connection request refused for err (invalid_request
+// naming the field), in the visitor's language.
+type ConnectPages interface {
+	ConnectRefused(c *gin.Context, err *domain.Error)
 }
 
 // MCP serves the agent-tool protocol to a key authenticated and counted as for /v1.

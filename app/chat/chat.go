@@ -31,8 +31,9 @@ type Ledger interface {
 
 // Brain searches an account's knowledge.
 type Brain interface {
-	// SearchState ranks the Brain whose state (State) the caller read for query: at most k hits.
-	SearchState(ctx context.Context, accountID string, state knowledge.State, query string, k int) ([]knowledge.Hit, error)
+	// SearchContext ranks the Brain whose state (State) the caller read for query: at most k
+	// hits, and the passages a model upstream is given, those hits first, up to budget characters.
+	SearchContext(ctx context.Context, accountID string, state knowledge.State, query string, k, budget int) (hits, passages []knowledge.Hit, err error)
 	State(ctx context.Context, accountID string) (knowledge.State, error)
 }
 

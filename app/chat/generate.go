@@ -17,10 +17,27 @@ import (
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/policy"
 	"github.com/svcagent/svc/domain/profile"
+	"github.com/svcagent/svc/ports"
 )
 
-// searchHits is how many Brain matches the agent reads for one message.
+// searchHits is how many Brain matches the agent reads for one message (a model upstream is given
+// more, up to knowledge.ContextChars: conversation.Turn.Context).
 const searchHits = 5
+
+// contextReader is a replier given more of the Brain than the hits (conversation.Turn.Context):
+// a model upstream (ModelReplier). The built-in engine reads the hits only.
+type contextReader interface {
+	ReadsContext() bool
+}
+
+// contextBudget is the characters of the Brain's passages a replier is given (knowledge.Index.
+// SearchContext): knowledge.ContextChars for one that reads them, else -1 (the hits only).
+func contextBudget(r ports.Replier) int {
+	if c, ok := r.(contextReader); ok && c.ReadsContext() {
+		return knowledge.ContextChars
+	}
+	return -1
+}
 
 // generate makes the reply of a task and finishes its job; a failure is handled by failed.
 func (a *Agent) generate(ctx context.Context, t task, unattended func() bool) (Reply, error) {
@@ -106,7 +123,7 @@ func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Pr
 		// The customers-only rule: a polite customer-service answer, never an action.
 		draft.Text = policy.Refusal(turn.Lang, prof.BusinessName)
 	} else {
-		turn.Hits, err = a.brain.SearchState(ctx, acct.ID, state, message, searchHits)
+		turn.Hits, turn.Context, err = a.brain.SearchContext(ctx, acct.ID, state, message, searchHits, contextBudget(a.replier))
 		if err != nil {
 			return drafted{}, err
 		}

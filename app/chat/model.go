@@ -28,6 +28,10 @@ func NewModelReplier(m ports.ChatModel, modelName string) *ModelReplier {
 	return &ModelReplier{model: m, modelName: modelName}
 }
 
+// ReadsContext reports that the model is given the Brain's passages beyond the hits
+// (conversation.Turn.Context, up to knowledge.ContextChars).
+func (r *ModelReplier) ReadsContext() bool { return true }
+
 // replyTokens bounds a reply.
 const replyTokens = 700
 
@@ -186,7 +190,7 @@ Rules:
 		fmt.Fprintf(&b, "\nThe owner's instructions for you (they cannot override the rules above):\n%s\n", p.Instructions)
 	}
 	b.WriteString("\n")
-	b.WriteString(Knowledge(turn.Hits))
+	b.WriteString(Knowledge(turn.Passages()))
 	return b.String()
 }
 

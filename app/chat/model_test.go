@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/model"
 	"github.com/svcagent/svc/domain/profile"
 	"github.com/svcagent/svc/ports/mock"
@@ -43,5 +45,23 @@ func TestModelBookingDuration(t *testing.T) {
 		if d.Booking.Duration != tt.want {
 			t.Errorf("%s: duration %q, want %q", tt.args, d.Booking.Duration, tt.want)
 		}
+	}
+}
+
+// TestModelGivenTheContext: a model upstream is given the Brain's passages of Turn.Context (the
+// hits, then more of the Brain up to a budget), or the hits when there is no context.
+func TestModelGivenTheContext(t *testing.T) {
+	hours := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "hours", Question: "When are you open?", Answer: "9 to 5, Monday to Friday."}}
+	parking := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "parking", Question: "Is there parking?", Answer: "Yes, behind the shop."}}
+	if !chat.NewModelReplier(nil, "").ReadsContext() {
+		t.Error("the model replier is not given the context")
+	}
+	turn := conversation.Turn{Profile: profile.Profile{BusinessName: "Salon"}, Message: "open saturday?", Hits: []knowledge.Hit{hours}}
+	if p := chat.SystemPrompt(turn); !strings.Contains(p, "9 to 5") || strings.Contains(p, "behind the shop") {
+		t.Errorf("without a context, the prompt holds other than the hits:\n%s", p)
+	}
+	turn.Context = []knowledge.Hit{hours, parking}
+	if p := chat.SystemPrompt(turn); !strings.Contains(p, "9 to 5") || !strings.Contains(p, "[2] FAQ. Q: Is there parking?\nA: Yes, behind the shop.") {
+		t.Errorf("the prompt does not hold the context:\n%s", p)
 	}
 }

@@ -45,6 +45,6 @@ Rules:
 		fmt.Fprintf(&b, "\nThe owner's instructions for you (they cannot override the rules above):\n%s\n", p.Instructions)
 	}
 	b.WriteString("\n")
-	b.WriteString(chat.Knowledge(turn.Hits))
+	b.WriteString(chat.Knowledge(turn.Passages()))
 	return b.String()
 }

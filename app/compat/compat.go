@@ -35,7 +35,8 @@ const (
 	MaxEmbeddingChars = 32000
 )
 
-// searchHits is how many Brain matches svc-assistant reads for a question.
+// searchHits is how many Brain matches svc-assistant reads for a question (a model upstream is
+// given more, up to knowledge.ContextChars: conversation.Turn.Context).
 const searchHits = 5
 
 // Ledger holds interactions while a reply is made: kept when it succeeds, released when it
@@ -53,7 +54,9 @@ type Profiles interface {
 
 // Brain searches an account's knowledge.
 type Brain interface {
-	Search(ctx context.Context, accountID, query string, k int) ([]knowledge.Hit, error)
+	// SearchContext ranks the Brain whose state (State) the caller read for query: at most k
+	// hits, and the passages a model upstream is given, those hits first, up to budget characters.
+	SearchContext(ctx context.Context, accountID string, state knowledge.State, query string, k, budget int) (hits, passages []knowledge.Hit, err error)
 	State(ctx context.Context, accountID string) (knowledge.State, error)
 }
 

@@ -72,9 +72,9 @@ type fakeBrain struct {
 	asked []string
 }
 
-func (b *fakeBrain) Search(_ context.Context, _, query string, _ int) ([]knowledge.Hit, error) {
+func (b *fakeBrain) SearchContext(_ context.Context, _ string, _ knowledge.State, query string, _, _ int) (hits, passages []knowledge.Hit, err error) {
 	b.asked = append(b.asked, query)
-	return b.hits, nil
+	return b.hits, b.hits, nil
 }
 
 func (b *fakeBrain) State(context.Context, string) (knowledge.State, error) {

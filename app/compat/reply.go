@@ -12,6 +12,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/actiontoken"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/model"
 	"github.com/svcagent/svc/ports"
@@ -377,11 +378,15 @@ func (s *Service) assistant(ctx context.Context, c Caller, p *prepared, req mode
 	if err != nil {
 		return err
 	}
-	hits, err := s.d.Brain.Search(ctx, acctID, question, searchHits)
+	budget := -1 // the built-in engine reads the hits only
+	if s.d.Upstream != nil {
+		budget = knowledge.ContextChars
+	}
+	hits, passages, err := s.d.Brain.SearchContext(ctx, acctID, state, question, searchHits, budget)
 	if err != nil {
 		return err
 	}
-	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, Hits: hits, Message: question,
+	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, Hits: hits, Context: passages, Message: question,
 		Lang: prof.ReplyLanguage(question), Channel: conversation.ChannelAPI, Now: p.created}
 
 	req.Tools, req.ToolChoice = nil, nil

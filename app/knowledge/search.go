@@ -35,6 +35,21 @@ func (b *Brain) SearchState(ctx context.Context, accountID string, state knowled
 	return ix.Search(query, vecs[0], k), nil
 }
 
+// SearchContext is SearchState, and what a model upstream is given for the query: the hits, then
+// more of the Brain up to budget characters (knowledge.Index.SearchContext), from one ranking.
+func (b *Brain) SearchContext(ctx context.Context, accountID string, state knowledge.State, query string, k, budget int) (hits, passages []knowledge.Hit, err error) {
+	ix, err := b.index(ctx, accountID, state.Version)
+	if err != nil {
+		return nil, nil, err
+	}
+	vecs, err := b.embed(ctx, []string{query})
+	if err != nil {
+		return nil, nil, err
+	}
+	hits, passages = ix.SearchContext(query, vecs[0], k, budget)
+	return hits, passages, nil
+}
+
 func (b *Brain) index(ctx context.Context, accountID string, version int64) (*knowledge.Index, error) {
 	if ix, ok := b.indexes.get(accountID, version); ok {
 		return ix, nil

@@ -41,7 +41,7 @@ import (
 var common = wire.NewSet(
 	boot.Plans, boot.HTTPOptions, boot.EventSet,
 	store.Set, boot.OutboxSet, clock.Set, httpapi.Set,
-	boot.ConsoleOptions, console.Set, owners.New,
+	boot.ConsoleOptions, console.Set, owners.New, wire.Bind(new(httpapi.ConnectPages), new(*console.Console)),
 	boot.MCPOptions, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)),
 	events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges,
 	wire.Bind(new(ports.Publisher), new(*events.Publisher)),

@@ -224,30 +224,6 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	mcpserverOptions := boot.MCPOptions(cfg)
 	server := mcpserver.New(useCases, mcpserverOptions, log)
-	httpapiUseCases := httpapi.UseCases{
-		Access:        access,
-		Overviews:     overviews,
-		Profiles:      service,
-		Brain:         brain,
-		Ledger:        ledger,
-		Chat:          agent,
-		Sessions:      sessionsSessions,
-		Webhooks:      manager,
-		Conversions:   conversionsService,
-		Notifications: notifier,
-		Relay:         relay,
-		Compat:        compatService,
-		Messaging:     messagingService,
-		Assistant:     assistantService,
-		Widgets:       widgetsService,
-		Plugins:       pluginsService,
-		MCP:           server,
-	}
-	pinger := store.NewPinger(db)
-	readiness := boot.EmbeddedReadiness(pinger)
-	collectors := boot.EmbeddedCollectors()
-	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
 	if err != nil {
 		cleanup()
@@ -275,6 +251,31 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		cleanup()
 		return nil, nil, err
 	}
+	httpapiUseCases := httpapi.UseCases{
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     messagingService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
+		Plugins:       pluginsService,
+		MCP:           server,
+		Connect:       consoleConsole,
+	}
+	pinger := store.NewPinger(db)
+	readiness := boot.EmbeddedReadiness(pinger)
+	collectors := boot.EmbeddedCollectors()
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -469,30 +470,6 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	mcpserverOptions := boot.MCPOptions(cfg)
 	server := mcpserver.New(useCases, mcpserverOptions, log)
-	httpapiUseCases := httpapi.UseCases{
-		Access:        access,
-		Overviews:     overviews,
-		Profiles:      service,
-		Brain:         brain,
-		Ledger:        ledger,
-		Chat:          agent,
-		Sessions:      sessionsSessions,
-		Webhooks:      manager,
-		Conversions:   conversionsService,
-		Notifications: notifier,
-		Relay:         relay,
-		Compat:        compatService,
-		Messaging:     messagingService,
-		Assistant:     assistantService,
-		Widgets:       widgetsService,
-		Plugins:       pluginsService,
-		MCP:           server,
-	}
-	pinger := store.NewPinger(db)
-	readiness := boot.EmbeddedReadiness(pinger)
-	collectors := boot.EmbeddedCollectors()
-	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
 	if err != nil {
 		cleanup()
@@ -520,6 +497,31 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		cleanup()
 		return nil, nil, err
 	}
+	httpapiUseCases := httpapi.UseCases{
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     messagingService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
+		Plugins:       pluginsService,
+		MCP:           server,
+		Connect:       consoleConsole,
+	}
+	pinger := store.NewPinger(db)
+	readiness := boot.EmbeddedReadiness(pinger)
+	collectors := boot.EmbeddedCollectors()
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -713,30 +715,6 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	mcpserverOptions := boot.MCPOptions(cfg)
 	server := mcpserver.New(useCases, mcpserverOptions, log)
-	httpapiUseCases := httpapi.UseCases{
-		Access:        access,
-		Overviews:     overviews,
-		Profiles:      service,
-		Brain:         brain,
-		Ledger:        ledger,
-		Chat:          agent,
-		Sessions:      sessionsSessions,
-		Webhooks:      manager,
-		Conversions:   conversionsService,
-		Notifications: notifier,
-		Relay:         relay,
-		Compat:        compatService,
-		Messaging:     messagingService,
-		Assistant:     assistantService,
-		Widgets:       widgetsService,
-		Plugins:       pluginsService,
-		MCP:           server,
-	}
-	pinger := store.NewPinger(db)
-	readiness := boot.EmbeddedReadiness(pinger)
-	collectors := boot.EmbeddedCollectors()
-	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
 	if err != nil {
 		cleanup()
@@ -764,6 +742,31 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		cleanup()
 		return nil, nil, err
 	}
+	httpapiUseCases := httpapi.UseCases{
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     messagingService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
+		Plugins:       pluginsService,
+		MCP:           server,
+		Connect:       consoleConsole,
+	}
+	pinger := store.NewPinger(db)
+	readiness := boot.EmbeddedReadiness(pinger)
+	collectors := boot.EmbeddedCollectors()
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -958,30 +961,6 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	mcpserverOptions := boot.MCPOptions(cfg)
 	server := mcpserver.New(useCases, mcpserverOptions, log)
-	httpapiUseCases := httpapi.UseCases{
-		Access:        access,
-		Overviews:     overviews,
-		Profiles:      service,
-		Brain:         brain,
-		Ledger:        ledger,
-		Chat:          agent,
-		Sessions:      sessionsSessions,
-		Webhooks:      manager,
-		Conversions:   conversionsService,
-		Notifications: notifier,
-		Relay:         relay,
-		Compat:        compatService,
-		Messaging:     messagingService,
-		Assistant:     assistantService,
-		Widgets:       widgetsService,
-		Plugins:       pluginsService,
-		MCP:           server,
-	}
-	pinger := store.NewPinger(db)
-	readiness := boot.EmbeddedReadiness(pinger)
-	collectors := boot.EmbeddedCollectors()
-	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
 	if err != nil {
 		cleanup()
@@ -1009,6 +988,31 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		cleanup()
 		return nil, nil, err
 	}
+	httpapiUseCases := httpapi.UseCases{
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     messagingService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
+		Plugins:       pluginsService,
+		MCP:           server,
+		Connect:       consoleConsole,
+	}
+	pinger := store.NewPinger(db)
+	readiness := boot.EmbeddedReadiness(pinger)
+	collectors := boot.EmbeddedCollectors()
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -1217,31 +1221,6 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	mcpserverOptions := boot.MCPOptions(cfg)
 	server := mcpserver.New(useCases, mcpserverOptions, log)
-	httpapiUseCases := httpapi.UseCases{
-		Access:        access,
-		Overviews:     overviews,
-		Profiles:      service,
-		Brain:         brain,
-		Ledger:        ledger,
-		Chat:          agent,
-		Sessions:      sessionsSessions,
-		Webhooks:      manager,
-		Conversions:   conversionsService,
-		Notifications: notifier,
-		Relay:         relay,
-		Compat:        compatService,
-		Messaging:     messagingService,
-		Assistant:     assistantService,
-		Widgets:       widgetsService,
-		Plugins:       pluginsService,
-		MCP:           server,
-	}
-	pinger := store.NewPinger(db)
-	redisPinger := boot.NewRedisPinger(client)
-	readiness := boot.ProductionReadiness(pinger, redisPinger)
-	collectors := boot.ProductionCollectors(fallback)
-	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
 	if err != nil {
 		cleanup4()
@@ -1275,6 +1254,32 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		cleanup()
 		return nil, nil, err
 	}
+	httpapiUseCases := httpapi.UseCases{
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     messagingService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
+		Plugins:       pluginsService,
+		MCP:           server,
+		Connect:       consoleConsole,
+	}
+	pinger := store.NewPinger(db)
+	redisPinger := boot.NewRedisPinger(client)
+	readiness := boot.ProductionReadiness(pinger, redisPinger)
+	collectors := boot.ProductionCollectors(fallback)
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
@@ -1488,31 +1493,6 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	mcpserverOptions := boot.MCPOptions(cfg)
 	server := mcpserver.New(useCases, mcpserverOptions, log)
-	httpapiUseCases := httpapi.UseCases{
-		Access:        access,
-		Overviews:     overviews,
-		Profiles:      service,
-		Brain:         brain,
-		Ledger:        ledger,
-		Chat:          agent,
-		Sessions:      sessionsSessions,
-		Webhooks:      manager,
-		Conversions:   conversionsService,
-		Notifications: notifier,
-		Relay:         relay,
-		Compat:        compatService,
-		Messaging:     messagingService,
-		Assistant:     assistantService,
-		Widgets:       widgetsService,
-		Plugins:       pluginsService,
-		MCP:           server,
-	}
-	pinger := store.NewPinger(db)
-	redisPinger := boot.NewRedisPinger(client)
-	readiness := boot.ProductionReadiness(pinger, redisPinger)
-	collectors := boot.ProductionCollectors(fallback)
-	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
 	if err != nil {
 		cleanup4()
@@ -1546,6 +1526,32 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		cleanup()
 		return nil, nil, err
 	}
+	httpapiUseCases := httpapi.UseCases{
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     messagingService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
+		Plugins:       pluginsService,
+		MCP:           server,
+		Connect:       consoleConsole,
+	}
+	pinger := store.NewPinger(db)
+	redisPinger := boot.NewRedisPinger(client)
+	readiness := boot.ProductionReadiness(pinger, redisPinger)
+	collectors := boot.ProductionCollectors(fallback)
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
@@ -1758,31 +1764,6 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	mcpserverOptions := boot.MCPOptions(cfg)
 	server := mcpserver.New(useCases, mcpserverOptions, log)
-	httpapiUseCases := httpapi.UseCases{
-		Access:        access,
-		Overviews:     overviews,
-		Profiles:      service,
-		Brain:         brain,
-		Ledger:        ledger,
-		Chat:          agent,
-		Sessions:      sessionsSessions,
-		Webhooks:      manager,
-		Conversions:   conversionsService,
-		Notifications: notifier,
-		Relay:         relay,
-		Compat:        compatService,
-		Messaging:     messagingService,
-		Assistant:     assistantService,
-		Widgets:       widgetsService,
-		Plugins:       pluginsService,
-		MCP:           server,
-	}
-	pinger := store.NewPinger(db)
-	redisPinger := boot.NewRedisPinger(client)
-	readiness := boot.ProductionReadiness(pinger, redisPinger)
-	collectors := boot.ProductionCollectors(fallback)
-	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
 	if err != nil {
 		cleanup4()
@@ -1816,6 +1797,32 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		cleanup()
 		return nil, nil, err
 	}
+	httpapiUseCases := httpapi.UseCases{
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     messagingService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
+		Plugins:       pluginsService,
+		MCP:           server,
+		Connect:       consoleConsole,
+	}
+	pinger := store.NewPinger(db)
+	redisPinger := boot.NewRedisPinger(client)
+	readiness := boot.ProductionReadiness(pinger, redisPinger)
+	collectors := boot.ProductionCollectors(fallback)
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
@@ -2029,31 +2036,6 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	mcpserverOptions := boot.MCPOptions(cfg)
 	server := mcpserver.New(useCases, mcpserverOptions, log)
-	httpapiUseCases := httpapi.UseCases{
-		Access:        access,
-		Overviews:     overviews,
-		Profiles:      service,
-		Brain:         brain,
-		Ledger:        ledger,
-		Chat:          agent,
-		Sessions:      sessionsSessions,
-		Webhooks:      manager,
-		Conversions:   conversionsService,
-		Notifications: notifier,
-		Relay:         relay,
-		Compat:        compatService,
-		Messaging:     messagingService,
-		Assistant:     assistantService,
-		Widgets:       widgetsService,
-		Plugins:       pluginsService,
-		MCP:           server,
-	}
-	pinger := store.NewPinger(db)
-	redisPinger := boot.NewRedisPinger(client)
-	readiness := boot.ProductionReadiness(pinger, redisPinger)
-	collectors := boot.ProductionCollectors(fallback)
-	metrics := httpapi.NewMetrics(queue, watched, collectors)
-	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	consoleOptions, err := boot.ConsoleOptions(ctx, cfg, settings)
 	if err != nil {
 		cleanup4()
@@ -2087,6 +2069,32 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		cleanup()
 		return nil, nil, err
 	}
+	httpapiUseCases := httpapi.UseCases{
+		Access:        access,
+		Overviews:     overviews,
+		Profiles:      service,
+		Brain:         brain,
+		Ledger:        ledger,
+		Chat:          agent,
+		Sessions:      sessionsSessions,
+		Webhooks:      manager,
+		Conversions:   conversionsService,
+		Notifications: notifier,
+		Relay:         relay,
+		Compat:        compatService,
+		Messaging:     messagingService,
+		Assistant:     assistantService,
+		Widgets:       widgetsService,
+		Plugins:       pluginsService,
+		MCP:           server,
+		Connect:       consoleConsole,
+	}
+	pinger := store.NewPinger(db)
+	redisPinger := boot.NewRedisPinger(client)
+	readiness := boot.ProductionReadiness(pinger, redisPinger)
+	collectors := boot.ProductionCollectors(fallback)
+	metrics := httpapi.NewMetrics(queue, watched, collectors)
+	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainNoJobs := newNoJobs()
 	mainProgram := &program{
 		cfg:     cfg,
@@ -2111,7 +2119,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, boot.MCPOptions, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, wire.Bind(new(httpapi.ConnectPages), new(*console.Console)), boot.MCPOptions, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.

@@ -58,15 +58,26 @@ type Booking struct {
 
 // Turn is everything the agent needs to write one reply.
 type Turn struct {
-	Profile      profile.Profile
-	Summary      string          // the business summary given with pages
-	Hits         []knowledge.Hit // the Brain's best matches for the message, best first
-	History      []Message       // earlier messages, oldest first, without the new one
-	Message      string          // the customer's new message
+	Profile profile.Profile
+	Summary string          // the business summary given with pages
+	Hits    []knowledge.Hit // the Brain's best matches for the message, best first
+	// Context is what a model upstream is given of the Brain: Hits, then more of its entries up
+	// to a budget of characters (knowledge.Index.SearchContext); nil: Hits.
+	Context      []knowledge.Hit
+	History      []Message // earlier messages, oldest first, without the new one
+	Message      string    // the customer's new message
 	CustomerName string
 	Lang         string // the language to answer in (en, pt, pt-BR, es …)
 	Channel      Channel
 	Now          time.Time
+}
+
+// Passages is what a model upstream is given of the Brain: Context, or Hits without it.
+func (t Turn) Passages() []knowledge.Hit {
+	if t.Context != nil {
+		return t.Context
+	}
+	return t.Hits
 }
 
 // Draft is the agent's reply before it is stored: text that may hold action tokens, a booking

@@ -68,14 +68,7 @@ func TestCoverage(t *testing.T) {
 // in its question and answer (or their synonyms), alone of the items, and that a page titled
 // with them takes the question from it.
 func TestCoveringFAQ(t *testing.T) {
-	docs := pageDocs(append(clinicPages[:len(clinicPages):len(clinicPages)], Page{URL: "https://clinic.example/returns", Title: "Returns", Content: "Unopened whitening kits can be returned within 14 days."}))
-	faqs := []FAQ{
-		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental insurers, including Aetna and Cigna."},
-		{ID: "sedation", Question: "Do you offer sedation?", Answer: "Yes, laughing gas for anxious patients."},
-		{ID: "kits", Question: "Do you sell whitening kits?", Answer: "Yes, $40; unopened kits can be returned."},
-		{ID: "gas", Question: "Is laughing gas safe?", Answer: "Yes, it wears off in minutes."},
-		{ID: "finance", Question: "Do you offer financing?", Answer: "Yes, for treatments over $500."},
-	}
+	docs, faqs := clinicWithReturns()
 	ix := NewIndex(docs, faqs, lightStemmer{}, nil)
 	for _, c := range []struct {
 		query, want string
@@ -230,4 +223,18 @@ func TestCoverageUnder(t *testing.T) {
 			t.Errorf("coverageUnder(%q): %v over 1", tt.query, got)
 		}
 	}
+}
+
+// clinicWithReturns is the clinic's pages with a page of returns, and FAQ items of which some
+// share words (laughing gas, kits).
+func clinicWithReturns() ([]Doc, []FAQ) {
+	docs := pageDocs(append(clinicPages[:len(clinicPages):len(clinicPages)], Page{URL: "https://clinic.example/returns", Title: "Returns", Content: "Unopened whitening kits can be returned within 14 days."}))
+	faqs := []FAQ{
+		{ID: "insurance", Question: "Which insurance do you accept?", Answer: "Most dental insurers, including Aetna and Cigna."},
+		{ID: "sedation", Question: "Do you offer sedation?", Answer: "Yes, laughing gas for anxious patients."},
+		{ID: "kits", Question: "Do you sell whitening kits?", Answer: "Yes, $40; unopened kits can be returned."},
+		{ID: "gas", Question: "Is laughing gas safe?", Answer: "Yes, it wears off in minutes."},
+		{ID: "finance", Question: "Do you offer financing?", Answer: "Yes, for treatments over $500."},
+	}
+	return docs, faqs
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Kind says what a Hit is.
@@ -130,6 +131,7 @@ const DefaultHits = 5
 // first. Ties are broken by ID, then kind, so the order is deterministic.
 type Index struct {
 	chunks []Chunk
+	chars  int      // of every entry's text (Hit.chars: SearchContext gives a Brain that fits whole)
 	faqs   []FAQ    // without vectors
 	ids    []string // of each entry: chunks first, then FAQ items
 	terms  keyTable
@@ -277,6 +279,12 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		s := make([]float64, n)
 		return &s
 	}
+	for _, c := range ix.chunks {
+		ix.chars += Hit{Kind: KindChunk, Chunk: c}.chars()
+	}
+	for _, f := range ix.faqs {
+		ix.chars += Hit{Kind: KindFAQ, FAQ: f}.chars()
+	}
 	return ix
 }
 
@@ -368,12 +376,90 @@ type candidate struct {
 // query's vector from the embedder that made the index's vectors, or nil. Entries that score 0
 // are left out.
 func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
+	hits, _ := ix.search(query, queryVec, k, 0)
+	return hits
+}
+
+// ContextChars is about how many characters of the Brain a model upstream is given for a message
+// (SearchContext): some 1,500 tokens, at the low end of what retrieval for a model usually gives,
+// and the whole of a small Brain (a few pages and FAQ items) most often.
+const ContextChars = 6000
+
+// ContextMax bounds how many passages SearchContext gives, whatever their length (an FAQ of many
+// short items).
+const ContextMax = 20
+
+// SearchContext is Search, and the passages a model upstream is given for the query: the k hits,
+// then the entries ranked after them, best first, each if its text (a chunk's title and text, an
+// item's question and answer) fits in what is left of budget characters (0: ContextChars), at
+// most ContextMax in all. The hits are Search's whatever the budget; they may fill it alone. The
+// passages after the hits have no Held. A Brain whose every entry fits in budget and ContextMax
+// is given whole, the entries no ranking holds (they score 0) last. A negative budget gives the
+// hits only, as Search, and no context (nil): for a replier that reads only the hits.
+func (ix *Index) SearchContext(query string, queryVec []float32, k, budget int) (hits, context []Hit) {
+	switch {
+	case budget < 0:
+		return ix.Search(query, queryVec, k), nil
+	case budget == 0:
+		budget = ContextChars
+	}
+	whole := ix.chars <= budget && len(ix.ids) <= ContextMax
+	hits, all := ix.search(query, queryVec, k, max(ContextMax-max(k, 0), 0))
+	for _, h := range hits {
+		budget -= h.chars()
+	}
+	// all holds the hits, then the entries after them: those that fit are moved up in place.
+	context = all[:len(hits)]
+	for _, h := range all[len(hits):] {
+		if len(context) == ContextMax {
+			break
+		}
+		if n := h.chars(); n <= budget {
+			context = append(context, h)
+			budget -= n
+		}
+	}
+	if whole && len(context) < len(ix.ids) {
+		context = ix.rest(context) // a Brain that fits is given whole, what matched nothing last
+	}
+	return hits, context
+}
+
+// rest appends to passages the entries of the index they do not hold, chunks then FAQ items, in
+// the order they were indexed.
+func (ix *Index) rest(passages []Hit) []Hit {
+	given := len(passages) // at most ContextMax: compared one by one
+	for _, c := range ix.chunks {
+		if !slices.ContainsFunc(passages[:given], func(h Hit) bool { return h.Kind == KindChunk && h.Chunk.ID == c.ID }) {
+			passages = append(passages, Hit{Kind: KindChunk, Chunk: c})
+		}
+	}
+	for _, f := range ix.faqs {
+		if !slices.ContainsFunc(passages[:given], func(h Hit) bool { return h.Kind == KindFAQ && h.FAQ.ID == f.ID }) {
+			passages = append(passages, Hit{Kind: KindFAQ, FAQ: f})
+		}
+	}
+	return passages
+}
+
+// chars is how many characters of text a hit gives a model: its chunk's title and text, or its
+// item's question and answer.
+func (h Hit) chars() int {
+	if h.Kind == KindFAQ {
+		return utf8.RuneCountInString(h.FAQ.Question) + utf8.RuneCountInString(h.FAQ.Answer)
+	}
+	return utf8.RuneCountInString(h.Chunk.Title) + utf8.RuneCountInString(h.Chunk.Text)
+}
+
+// search returns Search's k hits, and them followed by up to more entries ranked after them, best
+// first (all; hits is its beginning, of its length as capacity).
+func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, all []Hit) {
 	if k <= 0 {
 		k = DefaultHits
 	}
 	n := len(ix.ids)
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	known, unknown := ix.lookup(Tokens(query))
 	q := ix.faq.parse(query)
@@ -414,7 +500,7 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 	if ix.sents != nil {
 		sent, which, second, held = ix.sents.best(q, raw, len(ix.chunks))
 	}
-	top := make(topK, 0, k)
+	top := make(topK, 0, k+more)
 	for e := range len(ix.chunks) {
 		c := candidate{entry: int32(e), bm25: bm25[e], sentence: -1, second: -1}
 		if best > 0 {
@@ -460,15 +546,34 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		}
 		return 1
 	})
+	// The hits are the k best (the candidates after them do not change them), the entries after
+	// them the rest of top.
+	var rest topK
+	if len(top) > k {
+		top, rest = top[:k], slices.Clone(top[k:])
+	}
 	nearTie(top, len(ix.chunks))
 	if cover.entry >= 0 && len(top) == k && !slices.ContainsFunc(top, func(c candidate) bool { return c.entry == cover.entry }) {
+		rest = slices.DeleteFunc(rest, func(c candidate) bool { return c.entry == cover.entry })
+		if more > 0 {
+			rest = slices.Insert(rest, 0, top[k-1])
+		}
 		top[k-1] = cover // the item that holds the question's words is among the hits (Hit.Covers)
 	}
 	if len(top) == 0 {
-		return nil
+		return nil, nil
 	}
-	hits := make([]Hit, len(top))
-	for i, c := range top {
+	// Held is read by the engine, of the hits only: the entries after them go without it.
+	all = make([]Hit, 0, max(len(top)+len(rest), k+more)) // k+more: room for a Brain given whole (SearchContext)
+	all = ix.hits(all, top, content, contentUnknown, small)
+	hits = all[:len(top):len(top)]
+	return hits, ix.hits(all, rest, nil, 0, false)
+}
+
+// hits appends to dst the hits of candidates (content, contentUnknown and small as search reads
+// them; small false: without Held).
+func (ix *Index) hits(dst []Hit, top topK, content [][]int32, contentUnknown int, small bool) []Hit {
+	for _, c := range top {
 		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
@@ -484,9 +589,9 @@ func (ix *Index) Search(query string, queryVec []float32, k int) []Hit {
 		if small {
 			h.Held = ix.held(c.entry, content, contentUnknown)
 		}
-		hits[i] = h
+		dst = append(dst, h)
 	}
-	return hits
+	return dst
 }
 
 // matchFAQ returns the candidates of the FAQ items, in their order, one item for each answer:

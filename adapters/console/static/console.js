@@ -34,6 +34,10 @@
     list.textContent = "";
     list.hidden = false;
     if (button) { button.disabled = true; }
+    form.querySelectorAll("[aria-invalid]").forEach(function (f) {
+      f.removeAttribute("aria-invalid");
+      f.removeAttribute("aria-describedby");
+    });
     var finish = function (text) {
       status.textContent = text;
       if (button) { button.disabled = false; }
@@ -50,6 +54,13 @@
         refreshPages(form.getAttribute("data-refresh"));
       } else if (event === "failed") {
         finish(data.text);
+        // A value refused: marked as the page without script marks it, the reason in the status.
+        var field = data.field && form.querySelector("[name='" + data.field + "']");
+        if (field) {
+          field.setAttribute("aria-invalid", "true");
+          field.setAttribute("aria-describedby", status.id);
+          field.focus();
+        }
       }
     };
     fetch(url, {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
@@ -93,15 +94,49 @@ type businessFigures struct {
 	right, wrong     int // of answerable questions: the expected reply, another one
 	missed           int // of answerable questions: "I don't know"
 	refused          int // of "none" questions: "I don't know"
-	lines            []string
+	// Retrieval, for a model upstream: answerable questions whose expected reply is the first hit
+	// (found1), one of the hits (found5), one of the passages a model upstream is given
+	// (knowledge.Index.SearchContext: the hits, then more up to a budget; foundContext); the
+	// characters of those passages, over all questions.
+	found1, found5, foundContext int
+	contextChars                 int
+	lines                        []string
 }
 
 func (f businessFigures) String() string {
 	p := func(n, of int) string { return fmt.Sprintf("%d (%.0f %%)", n, 100*float64(n)/float64(max(of, 1))) }
-	return fmt.Sprintf("answerable %d: right %s, wrong %s, I don't know %s; none %d: refused %s, answered %s; right overall %s, wrong overall %s",
+	return fmt.Sprintf("answerable %d: right %s, wrong %s, I don't know %s; none %d: refused %s, answered %s; right overall %s, wrong overall %s"+
+		"; recall@1 %s, recall@5 %s, in the context %s, context %d characters",
 		f.answerable, p(f.right, f.answerable), p(f.wrong, f.answerable), p(f.missed, f.answerable),
 		f.none, p(f.refused, f.none), p(f.none-f.refused, f.none),
-		p(f.right+f.refused, f.answerable+f.none), p(f.wrong+f.none-f.refused, f.answerable+f.none))
+		p(f.right+f.refused, f.answerable+f.none), p(f.wrong+f.none-f.refused, f.answerable+f.none),
+		p(f.found1, f.answerable), p(f.found5, f.answerable), p(f.foundContext, f.answerable), f.contextChars/max(f.answerable+f.none, 1))
+}
+
+// passages are the hits as a model upstream is given them (app/chat.Knowledge): FAQ items with
+// their question and answer, chunks with their page's title and their text.
+func passages(hits []knowledge.Hit) []evalset.Passage {
+	ps := make([]evalset.Passage, len(hits))
+	for i, h := range hits {
+		if h.Kind == knowledge.KindFAQ {
+			ps[i] = evalset.Passage{FAQ: h.FAQ.ID, Text: h.FAQ.Question + "\n" + h.FAQ.Answer}
+			continue
+		}
+		ps[i] = evalset.Passage{Page: h.Chunk.URL, Text: h.Chunk.Title + "\n" + h.Chunk.Text}
+	}
+	return ps
+}
+
+// retrieved returns the rank (from 1) of the first passage that is an expected reply, 0 if none
+// is; and the characters of all of them.
+func (b business) retrieved(ps []evalset.Passage, want []expectedReply) (rank, chars int) {
+	for i, p := range ps {
+		chars += utf8.RuneCountInString(p.Text)
+		if rank == 0 && b.Finds(p, want) {
+			rank = i + 1
+		}
+	}
+	return rank, chars
 }
 
 // dontKnows are the beginnings of the engine's "I don't know" in every language.
@@ -134,8 +169,17 @@ func runBusinesses(t testing.TB, s businessSet, split string, lim limits) busine
 			if err != nil {
 				t.Fatal(err)
 			}
-			hits := ix.Search(q.Text, vecs[0], knowledge.DefaultHits)
-			got := reply(conversation.Turn{Profile: p, Message: q.Text, Hits: hits, Lang: p.ReplyLanguage(q.Text)}, lim)
+			// As the app searches (app/chat's searchHits, knowledge.ContextChars).
+			hits, context := ix.SearchContext(q.Text, vecs[0], knowledge.DefaultHits, knowledge.ContextChars)
+			got := reply(conversation.Turn{Profile: p, Message: q.Text, Hits: hits, Context: context, Lang: p.ReplyLanguage(q.Text)}, lim)
+			rank, _ := b.retrieved(passages(hits), q.Answers)
+			rankContext, chars := b.retrieved(passages(context), q.Answers)
+			f.contextChars += chars
+			if len(q.Answers) > 0 {
+				f.found1 += boolInt(rank == 1)
+				f.found5 += boolInt(rank > 0)
+				f.foundContext += boolInt(rankContext > 0)
+			}
 			var mark string
 			switch idk := isDontKnow(got); {
 			case len(q.Answers) == 0 && idk:
@@ -162,6 +206,9 @@ func runBusinesses(t testing.TB, s businessSet, split string, lim limits) busine
 			for _, h := range hits[:min(3, len(hits))] {
 				top += fmt.Sprintf("%s %.3f/%.2f ", strings.TrimPrefix(cmpOr(h.FAQ.ID, h.Chunk.URL), "https://"), h.Score, h.Confidence)
 			}
+			if len(q.Answers) > 0 && rank != 1 {
+				top += fmt.Sprintf("[expected: hit %d, passage %d of %d]", rank, rankContext, len(context))
+			}
 			f.lines = append(f.lines, fmt.Sprintf("%s %s | %q → %.90q (%s)", mark, b.Name, q.Text, got, top))
 		}
 	}
@@ -181,6 +228,13 @@ func evalSplit(split string) bool {
 		}
 	}
 	return false
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func cmpOr(a, b string) string {
@@ -267,7 +321,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 
 // BenchmarkBusinessReply measures one customer question against a small Brain of the
 // small-Brain set (a few pages and FAQ items): the Brain's search (with the query's vector made
-// beforehand) and the engine's reply.
+// beforehand; the hits only, as the app searches for the built-in engine) and the engine's reply.
 func BenchmarkBusinessReply(b *testing.B) {
 	type asked struct {
 		ix   *knowledge.Index

@@ -74,6 +74,7 @@ type evalFigures struct {
 	right, wrong, abstained       int // of in-scope questions
 	refused                       int // of out-of-scope questions
 	recall1, recall5              int // of in-scope questions: the right intent among the top hits
+	recallContext                 int // of in-scope questions: the right intent among the passages a model upstream is given
 	elapsed                       time.Duration
 	perReply                      time.Duration
 	wrongExamples, missedExamples []string
@@ -88,7 +89,8 @@ func (f evalFigures) String() string {
 		"top-1 " + pct(f.pct(f.right, f.inScope)) + ", wrong " + pct(f.pct(f.wrong, f.inScope)) +
 			", abstained " + pct(f.pct(f.abstained, f.inScope)),
 		"oos refused " + pct(f.pct(f.refused, f.oos)),
-		"recall@1 " + pct(f.pct(f.recall1, f.inScope)) + ", recall@5 " + pct(f.pct(f.recall5, f.inScope)),
+		"recall@1 " + pct(f.pct(f.recall1, f.inScope)) + ", recall@5 " + pct(f.pct(f.recall5, f.inScope)) +
+			", in the context " + pct(f.pct(f.recallContext, f.inScope)),
 		"search+reply " + f.perReply.String() + " per question",
 	}, "; "))
 	return b.String()
@@ -149,7 +151,9 @@ func runEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion, minConfidence
 	return f
 }
 
-// searchEval returns the 5 hits of the Brain's search for each question, as the agent asks.
+// searchEval returns, for each question, the passages of the Brain a model upstream is given as the
+// agent asks (knowledge.Index.SearchContext): its 5 hits (engineHits), then more up to
+// knowledge.ContextChars.
 func searchEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion) [][]knowledge.Hit {
 	t.Helper()
 	emb := NewEmbedder()
@@ -159,16 +163,19 @@ func searchEval(t testing.TB, ix *knowledge.Index, qs []evalQuestion) [][]knowle
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[i] = ix.Search(q.Text, vecs[0], 5)
+		_, out[i] = ix.SearchContext(q.Text, vecs[0], 5, knowledge.ContextChars)
 	}
 	return out
 }
+
+// engineHits are the hits of passages searchEval returned: the first 5, Search's.
+func engineHits(passages []knowledge.Hit) []knowledge.Hit { return passages[:min(5, len(passages))] }
 
 // scoreEval returns the figures of the engine's replies to the questions given their hits.
 func scoreEval(qs []evalQuestion, hits [][]knowledge.Hit, minConfidence float64) evalFigures {
 	var f evalFigures
 	for n, q := range qs {
-		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: hits[n], Lang: "en"}, limits{minConfidence, MinScore}))
+		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: q.Text, Hits: engineHits(hits[n]), Lang: "en"}, limits{minConfidence, MinScore}))
 		if q.Intent == outOfScope {
 			f.oos++
 			if got == "" {
@@ -192,7 +199,10 @@ func scoreEval(qs []evalQuestion, hits [][]knowledge.Hit, minConfidence float64)
 				if i == 0 {
 					f.recall1++
 				}
-				f.recall5++
+				if i < 5 {
+					f.recall5++
+				}
+				f.recallContext++
 				break
 			}
 		}
@@ -310,7 +320,7 @@ func TestEvalCloseIntents(t *testing.T) {
 		{"whats my name", "user_name"},
 		{"my name", "user_name"},
 	} {
-		hits := searchEval(t, ix, []evalQuestion{{Text: c.question}})[0]
+		hits := engineHits(searchEval(t, ix, []evalQuestion{{Text: c.question}})[0])
 		got := intentOf(reply(conversation.Turn{Profile: evalProfile, Message: c.question, Hits: hits, Lang: "en"}, shipped))
 		if got != c.want {
 			t.Errorf("%q: answered %q, want %q", c.question, got, c.want)

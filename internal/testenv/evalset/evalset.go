@@ -77,10 +77,41 @@ func (b Business) Judge(reply string, want []Expected) bool {
 				}
 			}
 		case w.Page != "":
-			if strings.Contains(reply, "[OPEN:"+w.Page+"]") && strings.Contains(strings.ToLower(reply), strings.ToLower(w.Contains)) {
+			if strings.Contains(reply, "[OPEN:"+w.Page+"]") && holds(reply, w.Contains) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// Passage is one of the Brain's hits as a model upstream is given it: an FAQ item (its id), or a
+// chunk of a page (its address and text).
+type Passage struct {
+	FAQ  string
+	Page string
+	Text string
+}
+
+// Finds reports whether a passage is one of the expected replies: the FAQ item itself, or a
+// chunk of the page whose text holds the phrase (case aside, as Judge compares).
+func (b Business) Finds(p Passage, want []Expected) bool {
+	for _, w := range want {
+		switch {
+		case w.FAQ != "":
+			if p.FAQ == w.FAQ {
+				return true
+			}
+		case w.Page != "":
+			if p.FAQ == "" && p.Page == w.Page && holds(p.Text, w.Contains) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holds reports whether text holds a phrase, case aside.
+func holds(text, phrase string) bool {
+	return strings.Contains(strings.ToLower(text), strings.ToLower(phrase))
 }
