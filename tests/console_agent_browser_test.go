@@ -32,15 +32,22 @@ func TestConsoleAgentBrowser(t *testing.T) {
 	wantJS(t, ctx, "the Agent page, marked in the menu", `location.pathname === "/app/agent" && document.querySelector('nav a[aria-current=page]').getAttribute("href") === "/app/agent"`)
 	wantJS(t, ctx, "a label for every field", `[...document.querySelectorAll("main input:not([type=hidden]), main textarea")].every(e => document.querySelector('label[for="' + e.id + '"]'))`)
 
-	submit(t, ctx, "name the business and save",
+	// A refused value: the form again, the field marked and focused, what was typed kept.
+	submit(t, ctx, "save a language that is not one",
 		chromedp.SendKeys(chromedp.CSS("#business_name"), "Padaria Lu"),
+		chromedp.SetValue(chromedp.CSS("#languages"), "en, english!"),
+		chromedp.Click(chromedp.CSS(`#profile-form button[type=submit]`)))
+	wantJS(t, ctx, "the language marked", `document.activeElement.id === "languages" && document.querySelector("#languages").getAttribute("aria-invalid") === "true"`+
+		` && document.querySelector("#profile-languages-error").textContent.includes("english!") && document.querySelector("#business_name").value === "Padaria Lu"`)
+	consoleShot(t, ctx, "agent-error")
+	submit(t, ctx, "name the business and save",
 		chromedp.SetValue(chromedp.CSS("#languages"), "en, pt-BR"),
 		chromedp.SendKeys(chromedp.CSS("#tone"), "warm"),
 		chromedp.SendKeys(chromedp.CSS("#description"), "A family bakery in Lisbon since 1962."),
 		chromedp.SendKeys(chromedp.CSS("#contact-email"), "lu@padaria.example"),
 		chromedp.Click(chromedp.CSS(`#profile-form button[type=submit]`)))
 	wantJS(t, ctx, "saved, with a greeting for each language", `!!document.querySelector("#saved") && document.querySelector("#business_name").value === "Padaria Lu"`+
-		` && !!document.querySelector('[name="greeting.en"]') && !!document.querySelector('[name="greeting.pt-BR"]')`)
+		` && !!document.querySelector('[name="greeting-en"]') && !!document.querySelector('[name="greeting-pt-br"]')`)
 	submit(t, ctx, "greet and suggest",
 		chromedp.SendKeys(chromedp.CSS(`#greeting-en`), "Hi! How can I help?"),
 		chromedp.SendKeys(chromedp.CSS(`#suggestions-en`), "When do you open?\nDo you deliver?"),

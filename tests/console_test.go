@@ -384,8 +384,8 @@ func testConsoleIsolation(t *testing.T, s stack) {
 	}
 	// A's agent forms change A's agent only.
 	betaAgent := mustOK(call(t, "GET", api.URL()+"/v1/agent", bearer(b.key)...), "GET /v1/agent").String()
-	a.post("/app/agent", "/app/agent/profile", url.Values{"business_name": {"Alpha Agent"}, "languages": {"en"}, "contact.email": {"a@alpha.example"}})
-	a.post("/app/agent", "/app/agent/appearance", url.Values{"name": {"Alpha Bot"}, "greeting.en": {"Alpha hello"}})
+	a.post("/app/agent", "/app/agent/profile", url.Values{"business_name": {"Alpha Agent"}, "languages": {"en"}, "email": {"a@alpha.example"}})
+	a.post("/app/agent", "/app/agent/appearance", url.Values{"name": {"Alpha Bot"}, "greeting-en": {"Alpha hello"}})
 	if got := mustOK(call(t, "GET", api.URL()+"/v1/agent", bearer(b.key)...), "GET /v1/agent").String(); got != betaAgent {
 		t.Errorf("B's agent after A's forms:\n%s\n%s", betaAgent, got)
 	}
@@ -588,8 +588,8 @@ func testConsoleAgent(t *testing.T, s stack) {
 
 	p := b.post("/app/agent", "/app/agent/profile", url.Values{"business_name": {" Padaria Lu "}, "languages": {"pt-br, en"},
 		"tone": {"warm and concise"}, "description": {"Bakery.\r\nSince 1962."}, "instructions": {"Offer the daily bread."},
-		"contact.email": {"lu@padaria.example"}, "contact.phone": {"+351 900 000 000"}, "contact.address": {"Rua Augusta 1, Lisboa"},
-		"contact.hours": {"Mon–Sat 7–19"}})
+		"email": {"lu@padaria.example"}, "phone": {"+351 900 000 000"}, "address": {"Rua Augusta 1, Lisboa"},
+		"hours": {"Mon–Sat 7–19"}})
 	if p.status != http.StatusSeeOther || p.location != "/app/agent?saved=profile" {
 		t.Fatalf("POST /app/agent/profile: %d %q\n%s", p.status, p.location, p.body)
 	}
@@ -606,18 +606,18 @@ func testConsoleAgent(t *testing.T, s stack) {
 	}
 	p = b.get("/app/agent?saved=profile")
 	for _, want := range []string{`id="saved"`, `value="Padaria Lu"`, `value="pt-BR, en"`, `value="warm and concise"`, `Bakery.
-Since 1962.</textarea>`, `name="greeting.pt-BR"`, `name="suggestions.en"`, `value="lu@padaria.example"`} {
+Since 1962.</textarea>`, `name="greeting-pt-br"`, `name="suggestions-en"`, `value="lu@padaria.example"`} {
 		if !strings.Contains(p.body, want) {
 			t.Errorf("GET /app/agent after the change lacks %q", want)
 		}
 	}
-	if strings.Contains(p.body, `name="greeting.fr"`) {
+	if strings.Contains(p.body, `name="greeting-fr"`) {
 		t.Error("the appearance form shows a language the agent does not speak")
 	}
 
 	p = b.post("/app/agent", "/app/agent/appearance", url.Values{"name": {"Lu"}, "avatar_url": {"https://padaria.example/lu.png"},
-		"greeting.pt-BR": {"Olá! Em que posso ajudar?"}, "greeting.en": {"Hi!"},
-		"suggestions.pt-BR": {"Que horas abrem?\r\n\r\n Fazem entregas? \r\n"}, "suggestions.en": {""}})
+		"greeting-pt-br": {"Olá! Em que posso ajudar?"}, "greeting-en": {"Hi!"},
+		"suggestions-pt-br": {"Que horas abrem?\r\n\r\n Fazem entregas? \r\n"}, "suggestions-en": {""}})
 	if p.status != http.StatusSeeOther || p.location != "/app/agent?saved=appearance" {
 		t.Fatalf("POST /app/agent/appearance: %d %q\n%s", p.status, p.location, p.body)
 	}
@@ -645,18 +645,22 @@ Since 1962.</textarea>`, `name="greeting.pt-BR"`, `name="suggestions.en"`, `valu
 		name, path, field string
 		form              url.Values
 	}{
-		{"no business name", "/app/agent/profile", "business_name", url.Values{"business_name": {"  "}, "tone": {"formal"}}},
-		{"a bad e-mail", "/app/agent/profile", "contact.email", url.Values{"business_name": {"Other"}, "contact.email": {"lu at padaria"}}},
+		{"no business name", "/app/agent/profile", "business_name", url.Values{"business_name": {"  "}, "tone": {"Other"}}},
+		{"a bad e-mail", "/app/agent/profile", "email", url.Values{"business_name": {"Other"}, "email": {"lu at padaria"}}},
+		{"a NUL in the phone", "/app/agent/profile", "phone", url.Values{"business_name": {"Other"}, "phone": {"1\x002"}}},
 		{"a tone of two lines", "/app/agent/profile", "tone", url.Values{"business_name": {"Other"}, "tone": {"warm\nformal"}}},
 		{"no language", "/app/agent/profile", "languages", url.Values{"business_name": {"Other"}, "languages": {" , "}}},
 		{"a bad language", "/app/agent/profile", "languages", url.Values{"business_name": {"Other"}, "languages": {"en, english!"}}},
 		{"a NUL", "/app/agent/profile", "description", url.Values{"business_name": {"Other"}, "description": {"a\x00b"}}},
 		{"a bad avatar", "/app/agent/appearance", "avatar_url", url.Values{"name": {"Other"}, "avatar_url": {"ftp://padaria.example/lu.png"}}},
-		{"seven suggestions", "/app/agent/appearance", "suggestions.en", url.Values{"name": {"Other"}, "suggestions.en": {"1\n2\n3\n4\n5\n6\n7"}}},
+		{"seven suggestions", "/app/agent/appearance", "suggestions-en", url.Values{"name": {"Other"}, "suggestions-en": {"1\n2\n3\n4\n5\n6\n7"}}},
+		{"a long greeting", "/app/agent/appearance", "greeting-pt-br", url.Values{"name": {"Other"}, "greeting-pt-br": {strings.Repeat("a", 501)}}},
 	} {
 		p := b.post("/app/agent", tt.path, tt.form)
-		if p.status != http.StatusBadRequest || !strings.Contains(p.body, `<code>`+tt.field+`</code>: `) {
-			t.Errorf("%s: %d, want 400 naming %s\n%s", tt.name, p.status, tt.field, p.body)
+		form := strings.TrimPrefix(tt.path, "/app/agent/")
+		if p.status != http.StatusBadRequest || !strings.Contains(p.body, `aria-describedby="`+form+`-`+tt.field+`-error"`) ||
+			!strings.Contains(p.body, `id="`+form+`-`+tt.field+`-error" role="alert"`) || !strings.Contains(p.body, `value="Other"`) {
+			t.Errorf("%s: %d, want 400 and the form again with %s marked and the values typed\n%s", tt.name, p.status, tt.field, p.body)
 		}
 	}
 	if after := agent().String(); after != before {
