@@ -285,6 +285,9 @@ func testConsoleThrottle(t *testing.T, s stack) {
 var consoleRoutes = []struct{ method, path string }{
 	{"GET", "/app/"},
 	{"POST", "/app/channels"},
+	{"GET", "/app/agent"},
+	{"POST", "/app/agent/profile"},
+	{"POST", "/app/agent/appearance"},
 	{"GET", "/app/keys"},
 	{"POST", "/app/keys"},
 	{"POST", "/app/keys/{key}/revoke"},
@@ -371,13 +374,23 @@ func testConsoleIsolation(t *testing.T, s stack) {
 			t.Errorf("A: %s %s: %d, want 404", r.method, path, p.status)
 		}
 	}
-	for _, path := range []string{"/app/keys", "/app/brain", "/app/conversations", "/app/webhooks", "/app/"} {
+	for _, path := range []string{"/app/keys", "/app/brain", "/app/conversations", "/app/webhooks", "/app/", "/app/agent"} {
 		p := a.get(path)
-		for _, secret := range []string{b.keyID, "beta-secret", "Beta Customer", "hooks.beta.example", "Beta Shoes"} {
+		for _, secret := range []string{b.keyID, "beta-secret", "Beta Customer", "hooks.beta.example", "Beta Shoes", chatBusiness, chatEmail} {
 			if strings.Contains(p.body, secret) {
 				t.Errorf("A: GET %s shows B's %q", path, secret)
 			}
 		}
+	}
+	// A's agent forms change A's agent only.
+	betaAgent := mustOK(call(t, "GET", api.URL()+"/v1/agent", bearer(b.key)...), "GET /v1/agent").String()
+	a.post("/app/agent", "/app/agent/profile", url.Values{"business_name": {"Alpha Agent"}, "languages": {"en"}, "email": {"a@alpha.example"}})
+	a.post("/app/agent", "/app/agent/appearance", url.Values{"name": {"Alpha Bot"}, "greeting-en": {"Alpha hello"}})
+	if got := mustOK(call(t, "GET", api.URL()+"/v1/agent", bearer(b.key)...), "GET /v1/agent").String(); got != betaAgent {
+		t.Errorf("B's agent after A's forms:\n%s\n%s", betaAgent, got)
+	}
+	if p := a.get("/app/agent"); !strings.Contains(p.body, `value="Alpha Agent"`) || !strings.Contains(p.body, `value="Alpha hello"`) {
+		t.Errorf("A's agent page after A's forms:\n%s", p.body)
 	}
 	if r := call(t, "GET", api.URL()+"/v1/account", bearer(b.key)...); r.status != http.StatusOK {
 		t.Errorf("B's key after A's tries: %s", r)
@@ -538,5 +551,119 @@ func testConsoleWebhookForm(t *testing.T, s stack) {
 	}
 	if p := b.get("/app/webhooks"); p.status != http.StatusOK || strings.Contains(p.body, secret) || !strings.Contains(p.body, "hooks.shop.example/x") {
 		t.Errorf("the webhooks page again: %d, shows the secret or not the webhook", p.status)
+	}
+}
+
+// TestConsoleAgent: a new owner sets up the agent in the console (the overview sends there), the
+// profile and appearance forms change what GET /v1/agent shows (the same use cases as PATCH
+// /v1/agent and PATCH /v1/agent/appearance), the chat answers once the business has a name, and
+// a refused form names its field and changes nothing.
+func TestConsoleAgent(t *testing.T) { onStacks(t, testConsoleAgent) }
+
+func testConsoleAgent(t *testing.T, s stack) {
+	api, a, b := signedInOwner(t, s)
+	agent := func() obj {
+		t.Helper()
+		r := call(t, "GET", api.URL()+"/v1/agent", bearer(a.key)...)
+		if r.status != http.StatusOK {
+			t.Fatalf("GET /v1/agent: %s", r)
+		}
+		return r.body
+	}
+	chat := map[string]any{"message": "When do you open?", "conversation_id": "c1"}
+	if r := postChat(t, api, a.key, chat); r.status != http.StatusConflict || r.body.str("error.code") != "agent_not_configured" {
+		t.Fatalf("chat before the set-up: %s, want 409 agent_not_configured", r)
+	}
+	if p := b.get("/app/"); !strings.Contains(p.body, `id="agent-setup" href="/app/agent"`) {
+		t.Errorf("the overview of an agent not set up has no call to set it up:\n%s", p.body)
+	}
+	if p := b.get("/app/agent"); p.status != http.StatusOK || !strings.Contains(p.body, `href="/app/agent" aria-current="page"`) ||
+		!strings.Contains(p.body, `id="business_name" name="business_name" value=""`) {
+		t.Fatalf("GET /app/agent: %d\n%s", p.status, p.body)
+	}
+	// A greeting in a language the form does not show is kept by the appearance form.
+	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent/appearance", map[string]any{"greeting": map[string]any{"fr": "Bonjour"}}, bearer(a.key)...); r.status != http.StatusOK {
+		t.Fatalf("PATCH /v1/agent/appearance: %s", r)
+	}
+
+	p := b.post("/app/agent", "/app/agent/profile", url.Values{"business_name": {" Padaria Lu "}, "languages": {"pt-br, en"},
+		"tone": {"warm and concise"}, "description": {"Bakery.\r\nSince 1962."}, "instructions": {"Offer the daily bread."},
+		"email": {"lu@padaria.example"}, "phone": {"+351 900 000 000"}, "address": {"Rua Augusta 1, Lisboa"},
+		"hours": {"Mon–Sat 7–19"}})
+	if p.status != http.StatusSeeOther || p.location != "/app/agent?saved=profile" {
+		t.Fatalf("POST /app/agent/profile: %d %q\n%s", p.status, p.location, p.body)
+	}
+	got := agent()
+	for path, want := range map[string]string{"business_name": "Padaria Lu", "tone": "warm and concise", "description": "Bakery.\nSince 1962.",
+		"instructions": "Offer the daily bread.", "contact.email": "lu@padaria.example", "contact.phone": "+351 900 000 000",
+		"contact.address": "Rua Augusta 1, Lisboa", "contact.hours": "Mon–Sat 7–19"} {
+		if got.str(path) != want {
+			t.Errorf("GET /v1/agent %s = %q, want %q", path, got.str(path), want)
+		}
+	}
+	if langs, _ := got.get("languages"); fmt.Sprint(langs) != "[pt-BR en]" || got["configured"] != true {
+		t.Errorf("GET /v1/agent after the form: %s", got)
+	}
+	p = b.get("/app/agent?saved=profile")
+	for _, want := range []string{`id="saved"`, `value="Padaria Lu"`, `value="pt-BR, en"`, `value="warm and concise"`, `Bakery.
+Since 1962.</textarea>`, `name="greeting-pt-br"`, `name="suggestions-en"`, `value="lu@padaria.example"`} {
+		if !strings.Contains(p.body, want) {
+			t.Errorf("GET /app/agent after the change lacks %q", want)
+		}
+	}
+	if strings.Contains(p.body, `name="greeting-fr"`) {
+		t.Error("the appearance form shows a language the agent does not speak")
+	}
+
+	p = b.post("/app/agent", "/app/agent/appearance", url.Values{"name": {"Lu"}, "avatar_url": {"https://padaria.example/lu.png"},
+		"greeting-pt-br": {"Olá! Em que posso ajudar?"}, "greeting-en": {"Hi!"},
+		"suggestions-pt-br": {"Que horas abrem?\r\n\r\n Fazem entregas? \r\n"}, "suggestions-en": {""}})
+	if p.status != http.StatusSeeOther || p.location != "/app/agent?saved=appearance" {
+		t.Fatalf("POST /app/agent/appearance: %d %q\n%s", p.status, p.location, p.body)
+	}
+	got = agent()
+	greeting, _ := got.get("appearance.greeting")
+	suggestions, _ := got.get("appearance.suggestions")
+	if got.str("appearance.name") != "Lu" || got.str("appearance.avatar_url") != "https://padaria.example/lu.png" ||
+		fmt.Sprint(greeting) != "map[en:Hi! fr:Bonjour pt-BR:Olá! Em que posso ajudar?]" ||
+		fmt.Sprint(suggestions) != "map[pt-BR:[Que horas abrem? Fazem entregas?]]" {
+		t.Errorf("GET /v1/agent after the appearance form: %s", got)
+	}
+	if p := b.get("/app/agent"); !strings.Contains(p.body, "Que horas abrem?\nFazem entregas?</textarea>") || !strings.Contains(p.body, `value="Hi!"`) {
+		t.Errorf("GET /app/agent does not show the appearance saved:\n%s", p.body)
+	}
+	if r := postChat(t, api, a.key, chat); r.status != http.StatusOK {
+		t.Errorf("chat after the set-up: %s, want 200", r)
+	}
+	if p := b.get("/app/"); strings.Contains(p.body, `id="agent-setup"`) || !strings.Contains(p.body, "Padaria Lu · ") {
+		t.Errorf("the overview of the agent set up:\n%s", p.body)
+	}
+
+	// Refused: the field named, nothing changed.
+	before := agent().String()
+	for _, tt := range []struct {
+		name, path, field string
+		form              url.Values
+	}{
+		{"no business name", "/app/agent/profile", "business_name", url.Values{"business_name": {"  "}, "tone": {"Other"}}},
+		{"a bad e-mail", "/app/agent/profile", "email", url.Values{"business_name": {"Other"}, "email": {"lu at padaria"}}},
+		{"a NUL in the phone", "/app/agent/profile", "phone", url.Values{"business_name": {"Other"}, "phone": {"1\x002"}}},
+		{"a tone of two lines", "/app/agent/profile", "tone", url.Values{"business_name": {"Other"}, "tone": {"warm\nformal"}}},
+		{"no language", "/app/agent/profile", "languages", url.Values{"business_name": {"Other"}, "languages": {" , "}}},
+		{"a bad language", "/app/agent/profile", "languages", url.Values{"business_name": {"Other"}, "languages": {"en, english!"}}},
+		{"a NUL", "/app/agent/profile", "description", url.Values{"business_name": {"Other"}, "description": {"a\x00b"}}},
+		{"a bad avatar", "/app/agent/appearance", "avatar_url", url.Values{"name": {"Other"}, "avatar_url": {"ftp://padaria.example/lu.png"}}},
+		{"seven suggestions", "/app/agent/appearance", "suggestions-en", url.Values{"name": {"Other"}, "suggestions-en": {"1\n2\n3\n4\n5\n6\n7"}}},
+		{"a long greeting", "/app/agent/appearance", "greeting-pt-br", url.Values{"name": {"Other"}, "greeting-pt-br": {strings.Repeat("a", 501)}}},
+	} {
+		p := b.post("/app/agent", tt.path, tt.form)
+		form := strings.TrimPrefix(tt.path, "/app/agent/")
+		if p.status != http.StatusBadRequest || !strings.Contains(p.body, `aria-describedby="`+form+`-`+tt.field+`-error"`) ||
+			!strings.Contains(p.body, `id="`+form+`-`+tt.field+`-error" role="alert"`) || !strings.Contains(p.body, `value="Other"`) {
+			t.Errorf("%s: %d, want 400 and the form again with %s marked and the values typed\n%s", tt.name, p.status, tt.field, p.body)
+		}
+	}
+	if after := agent().String(); after != before {
+		t.Errorf("refused forms changed the agent:\n%s\n%s", before, after)
 	}
 }

@@ -58,7 +58,7 @@ func TestPagesParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"login", "error", "overview", "keys", "widget", "brain", "conversations", "conversation",
+	for _, name := range []string{"login", "error", "overview", "agent", "keys", "widget", "brain", "conversations", "conversation",
 		"webhooks", "webhook", "conversions", "notifications"} {
 		if p.byName[name] == nil {
 			t.Errorf("no page %q", name)
