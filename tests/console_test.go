@@ -606,7 +606,8 @@ func testConsoleAgent(t *testing.T, s stack) {
 	}
 	p = b.get("/app/agent?saved=profile")
 	for _, want := range []string{`id="saved"`, `value="Padaria Lu"`, `value="pt-BR, en"`, `value="warm and concise"`, `Bakery.
-Since 1962.</textarea>`, `name="greeting-pt-br"`, `name="suggestions-en"`, `value="lu@padaria.example"`} {
+Since 1962.</textarea>`, `name="greeting-pt-br"`, `name="suggestions-en"`, `value="lu@padaria.example"`,
+		`Language: Português (Brasil), pt-BR</legend>`, `Language: English, en</legend>`} {
 		if !strings.Contains(p.body, want) {
 			t.Errorf("GET /app/agent after the change lacks %q", want)
 		}

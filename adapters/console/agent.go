@@ -33,6 +33,18 @@ func appearanceForm(langs []string) form {
 
 func perLanguageInput(field, code string) string { return field + "-" + strings.ToLower(code) }
 
+// languageNames name the languages the agent most often speaks, each in its own words; another
+// code is shown as it is.
+var languageNames = map[string]string{"en": "English", "pt": "Português", "pt-BR": "Português (Brasil)", "es": "Español"}
+
+// languageLabel is how the agent page names a language of the agent: "Português (Brasil), pt-BR".
+func languageLabel(code string) string {
+	if name, ok := languageNames[code]; ok {
+		return name + ", " + code
+	}
+	return code
+}
+
 // agentLanguages are the languages the appearance form has a greeting and suggestions for: the
 // agent's, else the console's language (which the profile form also offers).
 func agentLanguages(p profile.Profile, consoleLang string) []string {
@@ -50,11 +62,11 @@ func (c *Console) agentPageWith(ctx *gin.Context, status int, extra map[string]a
 		c.fail(ctx, err)
 		return
 	}
-	type perLanguage struct{ Code, Greeting, GreetingInput, Suggestions, SuggestionsInput string }
+	type perLanguage struct{ Code, Label, Greeting, GreetingInput, Suggestions, SuggestionsInput string }
 	var langs []perLanguage
 	codes := agentLanguages(p, c.lang(ctx))
 	for _, code := range codes {
-		langs = append(langs, perLanguage{Code: code, Greeting: p.Appearance.Greeting[code], GreetingInput: perLanguageInput("greeting", code),
+		langs = append(langs, perLanguage{Code: code, Label: languageLabel(code), Greeting: p.Appearance.Greeting[code], GreetingInput: perLanguageInput("greeting", code),
 			Suggestions: strings.Join(p.Appearance.Suggestions[code], "\n"), SuggestionsInput: perLanguageInput("suggestions", code)})
 	}
 	saved := ctx.Query("saved") // where a change redirects to (Post/Redirect/Get)

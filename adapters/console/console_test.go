@@ -223,3 +223,17 @@ func TestLangOf(t *testing.T) {
 		}
 	}
 }
+
+func TestLanguageLabel(t *testing.T) {
+	for _, tt := range []struct{ code, want string }{
+		{"en", "English, en"},
+		{"pt-BR", "Português (Brasil), pt-BR"},
+		{"pt", "Português, pt"},
+		{"es", "Español, es"},
+		{"fr", "fr"},
+	} {
+		if got := languageLabel(tt.code); got != tt.want {
+			t.Errorf("languageLabel(%q) = %q, want %q", tt.code, got, tt.want)
+		}
+	}
+}
