@@ -3,6 +3,7 @@ package console
 import (
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -178,12 +179,8 @@ func (c *Console) agentAppearance(ctx *gin.Context) {
 	if err != nil {
 		// The domain names a language's field greeting.pt-BR; the form's input is greeting-pt-br.
 		if e, ok := domain.AsError(err); ok {
-			for _, code := range codes {
-				for _, name := range []string{"greeting", "suggestions"} {
-					if e.Field == name+"."+code {
-						err = &domain.Error{Code: e.Code, Field: perLanguageInput(name, code), Message: e.Message, Err: err}
-					}
-				}
+			if i := slices.IndexFunc(fields, func(f field) bool { return f.api == e.Field }); i >= 0 {
+				err = &domain.Error{Code: e.Code, Field: fields[i].input, Message: e.Message, Err: err}
 			}
 		}
 		c.refuse(ctx, err, appearanceForm(codes), c.agentPageWith)

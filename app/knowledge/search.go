@@ -18,25 +18,14 @@ func (b *Brain) Search(ctx context.Context, accountID, query string, k int) ([]k
 	if err != nil {
 		return nil, err
 	}
-	return b.SearchState(ctx, accountID, state, query, k)
+	hits, _, err := b.SearchContext(ctx, accountID, state, query, k, -1)
+	return hits, err
 }
 
-// SearchState is Search for a caller that has read the Brain's state already (State): its
-// version chooses the index, and the store is not read for it again.
-func (b *Brain) SearchState(ctx context.Context, accountID string, state knowledge.State, query string, k int) ([]knowledge.Hit, error) {
-	ix, err := b.index(ctx, accountID, state.Version)
-	if err != nil {
-		return nil, err
-	}
-	vecs, err := b.embed(ctx, []string{query})
-	if err != nil {
-		return nil, err
-	}
-	return ix.Search(query, vecs[0], k), nil
-}
-
-// SearchContext is SearchState, and what a model upstream is given for the query: the hits, then
-// more of the Brain up to budget characters (knowledge.Index.SearchContext), from one ranking.
+// SearchContext is Search for a caller that has read the Brain's state already (State: its
+// version chooses the index, and the store is not read for it again), and what a model upstream
+// is given for the query: the hits, then more of the Brain up to budget characters
+// (knowledge.Index.SearchContext), from one ranking; a negative budget gives the hits only.
 func (b *Brain) SearchContext(ctx context.Context, accountID string, state knowledge.State, query string, k, budget int) (hits, passages []knowledge.Hit, err error) {
 	ix, err := b.index(ctx, accountID, state.Version)
 	if err != nil {
