@@ -37,13 +37,18 @@ const (
 )
 
 // Error is a failure the caller can act on: a code of the specification, a human message, and
-// optionally the request field at fault and how long to wait before trying again.
+// optionally the request field at fault and how long to wait before trying again. Format and Args
+// are the message's English form and its values (Message is fmt.Sprintf(Format, Args...)) when it
+// was made by Errorf or Invalid, so that a page for people can say it in their language; an
+// Error made otherwise has no Format.
 type Error struct {
 	Code       Code
 	Message    string
 	Field      string
 	RetryAfter time.Duration
 	Err        error
+	Format     string
+	Args       []any
 }
 
 func (e *Error) Error() string {
@@ -61,12 +66,12 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf returns an Error with the code and a formatted message.
 func Errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // Invalid returns a 400 invalid_request Error naming the field at fault.
 func Invalid(field, format string, args ...any) *Error {
-	return &Error{Code: CodeInvalidRequest, Field: field, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: CodeInvalidRequest, Field: field, Message: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // NotFound returns a not_found Error for a kind of resource.

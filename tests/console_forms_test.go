@@ -59,6 +59,18 @@ func testConsoleFormErrors(t *testing.T, s stack) {
 		}
 	})
 
+	// The reason is said in the console's language (the field's name left to the page).
+	t.Run("in Portuguese and Spanish", func(t *testing.T) {
+		b.get("/app/keys?lang=pt")
+		p := b.post("/app/keys", "/app/keys", url.Values{"name": {strings.Repeat("k", 101)}})
+		checkFormError(t, p, "key-name", "key-name-error", "No máximo 100 caracteres.", nil)
+		p = b.post("/app/brain", "/app/brain/faq", url.Values{"question": {"   "}, "answer": {"Sim"}})
+		checkFormError(t, p, "faq-q", "faq-question-error", "Escreva a pergunta.", nil)
+		p = b.get("/app/conversions?" + url.Values{"lang": {"es"}, "from": {"ayer"}, "to": {"2026-11-02"}}.Encode())
+		checkFormError(t, p, "from", "period-from-error", "Indica una fecha (2026-11-01) o una hora RFC 3339.", nil)
+		b.get("/app/keys?lang=en")
+	})
+
 	// Nothing refused was stored.
 	if r := call(t, "GET", api.URL()+"/v1/webhooks", bearer(a.key)...); len(listOf(r.body, "data")) != 0 {
 		t.Errorf("webhooks after refused forms: %s", r)

@@ -114,7 +114,13 @@ func named(err error, from, to string) error {
 	if rest, ok := strings.CutPrefix(msg, from); ok {
 		msg = to + rest
 	}
-	return &domain.Error{Code: e.Code, Field: to, Message: msg, Err: err}
+	args := slices.Clone(e.Args)
+	for i, a := range args {
+		if a == any(from) {
+			args[i] = to
+		}
+	}
+	return &domain.Error{Code: e.Code, Field: to, Message: msg, Err: err, Format: e.Format, Args: args}
 }
 
 // agentProfile saves the profile form: the same change as PATCH /v1/agent with the fields the form
@@ -180,7 +186,7 @@ func (c *Console) agentAppearance(ctx *gin.Context) {
 		// The domain names a language's field greeting.pt-BR; the form's input is greeting-pt-br.
 		if e, ok := domain.AsError(err); ok {
 			if i := slices.IndexFunc(fields, func(f field) bool { return f.api == e.Field }); i >= 0 {
-				err = &domain.Error{Code: e.Code, Field: fields[i].input, Message: e.Message, Err: err}
+				err = &domain.Error{Code: e.Code, Field: fields[i].input, Message: e.Message, Err: err, Format: e.Format, Args: e.Args}
 			}
 		}
 		c.refuse(ctx, err, appearanceForm(codes), c.agentPageWith)

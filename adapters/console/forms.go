@@ -45,10 +45,12 @@ const formKey = "Form"
 
 // formState is a refused form as the owner sent it.
 type formState struct {
-	Form    string              // the form's name
-	Input   string              // the input at fault; "" when the field names none of the form's
-	Field   string              // the field at fault as the API names it (items[0].question)
-	Message string              // the reason, as the API gives it
+	Form    string // the form's name
+	Input   string // the input at fault; "" when the field names none of the form's
+	Field   string // the field at fault as the API names it (items[0].question)
+	Message string // the reason, as the API gives it
+	Format  string // its form and values (domain.Error), for the page's language: reason
+	Args    []any
 	Values  map[string][]string // what was typed, secrets left out
 }
 
@@ -67,7 +69,7 @@ func (c *Console) refuse(ctx *gin.Context, err error, f form, show page) {
 		c.fail(ctx, err)
 		return
 	}
-	st := &formState{Form: f.name, Field: e.Field, Message: e.Message, Values: map[string][]string{}}
+	st := &formState{Form: f.name, Field: e.Field, Message: e.Message, Format: e.Format, Args: e.Args, Values: map[string][]string{}}
 	if in := inputOf(e.Field); slices.Contains(f.inputs, in) {
 		st.Input = in
 	}
@@ -139,14 +141,14 @@ func (v view) FieldError(form, input string) *fieldError {
 	if st == nil || st.Input != input {
 		return nil
 	}
-	return &fieldError{ID: errorID(form, input), Lead: v.T("form.fix"), Message: st.Message}
+	return &fieldError{ID: errorID(form, input), Lead: v.T("form.fix"), Message: v.reason(st)}
 }
 
 // FormError returns the refusal of form whose field names none of its inputs (shown above it),
 // or nil.
 func (v view) FormError(form string) *fieldError {
 	if st := v.refused(form); st != nil && st.Input == "" {
-		return &fieldError{ID: errorID(form, ""), Lead: v.T("error.invalid"), Field: st.Field, Message: st.Message}
+		return &fieldError{ID: errorID(form, ""), Lead: v.T("error.invalid"), Field: st.Field, Message: v.reason(st)}
 	}
 	return nil
 }
