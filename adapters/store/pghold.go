@@ -26,19 +26,22 @@ import (
 // fit, or whose period has no counter row yet, are not written by it; each of them then takes the
 // way of a charge alone (pgCharge, then the transaction that opens the period or refuses), one by
 // one, so each is checked against the counter in turn and exactly those that do not fit are
-// refused. The charges of one account and period in a group have one cost and one limit (a
-// charge that differs waits for the next group), so that the counter after each charge is the
+// refused. The charges of one account and period in a group have one cost and one limit (one
+// that differs is made alone, after the group), so that the counter after each charge is the
 // counter before the group plus its rank among them times the cost. A failed grouped statement
 // wrote nothing (one statement, one transaction): its charges are then made one by one as well.
 //
-// The counters are updated in the order of their accounts, as in every group (the rows are sorted
-// before the statement, which joins them in that order), so two groups written at once queue on
-// their shared counters rather than deadlock; a deadlock with a writer of another path (a chat
-// group's transaction) fails the statement, and its charges are made one by one.
+// One process writes one group at a time (pgHoldWriters). Groups of two processes (several
+// svc-api on one database), or a group and a chat exchanges' transaction (pggroup.go), may take
+// the counters of the same accounts in different orders (the group's rows are sorted by account,
+// but the plan chooses the order of its update); Postgres then ends one of them as a deadlock
+// after deadlock_timeout, and when that is the group's statement, which wrote nothing, its charges
+// are made one by one.
 
-// pgHoldWriters bounds the charges (or groups) written at once on Postgres outside a transaction:
-// the cores' number, half the pool of such charges (lazyPool), so that a charge arriving alone
-// rarely waits while under load the others gather.
+// pgHoldWriters bounds the charges (or groups) written at once on Postgres outside a transaction,
+// in this process. One: a charge arriving while none is being written goes at once, alone, as
+// before; under load the charges gather behind the one being written, and only one group
+// statement of this process runs at a time, so its groups never wait for each other's locks.
 var pgHoldWriters = 1
 
 // maxHoldGroup bounds the charges of one grouped statement.
