@@ -31,12 +31,12 @@ import (
 // counter before the group plus its rank among them times the cost. A failed grouped statement
 // wrote nothing (one statement, one transaction): its charges are then made one by one as well.
 //
-// One process writes one group at a time (pgHoldWriters). Groups of two processes (several
-// svc-api on one database), or a group and a chat exchanges' transaction (pggroup.go), may take
-// the counters of the same accounts in different orders (the group's rows are sorted by account,
-// but the plan chooses the order of its update); Postgres then ends one of them as a deadlock
-// after deadlock_timeout, and when that is the group's statement, which wrote nothing, its charges
-// are made one by one.
+// One process writes one group at a time (pgHoldWriters). The statement first locks the counters
+// it will raise in the order of their accounts and periods (locked: a CTE that locks rows is
+// computed whole, in its order, before the update reads it), the order in which the chat
+// exchanges' groups (pggroup.go) and the groups of other processes take them, so that they wait
+// for each other rather than deadlock. Were Postgres to end the statement as a deadlock all the
+// same, it wrote nothing, and its charges are made one by one.
 
 // pgHoldWriters bounds the charges (or groups) written at once on Postgres outside a transaction,
 // in this process. One: a charge arriving while none is being written goes at once, alone, as
@@ -60,10 +60,16 @@ const pgChargeMany = `WITH input AS (
 	SELECT account_id, period_start, min(cost) AS cost, min(spending_limit) AS spending_limit,
 		count(*) AS charges, min(n) AS first
 	FROM input GROUP BY account_id, period_start ORDER BY min(n)
+), locked AS (
+	SELECT u.account_id, u.period_start FROM usage_periods u
+	JOIN wanted w ON u.account_id = w.account_id AND u.period_start = w.period_start
+	ORDER BY u.account_id, u.period_start
+	FOR UPDATE OF u
 ), counter AS (
 	UPDATE usage_periods u SET spent = u.spent + w.cost * w.charges
-	FROM wanted w
+	FROM wanted w, locked l
 	WHERE u.account_id = w.account_id AND u.period_start = w.period_start
+		AND l.account_id = u.account_id AND l.period_start = u.period_start
 		AND (w.cost <= 0 OR u.spent + w.cost * w.charges <= w.spending_limit)
 	RETURNING u.account_id, u.period_start, u.spent - w.cost * w.charges AS before, w.cost
 ), charged AS (
