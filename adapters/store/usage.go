@@ -21,6 +21,8 @@ type Usage struct {
 	db      *bun.DB
 	charge  *prepared // Postgres: the whole charge in one statement (in a caller's transaction)
 	alone   *prepared // Postgres: the same on its own, committed without waiting for the WAL flush
+	many    *prepared // Postgres: several charges on their own, as alone (pgChargeMany)
+	holds   pgHoldGroups
 	hold    *prepared // SQLite: the whole charge in one statement (through charge_hold)
 	counter *prepared // SQLite: the counter's update
 	record  *prepared // SQLite: the charge's row
@@ -46,6 +48,7 @@ func NewUsage(db *bun.DB) *Usage {
 	}
 	if pool := lazyPool(db); pool != nil {
 		u.alone = prepareOn(db, pool, pgCharge, "")
+		u.many = prepareOn(db, pool, pgChargeMany, "")
 	}
 	return u
 }
@@ -142,10 +145,18 @@ func (r *Usage) Charge(ctx context.Context, c ledger.Charge, period ledger.Perio
 			return int(spent.Int64), ok, nil
 		}
 	}
-	statement := r.charge
 	if _, inTx := ctx.Value(txKey{r.db}).(bun.Tx); !inTx && r.alone != nil {
-		statement = r.alone
+		// Concurrent charges outside a transaction are written together (pghold.go).
+		return r.chargeGrouped(ctx, toChargeRow(c, period), limit, func() (int, bool, error) {
+			return r.chargeOne(ctx, r.alone, c, period, limit)
+		})
 	}
+	return r.chargeOne(ctx, r.charge, c, period, limit)
+}
+
+// chargeOne is Charge on Postgres with statement (pgCharge, in the caller's transaction or on
+// its own), or with bun's queries where it is not prepared.
+func (r *Usage) chargeOne(ctx context.Context, statement *prepared, c ledger.Charge, period ledger.Period, limit int) (total int, ok bool, err error) {
 	stmt, prepared, err := statement.on(ctx, r.db)
 	if err != nil {
 		return 0, false, fmt.Errorf("charge: %w", err)

@@ -58,6 +58,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"ProfileWithBrain", testProfileWithBrain},
 		{"UsagePeriods", testUsagePeriods},
 		{"ConcurrentCharges", testConcurrentCharges},
+		{"ConcurrentChargesNearLimit", testConcurrentChargesNearLimit},
 		{"MarkLimitReached", testMarkLimitReached},
 		{"UsageStatement", testUsageStatement},
 		{"UsageDaily", testUsageDaily},
@@ -527,6 +528,110 @@ func testConcurrentCharges(t *testing.T, s Stores) {
 	equal(t, "totals of the charges that went through", totals, want)
 	if spent, err := s.Usage.Spent(ctx, "acct_a", period); err != nil || spent != limit {
 		t.Errorf("Spent = %d, %v; want %d", spent, err, limit)
+	}
+}
+
+// testConcurrentChargesNearLimit charges several accounts at once, many charges each, around
+// their limits: an account with room for all its charges, accounts with room for some (one of
+// them with charges of two costs), one with none left and one whose period has no counter yet.
+// Every charge that went through must have its own counter value, no counter may pass its limit,
+// and every refused charge must not fit the counter at the end (a counter only grows, so it did
+// not fit when it was refused either): exactly the excess is refused.
+func testConcurrentChargesNearLimit(t *testing.T, s Stores) {
+	ctx := t.Context()
+	period := ledger.PeriodAt(t0)
+	type acct struct {
+		id           string
+		limit, start int   // start: spent before (-1: no counter row yet)
+		costs        []int // one charge each
+	}
+	ones := func(n int) []int { return slices.Repeat([]int{1}, n) }
+	accts := []acct{
+		{"acct_room", 100, 40, ones(30)},
+		{"acct_near", 20, 12, ones(25)},
+		{"acct_edge", 30, 29, ones(10)},
+		{"acct_full", 10, 10, ones(5)},
+		{"acct_new", 8, -1, ones(12)},
+		{"acct_mixed", 25, 5, append(ones(12), slices.Repeat([]int{3}, 8)...)},
+	}
+	for _, a := range accts {
+		createAccounts(t, s, a.id)
+		if a.start >= 0 {
+			// Open the period with the spending it starts from (a charge of that cost).
+			if _, ok, err := s.Usage.Charge(ctx, newCharge("chg_"+a.id+"_start", a.id, a.start), period, a.limit); err != nil || !ok {
+				t.Fatalf("opening charge of %s: %t, %v", a.id, ok, err)
+			}
+		}
+	}
+	type outcome struct {
+		acct        int
+		cost, spent int
+		ok          bool
+	}
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		outcomes []outcome
+		start    = make(chan struct{})
+	)
+	for ai, a := range accts {
+		for i, cost := range a.costs {
+			wg.Go(func() {
+				<-start
+				id := fmt.Sprintf("chg_%s_%02d", a.id, i)
+				spent, ok, err := s.Usage.Charge(ctx, newCharge(id, a.id, cost), period, a.limit)
+				if err != nil {
+					t.Errorf("Charge %s: %v", id, err)
+					return
+				}
+				mu.Lock()
+				outcomes = append(outcomes, outcome{ai, cost, spent, ok})
+				mu.Unlock()
+			})
+		}
+	}
+	close(start)
+	wg.Wait()
+	for ai, a := range accts {
+		final, err := s.Usage.Spent(ctx, a.id, period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := max(a.start, 0)
+		sum, seen := base, map[int]bool{}
+		var refused, charged int
+		for _, o := range outcomes {
+			switch {
+			case o.acct != ai:
+			case o.ok:
+				charged++
+				sum += o.cost
+				if seen[o.spent] || o.spent-o.cost < base || o.spent > a.limit {
+					t.Errorf("%s: a charge of %d went through with the counter at %d after it (start %d, limit %d, seen before: %t)",
+						a.id, o.cost, o.spent, base, a.limit, seen[o.spent])
+				}
+				seen[o.spent] = true
+			default:
+				refused++
+				if final+o.cost <= a.limit {
+					t.Errorf("%s: a charge of %d was refused, yet the counter ends at %d of %d", a.id, o.cost, final, a.limit)
+				}
+				if o.spent > a.limit || o.spent < base {
+					t.Errorf("%s: a refused charge reports the counter at %d (start %d, limit %d)", a.id, o.spent, base, a.limit)
+				}
+			}
+		}
+		if final != sum || final > a.limit {
+			t.Errorf("%s: counter = %d; want the %d charges that went through, %d, within the limit %d", a.id, final, charged, sum, a.limit)
+		}
+		if charged+refused != len(a.costs) {
+			t.Errorf("%s: %d charged + %d refused; want %d", a.id, charged, refused, len(a.costs))
+		}
+		if slices.Max(a.costs) == 1 {
+			if want := min(len(a.costs), a.limit-base); charged != want {
+				t.Errorf("%s: %d charges went through; want %d", a.id, charged, want)
+			}
+		}
 	}
 }
 
