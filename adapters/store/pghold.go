@@ -32,8 +32,8 @@ import (
 // wrote nothing (one statement, one transaction): its charges are then made one by one as well.
 //
 // One process writes one group at a time (pgHoldWriters). The statement first locks the counters
-// it will raise in the order of their accounts and periods (locked: a CTE that locks rows is
-// computed whole, in its order, before the update reads it), the order in which the chat
+// it will raise in the order of their accounts and periods (locked: sorted, and the update
+// joins it, so that its row locks are taken in that order whatever the plan), the order in which the chat
 // exchanges' groups (pggroup.go) and the groups of other processes take them, so that they wait
 // for each other rather than deadlock. Were Postgres to end the statement as a deadlock all the
 // same, it wrote nothing, and its charges are made one by one.
