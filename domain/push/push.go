@@ -3,6 +3,8 @@
 package push
 
 import (
+	"bytes"
+	"crypto/ecdh"
 	"encoding/base64"
 	"errors"
 	"strings"
@@ -128,3 +130,43 @@ func (k Keys) String() string { return "vapid " + k.Public }
 
 // GoString is String, for %#v.
 func (k Keys) GoString() string { return k.String() }
+
+// CheckKeys checks a VAPID key pair given by the operator: public an uncompressed P-256 point and
+// private its 32-byte scalar, both base64url, the one the other's public key. The error never
+// holds the private key.
+func CheckKeys(public, private string) error {
+	pub, err := decodeKey(public)
+	if err != nil || len(pub) != 65 || pub[0] != 4 {
+		return errors.New("the public key is not an uncompressed P-256 point in base64url (65 bytes)")
+	}
+	priv, err := decodeKey(private)
+	if err != nil || len(priv) != 32 {
+		return errors.New("the private key is not a P-256 scalar in base64url (32 bytes)")
+	}
+	k, err := ecdh.P256().NewPrivateKey(priv)
+	if err != nil {
+		return errors.New("the private key is not a valid P-256 scalar")
+	}
+	if !bytes.Equal(k.PublicKey().Bytes(), pub) {
+		return errors.New("the private key does not belong to the public key")
+	}
+	return nil
+}
+
+// CheckSubject checks the VAPID subject: a mailto: address or an https URL (RFC 8292 section 2.1).
+func CheckSubject(subject string) error {
+	if (strings.HasPrefix(subject, "mailto:") && strings.Contains(subject, "@")) ||
+		(strings.HasPrefix(subject, "https://") && len(subject) > len("https://")) {
+		return nil
+	}
+	return errors.New("the subject must be a mailto: address or an https URL, e.g. mailto:ops@example.com")
+}
+
+// DefaultSubject is the subject when the operator gives none: the service's public address when
+// it is https, else a mailto: address of no one.
+func DefaultSubject(publicURL string) string {
+	if strings.HasPrefix(publicURL, "https://") {
+		return publicURL
+	}
+	return "mailto:no-reply@localhost"
+}

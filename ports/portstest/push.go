@@ -1,7 +1,6 @@
 package portstest
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -86,10 +85,10 @@ func testPushSaveGetListDelete(t *testing.T, s PushStores) {
 	equal(t, "List(acct_b)", pushIDs(t, s, "acct_b"), []string{"push_3"})
 
 	// Another account's subscription is not found, and stays.
-	if _, err := s.Push.Get(ctx, "acct_a", "push_3"); !isNotFound(err) {
+	if _, err := s.Push.Get(ctx, "acct_a", "push_3"); !domain.IsNotFound(err) {
 		t.Errorf("Get(acct_a, push_3) = %v, want not_found", err)
 	}
-	if err := s.Push.Delete(ctx, "acct_a", "push_3"); !isNotFound(err) {
+	if err := s.Push.Delete(ctx, "acct_a", "push_3"); !domain.IsNotFound(err) {
 		t.Errorf("Delete(acct_a, push_3) = %v, want not_found", err)
 	}
 	equal(t, "List(acct_b) after A's delete", pushIDs(t, s, "acct_b"), []string{"push_3"})
@@ -97,17 +96,12 @@ func testPushSaveGetListDelete(t *testing.T, s PushStores) {
 		t.Fatalf("Delete: %v", err)
 	}
 	equal(t, "List(acct_a) after delete", pushIDs(t, s, "acct_a"), []string{"push_2"})
-	if err := s.Push.Delete(ctx, "acct_a", "push_1"); !isNotFound(err) {
+	if err := s.Push.Delete(ctx, "acct_a", "push_1"); !domain.IsNotFound(err) {
 		t.Errorf("Delete again = %v, want not_found", err)
 	}
-	if _, err := s.Push.Save(ctx, newPush("push_x", "acct_none", "https://push.example/x", t0), push.MaxPerAccount); !isNotFound(err) {
+	if _, err := s.Push.Save(ctx, newPush("push_x", "acct_none", "https://push.example/x", t0), push.MaxPerAccount); !domain.IsNotFound(err) {
 		t.Errorf("Save for an unknown account = %v, want not_found", err)
 	}
-}
-
-func isNotFound(err error) bool {
-	var de *domain.Error
-	return errors.As(err, &de) && de.Code == domain.CodeNotFound
 }
 
 // testPushSameEndpoint: saving an endpoint again keeps its id and takes the new keys and time.
