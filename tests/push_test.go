@@ -25,6 +25,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
 	"golang.org/x/crypto/hkdf"
 )
 
@@ -316,4 +318,72 @@ func testPushSaleAlert(t *testing.T, s stack) {
 		p := owner.get("/app/notifications")
 		return len(pushRowID.FindAllString(p.body, -1)) == 0 && strings.Contains(p.body, "No device is alerted yet."), p.body
 	})
+}
+
+// TestPushButtonBrowser drives the notifications page's push buttons in headless Chromium. The
+// browser's push service cannot be reached from a test, so the page's PushManager is stood in for
+// (before the console's script runs) by one that answers with the test's subscription, on
+// loopback; everything else is the console's: its service worker registered for /app/, the
+// subscription posted with the CSRF token, the device listed, then removed by Stop alerting.
+func TestPushButtonBrowser(t *testing.T) {
+	binaries(t)
+	chromium := chromiumPath(t)
+	s := newEmbedded(t)
+	api := s.startAPI(t, "SVC_ALLOW_PRIVATE_TARGETS", "true")
+	consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	ps := newPushService(t)
+	form := newPushBrowser(t).form(ps.srv.URL + "/push/chromium")
+	ctx := browser(t, chromium)
+	fake := `(() => {
+  const sub = {
+    endpoint: ` + jsString(form.Get("endpoint")) + `,
+    toJSON() { return { endpoint: this.endpoint, keys: { p256dh: ` + jsString(form.Get("p256dh")) + `, auth: ` + jsString(form.Get("auth")) + ` } }; },
+    unsubscribe() { localStorage.removeItem("push-sub"); return Promise.resolve(true); },
+  };
+  PushManager.prototype.subscribe = function (opts) {
+    const k = new Uint8Array(opts.applicationServerKey);
+    localStorage.setItem("push-key", btoa(String.fromCharCode(...k)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""));
+    localStorage.setItem("push-visible", String(opts.userVisibleOnly));
+    localStorage.setItem("push-sub", "1");
+    return Promise.resolve(sub);
+  };
+  PushManager.prototype.getSubscription = function () { return Promise.resolve(localStorage.getItem("push-sub") ? sub : null); };
+})();`
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: fake}); err != nil {
+		t.Fatal(err)
+	}
+	runJS(t, ctx, "open the notifications page", chromedp.Navigate(api.URL()+"/app/notifications"))
+	waitJS(t, ctx, "the sign-in page", `location.pathname === "/app/login" && !!document.querySelector("#password")`)
+	runJS(t, ctx, "sign in",
+		chromedp.SendKeys(chromedp.CSS("#email"), "lu@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "correct horse battery"),
+		chromedp.Click(chromedp.CSS(`form[action="/app/login"] button[type=submit]`)))
+	waitJS(t, ctx, "the push buttons, this device not alerted",
+		`location.pathname === "/app/notifications" && !document.querySelector("#push-form").hidden && document.querySelector("#push-unsupported").hidden &&
+		 !document.querySelector("#push-enable").hidden && document.querySelector("#push-disable").hidden &&
+		 document.querySelector("#push-status").textContent === "This device is not alerted."`)
+
+	runJS(t, ctx, "Alert me on this device", chromedp.Click(chromedp.CSS("#push-enable")))
+	waitJS(t, ctx, "the device listed, this device alerted",
+		`document.querySelectorAll("#push-devices tbody tr").length === 1 && !document.querySelector("#push-disable").hidden &&
+		 document.querySelector("#push-status").textContent === "This device is alerted."`)
+	wantJS(t, ctx, "subscribed with the VAPID key, user-visible only",
+		`localStorage.getItem("push-key") === document.querySelector("#push-form").dataset.key && localStorage.getItem("push-visible") === "true"`)
+	waitJS(t, ctx, "the console's service worker controls the page",
+		`!!navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL.endsWith("/app/sw.js")`)
+	if p := pushRowID.FindAllString(evaluate[string](t, ctx, "the page", `document.body.innerHTML`), -1); len(p) != 1 {
+		t.Errorf("devices listed: %v", p)
+	}
+	consoleShot(t, ctx, "notifications-push")
+
+	runJS(t, ctx, "Stop alerting this device", chromedp.Click(chromedp.CSS("#push-disable")))
+	waitJS(t, ctx, "no device listed, this device not alerted",
+		`!document.querySelector("#push-devices") && !document.querySelector("#push-enable").hidden && localStorage.getItem("push-sub") === null &&
+		 document.querySelector("#push-status").textContent === "This device is not alerted."`)
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

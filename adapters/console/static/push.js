@@ -14,7 +14,7 @@
   var enable = document.getElementById("push-enable");
   var disable = document.getElementById("push-disable");
   var status = document.getElementById("push-status");
-  var say = function (key) { status.textContent = form.getAttribute("data-" + key); };
+  var say = function (key) { status.textContent = form.getAttribute("data-say-" + key); };
 
   // The base64url VAPID key as the bytes pushManager.subscribe takes.
   var keyBytes = function (b64url) {
