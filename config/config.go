@@ -19,6 +19,7 @@ import (
 	"github.com/caarlos0/env/v11"
 
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/domain/push"
 	"github.com/svcagent/svc/domain/ratelimit"
 )
 
@@ -72,10 +73,15 @@ type Config struct {
 	SweepInterval         time.Duration  `env:"SVC_SWEEP_INTERVAL" envDefault:"5s"`
 	SecretKey             string         `env:"SVC_SECRET_KEY"`
 	SMTPURL               string         `env:"SVC_SMTP_URL"`
-	MailFrom              string         `env:"SVC_MAIL_FROM" envDefault:"svc <no-reply@localhost>"`
-	TrustedProxies        []string       `env:"SVC_TRUSTED_PROXIES" envSeparator:","`
-	WhatsAppAPIURL        string         `env:"SVC_WHATSAPP_API_URL" envDefault:"https://graph.facebook.com/v21.0"`
-	TelegramAPIURL        string         `env:"SVC_TELEGRAM_API_URL" envDefault:"https://api.telegram.org"`
+	// VAPID* are the Web Push key pair (base64url, as web-push generate-vapid-keys prints them)
+	// and subject (mailto: or https:); without the pair one is made once and kept in the store.
+	VAPIDPublicKey  string   `env:"SVC_VAPID_PUBLIC_KEY"`
+	VAPIDPrivateKey string   `env:"SVC_VAPID_PRIVATE_KEY"`
+	VAPIDSubject    string   `env:"SVC_VAPID_SUBJECT"`
+	MailFrom        string   `env:"SVC_MAIL_FROM" envDefault:"svc <no-reply@localhost>"`
+	TrustedProxies  []string `env:"SVC_TRUSTED_PROXIES" envSeparator:","`
+	WhatsAppAPIURL  string   `env:"SVC_WHATSAPP_API_URL" envDefault:"https://graph.facebook.com/v21.0"`
+	TelegramAPIURL  string   `env:"SVC_TELEGRAM_API_URL" envDefault:"https://api.telegram.org"`
 }
 
 // DefaultMetricsAddr is where svc-api serves /metrics when SVC_METRICS_ADDR is not set: loopback
@@ -207,6 +213,18 @@ func (c *Config) validate() error {
 	if c.SMTPURL != "" {
 		if sch := schemeOf(c.SMTPURL); sch != "smtp" && sch != "smtps" {
 			bad("SVC_SMTP_URL", "must start with smtp:// or smtps://")
+		}
+	}
+	if (c.VAPIDPublicKey == "") != (c.VAPIDPrivateKey == "") {
+		bad("SVC_VAPID_PRIVATE_KEY", "SVC_VAPID_PUBLIC_KEY and SVC_VAPID_PRIVATE_KEY are set together, or neither")
+	} else if c.VAPIDPublicKey != "" {
+		if err := push.CheckKeys(c.VAPIDPublicKey, c.VAPIDPrivateKey); err != nil {
+			bad("SVC_VAPID_PRIVATE_KEY", "%v", err)
+		}
+	}
+	if c.VAPIDSubject != "" {
+		if err := push.CheckSubject(c.VAPIDSubject); err != nil {
+			bad("SVC_VAPID_SUBJECT", "%v", err)
 		}
 	}
 	if c.Env == EnvProduction && c.SecretKey == "" {

@@ -1,6 +1,9 @@
 package config
 
 import (
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -169,6 +172,47 @@ func TestSetup(t *testing.T) {
 			}
 			if got := c.Setup(); got != tt.want {
 				t.Fatalf("Setup() = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestVAPID: the Web Push key pair is set whole or not at all, and must be a pair; the subject is
+// a mailto: address or an https URL; no error shows the private key.
+func TestVAPID(t *testing.T) {
+	k, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := ecdh.P256().GenerateKey(rand.Reader)
+	pub, priv := base64.RawURLEncoding.EncodeToString(k.PublicKey().Bytes()), base64.RawURLEncoding.EncodeToString(k.Bytes())
+	otherPub := base64.RawURLEncoding.EncodeToString(other.PublicKey().Bytes())
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string // the variable named; "" loads
+	}{
+		{"a pair and a subject", map[string]string{"SVC_VAPID_PUBLIC_KEY": pub, "SVC_VAPID_PRIVATE_KEY": priv, "SVC_VAPID_SUBJECT": "mailto:ops@example.com"}, ""},
+		{"none", map[string]string{}, ""},
+		{"the public key alone", map[string]string{"SVC_VAPID_PUBLIC_KEY": pub}, "SVC_VAPID_PRIVATE_KEY"},
+		{"the private key alone", map[string]string{"SVC_VAPID_PRIVATE_KEY": priv}, "SVC_VAPID_PRIVATE_KEY"},
+		{"keys of two pairs", map[string]string{"SVC_VAPID_PUBLIC_KEY": otherPub, "SVC_VAPID_PRIVATE_KEY": priv}, "SVC_VAPID_PRIVATE_KEY"},
+		{"a subject without mailto:", map[string]string{"SVC_VAPID_SUBJECT": "ops@example.com"}, "SVC_VAPID_SUBJECT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(lookup(tt.env))
+			if tt.wantErr == "" {
+				if err != nil || c.VAPIDPublicKey != tt.env["SVC_VAPID_PUBLIC_KEY"] {
+					t.Fatalf("Load = %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("Load = %v, want an error naming %s", err, tt.wantErr)
+			}
+			if strings.Contains(err.Error(), priv) {
+				t.Errorf("the error shows the private key: %v", err)
 			}
 		})
 	}

@@ -311,6 +311,8 @@ var consoleRoutes = []struct{ method, path string }{
 	{"POST", "/app/webhooks/{webhook}/deliveries/{event}/redeliver"},
 	{"GET", "/app/conversions"},
 	{"GET", "/app/notifications"},
+	{"POST", "/app/notifications/push"},
+	{"POST", "/app/notifications/push/{push}/remove"},
 }
 
 // TestConsoleIsolation: signed out, every owner route sends to sign in; signed in as account A,
@@ -339,8 +341,18 @@ func testConsoleIsolation(t *testing.T, s stack) {
 	if len(betaFAQ) != 1 {
 		t.Fatalf("B's FAQ: %v", betaFAQ)
 	}
+	// B's owner has a browser alerted by Web Push.
+	beta := newOwnerBrowser(t, api.URL())
+	beta.signIn("beta@example.com", "another horse battery")
+	if p := beta.post("/app/notifications", "/app/notifications/push", newPushBrowser(t).form("http://127.0.0.1:9/beta-push")); p.status != http.StatusSeeOther {
+		t.Fatalf("B subscribes a browser: %d\n%s", p.status, p.body)
+	}
+	betaPush := pushRowID.FindStringSubmatch(beta.get("/app/notifications").body)
+	if betaPush == nil {
+		t.Fatal("B's notifications page lists no device")
+	}
 	ids := strings.NewReplacer("{key}", b.keyID, "{conversation}", "beta-conv", "{webhook}", hook.str("id"), "{event}", "evt_none",
-		"{faq}", fmt.Sprint(betaFAQ[0]["id"]))
+		"{faq}", fmt.Sprint(betaFAQ[0]["id"]), "{push}", betaPush[1])
 
 	// Signed out: every owner route sends to the sign-in page (a POST with a valid CSRF token).
 	anon := newOwnerBrowser(t, api.URL())
@@ -374,9 +386,9 @@ func testConsoleIsolation(t *testing.T, s stack) {
 			t.Errorf("A: %s %s: %d, want 404", r.method, path, p.status)
 		}
 	}
-	for _, path := range []string{"/app/keys", "/app/brain", "/app/conversations", "/app/webhooks", "/app/", "/app/agent"} {
+	for _, path := range []string{"/app/keys", "/app/brain", "/app/conversations", "/app/webhooks", "/app/", "/app/agent", "/app/notifications"} {
 		p := a.get(path)
-		for _, secret := range []string{b.keyID, "beta-secret", "Beta Customer", "hooks.beta.example", "Beta Shoes", chatBusiness, chatEmail} {
+		for _, secret := range []string{b.keyID, "beta-secret", "Beta Customer", "hooks.beta.example", "Beta Shoes", chatBusiness, chatEmail, "beta-push", betaPush[1]} {
 			if strings.Contains(p.body, secret) {
 				t.Errorf("A: GET %s shows B's %q", path, secret)
 			}
@@ -394,6 +406,13 @@ func testConsoleIsolation(t *testing.T, s stack) {
 	}
 	if r := call(t, "GET", api.URL()+"/v1/account", bearer(b.key)...); r.status != http.StatusOK {
 		t.Errorf("B's key after A's tries: %s", r)
+	}
+	// A's subscribing a browser of the same endpoint makes A's own subscription, B's stays.
+	if p := a.post("/app/notifications", "/app/notifications/push", newPushBrowser(t).form("http://127.0.0.1:9/beta-push")); p.status != http.StatusSeeOther {
+		t.Errorf("A subscribes a browser: %d", p.status)
+	}
+	if rows := pushRowID.FindAllStringSubmatch(beta.get("/app/notifications").body, -1); len(rows) != 1 || rows[0][1] != betaPush[1] {
+		t.Errorf("B's devices after A's tries: %v, want %s only", rows, betaPush[1])
 	}
 	if swaOf(t, s, b.id, b.keyID) {
 		t.Error("A turned on Send without approval on B's key")

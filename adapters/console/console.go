@@ -152,6 +152,7 @@ func (c *Console) routes() *gin.Engine {
 
 	r.GET(Prefix, func(ctx *gin.Context) { ctx.Redirect(http.StatusMovedPermanently, Prefix+"/") })
 	r.GET(Prefix+"/static/*file", c.static)
+	r.GET(Prefix+"/sw.js", c.serviceWorker)
 
 	app := r.Group(Prefix, c.CSRF)
 	app.GET("/login", c.loginPage)
@@ -187,6 +188,7 @@ func (c *Console) routes() *gin.Engine {
 	owner.POST("/webhooks/:id/deliveries/:event_id/redeliver", c.redeliver)
 	owner.GET("/conversions", c.conversions)
 	owner.GET("/notifications", c.notifications)
+	c.pushRoutes(owner)
 	c.pluginRoutes(owner)
 	return r
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/svcagent/svc/domain/event"
 	kdomain "github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/profile"
+	"github.com/svcagent/svc/domain/push"
 	"github.com/svcagent/svc/domain/ratelimit"
 	"github.com/svcagent/svc/domain/webhook"
 	"github.com/svcagent/svc/domain/widget"
@@ -451,11 +452,20 @@ func (c *Console) renderConversions(ctx *gin.Context, status int, r conversions.
 	c.render(ctx, status, "conversions", data)
 }
 
+// notifications lists the latest notifications, and the browsers alerted of them by Web Push with
+// what turns this one on or off (push.go).
 func (c *Console) notifications(ctx *gin.Context) {
-	list, err := c.uc.Notifications.List(ctx, c.acct(ctx).ID, 100)
+	acct := c.acct(ctx)
+	list, err := c.uc.Notifications.List(ctx, acct.ID, 100)
 	if err != nil {
 		c.fail(ctx, err)
 		return
 	}
-	c.render(ctx, http.StatusOK, "notifications", map[string]any{"Notifications": list})
+	devices, err := c.uc.Notifications.Devices(ctx, acct.ID)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.render(ctx, http.StatusOK, "notifications", map[string]any{"Notifications": list, "Devices": devices,
+		"PublicKey": c.uc.Notifications.PublicKey(), "MaxDevices": push.MaxPerAccount})
 }

@@ -43,6 +43,7 @@ var Set = wire.NewSet(
 	NewPlugins, wire.Bind(new(ports.PluginRequests), new(*Plugins)), wire.Bind(new(ports.PluginSites), new(*Plugins)),
 	wire.Bind(new(ports.PluginOrders), new(*Plugins)),
 	NewOwners, wire.Bind(new(ports.Owners), new(*Owners)),
+	NewPushSubscriptions, wire.Bind(new(ports.PushSubscriptions), new(*PushSubscriptions)),
 )
 
 var (

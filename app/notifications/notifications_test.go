@@ -30,21 +30,24 @@ type env struct {
 	notifications *store.Notifications
 	outbox        *store.Outbox
 	mailer        *mock.MockMailer
+	pusher        *mock.MockPushSender
 	clock         *clock
 }
 
 // newEnv builds the notifier over a real SQLite store with acct_mail (whose owner has an e-mail
-// address) and acct_quiet (whose owner has none); the mailer is a mock that fails the test when
-// called unexpectedly.
+// address) and acct_quiet (whose owner has none); the mailer and the push sender are mocks that
+// fail the test when called unexpectedly.
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	db := storetest.SQLite(t)
 	mail := storetest.Account("acct_mail", now)
 	mail.OwnerEmail = "lu@example.com"
 	accts := storetest.Accounts(t, db, mail, storetest.Account("acct_quiet", now))
-	e := &env{notifications: store.NewNotifications(db), outbox: store.NewOutbox(db), mailer: mock.NewMockMailer(gomock.NewController(t)),
-		clock: &clock{now}}
-	e.notifier = notifications.New(accts, e.notifications, e.outbox, e.mailer, e.clock)
+	ctrl := gomock.NewController(t)
+	e := &env{notifications: store.NewNotifications(db), outbox: store.NewOutbox(db), mailer: mock.NewMockMailer(ctrl),
+		pusher: mock.NewMockPushSender(ctrl), clock: &clock{now}}
+	e.notifier = notifications.New(notifications.Deps{Accounts: accts, Notifications: e.notifications, Outbox: e.outbox, Mailer: e.mailer,
+		Clock: e.clock, Subscriptions: store.NewPushSubscriptions(db), Pusher: e.pusher}, notifications.Options{AllowPrivate: true})
 	return e
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/adapters/unconnected"
 	"github.com/svcagent/svc/adapters/webhookhttp"
+	"github.com/svcagent/svc/adapters/webpush"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/chat"
@@ -117,7 +118,25 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	pushKeys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, pushKeys)
+	webpushSender := webpush.New(webpushOptions)
+	notificationsDeps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, pushKeys)
+	notifier := notifications.New(notificationsDeps, notificationsOptions)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -363,7 +382,25 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	pushKeys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, pushKeys)
+	webpushSender := webpush.New(webpushOptions)
+	notificationsDeps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, pushKeys)
+	notifier := notifications.New(notificationsDeps, notificationsOptions)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -608,7 +645,25 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	pushKeys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, pushKeys)
+	webpushSender := webpush.New(webpushOptions)
+	notificationsDeps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, pushKeys)
+	notifier := notifications.New(notificationsDeps, notificationsOptions)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -854,7 +909,25 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	pushKeys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, pushKeys)
+	webpushSender := webpush.New(webpushOptions)
+	notificationsDeps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, pushKeys)
+	notifier := notifications.New(notificationsDeps, notificationsOptions)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -1108,7 +1181,26 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	pushKeys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, pushKeys)
+	webpushSender := webpush.New(webpushOptions)
+	notificationsDeps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, pushKeys)
+	notifier := notifications.New(notificationsDeps, notificationsOptions)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -1380,7 +1472,26 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	pushKeys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, pushKeys)
+	webpushSender := webpush.New(webpushOptions)
+	notificationsDeps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, pushKeys)
+	notifier := notifications.New(notificationsDeps, notificationsOptions)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -1651,7 +1762,26 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	pushKeys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, pushKeys)
+	webpushSender := webpush.New(webpushOptions)
+	notificationsDeps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, pushKeys)
+	notifier := notifications.New(notificationsDeps, notificationsOptions)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
@@ -1923,7 +2053,26 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		cleanup()
 		return nil, nil, err
 	}
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	pushKeys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, pushKeys)
+	webpushSender := webpush.New(webpushOptions)
+	notificationsDeps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, pushKeys)
+	notifier := notifications.New(notificationsDeps, notificationsOptions)
 	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,

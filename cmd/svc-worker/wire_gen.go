@@ -17,6 +17,7 @@ import (
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/adapters/webhookhttp"
+	"github.com/svcagent/svc/adapters/webpush"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
@@ -63,8 +64,26 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
-	deps := webhooks.Deps{
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	keys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, keys)
+	webpushSender := webpush.New(webpushOptions)
+	deps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, keys)
+	notifier := notifications.New(deps, notificationsOptions)
+	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
 		Deliveries: deliveries,
@@ -75,7 +94,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Clock:      system,
 	}
 	webhooksOptions := boot.WebhookOptions(cfg)
-	manager := webhooks.New(deps, webhooksOptions)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	connections := store.NewConnections(db)
 	conversations := store.NewConversations(db)
 	storeKnowledge := store.NewKnowledge(db)
@@ -181,8 +200,26 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
-	deps := webhooks.Deps{
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	keys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, keys)
+	webpushSender := webpush.New(webpushOptions)
+	deps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, keys)
+	notifier := notifications.New(deps, notificationsOptions)
+	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
 		Deliveries: deliveries,
@@ -193,7 +230,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 		Clock:      system,
 	}
 	webhooksOptions := boot.WebhookOptions(cfg)
-	manager := webhooks.New(deps, webhooksOptions)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	connections := store.NewConnections(db)
 	conversations := store.NewConversations(db)
 	storeKnowledge := store.NewKnowledge(db)
@@ -300,8 +337,26 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
-	deps := webhooks.Deps{
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	keys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, keys)
+	webpushSender := webpush.New(webpushOptions)
+	deps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, keys)
+	notifier := notifications.New(deps, notificationsOptions)
+	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
 		Deliveries: deliveries,
@@ -312,7 +367,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 		Clock:      system,
 	}
 	webhooksOptions := boot.WebhookOptions(cfg)
-	manager := webhooks.New(deps, webhooksOptions)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	connections := store.NewConnections(db)
 	conversations := store.NewConversations(db)
 	storeKnowledge := store.NewKnowledge(db)
@@ -418,8 +473,26 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 		return nil, nil, err
 	}
 	system := clock.New()
-	notifier := notifications.New(storeAccounts, storeNotifications, watched, mailer, system)
-	deps := webhooks.Deps{
+	pushSubscriptions := store.NewPushSubscriptions(db)
+	keys, err := boot.PushKeys(ctx, cfg, settings, aesgcm)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	webpushOptions := boot.PushOptions(cfg, keys)
+	webpushSender := webpush.New(webpushOptions)
+	deps := notifications.Deps{
+		Accounts:      storeAccounts,
+		Notifications: storeNotifications,
+		Outbox:        watched,
+		Mailer:        mailer,
+		Clock:         system,
+		Subscriptions: pushSubscriptions,
+		Pusher:        webpushSender,
+	}
+	notificationsOptions := boot.NotifierOptions(cfg, keys)
+	notifier := notifications.New(deps, notificationsOptions)
+	webhooksDeps := webhooks.Deps{
 		Tx:         tx,
 		Webhooks:   storeWebhooks,
 		Deliveries: deliveries,
@@ -430,7 +503,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 		Clock:      system,
 	}
 	webhooksOptions := boot.WebhookOptions(cfg)
-	manager := webhooks.New(deps, webhooksOptions)
+	manager := webhooks.New(webhooksDeps, webhooksOptions)
 	connections := store.NewConnections(db)
 	conversations := store.NewConversations(db)
 	storeKnowledge := store.NewKnowledge(db)

@@ -16,6 +16,8 @@ const (
 	TopicDelivery = "webhook.delivery"
 	// TopicMail is an e-mail to an account owner.
 	TopicMail = "notify.mail"
+	// TopicPush is a Web Push alert to one of an account owner's browsers.
+	TopicPush = "notify.push"
 	// TopicMessagingReply is an agent's reply to send to a contact on a messaging app.
 	TopicMessagingReply = "messaging.reply"
 )

@@ -26,6 +26,7 @@ const (
 	TypePing           = outbox.TopicPing
 	TypeDelivery       = outbox.TopicDelivery
 	TypeMail           = outbox.TopicMail
+	TypePush           = outbox.TopicPush
 	TypeMessagingReply = outbox.TopicMessagingReply
 )
 

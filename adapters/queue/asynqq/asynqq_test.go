@@ -118,7 +118,7 @@ func TestEnqueueReplacesArchived(t *testing.T) {
 }
 
 func TestTaskRoundTrip(t *testing.T) {
-	for _, typ := range []string{asynqq.TypeEvent, asynqq.TypePing, asynqq.TypeDelivery, asynqq.TypeMail, asynqq.TypeMessagingReply} {
+	for _, typ := range []string{asynqq.TypeEvent, asynqq.TypePing, asynqq.TypeDelivery, asynqq.TypeMail, asynqq.TypePush, asynqq.TypeMessagingReply} {
 		m := outbox.Message{
 			ID:        "msg_1",
 			AccountID: "acct_1",

@@ -6,12 +6,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
+	webpushgo "github.com/SherClockHolmes/webpush-go"
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 	"github.com/uptrace/bun"
@@ -29,6 +31,7 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/adapters/webhookhttp"
+	"github.com/svcagent/svc/adapters/webpush"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/messaging"
@@ -38,6 +41,7 @@ import (
 	"github.com/svcagent/svc/config"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/domain/push"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -269,12 +273,71 @@ func WebhookOptions(cfg config.Config) webhooks.Options {
 	return webhooks.Options{AllowPrivate: cfg.AllowPrivateTargets}
 }
 
+// PushKeys returns the Web Push (VAPID) key pair: SVC_VAPID_PUBLIC_KEY and SVC_VAPID_PRIVATE_KEY
+// when set; otherwise a pair made once and kept in the store's own settings, the private key
+// sealed by the vault, so that every process of the service signs with the same pair that
+// browsers subscribed with. The subject is SVC_VAPID_SUBJECT, else push.DefaultSubject.
+func PushKeys(ctx context.Context, cfg config.Config, settings *store.Settings, v ports.Vault) (push.Keys, error) {
+	keys := push.Keys{Public: cfg.VAPIDPublicKey, Private: cfg.VAPIDPrivateKey, Subject: cfg.VAPIDSubject}
+	if keys.Subject == "" {
+		keys.Subject = push.DefaultSubject(cfg.PublicURL)
+	}
+	if keys.Public != "" {
+		return keys, nil
+	}
+	private, public, err := webpushgo.GenerateVAPIDKeys()
+	if err != nil {
+		return push.Keys{}, fmt.Errorf("vapid keys: %w", err)
+	}
+	sealed, err := v.Seal(private)
+	if err != nil {
+		return push.Keys{}, fmt.Errorf("vapid keys: %w", err)
+	}
+	raw, err := json.Marshal(storedVAPID{Public: public, SealedPrivate: sealed})
+	if err != nil {
+		return push.Keys{}, fmt.Errorf("vapid keys: %w", err)
+	}
+	kept, err := settings.Ensure(ctx, "vapid_keys", string(raw))
+	if err != nil {
+		return push.Keys{}, err
+	}
+	var stored storedVAPID
+	if err := json.Unmarshal([]byte(kept), &stored); err != nil {
+		return push.Keys{}, fmt.Errorf("vapid keys: the stored pair cannot be read: %w", err)
+	}
+	if keys.Private, err = v.Open(stored.SealedPrivate); err != nil {
+		return push.Keys{}, fmt.Errorf("vapid keys: the stored private key cannot be opened (was SVC_SECRET_KEY changed?): %w", err)
+	}
+	keys.Public = stored.Public
+	if err := push.CheckKeys(keys.Public, keys.Private); err != nil {
+		return push.Keys{}, fmt.Errorf("vapid keys: the stored pair: %w", err)
+	}
+	return keys, nil
+}
+
+// storedVAPID is the generated VAPID pair as the settings keep it.
+type storedVAPID struct {
+	Public        string `json:"public"`
+	SealedPrivate []byte `json:"sealed_private"`
+}
+
+// NotifierOptions returns the notifications' settings.
+func NotifierOptions(cfg config.Config, keys push.Keys) notifications.Options {
+	return notifications.Options{PublicKey: keys.Public, AllowPrivate: cfg.AllowPrivateTargets}
+}
+
+// PushOptions returns the Web Push sender's settings.
+func PushOptions(cfg config.Config, keys push.Keys) webpush.Options {
+	return webpush.Options{Keys: keys, AllowPrivate: cfg.AllowPrivateTargets}
+}
+
 // EventHandlers maps each outbox topic to its handler (the ping topic is built in).
 func EventHandlers(w *webhooks.Manager, n *notifications.Notifier, m *messaging.Service) events.Handlers {
 	return events.Handlers{
 		outbox.TopicEvent:          w.FanOut,
 		outbox.TopicDelivery:       w.Deliver,
 		outbox.TopicMail:           n.SendMail,
+		outbox.TopicPush:           n.SendPush,
 		outbox.TopicMessagingReply: m.Deliver,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/adapters/webhookhttp"
+	"github.com/svcagent/svc/adapters/webpush"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/webhooks"
@@ -27,7 +28,8 @@ var EventSet = wire.NewSet(
 	SenderOptions, webhookhttp.Set,
 	WebhookOptions, webhooks.New, wire.Struct(new(webhooks.Deps), "*"),
 	wire.Bind(new(webhooks.Notifier), new(*notifications.Notifier)),
-	notifications.New,
+	notifications.New, wire.Struct(new(notifications.Deps), "*"), NotifierOptions,
+	PushKeys, PushOptions, webpush.Set,
 	MessagingSet,
 	EventHandlers,
 )
