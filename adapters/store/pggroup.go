@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/svcagent/svc/ports"
 )
@@ -46,23 +45,13 @@ var pgWriters = 2 * max(2, runtime.GOMAXPROCS(0))
 // maxPGGroup bounds the exchanges of one Postgres transaction.
 const maxPGGroup = 16
 
-// pgExchangeCall is one caller's exchange waiting to be written on Postgres.
+// pgExchangeCall is one caller's exchange waiting to be written on Postgres: once its group was
+// written, w and err are set.
 type pgExchangeCall struct {
-	x     ports.Exchange
-	args  []any
-	w     written
-	err   error
-	group []*pgExchangeCall // set before done receives true: the group this caller writes
-	// done receives true when the call is to write group itself, false when it has been written
-	// (w and err are set).
-	done chan bool
-}
-
-// pgExchangeGroups gathers the exchanges waiting for a writer on Postgres.
-type pgExchangeGroups struct {
-	mu      sync.Mutex
-	waiting []*pgExchangeCall
-	writers int // exchanges or groups being written
+	x    ports.Exchange
+	args []any
+	w    written
+	err  error
 }
 
 // exchangePG stores x with stmt (pgExchange, prepared), alone when a writer is free, else in the
@@ -72,44 +61,17 @@ func (r *Conversations) exchangePG(ctx context.Context, stmt *sql.Stmt, x ports.
 	if err != nil {
 		return written{}, err
 	}
-	g := &r.pgGroups
 	call := &pgExchangeCall{x: x, args: args}
-	g.mu.Lock()
-	if g.writers < pgWriters {
-		g.writers++
-		g.mu.Unlock()
-		// The queue is empty whenever a writer is free: write this exchange alone.
+	g, write := r.pgGroups.enter(call, pgWriters)
+	switch {
+	case !write:
+		return call.w, call.err
+	case g == nil:
 		call.w, call.err = pgExchangeOne(ctx, stmt, args)
-	} else {
-		call.done = make(chan bool, 1)
-		g.waiting = append(g.waiting, call)
-		g.mu.Unlock()
-		if !<-call.done {
-			return call.w, call.err
-		}
-		r.writePGGroup(context.WithoutCancel(ctx), stmt, call.group)
+	default:
+		r.writePGGroup(context.WithoutCancel(ctx), stmt, g.calls)
 	}
-	// This writer is done: it hands the waiting exchanges, as the next group, to the first of
-	// them, or frees its place.
-	g.mu.Lock()
-	var next []*pgExchangeCall
-	if len(g.waiting) > 0 {
-		n := min(len(g.waiting), maxPGGroup)
-		next = g.waiting[:n:n]
-		g.waiting = g.waiting[n:]
-	} else {
-		g.writers--
-	}
-	g.mu.Unlock()
-	if next != nil {
-		next[0].group = next
-		next[0].done <- true
-	}
-	for _, c := range call.group {
-		if c != call {
-			c.done <- false
-		}
-	}
+	r.pgGroups.leave(g, maxPGGroup)
 	return call.w, call.err
 }
 

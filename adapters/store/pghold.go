@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -83,7 +82,8 @@ const pgChargeMany = `WITH input AS (
 )
 SELECT n, spent FROM charged`
 
-// pgHoldCall is one caller's charge waiting to be written on Postgres.
+// pgHoldCall is one caller's charge waiting to be written on Postgres: once its group was
+// written, charged and spent, or err, are set (neither: the caller charges alone).
 type pgHoldCall struct {
 	m     *chargeRow
 	limit int
@@ -91,66 +91,24 @@ type pgHoldCall struct {
 	spent   int
 	charged bool  // written by its group: spent is the counter after it
 	err     error // the group's commit failed
-	group   []*pgHoldCall
-	// done receives true when the call is to write group itself, false when its group was
-	// written (charged and spent, or err, are set; neither: the caller charges alone).
-	done chan bool
-}
-
-// pgHoldGroups gathers the charges waiting for a writer on Postgres.
-type pgHoldGroups struct {
-	mu      sync.Mutex
-	waiting []*pgHoldCall
-	writers int // charges or groups being written
 }
 
 // chargeGrouped charges m within limit on Postgres outside a transaction: alone (one, the
 // caller's usual way) when a writer is free, else in the next group of waiting charges (see
-// pgHoldGroups). grouped is false when the caller is to charge m alone, after the group.
+// handoff).
 func (r *Usage) chargeGrouped(ctx context.Context, m *chargeRow, limit int, one func() (int, bool, error)) (total int, ok bool, err error) {
-	g := &r.holds
 	call := &pgHoldCall{m: m, limit: limit}
-	g.mu.Lock()
-	if g.writers < pgHoldWriters {
-		g.writers++
-		g.mu.Unlock()
-		// The queue is empty whenever a writer is free: this charge goes alone.
+	g, write := r.holds.enter(call, pgHoldWriters)
+	switch {
+	case !write:
+		return call.result(one)
+	case g == nil || len(g.calls) == 1:
 		total, ok, err = one()
-	} else {
-		call.done = make(chan bool, 1)
-		g.waiting = append(g.waiting, call)
-		g.mu.Unlock()
-		if !<-call.done {
-			return call.result(one)
-		}
-		if len(call.group) == 1 {
-			total, ok, err = one()
-		} else {
-			r.writeHoldGroup(context.WithoutCancel(ctx), call.group)
-		}
+	default:
+		r.writeHoldGroup(context.WithoutCancel(ctx), g.calls)
 	}
-	// This writer is done: it hands the waiting charges, as the next group, to the first of
-	// them, or frees its place.
-	g.mu.Lock()
-	var next []*pgHoldCall
-	if len(g.waiting) > 0 {
-		n := min(len(g.waiting), maxHoldGroup)
-		next = g.waiting[:n:n]
-		g.waiting = g.waiting[n:]
-	} else {
-		g.writers--
-	}
-	g.mu.Unlock()
-	if next != nil {
-		next[0].group = next
-		next[0].done <- true
-	}
-	for _, c := range call.group {
-		if c != call {
-			c.done <- false
-		}
-	}
-	if len(call.group) > 1 {
+	r.holds.leave(g, maxHoldGroup)
+	if g != nil && len(g.calls) > 1 {
 		return call.result(one)
 	}
 	return total, ok, err
