@@ -184,6 +184,9 @@ func (c *gatedConn) Prepare(query string) (driver.Stmt, error) {
 
 func (c *gatedConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	s, err := c.sqliteConn.PrepareContext(ctx, query)
+	if err != nil && c.staleSchema(ctx, err) {
+		s, err = c.sqliteConn.PrepareContext(ctx, query)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +197,25 @@ func (c *gatedConn) PrepareContext(ctx context.Context, query string) (driver.St
 	}
 	return &gatedStmt{sqliteStmt: ss, conn: c, writes: writes(query)}, nil
 }
+
+// staleSchema reports whether err is a table missing from this connection's copy of the schema,
+// which it has now read again. A connection keeps a copy of the schema, and SQLite reads it again
+// when a table a statement names is missing from it, but not when the table is named in a
+// trigger's body (charge_hold's, connectionSchema): a connection that last ran a statement
+// before another connection made the table (the migrations, at start-up) failed to prepare the
+// charge until it happened to run some other statement. A read of sqlite_schema checks the copy
+// against the database and drops it when it is stale.
+func (c *gatedConn) staleSchema(ctx context.Context, err error) bool {
+	var lite interface{ Code() int }
+	if !errors.As(err, &lite) || lite.Code() != sqliteError || !strings.Contains(err.Error(), "no such table") {
+		return false
+	}
+	_, err = c.sqliteConn.ExecContext(ctx, "SELECT 1 FROM sqlite_schema LIMIT 1", nil)
+	return err == nil
+}
+
+// sqliteError is SQLite's generic error code (SQLITE_ERROR), which a missing table gives.
+const sqliteError = 1
 
 // gatedTx gives the gate back when the transaction ends.
 type gatedTx struct {
