@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -98,6 +99,11 @@ func responsesRequestOf(in responsesIn) (model.Request, error) {
 		var text string
 		if err := json.Unmarshal(in.Instructions, &text); err != nil {
 			return model.Request{}, domain.Invalid("instructions", "instructions must be a string")
+		}
+		if n := utf8.RuneCountInString(text); n > compat.MaxInputChars {
+			// The limit is on the request's text in all; instructions over it alone are named.
+			return model.Request{}, &domain.Error{Code: domain.CodeInputTooLarge, Field: "instructions",
+				Message: fmt.Sprintf("a request may hold at most %d characters of text; its instructions alone have %d", compat.MaxInputChars, n)}
 		}
 		if text != "" {
 			req.Messages = append(req.Messages, model.Message{Role: model.RoleSystem, Content: text})

@@ -427,6 +427,57 @@ func TestAssistantWithUpstream(t *testing.T) {
 	}
 }
 
+// TestAssistantAnswersOnly: svc-assistant calls no tools (spec 4.8), so tool calls an upstream
+// makes anyway never reach the caller, whole or streamed; a reply of tool calls alone is asked
+// for once more, then answers 503 model_unavailable and costs nothing.
+func TestAssistantAnswersOnly(t *testing.T) {
+	call := model.ToolCall{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Lisbon"}`}
+	withCall := func(text string) model.Response {
+		return model.Response{Message: model.Message{Role: model.RoleAssistant, Content: text, ToolCalls: []model.ToolCall{call}},
+			FinishReason: model.FinishToolCalls, Usage: model.Usage{PromptTokens: 9, CompletionTokens: 4}}
+	}
+	asked := Chat{ID: "chatcmpl-a", Model: Assistant, Request: model.Request{Messages: []model.Message{user("weather in Lisbon?")},
+		Tools: []model.Tool{{Name: "get_weather"}}}}
+
+	f := newFixture(t, true)
+	f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(withCall("We open at seven."), nil)
+	r, err := f.svc.Complete(t.Context(), f.caller, asked)
+	if err != nil || len(r.Message.ToolCalls) != 0 || r.FinishReason != model.FinishStop || r.Message.Content != "We open at seven." ||
+		len(f.ledger.charges) != 1 {
+		t.Fatalf("text and a tool call: %+v, %v", r, err)
+	}
+
+	f = newFixture(t, true)
+	f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).Return(withCall(""), nil).Times(2)
+	if _, err = f.svc.Complete(t.Context(), f.caller, asked); code(err) != domain.CodeModelUnavailable || len(f.ledger.charges) != 0 {
+		t.Fatalf("tool calls alone: %v, charges %d", err, len(f.ledger.charges))
+	}
+
+	f = newFixture(t, true)
+	f.upstream.EXPECT().Stream(gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
+		func(_ context.Context, _ model.Request, fn func(model.Chunk) error) (model.Response, error) {
+			for _, ch := range []model.Chunk{
+				{Content: "We open "},
+				{ToolCalls: []model.ToolCallDelta{{Index: 0, ID: "call_1", Name: "get_weather", Arguments: `{"city":"Lisbon"}`}}},
+				{Content: "at seven."},
+			} {
+				if err := fn(ch); err != nil {
+					return model.Response{}, err
+				}
+			}
+			return withCall("We open at seven."), nil
+		})
+	var got []model.Chunk
+	r, err = f.svc.Stream(t.Context(), f.caller, asked, func(ch model.Chunk) error {
+		got = append(got, ch)
+		return nil
+	})
+	if err != nil || len(got) != 2 || len(got[0].ToolCalls)+len(got[1].ToolCalls) != 0 || len(r.Message.ToolCalls) != 0 ||
+		r.FinishReason != model.FinishStop {
+		t.Fatalf("stream: pieces %+v, reply %+v, %v", got, r, err)
+	}
+}
+
 func TestAssistantBuiltInEngine(t *testing.T) {
 	f := newFixture(t, false)
 	f.engine.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, turn conversation.Turn) (conversation.Draft, error) {

@@ -2,6 +2,7 @@ package compat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,6 +36,7 @@ type prepared struct {
 	req      model.Request // what goes to the upstream
 	out      output
 	engine   bool              // the built-in engine answers (svc-assistant without upstream)
+	textOnly bool              // the reply is text alone (svc-assistant with an upstream)
 	turn     conversation.Turn // the engine's turn
 	asked    []model.Message   // the caller's messages, for counting tokens
 	askTools []model.Tool
@@ -71,12 +73,17 @@ func (s *Service) reply(ctx context.Context, p *prepared) (model.Response, error
 		if err != nil {
 			return model.Response{}, err
 		}
-		err = p.out.check(resp)
+		if p.textOnly {
+			resp, err = textOnly(resp)
+		}
+		if err == nil {
+			err = p.out.check(resp)
+		}
 		if err == nil {
 			return resp, nil
 		}
 		if attempt == 1 {
-			return model.Response{}, badOutput(err)
+			return model.Response{}, offFormat(err)
 		}
 	}
 }
@@ -117,6 +124,9 @@ func (s *Service) stream(ctx context.Context, p *prepared, fn func(model.Chunk) 
 	}
 	ids := map[int]string{} // each call's id, made up at its first fragment when the upstream gave none
 	resp, err := s.d.Upstream.Stream(ctx, p.req, func(ch model.Chunk) error {
+		if p.textOnly {
+			ch.ToolCalls = nil
+		}
 		if ch.Content == "" && len(ch.ToolCalls) == 0 {
 			return nil // the end and the usage are told once the reply is charged
 		}
@@ -139,10 +149,43 @@ func (s *Service) stream(ctx context.Context, p *prepared, fn func(model.Chunk) 
 			resp.Message.ToolCalls[i].ID = id
 		}
 	}
+	if p.textOnly {
+		if resp, err = textOnly(resp); err != nil {
+			return model.Response{}, offFormat(err)
+		}
+	}
 	if err := p.out.check(resp); err != nil {
 		return model.Response{}, badOutput(err)
 	}
 	return resp, nil
+}
+
+// errToolsOnly is a reply of svc-assistant made of tool calls alone.
+var errToolsOnly = errors.New("the model answered svc-assistant with tool calls and no text")
+
+// textOnly keeps a reply of svc-assistant to its text (spec 4.8: it answers only, tools ignored):
+// tool calls an upstream made anyway are dropped, and a reply of tool calls alone is no answer.
+func textOnly(r model.Response) (model.Response, error) {
+	if len(r.Message.ToolCalls) == 0 {
+		return r, nil
+	}
+	r.Message.ToolCalls = nil
+	if r.FinishReason == model.FinishToolCalls {
+		r.FinishReason = model.FinishStop
+	}
+	if strings.TrimSpace(r.Message.Content) == "" {
+		return r, errToolsOnly
+	}
+	return r, nil
+}
+
+// offFormat is the error a caller sees for a reply that missed what was asked: text alone of
+// svc-assistant, or the JSON format.
+func offFormat(err error) error {
+	if errors.Is(err, errToolsOnly) {
+		return &domain.Error{Code: domain.CodeModelUnavailable, Err: err, Message: err.Error() + "; try again"}
+	}
+	return badOutput(err)
 }
 
 // paid runs work while the caller's interaction for action is held (see hold): kept when work
@@ -392,7 +435,7 @@ func (s *Service) assistant(ctx context.Context, c Caller, p *prepared, req mode
 	req.Tools, req.ToolChoice = nil, nil
 	if s.d.Upstream != nil {
 		req.Messages = append([]model.Message{{Role: model.RoleSystem, Content: assistantPrompt(turn)}}, answerOnly(req.Messages)...)
-		p.req = req
+		p.req, p.textOnly = req, true
 		return nil
 	}
 	if p.out.json {
