@@ -140,7 +140,8 @@ func (p *Profile) ApplyAppearance(ch AppearancePatch) error {
 			return err
 		}
 		g := copyMap(next.Greeting)
-		for lang, v := range ch.Greeting {
+		for _, lang := range keys(ch.Greeting) { // in order: the same patch is refused the same way
+			v := ch.Greeting[lang]
 			code, err := languageKey("greeting", lang)
 			if err != nil {
 				return err
@@ -165,7 +166,8 @@ func (p *Profile) ApplyAppearance(ch AppearancePatch) error {
 			return err
 		}
 		s := copyMap(next.Suggestions)
-		for lang, v := range ch.Suggestions {
+		for _, lang := range keys(ch.Suggestions) {
+			v := ch.Suggestions[lang]
 			code, err := languageKey("suggestions", lang)
 			if err != nil {
 				return err

@@ -203,3 +203,26 @@ func TestReplyLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyAppearanceRefusesInOrder: a patch with several bad entries is refused the same way
+// each time, for its first bad language in order (Go's maps have no order).
+func TestApplyAppearanceRefusesInOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		patch AppearancePatch
+		want  string
+	}{
+		{"greeting", AppearancePatch{Greeting: map[string]*string{"b!": ptr("Hi"), "a!": ptr("Hi"), "c!": ptr("Hi"), "d!": ptr("Hi")}}, `"a!"`},
+		{"suggestions", AppearancePatch{Suggestions: map[string]*[]string{"b!": {"x"}, "a!": {"x"}, "c!": {"x"}, "d!": {"x"}}}, `"a!"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for range 50 {
+				p := Default("acct_1")
+				err := p.ApplyAppearance(tc.patch)
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("err %v, want the first bad language %s named", err, tc.want)
+				}
+			}
+		})
+	}
+}
