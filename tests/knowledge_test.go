@@ -482,6 +482,9 @@ func TestKnowledge(t *testing.T) {
 					{"empty list", `{"items":[]}`, "items"},
 					{"blank answer", `{"items":[{"question":"Open on Sunday?","answer":"No."},{"question":"Parking?","answer":" "}]}`, "items[1].answer"},
 					{"blank question", `{"items":[{"question":"","answer":"No."}]}`, "items[0].question"},
+					// Items are matched on a question's words: "???" and "!!!" would replace each other.
+					{"a question without a word", `{"items":[{"question":"Parking?","answer":"Yes."},{"question":"???","answer":"No."}]}`, "items[1].question"},
+					{"a question of an emoji", `{"items":[{"question":"\ud83c\udf55","answer":"No."}]}`, "items[0].question"},
 				} {
 					t.Run(tc.name, func(t *testing.T) {
 						r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", tc.body, auth...)

@@ -137,6 +137,10 @@ func ValidateFAQ(items []FAQItem) error {
 			return domain.Invalid(field+".question", "%s.question is required", field)
 		case utf8.RuneCountInString(q) > MaxQuestion:
 			return domain.Invalid(field+".question", "%s.question must be at most %d characters", field, MaxQuestion)
+		case NormalizeQuestion(q) == "":
+			// Items are matched on NormalizeQuestion: a question without a word ("???", an emoji,
+			// a zero-width space) would have the key of every other such question and replace it.
+			return domain.Invalid(field+".question", "%s.question must hold a word (a letter or a digit)", field)
 		}
 		switch a := strings.TrimSpace(it.Answer); {
 		case a == "":

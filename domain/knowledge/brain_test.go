@@ -43,6 +43,40 @@ func TestValidatePages(t *testing.T) {
 	}
 }
 
+// TestValidateFAQ: a question must hold a word, since items are matched on its words
+// (NormalizeQuestion): "???" and "!!!" would be one item, each replacing the other.
+func TestValidateFAQ(t *testing.T) {
+	item := func(q string) knowledge.FAQItem { return knowledge.FAQItem{Question: q, Answer: "Yes."} }
+	tests := []struct {
+		name      string
+		items     []knowledge.FAQItem
+		wantField string // "" when valid
+	}{
+		{"words", []knowledge.FAQItem{item("Open on Sunday?"), item("¿Abren el domingo?"), item("24/7?"), item("営業時間は？")}, ""},
+		{"missing", nil, "items"},
+		{"blank question", []knowledge.FAQItem{item(" ")}, "items[0].question"},
+		{"punctuation only", []knowledge.FAQItem{item("Open?"), item("???")}, "items[1].question"},
+		{"an emoji only", []knowledge.FAQItem{item("🍕")}, "items[0].question"},
+		{"a zero-width space only", []knowledge.FAQItem{item("\u200b")}, "items[0].question"},
+		{"blank answer", []knowledge.FAQItem{{Question: "Open?", Answer: " "}}, "items[0].answer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := knowledge.ValidateFAQ(tt.items)
+			if tt.wantField == "" {
+				if err != nil {
+					t.Fatalf("ValidateFAQ: %v; want nil", err)
+				}
+				return
+			}
+			e, ok := domain.AsError(err)
+			if !ok || e.Code != domain.CodeInvalidRequest || e.Field != tt.wantField {
+				t.Fatalf("ValidateFAQ: %v; want invalid_request naming %q", err, tt.wantField)
+			}
+		})
+	}
+}
+
 func TestCrawlRequestChecked(t *testing.T) {
 	tests := []struct {
 		in        knowledge.CrawlRequest
