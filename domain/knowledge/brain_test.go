@@ -19,6 +19,7 @@ func TestValidatePages(t *testing.T) {
 		{"missing", nil, "pages"},
 		{"distinct urls and pages without one", []knowledge.Page{page("https://lu.example/a"), page(""), page("https://lu.example/b"), page("")}, ""},
 		{"blank content", []knowledge.Page{{URL: "https://lu.example/a", Content: " \n"}}, "pages[0].content"},
+		{"invisible content", []knowledge.Page{{URL: "https://lu.example/a", Content: "\u200b\u2060\ufeff"}}, "pages[0].content"},
 		{"too long content", []knowledge.Page{{Content: strings.Repeat("x", knowledge.MaxPageContent+1)}}, "pages[0].content"},
 		{"too long title", []knowledge.Page{{Title: strings.Repeat("x", knowledge.MaxTitle+1), Content: "x"}}, "pages[0].title"},
 		{"not a web url", []knowledge.Page{page("https://lu.example/a"), page("ftp://lu.example/b")}, "pages[1].url"},
@@ -59,6 +60,7 @@ func TestValidateFAQ(t *testing.T) {
 		{"an emoji only", []knowledge.FAQItem{item("🍕")}, "items[0].question"},
 		{"a zero-width space only", []knowledge.FAQItem{item("\u200b")}, "items[0].question"},
 		{"blank answer", []knowledge.FAQItem{{Question: "Open?", Answer: " "}}, "items[0].answer"},
+		{"invisible answer", []knowledge.FAQItem{{Question: "Open?", Answer: "\u200b\u200b"}}, "items[0].answer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

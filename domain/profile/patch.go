@@ -279,7 +279,7 @@ func languageKey(field, code string) (string, error) {
 // and tabs.
 func text(field, s string, max int, required bool) (string, error) {
 	s = strings.TrimSpace(s)
-	if required && s == "" {
+	if required && !domain.HasVisible(s) { // a business name of zero-width spaces is none
 		return "", domain.Invalid(field, "%s must not be empty", field)
 	}
 	if !utf8.ValidString(s) {

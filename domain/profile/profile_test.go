@@ -45,6 +45,7 @@ func TestApply(t *testing.T) {
 			}
 		}},
 		{name: "empty business name", patch: Patch{BusinessName: ptr(" ")}, wantField: "business_name"},
+		{name: "invisible business name", patch: Patch{BusinessName: ptr("\u200b\u2060")}, wantField: "business_name"},
 		{name: "long business name", patch: Patch{BusinessName: ptr(strings.Repeat("a", MaxBusinessName+1))}, wantField: "business_name"},
 		{name: "languages normalised and deduplicated", patch: Patch{Languages: &[]string{"pt_br", "EN", "pt-BR", "es"}}, check: func(t *testing.T, p Profile) {
 			if strings.Join(p.Languages, ",") != "pt-BR,en,es" {
