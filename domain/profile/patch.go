@@ -146,7 +146,7 @@ func (p *Profile) ApplyAppearance(ch AppearancePatch) error {
 			if err != nil {
 				return err
 			}
-			if v == nil || strings.TrimSpace(*v) == "" {
+			if v == nil || !domain.HasVisible(*v) { // blank: no greeting
 				delete(g, code)
 				continue
 			}

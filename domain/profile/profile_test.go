@@ -127,6 +127,11 @@ func TestApplyAppearance(t *testing.T) {
 				t.Fatalf("%v", a.Greeting)
 			}
 		}},
+		{name: "an invisible greeting removes it, as a blank one does", patch: AppearancePatch{Greeting: map[string]*string{"en": ptr("\u200b")}}, check: func(t *testing.T, a Appearance) {
+			if _, ok := a.Greeting["en"]; ok {
+				t.Fatalf("%v", a.Greeting)
+			}
+		}},
 		{name: "same language twice", patch: AppearancePatch{Greeting: map[string]*string{"en": ptr("Hi"), "EN": ptr("Hello")}}, wantField: "greeting"},
 		{name: "bad greeting language", patch: AppearancePatch{Greeting: map[string]*string{"english!": ptr("Hi")}}, wantField: "greeting"},
 		{name: "long greeting", patch: AppearancePatch{Greeting: map[string]*string{"en": ptr(strings.Repeat("x", MaxGreeting+1))}}, wantField: "greeting.en"},
