@@ -276,10 +276,11 @@ func languageKey(field, code string) (string, error) {
 }
 
 // text trims s and checks its length and that it holds no control characters but line breaks
-// and tabs.
+// and tabs. A text of invisible characters only (zero-width spaces) is blank, as one of spaces:
+// "" when optional (a display name of them would hide the business name), refused when required.
 func text(field, s string, max int, required bool) (string, error) {
 	s = strings.TrimSpace(s)
-	if required && !domain.HasVisible(s) { // a business name of zero-width spaces is none
+	if required && s == "" {
 		return "", domain.Invalid(field, "%s must not be empty", field)
 	}
 	if !utf8.ValidString(s) {
@@ -292,6 +293,12 @@ func text(field, s string, max int, required bool) (string, error) {
 		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' {
 			return "", domain.Invalid(field, "%s holds a control character", field)
 		}
+	}
+	if !domain.HasVisible(s) {
+		if required {
+			return "", domain.Invalid(field, "%s must not be empty", field)
+		}
+		return "", nil
 	}
 	return s, nil
 }

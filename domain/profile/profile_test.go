@@ -141,6 +141,11 @@ func TestApplyAppearance(t *testing.T) {
 			}
 		}},
 		{name: "too many suggestions", patch: AppearancePatch{Suggestions: map[string]*[]string{"en": {"1", "2", "3", "4", "5", "6", "7"}}}, wantField: "suggestions.en"},
+		{name: "an invisible display name is none", patch: AppearancePatch{Name: ptr("\u200b\u2060")}, check: func(t *testing.T, a Appearance) {
+			if a.Name != "" {
+				t.Fatalf("name %q, want none", a.Name)
+			}
+		}},
 		{name: "avatar must be a web URL", patch: AppearancePatch{AvatarURL: ptr("javascript:alert(1)")}, wantField: "avatar_url"},
 		{name: "avatar and name", patch: AppearancePatch{AvatarURL: ptr("https://cdn.example.com/lu.png"), Name: ptr("Lu")}, check: func(t *testing.T, a Appearance) {
 			if a.AvatarURL != "https://cdn.example.com/lu.png" || a.Name != "Lu" {
