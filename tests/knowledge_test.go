@@ -197,6 +197,7 @@ func TestAgent(t *testing.T) {
 					{"no language", "/v1/agent", `{"languages":[]}`, "languages"},
 					{"languages not a list", "/v1/agent", `{"languages":"en"}`, "languages"},
 					{"blank business name", "/v1/agent", `{"business_name":"   "}`, "business_name"},
+					{"invisible business name", "/v1/agent", `{"business_name":"\u200b\u2060"}`, "business_name"},
 					{"contact e-mail", "/v1/agent", `{"contact":{"email":"lu at padaria"}}`, "contact.email"},
 					{"unknown field", "/v1/agent", `{"colour":"red"}`, "colour"},
 					{"a good field with a bad one changes nothing", "/v1/agent", `{"business_name":"Other name","tone":"rude\nand loud"}`, "tone"},
@@ -374,6 +375,7 @@ func TestKnowledge(t *testing.T) {
 					{"no pages", `{"business_summary":"x"}`, "pages"},
 					{"pages not a list", `{"pages":"none"}`, "pages"},
 					{"blank content", `{"pages":[{"url":"https://padaria.test/x","title":"X","content":"  "}]}`, "pages[0].content"},
+					{"invisible content", `{"pages":[{"url":"https://padaria.test/x","title":"X","content":"\u200b\ufeff"}]}`, "pages[0].content"},
 					{"ftp url", `{"pages":[{"url":"https://padaria.test/ok","title":"OK","content":"ok"},{"url":"ftp://padaria.test/x","title":"X","content":"x"}]}`, "pages[1].url"},
 					{"same url twice", `{"pages":[{"url":"https://padaria.test/ok","title":"OK","content":"ok"},{"url":"https://padaria.test/ok","title":"Again","content":"x"}]}`, "pages[1].url"},
 					{"bad site_url", `{"pages":[],"site_url":"padaria"}`, "site_url"},
@@ -482,6 +484,10 @@ func TestKnowledge(t *testing.T) {
 					{"empty list", `{"items":[]}`, "items"},
 					{"blank answer", `{"items":[{"question":"Open on Sunday?","answer":"No."},{"question":"Parking?","answer":" "}]}`, "items[1].answer"},
 					{"blank question", `{"items":[{"question":"","answer":"No."}]}`, "items[0].question"},
+					// Items are matched on a question's words: "???" and "!!!" would replace each other.
+					{"a question without a word", `{"items":[{"question":"Parking?","answer":"Yes."},{"question":"???","answer":"No."}]}`, "items[1].question"},
+					{"a question of an emoji", `{"items":[{"question":"\ud83c\udf55","answer":"No."}]}`, "items[0].question"},
+					{"an invisible answer", `{"items":[{"question":"Parking?","answer":"\u200b\u200b"}]}`, "items[0].answer"},
 				} {
 					t.Run(tc.name, func(t *testing.T) {
 						r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", tc.body, auth...)

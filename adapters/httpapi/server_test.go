@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -143,6 +144,30 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	sort.Strings(routed)
 	if strings.Join(documented, "\n") != strings.Join(routed, "\n") {
 		t.Fatalf("openapi.json and the router differ\ndocumented:\n%s\n\nrouted:\n%s", strings.Join(documented, "\n"), strings.Join(routed, "\n"))
+	}
+}
+
+// TestOpenAPIStatesTheAuthThrottle keeps the API key's description in openapi.json on the
+// throttle of failed authentications as it is (ratelimit.AuthFailures): its burst and the rate
+// after it. An outside client reads the published description, not the code.
+func TestOpenAPIStatesTheAuthThrottle(t *testing.T) {
+	var doc struct {
+		Components struct {
+			SecuritySchemes map[string]struct{ Description string } `json:"securitySchemes"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPISpec, &doc); err != nil {
+		t.Fatal(err)
+	}
+	l := ratelimit.AuthFailures
+	desc := doc.Components.SecuritySchemes["apiKey"].Description
+	for _, want := range []string{
+		fmt.Sprintf("past a burst of %d,", l.Count),
+		fmt.Sprintf("and %d more are allowed each second", l.Count/int(l.Period/time.Second)),
+	} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("the apiKey description does not say %q (ratelimit.AuthFailures is %d per %s):\n%s", want, l.Count, l.Period, desc)
+		}
 	}
 }
 

@@ -3,7 +3,6 @@ package conversation
 import (
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/svcagent/svc/domain"
@@ -35,21 +34,13 @@ const (
 // ValidateMessage checks a customer message: 1 to MaxMessage characters, not blank (spaces and
 // invisible characters only, such as zero-width spaces).
 func ValidateMessage(field, msg string) error {
-	if strings.IndexFunc(msg, visible) < 0 {
+	if !domain.HasVisible(msg) {
 		return domain.Invalid(field, "%s is required: it has no visible character", field)
 	}
 	if n := utf8.RuneCountInString(msg); n > MaxMessage {
 		return domain.Invalid(field, "%s must be at most %d characters (got %d)", field, MaxMessage, n)
 	}
 	return nil
-}
-
-// visible reports whether r shows: not a space, a control or format character (zero-width
-// space, joiners, BOM), a variation selector or another default-ignorable character (Hangul
-// fillers), nor the blank braille pattern.
-func visible(r rune) bool {
-	return !unicode.IsSpace(r) && !unicode.IsControl(r) && r != '\u2800' &&
-		!unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // ValidateID checks a caller-chosen conversation key: 1 to MaxIDLength characters of letters,

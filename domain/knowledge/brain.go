@@ -96,7 +96,7 @@ func ValidatePages(pages []Page) error {
 	seen := make(map[string]int, len(pages)) // url → index of its first page
 	for i, p := range pages {
 		field := fmt.Sprintf("pages[%d]", i)
-		if strings.TrimSpace(p.Content) == "" {
+		if !domain.HasVisible(p.Content) {
 			return domain.Invalid(field+".content", "%s.content is required", field)
 		}
 		if n := utf8.RuneCountInString(p.Content); n > MaxPageContent {
@@ -137,9 +137,13 @@ func ValidateFAQ(items []FAQItem) error {
 			return domain.Invalid(field+".question", "%s.question is required", field)
 		case utf8.RuneCountInString(q) > MaxQuestion:
 			return domain.Invalid(field+".question", "%s.question must be at most %d characters", field, MaxQuestion)
+		case NormalizeQuestion(q) == "":
+			// Items are matched on NormalizeQuestion: a question without a word ("???", an emoji,
+			// a zero-width space) would have the key of every other such question and replace it.
+			return domain.Invalid(field+".question", "%s.question must hold a word (a letter or a digit)", field)
 		}
 		switch a := strings.TrimSpace(it.Answer); {
-		case a == "":
+		case !domain.HasVisible(a): // an answer the customer could not see
 			return domain.Invalid(field+".answer", "%s.answer is required", field)
 		case utf8.RuneCountInString(a) > MaxAnswer:
 			return domain.Invalid(field+".answer", "%s.answer must be at most %d characters", field, MaxAnswer)

@@ -19,6 +19,7 @@ func TestValidatePages(t *testing.T) {
 		{"missing", nil, "pages"},
 		{"distinct urls and pages without one", []knowledge.Page{page("https://lu.example/a"), page(""), page("https://lu.example/b"), page("")}, ""},
 		{"blank content", []knowledge.Page{{URL: "https://lu.example/a", Content: " \n"}}, "pages[0].content"},
+		{"invisible content", []knowledge.Page{{URL: "https://lu.example/a", Content: "\u200b\u2060\ufeff"}}, "pages[0].content"},
 		{"too long content", []knowledge.Page{{Content: strings.Repeat("x", knowledge.MaxPageContent+1)}}, "pages[0].content"},
 		{"too long title", []knowledge.Page{{Title: strings.Repeat("x", knowledge.MaxTitle+1), Content: "x"}}, "pages[0].title"},
 		{"not a web url", []knowledge.Page{page("https://lu.example/a"), page("ftp://lu.example/b")}, "pages[1].url"},
@@ -38,6 +39,41 @@ func TestValidatePages(t *testing.T) {
 			e, ok := domain.AsError(err)
 			if !ok || e.Code != domain.CodeInvalidRequest || e.Field != tt.wantField {
 				t.Fatalf("ValidatePages: %v; want invalid_request naming %q", err, tt.wantField)
+			}
+		})
+	}
+}
+
+// TestValidateFAQ: a question must hold a word, since items are matched on its words
+// (NormalizeQuestion): "???" and "!!!" would be one item, each replacing the other.
+func TestValidateFAQ(t *testing.T) {
+	item := func(q string) knowledge.FAQItem { return knowledge.FAQItem{Question: q, Answer: "Yes."} }
+	tests := []struct {
+		name      string
+		items     []knowledge.FAQItem
+		wantField string // "" when valid
+	}{
+		{"words", []knowledge.FAQItem{item("Open on Sunday?"), item("¿Abren el domingo?"), item("24/7?"), item("営業時間は？")}, ""},
+		{"missing", nil, "items"},
+		{"blank question", []knowledge.FAQItem{item(" ")}, "items[0].question"},
+		{"punctuation only", []knowledge.FAQItem{item("Open?"), item("???")}, "items[1].question"},
+		{"an emoji only", []knowledge.FAQItem{item("🍕")}, "items[0].question"},
+		{"a zero-width space only", []knowledge.FAQItem{item("\u200b")}, "items[0].question"},
+		{"blank answer", []knowledge.FAQItem{{Question: "Open?", Answer: " "}}, "items[0].answer"},
+		{"invisible answer", []knowledge.FAQItem{{Question: "Open?", Answer: "\u200b\u200b"}}, "items[0].answer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := knowledge.ValidateFAQ(tt.items)
+			if tt.wantField == "" {
+				if err != nil {
+					t.Fatalf("ValidateFAQ: %v; want nil", err)
+				}
+				return
+			}
+			e, ok := domain.AsError(err)
+			if !ok || e.Code != domain.CodeInvalidRequest || e.Field != tt.wantField {
+				t.Fatalf("ValidateFAQ: %v; want invalid_request naming %q", err, tt.wantField)
 			}
 		})
 	}

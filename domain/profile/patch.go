@@ -140,12 +140,13 @@ func (p *Profile) ApplyAppearance(ch AppearancePatch) error {
 			return err
 		}
 		g := copyMap(next.Greeting)
-		for lang, v := range ch.Greeting {
+		for _, lang := range keys(ch.Greeting) { // in order: the same patch is refused the same way
+			v := ch.Greeting[lang]
 			code, err := languageKey("greeting", lang)
 			if err != nil {
 				return err
 			}
-			if v == nil || strings.TrimSpace(*v) == "" {
+			if v == nil || !domain.HasVisible(*v) { // blank: no greeting
 				delete(g, code)
 				continue
 			}
@@ -165,7 +166,8 @@ func (p *Profile) ApplyAppearance(ch AppearancePatch) error {
 			return err
 		}
 		s := copyMap(next.Suggestions)
-		for lang, v := range ch.Suggestions {
+		for _, lang := range keys(ch.Suggestions) {
+			v := ch.Suggestions[lang]
 			code, err := languageKey("suggestions", lang)
 			if err != nil {
 				return err
@@ -274,7 +276,8 @@ func languageKey(field, code string) (string, error) {
 }
 
 // text trims s and checks its length and that it holds no control characters but line breaks
-// and tabs.
+// and tabs. A text of invisible characters only (zero-width spaces) is blank, as one of spaces:
+// "" when optional (a display name of them would hide the business name), refused when required.
 func text(field, s string, max int, required bool) (string, error) {
 	s = strings.TrimSpace(s)
 	if required && s == "" {
@@ -290,6 +293,12 @@ func text(field, s string, max int, required bool) (string, error) {
 		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' {
 			return "", domain.Invalid(field, "%s holds a control character", field)
 		}
+	}
+	if !domain.HasVisible(s) {
+		if required {
+			return "", domain.Invalid(field, "%s must not be empty", field)
+		}
+		return "", nil
 	}
 	return s, nil
 }

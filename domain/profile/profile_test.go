@@ -45,6 +45,7 @@ func TestApply(t *testing.T) {
 			}
 		}},
 		{name: "empty business name", patch: Patch{BusinessName: ptr(" ")}, wantField: "business_name"},
+		{name: "invisible business name", patch: Patch{BusinessName: ptr("\u200b\u2060")}, wantField: "business_name"},
 		{name: "long business name", patch: Patch{BusinessName: ptr(strings.Repeat("a", MaxBusinessName+1))}, wantField: "business_name"},
 		{name: "languages normalised and deduplicated", patch: Patch{Languages: &[]string{"pt_br", "EN", "pt-BR", "es"}}, check: func(t *testing.T, p Profile) {
 			if strings.Join(p.Languages, ",") != "pt-BR,en,es" {
@@ -126,6 +127,11 @@ func TestApplyAppearance(t *testing.T) {
 				t.Fatalf("%v", a.Greeting)
 			}
 		}},
+		{name: "an invisible greeting removes it, as a blank one does", patch: AppearancePatch{Greeting: map[string]*string{"en": ptr("\u200b")}}, check: func(t *testing.T, a Appearance) {
+			if _, ok := a.Greeting["en"]; ok {
+				t.Fatalf("%v", a.Greeting)
+			}
+		}},
 		{name: "same language twice", patch: AppearancePatch{Greeting: map[string]*string{"en": ptr("Hi"), "EN": ptr("Hello")}}, wantField: "greeting"},
 		{name: "bad greeting language", patch: AppearancePatch{Greeting: map[string]*string{"english!": ptr("Hi")}}, wantField: "greeting"},
 		{name: "long greeting", patch: AppearancePatch{Greeting: map[string]*string{"en": ptr(strings.Repeat("x", MaxGreeting+1))}}, wantField: "greeting.en"},
@@ -135,6 +141,11 @@ func TestApplyAppearance(t *testing.T) {
 			}
 		}},
 		{name: "too many suggestions", patch: AppearancePatch{Suggestions: map[string]*[]string{"en": {"1", "2", "3", "4", "5", "6", "7"}}}, wantField: "suggestions.en"},
+		{name: "an invisible display name is none", patch: AppearancePatch{Name: ptr("\u200b\u2060")}, check: func(t *testing.T, a Appearance) {
+			if a.Name != "" {
+				t.Fatalf("name %q, want none", a.Name)
+			}
+		}},
 		{name: "avatar must be a web URL", patch: AppearancePatch{AvatarURL: ptr("javascript:alert(1)")}, wantField: "avatar_url"},
 		{name: "avatar and name", patch: AppearancePatch{AvatarURL: ptr("https://cdn.example.com/lu.png"), Name: ptr("Lu")}, check: func(t *testing.T, a Appearance) {
 			if a.AvatarURL != "https://cdn.example.com/lu.png" || a.Name != "Lu" {
@@ -199,6 +210,29 @@ func TestReplyLanguage(t *testing.T) {
 			p := Profile{Languages: tt.languages}
 			if got := p.ReplyLanguage(tt.message); got != tt.want {
 				t.Errorf("ReplyLanguage(%q) with %v = %q; want %q", tt.message, tt.languages, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestApplyAppearanceRefusesInOrder: a patch with several bad entries is refused the same way
+// each time, for its first bad language in order (Go's maps have no order).
+func TestApplyAppearanceRefusesInOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		patch AppearancePatch
+		want  string
+	}{
+		{"greeting", AppearancePatch{Greeting: map[string]*string{"b!": ptr("Hi"), "a!": ptr("Hi"), "c!": ptr("Hi"), "d!": ptr("Hi")}}, `"a!"`},
+		{"suggestions", AppearancePatch{Suggestions: map[string]*[]string{"b!": {"x"}, "a!": {"x"}, "c!": {"x"}, "d!": {"x"}}}, `"a!"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for range 50 {
+				p := Default("acct_1")
+				err := p.ApplyAppearance(tc.patch)
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("err %v, want the first bad language %s named", err, tc.want)
+				}
 			}
 		})
 	}
