@@ -52,7 +52,9 @@ func NewPasswords(tx ports.Tx, o ports.Owners, a ports.Accounts, c ports.Clock) 
 }
 
 // SetPassword sets the e-mail and password the account's owner signs in with, and ends every
-// session of the account (a password change signs out everywhere), in one transaction.
+// session of the account (a password change signs out everywhere), in one transaction. An
+// account without an owner's e-mail takes this one: it is where the owner's alerts go, and who
+// "me" is to the owner's assistant (an e-mail to the owner runs at once, spec 4.7).
 func (s *Passwords) SetPassword(ctx context.Context, accountID, email, password string) error {
 	email = owner.NormalizeEmail(email)
 	if err := owner.ValidateEmail(email); err != nil {
@@ -66,7 +68,13 @@ func (s *Passwords) SetPassword(ctx context.Context, accountID, email, password 
 		return fmt.Errorf("hash password: %w", err)
 	}
 	return s.tx.InTx(ctx, func(ctx context.Context) error {
-		if _, err := s.accounts.Get(ctx, accountID); err != nil {
+		err := s.accounts.Update(ctx, accountID, func(a *account.Account) error {
+			if a.OwnerEmail == "" {
+				a.OwnerEmail = email
+			}
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 		c := owner.Credential{AccountID: accountID, Email: email, Hash: string(hash), UpdatedAt: s.clock.Now().UTC()}

@@ -198,3 +198,24 @@ var errDown = errorString("limiter down")
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// TestSetPasswordGivesTheOwnerEmail: an account without an owner's e-mail takes the sign-in
+// e-mail (its alerts go there, and it is "me" to the assistant); one with an owner's e-mail keeps it.
+func TestSetPasswordGivesTheOwnerEmail(t *testing.T) {
+	e := newEnv(t)
+	ctx := t.Context()
+	if a, err := e.accounts.Get(ctx, "acct_a"); err != nil || a.OwnerEmail != "lu@example.com" {
+		t.Fatalf("acct_a owner e-mail = %q, %v; want the sign-in e-mail", a.OwnerEmail, err)
+	}
+	c := storetest.Account("acct_c", now)
+	c.OwnerEmail = "billing@example.com"
+	if err := e.accounts.Create(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.pw.SetPassword(ctx, "acct_c", "cai@example.com", "correct horse acct_c"); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := e.accounts.Get(ctx, "acct_c"); err != nil || a.OwnerEmail != "billing@example.com" {
+		t.Errorf("acct_c owner e-mail = %q, %v; want billing@example.com kept", a.OwnerEmail, err)
+	}
+}
