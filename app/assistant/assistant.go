@@ -167,7 +167,10 @@ func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction,
 	} else {
 		it = s.interpretLocally(in, history, now)
 	}
-	actions := assistant.Address(it.Actions, c.Account.OwnerEmail)
+	// An e-mail to "me" goes to the owner's address; without one, the assistant asks for it.
+	it.Actions = assistant.Address(it.Actions, c.Account.OwnerEmail)
+	it = it.Checked()
+	actions := it.Actions
 	r := Reply{Mode: in.Mode, ConversationID: in.ConversationID}
 	perm := assistant.Permissions{SendWithoutApproval: c.SendWithoutApproval, Image: in.Image}
 	var waiting []assistant.Action

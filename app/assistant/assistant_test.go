@@ -261,6 +261,25 @@ func TestDoRunsLowRiskAndChargesTasks(t *testing.T) {
 	if err != nil || r.Status != assistant.StatusCompleted || len(r.Actions) != 1 || !r.Actions[0].OK {
 		t.Errorf("e-mail to the owner: %+v, %v", r, err)
 	}
+	// so is one to "me", which goes to the owner's address
+	f.mailboxes.EXPECT().Get(gomock.Any(), "acct_a").Return(assistant.Mailbox{Host: "h", Port: 25, From: "lu@example.com"}, nil)
+	f.mail.EXPECT().SendVia(gomock.Any(), gomock.Any(), assistant.Mail{To: "lu@example.com", Text: "buy flour"}).Return(nil)
+	r, err = f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("send me an email saying buy flour"), Mode: sp("do")})
+	if err != nil || r.Status != assistant.StatusCompleted || len(r.Actions) != 1 || !r.Actions[0].OK {
+		t.Errorf("e-mail to me: %+v, %v", r, err)
+	}
+	// without an owner's address, the assistant asks for one
+	noOwner := Caller{Account: account.Account{ID: "acct_a", Plan: "pro"}}
+	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).DoAndReturn(func(_ context.Context, _ string, turns ...assistant.Turn) error {
+		if len(turns) != 2 || turns[1].Missing != "to" {
+			t.Errorf("turns kept %+v; want the question for the recipient", turns)
+		}
+		return nil
+	})
+	r, err = f.svc.Handle(t.Context(), noOwner, assistant.Request{Message: sp("email me: buy flour"), Mode: sp("do")})
+	if err != nil || r.Status != assistant.StatusNeedsInput || len(r.Actions) != 0 || r.Approval != nil {
+		t.Errorf("e-mail to me without an owner's address: %+v, %v", r, err)
+	}
 	// a message to another person, with send without approval, goes at once
 	c := f.svc.d.Connectors.(*mock.MockConnectors)
 	c.EXPECT().Deliver(gomock.Any(), "acct_a", gomock.Any()).Return(nil)

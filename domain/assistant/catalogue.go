@@ -100,15 +100,20 @@ type Action struct {
 	Query    string // web search
 	Target   string // delete, car command, computer or file task: what it is about
 	URL      string // image: the picture made
-	// ToOwner marks an e-mail addressed to the account owner (set by Address).
+	// ToOwner marks an e-mail addressed to the account owner: set by Address, and by Parse for
+	// an e-mail to "me" (To empty until Address gives it the owner's address).
 	ToOwner bool
 }
 
-// Address marks the e-mails of actions addressed to the owner's e-mail address.
+// Address gives the e-mails to "me" the owner's e-mail address, when the account has one, and
+// marks the e-mails addressed to it alone.
 func Address(actions []Action, ownerEmail string) []Action {
 	owner := strings.TrimSpace(ownerEmail)
 	for i := range actions {
 		a := &actions[i]
+		if a.Type == Email && a.ToOwner && strings.TrimSpace(a.To) == "" {
+			a.To = owner
+		}
 		a.ToOwner = a.Type == Email && owner != "" && strings.EqualFold(strings.TrimSpace(a.To), owner) && a.Cc == ""
 	}
 	return actions

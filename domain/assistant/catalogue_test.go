@@ -90,6 +90,12 @@ func TestAddress(t *testing.T) {
 	if Address([]Action{{Type: Email, To: ""}}, "")[0].ToOwner {
 		t.Error("no owner e-mail: nothing is the owner's")
 	}
+	if a := Address([]Action{{Type: Email, ToOwner: true}}, "lu@example.com")[0]; a.To != "lu@example.com" || !a.ToOwner {
+		t.Errorf("an e-mail to me: %+v; want to the owner", a)
+	}
+	if a := Address([]Action{{Type: Email, ToOwner: true}}, "")[0]; a.To != "" || a.ToOwner {
+		t.Errorf("an e-mail to me without an owner's address: %+v; want no recipient", a)
+	}
 }
 
 func TestCharge(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 // Portuguese and Spanish. Each command starts the message (case does not matter):
 //
 //	email ana@example.com subject Hello text See you at 5      (e-mail; "assunto"/"asunto", "texto")
+//	email me: call the bank, send me an email saying …       (to the owner; "envie-me um e-mail", "envíame un correo")
 //	add a note: call the bank                                 ("adicione uma nota", "añade una nota")
 //	create a task: send the invoice tomorrow                  ("crie uma tarefa", "crea una tarea")
 //	add a contact: Ana Lima ana@example.com +351 912 345 678  ("adicione o contato", "añade el contacto")
@@ -97,6 +98,7 @@ var (
 
 // rules are tried in order; the first that matches the start of the message wins.
 var rules = []rule{
+	{re(`(?:send\s+me\s+(?:an?\s+)?e-?mail|(?:envi(?:e|ar)|mand(?:e|ar))-me\s+(?:um\s+)?e-?mail|me\s+(?:envi(?:e|a)|mand(?:e|a))\s+(?:um\s+)?e-?mail|(?:env[ií]a|m[aá]nda|escr[ií]be)(?:r)?me\s+(?:un\s+)?(?:correo|e-?mail))\b(.*)$`), emailOwner},
 	{re(`(?:send\s+(?:an\s+)?e-?mail\s+to|e-?mail|envi(?:e|ar)\s+(?:um\s+)?e-?mail\s+(?:para|a)|mand(?:e|ar)\s+(?:um\s+)?e-?mail\s+(?:para|a)|env[ií]a(?:r)?\s+(?:un\s+)?(?:correo|e-?mail)\s+a|escrib(?:e|ir)\s+(?:un\s+)?correo\s+a)\b(.*)$`), email},
 	{re(`(?:send\s+a\s+message\s+to|message|mand(?:e|ar)\s+(?:uma\s+)?mensagem\s+para|envi(?:e|ar)\s+(?:uma\s+)?mensagem\s+para|env[ií]a(?:r)?\s+(?:un\s+)?mensaje\s+a)\s+([^:]*)(?::\s*(.*))?$`), message},
 	{re(`(?:add|take|write)\s+(?:a\s+)?note\b(.*)$|^\s*(?:note|nota)\s*:(.*)$|^\s*(?:adicion(?:e|ar)|cri(?:e|ar)|fa[cç]a)\s+(?:uma\s+)?nota\b(.*)$|^\s*anot(?:e|ar)\b(.*)$|^\s*(?:añad(?:e|ir)|agreg(?:a|ar)|crea(?:r)?|toma(?:r)?)\s+(?:una\s+)?nota\b(.*)$|^\s*apunta\b(.*)$`), recordOf(Note)},
@@ -186,9 +188,28 @@ func need(a Action, missing, text string) Interpretation {
 	return Interpretation{Actions: []Action{a}}
 }
 
+// saying introduces an e-mail's text: "… saying we open at 9", "… dizendo …", "… diciendo …".
+var saying = regexp.MustCompile(`(?i)^(?:saying|that\s+says|dizendo|diciendo)\b\s*:?\s*`)
+
+// toMe is the owner named as an e-mail's recipient: "email me …", "… para mim", "… a mí".
+var toMe = regexp.MustCompile(`(?i)^(?:me|myself|mim|mí|(?:para|pra)\s+mim|a\s+(?:mim|m[ií]))(?:[\s:,]+|$)`)
+
 func email(m []string, _ time.Time) Interpretation {
 	body := strings.TrimSpace(m[1])
-	a := Action{Type: Email}
+	if loc := toMe.FindStringIndex(body); loc != nil {
+		return emailTo(Action{Type: Email, ToOwner: true}, body[loc[1]:])
+	}
+	return emailTo(Action{Type: Email}, body)
+}
+
+// emailOwner is an e-mail to the owner ("send me an e-mail …"), whose address Address gives.
+func emailOwner(m []string, _ time.Time) Interpretation {
+	return emailTo(Action{Type: Email, ToOwner: true}, rest(m))
+}
+
+// emailTo reads the recipients at the start of body, then its subject and text, into a.
+func emailTo(a Action, body string) Interpretation {
+	body = strings.TrimSpace(body)
 	// the recipients: addresses at the start, separated by commas, "and", "e", "y"
 	for {
 		loc := emailAddr.FindStringIndex(body)
@@ -206,14 +227,14 @@ func email(m []string, _ time.Time) Interpretation {
 		}
 		body = strings.TrimSpace(body[loc[1]:])
 	}
-	body = strings.TrimSpace(tailColon.ReplaceAllString(body, ""))
+	body = strings.TrimSpace(saying.ReplaceAllString(tailColon.ReplaceAllString(body, ""), ""))
 	if st := subjectText.FindStringSubmatch(body); st != nil && (st[1] != "" || st[2] != "") {
 		a.Subject, a.Text = strings.TrimSpace(st[1]), strings.TrimSpace(st[2])
 	} else {
 		a.Text = body
 	}
 	switch {
-	case a.To == "":
+	case a.To == "" && !a.ToOwner:
 		return Interpretation{Actions: []Action{a}, Missing: "to"}
 	case a.Text == "" && a.Subject == "":
 		return Interpretation{Actions: []Action{a}, Missing: "text"}
