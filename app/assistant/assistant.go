@@ -128,10 +128,7 @@ func (s *Service) instruct(ctx context.Context, c Caller, in assistant.Instructi
 			return Reply{}, err
 		}
 	}
-	lang := in.Lang
-	if lang == "" {
-		lang = language.Detect(in.Message, firstLang(prof))
-	}
+	lang := replyLang(in, prof)
 	now := s.d.Clock.Now()
 	hold, err := s.d.Ledger.Hold(ctx, acct, ledger.AssistantReply, "", ledger.Labels{Source: "assistant"})
 	if err != nil {
@@ -363,6 +360,21 @@ func (s *Service) approve(ctx context.Context, c Caller, id string) (Reply, erro
 		return Reply{}, err
 	}
 	return r, nil
+}
+
+// replyLang is the language of the reply (spec 4.7): the message's, and when the message does
+// not tell (too short, a list of addresses, an approval), lang or else the account's language.
+// lang, when it names the message's language, keeps its region (pt-BR).
+func replyLang(in assistant.Instruction, prof profile.Profile) string {
+	fallback := in.Lang
+	if fallback == "" {
+		fallback = firstLang(prof)
+	}
+	detected := language.Detect(in.Message, fallback)
+	if language.Base(detected) == language.Base(fallback) {
+		return fallback
+	}
+	return detected
 }
 
 func firstLang(p profile.Profile) string {
