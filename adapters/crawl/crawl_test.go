@@ -453,11 +453,11 @@ func TestScope(t *testing.T) {
 	for _, tt := range tests {
 		start, _ := url.Parse(tt.start)
 		u, _ := url.Parse(tt.u)
-		sc := newScope(normalize(start))
-		if got := sc.sameSite(normalize(u)); got != tt.sameSite {
+		sc := knowledge.ScopeOf(normalize(start))
+		if got := sc.SameSite(normalize(u)); got != tt.sameSite {
 			t.Errorf("scope(%s).sameSite(%s) = %v, want %v", tt.start, tt.u, got, tt.sameSite)
 		}
-		if got := sc.inPath(normalize(u)); got != tt.inPath {
+		if got := sc.InPath(normalize(u)); got != tt.inPath {
 			t.Errorf("scope(%s).inPath(%s) = %v, want %v", tt.start, tt.u, got, tt.inPath)
 		}
 	}

@@ -43,7 +43,7 @@ const (
 type run struct {
 	c        *Crawler
 	start    *url.URL
-	scope    scope
+	scope    knowledge.Scope
 	maxPages int
 	onPage   func(read int, url string) // knowledge.CrawlRequest.OnPage
 
@@ -70,15 +70,15 @@ func newRun(c *Crawler, start *url.URL, maxPages int) *run {
 	r := &run{
 		c:        c,
 		start:    start,
-		scope:    newScope(start),
+		scope:    knowledge.ScopeOf(start),
 		maxPages: maxPages,
 		seen:     map[string]bool{},
 		texts:    map[[sha256.Size]byte]int{},
 	}
 	r.pageClient = r.withRedirectRule(func(u *url.URL) bool {
-		return r.scope.sameSite(u) && r.scope.inPath(u) && r.allowed(u)
+		return r.scope.SameSite(u) && r.scope.InPath(u) && r.allowed(u)
 	})
-	r.fileClient = r.withRedirectRule(r.scope.sameSite)
+	r.fileClient = r.withRedirectRule(r.scope.SameSite)
 	return r
 }
 
@@ -133,7 +133,7 @@ func (r *run) loadRobots(ctx context.Context) error {
 	}
 	data, err := robotstxt.FromStatusAndBytes(status, body)
 	if err != nil {
-		r.c.log.Debug("robots.txt unreadable, allowing all", zap.String("site", r.scope.site), zap.Error(err))
+		r.c.log.Debug("robots.txt unreadable, allowing all", zap.String("site", r.scope.Site), zap.Error(err))
 		return nil
 	}
 	r.robots = data
@@ -207,7 +207,7 @@ func (r *run) result() knowledge.CrawlResult {
 // skipped with the reason when it is on the site but not crawlable. listOutside says whether
 // URLs outside the start path are listed (links) or dropped quietly (sitemap entries).
 func (r *run) consider(u *url.URL, listOutside bool) {
-	if !r.scope.sameSite(u) {
+	if !r.scope.SameSite(u) {
 		return
 	}
 	k := key(u)
@@ -216,7 +216,7 @@ func (r *run) consider(u *url.URL, listOutside bool) {
 	}
 	r.seen[k] = true
 	switch {
-	case !r.scope.inPath(u):
+	case !r.scope.InPath(u):
 		if listOutside {
 			r.skip(u, reasonOutside)
 		}
@@ -388,9 +388,9 @@ func (r *run) fetch(ctx context.Context, u *url.URL) (o outcome) {
 		}
 		loc = normalize(loc)
 		switch {
-		case !r.scope.sameSite(loc):
+		case !r.scope.SameSite(loc):
 			o.skip = "redirects off the site to " + loc.String()
-		case !r.scope.inPath(loc):
+		case !r.scope.InPath(loc):
 			o.skip = "redirects outside the start path to " + loc.String()
 		default:
 			o.skip = "redirects to " + loc.String() + ", which robots.txt disallows"
@@ -507,7 +507,7 @@ func parseHTML(body []byte, ctype string) (*html.Node, error) {
 func (r *run) seedSitemaps(ctx context.Context) {
 	var todo []*url.URL
 	for _, s := range r.sitemaps {
-		if u, err := url.Parse(strings.TrimSpace(s)); err == nil && r.scope.sameSite(u) {
+		if u, err := url.Parse(strings.TrimSpace(s)); err == nil && r.scope.SameSite(u) {
 			todo = append(todo, normalize(u))
 		}
 	}
@@ -529,7 +529,7 @@ func (r *run) seedSitemaps(ctx context.Context) {
 			continue
 		}
 		for _, s := range sm.Sitemaps {
-			if v, err := u.Parse(strings.TrimSpace(s.Loc)); err == nil && r.scope.sameSite(v) {
+			if v, err := u.Parse(strings.TrimSpace(s.Loc)); err == nil && r.scope.SameSite(v) {
 				todo = append(todo, normalize(v))
 			}
 		}

@@ -152,24 +152,8 @@ func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge
 		if state, err = bump(ctx, tx, accountID, rep.BusinessSummary, rep.SiteURL, rep.At); err != nil {
 			return err
 		}
-		// Chunks go with their pages (ON DELETE CASCADE); deleting them first keeps SQLite
-		// connections without foreign keys just as clean.
-		old := tx.NewSelect().Model((*pageRow)(nil)).Column("id").
-			Where("account_id = ?", accountID).Where("source = ?", string(rep.Source))
-		if rep.Site != "" {
-			old = old.Where("site = ?", rep.Site)
-		}
-		if _, err := tx.NewDelete().Model((*chunkRow)(nil)).
-			Where("account_id = ?", accountID).Where("page_id IN (?)", old).Exec(ctx); err != nil {
-			return fmt.Errorf("delete chunks: %w", err)
-		}
-		del := tx.NewDelete().Model((*pageRow)(nil)).
-			Where("account_id = ?", accountID).Where("source = ?", string(rep.Source))
-		if rep.Site != "" {
-			del = del.Where("site = ?", rep.Site)
-		}
-		if _, err := del.Exec(ctx); err != nil {
-			return fmt.Errorf("delete pages: %w", err)
+		if err := deleteReplaced(ctx, tx, accountID, rep); err != nil {
+			return err
 		}
 		if len(rep.Pages) > 0 {
 			pages := make([]pageRow, len(rep.Pages))
@@ -196,6 +180,55 @@ func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge
 		return nil
 	})
 	return state, err
+}
+
+// deleteReplaced deletes the pages rep replaces (its source's, of its site when set, and of those
+// the ones its scope holds) with their chunks, in tx. Chunks go with their pages (ON DELETE
+// CASCADE); deleting them first keeps SQLite connections without foreign keys just as clean.
+func deleteReplaced(ctx context.Context, tx bun.IDB, accountID string, rep knowledge.Replacement) error {
+	pages := tx.NewSelect().Model((*pageRow)(nil)).Column("id").
+		Where("account_id = ?", accountID).Where("source = ?", string(rep.Source))
+	if rep.Site != "" {
+		pages = pages.Where("site = ?", rep.Site)
+	}
+	var ids []string
+	if rep.Scope != nil {
+		// The scope is read from each page's address here, within the transaction that the
+		// Brain's version row serialises, so that a concurrent crawl of the same directory
+		// replaces this one's pages rather than adding to them.
+		var rows []pageRow
+		if err := tx.NewSelect().Model(&rows).Column("id", "url").
+			Where("account_id = ?", accountID).Where("source = ?", string(rep.Source)).
+			Where("site = ?", rep.Site).Scan(ctx); err != nil {
+			return fmt.Errorf("pages of the scope: %w", err)
+		}
+		for _, p := range rows {
+			if rep.Scope.Holds(p.URL) {
+				ids = append(ids, p.ID)
+			}
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+	}
+	chunks := tx.NewDelete().Model((*chunkRow)(nil)).Where("account_id = ?", accountID)
+	del := tx.NewDelete().Model((*pageRow)(nil)).Where("account_id = ?", accountID)
+	if ids != nil {
+		chunks, del = chunks.Where("page_id IN (?)", bun.In(ids)), del.Where("id IN (?)", bun.In(ids))
+	} else {
+		chunks = chunks.Where("page_id IN (?)", pages)
+		del = del.Where("source = ?", string(rep.Source))
+		if rep.Site != "" {
+			del = del.Where("site = ?", rep.Site)
+		}
+	}
+	if _, err := chunks.Exec(ctx); err != nil {
+		return fmt.Errorf("delete chunks: %w", err)
+	}
+	if _, err := del.Exec(ctx); err != nil {
+		return fmt.Errorf("delete pages: %w", err)
+	}
+	return nil
 }
 
 // UpsertFAQ adds items or updates those whose normalised question exists, in one transaction.

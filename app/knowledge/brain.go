@@ -5,6 +5,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -115,8 +116,9 @@ type CrawlOutcome struct {
 	Result knowledge.CrawlResult
 }
 
-// Crawl reads a public site and replaces that site's crawled pages with what it read. A site
-// that cannot be read answers 422 crawl_failed, and nothing stored is lost.
+// Crawl reads a public site and replaces that site's crawled pages under the directory it read
+// (knowledge.Scope) with what it read. A site that cannot be read answers 422 crawl_failed, and
+// nothing stored is lost.
 func (b *Brain) Crawl(ctx context.Context, accountID string, req knowledge.CrawlRequest) (CrawlOutcome, error) {
 	req, err := req.Checked()
 	if err != nil {
@@ -137,6 +139,10 @@ func (b *Brain) Crawl(ctx context.Context, accountID string, req knowledge.Crawl
 	rep, err := b.replacement(ctx, knowledge.SourceCrawl, knowledge.SiteOf(req.URL), res.Pages)
 	if err != nil {
 		return CrawlOutcome{}, err
+	}
+	if start, err := url.Parse(req.URL); err == nil { // Checked parsed it
+		scope := knowledge.ScopeOf(start)
+		rep.Scope = &scope
 	}
 	up, err := b.apply(ctx, accountID, rep)
 	if err != nil {

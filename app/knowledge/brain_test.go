@@ -202,7 +202,8 @@ func TestCrawl(t *testing.T) {
 			if tt.want == "" {
 				f.store.EXPECT().Replace(gomock.Any(), "acct_1", gomock.Any()).DoAndReturn(
 					func(_ context.Context, _ string, r knowledge.Replacement) (knowledge.State, error) {
-						if r.Source != knowledge.SourceCrawl || r.Site != "lu.example" || len(r.Pages) != 1 {
+						if r.Source != knowledge.SourceCrawl || r.Site != "lu.example" || len(r.Pages) != 1 ||
+							r.Scope == nil || *r.Scope != (knowledge.Scope{Site: "lu.example", Dir: "/docs/"}) {
 							t.Fatalf("replacement %+v", r)
 						}
 						return knowledge.State{Version: 2}, nil

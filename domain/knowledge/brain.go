@@ -23,7 +23,7 @@ const (
 )
 
 // StoredPage is a page kept in the Brain. Site groups crawled pages by host, so a re-crawl of a
-// site replaces that site's pages only.
+// site replaces that site's pages only (those under the directory it read: Scope).
 type StoredPage struct {
 	ID        string
 	Source    Source
@@ -70,8 +70,11 @@ type State struct {
 // Replacement replaces the pages of one source (and, for a crawl, one site) with new ones.
 // A nil BusinessSummary or SiteURL keeps the stored value.
 type Replacement struct {
-	Source          Source
-	Site            string
+	Source Source
+	Site   string
+	// Scope, when set, narrows the pages replaced to those it holds (a crawl's: the site's pages
+	// under the directory it read).
+	Scope           *Scope
 	Pages           []StoredPage
 	Chunks          []StoredChunk
 	BusinessSummary *string

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -226,6 +228,82 @@ func testKnowledgeReplace(t *testing.T, s Stores) {
 	}
 	if chunks, _ = s.Knowledge.Chunks(ctx, "acct_a"); len(chunks) != 3 {
 		t.Fatalf("chunks after re-crawl: %d, want 3 (no duplicates)", len(chunks))
+	}
+}
+
+// testKnowledgeCrawlScoped: a crawl replaces its site's crawled pages under the directory it read
+// only (Replacement.Scope), whatever their scheme or "www."; the site's root replaces them all;
+// concurrent crawls of one directory leave one crawl's pages.
+func testKnowledgeCrawlScoped(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	var ids atomic.Int64
+	crawl := func(start string, urls ...string) knowledge.Replacement {
+		u, err := url.Parse(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scope := knowledge.ScopeOf(u)
+		rep := knowledge.Replacement{Source: knowledge.SourceCrawl, Site: knowledge.SiteOf(start), Scope: &scope, At: t0}
+		for _, raw := range urls {
+			p := page(raw, raw, "text of "+raw)
+			p.ID = fmt.Sprint("pg_", ids.Add(1))
+			rep.Pages = append(rep.Pages, p)
+			rep.Chunks = append(rep.Chunks, chunk(p.ID, p.Page.Content, 0))
+		}
+		return rep
+	}
+	replace := func(rep knowledge.Replacement) {
+		t.Helper()
+		if _, err := s.Knowledge.Replace(ctx, "acct_a", rep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	urls := func() []string {
+		t.Helper()
+		pages, err := s.Knowledge.Pages(ctx, "acct_a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunks, err := s.Knowledge.Chunks(ctx, "acct_a")
+		if err != nil || len(chunks) != len(pages) {
+			t.Fatalf("%d chunks for %d pages, %v", len(chunks), len(pages), err)
+		}
+		var out []string
+		for _, p := range pages {
+			out = append(out, p.Page.URL)
+		}
+		slices.Sort(out)
+		return out
+	}
+	replace(crawl("https://lu.example/docs", "https://lu.example/docs", "https://lu.example/docs/a", "https://lu.example/docs/b"))
+	replace(crawl("https://www.lu.example/blog/", "https://www.lu.example/blog/x"))
+	replace(crawl("https://other.example/docs", "https://other.example/docs/a"))
+	equal(t, "two directories and another site", urls(), []string{"https://lu.example/docs", "https://lu.example/docs/a",
+		"https://lu.example/docs/b", "https://other.example/docs/a", "https://www.lu.example/blog/x"})
+	replace(crawl("http://lu.example/docs/index.html", "http://lu.example/docs/c"))
+	equal(t, "a directory crawled again", urls(), []string{"http://lu.example/docs/c", "https://other.example/docs/a",
+		"https://www.lu.example/blog/x"})
+	replace(crawl("https://lu.example/docsmore", "https://lu.example/docsmore/z"))
+	equal(t, "a directory whose name starts another's", urls(), []string{"http://lu.example/docs/c",
+		"https://lu.example/docsmore/z", "https://other.example/docs/a", "https://www.lu.example/blog/x"})
+	replace(crawl("https://lu.example/", "https://lu.example/", "https://lu.example/docs/a"))
+	equal(t, "the site's root", urls(), []string{"https://lu.example/", "https://lu.example/docs/a", "https://other.example/docs/a"})
+
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			rep := crawl("https://other.example/docs/", fmt.Sprintf("https://other.example/docs/w%d", i),
+				fmt.Sprintf("https://other.example/docs/w%d/more", i))
+			if _, err := s.Knowledge.Replace(ctx, "acct_a", rep); err != nil {
+				t.Errorf("Replace #%d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	got := urls()
+	if len(got) != 4 || got[0] != "https://lu.example/" || got[1] != "https://lu.example/docs/a" {
+		t.Errorf("after 8 concurrent crawls of one directory: %v; want the site's 2 pages and one crawl's 2", got)
 	}
 }
 

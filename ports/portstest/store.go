@@ -71,6 +71,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"AgentProfileFields", testAgentProfileFields},
 		{"ProfilesConcurrentUpdates", testProfilesConcurrentUpdates},
 		{"KnowledgeReplace", testKnowledgeReplace},
+		{"KnowledgeCrawlScoped", testKnowledgeCrawlScoped},
 		{"KnowledgeFAQUpsert", testKnowledgeFAQ},
 		{"KnowledgeFAQUpsertConcurrent", testKnowledgeFAQConcurrent},
 		{"KnowledgeFAQDelete", testKnowledgeFAQDelete},
