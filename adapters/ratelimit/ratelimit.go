@@ -17,7 +17,6 @@ import (
 	"golang.org/x/time/rate"
 
 	rl "github.com/svcagent/svc/domain/ratelimit"
-	"github.com/svcagent/svc/internal/handoff"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -35,11 +34,10 @@ func validate(l rl.Limit) error {
 }
 
 // Redis is a GCRA limiter whose state lives in Redis (go-redis/redis_rate, and allowAll for
-// several limits in one round trip; concurrent AllowAll calls share a pipeline).
+// several limits in one round trip).
 type Redis struct {
 	client  redis.UniversalClient
 	limiter *redis_rate.Limiter
-	calls   handoff.Queue[*limitCall] // AllowAll's calls waiting for the one in flight
 }
 
 // NewRedis returns a limiter on client.
@@ -92,28 +90,7 @@ end
 return out
 `)
 
-// limitWriters is how many scripts or pipelines of AllowAll a process has in flight at once, and
-// maxLimitGroup how many callers' scripts one pipeline sends at most.
-const (
-	limitWriters  = 1
-	maxLimitGroup = 64
-)
-
-// limitCall is one caller's AllowAll waiting to be sent to Redis: once its group was sent, v (the
-// script's answer) or err is set.
-type limitCall struct {
-	ctx  context.Context
-	keys []string
-	args []any
-
-	v   []any
-	err error
-}
-
-// AllowAll counts one request against each check in one round trip (one script). A call made
-// while none is in flight in this process is sent at once, alone; the calls made while one is in
-// flight wait for it and are then sent together, their scripts in one pipeline (one write and one
-// read), each answered as if alone (see handoff.Queue).
+// AllowAll counts one request against each check in one round trip (one script).
 func (r *Redis) AllowAll(ctx context.Context, checks []rl.Check) ([]rl.Result, error) {
 	keys := make([]string, len(checks))
 	args := make([]any, 0, 3*len(checks))
@@ -124,68 +101,15 @@ func (r *Redis) AllowAll(ctx context.Context, checks []rl.Check) ([]rl.Result, e
 		keys[i] = rateKeyPrefix + keyPrefix + c.Subject
 		args = append(args, c.Limit.Count, c.Limit.Count, c.Limit.Period.Seconds())
 	}
-	call := &limitCall{ctx: ctx, keys: keys, args: args}
-	if g, write := r.calls.Enter(call, limitWriters); write {
-		if g == nil || len(g.Calls) == 1 {
-			call.v, call.err = allowAll.Run(ctx, r.client, keys, args...).Slice()
-		} else {
-			r.sendGroup(ctx, g.Calls)
-		}
-		r.calls.Leave(g, maxLimitGroup)
+	v, err := allowAll.Run(ctx, r.client, keys, args...).Slice()
+	if err != nil {
+		return nil, fmt.Errorf("rate limits: %w", err)
 	}
-	if call.err != nil {
-		return nil, fmt.Errorf("rate limits: %w", call.err)
+	if len(v) != 4*len(checks) {
+		return nil, fmt.Errorf("rate limits: %d values for %d limits", len(v), len(checks))
 	}
-	return results(call.v, len(checks))
-}
-
-// sendGroup sends the scripts of group in one pipeline and sets each call's answer or error. A
-// call whose context ended while it waited is not sent (nothing counted) and gets its context's
-// error; the others are sent on a context that no caller's end cancels (the client's timeouts
-// bound it), so that one caller leaving does not fail the rest. An error fails the calls it
-// answered, and only those; none is sent again, but for a script Redis did not have (NOSCRIPT,
-// which ran nothing), sent again with its text.
-func (r *Redis) sendGroup(ctx context.Context, group []*limitCall) {
-	send := make([]*limitCall, 0, len(group))
-	for _, c := range group {
-		if c.err = c.ctx.Err(); c.err == nil {
-			send = append(send, c)
-		}
-	}
-	ctx = context.WithoutCancel(ctx)
-	for _, text := range []bool{false, true} {
-		if len(send) == 0 {
-			return
-		}
-		cmds := make([]*redis.Cmd, len(send))
-		_, _ = r.client.Pipelined(ctx, func(p redis.Pipeliner) error {
-			for i, c := range send {
-				if text {
-					cmds[i] = allowAll.Eval(ctx, p, c.keys, c.args...)
-				} else {
-					cmds[i] = allowAll.EvalSha(ctx, p, c.keys, c.args...)
-				}
-			}
-			return nil
-		})
-		again := send[:0]
-		for i, c := range send {
-			c.v, c.err = cmds[i].Slice()
-			if !text && redis.HasErrorPrefix(c.err, "NOSCRIPT") {
-				again = append(again, c)
-			}
-		}
-		send = again
-	}
-}
-
-// results reads the script's answer for n limits.
-func results(v []any, n int) ([]rl.Result, error) {
-	if len(v) != 4*n {
-		return nil, fmt.Errorf("rate limits: %d values for %d limits", len(v), n)
-	}
-	out := make([]rl.Result, n)
-	for i := range n {
+	out := make([]rl.Result, len(checks))
+	for i := range checks {
 		allowed, _ := v[4*i].(int64)
 		remaining, _ := v[4*i+1].(int64)
 		retry, err1 := seconds(v[4*i+2])

@@ -14,7 +14,6 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/session"
-	"github.com/svcagent/svc/internal/handoff"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -99,8 +98,8 @@ type actionJSON struct {
 // Conversations implements ports.Conversations.
 type Conversations struct {
 	db       *bun.DB
-	exchange *prepared                      // Postgres: Exchange in one statement
-	pgGroups handoff.Queue[*pgExchangeCall] // Postgres: exchanges waiting for a writer (pggroup.go)
+	exchange *prepared                // Postgres: Exchange in one statement
+	pgGroups handoff[*pgExchangeCall] // Postgres: exchanges waiting for a writer (pggroup.go)
 	// SQLite: Exchange's statements in its transaction
 	xOpen, xCount, xCharge, xMessages, xJob, xEvent *prepared
 	xFits                                           *prepared      // SQLite: whether an exchange fits (groupcommit.go)

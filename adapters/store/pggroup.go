@@ -62,16 +62,16 @@ func (r *Conversations) exchangePG(ctx context.Context, stmt *sql.Stmt, x ports.
 		return written{}, err
 	}
 	call := &pgExchangeCall{x: x, args: args}
-	g, write := r.pgGroups.Enter(call, pgWriters)
+	g, write := r.pgGroups.enter(call, pgWriters)
 	switch {
 	case !write:
 		return call.w, call.err
 	case g == nil:
 		call.w, call.err = pgExchangeOne(ctx, stmt, args)
 	default:
-		r.writePGGroup(context.WithoutCancel(ctx), stmt, g.Calls)
+		r.writePGGroup(context.WithoutCancel(ctx), stmt, g.calls)
 	}
-	r.pgGroups.Leave(g, maxPGGroup)
+	r.pgGroups.leave(g, maxPGGroup)
 	return call.w, call.err
 }
 

@@ -95,20 +95,20 @@ type pgHoldCall struct {
 
 // chargeGrouped charges m within limit on Postgres outside a transaction: alone (one, the
 // caller's usual way) when a writer is free, else in the next group of waiting charges (see
-// handoff.Queue).
+// handoff).
 func (r *Usage) chargeGrouped(ctx context.Context, m *chargeRow, limit int, one func() (int, bool, error)) (total int, ok bool, err error) {
 	call := &pgHoldCall{m: m, limit: limit}
-	g, write := r.holds.Enter(call, pgHoldWriters)
+	g, write := r.holds.enter(call, pgHoldWriters)
 	switch {
 	case !write:
 		return call.result(one)
-	case g == nil || len(g.Calls) == 1:
+	case g == nil || len(g.calls) == 1:
 		total, ok, err = one()
 	default:
-		r.writeHoldGroup(context.WithoutCancel(ctx), g.Calls)
+		r.writeHoldGroup(context.WithoutCancel(ctx), g.calls)
 	}
-	r.holds.Leave(g, maxHoldGroup)
-	if g != nil && len(g.Calls) > 1 {
+	r.holds.leave(g, maxHoldGroup)
+	if g != nil && len(g.calls) > 1 {
 		return call.result(one)
 	}
 	return total, ok, err

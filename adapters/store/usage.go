@@ -11,7 +11,6 @@ import (
 	"github.com/uptrace/bun/dialect"
 
 	"github.com/svcagent/svc/domain/ledger"
-	"github.com/svcagent/svc/internal/handoff"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -20,13 +19,13 @@ var _ ports.Usage = (*Usage)(nil)
 // Usage implements ports.Usage with one counter row per account and period.
 type Usage struct {
 	db      *bun.DB
-	charge  *prepared                  // Postgres: the whole charge in one statement (in a caller's transaction)
-	alone   *prepared                  // Postgres: the same on its own, committed without waiting for the WAL flush
-	many    *prepared                  // Postgres: several charges on their own, as alone (pgChargeMany)
-	holds   handoff.Queue[*pgHoldCall] // Postgres: charges waiting for a writer (pghold.go)
-	hold    *prepared                  // SQLite: the whole charge in one statement (through charge_hold)
-	counter *prepared                  // SQLite: the counter's update
-	record  *prepared                  // SQLite: the charge's row
+	charge  *prepared            // Postgres: the whole charge in one statement (in a caller's transaction)
+	alone   *prepared            // Postgres: the same on its own, committed without waiting for the WAL flush
+	many    *prepared            // Postgres: several charges on their own, as alone (pgChargeMany)
+	holds   handoff[*pgHoldCall] // Postgres: charges waiting for a writer (pghold.go)
+	hold    *prepared            // SQLite: the whole charge in one statement (through charge_hold)
+	counter *prepared            // SQLite: the counter's update
+	record  *prepared            // SQLite: the charge's row
 }
 
 // NewUsage returns the usage repository of db.
