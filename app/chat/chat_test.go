@@ -728,3 +728,47 @@ func TestInlineReplyNudgesOnlyForPendingEvents(t *testing.T) {
 		t.Fatalf("pending events %v, want the one for the webhook", ev)
 	}
 }
+
+// TestLeaveBeforeWaitingForTheModel: a message whose reply is made upstream (the two-phase path)
+// leaves its caller's place (Request.Leave) once it is stored, before it waits for the reply, and
+// once only.
+func TestLeaveBeforeWaitingForTheModel(t *testing.T) {
+	e := newEnv(t, true, chat.Options{Wait: 30 * time.Second})
+	e.configure("Padaria Lu", profile.AllOn)
+	release := make(chan struct{})
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, turn conversation.Turn) (conversation.Draft, error) {
+		<-release
+		return conversation.Draft{Text: "Yes, we deliver in Porto."}, nil
+	})
+	var leaves atomic.Int32
+	left := make(chan struct{})
+	type result struct {
+		r   chat.Reply
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := e.agent.Send(context.Background(), chat.Request{Account: e.acct, Channel: conversation.ChannelAPI, ConversationID: "wait",
+			Message: "Do you deliver?", Leave: func() {
+				if leaves.Add(1) == 1 {
+					close(left)
+				}
+			}})
+		done <- result{r, err}
+	}()
+	select {
+	case <-left:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the message waits for its reply without leaving its place")
+	}
+	select {
+	case r := <-done:
+		t.Fatalf("Send returned %+v %v before its reply was made", r.r, r.err)
+	default:
+	}
+	close(release)
+	r := <-done
+	if r.err != nil || r.r.Status != chat.StatusCompleted || r.r.Text != "Yes, we deliver in Porto." || leaves.Load() != 1 {
+		t.Fatalf("reply %+v %v after %d leaves, want completed after 1", r.r, r.err, leaves.Load())
+	}
+}

@@ -125,6 +125,7 @@ func HTTPOptions(cfg config.Config) httpapi.Options {
 		UpgradeURL:     cfg.Upgrade(),
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		TrustedProxies: cfg.TrustedProxies,
+		ChatWork:       cfg.ChatWork,
 	}
 }
 
