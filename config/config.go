@@ -47,7 +47,7 @@ type Config struct {
 	RelayInterval       time.Duration `env:"SVC_RELAY_INTERVAL" envDefault:"250ms"`
 	MaxBodyBytes        int64         `env:"SVC_MAX_BODY_BYTES" envDefault:"8388608"`
 	// ChatWork is how many chat messages svc-api works on at once (the others wait their turn
-	// holding only their body); 0: four per core (GOMAXPROCS) on SQLite, no bound on Postgres.
+	// holding only their body); 0: four per core (GOMAXPROCS).
 	ChatWork int `env:"SVC_CHAT_WORK" envDefault:"0"`
 	// MemoryLimitMB is the soft limit of svc-api's Go memory (runtime/debug.SetMemoryLimit) in
 	// MiB: past it the collector runs sooner and returns freed memory to the system; 0 sets none.
@@ -259,7 +259,7 @@ func (c *Config) validate() error {
 		bad("SVC_MAX_BODY_BYTES", "must be at least 1024")
 	}
 	if c.ChatWork < 0 {
-		bad("SVC_CHAT_WORK", "must be 0 (the default) or more")
+		bad("SVC_CHAT_WORK", "must be 0 (four per core) or more")
 	}
 	for name, n := range map[string]int{
 		"SVC_PLAN_FREE_INTERACTIONS":       c.PlanFreeInteractions,

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -19,6 +20,10 @@ import (
 // read first because Go's HTTP/1 server notices a closed connection (and ends the request's
 // context) only once the body has been read: a client that gives up then frees its place.
 
+// chatWorkPerCore is how many chat replies are worked on at once per core (GOMAXPROCS) when
+// Options.ChatWork is 0: enough to keep the cores busy while some wait on the database.
+const chatWorkPerCore = 4
+
 // ctxReadBody holds the body admitChat read (a readBody), for decodeJSON.
 const ctxReadBody = "svc.read_body"
 
@@ -30,11 +35,11 @@ type readBody struct {
 	err  error // the refusal of a body that could not be read, answered where it is decoded
 }
 
-// newChatWork returns the places of the chat replies worked on at once: n, or none (no bound)
-// when n is 0.
+// newChatWork returns the places of the chat replies worked on at once: n, or chatWorkPerCore
+// per core when n is 0.
 func newChatWork(n int) chan struct{} {
 	if n <= 0 {
-		return nil
+		n = chatWorkPerCore * runtime.GOMAXPROCS(0)
 	}
 	return make(chan struct{}, n)
 }
@@ -56,10 +61,6 @@ func (p *place) leave() {
 // the request's end (the client left, the server stops): 503 then. The place is left when the
 // request is answered, or earlier when it only waits for a reply made elsewhere (leaveOf).
 func (s *Server) admitChat(c *gin.Context) {
-	if s.chatWork == nil {
-		c.Next()
-		return
-	}
 	body, err := apijson.ReadBody(c.Request.Body)
 	c.Set(ctxReadBody, readBody{body: body, err: err})
 	select {

@@ -87,7 +87,8 @@ type Options struct {
 	// X-Forwarded-For (or X-Real-IP) names the client; empty trusts none, so the client is the
 	// connection's peer. The client address keys the throttle of failed authentications.
 	TrustedProxies []string
-	// ChatWork is how many chat replies are worked on at once (admit.go); 0: no bound.
+	// ChatWork is how many chat replies are worked on at once (admit.go); 0: chatWorkPerCore per
+	// core.
 	ChatWork int
 }
 

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"syscall"
 
@@ -119,24 +118,14 @@ func migrated(ctx context.Context, cfg config.Config,
 // Plans returns the plan table.
 func Plans(cfg config.Config) ledger.Plans { return cfg.Plans() }
 
-// chatWorkPerCore is how many chat messages svc-api on SQLite works on at once per core
-// (GOMAXPROCS) when SVC_CHAT_WORK is 0: SQLite has one writer, and more messages at once only
-// wait for it, deeper in their work. On Postgres more at once share its round trips and commits,
-// so SVC_CHAT_WORK 0 sets no bound there (measured: README, "the chat's work admitted").
-const chatWorkPerCore = 4
-
 // HTTPOptions returns the HTTP adapter's settings.
 func HTTPOptions(cfg config.Config) httpapi.Options {
-	work := cfg.ChatWork
-	if work == 0 && cfg.Setup().Store == config.SQLite {
-		work = chatWorkPerCore * runtime.GOMAXPROCS(0)
-	}
 	return httpapi.Options{
 		PublicURL:      strings.TrimRight(cfg.PublicURL, "/"),
 		UpgradeURL:     cfg.Upgrade(),
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		TrustedProxies: cfg.TrustedProxies,
-		ChatWork:       work,
+		ChatWork:       cfg.ChatWork,
 	}
 }
 
