@@ -46,9 +46,6 @@ type Config struct {
 	WorkerConcurrency   int           `env:"SVC_WORKER_CONCURRENCY" envDefault:"10"`
 	RelayInterval       time.Duration `env:"SVC_RELAY_INTERVAL" envDefault:"250ms"`
 	MaxBodyBytes        int64         `env:"SVC_MAX_BODY_BYTES" envDefault:"8388608"`
-	// ChatWork is how many chat messages svc-api works on at once (the others wait their turn
-	// holding only their body); 0: four per core (GOMAXPROCS).
-	ChatWork int `env:"SVC_CHAT_WORK" envDefault:"0"`
 	// MemoryLimitMB is the soft limit of svc-api's Go memory (runtime/debug.SetMemoryLimit) in
 	// MiB: past it the collector runs sooner and returns freed memory to the system; 0 sets none.
 	// GOMEMLIMIT in the environment, Go's own setting, overrides it.
@@ -257,9 +254,6 @@ func (c *Config) validate() error {
 	c.TrustedProxies = proxies
 	if c.MaxBodyBytes < 1024 {
 		bad("SVC_MAX_BODY_BYTES", "must be at least 1024")
-	}
-	if c.ChatWork < 0 {
-		bad("SVC_CHAT_WORK", "must be 0 (four per core) or more")
 	}
 	for name, n := range map[string]int{
 		"SVC_PLAN_FREE_INTERACTIONS":       c.PlanFreeInteractions,

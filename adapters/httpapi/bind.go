@@ -17,16 +17,8 @@ import (
 
 // decodeJSON reads the request body into dst, strictly: one JSON object, no unknown fields, names
 // spelt exactly and each once, right types, text only. Every failure is a 400 invalid_request
-// naming the field when there is one. A body the route read already (admitChat) is decoded from
-// what it read.
+// naming the field when there is one.
 func decodeJSON(c *gin.Context, dst any) error {
-	if v, ok := c.Get(ctxReadBody); ok {
-		rb, _ := v.(readBody)
-		if rb.err != nil {
-			return rb.err
-		}
-		return apijson.Unmarshal(rb.body, dst, true)
-	}
 	return apijson.Decode(c.Request.Body, dst, true)
 }
 

@@ -55,7 +55,6 @@ func (s *Server) send(c *gin.Context, message *string, req chat.Request) {
 
 // run sends a checked and counted customer message and answers its reply.
 func (s *Server) run(c *gin.Context, req chat.Request) {
-	req.Leave = leaveOf(c)
 	r, err := s.uc.Chat.Send(c.Request.Context(), req)
 	if err != nil {
 		s.fail(c, err)

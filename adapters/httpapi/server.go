@@ -87,9 +87,6 @@ type Options struct {
 	// X-Forwarded-For (or X-Real-IP) names the client; empty trusts none, so the client is the
 	// connection's peer. The client address keys the throttle of failed authentications.
 	TrustedProxies []string
-	// ChatWork is how many chat replies are worked on at once (admit.go); 0: chatWorkPerCore per
-	// core.
-	ChatWork int
 }
 
 // Server answers the HTTP interface.
@@ -100,14 +97,12 @@ type Server struct {
 	metrics *Metrics
 	log     *zap.Logger
 	engine  *gin.Engine
-	// chatWork holds a token for each chat reply worked on (admitChat).
-	chatWork chan struct{}
 }
 
 // New returns a Server with every route in place.
 func New(opts Options, uc UseCases, ready Readiness, metrics *Metrics, log *zap.Logger) *Server {
 	gin.SetMode(gin.ReleaseMode)
-	s := &Server{opts: opts, uc: uc, ready: ready, metrics: metrics, log: log, chatWork: newChatWork(opts.ChatWork)}
+	s := &Server{opts: opts, uc: uc, ready: ready, metrics: metrics, log: log}
 	s.engine = s.routes()
 	return s
 }
@@ -155,7 +150,7 @@ func (s *Server) routes() *gin.Engine {
 	web.PUT("/knowledge/pages", s.putPages)
 	web.POST("/knowledge/faq", s.postFAQ)
 	web.POST("/knowledge/crawl", s.postCrawl)
-	v1.POST("/chat", s.admitChat, s.authKeyChat, s.webChannels, s.postChat) // authKey with the body read first
+	v1.POST("/chat", s.authKeyChat, s.webChannels, s.postChat) // authKey with the body read first
 	web.GET("/conversations", s.listConversations)
 	web.GET("/conversations/:conversation_id", s.getConversation)
 	web.POST("/sessions", s.postSession)
@@ -192,7 +187,7 @@ func (s *Server) routes() *gin.Engine {
 	v1.POST("/messaging/telegram/:hook", s.telegramWebhook)
 
 	cl := v1.Group("/client", s.authClient)
-	cl.POST("/chat", s.admitChat, s.clientChat)
+	cl.POST("/chat", s.clientChat)
 	cl.GET("/messages", s.clientMessages)
 	cl.GET("/agent", s.clientAgent)
 
@@ -200,7 +195,7 @@ func (s *Server) routes() *gin.Engine {
 	r.GET("/widget.js", s.widgetScriptHandler)
 	wg := r.Group("/widget/api/:widget_token", s.openWidget)
 	wg.GET("/info", s.widgetInfo)
-	wg.POST("/chat", s.admitChat, s.widgetChat)
+	wg.POST("/chat", s.widgetChat)
 	wg.GET("/messages", s.widgetMessages)
 
 	// The site plugin protocol's server-to-server calls (cms.go): the plugin token in the body.

@@ -186,7 +186,7 @@ func (s *Server) widgetChat(c *gin.Context) {
 		return
 	}
 	r, err := s.uc.Widgets.Chat(c.Request.Context(), visit(c),
-		widgets.Message{Visitor: body.VisitorID, Text: *body.Message, CustomerName: body.CustomerName, Leave: leaveOf(c)})
+		widgets.Message{Visitor: body.VisitorID, Text: *body.Message, CustomerName: body.CustomerName})
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -135,11 +135,6 @@ type Request struct {
 	// stores nothing when the reply does not fit; a message that takes the two-phase path, which
 	// stores it before its charge, is checked against the usage read again.
 	UsageKept bool
-	// Leave, when set, is called once the request's own work is done and it only waits for a
-	// reply made elsewhere (the two-phase path's wait, up to Options.Wait, for an upstream
-	// model): the caller leaves there its place among the replies worked on at once (httpapi's
-	// admission), so that a request waiting for a model holds none.
-	Leave func()
 }
 
 // ErrDuplicate is the error of a message whose InboxKey was accepted before: it was answered, or
@@ -217,9 +212,6 @@ func (a *Agent) send(ctx context.Context, req Request, wait time.Duration) (Repl
 		r, err := a.generate(gctx, t, gone.Load)
 		done <- result{r, err}
 	}()
-	if req.Leave != nil {
-		req.Leave()
-	}
 	if wait > 0 {
 		timer := time.NewTimer(wait)
 		defer timer.Stop()

@@ -250,8 +250,6 @@ type Message struct {
 	Visitor      string // the uuid of the svc_visitor cookie
 	Text         string
 	CustomerName string
-	// Leave is chat.Request.Leave: called when the message only waits for its reply.
-	Leave func()
 }
 
 // Chat sends a visitor's message to the agent, on the web channel, in the visitor's conversation
@@ -263,7 +261,7 @@ func (s *Service) Chat(ctx context.Context, v Visit, m Message) (chat.Reply, err
 		return chat.Reply{}, err
 	}
 	req := chat.Request{Account: v.Account, Channel: conversation.ChannelWeb, ConversationID: m.Visitor,
-		CustomerName: m.CustomerName, Message: m.Text, Leave: m.Leave}
+		CustomerName: m.CustomerName, Message: m.Text}
 	if err := conversation.ValidateMessage("message", req.Message); err != nil {
 		return chat.Reply{}, err
 	}

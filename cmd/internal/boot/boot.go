@@ -125,7 +125,6 @@ func HTTPOptions(cfg config.Config) httpapi.Options {
 		UpgradeURL:     cfg.Upgrade(),
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		TrustedProxies: cfg.TrustedProxies,
-		ChatWork:       cfg.ChatWork,
 	}
 }
 
