@@ -12,8 +12,8 @@ import (
 
 // profileDir is where a benchmark writes svc-api's pprof profiles when SVC_TEST_PROFILE_DIR names
 // one: svc-api then runs with SVC_PROFILING=true, and profileAPI records the CPU profile of the
-// first SVC_TEST_PROFILE_SECONDS (default 10) of the benchmark's run and the block and mutex
-// profiles at its end. Look at them with go tool pprof -top FILE.
+// first SVC_TEST_PROFILE_SECONDS (default 10) of the benchmark's run and the block, mutex and
+// allocation (allocs, since the start) profiles at its end. Look at them with go tool pprof -top FILE.
 func profileDir() string { return os.Getenv("SVC_TEST_PROFILE_DIR") }
 
 // profileAPI starts recording svc-api's profiles for the benchmark b under name, when asked to
@@ -58,5 +58,6 @@ func profileAPI(b testing.TB, api *proc, name string) func() {
 		<-cpu
 		fetch("block", "block.pprof")
 		fetch("mutex", "mutex.pprof")
+		fetch("allocs", "allocs.pprof")
 	}
 }
