@@ -182,8 +182,8 @@ func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge
 	return state, err
 }
 
-// deleteReplaced deletes the pages rep replaces (its source's, of its site when set, and of those
-// the ones its scope holds) with their chunks, in tx. Chunks go with their pages (ON DELETE
+// deleteReplaced deletes the pages rep replaces with their chunks, in tx: its source's pages, of
+// its site when set, and of those only the ones its scope holds when set. Chunks go with their pages (ON DELETE
 // CASCADE); deleting them first keeps SQLite connections without foreign keys just as clean.
 func deleteReplaced(ctx context.Context, tx bun.IDB, accountID string, rep knowledge.Replacement) error {
 	pages := tx.NewSelect().Model((*pageRow)(nil)).Column("id").
