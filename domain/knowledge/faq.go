@@ -80,12 +80,18 @@ type faqMatcher struct {
 	synonyms sync.Map
 }
 
-// featureBuf holds what count counts a text's features in.
+// featureBuf holds what count counts a text's features in, and what a query's are compared in
+// (similarity, sentenceMatcher.best): each use empties what it reads first.
 type featureBuf struct {
 	seen   map[string]int // the index of each feature in order
 	order  []string       // the features in the order they first appear
 	counts []int
 	stops  []bool // whether only stop words give the feature
+	// weights and ids are similarity's; own, all and sim sentenceMatcher.best's.
+	weights  []float64
+	ids      []int32
+	own, all []feature
+	sim      []float64
 }
 
 type faqPosting struct {
@@ -275,10 +281,10 @@ func normalise(doc []feature, w []float64) {
 // (denseWeight) of the similarity and of the score is the cosine of the vectors of meaning (an
 // answer's: best item and centroid as for the words), and the classifier reads the vector too.
 func (m *faqMatcher) match(q *query, raw []feature) (sim, scores []float64, meant bool) {
-	own := m.weigh(raw)
+	own := m.weigh(nil, raw)
 	sim = make([]float64, len(m.answer))
 	if x := m.wordsExpand(q, raw); len(x) > 0 {
-		m.similarity(m.weigh(append(raw[:len(raw):len(raw)], x...)), sim)
+		m.similarity(m.weigh(nil, append(raw[:len(raw):len(raw)], x...)), sim)
 	} else {
 		m.similarity(own, sim)
 	}
@@ -369,8 +375,10 @@ func (m *faqMatcher) confidence(score, other float64, meant bool) float64 {
 
 // similarity adds to sim[i] the similarity of a query of features q with item i, in [0, 1].
 func (m *faqMatcher) similarity(q []feature, sim []float64) {
-	w := make([]float64, len(q))
-	ids := make([]int32, len(q))
+	b := m.bufs.Get().(*featureBuf)
+	defer m.bufs.Put(b)
+	b.weights, b.ids = slices.Grow(b.weights[:0], len(q)), slices.Grow(b.ids[:0], len(q))
+	w, ids := b.weights[:len(q)], b.ids[:len(q)] // each set below
 	unseen := math.Log(1+float64(len(m.answer))) + 1
 	for j, ft := range q {
 		id, ok := m.feats.get(ft.key)
@@ -400,15 +408,15 @@ func (m *faqMatcher) idf(id int32) float64 { return m.idfs[m.starts[id+1]-m.star
 func (m *faqMatcher) postings(id int32) []faqPosting { return m.posts[m.starts[id]:m.starts[id+1]] }
 
 // features returns the features of a text as this matcher weighs them (weigh).
-func (m *faqMatcher) features(text string) []feature { return m.weigh(m.textFeatures(text)) }
+func (m *faqMatcher) features(text string) []feature { return m.weigh(nil, m.textFeatures(text)) }
 
 // weigh returns the features of a text with those only stop words give weighing stopWeight
-// (left out at 0).
-func (m *faqMatcher) weigh(q []feature) []feature {
+// (left out at 0): q itself when they weigh as others, else appended to dst emptied.
+func (m *faqMatcher) weigh(dst, q []feature) []feature {
 	if m.stopWeight == 1 {
 		return q
 	}
-	out := make([]feature, 0, len(q))
+	out := slices.Grow(dst[:0], len(q))
 	for _, f := range q {
 		if f.stop {
 			if m.stopWeight == 0 {
@@ -426,12 +434,13 @@ func (m *faqMatcher) weigh(q []feature) []feature {
 func (m *faqMatcher) textFeatures(text string) []feature {
 	lang := language.Detect(text, m.lang)
 	words := lowerWords(text)
-	return m.count(len(words), func(i int) ([]string, bool) { return m.wordKeys(words[i], lang) })
+	return m.count(nil, len(words), func(i int) ([]string, bool) { return m.wordKeys(words[i], lang) })
 }
 
-// queryFeatures returns the features of a query as textFeatures does those of its text.
-func (m *faqMatcher) queryFeatures(q *query) []feature {
-	return m.count(len(q.words), func(i int) ([]string, bool) {
+// queryFeatures returns the features of a query as textFeatures does those of its text, in dst
+// emptied.
+func (m *faqMatcher) queryFeatures(dst []feature, q *query) []feature {
+	return m.count(dst, len(q.words), func(i int) ([]string, bool) {
 		if q.stems[i] == "" {
 			return nil, false
 		}
@@ -441,8 +450,9 @@ func (m *faqMatcher) queryFeatures(q *query) []feature {
 }
 
 // count returns the features of the n words of a text, of which keys gives the feature keys of
-// word i and whether it is a stop word (as wordKeys does), as textFeatures says.
-func (m *faqMatcher) count(n int, keys func(i int) ([]string, bool)) []feature {
+// word i and whether it is a stop word (as wordKeys does), as textFeatures says, in dst emptied
+// (nil: a new slice).
+func (m *faqMatcher) count(dst []feature, n int, keys func(i int) ([]string, bool)) []feature {
 	// The features in the order they first appear, with their counts; while the matcher is
 	// built, in the same buffers for every text.
 	b := m.buf
@@ -475,7 +485,7 @@ func (m *faqMatcher) count(n int, keys func(i int) ([]string, bool)) []feature {
 	if !content {
 		return nil // only stop words: nothing to look up
 	}
-	out := make([]feature, len(order))
+	out := slices.Grow(dst[:0], len(order))[:len(order)]
 	for i, k := range order {
 		out[i] = feature{key: k, weight: 1 + math.Log(float64(counts[i])), gram: k[0] == 'g', stop: stops[i]}
 	}

@@ -155,7 +155,16 @@ type Index struct {
 	faq        *faqMatcher
 	sents      *sentenceMatcher // nil for a large Brain
 
-	scratch sync.Pool // of *[]float64 with one BM25 score per entry
+	scratch sync.Pool // of *searchBuf
+}
+
+// searchBuf holds what one search works in and drops once its hits are made, kept for the next
+// search (Index.scratch): a search's garbage sets much of a busy process's heap.
+type searchBuf struct {
+	bm25 []float64   // one score per entry
+	qv   []float32   // the query's unit vector
+	raw  []feature   // the query's features (faqMatcher.queryFeatures)
+	top  []candidate // the best candidates (topK), emptied
 }
 
 // postings are the entries that hold a term, each with its BM25 term weight before idf, while
@@ -275,10 +284,7 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 	}
 	ix.sents = newSentenceMatcher(ix.chunks, corpus.String(), stem)
 	ix.indexVectors(docs, faqs)
-	ix.scratch.New = func() any {
-		s := make([]float64, n)
-		return &s
-	}
+	ix.scratch.New = func() any { return &searchBuf{bm25: make([]float64, n)} }
 	for _, c := range ix.chunks {
 		ix.chars += Hit{Kind: KindChunk, Chunk: c}.chars()
 	}
@@ -465,9 +471,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	q := ix.faq.parse(query)
 
 	// BM25 of every entry, and the most any entry could score.
-	bufp := ix.scratch.Get().(*[]float64)
-	defer ix.scratch.Put(bufp)
-	bm25 := *bufp
+	buf := ix.scratch.Get().(*searchBuf)
+	defer ix.scratch.Put(buf)
+	bm25 := buf.bm25
 	clear(bm25)
 	best := float64(unknown) * ix.idfUnseen * (bm25K1 + 1)
 	for _, t := range known {
@@ -482,7 +488,8 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	var qv []float32
 	if ix.dims > 0 && len(queryVec) == ix.dims {
 		if norm := math.Sqrt(float64(dot(queryVec, queryVec))); norm > 0 {
-			qv = make([]float32, ix.dims)
+			buf.qv = slices.Grow(buf.qv[:0], ix.dims)[:ix.dims]
+			qv = buf.qv
 			for i, x := range queryVec {
 				qv[i] = float32(float64(x) / norm)
 			}
@@ -495,12 +502,17 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	)
 	var raw []feature // the query's features for the FAQ's and the sentences' matchers
 	if len(ix.faqs) > 0 || ix.sents != nil {
-		raw = ix.faq.queryFeatures(q)
+		raw = ix.faq.queryFeatures(buf.raw[:0], q)
+		if raw != nil {
+			buf.raw = raw
+		}
 	}
 	if ix.sents != nil {
 		sent, which, second, held = ix.sents.best(q, raw, len(ix.chunks))
 	}
-	top := make(topK, 0, k+more)
+	// topK keeps as many candidates as its capacity: the buffer's is cut to k+more.
+	buf.top = slices.Grow(buf.top[:0], k+more)
+	top := topK(buf.top[: 0 : k+more])
 	for e := range len(ix.chunks) {
 		c := candidate{entry: int32(e), bm25: bm25[e], sentence: -1, second: -1}
 		if best > 0 {
