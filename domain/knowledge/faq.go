@@ -564,9 +564,22 @@ func foldWords(text string) []string {
 
 // foldWord returns a word lower case, accents folded, as Tokens reads it.
 func foldWord(w string) string {
+	if plainWord(w) {
+		return w // eachWord would give it back as it is: no copy
+	}
 	var b strings.Builder
 	eachWord(w, func(p []byte) { b.Write(p) })
 	return b.String()
+}
+
+// plainWord reports whether a word is of lower-case ASCII letters and digits only.
+func plainWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !('a' <= c && c <= 'z' || isDigit(c)) {
+			return false
+		}
+	}
+	return true
 }
 
 // Stemmer reduces a lower-case word of a language (en, pt or es; another is read as English) to

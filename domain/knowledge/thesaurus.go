@@ -410,7 +410,7 @@ func (s *sentenceMatcher) titlesUnexpanded(q []feature, sim []float64) {
 // it up": splitObject); with the positions of its words, its key (as phraseKey writes it; f must
 // not keep it) and its groups.
 func (s *synonyms) eachPhrase(folded []string, f func(at []int, key []byte, gs []int32)) {
-	var buf []byte
+	buf := make([]byte, 0, 64) // most keys fit: grown once at most
 	at := make([]int, 0, thesaurusPhrase)
 	for n := 2; n <= thesaurusPhrase; n++ {
 		for i := 0; i+n <= len(folded); i++ {
