@@ -80,6 +80,27 @@ type faqMatcher struct {
 	synonyms sync.Map
 }
 
+// matchBuf holds what a query's match with the items works in (match, Index.matchFAQ): its
+// similarities and scores, which the caller reads until it has made its candidates, and the
+// candidates themselves, which it copies. A search keeps one for the next (searchBuf); a nil
+// one is a new one.
+type matchBuf struct {
+	sim, scores, sums []float64 // of each item, of each answer (aggregate)
+	dsim, dscores     []float64 // by the vectors of meaning (meaning)
+	order             []int     // of the answers (meaning)
+	qv                []float32 // the query's vector of meaning (denseQuery)
+	rows              []int32   // the classifier's input (classifier.input)
+	x, probs          []float64
+	rep               []candidate // of each answer (Index.matchFAQ)
+}
+
+// zeroed returns s of n elements, all zero, grown when it holds fewer.
+func zeroed[T any](s []T, n int) []T {
+	s = slices.Grow(s[:0], n)[:n]
+	clear(s)
+	return s
+}
+
 // featureBuf holds what count counts a text's features in, and what a query's are compared in
 // (similarity, sentenceMatcher.best): each use empties what it reads first.
 type featureBuf struct {
@@ -240,7 +261,7 @@ func (m *faqMatcher) indexDense(faqs []FAQ, wv WordVectors, answers int) {
 
 // denseQuery returns the unit vector of meaning of a query, or nil when it has none (no word
 // vectors, not English, no word with a vector).
-func (m *faqMatcher) denseQuery(q *query) []float32 {
+func (m *faqMatcher) denseQuery(q *query, b *matchBuf) []float32 {
 	if m.dense == nil || q.lang != "en" {
 		return nil
 	}
@@ -248,9 +269,9 @@ func (m *faqMatcher) denseQuery(q *query) []float32 {
 	if !ok {
 		return nil
 	}
-	v := make([]float32, m.dense.dims)
-	m.dense.project(raw, v)
-	return v
+	b.qv = zeroed(b.qv, m.dense.dims)
+	m.dense.project(raw, b.qv)
+	return b.qv
 }
 
 // normalise scales the weights of the word features and of the gram features each to unit
@@ -280,21 +301,26 @@ func normalise(doc []feature, w []float64) {
 // vector of meaning took part (meant): for an English FAQ with word vectors, a part
 // (denseWeight) of the similarity and of the score is the cosine of the vectors of meaning (an
 // answer's: best item and centroid as for the words), and the classifier reads the vector too.
-func (m *faqMatcher) match(q *query, raw []feature) (sim, scores []float64, meant bool) {
+// sim and scores are b's (nil: a new one).
+func (m *faqMatcher) match(q *query, raw []feature, b *matchBuf) (sim, scores []float64, meant bool) {
+	if b == nil {
+		b = &matchBuf{}
+	}
 	own := m.weigh(nil, raw)
-	sim = make([]float64, len(m.answer))
+	b.sim = zeroed(b.sim, len(m.answer))
+	sim = b.sim
 	if x := m.wordsExpand(q, raw); len(x) > 0 {
 		m.similarity(m.weigh(nil, append(raw[:len(raw):len(raw)], x...)), sim)
 	} else {
 		m.similarity(own, sim)
 	}
-	scores = m.aggregate(sim, m.norm, faqBestWeight)
+	scores = m.aggregate(sim, m.norm, faqBestWeight, b)
 	var qv []float32
 	if len(own) > 0 {
-		qv = m.denseQuery(q)
+		qv = m.denseQuery(q, b)
 	}
 	if qv != nil {
-		dsim, dscores := m.meaning(qv)
+		dsim, dscores := m.meaning(qv, b)
 		for g := range scores {
 			scores[g] = (1-denseWeight)*scores[g] + denseWeight*max(dscores[g], 0)
 		}
@@ -303,7 +329,7 @@ func (m *faqMatcher) match(q *query, raw []feature) (sim, scores []float64, mean
 		}
 	}
 	if m.cls != nil && len(own) > 0 {
-		for g, p := range m.cls.predict(m, own, qv) {
+		for g, p := range m.cls.predict(m, own, qv, b) {
 			scores[g] = (1-classifierWeight)*scores[g] + classifierWeight*p
 		}
 	}
@@ -315,11 +341,10 @@ func (m *faqMatcher) match(q *query, raw []feature) (sim, scores []float64, mean
 // denseNearest answers of the highest such cosine, faqBestWeight of it the best item's cosine
 // instead (the other items' cosines are left 0: comparing with every item would take as long as
 // all the rest of a search, for answers that cannot come first).
-func (m *faqMatcher) meaning(qv []float32) (dsim, dscores []float64) {
+func (m *faqMatcher) meaning(qv []float32, b *matchBuf) (dsim, dscores []float64) {
 	dims := m.dense.dims
-	dsim = make([]float64, len(m.answer))
-	dscores = make([]float64, len(m.members))
-	order := make([]int, len(m.members))
+	b.dsim, b.dscores, b.order = zeroed(b.dsim, len(m.answer)), zeroed(b.dscores, len(m.members)), zeroed(b.order, len(m.members))
+	dsim, dscores, order := b.dsim, b.dscores, b.order
 	for g := range dscores {
 		dscores[g] = float64(dot(qv, m.centroids[g*dims:(g+1)*dims]))
 		order[g] = g
@@ -338,10 +363,10 @@ func (m *faqMatcher) meaning(qv []float32) (dsim, dscores []float64) {
 
 // aggregate returns the score of each answer from the similarity of each item: best of the
 // best item's, the rest the cosine with the centroid of the answer's items (norm: the length of
-// the sum of their vectors).
-func (m *faqMatcher) aggregate(sim, norm []float64, best float64) []float64 {
-	top := make([]float64, len(norm))
-	sums := make([]float64, len(norm))
+// the sum of their vectors); in b's scores.
+func (m *faqMatcher) aggregate(sim, norm []float64, best float64, b *matchBuf) []float64 {
+	b.scores, b.sums = zeroed(b.scores, len(norm)), zeroed(b.sums, len(norm))
+	top, sums := b.scores, b.sums
 	for i, s := range sim {
 		g := m.answer[i]
 		top[g] = max(top[g], s)

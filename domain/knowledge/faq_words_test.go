@@ -26,7 +26,7 @@ func TestWordsExpand(t *testing.T) {
 		}
 	}
 	q := "my grandpa passed away, can you send something for the memorial"
-	sim, _, _ := m.match(m.parse(q), m.textFeatures(q))
+	sim, _, _ := m.match(m.parse(q), m.textFeatures(q), nil)
 	plain := make([]float64, len(faqs))
 	m.similarity(m.weigh(nil, m.textFeatures(q)), plain)
 	if !(sim[0] > 2*plain[0]) || sim[2] > plain[2] {

@@ -165,6 +165,7 @@ type searchBuf struct {
 	qv   []float32   // the query's unit vector
 	raw  []feature   // the query's features (faqMatcher.queryFeatures)
 	top  []candidate // the best candidates (topK), emptied
+	faq  matchBuf
 }
 
 // postings are the entries that hold a term, each with its BM25 term weight before idf, while
@@ -545,7 +546,7 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		content, contentUnknown = ix.contentTerms(q)
 	}
 	cover := candidate{entry: -1}
-	for _, c := range ix.matchFAQ(q, raw, known, unknown, qv, bm25, content, contentUnknown) {
+	for _, c := range ix.matchFAQ(q, raw, known, unknown, qv, bm25, content, contentUnknown, &buf.faq) {
 		top.push(c, ix.better)
 		if c.covers {
 			cover = c
@@ -609,12 +610,12 @@ func (ix *Index) hits(dst []Hit, top topK, content [][]int32, contentUnknown int
 // matchFAQ returns the candidates of the FAQ items, in their order, one item for each answer:
 // the Strong one if any, else the most similar, unless it scores 0 and is not Strong. Its score
 // is its answer's (faqMatcher), its BM25 that of its question and answer; Overlap and Strong are
-// as Index says.
-func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, qv []float32, bm25 []float64, words [][]int32, unknownWords int) []candidate {
+// as Index says. The candidates are b's.
+func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, qv []float32, bm25 []float64, words [][]int32, unknownWords int, b *matchBuf) []candidate {
 	if len(ix.faqs) == 0 {
 		return nil
 	}
-	sim, scores, meant := ix.faq.match(q, raw)
+	sim, scores, meant := ix.faq.match(q, raw, b)
 	cover, sole := -1, false
 	var asked cue
 	small := ix.faq.cls == nil && ix.titleTerms != nil
@@ -631,7 +632,8 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 			second = s
 		}
 	}
-	rep := make([]candidate, len(scores)) // the item that stands for each answer
+	b.rep = zeroed(b.rep, len(scores))
+	rep := b.rep // the item that stands for each answer
 	for g := range rep {
 		rep[g].entry = -1
 	}
