@@ -72,9 +72,6 @@ type faqMatcher struct {
 	vecs      []float32
 	centroids []float32
 	members   [][]int32
-	// bufs hold the buffers (*featureBuf) of the features of queries, counted once the matcher
-	// is built.
-	bufs sync.Pool
 	// synonyms caches the keys of the stems of each thesaurus group's members that some item
 	// holds (expand), by language and group.
 	synonyms sync.Map
@@ -100,6 +97,11 @@ func zeroed[T any](s []T, n int) []T {
 	clear(s)
 	return s
 }
+
+// featureBufs holds the featureBufs of the queries of every matcher (those of a matcher being
+// built are its own): a process holds many Brains, each searched now and then, and a pool of each
+// would be emptied by the collector more often than used.
+var featureBufs = sync.Pool{New: func() any { return &featureBuf{seen: map[string]int{}} }}
 
 // featureBuf holds what count counts a text's features in, and what a query's are compared in
 // (similarity, sentenceMatcher.best): each use empties what it reads first.
@@ -138,7 +140,6 @@ func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors) *faq
 func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWeight float64) *faqMatcher {
 	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, stopWeight: stopWeight, answer: make([]int32, len(faqs)),
 		words: map[string][]string{}, buf: &featureBuf{seen: map[string]int{}}}
-	m.bufs.New = func() any { return &featureBuf{seen: map[string]int{}} }
 	answers := map[string]int32{}
 	feats := map[string]int32{} // while the matcher is built; then m.feats
 	var keys []string           // of the features, by id
@@ -400,8 +401,8 @@ func (m *faqMatcher) confidence(score, other float64, meant bool) float64 {
 
 // similarity adds to sim[i] the similarity of a query of features q with item i, in [0, 1].
 func (m *faqMatcher) similarity(q []feature, sim []float64) {
-	b := m.bufs.Get().(*featureBuf)
-	defer m.bufs.Put(b)
+	b := featureBufs.Get().(*featureBuf)
+	defer featureBufs.Put(b)
 	b.weights, b.ids = slices.Grow(b.weights[:0], len(q)), slices.Grow(b.ids[:0], len(q))
 	w, ids := b.weights[:len(q)], b.ids[:len(q)] // each set below
 	unseen := math.Log(1+float64(len(m.answer))) + 1
@@ -482,8 +483,8 @@ func (m *faqMatcher) count(dst []feature, n int, keys func(i int) ([]string, boo
 	// built, in the same buffers for every text.
 	b := m.buf
 	if b == nil {
-		b = m.bufs.Get().(*featureBuf)
-		defer m.bufs.Put(b)
+		b = featureBufs.Get().(*featureBuf)
+		defer featureBufs.Put(b)
 	}
 	clear(b.seen)
 	seen, order, counts, stops := b.seen, b.order[:0], b.counts[:0], b.stops[:0]

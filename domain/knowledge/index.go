@@ -154,12 +154,15 @@ type Index struct {
 	facts      []cue     // of each FAQ item: the kinds of fact its question asks or its answer states
 	faq        *faqMatcher
 	sents      *sentenceMatcher // nil for a large Brain
-
-	scratch sync.Pool // of *searchBuf
 }
 
+// searchBufs holds the searchBufs of every index's searches: a process holds many Brains, each
+// searched now and then, and a pool of each would be emptied by the collector more often than
+// used.
+var searchBufs = sync.Pool{New: func() any { return new(searchBuf) }}
+
 // searchBuf holds what one search works in and drops once its hits are made, kept for the next
-// search (Index.scratch): a search's garbage sets much of a busy process's heap.
+// search (searchBufs): a search's garbage sets much of a busy process's heap.
 type searchBuf struct {
 	bm25 []float64   // one score per entry
 	qv   []float32   // the query's unit vector
@@ -285,7 +288,6 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 	}
 	ix.sents = newSentenceMatcher(ix.chunks, corpus.String(), stem)
 	ix.indexVectors(docs, faqs)
-	ix.scratch.New = func() any { return &searchBuf{bm25: make([]float64, n)} }
 	for _, c := range ix.chunks {
 		ix.chars += Hit{Kind: KindChunk, Chunk: c}.chars()
 	}
@@ -472,10 +474,10 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	q := ix.faq.parse(query)
 
 	// BM25 of every entry, and the most any entry could score.
-	buf := ix.scratch.Get().(*searchBuf)
-	defer ix.scratch.Put(buf)
+	buf := searchBufs.Get().(*searchBuf)
+	defer searchBufs.Put(buf)
+	buf.bm25 = zeroed(buf.bm25, n)
 	bm25 := buf.bm25
-	clear(bm25)
 	best := float64(unknown) * ix.idfUnseen * (bm25K1 + 1)
 	for _, t := range known {
 		idf := ix.termIDF(t)

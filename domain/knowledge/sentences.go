@@ -85,8 +85,8 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 // each chunk and that sentence's index (one of each per chunk, n chunks; -1 where none
 // matches), or nil when the query has nothing to look up.
 func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int32, []int32, []float64) {
-	b := s.m.bufs.Get().(*featureBuf)
-	defer s.m.bufs.Put(b)
+	b := featureBufs.Get().(*featureBuf)
+	defer featureBufs.Put(b)
 	own := s.m.weigh(b.own, raw)
 	b.own = own
 	if len(own) == 0 {
