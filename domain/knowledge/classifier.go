@@ -75,7 +75,7 @@ func newClassifier(m *faqMatcher, docs [][]feature, answers int) *classifier {
 		if m.dense != nil {
 			v = m.vecs[i*m.dense.dims : (i+1)*m.dense.dims]
 		}
-		items[i].rows, items[i].x = c.input(m, doc, v)
+		items[i].rows, items[i].x = c.input(m, doc, v, nil, nil)
 	}
 
 	// Stochastic gradient descent on the log-loss with weight decay, the items visited in a
@@ -121,10 +121,10 @@ func newClassifier(m *faqMatcher, docs [][]feature, answers int) *classifier {
 
 // input returns the rows and values of the unit vector of a text's word features, each weighing
 // its count's weight times its idf (features the matcher does not know are left out), followed
-// by the text's unit vector of meaning when it has one (dense), of as much weight.
-func (c *classifier) input(m *faqMatcher, doc []feature, dense []float32) ([]int32, []float64) {
-	var rows []int32
-	var x []float64
+// by the text's unit vector of meaning when it has one (dense), of as much weight; appended to
+// rows and x emptied.
+func (c *classifier) input(m *faqMatcher, doc []feature, dense []float32, rows []int32, x []float64) ([]int32, []float64) {
+	rows, x = rows[:0], x[:0]
 	norm := 0.0
 	for _, ft := range doc {
 		if ft.gram {
@@ -165,10 +165,15 @@ func allZero(v []float32) bool {
 }
 
 // predict returns the probability of each answer for the features of a question and its vector
-// of meaning (nil: none).
-func (c *classifier) predict(m *faqMatcher, q []feature, dense []float32) []float64 {
-	rows, x := c.input(m, q, dense)
-	p := make([]float64, c.answers)
+// of meaning (nil: none), in b's probs (b nil: a new one).
+func (c *classifier) predict(m *faqMatcher, q []feature, dense []float32, b *matchBuf) []float64 {
+	if b == nil {
+		b = &matchBuf{}
+	}
+	b.rows, b.x = c.input(m, q, dense, b.rows, b.x)
+	rows, x := b.rows, b.x
+	b.probs = zeroed(b.probs, c.answers)
+	p := b.probs
 	for k, r := range rows {
 		wr := c.w[int(r)*c.answers : int(r+1)*c.answers]
 		for a, v := range wr {

@@ -55,7 +55,7 @@ func TestClassifierPredicts(t *testing.T) {
 		{"the kettle details please", 20},
 		{"my ladder", 21},
 	} {
-		p := m.cls.predict(m, m.features(c.query), nil)
+		p := m.cls.predict(m, m.features(c.query), nil, nil)
 		best := int32(slices.Index(p, slices.Max(p)))
 		if best != c.want || p[best] < 0.5 {
 			t.Errorf("%q: answer %d with probability %.2f, want answer %d above 0.5", c.query, best, p[best], c.want)
@@ -69,7 +69,7 @@ func TestClassifierPredicts(t *testing.T) {
 		}
 	}
 	// Words every answer shares tell none apart.
-	p := m.cls.predict(m, m.features("show me the details"), nil)
+	p := m.cls.predict(m, m.features("show me the details"), nil, nil)
 	if slices.Max(p) > 0.2 {
 		t.Errorf("a question of shared words only: best probability %.2f, want a flat spread", slices.Max(p))
 	}

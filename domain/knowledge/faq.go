@@ -72,20 +72,49 @@ type faqMatcher struct {
 	vecs      []float32
 	centroids []float32
 	members   [][]int32
-	// bufs hold the buffers (*featureBuf) of the features of queries, counted once the matcher
-	// is built.
-	bufs sync.Pool
 	// synonyms caches the keys of the stems of each thesaurus group's members that some item
 	// holds (expand), by language and group.
 	synonyms sync.Map
 }
 
-// featureBuf holds what count counts a text's features in.
+// matchBuf holds what a query's match with the items works in (match, Index.matchFAQ): its
+// similarities and scores, which the caller reads until it has made its candidates, and the
+// candidates themselves, which it copies. A search keeps one for the next (searchBuf); a nil
+// one is a new one.
+type matchBuf struct {
+	sim, scores, sums []float64 // of each item, of each answer (aggregate)
+	dsim, dscores     []float64 // by the vectors of meaning (meaning)
+	order             []int     // of the answers (meaning)
+	qv                []float32 // the query's vector of meaning (denseQuery)
+	rows              []int32   // the classifier's input (classifier.input)
+	x, probs          []float64
+	rep               []candidate // of each answer (Index.matchFAQ)
+}
+
+// zeroed returns s of n elements, all zero, grown when it holds fewer.
+func zeroed[T any](s []T, n int) []T {
+	s = slices.Grow(s[:0], n)[:n]
+	clear(s)
+	return s
+}
+
+// featureBufs holds the featureBufs of the queries of every matcher (those of a matcher being
+// built are its own): a process holds many Brains, each searched now and then, and a pool of each
+// would be emptied by the collector more often than used.
+var featureBufs = sync.Pool{New: func() any { return &featureBuf{seen: map[string]int{}} }}
+
+// featureBuf holds what count counts a text's features in, and what a query's are compared in
+// (similarity, sentenceMatcher.best): each use empties what it reads first.
 type featureBuf struct {
 	seen   map[string]int // the index of each feature in order
 	order  []string       // the features in the order they first appear
 	counts []int
 	stops  []bool // whether only stop words give the feature
+	// weights and ids are similarity's; own, all and sim sentenceMatcher.best's.
+	weights  []float64
+	ids      []int32
+	own, all []feature
+	sim      []float64
 }
 
 type faqPosting struct {
@@ -111,7 +140,6 @@ func newFAQMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors) *faq
 func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWeight float64) *faqMatcher {
 	m := &faqMatcher{lang: language.Detect(corpus, language.English), stem: stem, stopWeight: stopWeight, answer: make([]int32, len(faqs)),
 		words: map[string][]string{}, buf: &featureBuf{seen: map[string]int{}}}
-	m.bufs.New = func() any { return &featureBuf{seen: map[string]int{}} }
 	answers := map[string]int32{}
 	feats := map[string]int32{} // while the matcher is built; then m.feats
 	var keys []string           // of the features, by id
@@ -234,7 +262,7 @@ func (m *faqMatcher) indexDense(faqs []FAQ, wv WordVectors, answers int) {
 
 // denseQuery returns the unit vector of meaning of a query, or nil when it has none (no word
 // vectors, not English, no word with a vector).
-func (m *faqMatcher) denseQuery(q *query) []float32 {
+func (m *faqMatcher) denseQuery(q *query, b *matchBuf) []float32 {
 	if m.dense == nil || q.lang != "en" {
 		return nil
 	}
@@ -242,9 +270,9 @@ func (m *faqMatcher) denseQuery(q *query) []float32 {
 	if !ok {
 		return nil
 	}
-	v := make([]float32, m.dense.dims)
-	m.dense.project(raw, v)
-	return v
+	b.qv = zeroed(b.qv, m.dense.dims)
+	m.dense.project(raw, b.qv)
+	return b.qv
 }
 
 // normalise scales the weights of the word features and of the gram features each to unit
@@ -274,21 +302,26 @@ func normalise(doc []feature, w []float64) {
 // vector of meaning took part (meant): for an English FAQ with word vectors, a part
 // (denseWeight) of the similarity and of the score is the cosine of the vectors of meaning (an
 // answer's: best item and centroid as for the words), and the classifier reads the vector too.
-func (m *faqMatcher) match(q *query, raw []feature) (sim, scores []float64, meant bool) {
-	own := m.weigh(raw)
-	sim = make([]float64, len(m.answer))
+// sim and scores are b's (nil: a new one).
+func (m *faqMatcher) match(q *query, raw []feature, b *matchBuf) (sim, scores []float64, meant bool) {
+	if b == nil {
+		b = &matchBuf{}
+	}
+	own := m.weigh(nil, raw)
+	b.sim = zeroed(b.sim, len(m.answer))
+	sim = b.sim
 	if x := m.wordsExpand(q, raw); len(x) > 0 {
-		m.similarity(m.weigh(append(raw[:len(raw):len(raw)], x...)), sim)
+		m.similarity(m.weigh(nil, append(raw[:len(raw):len(raw)], x...)), sim)
 	} else {
 		m.similarity(own, sim)
 	}
-	scores = m.aggregate(sim, m.norm, faqBestWeight)
+	scores = m.aggregate(sim, m.norm, faqBestWeight, b)
 	var qv []float32
 	if len(own) > 0 {
-		qv = m.denseQuery(q)
+		qv = m.denseQuery(q, b)
 	}
 	if qv != nil {
-		dsim, dscores := m.meaning(qv)
+		dsim, dscores := m.meaning(qv, b)
 		for g := range scores {
 			scores[g] = (1-denseWeight)*scores[g] + denseWeight*max(dscores[g], 0)
 		}
@@ -297,7 +330,7 @@ func (m *faqMatcher) match(q *query, raw []feature) (sim, scores []float64, mean
 		}
 	}
 	if m.cls != nil && len(own) > 0 {
-		for g, p := range m.cls.predict(m, own, qv) {
+		for g, p := range m.cls.predict(m, own, qv, b) {
 			scores[g] = (1-classifierWeight)*scores[g] + classifierWeight*p
 		}
 	}
@@ -309,11 +342,10 @@ func (m *faqMatcher) match(q *query, raw []feature) (sim, scores []float64, mean
 // denseNearest answers of the highest such cosine, faqBestWeight of it the best item's cosine
 // instead (the other items' cosines are left 0: comparing with every item would take as long as
 // all the rest of a search, for answers that cannot come first).
-func (m *faqMatcher) meaning(qv []float32) (dsim, dscores []float64) {
+func (m *faqMatcher) meaning(qv []float32, b *matchBuf) (dsim, dscores []float64) {
 	dims := m.dense.dims
-	dsim = make([]float64, len(m.answer))
-	dscores = make([]float64, len(m.members))
-	order := make([]int, len(m.members))
+	b.dsim, b.dscores, b.order = zeroed(b.dsim, len(m.answer)), zeroed(b.dscores, len(m.members)), zeroed(b.order, len(m.members))
+	dsim, dscores, order := b.dsim, b.dscores, b.order
 	for g := range dscores {
 		dscores[g] = float64(dot(qv, m.centroids[g*dims:(g+1)*dims]))
 		order[g] = g
@@ -332,10 +364,10 @@ func (m *faqMatcher) meaning(qv []float32) (dsim, dscores []float64) {
 
 // aggregate returns the score of each answer from the similarity of each item: best of the
 // best item's, the rest the cosine with the centroid of the answer's items (norm: the length of
-// the sum of their vectors).
-func (m *faqMatcher) aggregate(sim, norm []float64, best float64) []float64 {
-	top := make([]float64, len(norm))
-	sums := make([]float64, len(norm))
+// the sum of their vectors); in b's scores.
+func (m *faqMatcher) aggregate(sim, norm []float64, best float64, b *matchBuf) []float64 {
+	b.scores, b.sums = zeroed(b.scores, len(norm)), zeroed(b.sums, len(norm))
+	top, sums := b.scores, b.sums
 	for i, s := range sim {
 		g := m.answer[i]
 		top[g] = max(top[g], s)
@@ -369,8 +401,10 @@ func (m *faqMatcher) confidence(score, other float64, meant bool) float64 {
 
 // similarity adds to sim[i] the similarity of a query of features q with item i, in [0, 1].
 func (m *faqMatcher) similarity(q []feature, sim []float64) {
-	w := make([]float64, len(q))
-	ids := make([]int32, len(q))
+	b := featureBufs.Get().(*featureBuf)
+	defer featureBufs.Put(b)
+	b.weights, b.ids = slices.Grow(b.weights[:0], len(q)), slices.Grow(b.ids[:0], len(q))
+	w, ids := b.weights[:len(q)], b.ids[:len(q)] // each set below
 	unseen := math.Log(1+float64(len(m.answer))) + 1
 	for j, ft := range q {
 		id, ok := m.feats.get(ft.key)
@@ -400,15 +434,15 @@ func (m *faqMatcher) idf(id int32) float64 { return m.idfs[m.starts[id+1]-m.star
 func (m *faqMatcher) postings(id int32) []faqPosting { return m.posts[m.starts[id]:m.starts[id+1]] }
 
 // features returns the features of a text as this matcher weighs them (weigh).
-func (m *faqMatcher) features(text string) []feature { return m.weigh(m.textFeatures(text)) }
+func (m *faqMatcher) features(text string) []feature { return m.weigh(nil, m.textFeatures(text)) }
 
 // weigh returns the features of a text with those only stop words give weighing stopWeight
-// (left out at 0).
-func (m *faqMatcher) weigh(q []feature) []feature {
+// (left out at 0): q itself when they weigh as others, else appended to dst emptied.
+func (m *faqMatcher) weigh(dst, q []feature) []feature {
 	if m.stopWeight == 1 {
 		return q
 	}
-	out := make([]feature, 0, len(q))
+	out := slices.Grow(dst[:0], len(q))
 	for _, f := range q {
 		if f.stop {
 			if m.stopWeight == 0 {
@@ -426,12 +460,13 @@ func (m *faqMatcher) weigh(q []feature) []feature {
 func (m *faqMatcher) textFeatures(text string) []feature {
 	lang := language.Detect(text, m.lang)
 	words := lowerWords(text)
-	return m.count(len(words), func(i int) ([]string, bool) { return m.wordKeys(words[i], lang) })
+	return m.count(nil, len(words), func(i int) ([]string, bool) { return m.wordKeys(words[i], lang) })
 }
 
-// queryFeatures returns the features of a query as textFeatures does those of its text.
-func (m *faqMatcher) queryFeatures(q *query) []feature {
-	return m.count(len(q.words), func(i int) ([]string, bool) {
+// queryFeatures returns the features of a query as textFeatures does those of its text, in dst
+// emptied.
+func (m *faqMatcher) queryFeatures(dst []feature, q *query) []feature {
+	return m.count(dst, len(q.words), func(i int) ([]string, bool) {
 		if q.stems[i] == "" {
 			return nil, false
 		}
@@ -441,14 +476,15 @@ func (m *faqMatcher) queryFeatures(q *query) []feature {
 }
 
 // count returns the features of the n words of a text, of which keys gives the feature keys of
-// word i and whether it is a stop word (as wordKeys does), as textFeatures says.
-func (m *faqMatcher) count(n int, keys func(i int) ([]string, bool)) []feature {
+// word i and whether it is a stop word (as wordKeys does), as textFeatures says, in dst emptied
+// (nil: a new slice).
+func (m *faqMatcher) count(dst []feature, n int, keys func(i int) ([]string, bool)) []feature {
 	// The features in the order they first appear, with their counts; while the matcher is
 	// built, in the same buffers for every text.
 	b := m.buf
 	if b == nil {
-		b = m.bufs.Get().(*featureBuf)
-		defer m.bufs.Put(b)
+		b = featureBufs.Get().(*featureBuf)
+		defer featureBufs.Put(b)
 	}
 	clear(b.seen)
 	seen, order, counts, stops := b.seen, b.order[:0], b.counts[:0], b.stops[:0]
@@ -475,7 +511,7 @@ func (m *faqMatcher) count(n int, keys func(i int) ([]string, bool)) []feature {
 	if !content {
 		return nil // only stop words: nothing to look up
 	}
-	out := make([]feature, len(order))
+	out := slices.Grow(dst[:0], len(order))[:len(order)]
 	for i, k := range order {
 		out[i] = feature{key: k, weight: 1 + math.Log(float64(counts[i])), gram: k[0] == 'g', stop: stops[i]}
 	}
@@ -554,9 +590,22 @@ func foldWords(text string) []string {
 
 // foldWord returns a word lower case, accents folded, as Tokens reads it.
 func foldWord(w string) string {
+	if plainWord(w) {
+		return w // eachWord would give it back as it is: no copy
+	}
 	var b strings.Builder
 	eachWord(w, func(p []byte) { b.Write(p) })
 	return b.String()
+}
+
+// plainWord reports whether a word is of lower-case ASCII letters and digits only.
+func plainWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !('a' <= c && c <= 'z' || isDigit(c)) {
+			return false
+		}
+	}
+	return true
 }
 
 // Stemmer reduces a lower-case word of a language (en, pt or es; another is read as English) to

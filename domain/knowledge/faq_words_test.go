@@ -26,9 +26,9 @@ func TestWordsExpand(t *testing.T) {
 		}
 	}
 	q := "my grandpa passed away, can you send something for the memorial"
-	sim, _, _ := m.match(m.parse(q), m.textFeatures(q))
+	sim, _, _ := m.match(m.parse(q), m.textFeatures(q), nil)
 	plain := make([]float64, len(faqs))
-	m.similarity(m.weigh(m.textFeatures(q)), plain)
+	m.similarity(m.weigh(nil, m.textFeatures(q)), plain)
 	if !(sim[0] > 2*plain[0]) || sim[2] > plain[2] {
 		t.Errorf("%q: similarities %v, without synonyms %v: want the sympathy item's twice as high, the plants' no higher", q, sim, plain)
 	}

@@ -154,8 +154,21 @@ type Index struct {
 	facts      []cue     // of each FAQ item: the kinds of fact its question asks or its answer states
 	faq        *faqMatcher
 	sents      *sentenceMatcher // nil for a large Brain
+}
 
-	scratch sync.Pool // of *[]float64 with one BM25 score per entry
+// searchBufs holds the searchBufs of every index's searches: a process holds many Brains, each
+// searched now and then, and a pool of each would be emptied by the collector more often than
+// used.
+var searchBufs = sync.Pool{New: func() any { return new(searchBuf) }}
+
+// searchBuf holds what one search works in and drops once its hits are made, kept for the next
+// search (searchBufs): a search's garbage sets much of a busy process's heap.
+type searchBuf struct {
+	bm25 []float64   // one score per entry
+	qv   []float32   // the query's unit vector
+	raw  []feature   // the query's features (faqMatcher.queryFeatures)
+	top  []candidate // the best candidates (topK), emptied
+	faq  matchBuf
 }
 
 // postings are the entries that hold a term, each with its BM25 term weight before idf, while
@@ -275,10 +288,6 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 	}
 	ix.sents = newSentenceMatcher(ix.chunks, corpus.String(), stem)
 	ix.indexVectors(docs, faqs)
-	ix.scratch.New = func() any {
-		s := make([]float64, n)
-		return &s
-	}
 	for _, c := range ix.chunks {
 		ix.chars += Hit{Kind: KindChunk, Chunk: c}.chars()
 	}
@@ -465,10 +474,10 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	q := ix.faq.parse(query)
 
 	// BM25 of every entry, and the most any entry could score.
-	bufp := ix.scratch.Get().(*[]float64)
-	defer ix.scratch.Put(bufp)
-	bm25 := *bufp
-	clear(bm25)
+	buf := searchBufs.Get().(*searchBuf)
+	defer searchBufs.Put(buf)
+	buf.bm25 = zeroed(buf.bm25, n)
+	bm25 := buf.bm25
 	best := float64(unknown) * ix.idfUnseen * (bm25K1 + 1)
 	for _, t := range known {
 		idf := ix.termIDF(t)
@@ -482,7 +491,8 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	var qv []float32
 	if ix.dims > 0 && len(queryVec) == ix.dims {
 		if norm := math.Sqrt(float64(dot(queryVec, queryVec))); norm > 0 {
-			qv = make([]float32, ix.dims)
+			buf.qv = slices.Grow(buf.qv[:0], ix.dims)[:ix.dims]
+			qv = buf.qv
 			for i, x := range queryVec {
 				qv[i] = float32(float64(x) / norm)
 			}
@@ -495,12 +505,17 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	)
 	var raw []feature // the query's features for the FAQ's and the sentences' matchers
 	if len(ix.faqs) > 0 || ix.sents != nil {
-		raw = ix.faq.queryFeatures(q)
+		raw = ix.faq.queryFeatures(buf.raw[:0], q)
+		if raw != nil {
+			buf.raw = raw
+		}
 	}
 	if ix.sents != nil {
 		sent, which, second, held = ix.sents.best(q, raw, len(ix.chunks))
 	}
-	top := make(topK, 0, k+more)
+	// topK keeps as many candidates as its capacity: the buffer's is cut to k+more.
+	buf.top = slices.Grow(buf.top[:0], k+more)
+	top := topK(buf.top[: 0 : k+more])
 	for e := range len(ix.chunks) {
 		c := candidate{entry: int32(e), bm25: bm25[e], sentence: -1, second: -1}
 		if best > 0 {
@@ -533,7 +548,7 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		content, contentUnknown = ix.contentTerms(q)
 	}
 	cover := candidate{entry: -1}
-	for _, c := range ix.matchFAQ(q, raw, known, unknown, qv, bm25, content, contentUnknown) {
+	for _, c := range ix.matchFAQ(q, raw, known, unknown, qv, bm25, content, contentUnknown, &buf.faq) {
 		top.push(c, ix.better)
 		if c.covers {
 			cover = c
@@ -597,12 +612,12 @@ func (ix *Index) hits(dst []Hit, top topK, content [][]int32, contentUnknown int
 // matchFAQ returns the candidates of the FAQ items, in their order, one item for each answer:
 // the Strong one if any, else the most similar, unless it scores 0 and is not Strong. Its score
 // is its answer's (faqMatcher), its BM25 that of its question and answer; Overlap and Strong are
-// as Index says.
-func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, qv []float32, bm25 []float64, words [][]int32, unknownWords int) []candidate {
+// as Index says. The candidates are b's.
+func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, qv []float32, bm25 []float64, words [][]int32, unknownWords int, b *matchBuf) []candidate {
 	if len(ix.faqs) == 0 {
 		return nil
 	}
-	sim, scores, meant := ix.faq.match(q, raw)
+	sim, scores, meant := ix.faq.match(q, raw, b)
 	cover, sole := -1, false
 	var asked cue
 	small := ix.faq.cls == nil && ix.titleTerms != nil
@@ -619,7 +634,8 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 			second = s
 		}
 	}
-	rep := make([]candidate, len(scores)) // the item that stands for each answer
+	b.rep = zeroed(b.rep, len(scores))
+	rep := b.rep // the item that stands for each answer
 	for g := range rep {
 		rep[g].entry = -1
 	}

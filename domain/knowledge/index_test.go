@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -226,6 +227,39 @@ func TestSearchConcurrent(t *testing.T) {
 	for range 8 {
 		if got := <-done; !slices.EqualFunc(got, want, sameHit) {
 			t.Error("concurrent searches disagree")
+		}
+	}
+}
+
+// TestSearchReuse checks that a search gives the same hits whatever searches ran before it on
+// the index, one after another or at once: a search works in buffers kept for the next.
+func TestSearchReuse(t *testing.T) {
+	qs := []string{"free delivery in Porto", "how much is a wedding cake", "where are you located",
+		"can I pay by card", "opening hours on sunday", "cakes", "do you deliver cakes for a wedding in Porto?"}
+	want := make([][]Hit, len(qs))
+	for i, q := range qs {
+		want[i] = shopIndex(256).Search(q, vectorOf(q, 256), 5) // on an index that searched nothing before
+	}
+	ix := shopIndex(256)
+	for _, i := range []int{0, 1, 2, 3, 4, 5, 6, 6, 5, 4, 3, 2, 1, 0, 3, 0, 6, 1} {
+		if got := ix.Search(qs[i], vectorOf(qs[i], 256), 5); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("%q after other searches:\n%s\nwant\n%s", qs[i], describe(got), describe(want[i]))
+		}
+	}
+	done := make(chan bool)
+	for g := range 8 {
+		go func() {
+			ok := true
+			for k := range 20 {
+				i := (g + k) % len(qs)
+				ok = ok && reflect.DeepEqual(ix.Search(qs[i], vectorOf(qs[i], 256), 5), want[i])
+			}
+			done <- ok
+		}()
+	}
+	for range 8 {
+		if !<-done {
+			t.Error("concurrent searches of different queries disagree with one at a time")
 		}
 	}
 }

@@ -20,7 +20,7 @@ func TestQueryFeatures(t *testing.T) {
 		"",
 	} {
 		q := m.parse(text)
-		if got, want := m.queryFeatures(q), m.textFeatures(text); !reflect.DeepEqual(got, want) {
+		if got, want := m.queryFeatures(nil, q), m.textFeatures(text); !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: features %v, want %v", text, got, want)
 		}
 		if len(q.folded) != len(q.words) || len(q.stems) != len(q.words) {

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -84,16 +85,25 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 // each chunk and that sentence's index (one of each per chunk, n chunks; -1 where none
 // matches), or nil when the query has nothing to look up.
 func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int32, []int32, []float64) {
-	own := s.m.weigh(raw)
+	b := featureBufs.Get().(*featureBuf)
+	defer featureBufs.Put(b)
+	own := s.m.weigh(b.own, raw)
+	b.own = own
 	if len(own) == 0 {
 		out, which, second := s.bareForm(q, n)
 		return out, which, second, nil
 	}
-	sim := make([]float64, len(s.chunk))
-	x := s.m.expand(q, raw)
-	x = append(x, s.m.compounds(q, append(raw[:len(raw):len(raw)], x...))...)
-	if len(x) > 0 {
-		s.m.similarity(s.m.weigh(append(raw[:len(raw):len(raw)], x...)), sim)
+	b.sim = slices.Grow(b.sim[:0], len(s.chunk))[:len(s.chunk)]
+	sim := b.sim
+	clear(sim)
+	// all: the query's features, then its synonyms, then the compounds of its words found with
+	// them all.
+	all := append(append(b.all[:0], raw...), s.m.expand(q, raw)...)
+	all = append(all, s.m.compounds(q, all)...)
+	b.all = all
+	if len(all) > len(raw) {
+		b.all = s.m.weigh(b.all, all) // in place: weigh reads each feature before writing it
+		s.m.similarity(b.all, sim)
 		s.titlesUnexpanded(own, sim)
 	} else {
 		s.m.similarity(own, sim)

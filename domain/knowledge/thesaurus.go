@@ -322,16 +322,23 @@ func (m *faqMatcher) expand(q *query, raw []feature) []feature {
 	if len(groups) == 0 {
 		return nil
 	}
-	have := make(map[string]bool, len(raw))
+	// A group's keys are stems' (never an n-gram's), so only the query's stems and the synonyms
+	// added before can hold one: a few keys, looked up one by one rather than hashed.
+	var buf [16]string
+	have := buf[:0]
 	for _, f := range raw {
-		have[f.key] = true
+		if !f.gram {
+			have = append(have, f.key)
+		}
 	}
 	var out []feature
+	held := func(key string) bool {
+		return slices.Contains(have, key) || slices.ContainsFunc(out, func(f feature) bool { return f.key == key })
+	}
 	for k, g := range groups {
 		start := len(out)
 		for _, key := range m.groupKeys(s, q.lang, g) {
-			if !have[key] {
-				have[key] = true
+			if !held(key) {
 				out = append(out, feature{key: key, weight: 1})
 			}
 		}
@@ -403,7 +410,7 @@ func (s *sentenceMatcher) titlesUnexpanded(q []feature, sim []float64) {
 // it up": splitObject); with the positions of its words, its key (as phraseKey writes it; f must
 // not keep it) and its groups.
 func (s *synonyms) eachPhrase(folded []string, f func(at []int, key []byte, gs []int32)) {
-	var buf []byte
+	buf := make([]byte, 0, 64) // most keys fit: grown once at most
 	at := make([]int, 0, thesaurusPhrase)
 	for n := 2; n <= thesaurusPhrase; n++ {
 		for i := 0; i+n <= len(folded); i++ {
