@@ -93,6 +93,9 @@ func TestAddress(t *testing.T) {
 	if a := Address([]Action{{Type: Email, ToOwner: true}}, "lu@example.com")[0]; a.To != "lu@example.com" || !a.ToOwner {
 		t.Errorf("an e-mail to me: %+v; want to the owner", a)
 	}
+	if a := Address([]Action{{Type: Email, ToOwner: true, Cc: "ana@example.com"}}, "lu@example.com")[0]; a.To != "lu@example.com" || a.ToOwner {
+		t.Errorf("an e-mail to me and another: %+v; want to the owner, not the owner's alone", a)
+	}
 	if a := Address([]Action{{Type: Email, ToOwner: true}}, "")[0]; a.To != "" || a.ToOwner {
 		t.Errorf("an e-mail to me without an owner's address: %+v; want no recipient", a)
 	}

@@ -210,7 +210,8 @@ func emailOwner(m []string, _ time.Time) Interpretation {
 // emailTo reads the recipients at the start of body, then its subject and text, into a.
 func emailTo(a Action, body string) Interpretation {
 	body = strings.TrimSpace(body)
-	// the recipients: addresses at the start, separated by commas, "and", "e", "y"
+	// the recipients: addresses at the start, separated by commas, "and", "e", "y"; after "me"
+	// (the owner, To until Address) they are copied
 	for {
 		loc := emailAddr.FindStringIndex(body)
 		if loc == nil || strings.TrimSpace(strings.Trim(body[:loc[0]], ",; ")) != "" &&
@@ -218,7 +219,7 @@ func emailTo(a Action, body string) Interpretation {
 			break
 		}
 		addr := body[loc[0]:loc[1]]
-		if a.To == "" {
+		if a.To == "" && !a.ToOwner {
 			a.To = addr
 		} else if a.Cc == "" {
 			a.Cc = addr

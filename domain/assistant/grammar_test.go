@@ -35,6 +35,7 @@ func TestParse(t *testing.T) {
 		{"envie um e-mail para mim: pagar a luz", one(Action{Type: Email, ToOwner: true, Text: "pagar a luz"})},
 		{"envíame un correo: llamar al banco", one(Action{Type: Email, ToOwner: true, Text: "llamar al banco"})},
 		{"envía un correo a mí diciendo pagar la luz", one(Action{Type: Email, ToOwner: true, Text: "pagar la luz"})},
+		{"email me and ana@example.com: the menu", one(Action{Type: Email, ToOwner: true, Cc: "ana@example.com", Text: "the menu"})},
 		{"email mercado@example.com: hello", one(Action{Type: Email, To: "mercado@example.com", Text: "hello"})},
 		{"add a note: call the bank", one(Action{Type: Note, Text: "call the bank"})},
 		{"Adicione uma nota: ligar ao banco", one(Action{Type: Note, Text: "ligar ao banco"})},
