@@ -186,11 +186,6 @@ func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge
 // its site when set, and of those only the ones its scope holds when set. Chunks go with their pages (ON DELETE
 // CASCADE); deleting them first keeps SQLite connections without foreign keys just as clean.
 func deleteReplaced(ctx context.Context, tx bun.IDB, accountID string, rep knowledge.Replacement) error {
-	pages := tx.NewSelect().Model((*pageRow)(nil)).Column("id").
-		Where("account_id = ?", accountID).Where("source = ?", string(rep.Source))
-	if rep.Site != "" {
-		pages = pages.Where("site = ?", rep.Site)
-	}
 	var ids []string
 	if rep.Scope != nil {
 		// The scope is read from each page's address here, within the transaction that the
@@ -216,11 +211,13 @@ func deleteReplaced(ctx context.Context, tx bun.IDB, accountID string, rep knowl
 	if ids != nil {
 		chunks, del = chunks.Where("page_id IN (?)", bun.In(ids)), del.Where("id IN (?)", bun.In(ids))
 	} else {
-		chunks = chunks.Where("page_id IN (?)", pages)
+		pages := tx.NewSelect().Model((*pageRow)(nil)).Column("id").
+			Where("account_id = ?", accountID).Where("source = ?", string(rep.Source))
 		del = del.Where("source = ?", string(rep.Source))
 		if rep.Site != "" {
-			del = del.Where("site = ?", rep.Site)
+			pages, del = pages.Where("site = ?", rep.Site), del.Where("site = ?", rep.Site)
 		}
+		chunks = chunks.Where("page_id IN (?)", pages)
 	}
 	if _, err := chunks.Exec(ctx); err != nil {
 		return fmt.Errorf("delete chunks: %w", err)
