@@ -50,7 +50,9 @@ type program struct {
 }
 
 // handler serves the owner console under /app/ and the HTTP interface everywhere else.
-func (p *program) handler() http.Handler { return p.console.Wrap(p.server.Handler()) }
+func (p *program) handler() http.Handler {
+	return httpapi.AnswerHead(p.console.Wrap(p.server.Handler()))
+}
 
 // injector assembles svc-api (wire.go).
 type injector func(context.Context, config.Config, *zap.Logger) (*program, func(), error)
