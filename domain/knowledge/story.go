@@ -69,7 +69,7 @@ func storyWords(text string, n int) []bool {
 // weight however unknown ("do you repair cars": cars is what is asked). feats itself when
 // nothing is left out.
 func (m *faqMatcher) withoutStory(q *query, feats []feature) []feature {
-	story := storyWords(q.text, len(q.words))
+	story := q.storyWords()
 	if story == nil {
 		return feats
 	}
