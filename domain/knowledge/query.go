@@ -16,6 +16,19 @@ type query struct {
 	// stems are, of each word, the key of its stem's feature as wordKeys makes it (a stop word's
 	// own), or "" for a word that has none (a single letter).
 	stems []string
+	// story is, of each word, whether it tells the customer's case before the clause that asks
+	// (storyWords); read once by story.
+	story     []bool
+	storyRead bool
+}
+
+// storyWords returns, of each word, whether it tells the customer's case (storyWords); nil when
+// the query is one clause.
+func (q *query) storyWords() []bool {
+	if !q.storyRead {
+		q.story, q.storyRead = storyWords(q.text, len(q.words)), true
+	}
+	return q.story
 }
 
 // parse reads a query in the matcher's language and with its stemmer (the FAQ's and the

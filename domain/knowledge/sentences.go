@@ -87,6 +87,9 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int32, []int32, []float64) {
 	b := featureBufs.Get().(*featureBuf)
 	defer featureBufs.Put(b)
+	// The words of the customer's story before the clause that asks ("my mom lives in charlotte,
+	// can you get flowers to her??") that no sentence holds are not weighed against the sentences.
+	raw = s.m.withoutStory(q, raw)
 	own := s.m.weigh(b.own, raw)
 	b.own = own
 	if len(own) == 0 {
