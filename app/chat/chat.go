@@ -62,6 +62,7 @@ type Agent struct {
 	accounts      ports.Accounts
 	profiles      ports.Profiles
 	conversations ports.Conversations
+	assistant     ports.AssistantHistory
 	jobs          ports.ReplyJobs
 	bookings      ports.Bookings
 	brain         Brain
@@ -81,7 +82,10 @@ type Deps struct {
 	Accounts      ports.Accounts
 	Profiles      ports.Profiles
 	Conversations ports.Conversations
-	Jobs          ports.ReplyJobs
+	// Assistant is the owner's assistant's kept conversations, which the API reads among the
+	// account's conversations (AnyConversation, ListQuery.Assistant).
+	Assistant ports.AssistantHistory
+	Jobs      ports.ReplyJobs
 	Bookings      ports.Bookings
 	Brain         Brain
 	Replier       ports.Replier
@@ -110,7 +114,7 @@ func NewAgent(d Deps, opts Options) *Agent {
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = 3
 	}
-	return &Agent{tx: d.Tx, accounts: d.Accounts, profiles: d.Profiles, conversations: d.Conversations, jobs: d.Jobs,
+	return &Agent{tx: d.Tx, accounts: d.Accounts, profiles: d.Profiles, conversations: d.Conversations, assistant: d.Assistant, jobs: d.Jobs,
 		bookings: d.Bookings, brain: d.Brain, replier: d.Replier, ledger: d.Ledger, events: d.Events, outbox: d.Outbox, inbox: d.Inbox,
 		clock: d.Clock, opts: opts, background: context.Background()}
 }

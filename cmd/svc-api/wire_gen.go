@@ -79,6 +79,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
@@ -88,6 +89,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -177,7 +179,6 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -342,6 +343,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	client := boot.Upstream(cfg, log)
@@ -352,6 +354,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -441,7 +444,6 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -606,6 +608,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
@@ -615,6 +618,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -704,7 +708,6 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -869,6 +872,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	client := boot.Upstream(cfg, log)
@@ -879,6 +883,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -968,7 +973,6 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -1140,6 +1144,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
@@ -1149,6 +1154,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -1247,7 +1253,6 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -1430,6 +1435,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	openaiClient := boot.Upstream(cfg, log)
@@ -1440,6 +1446,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -1538,7 +1545,6 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -1721,6 +1727,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
@@ -1730,6 +1737,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -1828,7 +1836,6 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -2011,6 +2018,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	openaiClient := boot.Upstream(cfg, log)
@@ -2021,6 +2029,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -2119,7 +2128,6 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()

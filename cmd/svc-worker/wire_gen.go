@@ -104,6 +104,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
 	profiles := store.NewProfiles(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -123,6 +124,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Accounts:      storeAccounts,
 		Profiles:      profiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -240,6 +242,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
 	profiles := store.NewProfiles(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -260,6 +263,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 		Accounts:      storeAccounts,
 		Profiles:      profiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -377,6 +381,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
 	profiles := store.NewProfiles(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -396,6 +401,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 		Accounts:      storeAccounts,
 		Profiles:      profiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -513,6 +519,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
 	profiles := store.NewProfiles(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -533,6 +540,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 		Accounts:      storeAccounts,
 		Profiles:      profiles,
 		Conversations: conversations,
+		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -584,4 +592,4 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 // worker is svc-worker in every setup (always the production environment): asynq on Redis, the
 // processor, the relay and the reply sweep, the store's repositories (over the *bun.DB each
 // injector opens), the clock, the crawler and the built-in embedder.
-var worker = wire.NewSet(boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions, store.Set, boot.OutboxSet, clock.Set, asynqq.Set, events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges, wire.Bind(new(ports.Handler), new(*events.Processor)), boot.Plans, boot.CrawlOptions, crawl.Set, local.Set, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewLedger, knowledge.NewBrain, boot.ChatOptions, chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))
+var worker = wire.NewSet(boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions, store.Set, boot.OutboxSet, clock.Set, asynqq.Set, events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges, wire.Bind(new(ports.Handler), new(*events.Processor)), boot.Plans, boot.CrawlOptions, crawl.Set, local.Set, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewLedger, knowledge.NewBrain, boot.ChatOptions, chat.NewAgent, wire.Struct(new(chat.Deps), "*"), store.NewAssistantHistory, wire.Bind(new(ports.AssistantHistory), new(*store.AssistantHistory)), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))
