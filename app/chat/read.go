@@ -37,7 +37,7 @@ func (a *Agent) Conversation(ctx context.Context, accountID, conversationID stri
 // MCP tools); a customer's (the widget, a client session) and the inbox read Conversation.
 func (a *Agent) AnyConversation(ctx context.Context, accountID, conversationID string) (Thread, error) {
 	t, err := a.Conversation(ctx, accountID, conversationID)
-	if domain.ErrorCode(err) != domain.CodeNotFound {
+	if domain.ErrorCode(err) != domain.CodeNotFound || conversation.ValidateID("conversation_id", conversationID) != nil {
 		return t, err
 	}
 	c, cerr := a.assistant.Conversation(ctx, accountID, conversationID)
