@@ -82,10 +82,7 @@ type Deps struct {
 	Accounts      ports.Accounts
 	Profiles      ports.Profiles
 	Conversations ports.Conversations
-	// Assistant is the owner's assistant's kept conversations, which the API reads among the
-	// account's conversations (AnyConversation, ListQuery.Assistant).
-	Assistant ports.AssistantHistory
-	Jobs      ports.ReplyJobs
+	Jobs          ports.ReplyJobs
 	Bookings      ports.Bookings
 	Brain         Brain
 	Replier       ports.Replier
@@ -96,7 +93,10 @@ type Deps struct {
 	// Inbox records the messaging apps' message ids, so that a message delivered twice is
 	// accepted once.
 	Inbox ports.Inbox
-	Clock ports.Clock
+	// Assistant is the owner's assistant's kept conversations, which the API reads among the
+	// account's conversations (AnyConversation, ListQuery.Assistant).
+	Assistant ports.AssistantHistory
+	Clock     ports.Clock
 }
 
 // NewAgent returns an Agent. Replies outlive the request that asked for them: they run under a

@@ -79,17 +79,16 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -98,6 +97,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -343,18 +343,17 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	client := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, client)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -363,6 +362,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -608,17 +608,16 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -627,6 +626,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -872,18 +872,17 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	client := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, client)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -892,6 +891,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -1144,17 +1144,16 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -1163,6 +1162,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -1435,18 +1435,17 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	openaiClient := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, openaiClient)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -1455,6 +1454,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -1727,17 +1727,16 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -1746,6 +1745,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -2018,18 +2018,17 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	wordVectors := local.NewWordVectors()
 	brain := knowledge.NewBrain(tx, storeKnowledge, crawler, embedder, stemmer, wordVectors, publisher, system)
 	conversations := store.NewConversations(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	openaiClient := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, openaiClient)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      storeProfiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -2038,6 +2037,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)

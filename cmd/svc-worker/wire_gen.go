@@ -104,7 +104,6 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
 	profiles := store.NewProfiles(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -119,12 +118,12 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      profiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -133,6 +132,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -242,7 +242,6 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
 	profiles := store.NewProfiles(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -258,12 +257,12 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      profiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -272,6 +271,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -381,7 +381,6 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
 	profiles := store.NewProfiles(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -396,12 +395,12 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      profiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -410,6 +409,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -519,7 +519,6 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	telegramClient := telegram.New(telegramOptions, log)
 	messengers := boot.Messengers(client, telegramClient)
 	profiles := store.NewProfiles(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	replyJobs := store.NewReplyJobs(db)
 	bookings := store.NewBookings(db)
 	crawlOptions := boot.CrawlOptions(cfg)
@@ -535,12 +534,12 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
 		Profiles:      profiles,
 		Conversations: conversations,
-		Assistant:     assistantHistory,
 		Jobs:          replyJobs,
 		Bookings:      bookings,
 		Brain:         brain,
@@ -549,6 +548,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
