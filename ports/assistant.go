@@ -6,6 +6,7 @@ import (
 
 	"github.com/svcagent/svc/domain/approval"
 	"github.com/svcagent/svc/domain/assistant"
+	"github.com/svcagent/svc/domain/conversation"
 )
 
 //go:generate go tool mockgen -source=assistant.go -destination=mock/assistant.go -package=mock
@@ -32,9 +33,13 @@ type Approvals interface {
 type AssistantHistory interface {
 	// Add appends turns to the account's conversation, in order, creating it.
 	Add(ctx context.Context, accountID string, turns ...assistant.Turn) error
-	// Turns returns the last limit turns of a conversation, oldest first (0: all); not_found
-	// when the account has no such conversation.
+	// Turns returns the last limit turns of a conversation, oldest first (0: all), each with its
+	// Seq; not_found when the account has no such conversation.
 	Turns(ctx context.Context, accountID, conversationID string, limit int) ([]assistant.Turn, error)
+	// Conversation returns a kept conversation as one of the account's conversations: channel
+	// conversation.ChannelAssistant, created at its first turn, updated at its last; not_found
+	// when the account has no such conversation. Conversations.List lists these with q.Assistant.
+	Conversation(ctx context.Context, accountID, conversationID string) (conversation.Conversation, error)
 }
 
 // Mailboxes stores each account's mail connector.

@@ -21,7 +21,10 @@ type Conversations interface {
 	Open(ctx context.Context, c conversation.Conversation) (conversation.Conversation, error)
 	// Get returns one conversation; not_found when the account has none with that id.
 	Get(ctx context.Context, accountID, conversationID string) (conversation.Conversation, error)
-	// List pages through the account's conversations, newest first.
+	// List pages through the account's conversations, newest first (by created_at, then id),
+	// after q.After; with q.Assistant the owner's kept assistant conversations (AssistantHistory's,
+	// as its Conversation returns them) are merged in by the same order, and channel
+	// conversation.ChannelAssistant lists only them.
 	List(ctx context.Context, accountID string, q conversation.ListQuery) (conversation.Page, error)
 	// AddMessage stores a message after every message of the conversation stored before it, even
 	// under concurrent adds, and moves the conversation's updated_at forward to the message's time

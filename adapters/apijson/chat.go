@@ -34,7 +34,7 @@ type Message struct {
 	Role      string   `json:"role"`
 	Content   string   `json:"content"`
 	Actions   []Action `json:"actions"`
-	ReplyTo   *string  `json:"reply_to"` // an agent message's customer message; null on a customer message
+	ReplyTo   *string  `json:"reply_to"` // an agent's (assistant's) message's customer's (owner's) message; null on theirs
 	CreatedAt string   `json:"created_at"`
 }
 
@@ -103,15 +103,17 @@ func ConversationsOf(page conversation.Page) List[Conversation] {
 }
 
 // ConversationsQuery reads the query of GET /v1/conversations (channel, limit, cursor) from get.
+// The list holds the owner's kept assistant conversations with the customers' (spec 4.7 rule 8):
+// channel assistant lists only them.
 func ConversationsQuery(get Params) (conversation.ListQuery, error) {
-	var q conversation.ListQuery
+	q := conversation.ListQuery{Assistant: true}
 	ch, _ := get("channel")
 	switch ch := conversation.Channel(ch); ch {
 	case "":
-	case conversation.ChannelAPI, conversation.ChannelWeb, conversation.ChannelMessaging:
+	case conversation.ChannelAPI, conversation.ChannelWeb, conversation.ChannelMessaging, conversation.ChannelAssistant:
 		q.Channel = ch
 	default:
-		return q, domain.Invalid("channel", "channel must be api, web or messaging")
+		return q, domain.Invalid("channel", "channel must be api, web, messaging or assistant")
 	}
 	if raw, ok := get("limit"); ok {
 		n, err := strconv.Atoi(raw)

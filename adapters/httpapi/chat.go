@@ -147,9 +147,11 @@ func validChat(req chat.Request) error {
 	return conversation.ValidateCustomerName(req.CustomerName)
 }
 
+// getConversation answers a customer conversation or the owner's kept assistant conversation
+// (spec 4.7 rule 8).
 func (s *Server) getConversation(c *gin.Context) {
 	p, _ := principal(c)
-	t, err := s.uc.Chat.Conversation(c.Request.Context(), p.Account.ID, c.Param("conversation_id"))
+	t, err := s.uc.Chat.AnyConversation(c.Request.Context(), p.Account.ID, c.Param("conversation_id"))
 	if err != nil {
 		s.fail(c, err)
 		return

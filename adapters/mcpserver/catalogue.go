@@ -154,7 +154,7 @@ func (s *Server) knowledgeTools(srv *mcp.Server) {
 
 // listConversationsIn is the input schema of list_conversations: GET /v1/conversations's query.
 type listConversationsIn struct {
-	Channel string `json:"channel,omitempty" jsonschema:"only this channel: api, web or messaging"`
+	Channel string `json:"channel,omitempty" jsonschema:"only this channel: api, web, messaging or assistant (the owner's kept assistant conversations)"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"how many, newest first, 1 to 100 (default 20)"`
 	Cursor  string `json:"cursor,omitempty" jsonschema:"the next_cursor of the page before, for the next page"`
 }
@@ -179,7 +179,7 @@ type previewOut struct {
 
 func (s *Server) conversationTools(srv *mcp.Server) {
 	add[listConversationsIn](s, srv, &mcp.Tool{Name: "list_conversations", Annotations: readOnly("Conversations"),
-		Description: "List the agent's conversations with customers (GET /v1/conversations), newest first, optionally of one channel (api, web or messaging); next_cursor pages on."},
+		Description: "List the account's conversations (GET /v1/conversations): the agent's with customers and the owner's kept assistant conversations (channel assistant), newest first, optionally of one channel (api, web, messaging or assistant); next_cursor pages on."},
 		webChannels, params("channel", "limit", "cursor"), func(ctx context.Context, p accounts.Principal, in apijson.Params) (apijson.List[apijson.Conversation], error) {
 			q, err := apijson.ConversationsQuery(in)
 			if err != nil {
@@ -189,10 +189,10 @@ func (s *Server) conversationTools(srv *mcp.Server) {
 			return apijson.ConversationsOf(page), err
 		})
 	add[conversationIn](s, srv, &mcp.Tool{Name: "get_conversation", Annotations: readOnly("Conversation"),
-		Description: "Get one conversation with all its messages, customer's and agent's, and the actions the agent took (GET /v1/conversations/{conversation_id})."},
+		Description: "Get one conversation with all its messages, customer's and agent's, and the actions the agent took, or an assistant conversation with the owner's and the assistant's messages (GET /v1/conversations/{conversation_id})."},
 		webChannels, params("conversation_id"), func(ctx context.Context, p accounts.Principal, in apijson.Params) (apijson.Thread, error) {
 			id, _ := in("conversation_id")
-			t, err := s.uc.Chat.Conversation(ctx, p.Account.ID, id)
+			t, err := s.uc.Chat.AnyConversation(ctx, p.Account.ID, id)
 			return apijson.ThreadOf(t), err
 		})
 	add[previewIn](s, srv, &mcp.Tool{Name: "preview_reply", Annotations: writes("Preview a reply", false, false, false),

@@ -94,7 +94,7 @@ func (s *Server) addResources(srv *mcp.Server) {
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: conversationsTo + "{id}", Name: "conversation", Title: "Conversation",
 		MIMEType: "application/json", Description: "A conversation with all its messages, by id (from list_conversations)."},
 		s.resource(func(ctx context.Context, p accounts.Principal, uri string) (any, error) {
-			t, err := s.uc.Chat.Conversation(ctx, p.Account.ID, strings.TrimPrefix(uri, conversationsTo))
+			t, err := s.uc.Chat.AnyConversation(ctx, p.Account.ID, strings.TrimPrefix(uri, conversationsTo))
 			if err != nil {
 				return nil, err
 			}

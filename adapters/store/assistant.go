@@ -16,6 +16,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/approval"
 	"github.com/svcagent/svc/domain/assistant"
+	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -247,6 +248,21 @@ type turnRow struct {
 	CreatedAt      time.Time `bun:"created_at"`
 }
 
+// assistantConversationRow is a kept assistant conversation's row: when it began and last moved.
+type assistantConversationRow struct {
+	bun.BaseModel `bun:"table:assistant_conversations"`
+
+	AccountID string    `bun:"account_id,pk"`
+	ID        string    `bun:"id,pk"`
+	CreatedAt time.Time `bun:"created_at"`
+	UpdatedAt time.Time `bun:"updated_at"`
+}
+
+func (m *assistantConversationRow) domain() conversation.Conversation {
+	return conversation.Conversation{AccountID: m.AccountID, ID: m.ID, Channel: conversation.ChannelAssistant,
+		CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
+}
+
 // AssistantHistory implements ports.AssistantHistory.
 type AssistantHistory struct{ db *bun.DB }
 
@@ -276,15 +292,50 @@ func (r *AssistantHistory) Add(ctx context.Context, accountID string, turns ...a
 			return fmt.Errorf("add turns: %w", err)
 		}
 		ms := make([]turnRow, len(turns))
+		conv := assistantConversationRow{AccountID: accountID, ID: turns[0].ConversationID, CreatedAt: dbTime(turns[0].CreatedAt)}
 		for i, t := range turns {
 			ms[i] = turnRow{AccountID: accountID, ConversationID: t.ConversationID, Seq: last.Int64 + int64(i) + 1,
 				Role: t.Role, Content: t.Content, Status: string(t.Status), Missing: t.Missing, CreatedAt: dbTime(t.CreatedAt)}
+			conv.CreatedAt, conv.UpdatedAt = minTime(conv.CreatedAt, ms[i].CreatedAt), maxTime(conv.UpdatedAt, ms[i].CreatedAt)
 		}
 		if _, err := tx.NewInsert().Model(&ms).Exec(ctx); err != nil {
 			return fmt.Errorf("add turns: %w", err)
 		}
+		// The conversation's row: created with its first turns, its updated_at moved forward
+		// (never back) by the later ones.
+		if _, err := tx.NewInsert().Model(&conv).
+			On("CONFLICT (account_id, id) DO UPDATE").
+			Set("updated_at = CASE WHEN ?TableAlias.updated_at < EXCLUDED.updated_at THEN EXCLUDED.updated_at ELSE ?TableAlias.updated_at END").
+			Exec(ctx); err != nil {
+			return fmt.Errorf("add turns: keep conversation: %w", err)
+		}
 		return nil
 	})
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.IsZero() || b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// Conversation returns the account's kept conversation as one of the account's conversations
+// (channel assistant); not_found when the account has none with that id.
+func (r *AssistantHistory) Conversation(ctx context.Context, accountID, conversationID string) (conversation.Conversation, error) {
+	var m assistantConversationRow
+	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).
+		Where("id = ?", conversationID).Scan(ctx); err != nil {
+		return conversation.Conversation{}, notFound(err, "conversation", "get assistant conversation")
+	}
+	return m.domain(), nil
 }
 
 // Turns returns the last limit turns, oldest first; not_found when there are none.
@@ -303,7 +354,7 @@ func (r *AssistantHistory) Turns(ctx context.Context, accountID, conversationID 
 	}
 	out := make([]assistant.Turn, len(ms))
 	for i, m := range ms {
-		out[len(ms)-1-i] = assistant.Turn{ConversationID: m.ConversationID, Role: m.Role, Content: m.Content,
+		out[len(ms)-1-i] = assistant.Turn{ConversationID: m.ConversationID, Seq: m.Seq, Role: m.Role, Content: m.Content,
 			Status: assistant.Status(m.Status), Missing: m.Missing, CreatedAt: domainTime(m.CreatedAt)}
 	}
 	return out, nil

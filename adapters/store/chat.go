@@ -156,16 +156,42 @@ func (r *Conversations) Get(ctx context.Context, accountID, conversationID strin
 
 // List pages through the account's conversations, newest first (by creation, then id).
 func (r *Conversations) List(ctx context.Context, accountID string, q conversation.ListQuery) (conversation.Page, error) {
+	db := idb(ctx, r.db)
+	// Each kind's page is read on its own, newest first, through its index, and the two are
+	// merged by the same order (UNION ALL): a page holds the newest of both after the cursor.
+	var parts []*bun.SelectQuery
+	if q.Channel != conversation.ChannelAssistant {
+		sel := db.NewSelect().Model((*conversationRow)(nil)).Column(conversationColumns...).Where("account_id = ?", accountID)
+		if q.Channel != "" {
+			sel = sel.Where("channel = ?", string(q.Channel))
+		}
+		parts = append(parts, sel)
+	}
+	if q.Assistant && (q.Channel == "" || q.Channel == conversation.ChannelAssistant) {
+		parts = append(parts, db.NewSelect().Model((*assistantConversationRow)(nil)).
+			ColumnExpr("account_id, id, ? AS channel, '' AS customer_name, '' AS contact_id, '[]' AS tags, created_at, updated_at",
+				string(conversation.ChannelAssistant)).
+			Where("account_id = ?", accountID))
+	}
+	if len(parts) == 0 {
+		return conversation.Page{}, nil
+	}
+	for i, sel := range parts {
+		if q.After != nil {
+			at := dbTime(q.After.CreatedAt)
+			sel = sel.Where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, q.After.ID)
+		}
+		parts[i] = sel.OrderExpr("created_at DESC, id DESC").Limit(int64(q.Limit + 1))
+	}
 	var ms []conversationRow
-	sel := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID)
-	if q.Channel != "" {
-		sel = sel.Where("channel = ?", string(q.Channel))
+	var err error
+	if len(parts) == 1 {
+		err = parts[0].Scan(ctx, &ms)
+	} else {
+		err = db.NewRaw("SELECT * FROM (?) AS c UNION ALL SELECT * FROM (?) AS a ORDER BY created_at DESC, id DESC LIMIT ?",
+			parts[0], parts[1], q.Limit+1).Scan(ctx, &ms)
 	}
-	if q.After != nil {
-		at := dbTime(q.After.CreatedAt)
-		sel = sel.Where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, q.After.ID)
-	}
-	if err := sel.OrderExpr("created_at DESC, id DESC").Limit(int64(q.Limit + 1)).Scan(ctx); err != nil {
+	if err != nil {
 		return conversation.Page{}, fmt.Errorf("list conversations: %w", err)
 	}
 	page := conversation.Page{HasMore: len(ms) > q.Limit}
@@ -178,6 +204,9 @@ func (r *Conversations) List(ctx context.Context, accountID string, q conversati
 	}
 	return page, nil
 }
+
+// conversationColumns are conversationRow's, in the order List's kinds share.
+var conversationColumns = []string{"account_id", "id", "channel", "customer_name", "contact_id", "tags", "created_at", "updated_at"}
 
 // AddMessage stores a message and touches its conversation.
 func (r *Conversations) AddMessage(ctx context.Context, accountID string, m conversation.Message) error {

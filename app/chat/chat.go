@@ -62,6 +62,7 @@ type Agent struct {
 	accounts      ports.Accounts
 	profiles      ports.Profiles
 	conversations ports.Conversations
+	assistant     ports.AssistantHistory
 	jobs          ports.ReplyJobs
 	bookings      ports.Bookings
 	brain         Brain
@@ -92,7 +93,10 @@ type Deps struct {
 	// Inbox records the messaging apps' message ids, so that a message delivered twice is
 	// accepted once.
 	Inbox ports.Inbox
-	Clock ports.Clock
+	// Assistant is the owner's assistant's kept conversations, which the API reads among the
+	// account's conversations (AnyConversation, ListQuery.Assistant).
+	Assistant ports.AssistantHistory
+	Clock     ports.Clock
 }
 
 // NewAgent returns an Agent. Replies outlive the request that asked for them: they run under a
@@ -110,7 +114,7 @@ func NewAgent(d Deps, opts Options) *Agent {
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = 3
 	}
-	return &Agent{tx: d.Tx, accounts: d.Accounts, profiles: d.Profiles, conversations: d.Conversations, jobs: d.Jobs,
+	return &Agent{tx: d.Tx, accounts: d.Accounts, profiles: d.Profiles, conversations: d.Conversations, assistant: d.Assistant, jobs: d.Jobs,
 		bookings: d.Bookings, brain: d.Brain, replier: d.Replier, ledger: d.Ledger, events: d.Events, outbox: d.Outbox, inbox: d.Inbox,
 		clock: d.Clock, opts: opts, background: context.Background()}
 }

@@ -83,6 +83,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -96,6 +97,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -177,7 +179,6 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -347,6 +348,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	client := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, client)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -360,6 +362,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -441,7 +444,6 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -610,6 +612,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -623,6 +626,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -704,7 +708,6 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -874,6 +877,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	client := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, client)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -887,6 +891,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -968,7 +973,6 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -1144,6 +1148,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -1157,6 +1162,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -1247,7 +1253,6 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -1435,6 +1440,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	openaiClient := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, openaiClient)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -1448,6 +1454,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -1538,7 +1545,6 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -1725,6 +1731,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	bookings := store.NewBookings(db)
 	engine := local.NewEngine()
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -1738,6 +1745,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -1828,7 +1836,6 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()
@@ -2016,6 +2023,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	openaiClient := boot.Upstream(cfg, log)
 	modelReplier := boot.ModelReplier(cfg, openaiClient)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	deps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -2029,6 +2037,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -2119,7 +2128,6 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
-	assistantHistory := store.NewAssistantHistory(db)
 	mailboxes := store.NewMailboxes(db)
 	mailMailboxes := mail.NewMailboxes(log)
 	connectors := unconnected.NewConnectors()

@@ -36,6 +36,8 @@ var worker = wire.NewSet(
 	knowledge.NewBrain,
 	boot.ChatOptions,
 	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
+	// the agent's reads of the assistant's conversations (the API's); the worker makes none
+	store.NewAssistantHistory, wire.Bind(new(ports.AssistantHistory), new(*store.AssistantHistory)),
 	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),
 	wire.Bind(new(chat.Ledger), new(*accounts.Ledger)),
 	wire.Struct(new(program), "*"),

@@ -118,6 +118,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -131,6 +132,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -255,6 +257,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -268,6 +271,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -391,6 +395,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -404,6 +409,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -528,6 +534,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	plans := boot.Plans(cfg)
 	ledger := accounts.NewLedger(tx, storeAccounts, usage, publisher, plans, system)
 	inbox := store.NewInbox(db)
+	assistantHistory := store.NewAssistantHistory(db)
 	chatDeps := chat.Deps{
 		Tx:            tx,
 		Accounts:      storeAccounts,
@@ -541,6 +548,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 		Events:        publisher,
 		Outbox:        watched,
 		Inbox:         inbox,
+		Assistant:     assistantHistory,
 		Clock:         system,
 	}
 	chatOptions := boot.ChatOptions(cfg)
@@ -584,4 +592,4 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 // worker is svc-worker in every setup (always the production environment): asynq on Redis, the
 // processor, the relay and the reply sweep, the store's repositories (over the *bun.DB each
 // injector opens), the clock, the crawler and the built-in embedder.
-var worker = wire.NewSet(boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions, store.Set, boot.OutboxSet, clock.Set, asynqq.Set, events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges, wire.Bind(new(ports.Handler), new(*events.Processor)), boot.Plans, boot.CrawlOptions, crawl.Set, local.Set, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewLedger, knowledge.NewBrain, boot.ChatOptions, chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))
+var worker = wire.NewSet(boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions, store.Set, boot.OutboxSet, clock.Set, asynqq.Set, events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges, wire.Bind(new(ports.Handler), new(*events.Processor)), boot.Plans, boot.CrawlOptions, crawl.Set, local.Set, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewLedger, knowledge.NewBrain, boot.ChatOptions, chat.NewAgent, wire.Struct(new(chat.Deps), "*"), store.NewAssistantHistory, wire.Bind(new(ports.AssistantHistory), new(*store.AssistantHistory)), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))

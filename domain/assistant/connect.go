@@ -3,16 +3,19 @@ package assistant
 import (
 	"errors"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversation"
 )
 
 // Turn is one message of an assistant conversation: the owner's, or the assistant's reply with
 // its status.
 type Turn struct {
 	ConversationID string
+	Seq            int64  // its place in the conversation, from 1: set by the store (Add ignores it)
 	Role           string // RoleOwner or RoleAssistant
 	Content        string
 	Status         Status // the reply's status, on an assistant turn
@@ -102,3 +105,29 @@ var ErrNotConnected = errors.New("the connector is not connected in the account"
 type RefusedError struct{ Status int }
 
 func (e *RefusedError) Error() string { return "refused: status " + string(Refused(e.Status)) }
+
+// Messages are a kept conversation's turns, oldest first, as the messages of a conversation
+// (GET /v1/conversations/{id}, spec 4.7 rule 8): each one's id is its conversation's and its
+// place ("asc_….3"), its role the turn's (owner or assistant), and an assistant's reply answers
+// the owner's turn before it. They carry no actions: those were the replies' own.
+func Messages(turns []Turn) []conversation.Message {
+	out := make([]conversation.Message, 0, len(turns))
+	asked := ""
+	for _, t := range turns {
+		m := conversation.Message{ID: TurnID(t.ConversationID, t.Seq), ConversationID: t.ConversationID, Role: t.Role,
+			Content: t.Content, CreatedAt: t.CreatedAt}
+		switch t.Role {
+		case RoleOwner:
+			asked = m.ID
+		case RoleAssistant:
+			m.ReplyTo = asked
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// TurnID is the id of a conversation's turn seq as a message.
+func TurnID(conversationID string, seq int64) string {
+	return conversationID + "." + strconv.FormatInt(seq, 10)
+}

@@ -21,6 +21,12 @@ const (
 	ChannelMessaging = channel.Messaging
 )
 
+// ChannelAssistant is the channel of the owner's kept assistant conversations (POST
+// /v1/assistant with new_conversation) where they are listed among the account's conversations
+// (spec 4.7 rule 8). It is no customer's: the agent never talks on it (the assistant itself
+// talks on channel.Owner).
+const ChannelAssistant Channel = "assistant"
+
 // Roles of a message in a conversation.
 const (
 	RoleCustomer = "customer"

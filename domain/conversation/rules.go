@@ -81,6 +81,10 @@ type ListQuery struct {
 	Channel Channel
 	Limit   int
 	After   *Cursor
+	// Assistant lists the owner's kept assistant conversations (channel ChannelAssistant) with
+	// the customers', in the same order: the API's list does (spec 4.7 rule 8); the customer
+	// inbox leaves it false. Without it Channel ChannelAssistant lists none.
+	Assistant bool
 }
 
 // Cursor is the position after which a page starts.

@@ -12,6 +12,7 @@ import (
 	gomock "github.com/golang/mock/gomock"
 	approval "github.com/svcagent/svc/domain/approval"
 	assistant "github.com/svcagent/svc/domain/assistant"
+	conversation "github.com/svcagent/svc/domain/conversation"
 )
 
 // MockRecords is a mock of Records interface.
@@ -159,6 +160,21 @@ func (mr *MockAssistantHistoryMockRecorder) Add(ctx, accountID interface{}, turn
 	mr.mock.ctrl.T.Helper()
 	varargs := append([]interface{}{ctx, accountID}, turns...)
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Add", reflect.TypeOf((*MockAssistantHistory)(nil).Add), varargs...)
+}
+
+// Conversation mocks base method.
+func (m *MockAssistantHistory) Conversation(ctx context.Context, accountID, conversationID string) (conversation.Conversation, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Conversation", ctx, accountID, conversationID)
+	ret0, _ := ret[0].(conversation.Conversation)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Conversation indicates an expected call of Conversation.
+func (mr *MockAssistantHistoryMockRecorder) Conversation(ctx, accountID, conversationID interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Conversation", reflect.TypeOf((*MockAssistantHistory)(nil).Conversation), ctx, accountID, conversationID)
 }
 
 // Turns mocks base method.

@@ -36,6 +36,8 @@ func RunAssistantStores(t *testing.T, newStores func(t *testing.T) AssistantStor
 		{"ApprovalsConcurrent", testApprovalsConcurrent},
 		{"History", testHistory},
 		{"HistoryConcurrent", testHistoryConcurrent},
+		{"HistoryConversation", testHistoryConversation},
+		{"ConversationsWithAssistant", testConversationsWithAssistant},
 		{"Mailboxes", testMailboxes},
 		{"KeyPermission", testKeyPermission},
 	}
@@ -184,7 +186,7 @@ func testHistory(t *testing.T, s AssistantStores) {
 		t.Errorf("Turns of none = %v, want not_found", err)
 	}
 	turn := func(i int, role string) assistant.Turn {
-		return assistant.Turn{ConversationID: "asc_1", Role: role, Content: fmt.Sprint("turn ", i),
+		return assistant.Turn{ConversationID: "asc_1", Seq: int64(i), Role: role, Content: fmt.Sprint("turn ", i),
 			Status:    map[string]assistant.Status{assistant.RoleAssistant: assistant.StatusNeedsInput}[role],
 			CreatedAt: t0.Add(time.Duration(i) * time.Second)}
 	}
@@ -292,5 +294,124 @@ func testKeyPermission(t *testing.T, s AssistantStores) {
 	}
 	if _, err := s.Keys.SetSendWithoutApproval(ctx, "key_none", true); domain.ErrorCode(err) != domain.CodeNotFound {
 		t.Errorf("unknown key = %v, want not_found", err)
+	}
+}
+
+// testHistoryConversation reads a kept conversation as one of the account's conversations:
+// created at its first turn, updated at its last (never moved back), channel assistant.
+func testHistoryConversation(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	if _, err := s.History.Conversation(ctx, "acct_a", "asc_1"); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("Conversation of none = %v, want not_found", err)
+	}
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	add := func(m int) {
+		t.Helper()
+		if err := s.History.Add(ctx, "acct_a", assistant.Turn{ConversationID: "asc_1", Role: assistant.RoleOwner, Content: "q", CreatedAt: at(m)},
+			assistant.Turn{ConversationID: "asc_1", Role: assistant.RoleAssistant, Content: "a", CreatedAt: at(m + 1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := func() conversation.Conversation {
+		t.Helper()
+		c, err := s.History.Conversation(ctx, "acct_a", "asc_1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	want := conversation.Conversation{AccountID: "acct_a", ID: "asc_1", Channel: conversation.ChannelAssistant, CreatedAt: at(1), UpdatedAt: at(2)}
+	add(1)
+	equal(t, "after the first turns", get(), want)
+	add(5)
+	want.UpdatedAt = at(6)
+	equal(t, "after later turns", get(), want)
+	add(3) // turns written late with an older clock do not move it back
+	equal(t, "after older turns", get(), want)
+	if _, err := s.History.Conversation(ctx, "acct_b", "asc_1"); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("another account's conversation = %v, want not_found", err)
+	}
+	if _, err := s.Conversations.Get(ctx, "acct_a", "asc_1"); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("Conversations.Get of an assistant conversation = %v, want not_found (it is no customer's)", err)
+	}
+}
+
+// testConversationsWithAssistant lists the customers' conversations with the owner's kept
+// assistant conversations: merged newest first by (created_at, id), equal times across the two
+// kinds included, and paged exactly (no duplicate, no gap) at every page size; channel assistant
+// lists only the assistant's; without q.Assistant none of them.
+func testConversationsWithAssistant(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	for i := range 5 {
+		openConversation(t, s.Stores, "acct_a", fmt.Sprintf("c%d", i), at(2*i))
+	}
+	if _, err := s.Conversations.Open(ctx, conversation.Conversation{AccountID: "acct_a", ID: "w", Channel: conversation.ChannelWeb,
+		CreatedAt: at(5), UpdatedAt: at(5)}); err != nil {
+		t.Fatal(err)
+	}
+	keep := func(accountID, id string, m int) {
+		t.Helper()
+		if err := s.History.Add(ctx, accountID, assistant.Turn{ConversationID: id, Role: assistant.RoleOwner, Content: "q", CreatedAt: at(m)},
+			assistant.Turn{ConversationID: id, Role: assistant.RoleAssistant, Content: "a", CreatedAt: at(m)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep("acct_a", "asc_1", 1)
+	keep("acct_a", "asc_3", 3)
+	keep("acct_a", "asc_t", 4) // the time of c2: the id decides
+	keep("acct_a", "asc_1", 9) // a later turn moves updated_at, not the place
+	keep("acct_b", "asc_b", 7)
+	openConversation(t, s.Stores, "acct_b", "cb", at(7))
+
+	walk := func(q conversation.ListQuery) ([]string, []conversation.Conversation) {
+		t.Helper()
+		var ids []string
+		var all []conversation.Conversation
+		for page := 0; ; page++ {
+			p, err := s.Conversations.List(ctx, "acct_a", q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Conversations) > q.Limit {
+				t.Fatalf("page of %d conversations, limit %d", len(p.Conversations), q.Limit)
+			}
+			for _, c := range p.Conversations {
+				ids = append(ids, c.ID)
+				all = append(all, c)
+			}
+			if !p.HasMore {
+				return ids, all
+			}
+			last := p.Conversations[len(p.Conversations)-1]
+			q.After = &conversation.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}
+			if page > 20 {
+				t.Fatal("paging does not end")
+			}
+		}
+	}
+	everything := []string{"c4", "c3", "w", "c2", "asc_t", "asc_3", "c1", "asc_1", "c0"}
+	for _, limit := range []int{1, 2, 3, 4, 9, 100} {
+		ids, all := walk(conversation.ListQuery{Limit: limit, Assistant: true})
+		equal(t, fmt.Sprintf("all, limit %d", limit), ids, everything)
+		if limit != 100 {
+			continue
+		}
+		equal(t, "the listed assistant conversation", all[7], conversation.Conversation{AccountID: "acct_a", ID: "asc_1",
+			Channel: conversation.ChannelAssistant, CreatedAt: at(1), UpdatedAt: at(9)})
+		if all[0].Channel != conversation.ChannelAPI || all[0].ContactID != "api:c4" || all[2].Channel != conversation.ChannelWeb {
+			t.Errorf("customer conversations changed in the merged list: %+v, %+v", all[0], all[2])
+		}
+	}
+	for _, limit := range []int{1, 2, 100} {
+		ids, _ := walk(conversation.ListQuery{Channel: conversation.ChannelAssistant, Limit: limit, Assistant: true})
+		equal(t, fmt.Sprintf("channel assistant, limit %d", limit), ids, []string{"asc_t", "asc_3", "asc_1"})
+		ids, _ = walk(conversation.ListQuery{Channel: conversation.ChannelAPI, Limit: limit, Assistant: true})
+		equal(t, fmt.Sprintf("channel api with the assistant's, limit %d", limit), ids, []string{"c4", "c3", "c2", "c1", "c0"})
+		ids, _ = walk(conversation.ListQuery{Limit: limit})
+		equal(t, fmt.Sprintf("customers only, limit %d", limit), ids, []string{"c4", "c3", "w", "c2", "c1", "c0"})
+	}
+	if p, err := s.Conversations.List(ctx, "acct_a", conversation.ListQuery{Channel: conversation.ChannelAssistant, Limit: 10}); err != nil || len(p.Conversations) != 0 || p.HasMore {
+		t.Errorf("channel assistant without Assistant = %+v, %v; want none", p, err)
 	}
 }
