@@ -107,6 +107,10 @@ func Describe(a Action) string {
 		return string(a.Type) + " " + firstOf(a.Name, a.Email, a.Phone)
 	case Settings:
 		return a.Setting + " → " + a.Value
+	case SocialPost:
+		if a.To != "" {
+			return "social post on " + a.To + ": " + clip(a.Text, 60)
+		}
 	case FAQ:
 		return "FAQ " + a.Question
 	case WebSearch:
