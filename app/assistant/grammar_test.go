@@ -23,6 +23,8 @@ func TestSmallTalk(t *testing.T) {
 		{"hello", "do", "", "Hello! What can I do for you?"},
 		{"hello", "ask", "pt-BR", "Hello! What can I do for you?"},
 		{"thanks!", "ask", "es", "You're welcome!"},
+		{"help", "ask", "pt-BR", "I save your contacts, leads, tasks"},
+		{"cheers", "do", "es", "You're welcome!"},
 		{"oi", "do", "es", "Olá! Em que posso ajudar?"},
 		{"Olá!", "do", "", "Olá! Em que posso ajudar?"},
 		{"Olá!", "ask", "pt-BR", "Olá! Em que posso ajudar?"},
