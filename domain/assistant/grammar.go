@@ -135,7 +135,7 @@ func recordRule(t Type, verbs, nouns string, build func(t Type, text string, now
 		build: func(m []string, now time.Time) Interpretation {
 			for i := 1; i+1 < len(m); i += 2 {
 				if m[i] != "" {
-					return build(t, withNoun(m[i], m[i+1]), now)
+					return build(t, withNoun(t, m[i], m[i+1]), now)
 				}
 			}
 			return build(t, "", now)
@@ -143,18 +143,23 @@ func recordRule(t Type, verbs, nouns string, build func(t Type, text string, now
 	}
 }
 
-// typeNoun are the nouns that only name the record's type: they are not kept in its text.
-var typeNoun = regexp.MustCompile(`(?i)^(?:event|evento|task|to-?do|reminder|tarefa|lembrete|tarea|recordatorio|pendiente|` +
-	`note|nota|booking|reservation|reserva|contact|contato|contacto|lead)$`)
+// typeNoun are the event and booking nouns that only name the record's type: they are not kept
+// in its text ("add an event: wine fair"), while "meeting", "reunião", "cita" are.
+var typeNoun = regexp.MustCompile(`(?i)^(?:event|evento|booking|reservation|reserva)$`)
 
-// linkWord joins a type's noun to the text: "a task to call Ana", "um lembrete de pagar".
+// linkWord joins a task's or a note's noun to its text: "a task to call Ana", "um lembrete de
+// pagar".
 var linkWord = regexp.MustCompile(`(?i)^(?:to|that|about|para|pra|de|que)\s+`)
 
-// withNoun is a record's text: the rest, after noun when noun says more than the type.
-func withNoun(noun, rest string) string {
+// withNoun is a record's text: the rest, after noun when noun says more than the type (an
+// event's or a booking's).
+func withNoun(t Type, noun, rest string) string {
 	rest = strings.TrimSpace(rest)
-	if typeNoun.MatchString(noun) {
+	switch {
+	case t == Task || t == Note:
 		return strings.TrimSpace(linkWord.ReplaceAllString(tailColon.ReplaceAllString(rest, ""), ""))
+	case t != Event && t != Booking || typeNoun.MatchString(noun):
+		return strings.TrimSpace(tailColon.ReplaceAllString(rest, ""))
 	}
 	if rest == "" || strings.HasPrefix(rest, ":") {
 		return strings.TrimSpace(noun + rest)
@@ -193,7 +198,7 @@ var rules = []rule{
 	{re(`(?:attach|upload|send\s+(?:this|the)\s+file|anex(?:e|ar)|envi(?:e|ar)\s+(?:este|o)\s+arquivo|adjunt(?:a|ar)|sub(?:e|ir)\s+(?:este|el)\s+archivo)\b(.*)$`), func(m []string, _ time.Time) Interpretation {
 		return Interpretation{Actions: []Action{{Type: FileTask, Target: rest(m)}}}
 	}},
-	{re(`(?:create|make|draw|generate)\s+(?:an?\s+)?(?:picture|image|drawing|photo)\b(.*)$|^\s*(?:cri(?:e|ar)|ger(?:e|ar)|fa[cç]a)\s+uma\s+(?:imagem|foto|figura)\b(.*)$|^\s*desenh(?:e|ar)\b(.*)$|^\s*(?:crea(?:r)?|genera(?:r)?|haz)\s+una\s+(?:imagen|foto)\b(.*)$|^\s*dibuj(?:a|ar)\b(.*)$`), func(m []string, _ time.Time) Interpretation {
+	{re(`(?:create|make|draw|generate)\s+` + det + fresh + `(?:picture|image|drawing|photo)\b(.*)$|^\s*(?:cri(?:e|ar)|ger(?:e|ar)|fa[cç]a)\s+` + det + fresh + `(?:imagem|foto|figura)\b(.*)$|^\s*desenh(?:e|ar)\b(.*)$|^\s*(?:crea(?:r)?|genera(?:r)?|haz)\s+` + det + fresh + `(?:imagen|foto)\b(.*)$|^\s*dibuj(?:a|ar)\b(.*)$`), func(m []string, _ time.Time) Interpretation {
 		return need(Action{Type: Image, Text: strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(rest(m), "of "), "de "))}, "what", rest(m))
 	}},
 	settingRule(),
@@ -213,7 +218,7 @@ var rules = []rule{
 	recordRule(Contact, `(?:`+addVerb+`|`+changeVerb+`)`, contactNoun, person),
 	recordRule(Event, `(?:`+addVerb+`|`+eventVerb+`)`, eventNoun, dated),
 	recordRule(Booking, `(?:`+addVerb+`|`+makeVerb+`)`, bookingNoun, dated),
-	{re(bookVerb + `\s+` + det + `(.*)$`), func(m []string, now time.Time) Interpretation {
+	{re(bookVerb + `(?:\s+` + det + `(.*))?$`), func(m []string, now time.Time) Interpretation {
 		return dated(Booking, strings.TrimSpace(m[1]), now)
 	}},
 	{re(`(?:search\s+the\s+web\s+for|search\s+for|look\s+up|pesquis(?:e|ar)(?:\s+na\s+(?:web|internet))?(?:\s+por)?|busc(?:a|ar)\s+en\s+(?:la\s+)?(?:web|internet))\b(.*)$`), func(m []string, _ time.Time) Interpretation {
