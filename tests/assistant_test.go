@@ -30,6 +30,7 @@ type asAction struct {
 	Reason  string  `json:"reason"`
 	Setting string  `json:"setting"`
 	Value   string  `json:"value"`
+	Date    string  `json:"date"`
 	URL     string  `json:"url"`
 }
 
@@ -301,6 +302,40 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testenv.SMTP, up *assist
 	})
 
 	if !upstream {
+		t.Run("the grammar reads natural phrasings", func(t *testing.T) {
+			a := newOwner(t, s, api, m, false)
+			before := spentOf(t, api, a.key)
+			r, _ := ask(t, api, a.key, map[string]any{"message": "hello", "mode": "do"}, http.StatusOK)
+			if r.Status != "completed" || r.Reply == nil || !strings.HasPrefix(*r.Reply, "Hello!") || len(r.Actions)+len(r.Blocked) != 0 ||
+				r.Usage.Spent != before+1 {
+				t.Errorf("hello: %+v (%q), want a greeting for 1 interaction", r, str(r.Reply))
+			}
+			r, _ = ask(t, api, a.key, map[string]any{"message": "Reserve uma mesa para 4 na sexta às 20h para o Carlos", "mode": "do"}, http.StatusOK)
+			if r.Status != "completed" || len(r.Actions) != 1 || r.Actions[0].Type != "booking" || r.Actions[0].Date == "" ||
+				r.Reply == nil || !strings.HasPrefix(*r.Reply, "Feito:") {
+				t.Errorf("booking: %+v, want saved at once, dated, replied in Portuguese", r)
+			}
+			r, _ = ask(t, api, a.key, map[string]any{"message": "Change the business hours to 8am-6pm", "mode": "do"}, http.StatusOK)
+			if r.Status != "needs_approval" || len(r.Approval.Actions) != 1 || r.Approval.Actions[0].Setting != "contact.hours" {
+				t.Fatalf("hours: %+v, want the settings change waiting", r)
+			}
+			if ok, _ := ask(t, api, a.key, map[string]any{"approve": r.Approval.ID}, http.StatusOK); ok.Status != "completed" {
+				t.Errorf("approve hours: %+v", ok)
+			}
+			if g := call(t, "GET", api.URL()+"/v1/agent", bearer(a.key)...); g.body.str("contact.hours") != "8am-6pm" {
+				t.Errorf("contact hours after approval: %s", g)
+			}
+			r, _ = ask(t, api, a.key, map[string]any{"message": "What tasks do I have?"}, http.StatusOK)
+			if r.Reply == nil || *r.Reply != "You have no tasks." {
+				t.Errorf("tasks: %q", str(r.Reply))
+			}
+			ask(t, api, a.key, map[string]any{"message": "remind me to send the invoice tomorrow", "mode": "do"}, http.StatusOK)
+			r, _ = ask(t, api, a.key, map[string]any{"message": "What tasks do I have?"}, http.StatusOK)
+			if r.Reply == nil || !strings.HasPrefix(*r.Reply, "You have 1 task:\n- send the invoice tomorrow (") {
+				t.Errorf("tasks: %q, want the one task in the singular", str(r.Reply))
+			}
+		})
+
 		t.Run("needs input opens a conversation", func(t *testing.T) {
 			a := newOwner(t, s, api, m, true)
 			r, _ := ask(t, api, a.key, map[string]any{"message": "email someone", "mode": "do"}, http.StatusOK)
