@@ -7,27 +7,41 @@ import (
 )
 
 // The local command grammar: what the assistant understands without a model, in English,
-// Portuguese and Spanish. Each command starts the message (case does not matter):
+// Portuguese (pt-BR and pt-PT forms) and Spanish. Each command starts the message (case does
+// not matter; "please", "por favor" and a greeting before it are skipped). A record's verb takes
+// an optional article and "new" ("add a new lead", "salve um novo lead", "guarda un nuevo
+// lead"), or "new" alone starts it ("nova tarefa: …"), or its noun and a colon ("lead: …"):
 //
 //	email ana@example.com subject Hello text See you at 5      (e-mail; "assunto"/"asunto", "texto")
 //	email me: call the bank, send me an email saying …       (to the owner; "envie-me um e-mail", "envíame un correo")
-//	add a note: call the bank                                 ("adicione uma nota", "añade una nota")
-//	create a task: send the invoice tomorrow                  ("crie uma tarefa", "crea una tarea")
-//	add a contact: Ana Lima ana@example.com +351 912 345 678  ("adicione o contato", "añade el contacto")
-//	add a lead: …, add an event: …, add a booking: …          ("lead", "evento", "reserva")
+//	add a note: …, note that …, take a note: …                ("anote que", "nova nota:"; "apunta que", "toma nota de que")
+//	create a task: …, remind me to …, set a reminder to …     ("crie uma tarefa", "lembre-me de", "lembra-me de"; "crea una tarea", "recuérdame")
+//	save a new lead: John Smith, john@acme.com, wants cakes   (name first; e-mail, phone found anywhere; the rest kept as details)
+//	add / update / change contact Ana: phone +351 912 345 678 ("adicione o contato", "atualize o contacto"; "añade", "actualiza el contacto")
+//	schedule a meeting with … on Monday at 9                  (event: schedule, set up, book, add + meeting, call, appointment,
+//	                                                           event; "agende/marque uma reunião", "agenda/programa una reunión, llamada, cita")
+//	book a table for 4 on Friday, add a booking: …            (booking: "reserve uma mesa", "faça uma reserva"; "reserva una mesa")
 //	send a message to Ana: see you tomorrow                   ("mande uma mensagem para", "envía un mensaje a")
-//	post: We open on Sunday                                   ("publique:", "publica:")
-//	change the tone to formal                                 ("mude o tom para", "cambia el tono a")
+//	post on Instagram: We open on Sunday                      ("publique no Instagram:", "publica en Instagram:"; the network is To)
+//	change the business hours to 8am-6pm                      (settings, "to"/"para"/"a": hours, phone, e-mail, address, name,
+//	                                                           description, instructions, tone: "mude o horário para", "cambia el teléfono a")
 //	add FAQ: Do you deliver? Yes, within 5 km                 ("adicione FAQ:", "añade FAQ:")
+//	add to the Brain: we open on Sundays 9-13                 (an FAQ item: "question? answer", or the fact as its answer and
+//	                                                           needs_input for its question; "adicione ao Brain", "añade al cerebro", "teach the agent that")
 //	search the web for …                                      ("pesquise na web", "busca en la web")
 //	create a picture of …                                     ("crie uma imagem de", "crea una imagen de")
 //	delete contact Ana                                        ("apague", "borra", "elimina"): refused
-//	call Ana                                                  ("ligue para", "llama a"): refused
+//	call Ana, make a call to Ana                              ("ligue para", "faça uma ligação para", "llama a", "haz una llamada a"): refused
 //	open …, unlock the car, attach this file                  refused: not available through the API
+//	hello, thanks, what can you do?                           ("olá", "obrigado", "o que você pode fazer?"; "hola", "gracias", "¿qué puedes hacer?")
 //
 // and questions about the owner's records: "what are my tasks today?", "quais são minhas
 // tarefas de hoje?", "¿cuáles son mis tareas de hoy?" (tasks, notes, contacts, leads, events,
-// bookings, conversions, conversations).
+// bookings, conversions, conversations). A task, event or booking is dated by the first date its
+// text names (DateIn: "today", "tomorrow", "on Friday", "na segunda", "el lunes", "2026-12-25",
+// "25/12", "25 de dezembro"). What leaves to another person and what is refused is read before
+// the records, so that a new phrasing never turns it into a low-risk action: "remind me to call
+// Ana" is a task, "call Ana" stays a refused call, "schedule a call with Ana" is an event.
 
 // Topic is what a question about the owner's records asks about.
 type Topic string
