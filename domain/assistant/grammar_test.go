@@ -6,17 +6,36 @@ import (
 	"time"
 )
 
-func TestParse(t *testing.T) {
+// parseCase is a message and what Parse should read in it, on Wednesday 2026-11-25.
+type parseCase struct {
+	msg  string
+	want Interpretation
+}
+
+func one(a Action) Interpretation { return Interpretation{Actions: []Action{a}} }
+func missing(a Action, m string) Interpretation {
+	return Interpretation{Actions: []Action{a}, Missing: m}
+}
+
+// checkParse runs Parse on each case.
+func checkParse(t *testing.T, tests []parseCase) {
+	t.Helper()
 	now := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
-	one := func(a Action) Interpretation { return Interpretation{Actions: []Action{a}} }
-	missing := func(a Action, m string) Interpretation { return Interpretation{Actions: []Action{a}, Missing: m} }
+	for _, tt := range tests {
+		t.Run(tt.msg, func(t *testing.T) {
+			got := Parse(tt.msg, now)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("Parse(%q) =\n %+v (query %+v)\nwant\n %+v (query %+v)", tt.msg, got, got.Query, tt.want, tt.want.Query)
+			}
+		})
+	}
+}
+
+func TestParse(t *testing.T) {
 	q := func(topic Topic, today bool) Interpretation {
 		return Interpretation{Query: &Query{Topic: topic, Today: today}}
 	}
-	tests := []struct {
-		msg  string
-		want Interpretation
-	}{
+	checkParse(t, []parseCase{
 		{"email ana@example.com subject Hello text See you at 5", one(Action{Type: Email, To: "ana@example.com", Subject: "Hello", Text: "See you at 5"})},
 		{"Email ana@example.com subject Hi\ntext Line one\nline two", one(Action{Type: Email, To: "ana@example.com", Subject: "Hi", Text: "Line one\nline two"})},
 		{"send an email to ana@example.com and bo@example.com: the menu is ready", one(Action{Type: Email, To: "ana@example.com", Cc: "bo@example.com", Text: "the menu is ready"})},
@@ -74,15 +93,7 @@ func TestParse(t *testing.T) {
 		{"any bookings?", q(Topic(Booking), false)},
 		{"nice weather", Interpretation{}},
 		{"what is the meaning of life?", Interpretation{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.msg, func(t *testing.T) {
-			got := Parse(tt.msg, now)
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("Parse(%q) =\n %+v (query %+v)\nwant\n %+v (query %+v)", tt.msg, got, got.Query, tt.want, tt.want.Query)
-			}
-		})
-	}
+	})
 }
 
 func TestComplete(t *testing.T) {
@@ -143,17 +154,11 @@ func TestChecked(t *testing.T) {
 // TestParseNatural: the phrasings owners use, in English, Portuguese (pt-BR and pt-PT) and
 // Spanish. now is Wednesday 2026-11-25.
 func TestParseNatural(t *testing.T) {
-	now := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
-	one := func(a Action) Interpretation { return Interpretation{Actions: []Action{a}} }
-	missing := func(a Action, m string) Interpretation { return Interpretation{Actions: []Action{a}, Missing: m} }
 	chat := func(kind, lang string) Interpretation { return Interpretation{Chat: kind, Lang: lang} }
 	set := func(setting, value string) Interpretation {
 		return one(Action{Type: Settings, Setting: setting, Value: value})
 	}
-	tests := []struct {
-		msg  string
-		want Interpretation
-	}{
+	checkParse(t, []parseCase{
 		// contacts and leads: "new", details after the name, update / change
 		{"Save a new lead: John Smith, john@acme.com, interested in wedding cakes", one(Action{Type: Lead, Name: "John Smith", Email: "john@acme.com", Text: "interested in wedding cakes"})},
 		{"Salve um novo lead: João Silva, joao@acme.com, interessado em bolos de casamento", one(Action{Type: Lead, Name: "João Silva", Email: "joao@acme.com", Text: "interessado em bolos de casamento"})},
@@ -272,15 +277,7 @@ func TestParseNatural(t *testing.T) {
 		{"help me with the invoice", Interpretation{}},
 		// images keep "new"
 		{"create a new picture of a cake", one(Action{Type: Image, Text: "a cake"})},
-	}
-	for _, tt := range tests {
-		t.Run(tt.msg, func(t *testing.T) {
-			got := Parse(tt.msg, now)
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("Parse(%q) =\n %+v (query %+v)\nwant\n %+v (query %+v)", tt.msg, got, got.Query, tt.want, tt.want.Query)
-			}
-		})
-	}
+	})
 }
 
 // TestParseKeepsRisk: the new phrasings do not turn what leaves to another person, changes a
