@@ -18,6 +18,7 @@ import (
 //	create a task: …, remind me to …, set a reminder to …     ("crie uma tarefa", "lembre-me de", "lembra-me de"; "crea una tarea", "recuérdame")
 //	save a new lead: John Smith, john@acme.com, wants cakes   (name first; e-mail, phone found anywhere; the rest kept as details)
 //	add / update / change contact Ana: phone +351 912 345 678 ("adicione o contato", "atualize o contacto"; "añade", "actualiza el contacto")
+//	add Ana Lima to my contacts                               ("adicione a Ana aos contatos", "añade a Eva a mis contactos"; "… to the leads")
 //	schedule a meeting with … on Monday at 9                  (event: schedule, set up, book, add + meeting, call, appointment,
 //	                                                           event; "agende/marque uma reunião", "agenda/programa una reunión, llamada, cita")
 //	book a table for 4 on Friday, add a booking: …            (booking: "reserve uma mesa", "faça uma reserva"; "reserva una mesa")
@@ -228,6 +229,13 @@ var rules = []rule{
 	}},
 	recordRule(Note, `(?:`+addVerb+`|`+makeVerb+`)`, noteNoun, dated),
 	recordRule(Task, `(?:`+addVerb+`|`+makeVerb+`|set)`, taskNoun, dated),
+	{re(addVerb + `\s+(?:(?:the|a|o)\s+)?(.+?)\s+(?:to|in|into|aos?|nos?|às?|a|en)\s+(?:(?:my|our|the|meus|minhas|nossos|os|mis|los|nuestros)\s+)?` +
+		`(contacts|contatos|contactos|leads)\s*[.!]?\s*$`), func(m []string, now time.Time) Interpretation {
+		if strings.EqualFold(m[2], "leads") {
+			return person(Lead, m[1], now)
+		}
+		return person(Contact, m[1], now)
+	}},
 	recordRule(Lead, `(?:`+addVerb+`|`+changeVerb+`)`, leadNoun, person),
 	recordRule(Contact, `(?:`+addVerb+`|`+changeVerb+`)`, contactNoun, person),
 	recordRule(Event, `(?:`+addVerb+`|`+eventVerb+`)`, eventNoun, dated),
@@ -252,7 +260,7 @@ var topics = []struct {
 	{regexp.MustCompile(`(?i)\b(?:notes?|notas?)\b`), Topic(Note)},
 	{regexp.MustCompile(`(?i)\b(?:contacts?|contatos?|contactos?)\b`), Topic(Contact)},
 	{regexp.MustCompile(`(?i)\b(?:leads?)\b`), Topic(Lead)},
-	{regexp.MustCompile(`(?i)\b(?:events?|eventos?|agenda)\b`), Topic(Event)},
+	{regexp.MustCompile(`(?i)\b(?:events?|eventos?|agenda|calendar|calend[áa]rio|meetings|reuni(?:ões|oes|ones))\b`), Topic(Event)},
 	{regexp.MustCompile(`(?i)\b(?:bookings?|reservations?|reservas?|appointments?|agendamentos?|citas?)\b`), Topic(Booking)},
 	{regexp.MustCompile(`(?i)\b(?:conversions?|sales?|convers(?:ões|oes|ão|ao)|vendas?|conversi(?:ones|ón|on)|ventas?)\b`), TopicConversions},
 	{regexp.MustCompile(`(?i)\b(?:conversations?|chats?|conversas?|conversaci(?:ones|ón|on))\b`), TopicConversations},
