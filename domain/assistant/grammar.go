@@ -305,8 +305,9 @@ func chat(message string) (Interpretation, bool) {
 	return Interpretation{}, false
 }
 
-// greeting is a greeting before a command: "hi, add a note: …", "olá! quais são …".
-var greeting = regexp.MustCompile(`(?i)^\s*(?:hi|hello|hey|good\s+(?:morning|afternoon|evening)|ol[áa]|oi|bom\s+dia|boa\s+tarde|boa\s+noite|hola|buen(?:os)?\s+d[íi]as|buenas(?:\s+(?:tardes|noches))?)\s*[,!.]\s*`)
+// greeting is a greeting before a command or a question: "hi, add a note: …", "olá! quais
+// são …", "good morning! what can you do?".
+var greeting = regexp.MustCompile(`(?i)^\s*(?:hi|hello|hey|good\s+(?:morning|afternoon|evening)|ol[áa]|oi|bom\s+dia|boa\s+tarde|boa\s+noite|hola|buen(?:os)?\s+d[íi]as|buenas(?:\s+(?:tardes|noches))?)(?:\s*[,!.]+\s*|\s+)`)
 
 // Parse reads a message with the local command grammar; now dates what it names ("tomorrow",
 // "on Friday", "25/12": DateIn). A message it does not understand gives an empty
@@ -316,6 +317,9 @@ func Parse(message string, now time.Time) Interpretation {
 		return in
 	}
 	if loc := greeting.FindStringIndex(message); loc != nil {
+		if in, ok := chat(message[loc[1]:]); ok {
+			return in
+		}
 		if in := parse(message[loc[1]:], now); in.Understood() {
 			return in
 		}
