@@ -188,8 +188,9 @@ const (
 	taskNoun    = `task|to-?do|reminder|tarefa|lembrete|tarea|recordatorio|pendiente`
 	contactNoun = `contact|contato|contacto|customer|client|cliente`
 	leadNoun    = `lead|prospect|prospecto|potential\s+(?:client|customer)|cliente\s+potencial|poss[íi]vel\s+cliente|posible\s+cliente`
-	eventNoun   = `event|meeting|call|appointment|evento|reuni[ãa]o|chamada|videochamada|liga[çc][ãa]o|compromisso|encontro|` +
-		`consulta|reuni[óo]n|llamada|videollamada|cita`
+	// callNoun are the events that are calls: "schedule a call" is an event, "make a call" is not
+	callNoun    = `call|chamada|videochamada|liga[çc][ãa]o|llamada|videollamada`
+	eventNoun   = `event|meeting|appointment|evento|reuni[ãa]o|compromisso|encontro|consulta|reuni[óo]n|cita`
 	bookingNoun = `booking|reservation|reserva`
 )
 
@@ -204,7 +205,7 @@ var rules = []rule{
 	{re(`(?:delete|remove|erase|apag(?:ue|ar)|exclu(?:a|ir)|remov(?:a|er)|borr(?:a|ar)|elimin(?:a|ar))\b(.*)$`), func(m []string, _ time.Time) Interpretation {
 		return Interpretation{Actions: []Action{{Type: Delete, Target: rest(m)}}}
 	}},
-	{re(`(?:call|phone|ring|lig(?:ue|ar)\s+para|telefon(?:e|ar)\s+para|llam(?:a|ar)\s+a)\b(.*)$|^\s*(?:make|place)\s+(?:a\s+)?(?:phone\s+)?call\s+to\b(.*)$|^\s*fa[cç]a\s+uma\s+(?:liga[çc][ãa]o|chamada)\s+(?:para|a)\b(.*)$|^\s*haz\s+una\s+llamada\s+a\b(.*)$`), func(m []string, _ time.Time) Interpretation {
+	{re(`(?:call|phone|ring|lig(?:ue|ar)\s+para|telefon(?:e|ar)\s+para|llam(?:a|ar)\s+a)\b(.*)$|^\s*(?:make|place)\s+(?:a\s+)?(?:phone\s+)?call(?:\s+(?:to|with)\b(.*))?$|^\s*fa[cç]a\s+uma\s+(?:liga[çc][ãa]o|chamada)(?:\s+(?:para|a|com)\b(.*))?$|^\s*haz\s+una\s+llamada(?:\s+(?:a|con)\b(.*))?$`), func(m []string, _ time.Time) Interpretation {
 		return Interpretation{Actions: []Action{{Type: PhoneCall, To: rest(m)}}}
 	}},
 	{re(`(?:(?:un)?lock|start|open)\s+(?:the\s+|my\s+)?car\b(.*)$|^\s*(?:destrav(?:e|ar)|trav(?:e|ar)|lig(?:ue|ar)|abr(?:a|ir))\s+o\s+carro\b(.*)$|^\s*(?:abr(?:e|ir)|arranca(?:r)?|bloquea(?:r)?)\s+el\s+(?:coche|carro)\b(.*)$`), func(m []string, _ time.Time) Interpretation {
@@ -238,7 +239,8 @@ var rules = []rule{
 	}},
 	recordRule(Lead, `(?:`+addVerb+`|`+changeVerb+`)`, leadNoun, person),
 	recordRule(Contact, `(?:`+addVerb+`|`+changeVerb+`)`, contactNoun, person),
-	recordRule(Event, `(?:`+addVerb+`|`+eventVerb+`)`, eventNoun, dated),
+	recordRule(Event, `(?:`+addVerb+`|`+eventVerb+`)`, eventNoun+`|`+callNoun, dated),
+	recordRule(Event, makeVerb, eventNoun, dated), // "make an appointment", never "make a call"
 	recordRule(Booking, `(?:`+addVerb+`|`+makeVerb+`)`, bookingNoun, dated),
 	{re(bookVerb + `(?:\s+` + det + `(.*))?$`), func(m []string, now time.Time) Interpretation {
 		return dated(Booking, strings.TrimSpace(m[1]), now)
@@ -449,10 +451,10 @@ func dated(t Type, text string, now time.Time) Interpretation {
 
 var (
 	// personLabel is a detail's label left in a contact's text once its value is taken out:
-	// "phone", "e-mail:", "tel", "with phone", "com telefone", "con correo".
-	personLabel = regexp.MustCompile(`(?i)(?:^|\s)(?:(?:with|and|com|e|con|y)\s+)?(?:(?:the|o|a|el|su|her|his|their)\s+)?` +
+	// "phone", "e-mail:", "tel", "with phone", "com telefone", "con correo", "'s email to".
+	personLabel = regexp.MustCompile(`(?i)(?:'s)?(?:^|\s)(?:(?:with|and|com|e|con|y)\s+)?(?:(?:the|o|a|el|su|her|his|their|new|novo|nuevo)\s+)*` +
 		`(?:e-?mail(?:\s+address)?|phone(?:\s+number)?|mobile|cell|tel|telefone|telem[oó]vel|celular|tel[eé]fono|m[oó]vil|correo|` +
-		`name|nome|nombre|number|n[uú]mero)\s*(?::|is|é|es)?\s*$`)
+		`name|nome|nombre|number|n[uú]mero)\s*(?::|is|é|es|to|para|a)?\s*$`)
 	personName = regexp.MustCompile(`(?i)^(?:name|nome|nombre)\s*:\s*`)
 	// detailSep separates a contact's details: "John Smith, john@acme.com, wants cakes".
 	detailSep = regexp.MustCompile(`\s*(?:[,;\n]|:\s|\s-\s|\s—\s)\s*`)
