@@ -30,6 +30,7 @@ type asAction struct {
 	Reason  string  `json:"reason"`
 	Setting string  `json:"setting"`
 	Value   string  `json:"value"`
+	Date    string  `json:"date"`
 	URL     string  `json:"url"`
 }
 
@@ -108,6 +109,22 @@ func ask(t *testing.T, api *proc, key string, body any, wantStatus int) (asReply
 		}
 	}
 	return out, r
+}
+
+// approveSetting asks for a settings change in mode do, checks that it waits for approval,
+// approves it and checks the agent's field (a path of GET /v1/agent) afterwards.
+func approveSetting(t *testing.T, api *proc, key, message, field, want string) {
+	t.Helper()
+	r, _ := ask(t, api, key, map[string]any{"message": message, "mode": "do"}, http.StatusOK)
+	if r.Status != "needs_approval" || len(r.Approval.Actions) != 1 || r.Approval.Actions[0].Type != "settings" {
+		t.Fatalf("%q: %+v, want the settings change waiting", message, r)
+	}
+	if ok, _ := ask(t, api, key, map[string]any{"approve": r.Approval.ID}, http.StatusOK); ok.Status != "completed" {
+		t.Errorf("approve %q: %+v", message, ok)
+	}
+	if g := call(t, "GET", api.URL()+"/v1/agent", bearer(key)...); g.body.str(field) != want {
+		t.Errorf("%s after approving %q: %s, want %q", field, message, g, want)
+	}
 }
 
 func spentOf(t *testing.T, api *proc, key string) int {
@@ -277,16 +294,7 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testenv.SMTP, up *assist
 		if f.Status != "failed" || f.Reply != nil || len(f.Actions) != 1 || str(f.Actions[0].Error) != "email_not_connected" {
 			t.Errorf("approve without a mail connector: %+v, want failed email_not_connected", f)
 		}
-		r, _ = ask(t, api, a.key, map[string]any{"message": "change the tone to formal", "mode": "do"}, http.StatusOK)
-		if r.Status != "needs_approval" || len(r.Approval.Actions) != 1 || r.Approval.Actions[0].Type != "settings" {
-			t.Fatalf("tone: %+v", r)
-		}
-		if ok, _ := ask(t, api, a.key, map[string]any{"approve": r.Approval.ID}, http.StatusOK); ok.Status != "completed" {
-			t.Errorf("approve tone: %+v", ok)
-		}
-		if g := call(t, "GET", api.URL()+"/v1/agent", bearer(a.key)...); g.body.str("tone") != "formal" {
-			t.Errorf("tone after approval: %s", g)
-		}
+		approveSetting(t, api, a.key, "change the tone to formal", "tone", "formal")
 		r, _ = ask(t, api, a.key, map[string]any{"message": "change the tone to formal", "mode": "do"}, http.StatusOK)
 		if f, _ := ask(t, api, a.key, map[string]any{"approve": r.Approval.ID}, http.StatusOK); f.Status != "failed" || str(f.Actions[0].Error) != "no_change" {
 			t.Errorf("same tone again: %+v, want failed no_change", f)
@@ -301,6 +309,31 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testenv.SMTP, up *assist
 	})
 
 	if !upstream {
+		t.Run("the grammar reads natural phrasings", func(t *testing.T) {
+			a := newOwner(t, s, api, m, false)
+			before := spentOf(t, api, a.key)
+			r, _ := ask(t, api, a.key, map[string]any{"message": "hello", "mode": "do"}, http.StatusOK)
+			if r.Status != "completed" || r.Reply == nil || !strings.HasPrefix(*r.Reply, "Hello!") || len(r.Actions)+len(r.Blocked) != 0 ||
+				r.Usage.Spent != before+1 {
+				t.Errorf("hello: %+v (%q), want a greeting for 1 interaction", r, str(r.Reply))
+			}
+			r, _ = ask(t, api, a.key, map[string]any{"message": "Reserve uma mesa para 4 na sexta às 20h para o Carlos", "mode": "do"}, http.StatusOK)
+			if r.Status != "completed" || len(r.Actions) != 1 || r.Actions[0].Type != "booking" || r.Actions[0].Date == "" ||
+				r.Reply == nil || !strings.HasPrefix(*r.Reply, "Feito:") {
+				t.Errorf("booking: %+v, want saved at once, dated, replied in Portuguese", r)
+			}
+			approveSetting(t, api, a.key, "Change the business hours to 8am-6pm", "contact.hours", "8am-6pm")
+			r, _ = ask(t, api, a.key, map[string]any{"message": "What tasks do I have?"}, http.StatusOK)
+			if r.Reply == nil || *r.Reply != "You have no tasks." {
+				t.Errorf("tasks: %q", str(r.Reply))
+			}
+			ask(t, api, a.key, map[string]any{"message": "remind me to send the invoice tomorrow", "mode": "do"}, http.StatusOK)
+			r, _ = ask(t, api, a.key, map[string]any{"message": "What tasks do I have?"}, http.StatusOK)
+			if r.Reply == nil || !strings.HasPrefix(*r.Reply, "You have 1 task:\n- send the invoice tomorrow (") {
+				t.Errorf("tasks: %q, want the one task in the singular", str(r.Reply))
+			}
+		})
+
 		t.Run("needs input opens a conversation", func(t *testing.T) {
 			a := newOwner(t, s, api, m, true)
 			r, _ := ask(t, api, a.key, map[string]any{"message": "email someone", "mode": "do"}, http.StatusOK)

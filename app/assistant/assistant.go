@@ -260,6 +260,8 @@ func (s *Service) text(ctx context.Context, accountID string, it assistant.Inter
 		return sum, nil
 	case it.Text != "":
 		return it.Text, nil
+	case it.Chat != "":
+		return assistant.Chat(chatLang(lang, it.Lang), it.Chat), nil
 	}
 	return assistant.Help(lang), nil
 }
@@ -375,6 +377,15 @@ func replyLang(in assistant.Instruction, prof profile.Profile) string {
 		return fallback
 	}
 	return detected
+}
+
+// chatLang is the language of a reply to small talk: the language of its words ("hello",
+// "olá", "hola": too short for language.Detect), keeping lang's region when it is the same.
+func chatLang(lang, words string) string {
+	if words == "" || language.Base(lang) == language.Base(words) {
+		return lang
+	}
+	return words
 }
 
 func firstLang(p profile.Profile) string {

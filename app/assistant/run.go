@@ -121,8 +121,10 @@ func (s *Service) email(ctx context.Context, accountID string, a assistant.Actio
 	return ""
 }
 
-// setting changes one agent setting through the profile use case; no_change when it already
-// had that value, or when the setting or value is not understood.
+// setting changes one agent setting through the profile use case (tone, business_name,
+// description, instructions, and the contact details contact.hours, contact.phone,
+// contact.email, contact.address); no_change when it already had that value, or when the
+// setting or value is not understood.
 func (s *Service) setting(ctx context.Context, accountID string, a assistant.Action) assistant.ActionError {
 	prof, err := s.d.Profiles.Get(ctx, accountID)
 	if err != nil {
@@ -141,6 +143,14 @@ func (s *Service) setting(ctx context.Context, accountID string, a assistant.Act
 		ch.Description, cur = &v, prof.Description
 	case "instructions":
 		ch.Instructions, cur = &v, prof.Instructions
+	case "contact.hours", "hours":
+		ch.Contact, cur = &profile.ContactPatch{Hours: &v}, prof.Contact.Hours
+	case "contact.phone", "phone":
+		ch.Contact, cur = &profile.ContactPatch{Phone: &v}, prof.Contact.Phone
+	case "contact.email", "email":
+		ch.Contact, cur = &profile.ContactPatch{Email: &v}, prof.Contact.Email
+	case "contact.address", "address":
+		ch.Contact, cur = &profile.ContactPatch{Address: &v}, prof.Contact.Address
 	default:
 		return assistant.NoChange
 	}

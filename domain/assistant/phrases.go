@@ -13,8 +13,10 @@ type phrases struct {
 	records                                     string // "%d %s": count, topic
 	none                                        string // "%s": topic
 	today                                       string
-	topic                                       map[Topic]string
+	topic                                       map[Topic]string // plural
+	one                                         map[Topic]string // singular
 	reasons                                     map[Reason]string
+	chat                                        map[string]string // small talk: ChatHello, …
 }
 
 var byLang = map[string]phrases{
@@ -23,10 +25,20 @@ var byLang = map[string]phrases{
 		failed: "Not completed: %s.", nothing: "I answered without acting.",
 		help: `I did not understand. Try "add a note: …", "create a task: …", "email ana@example.com subject … text …", "change the tone to …", "add FAQ: question? answer" or "what are my tasks today?".`,
 		missing: map[string]string{"to": "Who should receive it? Give an e-mail address.", "text": "What should it say?",
-			"answer": "What is the answer? Write: add FAQ: question? answer", "value": "Which value?", "what": "About what?", "name": "What is the name?"},
+			"answer": "What is the answer? Write: add FAQ: question? answer", "value": "Which value?", "what": "About what?", "name": "What is the name?",
+			"question": "The Brain keeps questions and answers: which question does this answer? (e.g. When do you open on Sundays?)"},
 		records: "You have %d %s", none: "You have no %s", today: " today",
 		topic: map[Topic]string{Topic(Task): "tasks", Topic(Note): "notes", Topic(Contact): "contacts", Topic(Lead): "leads",
 			Topic(Event): "events", Topic(Booking): "bookings", TopicConversions: "conversions", TopicConversations: "conversations"},
+		one: map[Topic]string{Topic(Task): "task", Topic(Note): "note", Topic(Contact): "contact", Topic(Lead): "lead",
+			Topic(Event): "event", Topic(Booking): "booking", TopicConversions: "conversion", TopicConversations: "conversation"},
+		chat: map[string]string{
+			ChatHello:  `Hello! What can I do for you? For example "add a note: …", "remind me to … tomorrow" or "what are my tasks today?".`,
+			ChatThanks: "You're welcome!",
+			ChatHelp: `I save your contacts, leads, tasks, notes, events and bookings, e-mail you and answer about your records ("what are my bookings today?"). ` +
+				`E-mails and messages to others, posts, settings and Brain changes wait for your approval; deleting, calls and files are not available here. ` +
+				`Try "add a new lead: …", "schedule a meeting with … on Monday at 9", "book a table for 4 on Friday", "change the business hours to …" or "add FAQ: question? answer". In mode ask I only answer.`,
+		},
 		reasons: map[Reason]string{AnswerOnly: "ask mode only answers", DeleteNotAllowed: "deleting is not available",
 			NotAvailable: "not available through the API", UnknownAction: "not something the API may do"},
 	},
@@ -35,10 +47,20 @@ var byLang = map[string]phrases{
 		failed: "Não concluído: %s.", nothing: "Respondi sem agir.",
 		help: `Não entendi. Experimente "adicione uma nota: …", "crie uma tarefa: …", "envie um e-mail para ana@example.com assunto … texto …", "mude o tom para …", "adicione FAQ: pergunta? resposta" ou "quais são minhas tarefas de hoje?".`,
 		missing: map[string]string{"to": "Para quem? Indique um endereço de e-mail.", "text": "O que deve dizer?",
-			"answer": "Qual é a resposta? Escreva: adicione FAQ: pergunta? resposta", "value": "Qual valor?", "what": "Sobre o quê?", "name": "Qual é o nome?"},
+			"answer": "Qual é a resposta? Escreva: adicione FAQ: pergunta? resposta", "value": "Qual valor?", "what": "Sobre o quê?", "name": "Qual é o nome?",
+			"question": "O Brain guarda perguntas e respostas: a que pergunta isto responde? (ex.: Abrem ao domingo?)"},
 		records: "Você tem %d %s", none: "Você não tem %s", today: " hoje",
 		topic: map[Topic]string{Topic(Task): "tarefas", Topic(Note): "notas", Topic(Contact): "contatos", Topic(Lead): "leads",
 			Topic(Event): "eventos", Topic(Booking): "reservas", TopicConversions: "conversões", TopicConversations: "conversas"},
+		one: map[Topic]string{Topic(Task): "tarefa", Topic(Note): "nota", Topic(Contact): "contato", Topic(Lead): "lead",
+			Topic(Event): "evento", Topic(Booking): "reserva", TopicConversions: "conversão", TopicConversations: "conversa"},
+		chat: map[string]string{
+			ChatHello:  `Olá! Em que posso ajudar? Por exemplo "adicione uma nota: …", "lembre-me de … amanhã" ou "quais são minhas tarefas de hoje?".`,
+			ChatThanks: "De nada!",
+			ChatHelp: `Guardo seus contatos, leads, tarefas, notas, eventos e reservas, envio e-mails para você e respondo sobre seus registros ("quais são minhas reservas de hoje?"). ` +
+				`E-mails e mensagens para outras pessoas, publicações, configurações e mudanças no Brain aguardam sua aprovação; apagar, ligações e arquivos não estão disponíveis aqui. ` +
+				`Experimente "salve um novo lead: …", "agende uma reunião com … na segunda às 9h", "reserve uma mesa para 4 na sexta", "mude o horário para …" ou "adicione FAQ: pergunta? resposta". No modo ask só respondo.`,
+		},
 		reasons: map[Reason]string{AnswerOnly: "o modo ask só responde", DeleteNotAllowed: "apagar não está disponível",
 			NotAvailable: "não disponível pela API", UnknownAction: "não é algo que a API possa fazer"},
 	},
@@ -47,10 +69,20 @@ var byLang = map[string]phrases{
 		failed: "No completado: %s.", nothing: "Respondí sin actuar.",
 		help: `No entendí. Prueba "añade una nota: …", "crea una tarea: …", "envía un correo a ana@example.com asunto … texto …", "cambia el tono a …", "añade FAQ: ¿pregunta? respuesta" o "¿cuáles son mis tareas de hoy?".`,
 		missing: map[string]string{"to": "¿Para quién? Indica una dirección de correo.", "text": "¿Qué debe decir?",
-			"answer": "¿Cuál es la respuesta? Escribe: añade FAQ: pregunta? respuesta", "value": "¿Qué valor?", "what": "¿Sobre qué?", "name": "¿Cuál es el nombre?"},
+			"answer": "¿Cuál es la respuesta? Escribe: añade FAQ: pregunta? respuesta", "value": "¿Qué valor?", "what": "¿Sobre qué?", "name": "¿Cuál es el nombre?",
+			"question": "El Brain guarda preguntas y respuestas: ¿a qué pregunta responde esto? (p. ej. ¿Abren los domingos?)"},
 		records: "Tienes %d %s", none: "No tienes %s", today: " hoy",
 		topic: map[Topic]string{Topic(Task): "tareas", Topic(Note): "notas", Topic(Contact): "contactos", Topic(Lead): "leads",
 			Topic(Event): "eventos", Topic(Booking): "reservas", TopicConversions: "conversiones", TopicConversations: "conversaciones"},
+		one: map[Topic]string{Topic(Task): "tarea", Topic(Note): "nota", Topic(Contact): "contacto", Topic(Lead): "lead",
+			Topic(Event): "evento", Topic(Booking): "reserva", TopicConversions: "conversión", TopicConversations: "conversación"},
+		chat: map[string]string{
+			ChatHello:  `¡Hola! ¿En qué puedo ayudarte? Por ejemplo "añade una nota: …", "recuérdame … mañana" o "¿cuáles son mis tareas de hoy?".`,
+			ChatThanks: "¡De nada!",
+			ChatHelp: `Guardo tus contactos, leads, tareas, notas, eventos y reservas, te envío correos y respondo sobre tus registros ("¿cuáles son mis reservas de hoy?"). ` +
+				`Los correos y mensajes a otras personas, publicaciones, ajustes y cambios en el Brain esperan tu aprobación; borrar, llamadas y archivos no están disponibles aquí. ` +
+				`Prueba "guarda un nuevo lead: …", "agenda una reunión con … el lunes a las 9", "reserva una mesa para 4 el viernes", "cambia el horario a …" o "añade FAQ: ¿pregunta? respuesta". En modo ask solo respondo.`,
+		},
 		reasons: map[Reason]string{AnswerOnly: "el modo ask solo responde", DeleteNotAllowed: "borrar no está disponible",
 			NotAvailable: "no disponible por la API", UnknownAction: "no es algo que la API pueda hacer"},
 	},
@@ -75,6 +107,10 @@ func Describe(a Action) string {
 		return string(a.Type) + " " + firstOf(a.Name, a.Email, a.Phone)
 	case Settings:
 		return a.Setting + " → " + a.Value
+	case SocialPost:
+		if a.To != "" {
+			return "social post on " + a.To + ": " + clip(a.Text, 60)
+		}
 	case FAQ:
 		return "FAQ " + a.Question
 	case WebSearch:
@@ -137,11 +173,23 @@ func Question(lang, missing string) string {
 // Help is the reply to a message the grammar did not understand.
 func Help(lang string) string { return phrasesOf(lang).help }
 
+// Chat is the reply to small talk (ChatHello, ChatThanks, ChatHelp), or Help for another kind.
+func Chat(lang, kind string) string {
+	p := phrasesOf(lang)
+	if s, ok := p.chat[kind]; ok {
+		return s
+	}
+	return p.help
+}
+
 // Answer is the reply to a question about the owner's records: how many there are and the
 // latest ones. count is the total; rs are the ones to list.
 func Answer(lang string, q Query, count int, rs []Record) string {
 	p := phrasesOf(lang)
 	topic := p.topic[q.Topic]
+	if count == 1 {
+		topic = p.one[q.Topic]
+	}
 	when := ""
 	if q.Today {
 		when = p.today

@@ -35,6 +35,11 @@ func RecordOf(a Action, id, accountID string, now time.Time) (Record, bool) {
 		if r.Title == "" {
 			r.Title = a.Email
 		}
+		// the other details the owner gave ("interested in wedding cakes") stay with the name:
+		// a record has no other field for them
+		if d := strings.TrimSpace(a.Text); d != "" {
+			r.Title = strings.TrimSpace(r.Title + " — " + d)
+		}
 	}
 	if utf8.RuneCountInString(r.Title) > MaxRecordText {
 		r.Title = string([]rune(r.Title)[:MaxRecordText])
@@ -43,13 +48,15 @@ func RecordOf(a Action, id, accountID string, now time.Time) (Record, bool) {
 }
 
 // Key is what makes two saves the same record: a contact or lead is changed, not repeated,
-// when its e-mail (or, without one, its name) is saved again; every other record is new.
+// when its e-mail (or, without one, its name, without the details after " — ") is saved again;
+// every other record is new.
 func (r Record) Key() string {
 	if r.Type == Contact || r.Type == Lead {
 		if r.Email != "" {
 			return string(r.Type) + ":" + strings.ToLower(r.Email)
 		}
-		return string(r.Type) + ":" + strings.ToLower(strings.Join(strings.Fields(r.Title), " "))
+		name, _, _ := strings.Cut(r.Title, " — ") // without the details RecordOf adds
+		return string(r.Type) + ":" + strings.ToLower(strings.Join(strings.Fields(name), " "))
 	}
 	return r.ID
 }

@@ -18,6 +18,8 @@ func TestRecordOfAndKey(t *testing.T) {
 		{Action{Type: Contact, Name: "Ana Lima", Email: "Ana@Example.com"}, true, "Ana Lima", "contact:ana@example.com", nil},
 		{Action{Type: Contact, Name: "  Bo   Silva "}, true, "  Bo   Silva ", "contact:bo silva", nil},
 		{Action{Type: Lead, Email: "c@example.com"}, true, "c@example.com", "lead:c@example.com", nil},
+		{Action{Type: Lead, Name: "John Smith", Text: "interested in wedding cakes"}, true, "John Smith — interested in wedding cakes", "lead:john smith", nil},
+		{Action{Type: Contact, Name: "Ana", Email: "ana@example.com", Text: "florist"}, true, "Ana — florist", "contact:ana@example.com", nil},
 		{Action{Type: Note, Text: "call the bank"}, true, "call the bank", "rec_1", nil},
 		{Action{Type: Task, Text: "pay", Date: "2026-11-26"}, true, "pay", "rec_1", nil},
 		{Action{Type: Email, To: "a@b.c"}, false, "", "", nil},
@@ -61,7 +63,11 @@ func TestFilterAndAnswer(t *testing.T) {
 	}{
 		{"en", Query{Topic: Topic(Task), Today: true}, 2, today, []string{"You have 2 tasks today:", "- dated today (2026-11-25)", "- made today"}},
 		{"pt-BR", Query{Topic: Topic(Task), Today: true}, 0, nil, []string{"Você não tem tarefas hoje."}},
-		{"es", Query{Topic: Topic(Contact)}, 1, []Record{{Title: "Ana", Email: "ana@example.com", Phone: "123"}}, []string{"Tienes 1 contactos:", "- Ana <ana@example.com> 123"}},
+		{"es", Query{Topic: Topic(Contact)}, 1, []Record{{Title: "Ana", Email: "ana@example.com", Phone: "123"}}, []string{"Tienes 1 contacto:", "- Ana <ana@example.com> 123"}},
+		{"en", Query{Topic: Topic(Task)}, 1, []Record{{Title: "pay rent"}}, []string{"You have 1 task:", "- pay rent"}},
+		{"pt", Query{Topic: Topic(Booking), Today: true}, 1, []Record{{Title: "mesa"}}, []string{"Você tem 1 reserva hoje:"}},
+		{"es", Query{Topic: TopicConversations}, 1, []Record{{Title: "Bo"}}, []string{"Tienes 1 conversación:"}},
+		{"pt", Query{Topic: TopicConversions}, 3, nil, []string{"Você tem 3 conversões."}},
 	}
 	for _, tt := range tests {
 		got := Answer(tt.lang, tt.q, tt.count, tt.rs)
