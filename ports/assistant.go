@@ -13,7 +13,8 @@ import (
 
 // Records stores the owner's own records (contacts, leads, tasks, notes, events, bookings).
 type Records interface {
-	// Save stores r, or changes the account's record with the same assistant.Record.Key.
+	// Save stores r, or changes the account's record with the same assistant.Record.Key (keeping
+	// the e-mail, phone and date it had where r leaves them empty).
 	Save(ctx context.Context, r assistant.Record) error
 	// List returns the account's records of type t, newest first, at most limit (0: all), and
 	// how many there are. Bookings include those the agent made for customers.

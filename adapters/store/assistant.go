@@ -68,11 +68,19 @@ func (r *Records) Save(ctx context.Context, rec assistant.Record) error {
 		Email: rec.Email, Phone: rec.Phone, Date: rec.Date, CreatedAt: dbTime(rec.CreatedAt), UpdatedAt: dbTime(rec.UpdatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).
 		On("CONFLICT (account_id, record_key) DO UPDATE").
-		Set("title = EXCLUDED.title, email = EXCLUDED.email, phone = EXCLUDED.phone, date = EXCLUDED.date, updated_at = EXCLUDED.updated_at").
+		// a detail the new save does not give keeps its value ("update Ana's phone" leaves her e-mail)
+		Set("title = EXCLUDED.title, email = " + keptUnlessGiven("email") + ", phone = " + keptUnlessGiven("phone") +
+			", date = " + keptUnlessGiven("date") + ", updated_at = EXCLUDED.updated_at").
 		Exec(ctx); err != nil {
 		return fmt.Errorf("save record: %w", err)
 	}
 	return nil
+}
+
+// keptUnlessGiven is the SET expression of an upsert that keeps column's value when the new row
+// leaves it empty.
+func keptUnlessGiven(column string) string {
+	return "CASE WHEN EXCLUDED." + column + " = '' THEN ?TableAlias." + column + " ELSE EXCLUDED." + column + " END"
 }
 
 // List returns the account's records of type t, newest first, at most limit, and how many

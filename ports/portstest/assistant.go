@@ -61,6 +61,8 @@ func testRecords(t *testing.T, s AssistantStores) {
 	}
 	save(assistant.Record{ID: "rec_1", AccountID: "acct_a", Type: assistant.Contact, Title: "Ana", Email: "ana@example.com", CreatedAt: at(1), UpdatedAt: at(1)})
 	save(assistant.Record{ID: "rec_2", AccountID: "acct_a", Type: assistant.Contact, Title: "Ana Lima", Email: "ANA@example.com", Phone: "123", CreatedAt: at(2), UpdatedAt: at(2)})
+	// saved again without the phone: the phone it had is kept (a detail not given is not erased)
+	save(assistant.Record{ID: "rec_2b", AccountID: "acct_a", Type: assistant.Contact, Title: "Ana Lima", Email: "ANA@example.com", CreatedAt: at(2), UpdatedAt: at(2)})
 	save(assistant.Record{ID: "rec_3", AccountID: "acct_a", Type: assistant.Task, Title: "invoice", Date: "2026-05-01", CreatedAt: at(3), UpdatedAt: at(3)})
 	save(assistant.Record{ID: "rec_4", AccountID: "acct_a", Type: assistant.Task, Title: "invoice", CreatedAt: at(4), UpdatedAt: at(4)})
 	save(assistant.Record{ID: "rec_5", AccountID: "acct_b", Type: assistant.Contact, Title: "Ana", Email: "ana@example.com", CreatedAt: at(5), UpdatedAt: at(5)})
