@@ -79,6 +79,8 @@ type Hit struct {
 	// its item's question and answer, hold; a word neither the Brain nor its synonyms hold
 	// counts, held by none. Read for the hits returned only.
 	Held float64
+	// Measured is whether Held was read: a hit of a small Brain, among the hits returned.
+	Measured bool
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
 	Confidence float64
@@ -602,7 +604,7 @@ func (ix *Index) hits(dst []Hit, top topK, content [][]int32, contentUnknown int
 			h.Kind, h.FAQ = KindFAQ, ix.faqs[e-len(ix.chunks)]
 		}
 		if small {
-			h.Held = ix.held(c.entry, content, contentUnknown)
+			h.Held, h.Measured = ix.held(c.entry, content, contentUnknown), true
 		}
 		dst = append(dst, h)
 	}

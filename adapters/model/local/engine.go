@@ -243,7 +243,9 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // "How do I cancel my membership?". A loose item that neither asks nor states the price or
 // duration the question asks for (knowledge.Hit.Unstated: "necesito una 4x4 para ir a la nieve,
 // que precio tiene?" and "¿Dan cadenas para la nieve?", answered "Sí, gratis…") is never
-// answered: the best chunk is, from lim.score less NearScore, else nothing.
+// answered: the best chunk is, from lim.score less NearScore, else nothing; nor is a thin one
+// (knowledge.Hit.Thin: "tienen motos o scooters para alquilar?" and "¿Cuál es la edad mínima
+// para alquilar?", holding a third of the question's words at confidence 0.15).
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
@@ -268,8 +270,10 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// them all).
 	fewer := faq.Kind != "" && near.Kind != "" && near.Held > faq.Held && near.Score >= lim.score-NearScore
 	// A loose item that neither asks nor states the price or duration the question asks for
-	// answers another question: it only says the question is on the Brain's topics.
-	off := faq.Unstated && faq.Overlap <= LooseOverlap
+	// answers another question: it only says the question is on the Brain's topics. So does a
+	// thin one, holding under half of the question's content words at a low confidence
+	// (knowledge.Hit.Thin).
+	off := faq.Unstated && faq.Overlap <= LooseOverlap || faq.Thin(LooseOverlap)
 	switch {
 	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
 		return faq, true
