@@ -73,6 +73,12 @@ type Hit struct {
 	// ("necesito una 4x4 para ir a la nieve, que precio tiene?" and "¿Dan cadenas para la
 	// nieve?", whose answer is "Sí, gratis…").
 	Unstated bool
+	// Plain is, for an FAQ item that Covers the query, whether the query asks no kind of fact by
+	// its form (neither a price, a place, a time, a duration, a way to do something nor whether
+	// the customer may: "do i have to get the tap myself", "do u do vegan pizza"): a question of
+	// yes or no, which the item holding all its words answers as a page's sentence holding them
+	// too does not ("Do I need to buy the parts myself?", not "Replacing a tap £95 plus the tap.").
+	Plain bool
 	// Held is, for a hit of a small Brain (at most SentenceMaxChunks chunks, or no chunk and a
 	// small FAQ), the share of the query's content words (neither stop, light nor asking words;
 	// a word no entry holds by its synonyms, the thesaurus) that its chunk's title and text, or
@@ -376,6 +382,7 @@ type candidate struct {
 	strong       bool
 	covers, sole bool
 	unstated     bool
+	plain        bool
 	meant        bool
 	confidence   float64
 	sentence     int32   // of a chunk: its best sentence in ix.sents, or -1
@@ -591,7 +598,7 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 // them; small false: without Held).
 func (ix *Index) hits(dst []Hit, top topK, content [][]int32, contentUnknown int, small bool) []Hit {
 	for _, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Confidence: c.confidence}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Plain: c.plain, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 			if c.sentence >= 0 {
@@ -622,10 +629,11 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 	sim, scores, meant := ix.faq.match(q, raw, b)
 	cover, sole := -1, false
 	var asked cue
+	plain := false
 	small := ix.faq.cls == nil && ix.titleTerms != nil
 	if small {
 		cover, sole = ix.coveringFAQ(words, unknownWords)
-		asked = q.factAsked()
+		asked, plain = q.factAsked(), q.cues() == 0
 	}
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
@@ -663,6 +671,7 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 		c.covers = f == cover
 		c.sole = c.covers && sole
 		c.unstated = asked != 0 && asked&ix.facts[f] == 0
+		c.plain = c.covers && plain
 		if r := rep[g]; r.entry < 0 || c.strong && !r.strong || c.strong == r.strong && sim[f] > sim[int(r.entry)-len(ix.chunks)] {
 			rep[g] = c
 		}

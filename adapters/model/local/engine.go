@@ -227,7 +227,12 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // loosely without holding them ("can i pay monthly for a bike": the payments' item, which offers
 // financing, rather than the kids' bikes' on "bike"); and before a chunk when no chunk holds
 // them either (knowledge.Hit.Sole: "hay clases por zoom", which only the online classes' item
-// names). Between a loose item and a chunk, the one scoring LooseMargin times the other wins
+// names). An item that covers a question of yes or no (knowledge.Hit.Plain: asking no price,
+// time, place, duration, way or leave by its form), sure enough, answers before the best chunk
+// when that holds no more of the question's words: "do i have to get the tap myself" gets "Do I
+// need to buy the parts myself?", not "Replacing a tap £95 plus the tap."; a question asking a
+// fact ("what time do you close on saturday") keeps the chunk stating it. Between a loose item
+// and a chunk, the one scoring LooseMargin times the other wins
 // ("are the clothes ethical": the materials' item, not "Our clothes run true to size"); a loose
 // item that does not cover the question yields to the best chunk when that scores within
 // LooseMargin of it and holds as many of the question's content words (knowledge.Hit.Held: "can
@@ -278,6 +283,8 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
 		return faq, true
 	case faq.Kind != "" && !off && chunk.Kind != "" && faq.Score >= chunk.Score*LooseMargin && !fewer:
+		return faq, true
+	case faq.Kind != "" && !off && faq.Plain && faq.Confidence >= lim.confidence && chunk.Kind != "" && chunk.Held <= faq.Held:
 		return faq, true
 	case chunk.Kind != "":
 		return denser(hits, chunk, lim), true
