@@ -577,6 +577,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		top, rest = top[:k], slices.Clone(top[k:])
 	}
 	nearTie(top, len(ix.chunks))
+	if small && ix.sents != nil {
+		ix.heldTie(top, content, contentUnknown)
+	}
 	if cover.entry >= 0 && len(top) == k && !slices.ContainsFunc(top, func(c candidate) bool { return c.entry == cover.entry }) {
 		rest = slices.DeleteFunc(rest, func(c candidate) bool { return c.entry == cover.entry })
 		if more > 0 {
@@ -911,6 +914,41 @@ func dot(a, b []float32) float32 {
 		s0 += a[i] * b[i]
 	}
 	return s0 + s1 + s2 + s3
+}
+
+// heldMargin is how near the best chunk's score a second chunk must come for the share of the
+// query's content words each holds to order them (heldTie).
+const heldMargin = 0.10
+
+// heldTie puts first, of the two best chunks of a small Brain (whatever FAQ items rank between)
+// within heldMargin of each other, the one whose title and text hold more of the query's content
+// words (words, unknown: as Hit.Held reads them), when its best sentence holds as many of them
+// as the other's (nearTie's measure): "failed my test today :( what now" and the driving test's
+// "If you don't pass, don't panic: you can book another test after a few days." (0.164, holding
+// "failed" by its synonyms) rather than "Our Test Day Package costs $250." (0.170, whose chunk
+// does not). Scores a tenth apart say no more than a word weighed differently; the chunk that
+// holds more of what was asked is the one a reader, or a model upstream, should see first.
+func (ix *Index) heldTie(top topK, words [][]int32, unknown int) {
+	chunks := int32(len(ix.chunks))
+	i, j := -1, -1
+	for k, c := range top {
+		if c.entry >= chunks {
+			continue
+		}
+		if i < 0 {
+			i = k
+		} else {
+			j = k
+			break
+		}
+	}
+	if j < 0 {
+		return
+	}
+	a, b := top[i], top[j]
+	if b.score >= (1-heldMargin)*a.score && ix.held(b.entry, words, unknown) > ix.held(a.entry, words, unknown) && b.sentHeld >= a.sentHeld {
+		top[i], top[j] = b, a
+	}
 }
 
 // tieMargin is how near the best chunk's score a second chunk must come for the two to be tied
