@@ -594,6 +594,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	all = make([]Hit, 0, max(len(top)+len(rest), k+more)) // k+more: room for a Brain given whole (SearchContext)
 	all = ix.hits(all, top, content, contentUnknown, small)
 	hits = all[:len(top):len(top)]
+	if small {
+		chunkFirst(hits)
+	}
 	return hits, ix.hits(all, rest, nil, 0, false)
 }
 
@@ -981,4 +984,26 @@ func nearTie(top topK, chunks int) {
 	if b.score >= (1-tieMargin)*a.score && b.sentHeld > a.sentHeld {
 		top[i], top[j] = b, a
 	}
+}
+
+// chunkFirst puts first, of the hits of a small Brain, the best chunk when an FAQ item ranks
+// first that is neither Strong nor covers the question (Hit.Covers) and holds fewer of the
+// question's content words than the chunk's title and text (Hit.Held): an item's score and a
+// chunk's are of two scales, and the item that shares a word ("¿Mi mascota tiene que ir en
+// ayunas a la operación?" for "se puede pagar a plazos la operacion") says less of what was
+// asked than the passage that holds more of it ("Para cirugías … se puede pagar en tres meses
+// sin intereses."). The others keep their
+// order after it. The built-in engine weighs items and chunks apart; a model upstream reads the
+// first hit first.
+func chunkFirst(hits []Hit) {
+	if len(hits) < 2 || hits[0].Kind != KindFAQ || hits[0].Strong || hits[0].Covers {
+		return
+	}
+	j := slices.IndexFunc(hits, func(h Hit) bool { return h.Kind == KindChunk })
+	if j <= 0 || hits[j].Held <= hits[0].Held {
+		return
+	}
+	c := hits[j]
+	copy(hits[1:j+1], hits[:j])
+	hits[0] = c
 }

@@ -128,3 +128,33 @@ func TestHeldTie(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkFirst: the best chunk comes before an FAQ item ranked first that is neither Strong
+// nor covering and holds fewer of the question's content words; otherwise the order stays.
+func TestChunkFirst(t *testing.T) {
+	faq := func(id string, held float64) Hit { return Hit{Kind: KindFAQ, FAQ: FAQ{ID: id}, Held: held} }
+	chunk := func(id string, held float64) Hit { return Hit{Kind: KindChunk, Chunk: Chunk{ID: id}, Held: held} }
+	strong, covers := faq("strong", 0.3), faq("covers", 0.3)
+	strong.Strong, covers.Covers = true, true
+	for _, tt := range []struct {
+		name string
+		hits []Hit
+		want []string
+	}{
+		{"the chunk holding more", []Hit{faq("a", 0.33), faq("b", 0.2), chunk("c", 0.67), chunk("d", 1)}, []string{"c", "a", "b", "d"}},
+		{"holding as much", []Hit{faq("a", 0.5), chunk("c", 0.5)}, []string{"a", "c"}},
+		{"a Strong item", []Hit{strong, chunk("c", 1)}, []string{"strong", "c"}},
+		{"an item that covers", []Hit{covers, chunk("c", 1)}, []string{"covers", "c"}},
+		{"a chunk first", []Hit{chunk("c", 0.2), faq("a", 0.1), chunk("d", 1)}, []string{"c", "a", "d"}},
+		{"no chunk", []Hit{faq("a", 0.1), faq("b", 1)}, []string{"a", "b"}},
+	} {
+		chunkFirst(tt.hits)
+		got := make([]string, len(tt.hits))
+		for i, h := range tt.hits {
+			got[i] = h.FAQ.ID + h.Chunk.ID
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: chunkFirst order %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
