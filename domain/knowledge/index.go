@@ -932,19 +932,7 @@ const heldMargin = 0.10
 // does not). Scores a tenth apart say no more than a word weighed differently; the chunk that
 // holds more of what was asked is the one a reader, or a model upstream, should see first.
 func (ix *Index) heldTie(top topK, words [][]int32, unknown int) {
-	chunks := int32(len(ix.chunks))
-	i, j := -1, -1
-	for k, c := range top {
-		if c.entry >= chunks {
-			continue
-		}
-		if i < 0 {
-			i = k
-		} else {
-			j = k
-			break
-		}
-	}
+	i, j := twoChunks(top, int32(len(ix.chunks)))
 	if j < 0 {
 		return
 	}
@@ -952,6 +940,22 @@ func (ix *Index) heldTie(top topK, words [][]int32, unknown int) {
 	if b.score >= (1-heldMargin)*a.score && ix.held(b.entry, words, unknown) > ix.held(a.entry, words, unknown) && b.sentHeld >= a.sentHeld {
 		top[i], top[j] = b, a
 	}
+}
+
+// twoChunks returns the places in top of its first two chunks (entries under chunks), -1 for
+// each missing.
+func twoChunks(top topK, chunks int32) (i, j int) {
+	i, j = -1, -1
+	for k, c := range top {
+		if c.entry >= chunks {
+			continue
+		}
+		if i >= 0 {
+			return i, k
+		}
+		i = k
+	}
+	return i, j
 }
 
 // tieMargin is how near the best chunk's score a second chunk must come for the two to be tied
@@ -965,18 +969,7 @@ const tieMargin = 0.03
 // bath's "Banho para cães de porte pequeno: R$ 55"), and the sentence answered from is the one
 // that holds what the customer asked about.
 func nearTie(top topK, chunks int) {
-	i, j := -1, -1
-	for k, c := range top {
-		if int(c.entry) >= chunks {
-			continue
-		}
-		if i < 0 {
-			i = k
-		} else {
-			j = k
-			break
-		}
-	}
+	i, j := twoChunks(top, int32(chunks))
 	if j < 0 {
 		return
 	}
