@@ -73,12 +73,20 @@ type Hit struct {
 	// ("necesito una 4x4 para ir a la nieve, que precio tiene?" and "¿Dan cadenas para la
 	// nieve?", whose answer is "Sí, gratis…").
 	Unstated bool
+	// Plain is, for an FAQ item that Covers the query, whether the query asks no kind of fact by
+	// its form (neither a price, a place, a time, a duration, a way to do something nor whether
+	// the customer may: "do i have to get the tap myself", "do u do vegan pizza"): a question of
+	// yes or no, which the item holding all its words answers as a page's sentence holding them
+	// too does not ("Do I need to buy the parts myself?", not "Replacing a tap £95 plus the tap.").
+	Plain bool
 	// Held is, for a hit of a small Brain (at most SentenceMaxChunks chunks, or no chunk and a
 	// small FAQ), the share of the query's content words (neither stop, light nor asking words;
 	// a word no entry holds by its synonyms, the thesaurus) that its chunk's title and text, or
 	// its item's question and answer, hold; a word neither the Brain nor its synonyms hold
 	// counts, held by none. Read for the hits returned only.
 	Held float64
+	// Measured is whether Held was read: a hit of a small Brain, among the hits returned.
+	Measured bool
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
 	Confidence float64
@@ -374,6 +382,7 @@ type candidate struct {
 	strong       bool
 	covers, sole bool
 	unstated     bool
+	plain        bool
 	meant        bool
 	confidence   float64
 	sentence     int32   // of a chunk: its best sentence in ix.sents, or -1
@@ -568,6 +577,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		top, rest = top[:k], slices.Clone(top[k:])
 	}
 	nearTie(top, len(ix.chunks))
+	if small && ix.sents != nil {
+		ix.heldTie(top, content, contentUnknown)
+	}
 	if cover.entry >= 0 && len(top) == k && !slices.ContainsFunc(top, func(c candidate) bool { return c.entry == cover.entry }) {
 		rest = slices.DeleteFunc(rest, func(c candidate) bool { return c.entry == cover.entry })
 		if more > 0 {
@@ -582,6 +594,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	all = make([]Hit, 0, max(len(top)+len(rest), k+more)) // k+more: room for a Brain given whole (SearchContext)
 	all = ix.hits(all, top, content, contentUnknown, small)
 	hits = all[:len(top):len(top)]
+	if small {
+		chunkFirst(hits)
+	}
 	return hits, ix.hits(all, rest, nil, 0, false)
 }
 
@@ -589,7 +604,7 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 // them; small false: without Held).
 func (ix *Index) hits(dst []Hit, top topK, content [][]int32, contentUnknown int, small bool) []Hit {
 	for _, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Confidence: c.confidence}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Plain: c.plain, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 			if c.sentence >= 0 {
@@ -602,7 +617,7 @@ func (ix *Index) hits(dst []Hit, top topK, content [][]int32, contentUnknown int
 			h.Kind, h.FAQ = KindFAQ, ix.faqs[e-len(ix.chunks)]
 		}
 		if small {
-			h.Held = ix.held(c.entry, content, contentUnknown)
+			h.Held, h.Measured = ix.held(c.entry, content, contentUnknown), true
 		}
 		dst = append(dst, h)
 	}
@@ -620,10 +635,11 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 	sim, scores, meant := ix.faq.match(q, raw, b)
 	cover, sole := -1, false
 	var asked cue
+	plain := false
 	small := ix.faq.cls == nil && ix.titleTerms != nil
 	if small {
 		cover, sole = ix.coveringFAQ(words, unknownWords)
-		asked = q.factAsked()
+		asked, plain = q.factAsked(), q.cues() == 0
 	}
 	first, second := -1.0, -1.0 // the two best answers' scores
 	for _, s := range scores {
@@ -661,6 +677,7 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 		c.covers = f == cover
 		c.sole = c.covers && sole
 		c.unstated = asked != 0 && asked&ix.facts[f] == 0
+		c.plain = c.covers && plain
 		if r := rep[g]; r.entry < 0 || c.strong && !r.strong || c.strong == r.strong && sim[f] > sim[int(r.entry)-len(ix.chunks)] {
 			rep[g] = c
 		}
@@ -902,6 +919,45 @@ func dot(a, b []float32) float32 {
 	return s0 + s1 + s2 + s3
 }
 
+// heldMargin is how near the best chunk's score a second chunk must come for the share of the
+// query's content words each holds to order them (heldTie).
+const heldMargin = 0.10
+
+// heldTie puts first, of the two best chunks of a small Brain (whatever FAQ items rank between)
+// within heldMargin of each other, the one whose title and text hold more of the query's content
+// words (words, unknown: as Hit.Held reads them), when its best sentence holds as many of them
+// as the other's (nearTie's measure): "failed my test today :( what now" and the driving test's
+// "If you don't pass, don't panic: you can book another test after a few days." (0.164, holding
+// "failed" by its synonyms) rather than "Our Test Day Package costs $250." (0.170, whose chunk
+// does not). Scores a tenth apart say no more than a word weighed differently; the chunk that
+// holds more of what was asked is the one a reader, or a model upstream, should see first.
+func (ix *Index) heldTie(top topK, words [][]int32, unknown int) {
+	i, j := twoChunks(top, int32(len(ix.chunks)))
+	if j < 0 {
+		return
+	}
+	a, b := top[i], top[j]
+	if b.score >= (1-heldMargin)*a.score && ix.held(b.entry, words, unknown) > ix.held(a.entry, words, unknown) && b.sentHeld >= a.sentHeld {
+		top[i], top[j] = b, a
+	}
+}
+
+// twoChunks returns the places in top of its first two chunks (entries under chunks), -1 for
+// each missing.
+func twoChunks(top topK, chunks int32) (i, j int) {
+	i, j = -1, -1
+	for k, c := range top {
+		if c.entry >= chunks {
+			continue
+		}
+		if i >= 0 {
+			return i, k
+		}
+		i = k
+	}
+	return i, j
+}
+
 // tieMargin is how near the best chunk's score a second chunk must come for the two to be tied
 // (nearTie).
 const tieMargin = 0.03
@@ -913,18 +969,7 @@ const tieMargin = 0.03
 // bath's "Banho para cães de porte pequeno: R$ 55"), and the sentence answered from is the one
 // that holds what the customer asked about.
 func nearTie(top topK, chunks int) {
-	i, j := -1, -1
-	for k, c := range top {
-		if int(c.entry) >= chunks {
-			continue
-		}
-		if i < 0 {
-			i = k
-		} else {
-			j = k
-			break
-		}
-	}
+	i, j := twoChunks(top, int32(chunks))
 	if j < 0 {
 		return
 	}
@@ -932,4 +977,26 @@ func nearTie(top topK, chunks int) {
 	if b.score >= (1-tieMargin)*a.score && b.sentHeld > a.sentHeld {
 		top[i], top[j] = b, a
 	}
+}
+
+// chunkFirst puts first, of the hits of a small Brain, the best chunk when an FAQ item ranks
+// first that is neither Strong nor covers the question (Hit.Covers) and holds fewer of the
+// question's content words than the chunk's title and text (Hit.Held): an item's score and a
+// chunk's are of two scales, and the item that shares a word ("¿Mi mascota tiene que ir en
+// ayunas a la operación?" for "se puede pagar a plazos la operacion") says less of what was
+// asked than the passage that holds more of it ("Para cirugías … se puede pagar en tres meses
+// sin intereses."). The others keep their
+// order after it. The built-in engine weighs items and chunks apart; a model upstream reads the
+// first hit first.
+func chunkFirst(hits []Hit) {
+	if len(hits) < 2 || hits[0].Kind != KindFAQ || hits[0].Strong || hits[0].Covers {
+		return
+	}
+	j := slices.IndexFunc(hits, func(h Hit) bool { return h.Kind == KindChunk })
+	if j <= 0 || hits[j].Held <= hits[0].Held {
+		return
+	}
+	c := hits[j]
+	copy(hits[1:j+1], hits[:j])
+	hits[0] = c
 }

@@ -1,6 +1,9 @@
 package knowledge
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // chunkIndex indexes chunks alone (no FAQ, no vectors), as a small Brain's pages.
 func chunkIndex(chunks ...Chunk) *Index {
@@ -88,5 +91,70 @@ func TestTitleHeadsFact(t *testing.T) {
 	)
 	for _, query := range []string{"how long does the mot take", "how long does an mot take"} {
 		wantFirst(t, ix, query, "mot")
+	}
+}
+
+// TestHeldTie: of the two best chunks of a small Brain within heldMargin of each other, the one
+// whose title and text hold more of the question's content words comes first (heldTie), when its
+// best sentence holds as many as the other's; chunks further apart, holding as many, or whose
+// best sentence holds fewer keep the order of their scores, and FAQ items keep their places.
+func TestHeldTie(t *testing.T) {
+	ix := NewIndex(pageDocs([]Page{
+		{URL: "https://hotel.example/rooms", Title: "Rooms", Content: "Garden rooms cost $90 a night."},
+		{URL: "https://hotel.example/pets", Title: "Pets", Content: "Dogs are welcome in the garden rooms for $15 a night."},
+	}), []FAQ{{ID: "parking", Question: "Is there parking?", Answer: "Yes."}}, lightStemmer{}, nil)
+	words, unknown := ix.contentTerms(ix.faq.parse("can my dog stay in a garden room"))
+	if a, b := ix.held(0, words, unknown), ix.held(1, words, unknown); a >= b {
+		t.Fatalf("held: rooms %.2f, pets %.2f; want the pets' more", a, b)
+	}
+	for _, tt := range []struct {
+		name string
+		top  topK
+		want []int32 // the entries in order
+	}{
+		{"within the margin", topK{{entry: 0, score: 0.170, sentHeld: 0.5}, {entry: 1, score: 0.164, sentHeld: 0.5}}, []int32{1, 0}},
+		{"an FAQ item between", topK{{entry: 0, score: 0.170}, {entry: 2, score: 0.168}, {entry: 1, score: 0.160}}, []int32{1, 2, 0}},
+		{"further apart", topK{{entry: 0, score: 0.170}, {entry: 1, score: 0.150}}, []int32{0, 1}},
+		{"its best sentence holding fewer", topK{{entry: 0, score: 0.170, sentHeld: 1}, {entry: 1, score: 0.164, sentHeld: 0.5}}, []int32{0, 1}},
+		{"the first holding more already", topK{{entry: 1, score: 0.170}, {entry: 0, score: 0.169}}, []int32{1, 0}},
+	} {
+		ix.heldTie(tt.top, words, unknown)
+		got := make([]int32, len(tt.top))
+		for i, c := range tt.top {
+			got[i] = c.entry
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: heldTie order %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestChunkFirst: the best chunk comes before an FAQ item ranked first that is neither Strong
+// nor covering and holds fewer of the question's content words; otherwise the order stays.
+func TestChunkFirst(t *testing.T) {
+	faq := func(id string, held float64) Hit { return Hit{Kind: KindFAQ, FAQ: FAQ{ID: id}, Held: held} }
+	chunk := func(id string, held float64) Hit { return Hit{Kind: KindChunk, Chunk: Chunk{ID: id}, Held: held} }
+	strong, covers := faq("strong", 0.3), faq("covers", 0.3)
+	strong.Strong, covers.Covers = true, true
+	for _, tt := range []struct {
+		name string
+		hits []Hit
+		want []string
+	}{
+		{"the chunk holding more", []Hit{faq("a", 0.33), faq("b", 0.2), chunk("c", 0.67), chunk("d", 1)}, []string{"c", "a", "b", "d"}},
+		{"holding as much", []Hit{faq("a", 0.5), chunk("c", 0.5)}, []string{"a", "c"}},
+		{"a Strong item", []Hit{strong, chunk("c", 1)}, []string{"strong", "c"}},
+		{"an item that covers", []Hit{covers, chunk("c", 1)}, []string{"covers", "c"}},
+		{"a chunk first", []Hit{chunk("c", 0.2), faq("a", 0.1), chunk("d", 1)}, []string{"c", "a", "d"}},
+		{"no chunk", []Hit{faq("a", 0.1), faq("b", 1)}, []string{"a", "b"}},
+	} {
+		chunkFirst(tt.hits)
+		got := make([]string, len(tt.hits))
+		for i, h := range tt.hits {
+			got[i] = h.FAQ.ID + h.Chunk.ID
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: chunkFirst order %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -210,6 +210,14 @@ func runBusinesses(t testing.TB, s businessSet, split string, lim limits) busine
 				top += fmt.Sprintf("[expected: hit %d, passage %d of %d]", rank, rankContext, len(context))
 			}
 			f.lines = append(f.lines, fmt.Sprintf("%s %s | %q → %.90q (%s)", mark, b.Name, q.Text, got, top))
+			if os.Getenv("SVC_EVAL_DEBUG") != "" {
+				if h, ok := best(hits, q.Text, shipped); ok {
+					f.lines = append(f.lines, fmt.Sprintf("      CHOSEN %s %s sc=%.3f conf=%.2f ov=%.2f held=%.2f cov=%v sole=%v | %.100q", h.Kind, strings.TrimPrefix(cmpOr(h.FAQ.ID, h.Chunk.URL), "https://"), h.Score, h.Confidence, h.Overlap, h.Held, h.Covers, h.Sole, cmpOr(h.Sentence, h.FAQ.Question)))
+				}
+				for i, h := range hits {
+					f.lines = append(f.lines, fmt.Sprintf("      #%d %s %s sc=%.3f conf=%.2f ov=%.2f held=%.2f cov=%v sole=%v unst=%v strong=%v good=%v | %.100q", i+1, h.Kind, strings.TrimPrefix(cmpOr(h.FAQ.ID, h.Chunk.URL), "https://"), h.Score, h.Confidence, h.Overlap, h.Held, h.Covers, h.Sole, h.Unstated, h.Strong, b.Finds(passages([]knowledge.Hit{h})[0], q.Answers), cmpOr(h.Sentence, h.FAQ.Question)))
+				}
+			}
 		}
 	}
 	return f
@@ -246,7 +254,8 @@ func cmpOr(a, b string) string {
 
 // TestEvalBusinesses prints the built-in engine's figures on the small-Brain set, per split
 // (businesses 1–3 tuned on, 4–6 held out, 7–10 a second held-out set written later). It runs with SVC_EVAL=1 (make eval);
-// SVC_EVAL_VERBOSE=1 lists every question with its reply.
+// SVC_EVAL_VERBOSE=1 lists every question with its reply; SVC_EVAL_DEBUG=1 with it, under each
+// question, the hit best chose and every hit's scores and fields (good: an expected reply).
 func TestEvalBusinesses(t *testing.T) {
 	if os.Getenv("SVC_EVAL") == "" {
 		t.Skip("prints figures and checks nothing: make eval runs it (SVC_EVAL=1)")

@@ -227,7 +227,12 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // loosely without holding them ("can i pay monthly for a bike": the payments' item, which offers
 // financing, rather than the kids' bikes' on "bike"); and before a chunk when no chunk holds
 // them either (knowledge.Hit.Sole: "hay clases por zoom", which only the online classes' item
-// names). Between a loose item and a chunk, the one scoring LooseMargin times the other wins
+// names). An item that covers a question of yes or no (knowledge.Hit.Plain: asking no price,
+// time, place, duration, way or leave by its form), sure enough, answers before the best chunk
+// when that holds no more of the question's words: "do i have to get the tap myself" gets "Do I
+// need to buy the parts myself?", not "Replacing a tap £95 plus the tap."; a question asking a
+// fact ("what time do you close on saturday") keeps the chunk stating it. Between a loose item
+// and a chunk, the one scoring LooseMargin times the other wins
 // ("are the clothes ethical": the materials' item, not "Our clothes run true to size"); a loose
 // item that does not cover the question yields to the best chunk when that scores within
 // LooseMargin of it and holds as many of the question's content words (knowledge.Hit.Held: "can
@@ -243,7 +248,9 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // "How do I cancel my membership?". A loose item that neither asks nor states the price or
 // duration the question asks for (knowledge.Hit.Unstated: "necesito una 4x4 para ir a la nieve,
 // que precio tiene?" and "¿Dan cadenas para la nieve?", answered "Sí, gratis…") is never
-// answered: the best chunk is, from lim.score less NearScore, else nothing.
+// answered: the best chunk is, from lim.score less NearScore, else nothing; nor is a thin one
+// (knowledge.Hit.Thin: "tienen motos o scooters para alquilar?" and "¿Cuál es la edad mínima
+// para alquilar?", holding a third of the question's words at confidence 0.15).
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
@@ -268,12 +275,16 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// them all).
 	fewer := faq.Kind != "" && near.Kind != "" && near.Held > faq.Held && near.Score >= lim.score-NearScore
 	// A loose item that neither asks nor states the price or duration the question asks for
-	// answers another question: it only says the question is on the Brain's topics.
-	off := faq.Unstated && faq.Overlap <= LooseOverlap
+	// answers another question: it only says the question is on the Brain's topics. So does a
+	// thin one, holding under half of the question's content words at a low confidence
+	// (knowledge.Hit.Thin).
+	off := faq.Unstated && faq.Overlap <= LooseOverlap || faq.Thin(LooseOverlap)
 	switch {
 	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
 		return faq, true
 	case faq.Kind != "" && !off && chunk.Kind != "" && faq.Score >= chunk.Score*LooseMargin && !fewer:
+		return faq, true
+	case faq.Kind != "" && !off && faq.Plain && faq.Confidence >= lim.confidence && chunk.Kind != "" && chunk.Held <= faq.Held:
 		return faq, true
 	case chunk.Kind != "":
 		return denser(hits, chunk, lim), true
