@@ -63,8 +63,9 @@ const contrastJS = `const lum = c => c.match(/[\d.]+/g).slice(0, 3).map(Number).
 // (nothing of it reaches the chat, which stays in the window's corner); a light main colour saved
 // with the dark theme (the text on it is dark, every text reads at 4.5:1 at least); a page's own
 // data-ink and data-paper over the saved dark theme (the bubbles follow the page's colours); the
-// keyboard (Tab reaches the launcher, Enter opens with the input focused, Esc closes and focus
-// returns to the launcher); and a window made smaller after the chat was dragged (the chat stays
+// keyboard (Tab reaches the launcher, Enter opens with the input focused, Esc in the chat or on
+// the launcher closes it and focus returns to the launcher); an answer made of HTML and script
+// shows as text; and a window made smaller after the chat was dragged (the chat stays
 // in sight). Screenshots of the states are kept as test artifacts.
 func TestWidgetLookBrowser(t *testing.T) {
 	binaries(t) // -short skips here
@@ -77,6 +78,10 @@ func TestWidgetLookBrowser(t *testing.T) {
 	key := bearer(a.key)
 	if r := callJSON(t, "PATCH", api.URL()+"/v1/widget/style", map[string]any{"theme": "dark", "accent": "#ffd600"}, key...); r.status != http.StatusOK {
 		t.Fatalf("PATCH /v1/widget/style: %s", r)
+	}
+	const markup = `<img src=x onerror="document.title='pwned'"><script>document.title='pwned'</script><b>bold</b>`
+	if r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": []map[string]string{{"question": "Is your website safe?", "answer": markup}}}, key...); r.status != http.StatusOK {
+		t.Fatalf("POST /v1/knowledge/faq: %s", r)
 	}
 	snippet := call(t, "GET", api.URL()+"/v1/widget?framework=html", key...).body.str("code")
 	styled := serveStyledPage(t, api.URL(), snippet, hostileCSS)
@@ -98,6 +103,9 @@ func TestWidgetLookBrowser(t *testing.T) {
 		t.Errorf("the chat's letter-spacing, text-transform, text-align, word-spacing, text-shadow, send button: %q, want %q (the page's rules leak)", leaks, "normal none start 0px none own")
 	}
 	keepShot(t, ctx, "", "widget-dark-yellow.png", 100)
+	runJS(t, ctx, "ask what the answer of HTML answers", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), "Is your website safe?\r"))
+	waitJS(t, ctx, "the answer of HTML, as text", `[...`+sr+`.querySelectorAll(".m.agent")].some(m => m.textContent.includes("<b>bold</b>"))`)
+	wantJS(t, ctx, "no element and no script from the answer", `!`+sr+`.querySelector(".m img, .m script, .m b") && document.title === "Padaria Lu"`)
 
 	// Every text on the main colour (#ffd600, light) and the page link on the dark paper read at
 	// 4.5:1 at least.
@@ -129,6 +137,11 @@ func TestWidgetLookBrowser(t *testing.T) {
 	waitJS(t, ctx, "Enter opened the chat, the input focused", `!`+sr+`.querySelector(".pn").hidden && `+sr+`.activeElement === `+sr+`.querySelector("textarea")`)
 	runJS(t, ctx, "press Esc", chromedp.KeyEvent(kb.Escape))
 	waitJS(t, ctx, "Esc closed the chat, focus on the launcher", sr+`.querySelector(".pn").hidden && `+sr+`.activeElement === `+sr+`.querySelector("button.l")`)
+	runJS(t, ctx, "press Enter", chromedp.KeyEvent("\r"))
+	waitJS(t, ctx, "the chat is open again", `!`+sr+`.querySelector(".pn").hidden`)
+	runJS(t, ctx, "back to the launcher", chromedp.Focus(chromedp.JSPath(sr+`.querySelector("button.l")`)))
+	runJS(t, ctx, "press Esc on the launcher", chromedp.KeyEvent(kb.Escape))
+	waitJS(t, ctx, "Esc on the launcher closed the chat", sr+`.querySelector(".pn").hidden && `+sr+`.querySelector("button.l").getAttribute("aria-expanded") === "false"`)
 	runJS(t, ctx, "press Enter", chromedp.KeyEvent("\r"))
 	waitJS(t, ctx, "the chat is open again", `!`+sr+`.querySelector(".pn").hidden`)
 	keepShot(t, ctx, "", "widget-ink-paper.png", 100)

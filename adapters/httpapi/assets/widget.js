@@ -406,7 +406,7 @@
 
   launcher.addEventListener("click", function () { open(panel.hidden, true); });
   closer.addEventListener("click", function () { open(false, true); });
-  panel.addEventListener("keydown", function (e) { if (e.key === "Escape") open(false, true); });
+  w.addEventListener("keydown", function (e) { if (e.key === "Escape" && !panel.hidden) open(false, true); }); // the launcher too
   form.addEventListener("submit", function (e) { e.preventDefault(); ask(input.value); });
   input.addEventListener("keydown", function (e) {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); ask(input.value); }
