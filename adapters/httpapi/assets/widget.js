@@ -265,11 +265,12 @@
 
   function note(s) { add("note", s); }
 
-  function render(msgs) {
+  /* Messages not shown yet; the one whose id is live answers what was just asked (its actions act). */
+  function render(msgs, live) {
     (msgs || []).forEach(function (m) {
       if (seen[m.id]) return;
       seen[m.id] = true;
-      add(m.role === "customer" ? "customer" : "agent", m.content, m.actions, false);
+      add(m.role === "customer" ? "customer" : "agent", m.content, m.actions, m.id === live);
     });
   }
 
@@ -355,7 +356,7 @@
   function wait(id, gap, until) {
     return new Promise(function (res) { setTimeout(res, gap); }).then(function () {
       return call("GET", "/messages?visitor_id=" + visitor).then(function (c) {
-        render(c.messages);
+        render(c.messages, id);
         return (c.messages || []).some(function (m) { return m.id === id; });
       }, function () { return false; });
     }).then(function (done) {
