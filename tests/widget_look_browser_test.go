@@ -68,24 +68,14 @@ const contrastJS = `const lum = c => c.match(/[\d.]+/g).slice(0, 3).map(Number).
 // shows as text; and a window made smaller after the chat was dragged (the chat stays
 // in sight). Screenshots of the states are kept as test artifacts.
 func TestWidgetLookBrowser(t *testing.T) {
-	binaries(t) // -short skips here
-	chromium := chromiumPath(t)
-	s := newEmbedded(t)
-	api := s.startAPI(t)
-	a := s.newAccount(t, "--plan", "pro")
-	configureAgent(t, api, a.key)
-	loadBrain(t, api, a.key)
-	key := bearer(a.key)
-	if r := callJSON(t, "PATCH", api.URL()+"/v1/widget/style", map[string]any{"theme": "dark", "accent": "#ffd600"}, key...); r.status != http.StatusOK {
-		t.Fatalf("PATCH /v1/widget/style: %s", r)
-	}
+	api, _, key := styledWidget(t, map[string]any{"theme": "dark", "accent": "#ffd600"})
 	const markup = `<img src=x onerror="document.title='pwned'"><script>document.title='pwned'</script><b>bold</b>`
 	if r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": []map[string]string{{"question": "Is your website safe?", "answer": markup}}}, key...); r.status != http.StatusOK {
 		t.Fatalf("POST /v1/knowledge/faq: %s", r)
 	}
 	snippet := call(t, "GET", api.URL()+"/v1/widget?framework=html", key...).body.str("code")
 	styled := serveStyledPage(t, api.URL(), snippet, hostileCSS)
-	ctx := browser(t, chromium)
+	ctx := browser(t, chromiumPath(t))
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
 
 	runJS(t, ctx, "open the page with its own styles", chromedp.Navigate(styled))
