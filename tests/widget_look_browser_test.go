@@ -62,7 +62,8 @@ const contrastJS = `const lum = c => c.match(/[\d.]+/g).slice(0, 3).map(Number).
 // in headless Chromium: a site whose stylesheet styles every div and every element of the body
 // (nothing of it reaches the chat, which stays in the window's corner); a light main colour saved
 // with the dark theme (the text on it is dark, every text reads at 4.5:1 at least); a page's own
-// data-ink and data-paper over the saved dark theme (the bubbles follow the page's colours); the
+// data-ink and data-paper over the saved dark theme (the bubbles follow the page's colours) with
+// data-lang="es" on an English page (the chat's words are marked Spanish); the
 // keyboard (Tab reaches the launcher, Enter opens with the input focused, Esc in the chat or on
 // the launcher closes it and focus returns to the launcher); an answer made of HTML and script
 // shows as text; and a window made smaller after the chat was dragged (the chat stays
@@ -111,7 +112,7 @@ func TestWidgetLookBrowser(t *testing.T) {
 	}
 
 	// A page's own ink and paper over the saved dark theme: the bubbles follow them.
-	plain := servePage(t, "127.0.0.1", api.URL(), strings.Replace(snippet, "<script ", `<script data-ink="#003300" data-paper="#fffff0" `, 1))
+	plain := servePage(t, "127.0.0.1", api.URL(), strings.Replace(snippet, "<script ", `<script data-ink="#003300" data-paper="#fffff0" data-lang="es" `, 1))
 	runJS(t, ctx, "open a page with its own ink and paper", chromedp.Navigate(plain))
 	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]") && `+sr+`.querySelector(".m.agent")`)
 	answer := evaluate[float64](t, ctx, "the answer's contrast", `(() => { `+contrastJS+` return contrast(`+sr+`.querySelector(".m.agent"), `+sr+`.querySelector(".m.agent")) })()`)
@@ -122,7 +123,8 @@ func TestWidgetLookBrowser(t *testing.T) {
 	// The keyboard, on the page just loaded: Tab reaches the launcher, Enter opens the chat with
 	// the input focused, Esc closes it and focus returns to the launcher.
 	runJS(t, ctx, "press Tab", chromedp.KeyEvent("\t"))
-	wantJS(t, ctx, "Tab reached the labelled launcher", sr+`.activeElement === `+sr+`.querySelector("button.l") && `+sr+`.activeElement.getAttribute("aria-label") === "Open chat"`)
+	wantJS(t, ctx, "Tab reached the labelled launcher", sr+`.activeElement === `+sr+`.querySelector("button.l") && `+sr+`.activeElement.getAttribute("aria-label") === "Abrir chat"`)
+	wantJS(t, ctx, "the chat's words are in Spanish for a screen reader on the English page", `document.documentElement.lang === "en" && `+sr+`.querySelector(".w").lang === "es"`)
 	runJS(t, ctx, "press Enter", chromedp.KeyEvent("\r"))
 	waitJS(t, ctx, "Enter opened the chat, the input focused", `!`+sr+`.querySelector(".pn").hidden && `+sr+`.activeElement === `+sr+`.querySelector("textarea")`)
 	runJS(t, ctx, "press Esc", chromedp.KeyEvent(kb.Escape))
@@ -135,6 +137,13 @@ func TestWidgetLookBrowser(t *testing.T) {
 	runJS(t, ctx, "press Enter", chromedp.KeyEvent("\r"))
 	waitJS(t, ctx, "the chat is open again", `!`+sr+`.querySelector(".pn").hidden`)
 	keepShot(t, ctx, "", "widget-ink-paper.png", 100)
+
+	// A message the network drops looks apart from the ones sent.
+	runJS(t, ctx, "the network drops the chat", blockURLs("*://*:*/widget/api/*/chat"))
+	runJS(t, ctx, "ask", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), "Do you deliver?\r"))
+	waitJS(t, ctx, "the message failed", sr+`.querySelector(".m.customer.failed")`)
+	wantJS(t, ctx, "the failed message is faded, the one sent before is not", `getComputedStyle(`+sr+`.querySelector(".m.customer.failed")).opacity < 1 && getComputedStyle(`+sr+`.querySelector(".m.customer:not(.failed)")).opacity === "1"`)
+	runJS(t, ctx, "the network is back", blockURLs())
 
 	// Drag the chat to the right edge of the 1280 px window, then make the window 1000 px wide.
 	head := evaluate[struct{ X, Y float64 }](t, ctx, "find the top bar", `(() => { const r = `+sr+`.querySelector(".h").getBoundingClientRect(); return {X: r.left + 60, Y: r.top + 20} })()`)
@@ -169,27 +178,30 @@ func TestWidgetPendingBrowser(t *testing.T) {
 	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
 	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
 
-	block := func(on bool) chromedp.Action[chromedp.Void] {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
-				return err
-			}
-			var p []*network.BlockPattern
-			if on {
-				p = []*network.BlockPattern{{URLPattern: "*://*:*/widget/api/*/messages?*", Block: true}}
-			}
-			_, err := cdp.Call(ctx, tg, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: p})
-			return err
-		})
-	}
-	runJS(t, ctx, "the network drops the looks at the conversation", block(true))
+	runJS(t, ctx, "the network drops the looks at the conversation", blockURLs("*://*:*/widget/api/*/messages?*"))
 	runJS(t, ctx, "ask", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), "Do you bake on Sundays? #slow tag=wpend\r"))
 	time.Sleep(4500 * time.Millisecond) // the 202 after 1 s, a first look 2 s later: dropped
-	runJS(t, ctx, "the network is back", block(false))
+	runJS(t, ctx, "the network is back", blockURLs())
 	waitJS(t, ctx, "the reply came", `[...`+sr+`.querySelectorAll(".m.agent")].some(m => m.textContent === "`+fakeSlowReply("wpend")+`")`)
 	state := evaluate[string](t, ctx, "the chat", `(() => { const r = `+sr+`; return [r.querySelectorAll(".m.note").length, r.querySelectorAll(".m.failed").length,
 		r.querySelector("textarea").value.trim(), r.querySelector("button[type=submit]").disabled].join("|") })()`)
 	if want := fmt.Sprint("0|0||false"); state != want {
 		t.Errorf("notes|failed messages|input|send disabled: %q, want %q", state, want)
 	}
+}
+
+// blockURLs makes the tab's network drop the requests matching the URL patterns (URLPattern
+// syntax); none lets everything through again.
+func blockURLs(patterns ...string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		p := make([]*network.BlockPattern, 0, len(patterns))
+		for _, u := range patterns {
+			p = append(p, &network.BlockPattern{URLPattern: u, Block: true})
+		}
+		_, err := cdp.Call(ctx, tg, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: p})
+		return err
+	})
 }

@@ -111,6 +111,7 @@
     ".m{max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}" +
     ".m.agent{align-self:flex-start;background:var(--m)}" +
     ".m.customer{align-self:flex-end;background:var(--a);color:var(--on)}" +
+    ".m.customer.failed{opacity:.6}" +
     ".m.note{align-self:center;background:transparent;color:inherit;opacity:.75;font-size:13px;text-align:center}" +
     ".acts{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}" +
     ".act{font:inherit;font-size:13px;border:1px solid var(--a);color:var(--at);background:var(--p);border-radius:999px;padding:3px 10px;cursor:pointer;text-decoration:none}" +
@@ -132,7 +133,7 @@
   } else {
     root.appendChild(el("style", null, null, CSS));
   }
-  var w = el("div", "w");
+  var w = el("div", "w", { lang: lang }); // its words are read in their language, whatever the page's
   var launcher = el("button", "l", { type: "button", "aria-label": t("open"), "aria-expanded": "false", "aria-controls": "svc-panel" });
   var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
