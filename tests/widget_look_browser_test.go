@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
@@ -65,7 +67,8 @@ const contrastJS = `const lum = c => c.match(/[\d.]+/g).slice(0, 3).map(Number).
 // data-ink and data-paper over the saved dark theme (the bubbles follow the page's colours) with
 // data-lang="es" on an English page (the chat's words are marked Spanish); the
 // keyboard (Tab reaches the launcher, Enter opens with the input focused, Esc in the chat or on
-// the launcher closes it and focus returns to the launcher); an answer made of HTML and script
+// the launcher closes it and focus returns to the launcher); who speaks is in the texts a screen
+// reader reads ("You:", the agent's name), not on the screen; an answer made of HTML and script
 // shows as text; and a window made smaller after the chat was dragged (the chat stays
 // in sight). Screenshots of the states are kept as test artifacts.
 func TestWidgetLookBrowser(t *testing.T) {
@@ -94,6 +97,20 @@ func TestWidgetLookBrowser(t *testing.T) {
 		t.Errorf("the chat's letter-spacing, text-transform, text-align, word-spacing, text-shadow, send button: %q, want %q (the page's rules leak)", leaks, "normal none start 0px none own")
 	}
 	keepShot(t, ctx, "", "widget-dark-yellow.png", 100)
+	var texts []string
+	runJS(t, ctx, "read the accessibility tree", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		r, err := cdp.Call(ctx, tg, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+		for _, n := range r.Nodes {
+			if n.Role != nil && n.Name != nil && !n.Ignored && strings.Contains(string(n.Role.Value), "StaticText") {
+				texts = append(texts, strings.Trim(string(n.Name.Value), `"`))
+			}
+		}
+		return err
+	}))
+	if !slices.Contains(texts, "You:") || !slices.Contains(texts, "Padaria Lu:") {
+		t.Errorf("the texts a screen reader reads: %q, want the speakers too (You:, Padaria Lu:)", texts)
+	}
+	wantJS(t, ctx, "the speakers are not on the screen", `(() => { const r = getComputedStyle(`+sr+`.querySelector(".m.customer"), "::before"); return r.width === "1px" && r.position === "absolute" })()`)
 	runJS(t, ctx, "ask what the answer of HTML answers", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), "Is your website safe?\r"))
 	waitJS(t, ctx, "the answer of HTML, as text", `[...`+sr+`.querySelectorAll(".m.agent")].some(m => m.textContent.includes("<b>bold</b>"))`)
 	wantJS(t, ctx, "no element and no script from the answer", `!`+sr+`.querySelector(".m img, .m script, .m b") && document.title === "Padaria Lu"`)

@@ -108,8 +108,11 @@
     ".h h2{flex:1;margin:0;font:600 16px/1.2 var(--ft,var(--fx))}" +
     ".x{background:transparent;border:0;color:inherit;font-size:22px;line-height:1;cursor:pointer;padding:2px 6px;border-radius:6px}" +
     ".g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}" +
-    ".m{max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}" +
+    ".m{position:relative;max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}" +
     ".m.agent{align-self:flex-start;background:var(--m)}" +
+    /* Who speaks, for a screen reader (the log, the live announcement): generated text it reads
+       and the screen does not show ("You: ", the agent's name). */
+    ".m[data-who]::before{content:attr(data-who);position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}" +
     ".m.customer{align-self:flex-end;background:var(--a);color:var(--on)}" +
     ".m.customer.failed{opacity:.6}" +
     ".m.note{align-self:center;background:transparent;color:inherit;opacity:.75;font-size:13px;text-align:center}" +
@@ -212,7 +215,7 @@
   function add(role, content, actions, live) {
     var m = el("div", "m " + role, null, content), go = null;
     carts = [];
-    if (role === "customer") m.setAttribute("aria-label", t("you") + ": " + content);
+    if (role !== "note") m.setAttribute("data-who", (role === "customer" ? t("you") : title.textContent) + ": ");
     (actions || []).forEach(function (a) {
       var b = action(a, live);
       if (!b) return;
