@@ -7,11 +7,13 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -221,4 +223,52 @@ func blockURLs(patterns ...string) chromedp.Action[chromedp.Void] {
 		_, err := cdp.Call(ctx, tg, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: p})
 		return err
 	})
+}
+
+// TestWidgetBusyServiceBrowser opens a page whose first call for the widget's look answers 429
+// (the widget token's limit, spent by a busy site): the chat appears by itself when the next
+// call is answered, as after a service that could not be reached.
+func TestWidgetBusyServiceBrowser(t *testing.T) {
+	binaries(t) // -short skips here
+	chromium := chromiumPath(t)
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	_, page := widgetSite(t, s, api, "--plan", "pro")
+	ctx := browser(t, chromium)
+	origin := strings.TrimSuffix(page, "/")
+	var refused atomic.Int32
+	answer := func(ev *fetch.EventRequestPaused) {
+		go func() {
+			_ = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				if refused.Add(1) > 1 {
+					_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+					return err
+				}
+				_, err := cdp.Call(ctx, tg, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: http.StatusTooManyRequests,
+					ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Access-Control-Allow-Origin", Value: origin}, {Name: "Retry-After", Value: "1"}},
+					Body:            []byte(`{"error":{"code":"rate_limited","message":"too many requests"}}`)})
+				return err
+			}))
+		}()
+	}
+	if err := chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *fetch.EventRequestPaused:
+			answer(e)
+		case fetch.EventRequestPaused:
+			answer(&e)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	runJS(t, ctx, "answer the widget's look with 429 once", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/widget/api/*/info*"}}})
+		return err
+	}))
+	runJS(t, ctx, "open the page", chromedp.Navigate(page))
+	waitFor(t, 20*time.Second, "the first call for the look refused", func() (bool, string) { return refused.Load() >= 1, "not yet" })
+	waitJS(t, ctx, "the chat appears once the service answers", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+	if n := refused.Load(); n < 2 {
+		t.Errorf("the widget asked for its look %d times, want again after the 429", n)
+	}
 }

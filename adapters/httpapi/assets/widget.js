@@ -420,7 +420,7 @@
   /* The chat appears once the service answers: a page opened while it cannot be reached (the
      network, or the service restarting) asks again, 2 s later, then twice as long each time (six
      times, about two minutes in all), and at once when the browser is back online; a refusal
-     (the widget off) is final. A page on a domain the account does not allow gets no answer the
+     (the widget off) is final; too many calls (429: the token's limit, a busy site) is not. A page on a domain the account does not allow gets no answer the
      browser lets it read, as when the service is down: it is told once on the console, and asks
      again as few times. */
   var retry = null, later = 2000, tries = 0;
@@ -441,7 +441,7 @@
       host.setAttribute("data-ready", "");
     }).catch(function (e) {
       if (!tries) console.warn("svc widget: not available on this page (" + e.message + ")");
-      if (!info && (e.offline || e.status >= 500) && tries < 6) {
+      if (!info && (e.offline || e.status >= 500 || e.status === 429) && tries < 6) {
         tries++;
         retry = setTimeout(boot, later);
         later *= 2;
