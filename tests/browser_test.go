@@ -124,6 +124,19 @@ func styledWidget(t *testing.T, style map[string]any) (*proc, account, []string)
 	return api, a, key
 }
 
+// widgetPage starts an embedded svc-api and a site with the widget of a pro account
+// (widgetSite), and returns the page's address and a browser tab; it skips where the browser
+// tests skip.
+func widgetPage(t *testing.T) (string, context.Context) {
+	t.Helper()
+	binaries(t) // -short skips here
+	chromium := chromiumPath(t)
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	_, page := widgetSite(t, s, api, "--plan", "pro")
+	return page, browser(t, chromium)
+}
+
 // rect is where an element is on the screen.
 type rect struct{ Left, Top float64 }
 

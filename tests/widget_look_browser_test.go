@@ -229,12 +229,7 @@ func blockURLs(patterns ...string) chromedp.Action[chromedp.Void] {
 // (the widget token's limit, spent by a busy site): the chat appears by itself when the next
 // call is answered, as after a service that could not be reached.
 func TestWidgetBusyServiceBrowser(t *testing.T) {
-	binaries(t) // -short skips here
-	chromium := chromiumPath(t)
-	s := newEmbedded(t)
-	api := s.startAPI(t)
-	_, page := widgetSite(t, s, api, "--plan", "pro")
-	ctx := browser(t, chromium)
+	page, ctx := widgetPage(t)
 	origin := strings.TrimSuffix(page, "/")
 	var refused atomic.Int32
 	answer := func(ev *fetch.EventRequestPaused) {
