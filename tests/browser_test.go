@@ -105,6 +105,38 @@ func widgetSite(t *testing.T, s stack, api *proc, args ...string) (account, stri
 	return a, servePage(t, "127.0.0.1", api.URL(), snippet)
 }
 
+// styledWidget starts an embedded svc-api with a pro account whose agent is set up and Brain
+// loaded, saves the widget style (PATCH /v1/widget/style) and returns the service, the account
+// and its key's headers; it skips where the browser tests skip.
+func styledWidget(t *testing.T, style map[string]any) (*proc, account, []string) {
+	t.Helper()
+	binaries(t) // -short skips here
+	chromiumPath(t)
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	a := s.newAccount(t, "--plan", "pro")
+	configureAgent(t, api, a.key)
+	loadBrain(t, api, a.key)
+	key := bearer(a.key)
+	if r := callJSON(t, "PATCH", api.URL()+"/v1/widget/style", style, key...); r.status != http.StatusOK {
+		t.Fatalf("PATCH /v1/widget/style: %s", r)
+	}
+	return api, a, key
+}
+
+// widgetPage starts an embedded svc-api and a site with the widget of a pro account
+// (widgetSite), and returns the page's address and a browser tab; it skips where the browser
+// tests skip.
+func widgetPage(t *testing.T) (string, context.Context) {
+	t.Helper()
+	binaries(t) // -short skips here
+	chromium := chromiumPath(t)
+	s := newEmbedded(t)
+	api := s.startAPI(t)
+	_, page := widgetSite(t, s, api, "--plan", "pro")
+	return page, browser(t, chromium)
+}
+
 // rect is where an element is on the screen.
 type rect struct{ Left, Top float64 }
 

@@ -1611,6 +1611,9 @@ func fakeBookedReply(day string) string {
 
 func fakeSlowReply(tag string) string { return "Slow reply for " + tag + ": yes, we do." }
 
+// fakeCheckoutReply is the reply to a message with #checkout (after slowDelay with #slow too).
+const fakeCheckoutReply = "Good choice! I put it in your cart and take you to the checkout. [CART:777:1] [CHECKOUT]"
+
 func fakeRecoveredReply(tag string) string {
 	return "Reply for " + tag + " once the upstream was back."
 }
@@ -1774,13 +1777,17 @@ func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusInternalServerError)
 		fmt.Fprint(w, `{"error":{"message":"the fake upstream always fails","type":"server_error"}}`)
 	case strings.Contains(customer, "#slow"):
+		reply := fakeSlowReply(c.tag)
+		if strings.Contains(customer, "#checkout") {
+			reply = fakeCheckoutReply
+		}
 		select {
 		case <-time.After(f.slowDelay):
-			answer(fakeSlowReply(c.tag), nil)
+			answer(reply, nil)
 		case <-r.Context().Done():
 		}
 	case strings.Contains(customer, "#checkout"):
-		answer("Good choice! I put it in your cart and take you to the checkout. [CART:777:1] [CHECKOUT]", nil)
+		answer(fakeCheckoutReply, nil)
 	case strings.Contains(customer, "#book") && !toolRound:
 		day := time.Now().UTC().AddDate(0, 0, 7).Format("2006-01-02")
 		args, _ := json.Marshal(map[string]string{"date": day, "time": "19:30", "duration": "90 min", "type": "table for 4", "customer_name": "Ana Silva"})

@@ -351,32 +351,38 @@ func TestPluginSecurity(t *testing.T) {
 
 // TestWidgetCheckoutBrowser: a live reply whose model asks for a product in the cart and the
 // checkout ([CART:777:1] [CHECKOUT]) makes the widget on a shop page call the shop's add-to-cart
-// endpoint and then open its checkout (spec 4.9 rule 5).
+// endpoint and then open its checkout (spec 4.9 rule 5), whether the reply comes at once or after
+// the service's wait (202 pending: the widget finds it in the conversation).
 func TestWidgetCheckoutBrowser(t *testing.T) {
 	binaries(t)
 	chromium := chromiumPath(t)
-	s := newEmbedded(t)
-	fake := newFakeModel(t)
-	api := s.startAPI(t, "SVC_MODEL_BASE_URL", fake.URL()+"/v1", "SVC_MODEL_API_KEY", "sk-fake-api", "SVC_MODEL_NAME", "fake-model")
-	a := s.newAccount(t, "--plan", "pro")
-	configureAgent(t, api, a.key)
-	shop := serveShop(t)
-	r := call(t, "GET", api.URL()+"/v1/widget?framework=html", bearer(a.key)...)
-	token := r.body.str("widget_token")
-	if r.status != http.StatusOK || token == "" {
-		t.Fatalf("GET /v1/widget: %s", r)
-	}
-	shop.setSnippet(`<script src="` + api.URL() + `/widget.js" data-token="` + token + `" data-platform="woocommerce" data-checkout="/checkout/" data-lang="en" async></script>`)
+	for _, tc := range []struct{ name, wait, tags string }{{"at once", "40s", "#checkout"}, {"pending", "1s", "#checkout #slow"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newEmbedded(t)
+			fake := newFakeModel(t)
+			fake.slowDelay = 2 * time.Second
+			api := s.startAPI(t, "SVC_MODEL_BASE_URL", fake.URL()+"/v1", "SVC_MODEL_API_KEY", "sk-fake-api", "SVC_MODEL_NAME", "fake-model", "SVC_CHAT_WAIT", tc.wait)
+			a := s.newAccount(t, "--plan", "pro")
+			configureAgent(t, api, a.key)
+			shop := serveShop(t)
+			r := call(t, "GET", api.URL()+"/v1/widget?framework=html", bearer(a.key)...)
+			token := r.body.str("widget_token")
+			if r.status != http.StatusOK || token == "" {
+				t.Fatalf("GET /v1/widget: %s", r)
+			}
+			shop.setSnippet(`<script src="` + api.URL() + `/widget.js" data-token="` + token + `" data-platform="woocommerce" data-checkout="/checkout/" data-lang="en" async></script>`)
 
-	ctx := browser(t, chromium)
-	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
-	runJS(t, ctx, "a visitor opens the shop", chromedp.Navigate(shop.url+"/"))
-	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
-	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
-	runJS(t, ctx, "ask to buy", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), "I'll take the bike, let me pay #checkout\r"))
-	waitJS(t, ctx, "the reply adds to the cart, then opens the checkout", `location.pathname === "/checkout/" && !!document.querySelector("#checkout")`)
-	if _, cart := shop.got(); len(cart) != 1 || cart[0] != "product_id=777&quantity=1" {
-		t.Errorf("the shop's add-to-cart endpoint got %v, want product 777 once, before the checkout", cart)
+			ctx := browser(t, chromium)
+			const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
+			runJS(t, ctx, "a visitor opens the shop", chromedp.Navigate(shop.url+"/"))
+			waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+			runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
+			runJS(t, ctx, "ask to buy", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), "I'll take the bike, let me pay "+tc.tags+"\r"))
+			waitJS(t, ctx, "the reply adds to the cart, then opens the checkout", `location.pathname === "/checkout/" && !!document.querySelector("#checkout")`)
+			if _, cart := shop.got(); len(cart) != 1 || cart[0] != "product_id=777&quantity=1" {
+				t.Errorf("the shop's add-to-cart endpoint got %v, want product 777 once, before the checkout", cart)
+			}
+		})
 	}
 }
 

@@ -19,17 +19,7 @@ import (
 // tests/artifacts (or $SVC_TEST_ARTIFACTS). A page on another origin gets no widget and cannot
 // call the chat (no CORS grant). Without Chromium the test skips, unless CI=true.
 func TestWidgetBrowser(t *testing.T) {
-	binaries(t) // -short skips here
-	chromium := chromiumPath(t)
-	s := newEmbedded(t)
-	api := s.startAPI(t)
-	a := s.newAccount(t, "--plan", "pro")
-	configureAgent(t, api, a.key)
-	loadBrain(t, api, a.key)
-	key := bearer(a.key)
-	if r := callJSON(t, "PATCH", api.URL()+"/v1/widget/style", map[string]any{"position": "right", "theme": "dark"}, key...); r.status != http.StatusOK {
-		t.Fatalf("PATCH /v1/widget/style: %s", r)
-	}
+	api, a, key := styledWidget(t, map[string]any{"position": "right", "theme": "dark"})
 	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent/appearance", map[string]any{"greeting": map[string]string{"en": "Hello! Ask us anything."},
 		"suggestions": map[string][]string{"en": {"Do you deliver?"}}}, key...); r.status != http.StatusOK {
 		t.Fatalf("PATCH /v1/agent/appearance: %s", r)
@@ -46,7 +36,7 @@ func TestWidgetBrowser(t *testing.T) {
 	allowed := servePage(t, "127.0.0.1", api.URL(), snippet) // the allowed domain
 	other := servePage(t, "localhost", api.URL(), snippet)   // loopback too, but another host name
 
-	ctx := browser(t, chromium)
+	ctx := browser(t, chromiumPath(t))
 	warned := watchConsole(t, ctx, "svc widget: not available")
 
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`

@@ -11,14 +11,8 @@ import (
 // svc_visitor cookie, so one conversation): what is asked and answered in one tab shows in the
 // other without a reload, once, in order.
 func TestWidgetTabsBrowser(t *testing.T) {
-	binaries(t) // -short skips here
-	chromium := chromiumPath(t)
-	s := newEmbedded(t)
-	api := s.startAPI(t)
-	_, page := widgetSite(t, s, api, "--plan", "pro")
-
+	page, one := widgetPage(t)
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
-	one := browser(t, chromium)
 	two, cancel := chromedp.NewContext(one)
 	t.Cleanup(cancel)
 	for _, tab := range []context.Context{one, two} {

@@ -15,23 +15,23 @@
     en: { open: "Open chat", close: "Close chat", title: "Chat", input: "Write a message", send: "Send",
       typing: "Typing…", unavailable: "The assistant is unavailable right now.", error: "Something went wrong. Please try again.",
       slow: "Too many messages. Please wait a moment.", offline: "Could not reach the chat. Check your connection and try again.",
-      long: "Your message is too long: at most 8,000 characters.", invalid: "This message could not be sent. Please change it and try again.",
+      late: "No answer came in time. Please try again.", long: "Your message is too long: at most 8,000 characters.", invalid: "This message could not be sent. Please change it and try again.",
       page: "Open page", cart: "Add to cart", added: "Added to your cart",
       checkout: "Go to checkout", you: "You", suggestions: "Suggested questions", move: "Drag to move the chat" },
     pt: { open: "Abrir conversa", close: "Fechar conversa", title: "Conversa", input: "Escreva uma mensagem", send: "Enviar",
       typing: "A escrever…", unavailable: "O assistente não está disponível agora.", error: "Algo correu mal. Tente de novo.",
       slow: "Demasiadas mensagens. Aguarde um momento.", offline: "Não foi possível ligar à conversa. Verifique a ligação e tente de novo.",
-      long: "A mensagem é demasiado longa: no máximo 8000 caracteres.", invalid: "Não foi possível enviar esta mensagem. Altere-a e tente de novo.",
+      late: "A resposta não chegou a tempo. Tente de novo.", long: "A mensagem é demasiado longa: no máximo 8000 caracteres.", invalid: "Não foi possível enviar esta mensagem. Altere-a e tente de novo.",
       page: "Abrir página", cart: "Adicionar ao carrinho",
       added: "Adicionado ao carrinho", checkout: "Finalizar compra", you: "Você", suggestions: "Perguntas sugeridas",
       move: "Arraste para mover a conversa" },
     "pt-BR": { typing: "Digitando…", error: "Algo deu errado. Tente de novo.", slow: "Muitas mensagens. Aguarde um momento.",
       offline: "Não foi possível conectar ao chat. Verifique sua conexão e tente de novo.",
-      long: "A mensagem é longa demais: no máximo 8.000 caracteres.", invalid: "Não foi possível enviar esta mensagem. Altere-a e tente de novo." },
+      late: "A resposta não chegou a tempo. Tente de novo.", long: "A mensagem é longa demais: no máximo 8.000 caracteres.", invalid: "Não foi possível enviar esta mensagem. Altere-a e tente de novo." },
     es: { open: "Abrir chat", close: "Cerrar chat", title: "Chat", input: "Escribe un mensaje", send: "Enviar",
       typing: "Escribiendo…", unavailable: "El asistente no está disponible ahora.", error: "Algo salió mal. Inténtalo de nuevo.",
       slow: "Demasiados mensajes. Espera un momento.", offline: "No se pudo conectar con el chat. Revisa tu conexión e inténtalo de nuevo.",
-      long: "El mensaje es demasiado largo: como máximo 8000 caracteres.", invalid: "No se pudo enviar este mensaje. Cámbialo e inténtalo de nuevo.",
+      late: "La respuesta no llegó a tiempo. Inténtalo de nuevo.", long: "El mensaje es demasiado largo: como máximo 8000 caracteres.", invalid: "No se pudo enviar este mensaje. Cámbialo e inténtalo de nuevo.",
       page: "Abrir página", cart: "Añadir al carrito", added: "Añadido al carrito",
       checkout: "Ir a pagar", you: "Tú", suggestions: "Preguntas sugeridas", move: "Arrastra para mover el chat" }
   };
@@ -88,35 +88,42 @@
     return n;
   }
 
-  var CSS = ":host{all:initial}" +
-    ".w{--a:#2563eb;--i:#111827;--p:#ffffff;--m:#f3f4f6;--b:#e5e7eb;--fx:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
+  /* The page's styles stop at the shadow root's host: `all:initial!important` there wins over any
+     rule of the page (an important declaration of the shadow tree beats the page's, important or
+     not), so that neither `div{transform:…}` nor `body *{letter-spacing:…}` reaches the chat. */
+  var CSS = ":host{all:initial!important}" +
+    ".w{--a:#2563eb;--on:#fff;--at:#2563eb;--i:#111827;--p:#ffffff;--m:#f3f4f6;--b:#e5e7eb;--fx:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
     "font:14px/1.45 var(--fx);color:var(--i);position:fixed;bottom:20px;z-index:2147483000}" +
     ".w.dark{--i:#f3f4f6;--p:#111827;--m:#1f2937;--b:#374151}" +
     ".w.right{right:20px}.w.left{left:20px}" +
-    ".l{width:56px;height:56px;border-radius:50%;border:0;background:var(--a);color:#fff;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}" +
+    ".l{width:56px;height:56px;border-radius:50%;border:0;background:var(--a);color:var(--on);cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}" +
     ".l svg{width:26px;height:26px;fill:currentColor}" +
     ".l:focus-visible,.x:focus-visible,.s button:focus-visible,.f button:focus-visible,.act:focus-visible{outline:3px solid var(--a);outline-offset:2px}" +
     ".pn{position:fixed;bottom:88px;width:370px;max-width:calc(100vw - 24px);height:540px;max-height:calc(100vh - 110px);background:var(--p);color:var(--i);" +
     "border:1px solid var(--b);border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.25);display:flex;flex-direction:column;overflow:hidden}" +
     ".right .pn{right:20px}.left .pn{left:20px}.pn[hidden]{display:none}" +
-    ".h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--a);color:#fff;user-select:none}" +
+    ".h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--a);color:var(--on);user-select:none}" +
     ".h.drag{cursor:move;touch-action:none}" +
     ".h img{width:32px;height:32px;border-radius:50%;object-fit:cover;background:#fff}" +
     ".h h2{flex:1;margin:0;font:600 16px/1.2 var(--ft,var(--fx))}" +
-    ".x{background:transparent;border:0;color:#fff;font-size:22px;line-height:1;cursor:pointer;padding:2px 6px;border-radius:6px}" +
+    ".x{background:transparent;border:0;color:inherit;font-size:22px;line-height:1;cursor:pointer;padding:2px 6px;border-radius:6px}" +
     ".g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}" +
-    ".m{max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}" +
+    ".m{position:relative;max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}" +
     ".m.agent{align-self:flex-start;background:var(--m)}" +
-    ".m.customer{align-self:flex-end;background:var(--a);color:#fff}" +
+    /* Who speaks, for a screen reader (the log, the live announcement): generated text it reads
+       and the screen does not show ("You: ", the agent's name). */
+    ".m[data-who]::before{content:attr(data-who);position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}" +
+    ".m.customer{align-self:flex-end;background:var(--a);color:var(--on)}" +
+    ".m.customer.failed{opacity:.6}" +
     ".m.note{align-self:center;background:transparent;color:inherit;opacity:.75;font-size:13px;text-align:center}" +
     ".acts{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}" +
-    ".act{font:inherit;font-size:13px;border:1px solid var(--a);color:var(--a);background:var(--p);border-radius:999px;padding:3px 10px;cursor:pointer;text-decoration:none}" +
+    ".act{font:inherit;font-size:13px;border:1px solid var(--a);color:var(--at);background:var(--p);border-radius:999px;padding:3px 10px;cursor:pointer;text-decoration:none}" +
     ".ty{align-self:flex-start;opacity:.7;font-style:italic;padding:0 4px}.ty[hidden]{display:none}" +
     ".s{display:flex;flex-wrap:wrap;gap:6px;padding:0 14px 8px}" +
     ".s button{font:inherit;font-size:13px;border:1px solid var(--b);background:var(--p);color:var(--i);border-radius:999px;padding:4px 10px;cursor:pointer}" +
     ".f{display:flex;gap:8px;padding:10px;border-top:1px solid var(--b)}" +
     ".f textarea{flex:1;resize:none;font:inherit;color:var(--i);background:var(--p);border:1px solid var(--b);border-radius:10px;padding:8px 10px;height:40px}" +
-    ".f button{font:inherit;font-weight:600;background:var(--a);color:#fff;border:0;border-radius:10px;padding:0 14px;cursor:pointer}" +
+    ".f button{font:inherit;font-weight:600;background:var(--a);color:var(--on);border:0;border-radius:10px;padding:0 14px;cursor:pointer}" +
     ".f button:disabled{opacity:.5;cursor:default}" +
     "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}.f textarea{font-size:16px}}";
 
@@ -129,7 +136,7 @@
   } else {
     root.appendChild(el("style", null, null, CSS));
   }
-  var w = el("div", "w");
+  var w = el("div", "w", { lang: lang }); // its words are read in their language, whatever the page's
   var launcher = el("button", "l", { type: "button", "aria-label": t("open"), "aria-expanded": "false", "aria-controls": "svc-panel" });
   var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
@@ -162,11 +169,37 @@
   function store(k, v) { try { v == null ? localStorage.removeItem(k) : localStorage.setItem(k, v); } catch (e) { /* storage off */ } }
   function load(k) { try { return localStorage.getItem(k); } catch (e) { return null; } }
 
+  /* Colours: the text on the main colour is white or dark, whichever reads better on it; the main
+     colour as text on the chat's paper (a page link) gives way to the ink when it reads poorly
+     there (under 4.5:1); a page's own ink or paper tints the bubbles and borders from the two. */
+  function hex(c) { return c && HEX.test(c) ? c : null; }
+  function rgb(c) {
+    c = c.slice(1);
+    if (c.length === 3) c = c.replace(/./g, "$&$&");
+    return [0, 2, 4].map(function (i) { return parseInt(c.substr(i, 2), 16); });
+  }
+  function lum(c) {
+    return rgb(c).reduce(function (sum, v, i) {
+      v /= 255;
+      return sum + [0.2126, 0.7152, 0.0722][i] * (v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+    }, 0);
+  }
+  function contrast(a, b) { var x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }
+  function mix(a, b, k) {
+    var y = rgb(b);
+    return "#" + rgb(a).map(function (v, i) { return (Math.round(v + (y[i] - v) * k) + 256).toString(16).slice(1); }).join("");
+  }
+
   function style(s) {
     var pos = data.position === "left" || data.position === "right" ? data.position : s.position === "left" ? "left" : "right";
-    w.className = "w " + pos + (s.theme === "dark" ? " dark" : "");
-    var vars = { "--a": data.accent || s.accent, "--i": data.ink, "--p": data.paper };
-    for (var k in vars) if (vars[k] && HEX.test(vars[k])) w.style.setProperty(k, vars[k]);
+    var dark = s.theme === "dark";
+    w.className = "w " + pos + (dark ? " dark" : "");
+    var a = hex(data.accent) || hex(s.accent) || "#2563eb", ink = hex(data.ink), paper = hex(data.paper);
+    var i = ink || (dark ? "#f3f4f6" : "#111827"), p = paper || (dark ? "#111827" : "#ffffff");
+    var vars = { "--a": a, "--on": contrast(a, "#ffffff") >= contrast(a, "#111827") ? "#ffffff" : "#111827",
+      "--at": contrast(a, p) >= 4.5 ? a : i, "--i": ink, "--p": paper };
+    if (ink || paper) { vars["--m"] = mix(p, i, 0.08); vars["--b"] = mix(p, i, 0.2); }
+    for (var k in vars) if (vars[k]) w.style.setProperty(k, vars[k]);
     if (data.fontTitle) w.style.setProperty("--ft", data.fontTitle);
     if (data.fontText) w.style.setProperty("--fx", data.fontText);
     canDrag = s.drag !== false;
@@ -182,7 +215,7 @@
   function add(role, content, actions, live) {
     var m = el("div", "m " + role, null, content), go = null;
     carts = [];
-    if (role === "customer") m.setAttribute("aria-label", t("you") + ": " + content);
+    if (role !== "note") m.setAttribute("data-who", (role === "customer" ? t("you") : title.textContent) + ": ");
     (actions || []).forEach(function (a) {
       var b = action(a, live);
       if (!b) return;
@@ -236,11 +269,12 @@
 
   function note(s) { add("note", s); }
 
-  function render(msgs) {
+  /* Messages not shown yet; the one whose id is live answers what was just asked (its actions act). */
+  function render(msgs, live) {
     (msgs || []).forEach(function (m) {
       if (seen[m.id]) return;
       seen[m.id] = true;
-      add(m.role === "customer" ? "customer" : "agent", m.content, m.actions, false);
+      add(m.role === "customer" ? "customer" : "agent", m.content, m.actions, m.id === live);
     });
   }
 
@@ -271,6 +305,7 @@
   /* Why a message was not answered, in the visitor's words: a message the visitor can fix keeps
      its text in the input. */
   function failure(e) {
+    if (e.late) return t("late");
     if (e.offline) return t("offline");
     if (e.status === 429) return t("slow");
     if (e.status === 400) return t("invalid");
@@ -291,7 +326,7 @@
     log.appendChild(typing);
     call("POST", "/chat", { message: q, visitor_id: visitor }).then(function (r) {
       if (r.customer_message_id) { seen[r.customer_message_id] = true; }
-      if (r.status === "pending") return wait(r.message_id, 60);
+      if (r.status === "pending") return wait(r.message_id, 2000, Date.now() + 180000);
       seen[r.message_id] = true;
       add("agent", r.reply || "", r.actions, true);
     }).then(tell, function (e) {
@@ -317,14 +352,21 @@
   if (others) others.onmessage = refresh;
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") refresh(); });
 
-  /* A reply still being made (202): look at the conversation until it is there. */
-  function wait(id, tries) {
-    return new Promise(function (res) { setTimeout(res, 2000); }).then(function () {
-      return call("GET", "/messages?visitor_id=" + visitor);
-    }).then(function (c) {
-      var done = (c.messages || []).some(function (m) { return m.id === id; });
-      render(c.messages);
-      if (!done && tries > 1) return wait(id, tries - 1);
+  /* A reply still being made (202): the message was taken, so a look at the conversation that
+     fails (the network for a moment, too many looks) is tried again, not a reason to send the
+     message again. The looks come 2 s apart, then further apart (up to 10 s: well within the
+     visitor's 30 calls a minute); after 3 minutes (past the service's longest reply) the chat
+     says no answer came. */
+  function wait(id, gap, until) {
+    return new Promise(function (res) { setTimeout(res, gap); }).then(function () {
+      return call("GET", "/messages?visitor_id=" + visitor).then(function (c) {
+        render(c.messages, id);
+        return (c.messages || []).some(function (m) { return m.id === id; });
+      }, function () { return false; });
+    }).then(function (done) {
+      if (done) return;
+      if (Date.now() < until) return wait(id, Math.min(gap * 1.5, 10000), until);
+      var e = new Error("late"); e.late = true; throw e;
     });
   }
 
@@ -365,10 +407,11 @@
     head.addEventListener("pointerup", up);
   });
   if (wide.addEventListener) wide.addEventListener("change", place);
+  window.addEventListener("resize", function () { if (!panel.hidden) place(); }); // a smaller window keeps the chat in sight
 
   launcher.addEventListener("click", function () { open(panel.hidden, true); });
   closer.addEventListener("click", function () { open(false, true); });
-  panel.addEventListener("keydown", function (e) { if (e.key === "Escape") open(false, true); });
+  w.addEventListener("keydown", function (e) { if (e.key === "Escape" && !panel.hidden) open(false, true); }); // the launcher too
   form.addEventListener("submit", function (e) { e.preventDefault(); ask(input.value); });
   input.addEventListener("keydown", function (e) {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); ask(input.value); }
@@ -377,7 +420,7 @@
   /* The chat appears once the service answers: a page opened while it cannot be reached (the
      network, or the service restarting) asks again, 2 s later, then twice as long each time (six
      times, about two minutes in all), and at once when the browser is back online; a refusal
-     (the widget off) is final. A page on a domain the account does not allow gets no answer the
+     (the widget off) is final; too many calls (429: the token's limit, a busy site) is not. A page on a domain the account does not allow gets no answer the
      browser lets it read, as when the service is down: it is told once on the console, and asks
      again as few times. */
   var retry = null, later = 2000, tries = 0;
@@ -398,7 +441,7 @@
       host.setAttribute("data-ready", "");
     }).catch(function (e) {
       if (!tries) console.warn("svc widget: not available on this page (" + e.message + ")");
-      if (!info && (e.offline || e.status >= 500) && tries < 6) {
+      if (!info && (e.offline || e.status >= 500 || e.status === 429) && tries < 6) {
         tries++;
         retry = setTimeout(boot, later);
         later *= 2;
