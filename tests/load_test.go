@@ -536,7 +536,7 @@ type phaseResult struct {
 	latencies []time.Duration // of the requests that succeeded, sorted
 	ok, errs  int
 	firstErr  string
-	wall      time.Duration // from the first intended send to the last answer
+	wall      time.Duration   // from the first intended send to the last answer
 	warm      []time.Duration // one at a time: the latencies of requests whose key was sent within keyKeptFor, sorted
 	cold      []time.Duration // one at a time: those of the others (the key's check is read), sorted
 	cpu       map[string]float64
