@@ -91,7 +91,8 @@ func quickLoadConfig() loadConfig {
 // before/after in one run; BENCH_BASE_PROGRAM_ENV adds NAME=value pairs for those programs only,
 // e.g. to compare one build with and without a setting) and BENCH_COUNT_STATEMENTS=1 (the chat process and the worker reach
 // Postgres through a proxy in the harness that counts the statements they send; it adds a hop to
-// each of their round trips, so compare only runs that both count).
+// each of their round trips, so compare only runs that both count). BENCH_TRACE=<file> appends a
+// line per one-at-a-time request to file (see loadHarness.traceFile).
 func loadConfigFromEnv(t testing.TB) loadConfig {
 	t.Helper()
 	c := defaultLoadConfig()
@@ -235,7 +236,8 @@ func TestLoadSmoke(t *testing.T) {
 		t.Error("the report file differs from the printed report")
 	}
 	for _, want := range []string{"one client at a time", "fixed 20/s", "fixed 40/s", "closed loop, 4 clients",
-		"time to first byte", "POST /v1/chat, 2 clients", "POST /v1/chat, fixed 20/s", "webhook fan-out", "peak RSS"} {
+		"time to first byte", "POST /v1/chat, 2 clients", "POST /v1/chat, fixed 20/s", "webhook fan-out", "peak RSS",
+		"One at a time, by the key's last use"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the report has no %q:\n%s", want, report)
 		}
