@@ -295,6 +295,49 @@ func (h *loadHarness) report(started time.Time, loadBefore string) string {
 				spread(added, "%+.2f"), cpuCell(cpu, total))
 		}
 	}
+	keyedRows := 0
+	for _, name := range h.order {
+		bySystem := h.results[name]
+		direct := bySystem["direct"]
+		for _, s := range h.systems {
+			var warm, cold, addedWarm, addedCold []float64
+			nWarm, nCold := 0, 0
+			for i, r := range bySystem[s.name] {
+				if len(r.warm)+len(r.cold) == 0 {
+					continue
+				}
+				nWarm, nCold = nWarm+len(r.warm), nCold+len(r.cold)
+				base := -1.0
+				if i < len(direct) && direct[i].ok > 0 {
+					base = quantileMs(direct[i].latencies, 0.50)
+				}
+				for _, part := range []struct {
+					lat          []time.Duration
+					p50s, addeds *[]float64
+				}{{r.warm, &warm, &addedWarm}, {r.cold, &cold, &addedCold}} {
+					if len(part.lat) == 0 {
+						continue
+					}
+					p := quantileMs(part.lat, 0.50)
+					*part.p50s = append(*part.p50s, p)
+					if base >= 0 {
+						*part.addeds = append(*part.addeds, p-base)
+					}
+				}
+			}
+			if nWarm+nCold == 0 {
+				continue
+			}
+			if keyedRows == 0 {
+				b.WriteString("\n## One at a time, by the key's last use\n\n")
+				fmt.Fprintf(&b, "A request is warm when the harness sent its key within %s (the service may reuse its key's check), cold otherwise (its key is read). `added` is over the direct p50 of the same round.\n\n", keyKeptFor)
+				b.WriteString("| measure | system | warm requests | warm p50 ms | warm added p50 ms | cold requests | cold p50 ms | cold added p50 ms |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+			}
+			keyedRows++
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %d | %s | %s |\n", name, s.name, nWarm, spread(warm, "%.2f"), spread(addedWarm, "%+.2f"),
+				nCold, spread(cold, "%.2f"), spread(addedCold, "%+.2f"))
+		}
+	}
 	if cfg.countStmts {
 		b.WriteString("\n## Postgres statements per request (chat process and worker, through the harness's counting proxy)\n\n")
 		b.WriteString("| measure | system | statements / request | round trips / request |\n|---|---|---:|---:|\n")

@@ -91,7 +91,8 @@ func quickLoadConfig() loadConfig {
 // before/after in one run; BENCH_BASE_PROGRAM_ENV adds NAME=value pairs for those programs only,
 // e.g. to compare one build with and without a setting) and BENCH_COUNT_STATEMENTS=1 (the chat process and the worker reach
 // Postgres through a proxy in the harness that counts the statements they send; it adds a hop to
-// each of their round trips, so compare only runs that both count).
+// each of their round trips, so compare only runs that both count). BENCH_TRACE=<file> appends a
+// line per one-at-a-time request to file (see loadHarness.traceFile).
 func loadConfigFromEnv(t testing.TB) loadConfig {
 	t.Helper()
 	c := defaultLoadConfig()
@@ -235,7 +236,8 @@ func TestLoadSmoke(t *testing.T) {
 		t.Error("the report file differs from the printed report")
 	}
 	for _, want := range []string{"one client at a time", "fixed 20/s", "fixed 40/s", "closed loop, 4 clients",
-		"time to first byte", "POST /v1/chat, 2 clients", "POST /v1/chat, fixed 20/s", "webhook fan-out", "peak RSS"} {
+		"time to first byte", "POST /v1/chat, 2 clients", "POST /v1/chat, fixed 20/s", "webhook fan-out", "peak RSS",
+		"One at a time, by the key's last use"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the report has no %q:\n%s", want, report)
 		}
@@ -264,15 +266,26 @@ type loadSystem struct {
 	chatAPI  *proc
 	relayAPI *proc // nil for the direct system
 	made     atomic.Int64
+	used     []atomic.Int64 // by relay key: when the harness last sent it (Unix nanoseconds; 0: never)
 }
 
-// key returns the relay key of the next request: each request's key differs from the last.
-func (s *loadSystem) key() string {
+// key returns the relay key of the next request (each request's key differs from the last) and
+// how long ago the harness last sent that key (neverUsed when it never did).
+func (s *loadSystem) key() (string, time.Duration) {
 	if len(s.keys) == 0 {
-		return ""
+		return "", neverUsed
 	}
-	return s.keys[(s.next.Add(1)-1)%uint64(len(s.keys))]
+	i := (s.next.Add(1) - 1) % uint64(len(s.keys))
+	now := time.Now().UnixNano()
+	idle := neverUsed
+	if last := s.used[i].Swap(now); last != 0 {
+		idle = time.Duration(now - last)
+	}
+	return s.keys[i], idle
 }
+
+// neverUsed is the idle time of a key the harness has not sent yet.
+const neverUsed = time.Duration(1<<63 - 1)
 
 func (s *loadSystem) chatKey(n uint64) string { return s.chatKeys[n%uint64(len(s.chatKeys))] }
 
@@ -384,6 +397,7 @@ func (h *loadHarness) startSystem(t *testing.T, env, name, bin string) *loadSyst
 
 	began := time.Now()
 	s.keys = provision(t, relayStack, cfg.accounts, fmt.Sprintf("Load relay %s", name), nil)
+	s.used = make([]atomic.Int64, len(s.keys))
 	s.chatKeys = provision(t, chatStack, cfg.chatAccounts, fmt.Sprintf("Load chat %s", name), func(key string) error {
 		return setUpBakery(h.client, chat.URL(), key)
 	})
@@ -433,7 +447,7 @@ func provision(t *testing.T, s stack, n int, name string, then func(key string) 
 func (h *loadHarness) warmUp(t *testing.T) {
 	for _, s := range h.systems {
 		for range 8 {
-			if err := h.relay(s, false, nil); err != nil {
+			if err := h.relay(s, false, nil, nil); err != nil {
 				t.Fatalf("warm-up of %s: %v", s.name, err)
 			}
 		}
@@ -449,15 +463,20 @@ func (h *loadHarness) warmUp(t *testing.T) {
 // Requests
 
 // relay sends one chat completion (streamed when stream) to s and returns nil when it succeeded;
-// with stream, ttfb receives the time to the first data line.
-func (h *loadHarness) relay(s *loadSystem, stream bool, ttfb *time.Duration) error {
+// with stream, ttfb receives the time to the first data line; idle (when not nil) receives how
+// long ago the harness last sent the request's key (see loadSystem.key).
+func (h *loadHarness) relay(s *loadSystem, stream bool, ttfb, idle *time.Duration) error {
 	body := modelBenchBody
 	if stream {
 		body = modelBenchStreamBody
 	}
 	req, _ := http.NewRequest("POST", s.relayURL+"/v1/chat/completions", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	if key := s.key(); key != "" {
+	key, gap := s.key()
+	if idle != nil {
+		*idle = gap
+	}
+	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	} else {
 		req.Header.Set("Authorization", "Bearer "+mcUpstreamKey)
@@ -519,7 +538,9 @@ type phaseResult struct {
 	latencies []time.Duration // of the requests that succeeded, sorted
 	ok, errs  int
 	firstErr  string
-	wall      time.Duration // from the first intended send to the last answer
+	wall      time.Duration   // from the first intended send to the last answer
+	warm      []time.Duration // one at a time: the latencies of requests whose key was sent within keyKeptFor, sorted
+	cold      []time.Duration // one at a time: those of the others (the key's check is read), sorted
 	cpu       map[string]float64
 	stmts     pgCounts // Postgres statements and round trips of the chat process and the worker, when counted
 }
@@ -658,16 +679,16 @@ func (h *loadHarness) round(t *testing.T, r int) {
 func (h *loadHarness) relayRound(r int) {
 	cfg := h.cfg
 	// One client at a time: the systems alternate request by request.
-	h.serial(r, "chat completion, one client at a time", cfg.samples, func(s *loadSystem) (time.Duration, error) {
+	h.serial(r, "chat completion, one client at a time", cfg.samples, func(s *loadSystem, idle *time.Duration) (time.Duration, error) {
 		began := time.Now()
-		err := h.relay(s, false, nil)
+		err := h.relay(s, false, nil, idle)
 		return time.Since(began), err
 	})
 	for _, rate := range cfg.rates {
 		name := fmt.Sprintf("chat completion, fixed %g/s", rate)
 		for _, s := range h.inTurn(r, true) {
 			h.measure(name, s, func() phaseResult {
-				return openLoop(rate, cfg.duration, func(uint64) error { return h.relay(s, false, nil) })
+				return openLoop(rate, cfg.duration, func(uint64) error { return h.relay(s, false, nil, nil) })
 			})
 		}
 	}
@@ -678,12 +699,12 @@ func (h *loadHarness) relayRound(r int) {
 				_ = os.Setenv("SVC_TEST_PROFILE_SECONDS", strconv.Itoa(max(1, int(cfg.duration.Seconds()))))
 				defer profileAPI(h.t, s.relayAPI, "load-relay-"+fileName(s.name))()
 			}
-			return closedLoop(cfg.clients, cfg.duration, func(uint64) error { return h.relay(s, false, nil) })
+			return closedLoop(cfg.clients, cfg.duration, func(uint64) error { return h.relay(s, false, nil, nil) })
 		})
 	}
-	h.serial(r, "streamed chat completion, time to first byte, one at a time", cfg.streams, func(s *loadSystem) (time.Duration, error) {
+	h.serial(r, "streamed chat completion, time to first byte, one at a time", cfg.streams, func(s *loadSystem, idle *time.Duration) (time.Duration, error) {
 		var ttfb time.Duration
-		err := h.relay(s, true, &ttfb)
+		err := h.relay(s, true, &ttfb, idle)
 		return ttfb, err
 	})
 }
@@ -711,28 +732,72 @@ func (h *loadHarness) chatRound(r int) {
 
 // serial sends n requests per system one at a time, the systems (direct included) in turn
 // request by request, so that all see the same moments of the machine.
-func (h *loadHarness) serial(r int, name string, n int, do func(s *loadSystem) (time.Duration, error)) {
+func (h *loadHarness) serial(r int, name string, n int, do func(s *loadSystem, idle *time.Duration) (time.Duration, error)) {
 	systems := h.inTurn(r, true)
 	cols := make([]collector, len(systems))
 	walls := make([]time.Duration, len(systems))
 	before := make([]cpuSnap, len(systems))
+	warm := make([][]time.Duration, len(systems))
+	cold := make([][]time.Duration, len(systems))
 	for i, s := range systems {
 		before[i] = cpuOf(s.procs)
 	}
-	for range n {
+	trace := h.traceFile()
+	for k := range n {
 		for i, s := range systems {
 			began := time.Now()
-			d, err := do(s)
+			idle := neverUsed
+			d, err := do(s, &idle)
 			walls[i] += time.Since(began)
 			cols[i].add(d, err)
+			if err == nil && s.keys != nil {
+				if idle < keyKeptFor {
+					warm[i] = append(warm[i], d)
+				} else {
+					cold[i] = append(cold[i], d)
+				}
+			}
+			if trace != nil {
+				idleMs := -1.0
+				if idle != neverUsed {
+					idleMs = ms(idle)
+				}
+				fmt.Fprintf(trace, "%s\t%d\t%s\t%d\t%.1f\t%.1f\t%v\n", name, r+1, s.name, k, float64(d)/float64(time.Microsecond), idleMs, err != nil)
+			}
 		}
+	}
+	if trace != nil {
+		_ = trace.Close()
 	}
 	for i, s := range systems {
 		res := cols[i].done(walls[i])
 		res.cpu = cpuOf(s.procs).since(before[i])
 		delete(res.cpu, benchRole) // the harness's process served every system of the phase
+		sortDurations(warm[i])
+		sortDurations(cold[i])
+		res.warm, res.cold = warm[i], cold[i]
 		h.record(name, s.name, res)
 	}
+}
+
+// keyKeptFor is accounts.KeptFor: how long the service reuses a check of a key. A one-at-a-time
+// request whose key the harness sent within it is "warm" (its key's check may be reused), else
+// "cold" (the service reads the key).
+const keyKeptFor = 10 * time.Second
+
+// traceFile opens BENCH_TRACE (when set) for appending one line per one-at-a-time request:
+// measure, round, system, index, latency µs, ms since the harness last sent its key (-1: never),
+// failed.
+func (h *loadHarness) traceFile() *os.File {
+	path := os.Getenv("BENCH_TRACE")
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		h.t.Fatalf("BENCH_TRACE: %v", err)
+	}
+	return f
 }
 
 // fanOut makes cfg.events events (FAQ upserts, one knowledge.updated each) spread over the

@@ -234,6 +234,30 @@ func BenchmarkKeyUseNote(b *testing.B) {
 	})
 }
 
+// TestLastUseWritesTogether: keys first used one after another, each after a write of the last
+// one would have ended, are written together, touchDelay after the first use, rather than each at
+// once beside the request that used it (on SQLite that write took the writer's turn the
+// request's own charge then waited for).
+func TestLastUseWritesTogether(t *testing.T) {
+	ctrl := gomock.NewController(t)
+	keys := mock.NewMockKeys(ctrl)
+	calls := make(chan touch, 10)
+	touchRecorder(keys, calls, nil, func() error { return nil })
+	u := newKeyUses(keys, newMovingClock(now))
+	u.delay = 300 * time.Millisecond
+	began := time.Now()
+	for _, id := range []string{"key_1", "key_2", "key_3"} {
+		u.Note(id)
+		time.Sleep(20 * time.Millisecond) // a write made at once would have been made by now
+	}
+	c := nextTouch(t, calls)
+	if waited := time.Since(began); len(c.ids) != 3 || waited < u.delay {
+		t.Fatalf("the first write named %v after %s, want key_1, key_2 and key_3 together after %s", c.ids, waited, u.delay)
+	}
+	waitIdle(t, u)
+	noTouch(t, calls)
+}
+
 // TestLastUseBatches: many keys noted during one write go out in writes of at most touchBatch
 // keys, each key once.
 func TestLastUseBatches(t *testing.T) {
