@@ -99,7 +99,7 @@
     ".l{width:56px;height:56px;border-radius:50%;border:0;background:var(--a);color:var(--on);cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}" +
     ".l svg{width:26px;height:26px;fill:currentColor}" +
     ".l:focus-visible,.x:focus-visible,.s button:focus-visible,.f button:focus-visible,.act:focus-visible{outline:3px solid var(--a);outline-offset:2px}" +
-    ".pn{position:fixed;bottom:88px;width:370px;max-width:calc(100vw - 24px);height:540px;max-height:calc(100vh - 110px);background:var(--p);color:var(--i);" +
+    ".pn{position:fixed;bottom:88px;width:370px;max-width:calc(100vw - 24px);height:540px;max-height:calc(100vh - 110px);max-height:calc(100dvh - 110px);background:var(--p);color:var(--i);" +
     "border:1px solid var(--b);border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.25);display:flex;flex-direction:column;overflow:hidden}" +
     ".right .pn{right:20px}.left .pn{left:20px}.pn[hidden]{display:none}" +
     ".h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--a);color:var(--on);user-select:none}" +
@@ -125,7 +125,10 @@
     ".f textarea{flex:1;resize:none;font:inherit;color:var(--i);background:var(--p);border:1px solid var(--b);border-radius:10px;padding:8px 10px;height:40px}" +
     ".f button{font:inherit;font-weight:600;background:var(--a);color:var(--on);border:0;border-radius:10px;padding:0 14px;cursor:pointer}" +
     ".f button:disabled{opacity:.5;cursor:default}" +
-    "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}.f textarea{font-size:16px}}";
+    "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}.f textarea{font-size:16px}}" +
+    /* A phone: the chat takes the whole screen, the part the browser's bars leave (dvh; vh before
+       it for a browser without dvh), and the launcher gives way to its close button. */
+    "@media (max-width:480px){.pn{inset:0!important;width:auto;max-width:none;height:100vh;height:100dvh;max-height:none;border:0;border-radius:0}.w.open .l{display:none}}";
 
   var host = el("div", null, { id: "svc-chat-widget" });
   var root = host.attachShadow ? host.attachShadow({ mode: "open" }) : host;
@@ -193,7 +196,7 @@
   function style(s) {
     var pos = data.position === "left" || data.position === "right" ? data.position : s.position === "left" ? "left" : "right";
     var dark = s.theme === "dark";
-    w.className = "w " + pos + (dark ? " dark" : "");
+    w.className = "w " + pos + (dark ? " dark" : "") + (panel.hidden ? "" : " open");
     var a = hex(data.accent) || hex(s.accent) || "#2563eb", ink = hex(data.ink), paper = hex(data.paper);
     var i = ink || (dark ? "#f3f4f6" : "#111827"), p = paper || (dark ? "#111827" : "#ffffff");
     var vars = { "--a": a, "--on": contrast(a, "#ffffff") >= contrast(a, "#111827") ? "#ffffff" : "#111827",
@@ -372,6 +375,7 @@
 
   function open(on, focus) {
     panel.hidden = !on;
+    w.classList.toggle("open", on);
     launcher.setAttribute("aria-expanded", String(on));
     launcher.setAttribute("aria-label", on ? t("close") : t("open"));
     store(openKey, on ? "1" : null);
