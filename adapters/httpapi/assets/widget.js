@@ -122,7 +122,9 @@
     ".s{display:flex;flex-wrap:wrap;gap:6px;padding:0 14px 8px}" +
     ".s button{font:inherit;font-size:13px;border:1px solid var(--b);background:var(--p);color:var(--i);border-radius:999px;padding:4px 10px;cursor:pointer}" +
     ".f{display:flex;gap:8px;padding:10px;border-top:1px solid var(--b)}" +
-    ".f textarea{flex:1;resize:none;font:inherit;color:var(--i);background:var(--p);border:1px solid var(--b);border-radius:10px;padding:8px 10px;height:40px}" +
+    /* The input grows with its text up to 5 lines (120 px where the lh unit is unknown), then scrolls. */
+    ".f textarea{flex:1;resize:none;font:inherit;color:var(--i);background:var(--p);border:1px solid var(--b);border-radius:10px;padding:8px 10px;" +
+    "box-sizing:border-box;height:40px;min-height:40px;max-height:120px;max-height:calc(5lh + 18px);overflow-y:auto}" +
     ".f button{font:inherit;font-weight:600;background:var(--a);color:var(--on);border:0;border-radius:10px;padding:0 14px;cursor:pointer}" +
     ".f button:disabled{opacity:.5;cursor:default}" +
     "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}.f textarea{font-size:16px}}" +
@@ -325,6 +327,7 @@
     sugg.textContent = "";
     var mine = add("customer", q);
     input.value = "";
+    grow();
     typing.hidden = false;
     log.appendChild(typing);
     call("POST", "/chat", { message: q, visitor_id: visitor }).then(function (r) {
@@ -335,7 +338,7 @@
     }).then(tell, function (e) {
       mine.classList.add("failed");
       note(failure(e));
-      if (!input.value) input.value = q;
+      if (!input.value) { input.value = q; grow(); }
     }).then(function () {
       busy = false;
       send.disabled = false;
@@ -417,6 +420,12 @@
   closer.addEventListener("click", function () { open(false, true); });
   w.addEventListener("keydown", function (e) { if (e.key === "Escape" && !panel.hidden) open(false, true); }); // the launcher too
   form.addEventListener("submit", function (e) { e.preventDefault(); ask(input.value); });
+  /* The input is as tall as its text (Shift+Enter makes a new line), up to its greatest height. */
+  function grow() {
+    input.style.height = "";
+    if (input.scrollHeight > input.clientHeight) input.style.height = input.scrollHeight + input.offsetHeight - input.clientHeight + "px";
+  }
+  input.addEventListener("input", grow);
   input.addEventListener("keydown", function (e) {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); ask(input.value); }
   });
