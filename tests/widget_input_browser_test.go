@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
@@ -13,6 +14,7 @@ import (
 // TestWidgetInputBrowser types in the chat's input in headless Chromium on a desktop window:
 // Shift+Enter makes a new line and the input grows with its lines up to about 5, then scrolls;
 // Enter sends the message with its line breaks, the input back to one line and still labelled.
+// The page printed shows no chat, open as it is.
 func TestWidgetInputBrowser(t *testing.T) {
 	page, ctx := widgetPage(t)
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
@@ -44,6 +46,13 @@ func TestWidgetInputBrowser(t *testing.T) {
 	if h := height(); h != one {
 		t.Errorf("the empty input after sending is %.0f px tall, want one line's %.0f", h, one)
 	}
+
+	runJS(t, ctx, "print the page", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+		return err
+	}))
+	wantJS(t, ctx, "the printed page has no chat, the page's text is there", `!`+sr+`.querySelector(".pn").hidden && getComputedStyle(document.querySelector("#svc-chat-widget")).display === "none" && `+
+		sr+`.querySelector(".pn").getBoundingClientRect().height === 0 && document.querySelector("h1").getBoundingClientRect().height > 0`)
 }
 
 // pressEnter presses Enter as a keyboard does, the key down and up with no character of its own

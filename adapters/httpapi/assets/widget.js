@@ -91,7 +91,7 @@
   /* The page's styles stop at the shadow root's host: `all:initial!important` there wins over any
      rule of the page (an important declaration of the shadow tree beats the page's, important or
      not), so that neither `div{transform:…}` nor `body *{letter-spacing:…}` reaches the chat. */
-  var CSS = ":host{all:initial!important}" +
+  var CSS = ":host{all:initial!important}@media print{:host{display:none!important}}" + // not on paper
     ".w{--a:#2563eb;--on:#fff;--at:#2563eb;--i:#111827;--p:#ffffff;--m:#f3f4f6;--b:#e5e7eb;--fx:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
     "font:14px/1.45 var(--fx);color:var(--i);position:fixed;bottom:20px;z-index:2147483000}" +
     ".w.dark{--i:#f3f4f6;--p:#111827;--m:#1f2937;--b:#374151}" +
