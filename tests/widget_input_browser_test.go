@@ -14,7 +14,9 @@ import (
 // TestWidgetInputBrowser types in the chat's input in headless Chromium on a desktop window:
 // Shift+Enter makes a new line and the input grows with its lines up to about 5, then scrolls;
 // Enter sends the message with its line breaks, the input back to one line and still labelled.
-// The page printed shows no chat, open as it is.
+// A drag of the chat that the browser cancels (pointercancel) ends there: the chat stays in the
+// window where it was, remembered, and no longer follows the pointer. The page printed shows no
+// chat, open as it is.
 func TestWidgetInputBrowser(t *testing.T) {
 	page, ctx := widgetPage(t)
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
@@ -45,6 +47,24 @@ func TestWidgetInputBrowser(t *testing.T) {
 	waitJS(t, ctx, "the message is sent with its line breaks", `[...`+sr+`.querySelectorAll(".m.customer")].some(m => m.textContent === `+jsString(want)+`)`)
 	if h := height(); h != one {
 		t.Errorf("the empty input after sending is %.0f px tall, want one line's %.0f", h, one)
+	}
+
+	const pn = sr + `.querySelector(".pn")`
+	head := evaluate[struct{ X, Y float64 }](t, ctx, "find the top bar", `(() => { const r = `+sr+`.querySelector(".h").getBoundingClientRect();
+		`+sr+`.querySelector(".h").addEventListener("pointerdown", e => window.dragged = e.pointerId); return {X: r.left + 60, Y: r.top + 20} })()`)
+	runJS(t, ctx, "start a drag",
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, head.X, head.Y),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, head.X, head.Y, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, head.X-300, head.Y-100, chromedp.ButtonLeft))
+	at := evaluate[rect](t, ctx, "where the chat went", `(() => { const r = `+pn+`.getBoundingClientRect(); return {Left: r.left, Top: r.top} })()`)
+	evaluate[bool](t, ctx, "the browser cancels the drag", sr+`.querySelector(".h").dispatchEvent(new PointerEvent("pointercancel", {pointerId: window.dragged, bubbles: true}))`)
+	wantJS(t, ctx, "where the chat was is remembered, in the window", `(() => { const p = JSON.parse(Object.entries(localStorage).find(([k]) => k.startsWith("svc_widget_pos:"))[1]),
+		r = `+pn+`.getBoundingClientRect(); return Math.abs(p.x - r.left) <= 1 && Math.abs(p.y - r.top) <= 1 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight })()`)
+	runJS(t, ctx, "the pointer moves on, then is let go",
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, head.X-500, head.Y-200, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, head.X-500, head.Y-200, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	if after := evaluate[rect](t, ctx, "where the chat is", `(() => { const r = `+pn+`.getBoundingClientRect(); return {Left: r.left, Top: r.top} })()`); after != at || at.Left > head.X-250 {
+		t.Errorf("the chat was dragged to (%v, %v) and the drag cancelled; after the pointer moved on it is at (%v, %v), want where the drag was cancelled", at.Left, at.Top, after.Left, after.Top)
 	}
 
 	runJS(t, ctx, "print the page", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {

@@ -401,17 +401,23 @@
     var r = panel.getBoundingClientRect(), dx = e.clientX - r.left, dy = e.clientY - r.top;
     head.setPointerCapture(e.pointerId);
     function move(ev) {
+      if (ev.pointerId !== e.pointerId) return;
       var x = Math.max(0, Math.min(innerWidth - r.width, ev.clientX - dx)), y = Math.max(0, Math.min(innerHeight - r.height, ev.clientY - dy));
       panel.style.left = x + "px"; panel.style.top = y + "px"; panel.style.right = "auto"; panel.style.bottom = "auto";
     }
-    function up() {
-      head.removeEventListener("pointermove", move);
-      head.removeEventListener("pointerup", up);
+    /* The drag ends when the button is let go, and when the browser takes the pointer back
+       (pointercancel: a touch turned into a scroll, a gesture of the system; the capture lost):
+       where the chat is then, kept in the window, is remembered. */
+    function up(ev) {
+      if (ev.pointerId !== e.pointerId) return;
+      for (var n in on) head.removeEventListener(n, on[n]);
+      if (head.hasPointerCapture(e.pointerId)) head.releasePointerCapture(e.pointerId);
       var b = panel.getBoundingClientRect();
       store(posKey, JSON.stringify({ x: Math.round(b.left), y: Math.round(b.top) }));
+      place();
     }
-    head.addEventListener("pointermove", move);
-    head.addEventListener("pointerup", up);
+    var on = { pointermove: move, pointerup: up, pointercancel: up, lostpointercapture: up };
+    for (var n in on) head.addEventListener(n, on[n]);
   });
   if (wide.addEventListener) wide.addEventListener("change", place);
   window.addEventListener("resize", function () { if (!panel.hidden) place(); }); // a smaller window keeps the chat in sight
