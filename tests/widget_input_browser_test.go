@@ -58,8 +58,8 @@ func TestWidgetInputBrowser(t *testing.T) {
 		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, head.X-300, head.Y-100, chromedp.ButtonLeft))
 	at := evaluate[rect](t, ctx, "where the chat went", `(() => { const r = `+pn+`.getBoundingClientRect(); return {Left: r.left, Top: r.top} })()`)
 	evaluate[bool](t, ctx, "the browser cancels the drag", sr+`.querySelector(".h").dispatchEvent(new PointerEvent("pointercancel", {pointerId: window.dragged, bubbles: true}))`)
-	wantJS(t, ctx, "where the chat was is remembered, in the window", `(() => { const p = JSON.parse(Object.entries(localStorage).find(([k]) => k.startsWith("svc_widget_pos:"))[1]),
-		r = `+pn+`.getBoundingClientRect(); return Math.abs(p.x - r.left) <= 1 && Math.abs(p.y - r.top) <= 1 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight })()`)
+	wantJS(t, ctx, "where the chat was is remembered, in the window", `(() => { const p = JSON.parse((Object.entries(localStorage).find(([k]) => k.startsWith("svc_widget_pos:")) || [])[1] || "null"),
+		r = `+pn+`.getBoundingClientRect(); return !!p && Math.abs(p.x - r.left) <= 1 && Math.abs(p.y - r.top) <= 1 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight })()`)
 	runJS(t, ctx, "the pointer moves on, then is let go",
 		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, head.X-500, head.Y-200, chromedp.ButtonLeft),
 		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, head.X-500, head.Y-200, chromedp.ButtonLeft, chromedp.ClickCount(1)))
