@@ -101,7 +101,7 @@
     ".l:focus-visible,.x:focus-visible,.s button:focus-visible,.f button:focus-visible,.act:focus-visible{outline:3px solid var(--a);outline-offset:2px}" +
     ".pn{position:fixed;bottom:88px;width:370px;max-width:calc(100vw - 24px);height:540px;max-height:calc(100vh - 110px);max-height:calc(100dvh - 110px);background:var(--p);color:var(--i);" +
     "border:1px solid var(--b);border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.25);display:flex;flex-direction:column;overflow:hidden}" +
-    ".right .pn{right:20px}.left .pn{left:20px}.pn[hidden]{display:none}" +
+    ".right .pn{right:20px}.left .pn{left:20px}.pn[hidden]{display:none}.pn:focus{outline:none}" +
     ".h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--a);color:var(--on);user-select:none}" +
     ".h.drag{cursor:move;touch-action:none}" +
     ".h img{width:32px;height:32px;border-radius:50%;object-fit:cover;background:#fff}" +
@@ -150,7 +150,7 @@
   path.setAttribute("d", "M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z");
   svg.appendChild(path);
   launcher.appendChild(svg);
-  var panel = el("div", "pn", { id: "svc-panel", role: "dialog", "aria-labelledby": "svc-title", hidden: "" });
+  var panel = el("div", "pn", { id: "svc-panel", role: "dialog", "aria-labelledby": "svc-title", tabindex: "-1", hidden: "" });
   var head = el("div", "h");
   var avatar = el("img", null, { alt: "", hidden: "" });
   var title = el("h2", null, { id: "svc-title" }, t("title"));
@@ -343,7 +343,7 @@
       busy = false;
       send.disabled = false;
       typing.hidden = true;
-      input.focus();
+      if (!coarse.matches) input.focus();
     });
   }
 
@@ -376,13 +376,16 @@
     });
   }
 
+  /* On a touch screen the chat opens with the focus on the dialog, not the input: the phone's
+     keyboard would cover the answers; a screen reader still lands in the chat. */
+  var coarse = window.matchMedia("(pointer: coarse)");
   function open(on, focus) {
     panel.hidden = !on;
     w.classList.toggle("open", on);
     launcher.setAttribute("aria-expanded", String(on));
     launcher.setAttribute("aria-label", on ? t("close") : t("open"));
     store(openKey, on ? "1" : null);
-    if (on) { place(); log.scrollTop = log.scrollHeight; if (focus) input.focus(); } else if (focus) launcher.focus();
+    if (on) { place(); log.scrollTop = log.scrollHeight; if (focus) (coarse.matches ? panel : input).focus(); } else if (focus) launcher.focus();
   }
 
   /* Dragging by the top bar on screens 900 px and wider, remembered per site; below, the corner. */
