@@ -25,7 +25,9 @@ func TestWidgetInputBrowser(t *testing.T) {
 	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
 	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
 	waitJS(t, ctx, "the input is focused", sr+`.activeElement === `+ta)
-	height := func() float64 { return evaluate[float64](t, ctx, "the input's height", ta+`.getBoundingClientRect().height`) }
+	height := func() float64 {
+		return evaluate[float64](t, ctx, "the input's height", ta+`.getBoundingClientRect().height`)
+	}
 	one := height()
 	newLine := chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierShift))
 	runJS(t, ctx, "type two lines", chromedp.KeyEvent("Do you have"), newLine, chromedp.KeyEvent("gluten-free bread?"))
