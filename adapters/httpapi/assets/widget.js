@@ -91,7 +91,7 @@
   /* The page's styles stop at the shadow root's host: `all:initial!important` there wins over any
      rule of the page (an important declaration of the shadow tree beats the page's, important or
      not), so that neither `div{transform:…}` nor `body *{letter-spacing:…}` reaches the chat. */
-  var CSS = ":host{all:initial!important}" +
+  var CSS = ":host{all:initial!important}@media print{:host{display:none!important}}" + // not on paper
     ".w{--a:#2563eb;--on:#fff;--at:#2563eb;--i:#111827;--p:#ffffff;--m:#f3f4f6;--b:#e5e7eb;--fx:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
     "font:14px/1.45 var(--fx);color:var(--i);position:fixed;bottom:20px;z-index:2147483000}" +
     ".w.dark{--i:#f3f4f6;--p:#111827;--m:#1f2937;--b:#374151}" +
@@ -99,9 +99,9 @@
     ".l{width:56px;height:56px;border-radius:50%;border:0;background:var(--a);color:var(--on);cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}" +
     ".l svg{width:26px;height:26px;fill:currentColor}" +
     ".l:focus-visible,.x:focus-visible,.s button:focus-visible,.f button:focus-visible,.act:focus-visible{outline:3px solid var(--a);outline-offset:2px}" +
-    ".pn{position:fixed;bottom:88px;width:370px;max-width:calc(100vw - 24px);height:540px;max-height:calc(100vh - 110px);background:var(--p);color:var(--i);" +
+    ".pn{position:fixed;bottom:88px;width:370px;max-width:calc(100vw - 24px);height:540px;max-height:calc(100vh - 110px);max-height:calc(100dvh - 110px);background:var(--p);color:var(--i);" +
     "border:1px solid var(--b);border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.25);display:flex;flex-direction:column;overflow:hidden}" +
-    ".right .pn{right:20px}.left .pn{left:20px}.pn[hidden]{display:none}" +
+    ".right .pn{right:20px}.left .pn{left:20px}.pn[hidden]{display:none}.pn:focus{outline:none}" +
     ".h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--a);color:var(--on);user-select:none}" +
     ".h.drag{cursor:move;touch-action:none}" +
     ".h img{width:32px;height:32px;border-radius:50%;object-fit:cover;background:#fff}" +
@@ -122,10 +122,15 @@
     ".s{display:flex;flex-wrap:wrap;gap:6px;padding:0 14px 8px}" +
     ".s button{font:inherit;font-size:13px;border:1px solid var(--b);background:var(--p);color:var(--i);border-radius:999px;padding:4px 10px;cursor:pointer}" +
     ".f{display:flex;gap:8px;padding:10px;border-top:1px solid var(--b)}" +
-    ".f textarea{flex:1;resize:none;font:inherit;color:var(--i);background:var(--p);border:1px solid var(--b);border-radius:10px;padding:8px 10px;height:40px}" +
+    /* The input grows with its text up to 5 lines (120 px where the lh unit is unknown), then scrolls. */
+    ".f textarea{flex:1;resize:none;font:inherit;color:var(--i);background:var(--p);border:1px solid var(--b);border-radius:10px;padding:8px 10px;" +
+    "box-sizing:border-box;height:40px;min-height:40px;max-height:120px;max-height:calc(5lh + 18px);overflow-y:auto}" +
     ".f button{font:inherit;font-weight:600;background:var(--a);color:var(--on);border:0;border-radius:10px;padding:0 14px;cursor:pointer}" +
     ".f button:disabled{opacity:.5;cursor:default}" +
-    "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}.f textarea{font-size:16px}}";
+    "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}.f textarea{font-size:16px}}" +
+    /* A phone: the chat takes the whole screen, the part the browser's bars leave (dvh; vh before
+       it for a browser without dvh), and the launcher gives way to its close button. */
+    "@media (max-width:480px){.pn{inset:0!important;width:auto;max-width:none;height:100vh;height:100dvh;max-height:none;border:0;border-radius:0}.w.open .l{display:none}}";
 
   var host = el("div", null, { id: "svc-chat-widget" });
   var root = host.attachShadow ? host.attachShadow({ mode: "open" }) : host;
@@ -145,7 +150,7 @@
   path.setAttribute("d", "M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z");
   svg.appendChild(path);
   launcher.appendChild(svg);
-  var panel = el("div", "pn", { id: "svc-panel", role: "dialog", "aria-labelledby": "svc-title", hidden: "" });
+  var panel = el("div", "pn", { id: "svc-panel", role: "dialog", "aria-labelledby": "svc-title", tabindex: "-1", hidden: "" });
   var head = el("div", "h");
   var avatar = el("img", null, { alt: "", hidden: "" });
   var title = el("h2", null, { id: "svc-title" }, t("title"));
@@ -193,7 +198,7 @@
   function style(s) {
     var pos = data.position === "left" || data.position === "right" ? data.position : s.position === "left" ? "left" : "right";
     var dark = s.theme === "dark";
-    w.className = "w " + pos + (dark ? " dark" : "");
+    w.className = "w " + pos + (dark ? " dark" : "") + (panel.hidden ? "" : " open");
     var a = hex(data.accent) || hex(s.accent) || "#2563eb", ink = hex(data.ink), paper = hex(data.paper);
     var i = ink || (dark ? "#f3f4f6" : "#111827"), p = paper || (dark ? "#111827" : "#ffffff");
     var vars = { "--a": a, "--on": contrast(a, "#ffffff") >= contrast(a, "#111827") ? "#ffffff" : "#111827",
@@ -322,6 +327,7 @@
     sugg.textContent = "";
     var mine = add("customer", q);
     input.value = "";
+    grow();
     typing.hidden = false;
     log.appendChild(typing);
     call("POST", "/chat", { message: q, visitor_id: visitor }).then(function (r) {
@@ -332,12 +338,12 @@
     }).then(tell, function (e) {
       mine.classList.add("failed");
       note(failure(e));
-      if (!input.value) input.value = q;
+      if (!input.value) { input.value = q; grow(); }
     }).then(function () {
       busy = false;
       send.disabled = false;
       typing.hidden = true;
-      input.focus();
+      if (!coarse.matches) input.focus();
     });
   }
 
@@ -370,12 +376,16 @@
     });
   }
 
+  /* On a touch screen the chat opens with the focus on the dialog, not the input: the phone's
+     keyboard would cover the answers; a screen reader still lands in the chat. */
+  var coarse = window.matchMedia("(pointer: coarse)");
   function open(on, focus) {
     panel.hidden = !on;
+    w.classList.toggle("open", on);
     launcher.setAttribute("aria-expanded", String(on));
     launcher.setAttribute("aria-label", on ? t("close") : t("open"));
     store(openKey, on ? "1" : null);
-    if (on) { place(); log.scrollTop = log.scrollHeight; if (focus) input.focus(); } else if (focus) launcher.focus();
+    if (on) { place(); log.scrollTop = log.scrollHeight; if (focus) (coarse.matches ? panel : input).focus(); } else if (focus) launcher.focus();
   }
 
   /* Dragging by the top bar on screens 900 px and wider, remembered per site; below, the corner. */
@@ -394,17 +404,23 @@
     var r = panel.getBoundingClientRect(), dx = e.clientX - r.left, dy = e.clientY - r.top;
     head.setPointerCapture(e.pointerId);
     function move(ev) {
+      if (ev.pointerId !== e.pointerId) return;
       var x = Math.max(0, Math.min(innerWidth - r.width, ev.clientX - dx)), y = Math.max(0, Math.min(innerHeight - r.height, ev.clientY - dy));
       panel.style.left = x + "px"; panel.style.top = y + "px"; panel.style.right = "auto"; panel.style.bottom = "auto";
     }
-    function up() {
-      head.removeEventListener("pointermove", move);
-      head.removeEventListener("pointerup", up);
+    /* The drag ends when the button is let go, and when the browser takes the pointer back
+       (pointercancel: a touch turned into a scroll, a gesture of the system; the capture lost):
+       where the chat is then, kept in the window, is remembered. */
+    function up(ev) {
+      if (ev.pointerId !== e.pointerId) return;
+      for (var n in on) head.removeEventListener(n, on[n]);
+      if (head.hasPointerCapture(e.pointerId)) head.releasePointerCapture(e.pointerId);
       var b = panel.getBoundingClientRect();
       store(posKey, JSON.stringify({ x: Math.round(b.left), y: Math.round(b.top) }));
+      place();
     }
-    head.addEventListener("pointermove", move);
-    head.addEventListener("pointerup", up);
+    var on = { pointermove: move, pointerup: up, pointercancel: up, lostpointercapture: up };
+    for (var n in on) head.addEventListener(n, on[n]);
   });
   if (wide.addEventListener) wide.addEventListener("change", place);
   window.addEventListener("resize", function () { if (!panel.hidden) place(); }); // a smaller window keeps the chat in sight
@@ -413,6 +429,12 @@
   closer.addEventListener("click", function () { open(false, true); });
   w.addEventListener("keydown", function (e) { if (e.key === "Escape" && !panel.hidden) open(false, true); }); // the launcher too
   form.addEventListener("submit", function (e) { e.preventDefault(); ask(input.value); });
+  /* The input is as tall as its text (Shift+Enter makes a new line), up to its greatest height. */
+  function grow() {
+    input.style.height = "";
+    if (input.scrollHeight > input.clientHeight) input.style.height = input.scrollHeight + input.offsetHeight - input.clientHeight + "px";
+  }
+  input.addEventListener("input", grow);
   input.addEventListener("keydown", function (e) {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); ask(input.value); }
   });
