@@ -127,10 +127,7 @@
     "box-sizing:border-box;height:40px;min-height:40px;max-height:120px;max-height:calc(5lh + 18px);overflow-y:auto}" +
     ".f button{font:inherit;font-weight:600;background:var(--a);color:var(--on);border:0;border-radius:10px;padding:0 14px;cursor:pointer}" +
     ".f button:disabled{opacity:.5;cursor:default}" +
-    "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}.f textarea{font-size:16px}}" +
-    /* A phone: the chat takes the whole screen, the part the browser's bars leave (dvh; vh before
-       it for a browser without dvh), and the launcher gives way to its close button. */
-    "@media (max-width:480px){.pn{inset:0!important;width:auto;max-width:none;height:100vh;height:100dvh;max-height:none;border:0;border-radius:0}.w.open .l{display:none}}";
+    "@media (max-width:899px){.pn{left:12px!important;right:12px!important;top:auto!important;bottom:84px;width:auto}.f textarea{font-size:16px}}";
 
   var host = el("div", null, { id: "svc-chat-widget" });
   var root = host.attachShadow ? host.attachShadow({ mode: "open" }) : host;
@@ -198,7 +195,7 @@
   function style(s) {
     var pos = data.position === "left" || data.position === "right" ? data.position : s.position === "left" ? "left" : "right";
     var dark = s.theme === "dark";
-    w.className = "w " + pos + (dark ? " dark" : "") + (panel.hidden ? "" : " open");
+    w.className = "w " + pos + (dark ? " dark" : "");
     var a = hex(data.accent) || hex(s.accent) || "#2563eb", ink = hex(data.ink), paper = hex(data.paper);
     var i = ink || (dark ? "#f3f4f6" : "#111827"), p = paper || (dark ? "#111827" : "#ffffff");
     var vars = { "--a": a, "--on": contrast(a, "#ffffff") >= contrast(a, "#111827") ? "#ffffff" : "#111827",
@@ -381,7 +378,6 @@
   var coarse = window.matchMedia("(pointer: coarse)");
   function open(on, focus) {
     panel.hidden = !on;
-    w.classList.toggle("open", on);
     launcher.setAttribute("aria-expanded", String(on));
     launcher.setAttribute("aria-label", on ? t("close") : t("open"));
     store(openKey, on ? "1" : null);
