@@ -19,8 +19,8 @@ func TestAnswerHead(t *testing.T) {
 		{"/v1/account", http.StatusUnauthorized}, // as the GET: the key is checked
 		{"/v2/nothing", http.StatusNotFound},
 	} {
-		get := fetch(t, http.MethodGet, srv.URL+tt.path)
-		head := fetch(t, http.MethodHead, srv.URL+tt.path)
+		get := fetch(t, srv, http.MethodGet, tt.path)
+		head := fetch(t, srv, http.MethodHead, tt.path)
 		if get.status != tt.status || head.status != tt.status {
 			t.Errorf("%s: GET %d, HEAD %d, want %d", tt.path, get.status, head.status, tt.status)
 		}
@@ -32,7 +32,7 @@ func TestAnswerHead(t *testing.T) {
 		}
 	}
 	// Other methods are not turned into GET.
-	if got := fetch(t, http.MethodDelete, srv.URL+"/healthz"); got.status != http.StatusNotFound {
+	if got := fetch(t, srv, http.MethodDelete, "/healthz"); got.status != http.StatusNotFound {
 		t.Errorf("DELETE /healthz: %d", got.status)
 	}
 }
@@ -44,13 +44,14 @@ type fetched struct {
 	body        string
 }
 
-func fetch(t *testing.T, method, url string) fetched {
+// fetch asks srv for path with the test server's own client (loopback only).
+func fetch(t *testing.T, srv *httptest.Server, method, path string) fetched {
 	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
+	req, err := http.NewRequest(method, srv.URL+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
