@@ -140,7 +140,7 @@ func validChat(req chat.Request) error {
 		return err
 	}
 	if req.ConversationID != "" {
-		if err := conversation.ValidateID("conversation_id", req.ConversationID); err != nil {
+		if err := conversation.ValidateCustomerID("conversation_id", req.ConversationID); err != nil {
 			return err
 		}
 	}

@@ -245,7 +245,7 @@ func (a *Agent) check(ctx context.Context, req Request, brain bool) (profile.Pro
 		return profile.Profile{}, nil, ledger.Usage{}, err
 	}
 	if req.ConversationID != "" {
-		if err := conversation.ValidateID("conversation_id", req.ConversationID); err != nil {
+		if err := conversation.ValidateCustomerID("conversation_id", req.ConversationID); err != nil {
 			return profile.Profile{}, nil, ledger.Usage{}, err
 		}
 	}

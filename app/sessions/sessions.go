@@ -51,7 +51,7 @@ func (s *Sessions) Create(ctx context.Context, acct account.Account, keyID strin
 	}
 	if in.ConversationID == "" {
 		in.ConversationID = ident.New("conv")
-	} else if err := conversation.ValidateID("conversation_id", in.ConversationID); err != nil {
+	} else if err := conversation.ValidateCustomerID("conversation_id", in.ConversationID); err != nil {
 		return Created{}, err
 	}
 	if err := conversation.ValidateCustomerName(in.CustomerName); err != nil {

@@ -58,6 +58,23 @@ func ValidateID(field, id string) error {
 	return nil
 }
 
+// AssistantPrefix begins the ids of the owner's assistant conversations, which the account's
+// conversation list and GET /v1/conversations/{id} show beside the customers' (spec 4.7 rule 8).
+const AssistantPrefix = "asc_"
+
+// ValidateCustomerID checks the id a caller chooses for a customer conversation: ValidateID's
+// rules, and not AssistantPrefix, so that a customer conversation never takes the id of an
+// assistant conversation and is never listed or read in its place.
+func ValidateCustomerID(field, id string) error {
+	if err := ValidateID(field, id); err != nil {
+		return err
+	}
+	if strings.HasPrefix(id, AssistantPrefix) {
+		return domain.Invalid(field, "%s may not begin with %s: such ids are the owner's assistant conversations", field, AssistantPrefix)
+	}
+	return nil
+}
+
 // ValidateCustomerName checks an optional display name.
 func ValidateCustomerName(name string) error {
 	if utf8.RuneCountInString(name) > MaxCustomerName {

@@ -23,6 +23,11 @@ func TestValidate(t *testing.T) {
 		{"id with space", ValidateID("conversation_id", "a b"), false},
 		{"empty id", ValidateID("conversation_id", ""), false},
 		{"long id", ValidateID("conversation_id", strings.Repeat("a", MaxIDLength+1)), false},
+		{"customer id", ValidateCustomerID("conversation_id", "order-42"), true},
+		{"customer id with asc in it", ValidateCustomerID("conversation_id", "basc_1"), true},
+		{"customer id of the assistant's", ValidateCustomerID("conversation_id", "asc_abc"), false},
+		{"customer id with a space", ValidateCustomerID("conversation_id", "a b"), false},
+		{"assistant id", ValidateID("conversation_id", "asc_abc"), true},
 		{"name", ValidateCustomerName("Ana"), true},
 		{"long name", ValidateCustomerName(strings.Repeat("a", MaxCustomerName+1)), false},
 	}
