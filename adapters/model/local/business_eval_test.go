@@ -100,7 +100,11 @@ type businessFigures struct {
 	// characters of those passages, over all questions.
 	found1, found5, foundContext int
 	contextChars                 int
-	lines                        []string
+	// Replies given from the profile's contact details (contactAnswer), which name no page: the
+	// wrong ones, those of them holding an expected page's phrase (the right fact, told from
+	// the profile), and the answers to "none" questions.
+	profileWrong, profileHeld, profileNone int
+	lines                                  []string
 }
 
 func (f businessFigures) String() string {
@@ -110,7 +114,19 @@ func (f businessFigures) String() string {
 		f.answerable, p(f.right, f.answerable), p(f.wrong, f.answerable), p(f.missed, f.answerable),
 		f.none, p(f.refused, f.none), p(f.none-f.refused, f.none),
 		p(f.right+f.refused, f.answerable+f.none), p(f.wrong+f.none-f.refused, f.answerable+f.none),
-		p(f.found1, f.answerable), p(f.found5, f.answerable), p(f.foundContext, f.answerable), f.contextChars/max(f.answerable+f.none, 1))
+		p(f.found1, f.answerable), p(f.found5, f.answerable), p(f.foundContext, f.answerable), f.contextChars/max(f.answerable+f.none, 1)) +
+		fmt.Sprintf("; from the profile: wrong %d (holding the expected fact %d), to none %d", f.profileWrong, f.profileHeld, f.profileNone)
+}
+
+// heldBy reports whether reply, naming no page, holds the phrase of an expected page or the
+// answer of an expected FAQ item.
+func (b business) heldBy(reply string, want []expectedReply) bool {
+	for _, w := range want {
+		if w.Page != "" && w.Contains != "" && strings.Contains(strings.ToLower(reply), strings.ToLower(w.Contains)) {
+			return true
+		}
+	}
+	return false
 }
 
 // passages are the hits as a model upstream is given them (app/chat.Knowledge): FAQ items with
@@ -181,6 +197,16 @@ func runBusinesses(t testing.TB, s businessSet, split string, lim limits) busine
 				f.foundContext += boolInt(rankContext > 0)
 			}
 			var mark string
+			ph := phrasesFor(p.ReplyLanguage(q.Text), p.Language())
+			if c, ok := contactAnswer(ph, p.Contact, p.BusinessName, knowledge.AskedDetails(q.Text)); ok && got == c {
+				switch {
+				case len(q.Answers) == 0:
+					f.profileNone++
+				case !b.judge(got, q.Answers):
+					f.profileWrong++
+					f.profileHeld += boolInt(b.heldBy(got, q.Answers))
+				}
+			}
 			switch idk := isDontKnow(got); {
 			case len(q.Answers) == 0 && idk:
 				f.none++

@@ -135,9 +135,19 @@ func reply(turn conversation.Turn, lim limits) string {
 			break
 		}
 	}
+	asked := knowledge.AskedDetails(turn.Message)
+	detail, hasDetail := contactAnswer(ph, p.Contact, business, asked)
 	if h, ok := best(turn.Hits, turn.Message, lim); ok {
-		if a := answer(h, turn.Message); a != "" {
-			if h.Kind == knowledge.KindFAQ && h.Overlap <= LooseOverlap {
+		a := answer(h, turn.Message)
+		loose := h.Kind == knowledge.KindFAQ && h.Overlap <= LooseOverlap
+		// Asked for a contact detail the profile holds, the Brain's answer stands when it is the
+		// owner's own answer to the question or tells the detail; else it answers another
+		// question ("when are you open" and a page's "Puncture repair: 10 euros…").
+		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) && !knowledge.StatesDetail(a, asked) {
+			return detail
+		}
+		if a != "" {
+			if loose {
 				// Say which question this answers, so that the answer to one that merely
 				// shares a word ("job openings", "opening hours") shows itself for what it is.
 				return fmt.Sprintf(ph.related, clean(h.FAQ.Question, true), a)
@@ -145,7 +155,39 @@ func reply(turn conversation.Turn, lim limits) string {
 			return a
 		}
 	}
+	if hasDetail {
+		return detail
+	}
 	return dontKnow(ph, p.Contact, business)
+}
+
+// contactAnswer answers a question asking for contact details (asked) from the profile's: its
+// phone number or e-mail address, its address, its opening hours; ok false when the profile
+// holds none of those asked.
+func contactAnswer(ph *phrases, c profile.Contact, business string, asked knowledge.Detail) (string, bool) {
+	if asked == 0 {
+		return "", false
+	}
+	var ways []string
+	for _, w := range [...]struct {
+		value string
+		by    knowledge.Detail
+	}{{c.Email, knowledge.DetailEmail}, {c.Phone, knowledge.DetailPhone}} {
+		if v := strings.TrimSpace(w.value); v != "" && asked&(w.by|knowledge.DetailReach) != 0 {
+			ways = append(ways, v)
+		}
+	}
+	var parts []string
+	if len(ways) > 0 {
+		parts = append(parts, fmt.Sprintf(ph.reach, business, strings.Join(ways, ph.or)))
+	}
+	if addr := strings.TrimSpace(c.Address); addr != "" && (asked&knowledge.DetailAddress != 0 || asked&knowledge.DetailReach != 0 && len(ways) == 0) {
+		parts = append(parts, fmt.Sprintf(ph.visit, business, addr))
+	}
+	if h := strings.TrimRight(strings.TrimSpace(c.Hours), "."); h != "" && asked&knowledge.DetailHours != 0 {
+		parts = append(parts, fmt.Sprintf(ph.hours, h))
+	}
+	return strings.Join(parts, " "), len(parts) > 0
 }
 
 // faqSmallTalk returns the answer of an FAQ item that answers a small-talk message: a Strong hit,
