@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -30,8 +31,10 @@ var detailPhrases = map[Detail][]string{
 		"opening hours", "opening times", "opening time", "closing time", "closing times", "business hours",
 		"open hours", "working hours", "office hours", "store hours", "shop hours", "your hours",
 		"what are the hours", "what hours", "hours of operation", "que horas fecha", "quando fecha", "horas fecha",
-		"horario", "horarios", "hora de abertura", "hora de fecho", "hora de fechar",
-		"hora de apertura", "hora de cierre",
+		"horario de funcionamento", "horario de atendimento", "horario de abertura", "horario da loja", "vosso horario",
+		"seu horario", "horas de abertura", "hora de abertura", "hora de fecho",
+		"horario de atencion", "horario de apertura", "horario de la tienda", "su horario", "vuestro horario",
+		"que horario tienen", "hora de apertura", "hora de cierre",
 	},
 	DetailPhone: {
 		"phone number", "telephone number", "your phone", "your number", "contact number", "number to call",
@@ -50,14 +53,16 @@ var detailPhrases = map[Detail][]string{
 		"enviar un correo", "enviarles un correo", "mandar un correo", "escribirles", "escribiros",
 	},
 	DetailAddress: {
-		"your address", "the address", "what is the address", "whats the address", "address of the", "located",
-		"your location", "the location", "where are you", "where is your", "where is the shop", "where is the store",
-		"where is the office", "where can i find you", "find you", "directions to", "how do i get there",
-		"how to get there", "how do i get to you", "how can i get there", "get to your",
-		"morada", "vossa morada", "endereco da loja", "vosso endereco", "seu endereco", "onde ficam", "onde fica a loja",
-		"onde estao", "onde e a loja", "onde se encontram", "localizacao", "como chego", "como chegar",
-		"direccion", "su direccion", "vuestra direccion", "ubicacion", "donde estan", "donde estais",
-		"donde se encuentran", "donde queda", "donde esta la tienda", "como llego", "como llegar",
+		"your address", "what is the address", "whats the address", "you located", "is your shop located",
+		"is the shop located", "is the store located", "is the office located", "your location",
+		"where are you", "where is your", "where is the shop", "where is the store", "where is the office",
+		"where can i find you", "find you", "directions to", "how do i get there", "how to get there",
+		"how do i get to you", "how can i get there", "get to your",
+		"vossa morada", "a morada da loja", "qual e a morada", "qual a morada", "endereco da loja", "vosso endereco",
+		"seu endereco", "qual o endereco", "qual e o endereco", "onde ficam", "onde fica a loja", "onde estao",
+		"onde e a loja", "onde se encontram", "vossa localizacao", "como chego", "como chegar",
+		"su direccion", "vuestra direccion", "cual es la direccion", "la direccion de la tienda", "su ubicacion",
+		"donde estan", "donde estais", "donde se encuentran", "donde queda", "donde esta la tienda", "como llego", "como llegar",
 	},
 	DetailReach: {
 		"contact you", "reach you", "get in touch", "contact details", "contact info", "contact information",
@@ -69,23 +74,41 @@ var detailPhrases = map[Detail][]string{
 	},
 }
 
+// detailQuestions are whole questions (folded) that ask for a detail in a word or two: "hours?",
+// "horário?", "are you open?". Their words alone ask for other things in a longer question
+// ("horário de entrega", "are you open in August").
+var detailQuestions = map[string]Detail{
+	"hours": DetailHours, "your hours": DetailHours, "horario": DetailHours, "horarios": DetailHours,
+	"qual o horario": DetailHours, "qual e o horario": DetailHours, "cual es el horario": DetailHours,
+	"are you open": DetailHours, "are you open now": DetailHours, "are you open today": DetailHours,
+	"is it open": DetailHours, "is the shop open": DetailHours, "is the store open": DetailHours,
+	"estao abertos": DetailHours, "estao abertas": DetailHours, "esta aberto": DetailHours, "esta aberta": DetailHours,
+	"estan abiertos": DetailHours, "esta abierto": DetailHours, "estais abiertos": DetailHours,
+	"address": DetailAddress, "location": DetailAddress, "morada": DetailAddress, "endereco": DetailAddress,
+	"localizacao": DetailAddress, "direccion": DetailAddress, "ubicacion": DetailAddress,
+	"phone": DetailPhone, "phone number": DetailPhone, "telefone": DetailPhone, "telefono": DetailPhone,
+	"email": DetailEmail, "e mail": DetailEmail, "correo": DetailEmail,
+	"contact": DetailReach, "contacts": DetailReach, "contacto": DetailReach, "contactos": DetailReach, "contato": DetailReach,
+}
+
 // openWords are the words by which a question asks whether or when the business is open or
 // closed, and whenWords those that make that a question of its hours: "when are you open",
 // "are you open on Sunday", "a que horas fecham", "¿abren los domingos?". Together they ask for
-// the hours; alone they do not ("can I open an account"). Portuguese "fecha" is read in its
+// the hours; alone they do not ("can I open an account"), nor with a holiday or a month, which
+// the hours do not answer ("are you open on Christmas Day"). Portuguese "fecha" is read in its
 // phrases only, being Spanish for a date.
 var (
 	openWords = []string{"open", "opens", "opened", "close", "closes", "closed",
 		"abre", "abrem", "aberto", "aberta", "abertos", "abertas", "fecham", "fechado", "fechada", "fechados", "funcionam",
 		"abren", "abierto", "abierta", "abiertos", "cierra", "cierran", "cerrado", "cerrada", "cerrados"}
-	whenWords = []string{"when", "what time", "today", "tonight", "tomorrow", "weekend", "weekends", "holiday", "holidays",
+	whenWords = []string{"when", "what time", "today", "tonight", "tomorrow", "weekend", "weekends",
 		"monday", "mondays", "tuesday", "tuesdays", "wednesday", "wednesdays", "thursday", "thursdays", "friday", "fridays",
-		"saturday", "saturdays", "sunday", "sundays", "are you", "is the shop", "is the store",
-		"quando", "que horas", "hoje", "amanha", "fim de semana", "fins de semana", "feriado", "feriados",
+		"saturday", "saturdays", "sunday", "sundays",
+		"quando", "que horas", "hoje", "amanha", "fim de semana", "fins de semana",
 		"segunda", "segundas", "terca", "tercas", "quarta", "quartas", "quinta", "quintas", "sexta", "sextas",
-		"sabado", "sabados", "domingo", "domingos", "estao",
-		"cuando", "que hora", "hoy", "manana", "fin de semana", "fines de semana", "festivo", "festivos",
-		"lunes", "martes", "miercoles", "jueves", "viernes", "estan"}
+		"sabado", "sabados", "domingo", "domingos",
+		"cuando", "que hora", "hoy", "manana", "fin de semana", "fines de semana",
+		"lunes", "martes", "miercoles", "jueves", "viernes"}
 )
 
 // hoursWords is the most words a question asking for the hours by an open word and a when word
@@ -93,34 +116,61 @@ var (
 // mañana y va a estar cerrado, qué hago con la llave").
 const hoursWords = 8
 
-// AskedDetails returns the contact details a question asks for (detailPhrases, or an open word
-// with a when word in a question of at most hoursWords words, for the hours); 0 when it asks for
-// none.
+// AskedDetails returns the contact details a question asks for (detailQuestions, detailPhrases, or
+// an open word with a when word in a question of at most hoursWords words, for the hours); 0 when
+// it asks for none.
 func AskedDetails(question string) Detail {
-	padded := " " + NormalizeQuestion(question) + " "
-	var d Detail
-	for detail, phrases := range detailPhrases {
-		for _, p := range phrases {
-			if strings.Contains(padded, " "+p+" ") {
-				d |= detail
-				break
-			}
-		}
+	norm := NormalizeQuestion(question)
+	if d, ok := detailQuestions[norm]; ok {
+		return d
 	}
-	if d&DetailHours == 0 && strings.Count(padded, " ") <= hoursWords+1 && anyWord(padded, openWords) && anyWord(padded, whenWords) {
+	words := strings.Fields(norm)
+	d := detailIndex.find(words)
+	if d&DetailHours == 0 && len(words) <= hoursWords && openIndex.find(words) != 0 && whenIndex.find(words) != 0 {
 		d |= DetailHours
 	}
 	return d
 }
 
-func anyWord(padded string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(padded, " "+w+" ") {
-			return true
+// phraseIndex finds phrases among a text's words: by their first word, each phrase as its words
+// and what it tells.
+type phraseIndex map[string][]indexed
+
+type indexed struct {
+	rest []string // the phrase's words after the first
+	tell Detail
+}
+
+func newPhraseIndex(lists map[Detail][]string) phraseIndex {
+	ix := phraseIndex{}
+	for d, phrases := range lists {
+		for _, p := range phrases {
+			w := strings.Fields(p)
+			ix[w[0]] = append(ix[w[0]], indexed{rest: w[1:], tell: d})
 		}
 	}
-	return false
+	return ix
 }
+
+// find returns what the phrases found among words tell.
+func (ix phraseIndex) find(words []string) Detail {
+	var d Detail
+	for i, w := range words {
+		for _, p := range ix[w] {
+			if len(words)-i-1 >= len(p.rest) && slices.Equal(words[i+1:i+1+len(p.rest)], p.rest) {
+				d |= p.tell
+			}
+		}
+	}
+	return d
+}
+
+// The indexes of detailPhrases, openWords and whenWords (the last two tell DetailHours).
+var (
+	detailIndex = newPhraseIndex(detailPhrases)
+	openIndex   = newPhraseIndex(map[Detail][]string{DetailHours: openWords})
+	whenIndex   = newPhraseIndex(map[Detail][]string{DetailHours: whenWords})
+)
 
 // Facts that tell a detail, in text folded to lower case.
 var (
@@ -139,7 +189,7 @@ func StatesDetail(text string, asked Detail) bool {
 	email := strings.Contains(folded, "@")
 	place := placeFact.MatchString(norm)
 	switch {
-	case asked&DetailHours != 0 && (timeFact.MatchString(folded) || weekdayFact.MatchString(norm) || anyWord(" "+norm+" ", openWords)):
+	case asked&DetailHours != 0 && (timeFact.MatchString(folded) || weekdayFact.MatchString(norm) || openIndex.find(strings.Fields(norm)) != 0):
 		return true
 	case asked&DetailPhone != 0 && phone, asked&DetailEmail != 0 && email, asked&DetailAddress != 0 && place:
 		return true

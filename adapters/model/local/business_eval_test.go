@@ -348,7 +348,9 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		if n := f.answerable + f.none; n != c.questions {
 			t.Fatalf("%s: %d questions, want %d", c.split, n, c.questions)
 		}
-		if wrong := f.wrong + f.none - f.refused; f.right < c.leastRight || wrong > c.mostWrong {
+		// A reply from the profile holding the expected fact (an address the page states too)
+		// tells the customer what the page does, so it counts as no wrong answer here.
+		if wrong := f.wrong + f.none - f.refused - f.profileHeld; f.right < c.leastRight || wrong > c.mostWrong {
 			t.Errorf("%s: %d right (floor %d), %d wrong (at most %d)", c.split, f.right, c.leastRight, wrong, c.mostWrong)
 		}
 	}

@@ -141,9 +141,11 @@ func reply(turn conversation.Turn, lim limits) string {
 		a := answer(h, turn.Message)
 		loose := h.Kind == knowledge.KindFAQ && h.Overlap <= LooseOverlap
 		// Asked for a contact detail the profile holds, the Brain's answer stands when it is the
-		// owner's own answer to the question or tells the detail; else it answers another
-		// question ("when are you open" and a page's "Puncture repair: 10 euros…").
-		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) && !knowledge.StatesDetail(a, asked) {
+		// owner's own answer to the question or tells the detail, or when the question is long
+		// enough to ask more than the detail; else it answers another question ("when are you
+		// open" and a page's "Puncture repair: 10 euros…").
+		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) && !knowledge.StatesDetail(a, asked) &&
+			len(strings.Fields(turn.Message)) <= detailWords {
 			return detail
 		}
 		if a != "" {
@@ -160,6 +162,10 @@ func reply(turn conversation.Turn, lim limits) string {
 	}
 	return dontKnow(ph, p.Contact, business)
 }
+
+// detailWords is the most words of a question asking for a contact detail whose answer from the
+// profile takes the place of the Brain's.
+const detailWords = 8
 
 // contactAnswer answers a question asking for contact details (asked) from the profile's: its
 // phone number or e-mail address, its address, its opening hours; ok false when the profile

@@ -803,3 +803,49 @@ func TestBestLooseHeld(t *testing.T) {
 		})
 	}
 }
+
+// TestReplyContact checks the answers to questions asking for the business's contact details:
+// from the profile when the Brain's best answer does not tell them, the Brain's own otherwise.
+func TestReplyContact(t *testing.T) {
+	b := newBrain(t)
+	p := lu
+	p.Contact = profile.Contact{Email: "lu@example.com", Phone: "+351 900 000 000", Address: "Rua das Flores 12, Porto", Hours: "Mon–Sat 8:00–19:00."}
+	tests := []struct {
+		lang, message string
+		want          string // the whole reply, when set
+		page          string // else the page its passage must come from
+	}{
+		{"en", "What's your phone number?", "You can reach Padaria Lu at +351 900 000 000.", ""},
+		{"en", "what is your email address", "You can reach Padaria Lu at lu@example.com.", ""},
+		{"en", "How can I contact you?", "You can reach Padaria Lu at lu@example.com or +351 900 000 000.", ""},
+		{"en", "phone?", "You can reach Padaria Lu at +351 900 000 000.", ""},
+		{"en", "What is your address and phone number?",
+			"You can reach Padaria Lu at +351 900 000 000. You can visit Padaria Lu at Rua das Flores 12, Porto.", ""},
+		{"pt", "Qual é o vosso telefone?", "Pode falar com Padaria Lu através de +351 900 000 000.", ""},
+		{"es", "¿Cuál es su correo electrónico?", "Puedes contactar con Padaria Lu a través de lu@example.com.", ""},
+		// The Brain's best hits do not tell it (a chunk on the August holidays, an item on parking).
+		{"en", "Where are you located?", "You can visit Padaria Lu at Rua das Flores 12, Porto.", ""},
+		{"en", "where is the shop?", "You can visit Padaria Lu at Rua das Flores 12, Porto.", ""},
+		// The Brain tells them: its answer stands.
+		{"en", "What are your opening hours?", bakeryFAQ[0].Answer, ""},
+		{"en", "Are you closed on Sundays?", "", "https://padarialu.example/hours"},
+		// Not a question for a contact detail.
+		{"en", "Do you fix phone screens?", "I'm sorry, I don't know the answer to that. You can reach Padaria Lu at lu@example.com or +351 900 000 000. Opening hours: Mon–Sat 8:00–19:00.", ""},
+	}
+	for _, tt := range tests {
+		got := say(t, conversation.Turn{Profile: p, Lang: tt.lang, Message: tt.message, Hits: b.search(t, tt.message)})
+		switch {
+		case tt.want != "" && got != tt.want:
+			t.Errorf("reply to %q =\n%q\nwant\n%q", tt.message, got, tt.want)
+		case tt.page != "" && !strings.HasSuffix(got, "[OPEN:"+tt.page+"]"):
+			t.Errorf("reply to %q = %q, want a passage of %s", tt.message, got, tt.page)
+		}
+	}
+	// Without the detail in the profile, the reply is as before: no answer from the profile.
+	q := "What's your phone number?"
+	noPhone := p
+	noPhone.Contact = profile.Contact{Email: "lu@example.com"}
+	if got := say(t, conversation.Turn{Profile: noPhone, Lang: "en", Message: q, Hits: b.search(t, q)}); strings.HasPrefix(got, "You can reach") {
+		t.Errorf("reply to %q without a phone = %q, want no answer from the profile", q, got)
+	}
+}

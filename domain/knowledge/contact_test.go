@@ -1,0 +1,71 @@
+package knowledge
+
+import "testing"
+
+func TestAskedDetails(t *testing.T) {
+	tests := []struct {
+		question string
+		want     Detail
+	}{
+		{"What are your opening hours?", DetailHours},
+		{"when are you open?", DetailHours},
+		{"what time do you close on saturday", DetailHours},
+		{"are you open?", DetailHours},
+		{"Abrem ao domingo?", DetailHours},
+		{"A que horas fecha a loja?", DetailHours},
+		{"¿Abren los sábados?", DetailHours},
+		{"horário?", DetailHours},
+		{"What's your phone number?", DetailPhone},
+		{"Can I call you?", DetailPhone},
+		{"Qual é o vosso telefone?", DetailPhone},
+		{"¿Cuál es su teléfono?", DetailPhone},
+		{"what's your email", DetailEmail},
+		{"¿Cuál es su correo electrónico?", DetailEmail},
+		{"Where are you located?", DetailAddress},
+		{"where are you guys", DetailAddress},
+		{"Onde ficam?", DetailAddress},
+		{"¿Dónde están?", DetailAddress},
+		{"How can I contact you?", DetailReach},
+		{"What is your address and phone number?", DetailAddress | DetailPhone},
+		// Words that ask for something else.
+		{"Can I open an account?", 0},
+		{"Do you fix phone screens?", 0},
+		{"Can I change my delivery address?", 0},
+		{"¿Puedo cambiar la dirección de entrega?", 0},
+		{"Qual é o horário de entrega?", 0},
+		{"Are you open on Christmas Day?", 0},
+		{"¿Cuál es la fecha de entrega?", 0},
+		{"lo devuelvo a las 2 de la mañana y va a estar cerrado, qué hago con la llave", 0},
+		{"How many hours does a repair take?", 0},
+	}
+	for _, tt := range tests {
+		if got := AskedDetails(tt.question); got != tt.want {
+			t.Errorf("AskedDetails(%q) = %b, want %b", tt.question, got, tt.want)
+		}
+	}
+}
+
+func TestStatesDetail(t *testing.T) {
+	tests := []struct {
+		text  string
+		asked Detail
+		want  bool
+	}{
+		{"We are open Monday to Friday from 8:00 to 19:00.", DetailHours, true},
+		{"Em agosto a escola está fechada.", DetailHours, true},
+		{"Sunday delivery is available on Mother's Day.", DetailHours, true},
+		{"Puncture repair: 10 euros per wheel, done in about 20 minutes.", DetailHours, false},
+		{"Call us on +351 22 123 4567.", DetailPhone, true},
+		{"Book by phone or email.", DetailPhone, false},
+		{"Write to hello@example.com.", DetailEmail, true},
+		{"Our clinic is at 42 Oak Street.", DetailAddress, true},
+		{"We are in the centre of town.", DetailAddress, false},
+		{"Write to hello@example.com.", DetailReach, true},
+		{"Walk-ins are welcome.", DetailReach, false},
+	}
+	for _, tt := range tests {
+		if got := StatesDetail(tt.text, tt.asked); got != tt.want {
+			t.Errorf("StatesDetail(%q, %b) = %v, want %v", tt.text, tt.asked, got, tt.want)
+		}
+	}
+}
