@@ -144,7 +144,7 @@ func reply(turn conversation.Turn, lim limits) string {
 		// owner's own answer to the question or tells the detail, or when the question is long
 		// enough to ask more than the detail; else it answers another question ("when are you
 		// open" and a page's "Puncture repair: 10 euros…").
-		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) && !knowledge.StatesDetail(a, asked) &&
+		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) && !knowledge.StatesDetail(actionToken.ReplaceAllString(a, ""), asked) &&
 			len(strings.Fields(turn.Message)) <= detailWords {
 			return detail
 		}

@@ -826,6 +826,8 @@ func TestReplyContact(t *testing.T) {
 		// The Brain's best hits do not tell it (a chunk on the August holidays, an item on parking).
 		{"en", "Where are you located?", "You can visit Padaria Lu at Rua das Flores 12, Porto.", ""},
 		{"en", "where is the shop?", "You can visit Padaria Lu at Rua das Flores 12, Porto.", ""},
+		// A page's passage whose open token is the only "open" in it does not tell the hours.
+		{"en", "when do you open for custom cakes?", "Opening hours: Mon–Sat 8:00–19:00.", ""},
 		// The Brain tells them: its answer stands.
 		{"en", "What are your opening hours?", bakeryFAQ[0].Answer, ""},
 		{"en", "Are you closed on Sundays?", "", "https://padarialu.example/hours"},
