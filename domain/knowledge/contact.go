@@ -125,12 +125,22 @@ func AskedDetails(question string) Detail {
 		return d
 	}
 	words := strings.Fields(norm)
+	for i, w := range words {
+		if full, ok := chatSpellings[w]; ok {
+			words[i] = full
+		}
+	}
 	d := detailIndex.find(words)
 	if d&DetailHours == 0 && len(words) <= hoursWords && openIndex.find(words) != 0 && whenIndex.find(words) != 0 {
 		d |= DetailHours
 	}
 	return d
 }
+
+// chatSpellings are the short forms customers type for the words of the phrases above ("where r
+// u", "whats ur number", "wat time do u close").
+var chatSpellings = map[string]string{"u": "you", "ya": "you", "ur": "your", "yr": "your", "r": "are",
+	"wat": "what", "wot": "what", "vc": "voce", "vcs": "voces", "q": "que"}
 
 // phraseIndex finds phrases among a text's words: by their first word, each phrase as its words
 // and what it tells.

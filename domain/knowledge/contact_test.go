@@ -26,6 +26,9 @@ func TestAskedDetails(t *testing.T) {
 		{"Onde ficam?", DetailAddress},
 		{"¿Dónde están?", DetailAddress},
 		{"How can I contact you?", DetailReach},
+		{"whats ur number", DetailPhone},
+		{"where r u", DetailAddress},
+		{"wat time do u close", DetailHours},
 		{"What is your address and phone number?", DetailAddress | DetailPhone},
 		// Words that ask for something else.
 		{"Can I open an account?", 0},
