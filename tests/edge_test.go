@@ -7,9 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -88,12 +89,7 @@ func edgeLeaves(v any, prefix edgePath) []edgePath {
 	var out []edgePath
 	switch v := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			p := append(append(edgePath{}, prefix...), k)
 			out = append(out, p)
 			out = append(out, edgeLeaves(v[k], p)...)
@@ -363,12 +359,7 @@ func TestEdgeInputs(t *testing.T) {
 			t.Run("path ids", func(t *testing.T) {
 				ids := map[string]string{"NUL": "%00", "..": "..", "encoded ..": "%2e%2e", "an encoded slash": "a%2Fb", "10 kB": strings.Repeat("a", 10240),
 					"Unicode": "%C3%A9%E4%B8%AD", "invalid UTF-8": "%FF%FE", "a surrogate in UTF-8": "%ED%A0%80", "a space": "%20", "an escape": "%1B"}
-				names := make([]string, 0, len(ids))
-				for n := range ids {
-					names = append(names, n)
-				}
-				sort.Strings(names)
-				for _, n := range names {
+				for _, n := range slices.Sorted(maps.Keys(ids)) {
 					id := ids[n]
 					for _, rq := range []struct{ method, path, auth string }{
 						{"GET", "/v1/conversations/" + id, "key"},

@@ -74,13 +74,7 @@ func TestRedisOutage(t *testing.T) {
 	} else {
 		checkPing(t, parseObj(res.stdout))
 	}
-	waitFor(t, 30*time.Second, "the rate limits back in Redis", func() (bool, string) {
-		if r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...); r.status != http.StatusOK {
-			t.Fatalf("after Redis returned: %s", r)
-		}
-		v, ok := metricSum(string(call(t, "GET", api.MetricsURL()).raw), "svc_ratelimit_degraded")
-		return ok && v == 0, "svc_ratelimit_degraded " + strconv.FormatFloat(v, 'g', -1, 64)
-	})
+	waitLimitsInRedis(t, api, a.key)
 	if r := call(t, "GET", api.URL()+"/readyz"); r.status != http.StatusOK || r.body.str("status") != "ready" {
 		t.Errorf("GET /readyz after Redis returned: %s, want 200 ready", r)
 	}
@@ -98,17 +92,7 @@ func TestRedisOutage(t *testing.T) {
 // back the API recovers by itself within 10 s, and stays up (no dead pooled connection fails a
 // later call).
 func TestPostgresRestart(t *testing.T) {
-	pg, err := url.Parse(testenv.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := testenv.NewProxy(t, pg.Host)
-	pg.Host = proxy.Addr()
-	s := stack{name: "production", production: true, env: map[string]string{
-		"SVC_DATABASE_URL": pg.String(),
-		"SVC_REDIS_URL":    productionRedis(t, e2eRedisDB),
-	}}
-	migrate(t, s)
+	s, proxy := postgresViaProxy(t)
 	api := s.startAPI(t)
 	a := s.newAccount(t)
 	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent", map[string]any{"business_name": "Outage Bakery"}, bearer(a.key)...); r.status != http.StatusOK {
@@ -179,6 +163,37 @@ func TestPostgresRestart(t *testing.T) {
 	if n := logCount(api.log, "request failed"); n != 0 {
 		t.Errorf("%d requests failed with an internal error during the outage, want none", n)
 	}
+}
+
+// postgresViaProxy is the production stack (migrated) over a Postgres of its own reached through
+// a proxy the test can cut or stall.
+func postgresViaProxy(t *testing.T) (stack, *testenv.Proxy) {
+	t.Helper()
+	pg, err := url.Parse(testenv.Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := testenv.NewProxy(t, pg.Host)
+	pg.Host = proxy.Addr()
+	s := stack{name: "production", production: true, env: map[string]string{
+		"SVC_DATABASE_URL": pg.String(),
+		"SVC_REDIS_URL":    productionRedis(t, e2eRedisDB),
+	}}
+	migrate(t, s)
+	return s, proxy
+}
+
+// waitLimitsInRedis waits until api counts the rate limits in Redis again after an outage, each
+// call answering 200.
+func waitLimitsInRedis(t *testing.T, api *proc, key string) {
+	t.Helper()
+	waitFor(t, 30*time.Second, "the rate limits back in Redis", func() (bool, string) {
+		if r := call(t, "GET", api.URL()+"/v1/account", bearer(key)...); r.status != http.StatusOK {
+			t.Fatalf("after Redis returned: %s", r)
+		}
+		v, ok := metricSum(string(call(t, "GET", api.MetricsURL()).raw), "svc_ratelimit_degraded")
+		return ok && v == 0, "svc_ratelimit_degraded " + strconv.FormatFloat(v, 'g', -1, 64)
+	})
 }
 
 // migrate runs svcctl migrate in the stack.
@@ -272,13 +287,7 @@ func TestRedisStall(t *testing.T) {
 	}
 
 	proxy.Restore()
-	waitFor(t, 30*time.Second, "the rate limits back in Redis", func() (bool, string) {
-		if r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...); r.status != http.StatusOK {
-			t.Fatalf("after Redis answered again: %s", r)
-		}
-		v, ok := metricSum(string(call(t, "GET", api.MetricsURL()).raw), "svc_ratelimit_degraded")
-		return ok && v == 0, "svc_ratelimit_degraded " + strconv.FormatFloat(v, 'g', -1, 64)
-	})
+	waitLimitsInRedis(t, api, a.key)
 	if n := logCount(api.log, "request failed"); n != 0 {
 		t.Errorf("%d requests failed with an internal error while Redis stalled, want none", n)
 	}
@@ -288,17 +297,7 @@ func TestRedisStall(t *testing.T) {
 // the store answers 503 service_unavailable with Retry-After within 15 s, never hangs or 500s,
 // and the API serves again once the database answers.
 func TestPostgresStall(t *testing.T) {
-	pg, err := url.Parse(testenv.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := testenv.NewProxy(t, pg.Host)
-	pg.Host = proxy.Addr()
-	s := stack{name: "production", production: true, env: map[string]string{
-		"SVC_DATABASE_URL": pg.String(),
-		"SVC_REDIS_URL":    productionRedis(t, e2eRedisDB),
-	}}
-	migrate(t, s)
+	s, proxy := postgresViaProxy(t)
 	api := s.startAPI(t)
 	a := s.newAccount(t)
 	if r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...); r.status != http.StatusOK {
