@@ -74,13 +74,7 @@ func TestRedisOutage(t *testing.T) {
 	} else {
 		checkPing(t, parseObj(res.stdout))
 	}
-	waitFor(t, 30*time.Second, "the rate limits back in Redis", func() (bool, string) {
-		if r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...); r.status != http.StatusOK {
-			t.Fatalf("after Redis returned: %s", r)
-		}
-		v, ok := metricSum(string(call(t, "GET", api.MetricsURL()).raw), "svc_ratelimit_degraded")
-		return ok && v == 0, "svc_ratelimit_degraded " + strconv.FormatFloat(v, 'g', -1, 64)
-	})
+	waitLimitsInRedis(t, api, a.key)
 	if r := call(t, "GET", api.URL()+"/readyz"); r.status != http.StatusOK || r.body.str("status") != "ready" {
 		t.Errorf("GET /readyz after Redis returned: %s, want 200 ready", r)
 	}
@@ -98,17 +92,7 @@ func TestRedisOutage(t *testing.T) {
 // back the API recovers by itself within 10 s, and stays up (no dead pooled connection fails a
 // later call).
 func TestPostgresRestart(t *testing.T) {
-	pg, err := url.Parse(testenv.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := testenv.NewProxy(t, pg.Host)
-	pg.Host = proxy.Addr()
-	s := stack{name: "production", production: true, env: map[string]string{
-		"SVC_DATABASE_URL": pg.String(),
-		"SVC_REDIS_URL":    productionRedis(t, e2eRedisDB),
-	}}
-	migrate(t, s)
+	s, proxy := postgresViaProxy(t)
 	api := s.startAPI(t)
 	a := s.newAccount(t)
 	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent", map[string]any{"business_name": "Outage Bakery"}, bearer(a.key)...); r.status != http.StatusOK {
@@ -181,6 +165,37 @@ func TestPostgresRestart(t *testing.T) {
 	}
 }
 
+// postgresViaProxy is the production stack (migrated) over a Postgres of its own reached through
+// a proxy the test can cut or stall.
+func postgresViaProxy(t *testing.T) (stack, *testenv.Proxy) {
+	t.Helper()
+	pg, err := url.Parse(testenv.Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := testenv.NewProxy(t, pg.Host)
+	pg.Host = proxy.Addr()
+	s := stack{name: "production", production: true, env: map[string]string{
+		"SVC_DATABASE_URL": pg.String(),
+		"SVC_REDIS_URL":    productionRedis(t, e2eRedisDB),
+	}}
+	migrate(t, s)
+	return s, proxy
+}
+
+// waitLimitsInRedis waits until api counts the rate limits in Redis again after an outage, each
+// call answering 200.
+func waitLimitsInRedis(t *testing.T, api *proc, key string) {
+	t.Helper()
+	waitFor(t, 30*time.Second, "the rate limits back in Redis", func() (bool, string) {
+		if r := call(t, "GET", api.URL()+"/v1/account", bearer(key)...); r.status != http.StatusOK {
+			t.Fatalf("after Redis returned: %s", r)
+		}
+		v, ok := metricSum(string(call(t, "GET", api.MetricsURL()).raw), "svc_ratelimit_degraded")
+		return ok && v == 0, "svc_ratelimit_degraded " + strconv.FormatFloat(v, 'g', -1, 64)
+	})
+}
+
 // migrate runs svcctl migrate in the stack.
 func migrate(t *testing.T, s stack) {
 	t.Helper()
@@ -198,4 +213,120 @@ func logCount(l *lineLog, msg string) int {
 		}
 	}
 	return n
+}
+
+// stallTimed sends rq and checks that the answer comes within limit.
+func stallTimed(t *testing.T, limit time.Duration, what string, send func() response) response {
+	t.Helper()
+	start := time.Now()
+	r := send()
+	if took := time.Since(start); took > limit {
+		t.Errorf("%s: answered after %v, want within %v; %s", what, took.Round(time.Millisecond), limit, shorten(r.String(), 200))
+	}
+	return r
+}
+
+// TestRedisStall: Redis stops answering without closing its connections (a network partition, a
+// hung server), which TestRedisOutage's stopped Redis does not show. Requests of that moment
+// wait about a second, not the Redis client's timeouts and retries (10 s), then the rate limits
+// are counted in the process: every call answers 200 within 3 s, /readyz says degraded without
+// hanging, and once Redis answers again the limits go back to it.
+func TestRedisStall(t *testing.T) {
+	rd, err := url.Parse(productionRedis(t, e2eRedisDB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := testenv.NewProxy(t, rd.Host)
+	rd.Host = proxy.Addr()
+	s := stack{name: "production", production: true, env: map[string]string{
+		"SVC_DATABASE_URL": testenv.Postgres(t),
+		"SVC_REDIS_URL":    rd.String(),
+	}}
+	migrate(t, s)
+	api := s.startAPI(t)
+	a := s.newAccount(t)
+	if r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...); r.status != http.StatusOK {
+		t.Fatalf("GET /v1/account before the stall: %s", r)
+	}
+
+	proxy.Stall()
+	done := make(chan response, 8)
+	for range cap(done) { // the requests of the moment Redis stalls, at once
+		go func() {
+			done <- stallTimed(t, 3*time.Second, "GET /v1/account as Redis stalls", func() response {
+				return call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...)
+			})
+		}()
+	}
+	for range cap(done) {
+		if r := <-done; r.status != http.StatusOK {
+			t.Errorf("GET /v1/account as Redis stalls: %s, want 200", shorten(r.String(), 200))
+		}
+	}
+	for _, rq := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", "/v1/account", nil},
+		{"POST", "/v1/knowledge/faq", map[string]any{"items": []map[string]string{{"question": "Stalled?", "answer": "No."}}}},
+		{"GET", "/v1/knowledge", nil},
+	} {
+		r := stallTimed(t, 3*time.Second, rq.method+" "+rq.path+" while Redis stalls", func() response {
+			if rq.body == nil {
+				return call(t, rq.method, api.URL()+rq.path, bearer(a.key)...)
+			}
+			return callJSON(t, rq.method, api.URL()+rq.path, rq.body, bearer(a.key)...)
+		})
+		if r.status != http.StatusOK {
+			t.Errorf("%s %s while Redis stalls: %s, want 200", rq.method, rq.path, shorten(r.String(), 200))
+		}
+	}
+	ready := stallTimed(t, 8*time.Second, "GET /readyz while Redis stalls", func() response { return call(t, "GET", api.URL()+"/readyz") })
+	if ready.status != http.StatusOK || ready.body.str("checks.redis") != "degraded" || ready.body.str("checks.store") != "ok" {
+		t.Errorf("GET /readyz while Redis stalls: %s, want 200 with checks.redis degraded, checks.store ok", ready)
+	}
+
+	proxy.Restore()
+	waitLimitsInRedis(t, api, a.key)
+	if n := logCount(api.log, "request failed"); n != 0 {
+		t.Errorf("%d requests failed with an internal error while Redis stalled, want none", n)
+	}
+}
+
+// TestPostgresStall: Postgres stops answering without closing its connections. A call that needs
+// the store answers 503 service_unavailable with Retry-After within 15 s, never hangs or 500s,
+// and the API serves again once the database answers.
+func TestPostgresStall(t *testing.T) {
+	s, proxy := postgresViaProxy(t)
+	api := s.startAPI(t)
+	a := s.newAccount(t)
+	if r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...); r.status != http.StatusOK {
+		t.Fatalf("GET /v1/account before the stall: %s", r)
+	}
+
+	proxy.Stall()
+	paths := []string{"/v1/account", "/v1/knowledge", "/v1/conversations"}
+	done := make(chan response, len(paths))
+	for _, p := range paths {
+		go func() {
+			done <- stallTimed(t, 15*time.Second, "GET "+p+" while Postgres stalls", func() response {
+				return call(t, "GET", api.URL()+p, bearer(a.key)...)
+			})
+		}()
+	}
+	for range paths {
+		r := <-done
+		wantError(t, r, http.StatusServiceUnavailable, "service_unavailable")
+		if secs, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || secs < 1 {
+			t.Errorf("Retry-After %q while Postgres stalls, want whole seconds", r.header.Get("Retry-After"))
+		}
+	}
+	proxy.Restore()
+	waitFor(t, 30*time.Second, "the API to serve after Postgres answered again", func() (bool, string) {
+		r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...)
+		return r.status == http.StatusOK, r.String()
+	})
+	if n := logCount(api.log, "request failed"); n != 0 {
+		t.Errorf("%d requests failed with an internal error while Postgres stalled, want none", n)
+	}
 }

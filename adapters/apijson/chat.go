@@ -148,5 +148,9 @@ func DecodeCursor(s string) (conversation.Cursor, bool) {
 	if !ok || err != nil || id == "" {
 		return conversation.Cursor{}, false
 	}
-	return conversation.Cursor{CreatedAt: time.UnixMicro(micros).UTC(), ID: id}, true
+	created := time.UnixMicro(micros).UTC()
+	if queryTimeInRange("cursor", created) != nil {
+		return conversation.Cursor{}, false // no list has a row of that time: not a cursor it gave
+	}
+	return conversation.Cursor{CreatedAt: created, ID: id}, true
 }

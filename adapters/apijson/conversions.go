@@ -97,10 +97,29 @@ func ConversionsPeriod(get Params) (from, to time.Time, err error) {
 				return from, to, domain.Invalid(q.name, "%s must be a date (2026-11-01) or an RFC 3339 time", q.name)
 			}
 		}
+		if err := queryTimeInRange(q.name, t); err != nil {
+			return from, to, err
+		}
 		*q.dst = t
 	}
 	if from.IsZero() != to.IsZero() {
 		return from, to, domain.Invalid("from", "give both from and to, or neither (the current period)")
 	}
 	return from, to, nil
+}
+
+// The times a caller may give in a query or a cursor. Go reads years 0000 to 9999 and offsets of
+// up to a day, but the zero time (0001-01-01T00:00:00Z) stands for "not given", Postgres refuses
+// year 0 and the years before it, and no record of the service is older than the Unix epoch.
+var (
+	minQueryTime = time.Unix(0, 0).UTC()
+	maxQueryTime = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+)
+
+// queryTimeInRange refuses a time of parameter name outside minQueryTime..maxQueryTime.
+func queryTimeInRange(name string, t time.Time) error {
+	if t.Before(minQueryTime) || t.After(maxQueryTime) {
+		return domain.Invalid(name, "%s must be between 1970-01-01 and 9999-12-31", name)
+	}
+	return nil
 }

@@ -57,13 +57,14 @@ func timeParam(get Params, name string) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
-		return t, nil
+		return t, queryTimeInRange(name, t)
 	}
 	if t, err := time.Parse(time.DateOnly, v); err == nil {
-		return t, nil
+		return t, queryTimeInRange(name, t)
 	}
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
-		return time.Unix(n, 0).UTC(), nil
+		t := time.Unix(n, 0).UTC()
+		return t, queryTimeInRange(name, t)
 	}
 	return time.Time{}, domain.Invalid(name, "%s must be an RFC 3339 time, a date (YYYY-MM-DD) or unix seconds", name)
 }

@@ -90,6 +90,7 @@ var reasons = map[string]map[string]string{
 		"to must be after from":                                  "O fim deve vir depois do início.",
 		"kind is required (sale, lead, signup or booking)":       "Escolha o tipo: venda, lead, cadastro ou reserva.",
 		"%s must be a date (2026-11-01) or an RFC 3339 time":     "Dê uma data (2026-11-01) ou um horário RFC 3339.%.0[1]s",
+		"%s must be between 1970-01-01 and 9999-12-31":           "Dê uma data entre 1970-01-01 e 9999-12-31.%.0[1]s",
 		"give both from and to, or neither (the current period)": "Dê o início e o fim, ou nenhum dos dois (o período atual).",
 	},
 	"es": {
@@ -166,6 +167,7 @@ var reasons = map[string]map[string]string{
 		"to must be after from":                                               "El final debe ser posterior al inicio.",
 		"kind is required (sale, lead, signup or booking)":                    "Elige el tipo: venta, lead, registro o reserva.",
 		"%s must be a date (2026-11-01) or an RFC 3339 time":                  "Indica una fecha (2026-11-01) o una hora RFC 3339.%.0[1]s",
+		"%s must be between 1970-01-01 and 9999-12-31":                        "Indica una fecha entre 1970-01-01 y 9999-12-31.%.0[1]s",
 		"give both from and to, or neither (the current period)":              "Indica el inicio y el final, o ninguno (el periodo actual).",
 	},
 }

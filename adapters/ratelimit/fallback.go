@@ -25,6 +25,11 @@ const (
 	// probeTimeout bounds the one request that tries Redis again, so that a Redis that does not
 	// answer at all (rather than refusing) delays it by this much at most.
 	probeTimeout = 500 * time.Millisecond
+	// callTimeout bounds every other request's use of Redis, so that a Redis that stops answering
+	// without closing its connections (a network partition, a hung server) delays the requests of
+	// that moment by this much, not by the client's read timeouts and retries (about 10 s), before
+	// they fall back to memory. A Redis that answers takes well under a millisecond.
+	callTimeout = time.Second
 )
 
 // Fallback counts requests with Redis (shared by every replica) and, while Redis cannot be
@@ -114,12 +119,12 @@ func through[T any](ctx context.Context, f *Fallback, inRedis func(context.Conte
 		f.counted.Inc()
 		return inMemory()
 	}
-	rctx := ctx
+	timeout := callTimeout
 	if probe {
-		var cancel context.CancelFunc
-		rctx, cancel = context.WithTimeout(ctx, probeTimeout)
-		defer cancel()
+		timeout = probeTimeout
 	}
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	res, err := inRedis(rctx)
 	if err != nil && ctx.Err() == nil {
 		f.failed(err)

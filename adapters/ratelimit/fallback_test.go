@@ -209,6 +209,52 @@ func TestFallbackOneProbe(t *testing.T) {
 	}
 }
 
+// TestFallbackRedisStalls checks that a Redis that stops answering without refusing (its
+// connections kept open, no reply) holds a request for callTimeout at most, not the client's
+// read timeouts and retries: the request is counted in memory and the limiter is degraded.
+func TestFallbackRedisStalls(t *testing.T) {
+	clock := &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	limit := rl.Limit{Name: "test", Count: 100, Period: time.Minute}
+	for _, allow := range []func(f *Fallback) error{
+		func(f *Fallback) error { _, err := f.Allow(context.Background(), "s", limit); return err },
+		func(f *Fallback) error {
+			_, err := f.AllowAll(context.Background(), []rl.Check{{Subject: "s", Limit: limit}})
+			return err
+		},
+	} {
+		f := newFallback(stalled{}, NewMemory(clock), clock, zap.NewNop())
+		done := make(chan error, 1)
+		start := time.Now()
+		go func() { done <- allow(f) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("a request while Redis stalls: %v, want it counted in memory", err)
+			}
+			if took := time.Since(start); took > callTimeout+time.Second {
+				t.Errorf("a request waited %v for a stalled Redis, want at most about %v", took, callTimeout)
+			}
+		case <-time.After(callTimeout + 5*time.Second):
+			t.Fatalf("a request still waits for a stalled Redis after %v", callTimeout+5*time.Second)
+		}
+		if !f.Degraded() {
+			t.Error("not degraded after Redis stalled")
+		}
+	}
+}
+
+// stalled is a limiter that never answers: each call waits until its context ends.
+type stalled struct{}
+
+func (stalled) Allow(ctx context.Context, _ string, _ rl.Limit) (rl.Result, error) {
+	<-ctx.Done()
+	return rl.Result{}, ctx.Err()
+}
+
+func (s stalled) AllowAll(ctx context.Context, checks []rl.Check) ([]rl.Result, error) {
+	return allowEach(ctx, s, checks)
+}
+
 // blocking is a limiter whose first call waits to be released.
 type blocking struct {
 	entered, release chan struct{}

@@ -10,17 +10,20 @@ import (
 
 // Proxy forwards TCP connections from a loopback port of its own to a target, and can cut them:
 // Cut closes every connection and refuses new ones, which is what a restart of the target looks
-// like to its clients; Restore accepts again on the same port. It lets a test take a shared
+// like to its clients; Stall keeps every connection open and accepts new ones but forwards
+// nothing, which is what a network partition or a hung target looks like; Restore accepts (and
+// forwards) again. It lets a test take a shared
 // service (Postgres) away from the programs under test without touching the service.
 type Proxy struct {
 	t      testing.TB
 	target string
 	addr   string
 
-	mu    sync.Mutex
-	ln    net.Listener // nil while cut
-	conns map[net.Conn]struct{}
-	wg    sync.WaitGroup
+	mu      sync.Mutex
+	ln      net.Listener  // nil while cut
+	stalled chan struct{} // non-nil while stalled; closed by Restore
+	conns   map[net.Conn]struct{}
+	wg      sync.WaitGroup
 }
 
 // NewProxy starts a proxy to target (host:port) on a free loopback port. It stops when the test
@@ -43,7 +46,8 @@ func NewProxy(t testing.TB, target string) *Proxy {
 // Addr is the proxy's host:port.
 func (p *Proxy) Addr() string { return p.addr }
 
-// Cut closes the listener and every open connection: new connections are refused until Restore.
+// Cut closes the listener and every open connection (ending a Stall): new connections are refused
+// until Restore.
 func (p *Proxy) Cut() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -55,12 +59,30 @@ func (p *Proxy) Cut() {
 		_ = c.Close()
 		delete(p.conns, c)
 	}
+	if p.stalled != nil { // the writers waiting find their connections closed
+		close(p.stalled)
+		p.stalled = nil
+	}
 }
 
-// Restore accepts connections again, on the same port.
+// Stall stops forwarding: the bytes already sent and those sent from now on wait, connections stay
+// open and new ones are accepted, until Restore.
+func (p *Proxy) Stall() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stalled == nil {
+		p.stalled = make(chan struct{})
+	}
+}
+
+// Restore forwards again after Stall, and accepts connections again, on the same port, after Cut.
 func (p *Proxy) Restore() {
 	p.t.Helper()
 	p.mu.Lock()
+	if p.stalled != nil {
+		close(p.stalled)
+		p.stalled = nil
+	}
 	cut := p.ln == nil
 	p.mu.Unlock()
 	if !cut {
@@ -126,7 +148,7 @@ func (p *Proxy) forward(ln net.Listener, client net.Conn) {
 	for _, pair := range [][2]net.Conn{{upstream, client}, {client, upstream}} {
 		wg.Go(func() {
 			defer closeBoth()
-			_, _ = io.Copy(pair[0], pair[1]) // ends when either side closes, or Cut closes both
+			_, _ = io.Copy(stallWriter{p, pair[0]}, pair[1]) // ends when either side closes, or Cut closes both
 		})
 	}
 	wg.Wait()
@@ -144,4 +166,20 @@ func (p *Proxy) track(ln net.Listener, conns ...net.Conn) bool {
 		p.conns[c] = struct{}{}
 	}
 	return true
+}
+
+// stallWriter writes to w, waiting while its proxy is stalled.
+type stallWriter struct {
+	p *Proxy
+	w io.Writer
+}
+
+func (s stallWriter) Write(b []byte) (int, error) {
+	s.p.mu.Lock()
+	stalled := s.p.stalled
+	s.p.mu.Unlock()
+	if stalled != nil {
+		<-stalled
+	}
+	return s.w.Write(b)
 }

@@ -184,6 +184,10 @@ func Redis(cfg config.Config) (*redis.Client, func(), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("SVC_REDIS_URL: %w", err)
 	}
+	// The rate limiter bounds each call with its context (ratelimit.Fallback): without this the
+	// client waits out its own read timeouts and retries whatever the context says, and a Redis
+	// that stops answering holds every request of that moment for seconds.
+	opt.ContextTimeoutEnabled = true
 	c := redis.NewClient(opt)
 	return c, func() { _ = c.Close() }, nil
 }
