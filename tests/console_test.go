@@ -155,6 +155,16 @@ func testConsoleSignIn(t *testing.T, s stack) {
 		}
 	}
 
+	// The assets: the files of static/ only, never a listing or the templates beside them.
+	if p := b.get("/app/static/console.css"); p.status != http.StatusOK || !strings.HasPrefix(p.header.Get("Content-Type"), "text/css") {
+		t.Errorf("GET /app/static/console.css: %d %q", p.status, p.header.Get("Content-Type"))
+	}
+	for _, path := range []string{"/app/static/", "/app/static/../templates/layout.html", "/app/static/%2e%2e/templates/login.html"} {
+		if p := b.get(path); p.status != http.StatusNotFound || strings.Contains(p.body, "{{") || strings.Contains(p.body, "console.js</a>") {
+			t.Errorf("GET %s: %d, want 404 and no listing or template:\n%.300s", path, p.status, p.body)
+		}
+	}
+
 	// A wrong password shows the form again.
 	p = b.post("/app/login", "/app/login", url.Values{"email": {"lu@example.com"}, "password": {"wrong password!"}})
 	if p.status != http.StatusUnauthorized || !strings.Contains(p.body, `role="alert"`) || b.sessionCookie() != nil {
