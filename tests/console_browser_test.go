@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +73,12 @@ func TestConsoleBrowser(t *testing.T) {
 		t.Fatalf("the new key reads %q", secret)
 	}
 	consoleShot(t, ctx, "keys-created")
+	// Copy, where the Clipboard API is missing (a console on plain http other than localhost):
+	// the key is selected and copied the older way, never a button that does nothing.
+	runJS(t, ctx, "copy the key without the Clipboard API",
+		chromedp.Evaluate[chromedp.Void](`Object.defineProperty(navigator, "clipboard", {value: undefined, configurable: true})`),
+		chromedp.Click(chromedp.CSS(`button[data-copy="new-key"]`)))
+	waitJS(t, ctx, "the key selected", `window.getSelection().toString() === document.querySelector("#new-key").textContent`)
 	if r := call(t, "GET", base+"/v1/account", bearer(secret)...); r.status != http.StatusOK {
 		t.Fatalf("GET /v1/account with the new key: %s", r)
 	}
@@ -91,6 +98,10 @@ func TestConsoleBrowser(t *testing.T) {
 	row := `#key-` + keyID
 	runJS(t, ctx, "ask to turn Send without approval on", chromedp.Click(chromedp.CSS(row+` form[action$="/send-without-approval"] button`)))
 	waitJS(t, ctx, "the warning", `!!document.querySelector("#swa-warning [role=alert]")`)
+	// Focus on its confirmation, which reads the warning: a keyboard user is there, not at the
+	// page's top, and a screen reader says what it is about.
+	wantJS(t, ctx, "the confirmation focused, described by the warning", `document.activeElement === document.querySelector("#swa-warning input[name=confirm]") &&
+		document.getElementById(document.activeElement.getAttribute("aria-describedby")).textContent.includes("without waiting for your approval")`)
 	consoleShot(t, ctx, "keys-warning")
 	if swaOf(t, s, a.id, keyID) {
 		t.Fatal("Send without approval is on before the warning was confirmed")
@@ -190,6 +201,12 @@ func TestConsoleBrowser(t *testing.T) {
 	if p := plain.post("/app/brain", "/app/brain/crawl", url.Values{"url": {site.URL() + "/docs/"}}); p.status != http.StatusOK ||
 		!strings.Contains(p.body, fmt.Sprintf("%d pages read", len(siteInScope))) || !strings.Contains(p.body, site.URL()+"/docs/contact") {
 		t.Errorf("the crawl form without script: %d %.300q", p.status, p.body)
+	}
+
+	// Without script, a copy button would do nothing: it is hidden.
+	if p := plain.post("/app/keys", "/app/keys", url.Values{"name": {"no script"}}); p.status != http.StatusCreated ||
+		!regexp.MustCompile(`<button type="button" data-copy="new-key"[^>]* hidden>`).MatchString(p.body) {
+		t.Errorf("a new key without script: %d, the copy button not hidden:\n%.2000s", p.status, p.body)
 	}
 
 	// A conversation.
