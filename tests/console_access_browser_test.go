@@ -19,15 +19,7 @@ import (
 func TestConsoleAccessBrowser(t *testing.T) {
 	binaries(t) // -short skips here
 	chromium := chromiumPath(t)
-	s := newEmbedded(t)
-	api := s.startAPI(t)
-	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
-	configureAgent(t, api, a.key)
-	loadBrain(t, api, a.key)
-	if r := postChat(t, api, a.key, map[string]any{"message": "When do you open on Sunday?", "conversation_id": "order-42",
-		"customer_name": "Ana Lima"}); r.status != http.StatusOK {
-		t.Fatalf("POST /v1/chat: %s", r)
-	}
+	_, api, a := consoleBakery(t)
 	if r := callJSON(t, "POST", api.URL()+"/v1/webhooks", map[string]any{"url": "https://hooks.shop.example/x", "events": []string{"*"}},
 		bearer(a.key)...); r.status != http.StatusCreated {
 		t.Fatalf("POST /v1/webhooks: %s", r)

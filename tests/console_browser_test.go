@@ -24,15 +24,7 @@ import (
 func TestConsoleBrowser(t *testing.T) {
 	binaries(t) // -short skips here
 	chromium := chromiumPath(t)
-	s := newEmbedded(t)
-	api := s.startAPI(t, "SVC_ALLOW_PRIVATE_TARGETS", "true") // the site crawled is on loopback
-	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
-	configureAgent(t, api, a.key)
-	loadBrain(t, api, a.key)
-	if r := postChat(t, api, a.key, map[string]any{"message": "When do you open on Sunday?", "conversation_id": "order-42",
-		"customer_name": "Ana Lima"}); r.status != http.StatusOK {
-		t.Fatalf("POST /v1/chat: %s", r)
-	}
+	s, api, a := consoleBakery(t, "SVC_ALLOW_PRIVATE_TARGETS", "true") // the site crawled is on loopback
 	ctx := browser(t, chromium)
 	base := api.URL()
 
@@ -235,4 +227,21 @@ func TestConsoleBrowser(t *testing.T) {
 	waitJS(t, ctx, "the sign-in page", `location.pathname === "/app/login"`)
 	runJS(t, ctx, "the overview again", chromedp.Navigate(base+"/app/"))
 	waitJS(t, ctx, "sent to sign in", `location.pathname === "/app/login"`)
+}
+
+// consoleBakery starts an embedded svc-api with env whose account's owner signs in as
+// lu@example.com, its agent set up, its Brain loaded and a conversation (order-42, Ana Lima's)
+// answered; it returns the stack, the service and the account.
+func consoleBakery(t *testing.T, env ...string) (stack, *proc, account) {
+	t.Helper()
+	s := newEmbedded(t)
+	api := s.startAPI(t, env...)
+	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	configureAgent(t, api, a.key)
+	loadBrain(t, api, a.key)
+	if r := postChat(t, api, a.key, map[string]any{"message": "When do you open on Sunday?", "conversation_id": "order-42",
+		"customer_name": "Ana Lima"}); r.status != http.StatusOK {
+		t.Fatalf("POST /v1/chat: %s", r)
+	}
+	return s, api, a
 }
