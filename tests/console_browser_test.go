@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -23,15 +24,7 @@ import (
 func TestConsoleBrowser(t *testing.T) {
 	binaries(t) // -short skips here
 	chromium := chromiumPath(t)
-	s := newEmbedded(t)
-	api := s.startAPI(t, "SVC_ALLOW_PRIVATE_TARGETS", "true") // the site crawled is on loopback
-	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
-	configureAgent(t, api, a.key)
-	loadBrain(t, api, a.key)
-	if r := postChat(t, api, a.key, map[string]any{"message": "When do you open on Sunday?", "conversation_id": "order-42",
-		"customer_name": "Ana Lima"}); r.status != http.StatusOK {
-		t.Fatalf("POST /v1/chat: %s", r)
-	}
+	s, api, a := consoleBakery(t, "SVC_ALLOW_PRIVATE_TARGETS", "true") // the site crawled is on loopback
 	ctx := browser(t, chromium)
 	base := api.URL()
 
@@ -72,6 +65,12 @@ func TestConsoleBrowser(t *testing.T) {
 		t.Fatalf("the new key reads %q", secret)
 	}
 	consoleShot(t, ctx, "keys-created")
+	// Copy, where the Clipboard API is missing (a console on plain http other than localhost):
+	// the key is selected and copied the older way, never a button that does nothing.
+	runJS(t, ctx, "copy the key without the Clipboard API",
+		chromedp.Evaluate[chromedp.Void](`Object.defineProperty(navigator, "clipboard", {value: undefined, configurable: true})`),
+		chromedp.Click(chromedp.CSS(`button[data-copy="new-key"]`)))
+	waitJS(t, ctx, "the key selected", `window.getSelection().toString() === document.querySelector("#new-key").textContent`)
 	if r := call(t, "GET", base+"/v1/account", bearer(secret)...); r.status != http.StatusOK {
 		t.Fatalf("GET /v1/account with the new key: %s", r)
 	}
@@ -91,6 +90,10 @@ func TestConsoleBrowser(t *testing.T) {
 	row := `#key-` + keyID
 	runJS(t, ctx, "ask to turn Send without approval on", chromedp.Click(chromedp.CSS(row+` form[action$="/send-without-approval"] button`)))
 	waitJS(t, ctx, "the warning", `!!document.querySelector("#swa-warning [role=alert]")`)
+	// Focus on its confirmation, which reads the warning: a keyboard user is there, not at the
+	// page's top, and a screen reader says what it is about.
+	wantJS(t, ctx, "the confirmation focused, described by the warning", `document.activeElement === document.querySelector("#swa-warning input[name=confirm]") &&
+		document.getElementById(document.activeElement.getAttribute("aria-describedby")).textContent.includes("without waiting for your approval")`)
 	consoleShot(t, ctx, "keys-warning")
 	if swaOf(t, s, a.id, keyID) {
 		t.Fatal("Send without approval is on before the warning was confirmed")
@@ -192,6 +195,12 @@ func TestConsoleBrowser(t *testing.T) {
 		t.Errorf("the crawl form without script: %d %.300q", p.status, p.body)
 	}
 
+	// Without script, a copy button would do nothing: it is hidden.
+	if p := plain.post("/app/keys", "/app/keys", url.Values{"name": {"no script"}}); p.status != http.StatusCreated ||
+		!regexp.MustCompile(`<button type="button" data-copy="new-key"[^>]* hidden>`).MatchString(p.body) {
+		t.Errorf("a new key without script: %d, the copy button not hidden:\n%.2000s", p.status, p.body)
+	}
+
 	// A conversation.
 	runJS(t, ctx, "open the conversations", chromedp.Navigate(base+"/app/conversations"))
 	waitJS(t, ctx, "the list with its channel", `document.querySelector("#conversations").textContent.includes("Ana Lima") && document.querySelector("#conversations").textContent.includes("api")`)
@@ -218,4 +227,21 @@ func TestConsoleBrowser(t *testing.T) {
 	waitJS(t, ctx, "the sign-in page", `location.pathname === "/app/login"`)
 	runJS(t, ctx, "the overview again", chromedp.Navigate(base+"/app/"))
 	waitJS(t, ctx, "sent to sign in", `location.pathname === "/app/login"`)
+}
+
+// consoleBakery starts an embedded svc-api with env whose account's owner signs in as
+// lu@example.com, its agent set up, its Brain loaded and a conversation (order-42, Ana Lima's)
+// answered; it returns the stack, the service and the account.
+func consoleBakery(t *testing.T, env ...string) (stack, *proc, account) {
+	t.Helper()
+	s := newEmbedded(t)
+	api := s.startAPI(t, env...)
+	a := consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	configureAgent(t, api, a.key)
+	loadBrain(t, api, a.key)
+	if r := postChat(t, api, a.key, map[string]any{"message": "When do you open on Sunday?", "conversation_id": "order-42",
+		"customer_name": "Ana Lima"}); r.status != http.StatusOK {
+		t.Fatalf("POST /v1/chat: %s", r)
+	}
+	return s, api, a
 }

@@ -155,6 +155,16 @@ func testConsoleSignIn(t *testing.T, s stack) {
 		}
 	}
 
+	// The assets: the files of static/ only, never a listing or the templates beside them.
+	if p := b.get("/app/static/console.css"); p.status != http.StatusOK || !strings.HasPrefix(p.header.Get("Content-Type"), "text/css") {
+		t.Errorf("GET /app/static/console.css: %d %q", p.status, p.header.Get("Content-Type"))
+	}
+	for _, path := range []string{"/app/static/", "/app/static/../templates/layout.html", "/app/static/%2e%2e/templates/login.html"} {
+		if p := b.get(path); p.status != http.StatusNotFound || strings.Contains(p.body, "{{") || strings.Contains(p.body, "console.js</a>") {
+			t.Errorf("GET %s: %d, want 404 and no listing or template:\n%.300s", path, p.status, p.body)
+		}
+	}
+
 	// A wrong password shows the form again.
 	p = b.post("/app/login", "/app/login", url.Values{"email": {"lu@example.com"}, "password": {"wrong password!"}})
 	if p.status != http.StatusUnauthorized || !strings.Contains(p.body, `role="alert"`) || b.sessionCookie() != nil {
@@ -313,6 +323,8 @@ var consoleRoutes = []struct{ method, path string }{
 	{"GET", "/app/notifications"},
 	{"POST", "/app/notifications/push"},
 	{"POST", "/app/notifications/push/{push}/remove"},
+	{"GET", "/app/connections"},
+	{"POST", "/app/connections/{connection}/disconnect"},
 }
 
 // TestConsoleIsolation: signed out, every owner route sends to sign in; signed in as account A,
@@ -351,7 +363,19 @@ func testConsoleIsolation(t *testing.T, s stack) {
 	if betaPush == nil {
 		t.Fatal("B's notifications page lists no device")
 	}
-	ids := strings.NewReplacer("{key}", b.keyID, "{conversation}", "beta-conv", "{webhook}", hook.str("id"), "{event}", "evt_none",
+	// B's shop is connected through the site plugin.
+	const betaShop = "https://beta-shop.example"
+	back, err := url.Parse(approveHTTP(t, api, "beta@example.com", "another horse battery", api.URL()+"/cms/connect?"+
+		url.Values{"site": {betaShop}, "return": {betaShop + "/wp-admin/admin.php?page=svc"}, "state": {"s1"}}.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustOK(callJSON(t, "POST", api.URL()+"/cms/exchange", map[string]any{"code": back.Query().Get("svc_code"), "site": betaShop}), "POST /cms/exchange")
+	betaSite := regexp.MustCompile(`action="/app/connections/([^/"]+)/disconnect"`).FindStringSubmatch(beta.get("/app/connections").body)
+	if betaSite == nil {
+		t.Fatal("B's connected sites page lists no site")
+	}
+	ids := strings.NewReplacer("{connection}", betaSite[1], "{key}", b.keyID, "{conversation}", "beta-conv", "{webhook}", hook.str("id"), "{event}", "evt_none",
 		"{faq}", fmt.Sprint(betaFAQ[0]["id"]), "{push}", betaPush[1])
 
 	// Signed out: every owner route sends to the sign-in page (a POST with a valid CSRF token).
@@ -386,9 +410,10 @@ func testConsoleIsolation(t *testing.T, s stack) {
 			t.Errorf("A: %s %s: %d, want 404", r.method, path, p.status)
 		}
 	}
-	for _, path := range []string{"/app/keys", "/app/brain", "/app/conversations", "/app/webhooks", "/app/", "/app/agent", "/app/notifications"} {
+	for _, path := range []string{"/app/keys", "/app/brain", "/app/conversations", "/app/webhooks", "/app/", "/app/agent", "/app/notifications", "/app/connections"} {
 		p := a.get(path)
-		for _, secret := range []string{b.keyID, "beta-secret", "Beta Customer", "hooks.beta.example", "Beta Shoes", chatBusiness, chatEmail, "beta-push", betaPush[1]} {
+		for _, secret := range []string{b.keyID, "beta-secret", "Beta Customer", "hooks.beta.example", "Beta Shoes", chatBusiness, chatEmail, "beta-push", betaPush[1],
+			"beta-shop", betaSite[1]} {
 			if strings.Contains(p.body, secret) {
 				t.Errorf("A: GET %s shows B's %q", path, secret)
 			}
@@ -416,6 +441,9 @@ func testConsoleIsolation(t *testing.T, s stack) {
 	}
 	if swaOf(t, s, b.id, b.keyID) {
 		t.Error("A turned on Send without approval on B's key")
+	}
+	if !strings.Contains(beta.get("/app/connections").body, betaSite[1]) {
+		t.Error("A disconnected B's shop")
 	}
 	if faq := listOf(mustOK(call(t, "GET", api.URL()+"/v1/knowledge", bearer(b.key)...), "GET /v1/knowledge"), "faq"); len(faq) != 1 {
 		t.Errorf("B's FAQ after A's tries: %v", faq)

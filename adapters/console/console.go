@@ -12,8 +12,11 @@ package console
 
 import (
 	"embed"
+	"io/fs"
+	"mime"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -249,8 +252,27 @@ func (c *Console) notFound(ctx *gin.Context) {
 	c.errorPage(ctx, http.StatusNotFound, "error.not_found")
 }
 
-// static serves the embedded assets, cached for a day.
+// static serves the embedded assets, cached for a day: the files of static/ only (a path that
+// climbs out of it, /app/static/../templates/…, or names a directory is not found).
 func (c *Console) static(ctx *gin.Context) {
+	name := strings.TrimPrefix(ctx.Param("file"), "/")
+	if !fs.ValidPath(name) {
+		c.notFound(ctx)
+		return
+	}
+	b, err := fs.ReadFile(staticFiles, "static/"+name)
+	if err != nil {
+		c.notFound(ctx)
+		return
+	}
 	ctx.Header("Cache-Control", "public, max-age=86400")
-	ctx.FileFromFS("static"+ctx.Param("file"), http.FS(staticFiles))
+	ctx.Data(http.StatusOK, staticType(name), b)
+}
+
+// staticType is the Content-Type of an asset by its name.
+func staticType(name string) string {
+	if t := mime.TypeByExtension(path.Ext(name)); t != "" {
+		return t
+	}
+	return "application/octet-stream"
 }

@@ -3,15 +3,35 @@
 // inline script: the page's Content-Security-Policy allows scripts from this origin only.
 (function () {
   "use strict";
+  // The copy buttons need this script: without it they stay hidden.
+  document.querySelectorAll("[data-copy][hidden]").forEach(function (b) { b.hidden = false; });
   document.addEventListener("click", function (e) {
     var b = e.target.closest("[data-copy]");
     if (!b) return;
     var src = document.getElementById(b.getAttribute("data-copy"));
-    if (!src || !navigator.clipboard) return;
-    navigator.clipboard.writeText(src.textContent).then(function () {
-      var done = b.getAttribute("data-copied");
-      if (done) { b.textContent = done; }
-    });
+    if (!src) return;
+    var done = function () {
+      var said = b.getAttribute("data-copied");
+      if (said) { b.textContent = said; }
+    };
+    // Without the Clipboard API (a page on plain http other than localhost) or when it is
+    // refused: the text is selected and copied the older way; left selected if even that fails,
+    // so that the owner can copy it by hand.
+    var select = function () {
+      var range = document.createRange();
+      range.selectNodeContents(src);
+      var sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      var copied = false;
+      try { copied = document.execCommand("copy"); } catch (err) { copied = false; }
+      if (copied) { done(); }
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(src.textContent).then(done, select);
+    } else {
+      select();
+    }
   });
   document.addEventListener("submit", function (e) {
     var msg = e.target.getAttribute("data-confirm");
