@@ -84,8 +84,10 @@ func TestSvcAssistantOwnerRecords(t *testing.T) {
 	resp, err := client.Responses.New(mcCtx(t), responses.ResponseNewParams{
 		Model: "svc-assistant", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(question)},
 	})
-	if err != nil || resp.OutputText() != want {
-		t.Errorf("svc-assistant by the Responses API: %v, %v, want %q", resp, err, want)
+	if err != nil {
+		t.Errorf("svc-assistant by the Responses API: %s", mcErrString(err))
+	} else if got := resp.OutputText(); got != want {
+		t.Errorf("svc-assistant by the Responses API answers %q, want %q", got, want)
 	}
 
 	const instruction = "save a lead: Ana ana@example.com"
