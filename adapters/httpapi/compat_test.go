@@ -20,6 +20,7 @@ import (
 
 	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/accounts"
+	appassistant "github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
@@ -182,8 +183,11 @@ func newLimitedModelServer(t *testing.T, withUpstream bool, allow func(ratelimit
 	clock.EXPECT().Now().Return(testNow).AnyTimes()
 	engine := mock.NewMockReplier(ctrl)
 	engine.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "We open at seven."}, nil).AnyTimes()
+	records := mock.NewMockRecords(ctrl) // the owner has no records
+	records.EXPECT().List(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(nil, 0, nil).AnyTimes()
+	owner := appassistant.New(appassistant.Deps{Records: records, Clock: clock}, appassistant.Options{})
 	deps := compat.Deps{Engine: engine, Embedder: embedder{}, Tokens: words{}, Ledger: f.ledger, Profiles: f.profiles,
-		Brain: fakeBrain{}, Usage: d.usage, Clock: clock}
+		Brain: fakeBrain{}, Usage: d.usage, Clock: clock, Owner: owner}
 	if withUpstream {
 		deps.Upstream = f.up
 	}

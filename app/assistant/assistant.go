@@ -165,37 +165,11 @@ func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction,
 		it = s.interpretLocally(in, history, now)
 	}
 	// An e-mail to "me" goes to the owner's address; without one, the assistant asks for it.
-	it.Actions = assistant.Address(it.Actions, c.Account.OwnerEmail)
-	it = it.Checked()
-	actions := it.Actions
+	it = checked(it, c.Account)
 	r := Reply{Mode: in.Mode, ConversationID: in.ConversationID}
-	perm := assistant.Permissions{SendWithoutApproval: c.SendWithoutApproval, Image: in.Image}
-	var waiting []assistant.Action
-	pictures := 0
-	if it.Missing == "" {
-		for _, a := range actions {
-			d := assistant.Decide(in.Mode, a, perm)
-			if d.Verdict == assistant.Run && a.Type == assistant.Image {
-				if pictures++; pictures > 1 { // image allows one picture
-					d = assistant.Decision{Verdict: assistant.Block, Reason: assistant.NotAvailable}
-				}
-			}
-			switch d.Verdict {
-			case assistant.Run:
-				o, usage, err := s.runPaid(ctx, c.Account, a, now)
-				if err != nil {
-					return Reply{}, err
-				}
-				if usage != nil {
-					r.Usage = *usage
-				}
-				r.Actions = append(r.Actions, o)
-			case assistant.Wait:
-				waiting = append(waiting, a)
-			default:
-				r.Blocked = append(r.Blocked, assistant.Blocked{Action: a, Reason: d.Reason})
-			}
-		}
+	waiting, err := s.decide(ctx, c, in, it, &r, now)
+	if err != nil {
+		return Reply{}, err
 	}
 	r.Status = assistant.StatusOf(it.Missing != "" || !it.Understood() && in.Mode == assistant.Do, r.Actions, waiting, r.Blocked)
 	if r.Status == assistant.StatusNeedsInput && r.ConversationID == "" || in.NewConversation {
@@ -227,6 +201,76 @@ func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction,
 		}
 	}
 	return r, nil
+}
+
+// checked returns the interpretation with its e-mails to "me" addressed to the owner (without an
+// address, the assistant asks for it), asking for the first detail its actions lack.
+func checked(it assistant.Interpretation, acct account.Account) assistant.Interpretation {
+	it.Actions = assistant.Address(it.Actions, acct.OwnerEmail)
+	return it.Checked()
+}
+
+// decide lets the mode rules judge the interpretation's actions, unless a detail is missing: it
+// runs what may run at once (into r.Actions, and r.Usage when an action cost more than the
+// reply), refuses what may not (r.Blocked) and returns what waits for approval. In mode ask
+// nothing runs and nothing waits.
+func (s *Service) decide(ctx context.Context, c Caller, in assistant.Instruction, it assistant.Interpretation, r *Reply,
+	now time.Time) ([]assistant.Action, error) {
+	if it.Missing != "" {
+		return nil, nil
+	}
+	perm := assistant.Permissions{SendWithoutApproval: c.SendWithoutApproval, Image: in.Image}
+	var waiting []assistant.Action
+	pictures := 0
+	for _, a := range it.Actions {
+		d := assistant.Decide(in.Mode, a, perm)
+		if d.Verdict == assistant.Run && a.Type == assistant.Image {
+			if pictures++; pictures > 1 { // image allows one picture
+				d = assistant.Decision{Verdict: assistant.Block, Reason: assistant.NotAvailable}
+			}
+		}
+		switch d.Verdict {
+		case assistant.Run:
+			o, usage, err := s.runPaid(ctx, c.Account, a, now)
+			if err != nil {
+				return nil, err
+			}
+			if usage != nil {
+				r.Usage = *usage
+			}
+			r.Actions = append(r.Actions, o)
+		case assistant.Wait:
+			waiting = append(waiting, a)
+		default:
+			r.Blocked = append(r.Blocked, assistant.Blocked{Action: a, Reason: d.Reason})
+		}
+	}
+	return waiting, nil
+}
+
+// Answer answers message as the owner's assistant does in mode ask (spec 4.7 rule 1) when its
+// local command grammar reads it as a question about the owner's records or an instruction to
+// act: the same text as POST /v1/assistant in mode ask, in the language of the message (the
+// account's when it does not tell). It never acts and keeps nothing: an instruction gets what
+// mode ask says of it (refused, answer_only; or the question for a detail it lacks), and nothing
+// is charged (the caller charges its own reply). ok is false for a message the grammar reads as
+// neither (small talk, or not understood), which the caller answers its own way.
+func (s *Service) Answer(ctx context.Context, acct account.Account, prof profile.Profile, message string, now time.Time) (text string, ok bool, err error) {
+	in := assistant.Instruction{Message: message, Mode: assistant.Ask}
+	it := s.interpretLocally(in, nil, now)
+	if it.Query == nil && len(it.Actions) == 0 && it.Missing == "" {
+		return "", false, nil
+	}
+	it = checked(it, acct)
+	r := Reply{Mode: in.Mode}
+	waiting, err := s.decide(ctx, Caller{Account: acct}, in, it, &r, now)
+	if err != nil {
+		return "", false, err
+	}
+	if text, err = s.text(ctx, acct.ID, it, r, waiting, replyLang(in, prof), now); err != nil {
+		return "", false, err
+	}
+	return text, true, nil
 }
 
 // interpretLocally reads the message with the command grammar; an answer to a needs_input

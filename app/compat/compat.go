@@ -1,9 +1,9 @@
 // Package compat holds the use cases of the model-compatible endpoints (spec part 4.8): a reply
 // in the chat-completions or Responses form from model svc (a general model: the caller's
 // conversation goes to the upstream as it is) or svc-assistant (the account's own assistant,
-// answering only, from the business profile and the Brain), embeddings, and the usage statement
-// with its labels. Each reply and each embeddings request costs 1 interaction, charged only when
-// it succeeded.
+// answering only, from the owner's records, the business profile and the Brain), embeddings,
+// and the usage statement with its labels. Each reply and each embeddings request costs 1
+// interaction, charged only when it succeeded.
 package compat
 
 import (
@@ -60,6 +60,17 @@ type Brain interface {
 	State(ctx context.Context, accountID string) (knowledge.State, error)
 }
 
+// Owner is the account owner's own assistant (spec 4.7: app/assistant), as svc-assistant
+// answers: it only answers, never acts.
+type Owner interface {
+	// Answer answers message as the owner's assistant does in mode ask, when it reads it as a
+	// question about the owner's records or an instruction to act (which it does not carry out);
+	// ok is false for any other message. Nothing is charged.
+	Answer(ctx context.Context, acct account.Account, prof profile.Profile, message string, now time.Time) (text string, ok bool, err error)
+	// Records is what a model is told of the owner's latest records.
+	Records(ctx context.Context, accountID string) string
+}
+
 // Tokenizer counts tokens as the models do.
 type Tokenizer interface {
 	// Count returns the number of tokens of text.
@@ -84,6 +95,8 @@ type Deps struct {
 	Brain    Brain
 	Usage    ports.Usage
 	Clock    ports.Clock
+	// Owner is the owner's assistant, whose knowledge of the owner's records svc-assistant has.
+	Owner Owner
 }
 
 // Options tune the Service.

@@ -13,8 +13,10 @@ import (
 
 	"github.com/golang/mock/gomock"
 
+	appassistant "github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/assistant"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
@@ -111,6 +113,10 @@ type fixture struct {
 	ledger   *fakeLedger
 	brain    *fakeBrain
 	caller   Caller
+	// records are the owner's records the owner's assistant (app/assistant, the real one) reads,
+	// by type; it may save none (the mock has no Save).
+	records    map[assistant.Type][]assistant.Record
+	recordsErr error // what reading them fails with
 }
 
 var bakery = profile.Profile{BusinessName: "Padaria Lu", Languages: []string{"en"}, Channels: profile.AllOn,
@@ -129,8 +135,23 @@ func newFixture(t *testing.T, withUpstream bool) *fixture {
 		caller: Caller{Account: account.Account{ID: "acct_1", Plan: "starter"}, Labels: ledger.Labels{Source: "n8n", Workflow: "Orders"},
 			Usage: ledger.Usage{Period: ledger.PeriodAt(testNow), Limit: 100}},
 	}
+	f.records = map[assistant.Type][]assistant.Record{}
+	records := mock.NewMockRecords(ctrl)
+	records.EXPECT().List(gomock.Any(), "acct_1", gomock.Any(), gomock.Any()).DoAndReturn(
+		func(_ context.Context, _ string, t assistant.Type, limit int) ([]assistant.Record, int, error) {
+			if f.recordsErr != nil {
+				return nil, 0, f.recordsErr
+			}
+			rs := f.records[t]
+			if limit > 0 && len(rs) > limit {
+				return rs[:limit], len(rs), nil
+			}
+			return rs, len(rs), nil
+		}).AnyTimes()
+	owner := appassistant.New(appassistant.Deps{Records: records, Conversions: mock.NewMockConversions(ctrl),
+		Conversations: mock.NewMockConversations(ctrl), Clock: clock}, appassistant.Options{})
 	d := Deps{Engine: f.engine, Embedder: f.embedder, Tokens: words{}, Ledger: f.ledger, Profiles: fakeProfiles{bakery},
-		Brain: f.brain, Clock: clock}
+		Brain: f.brain, Owner: owner, Clock: clock}
 	if withUpstream {
 		d.Upstream = f.upstream
 	}
@@ -398,6 +419,7 @@ func TestTokensCountedWhenTheUpstreamGivesNone(t *testing.T) {
 
 func TestAssistantWithUpstream(t *testing.T) {
 	f := newFixture(t, true)
+	f.records[assistant.Task] = ownerTasks
 	f.upstream.EXPECT().Complete(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, req model.Request) (model.Response, error) {
 		if len(req.Tools) != 0 || req.ToolChoice != nil {
 			t.Errorf("tools sent: %+v", req.Tools)
@@ -406,6 +428,11 @@ func TestAssistantWithUpstream(t *testing.T) {
 		if sys.Role != model.RoleSystem || !strings.Contains(sys.Content, "Padaria Lu") || !strings.Contains(sys.Content, "Fridays.") ||
 			!strings.Contains(sys.Content, "Bakery since 1962.") || !strings.Contains(sys.Content, "lu@padaria.test") {
 			t.Errorf("system prompt %q", sys.Content)
+		}
+		// What the owner's assistant tells its model of the owner's records, with the answer-only rules.
+		if !strings.Contains(sys.Content, "The owner's latest records:\ntask (2):\n- Order flour from the mill") ||
+			!strings.Contains(sys.Content, "Fix the oven door") || !strings.Contains(sys.Content, "You only answer.") {
+			t.Errorf("system prompt %q lacks the owner's records or the answer-only rules", sys.Content)
 		}
 		rest := req.Messages[1:]
 		if len(rest) != 2 || rest[0].Content != "hello" || rest[1].Content != "gluten-free bread?" {

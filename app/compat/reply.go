@@ -11,6 +11,7 @@ import (
 
 	"github.com/svcagent/svc/app/ident"
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/actiontoken"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
@@ -38,6 +39,7 @@ type prepared struct {
 	engine   bool              // the built-in engine answers (svc-assistant without upstream)
 	textOnly bool              // the reply is text alone (svc-assistant with an upstream)
 	turn     conversation.Turn // the engine's turn
+	acct     account.Account   // whose records the owner's assistant answers about (svc-assistant)
 	asked    []model.Message   // the caller's messages, for counting tokens
 	askTools []model.Tool
 }
@@ -393,8 +395,9 @@ func affordable(c Caller, action ledger.Action) error {
 	return ledger.Check(c.Usage, cost)
 }
 
-// assistant prepares a reply of svc-assistant: the account's agent, answering only, from the
-// business profile and the Brain's matches for the last user message. Tools are ignored.
+// assistant prepares a reply of svc-assistant: the account's own assistant, answering only, from
+// the owner's records (Owner), the business profile and the Brain's matches for the last user
+// message. Tools are ignored.
 func (s *Service) assistant(ctx context.Context, c Caller, p *prepared, req model.Request) error {
 	acctID := c.Account.ID
 	prof, err := s.d.Profiles.Get(ctx, acctID)
@@ -434,7 +437,8 @@ func (s *Service) assistant(ctx context.Context, c Caller, p *prepared, req mode
 
 	req.Tools, req.ToolChoice = nil, nil
 	if s.d.Upstream != nil {
-		req.Messages = append([]model.Message{{Role: model.RoleSystem, Content: assistantPrompt(turn)}}, answerOnly(req.Messages)...)
+		prompt := assistantPrompt(turn, s.d.Owner.Records(ctx, acctID))
+		req.Messages = append([]model.Message{{Role: model.RoleSystem, Content: prompt}}, answerOnly(req.Messages)...)
 		p.req, p.textOnly = req, true
 		return nil
 	}
@@ -454,7 +458,7 @@ func (s *Service) assistant(ctx context.Context, c Caller, p *prepared, req mode
 	if n := len(turn.History); n > conversation.HistoryTurns {
 		turn.History = turn.History[n-conversation.HistoryTurns:]
 	}
-	p.req, p.engine, p.turn = req, true, turn
+	p.req, p.engine, p.turn, p.acct = req, true, turn, c.Account
 	return nil
 }
 
@@ -476,15 +480,24 @@ func answerOnly(msgs []model.Message) []model.Message {
 	return out
 }
 
-// engineReply asks the built-in engine. Its reply is plain text: open links written out, cut at the
-// token limit (finish reason length).
+// engineReply answers svc-assistant without an upstream: the owner's assistant answers what its
+// command grammar reads as a question about the owner's records or an instruction to act (as in
+// mode ask: it does not act), and the built-in engine anything else. The reply is plain text:
+// open links written out, cut at the token limit (finish reason length).
 func (s *Service) engineReply(ctx context.Context, p *prepared) (model.Response, error) {
-	draft, err := s.d.Engine.Reply(ctx, p.turn)
+	text, owner, err := s.d.Owner.Answer(ctx, p.acct, p.turn.Profile, p.turn.Message, p.created)
 	if err != nil {
 		return model.Response{}, err
 	}
-	text, actions := actiontoken.Parse(draft.Text, actiontoken.Site{})
-	text = strings.TrimSpace(actiontoken.Render(text, actions, conversation.ChannelMessaging, actiontoken.Site{}))
+	if !owner {
+		draft, err := s.d.Engine.Reply(ctx, p.turn)
+		if err != nil {
+			return model.Response{}, err
+		}
+		var actions []actiontoken.Action
+		text, actions = actiontoken.Parse(draft.Text, actiontoken.Site{})
+		text = strings.TrimSpace(actiontoken.Render(text, actions, conversation.ChannelMessaging, actiontoken.Site{}))
+	}
 	resp := model.Response{Message: model.Message{Role: model.RoleAssistant, Content: text}, FinishReason: model.FinishStop}
 	if cut, ok := s.d.Tokens.Truncate(text, p.req.MaxTokens); ok {
 		resp.Message.Content, resp.FinishReason = cut, model.FinishLength

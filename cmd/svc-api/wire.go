@@ -22,6 +22,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
@@ -60,6 +61,7 @@ var common = wire.NewSet(
 	wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)),
 	wire.Bind(new(assistant.Profiles), new(*profiles.Service)),
 	wire.Bind(new(assistant.Brain), new(*knowledge.Brain)),
+	wire.Bind(new(compat.Owner), new(*assistant.Service)),
 	boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"),
 	wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)),
 	plugins.New, wire.Struct(new(plugins.Deps), "*"),

@@ -29,6 +29,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/chat"
+	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/knowledge"
@@ -176,7 +177,6 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	mailboxes := store.NewMailboxes(db)
@@ -201,6 +201,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, assistantService, usage, system)
 	storeWidgets := store.NewWidgets(db)
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
@@ -441,7 +442,6 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	mailboxes := store.NewMailboxes(db)
@@ -466,6 +466,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, client)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, assistantService, usage, system)
 	storeWidgets := store.NewWidgets(db)
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
@@ -705,7 +706,6 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	mailboxes := store.NewMailboxes(db)
@@ -730,6 +730,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, assistantService, usage, system)
 	storeWidgets := store.NewWidgets(db)
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
@@ -970,7 +971,6 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	inprocOptions := boot.InprocOptions(cfg)
 	queue := inproc.New(processor, inprocOptions, log)
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, usage, system)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	mailboxes := store.NewMailboxes(db)
@@ -995,6 +995,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, client)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	compatService := boot.UpstreamCompat(cfg, client, ledger, service, brain, assistantService, usage, system)
 	storeWidgets := store.NewWidgets(db)
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
@@ -1233,24 +1234,6 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
-	connections := store.NewConnections(db)
-	whatsappOptions := boot.WhatsAppOptions(cfg)
-	whatsappClient := whatsapp.New(whatsappOptions, log)
-	telegramOptions := boot.TelegramOptions(cfg)
-	telegramClient := telegram.New(telegramOptions, log)
-	messengers := boot.Messengers(whatsappClient, telegramClient)
-	messagingAgent := boot.ChannelAgent(agent)
-	messagingDeps := messaging.Deps{
-		Accounts:      storeAccounts,
-		Connections:   connections,
-		Conversations: conversations,
-		Knowledge:     storeKnowledge,
-		Vault:         aesgcm,
-		Messengers:    messengers,
-		Agent:         messagingAgent,
-	}
-	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	mailboxes := store.NewMailboxes(db)
@@ -1275,6 +1258,24 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, assistantService, usage, system)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	whatsappClient := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(whatsappClient, telegramClient)
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         messagingAgent,
+	}
+	messagingService := messaging.New(messagingDeps)
 	storeWidgets := store.NewWidgets(db)
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
@@ -1525,24 +1526,6 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamCompat(cfg, openaiClient, ledger, service, brain, usage, system)
-	connections := store.NewConnections(db)
-	whatsappOptions := boot.WhatsAppOptions(cfg)
-	whatsappClient := whatsapp.New(whatsappOptions, log)
-	telegramOptions := boot.TelegramOptions(cfg)
-	telegramClient := telegram.New(telegramOptions, log)
-	messengers := boot.Messengers(whatsappClient, telegramClient)
-	messagingAgent := boot.ChannelAgent(agent)
-	messagingDeps := messaging.Deps{
-		Accounts:      storeAccounts,
-		Connections:   connections,
-		Conversations: conversations,
-		Knowledge:     storeKnowledge,
-		Vault:         aesgcm,
-		Messengers:    messengers,
-		Agent:         messagingAgent,
-	}
-	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	mailboxes := store.NewMailboxes(db)
@@ -1567,6 +1550,24 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, openaiClient)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	compatService := boot.UpstreamCompat(cfg, openaiClient, ledger, service, brain, assistantService, usage, system)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	whatsappClient := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(whatsappClient, telegramClient)
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         messagingAgent,
+	}
+	messagingService := messaging.New(messagingDeps)
 	storeWidgets := store.NewWidgets(db)
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
@@ -1816,24 +1817,6 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, usage, system)
-	connections := store.NewConnections(db)
-	whatsappOptions := boot.WhatsAppOptions(cfg)
-	whatsappClient := whatsapp.New(whatsappOptions, log)
-	telegramOptions := boot.TelegramOptions(cfg)
-	telegramClient := telegram.New(telegramOptions, log)
-	messengers := boot.Messengers(whatsappClient, telegramClient)
-	messagingAgent := boot.ChannelAgent(agent)
-	messagingDeps := messaging.Deps{
-		Accounts:      storeAccounts,
-		Connections:   connections,
-		Conversations: conversations,
-		Knowledge:     storeKnowledge,
-		Vault:         aesgcm,
-		Messengers:    messengers,
-		Agent:         messagingAgent,
-	}
-	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	mailboxes := store.NewMailboxes(db)
@@ -1858,6 +1841,24 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	compatService := boot.BuiltinCompat(cfg, engine, embedder, ledger, service, brain, assistantService, usage, system)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	whatsappClient := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(whatsappClient, telegramClient)
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         messagingAgent,
+	}
+	messagingService := messaging.New(messagingDeps)
 	storeWidgets := store.NewWidgets(db)
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
@@ -2108,24 +2109,6 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	nudges := events.NewNudges()
 	relay := events.NewRelay(watched, queue, system, nudges)
-	compatService := boot.UpstreamCompat(cfg, openaiClient, ledger, service, brain, usage, system)
-	connections := store.NewConnections(db)
-	whatsappOptions := boot.WhatsAppOptions(cfg)
-	whatsappClient := whatsapp.New(whatsappOptions, log)
-	telegramOptions := boot.TelegramOptions(cfg)
-	telegramClient := telegram.New(telegramOptions, log)
-	messengers := boot.Messengers(whatsappClient, telegramClient)
-	messagingAgent := boot.ChannelAgent(agent)
-	messagingDeps := messaging.Deps{
-		Accounts:      storeAccounts,
-		Connections:   connections,
-		Conversations: conversations,
-		Knowledge:     storeKnowledge,
-		Vault:         aesgcm,
-		Messengers:    messengers,
-		Agent:         messagingAgent,
-	}
-	messagingService := messaging.New(messagingDeps)
 	records := store.NewRecords(db)
 	approvals := store.NewApprovals(db)
 	mailboxes := store.NewMailboxes(db)
@@ -2150,6 +2133,24 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, openaiClient)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
+	compatService := boot.UpstreamCompat(cfg, openaiClient, ledger, service, brain, assistantService, usage, system)
+	connections := store.NewConnections(db)
+	whatsappOptions := boot.WhatsAppOptions(cfg)
+	whatsappClient := whatsapp.New(whatsappOptions, log)
+	telegramOptions := boot.TelegramOptions(cfg)
+	telegramClient := telegram.New(telegramOptions, log)
+	messengers := boot.Messengers(whatsappClient, telegramClient)
+	messagingAgent := boot.ChannelAgent(agent)
+	messagingDeps := messaging.Deps{
+		Accounts:      storeAccounts,
+		Connections:   connections,
+		Conversations: conversations,
+		Knowledge:     storeKnowledge,
+		Vault:         aesgcm,
+		Messengers:    messengers,
+		Agent:         messagingAgent,
+	}
+	messagingService := messaging.New(messagingDeps)
 	storeWidgets := store.NewWidgets(db)
 	widgetsDeps := widgets.Deps{
 		Widgets:       storeWidgets,
@@ -2276,7 +2277,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, wire.Bind(new(httpapi.ConnectPages), new(*console.Console)), boot.MCPOptions, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, wire.Bind(new(httpapi.ConnectPages), new(*console.Console)), boot.MCPOptions, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), wire.Bind(new(compat.Owner), new(*assistant.Service)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.

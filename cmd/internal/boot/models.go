@@ -37,11 +37,12 @@ func ModelReplier(cfg config.Config, up *openai.Client) *chat.ModelReplier {
 }
 
 // BuiltinCompat assembles the model-compatible endpoints without an upstream: svc answers 503
-// model_unavailable, svc-assistant is the built-in engine and the embeddings are the built-in
+// model_unavailable, svc-assistant is the owner's assistant (o: its command grammar, for the
+// owner's records) and the built-in engine, and the embeddings are the built-in
 // embedder's (the Brain's own).
 func BuiltinCompat(cfg config.Config, e *local.Engine, emb *local.Embedder, l *accounts.Ledger, p *profiles.Service,
-	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *compat.Service {
-	d := compatDeps(l, p, b, u, clock)
+	b *knowledge.Brain, o compat.Owner, u ports.Usage, clock ports.Clock) *compat.Service {
+	d := compatDeps(l, p, b, o, u, clock)
 	d.Engine, d.Embedder = e, emb
 	d.Tokens = tokens.NewLazy() // the built-in engine's process mostly answers POST /v1/chat
 	return compat.New(d, compat.Options{UpstreamModel: cfg.ModelName})
@@ -53,12 +54,12 @@ func BuiltinCompat(cfg config.Config, e *local.Engine, emb *local.Embedder, l *a
 // request or input given as token ids asks for it, which spares the relay's process the
 // encoding's 24 MB of heap (and the collector's headroom over them) until then.
 func UpstreamCompat(cfg config.Config, up *openai.Client, l *accounts.Ledger, p *profiles.Service,
-	b *knowledge.Brain, u ports.Usage, clock ports.Clock) *compat.Service {
-	d := compatDeps(l, p, b, u, clock)
+	b *knowledge.Brain, o compat.Owner, u ports.Usage, clock ports.Clock) *compat.Service {
+	d := compatDeps(l, p, b, o, u, clock)
 	d.Upstream, d.Embedder, d.Tokens = up, up, tokens.NewLazy()
 	return compat.New(d, compat.Options{UpstreamModel: cfg.ModelName})
 }
 
-func compatDeps(l *accounts.Ledger, p *profiles.Service, b *knowledge.Brain, u ports.Usage, clock ports.Clock) compat.Deps {
-	return compat.Deps{Ledger: l, Profiles: p, Brain: b, Usage: u, Clock: clock}
+func compatDeps(l *accounts.Ledger, p *profiles.Service, b *knowledge.Brain, o compat.Owner, u ports.Usage, clock ports.Clock) compat.Deps {
+	return compat.Deps{Ledger: l, Profiles: p, Brain: b, Owner: o, Usage: u, Clock: clock}
 }
