@@ -99,10 +99,11 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 	b.sim = slices.Grow(b.sim[:0], len(s.chunk))[:len(s.chunk)]
 	sim := b.sim
 	clear(sim)
-	// all: the query's features, then its synonyms, then the compounds of its words found with
-	// them all.
+	// all: the query's features, then its synonyms, then the compounds of its words and the
+	// parts of its words written as one found with them all.
 	all := append(append(b.all[:0], raw...), s.m.expand(q, raw)...)
 	all = append(all, s.m.compounds(q, all)...)
+	all = append(all, s.m.splits(q, all)...)
 	b.all = all
 	if len(all) > len(raw) {
 		b.all = s.m.weigh(b.all, all) // in place: weigh reads each feature before writing it
