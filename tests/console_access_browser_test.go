@@ -50,6 +50,12 @@ func TestConsoleAccessBrowser(t *testing.T) {
 	// showing a ring that stands out from what is around it, and reaches the page's end.
 	runJS(t, ctx, "open the keys page", chromedp.Navigate(base+"/app/keys"))
 	waitJS(t, ctx, "the keys page", `!!document.querySelector("#keys")`)
+	// Each row's buttons say which key they act on (the many "Revoke"s are not alike to a screen reader).
+	wantJS(t, ctx, "every key's buttons described by its name", `[...document.querySelectorAll("#keys tbody button")].length > 0 &&
+		[...document.querySelectorAll("#keys tbody button")].every(b => {
+			const ds = (b.getAttribute("aria-describedby") || "").split(" ").map(id => document.getElementById(id));
+			return ds.length > 0 && ds.every(d => d && b.closest("tr").contains(d)) && ds.map(d => d.textContent).join("").includes("svc_live_");
+		})`)
 	want := evaluate[int](t, ctx, "the controls", `document.querySelectorAll("a[href], button:not([hidden]), input:not([type=hidden]), select, textarea").length`)
 	seen := map[string]bool{}
 	for i := 0; i <= want; i++ {
