@@ -68,6 +68,11 @@ func testConsoleFormErrors(t *testing.T, s stack) {
 		checkFormError(t, p, "faq-q", "faq-question-error", "Escreva a pergunta.", nil)
 		p = b.get("/app/conversions?" + url.Values{"lang": {"es"}, "from": {"ayer"}, "to": {"2026-11-02"}}.Encode())
 		checkFormError(t, p, "from", "period-from-error", "Indica una fecha (2026-11-01) o una hora RFC 3339.", nil)
+		// The language links keep the page's query: the period the owner was reading.
+		p = b.get("/app/conversions?" + url.Values{"from": {"2026-11-01"}, "to": {"2026-11-02"}}.Encode())
+		if !strings.Contains(p.body, `href="?from=2026-11-01&amp;lang=pt&amp;to=2026-11-02"`) {
+			t.Errorf("the PT link does not keep the period:\n%s", p.body)
+		}
 		b.get("/app/keys?lang=en")
 	})
 

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -64,6 +65,18 @@ type view struct {
 	Path    string
 	Data    any
 	form    *formState // the form refused, if any (forms.go)
+	query   url.Values // the page's query, which the language links keep
+}
+
+// LangHref is the address of this page in lang: its query (a conversion report's period, a
+// list's cursor) with lang set.
+func (v view) LangHref(lang string) string {
+	q := url.Values{}
+	for k, vs := range v.query {
+		q[k] = vs
+	}
+	q.Set("lang", lang)
+	return "?" + q.Encode()
 }
 
 // T returns the page's words for key, with args filled in (fmt verbs); the key itself when the
@@ -135,7 +148,7 @@ func (c *Console) renderIn(ctx *gin.Context, lang string, status int, name strin
 		return
 	}
 	v := view{Lang: lang, msgs: catalog[lang], Page: name, CSRF: c.CSRFField(ctx), Token: c.CSRFToken(ctx),
-		Path: ctx.Request.URL.Path, Data: data}
+		Path: ctx.Request.URL.Path, Data: data, query: ctx.Request.URL.Query()}
 	if m, ok := data.(map[string]any); ok {
 		v.form, _ = m[formKey].(*formState)
 	}
