@@ -135,7 +135,10 @@ func reply(turn conversation.Turn, lim limits) string {
 			break
 		}
 	}
-	asked := knowledge.AskedDetails(turn.Message)
+	var asked knowledge.Detail
+	if !p.Contact.Empty() {
+		asked = knowledge.AskedDetails(turn.Message)
+	}
 	detail, hasDetail := contactAnswer(ph, p.Contact, business, asked)
 	if h, ok := best(turn.Hits, turn.Message, lim); ok {
 		a := answer(h, turn.Message)
@@ -391,25 +394,16 @@ func answer(h knowledge.Hit, question string) string {
 	return text
 }
 
-// dontKnow says plainly that the engine does not know, and how to reach the business.
+// dontKnow says plainly that the engine does not know, and how to reach the business: its
+// e-mail and phone, else its address, and its hours (contactAnswer), or that the customer may
+// leave a message when it has no way to be reached.
 func dontKnow(ph *phrases, c profile.Contact, business string) string {
-	var ways []string
-	for _, w := range [...]string{c.Email, c.Phone} {
-		if w = strings.TrimSpace(w); w != "" {
-			ways = append(ways, w)
-		}
-	}
 	parts := []string{ph.dontKnow}
-	switch addr := strings.TrimSpace(c.Address); {
-	case len(ways) > 0:
-		parts = append(parts, fmt.Sprintf(ph.reach, business, strings.Join(ways, ph.or)))
-	case addr != "":
-		parts = append(parts, fmt.Sprintf(ph.visit, business, addr))
-	default:
+	if strings.TrimSpace(c.Email+c.Phone+c.Address) == "" {
 		parts = append(parts, fmt.Sprintf(ph.leave, business))
 	}
-	if h := strings.TrimRight(strings.TrimSpace(c.Hours), "."); h != "" {
-		parts = append(parts, fmt.Sprintf(ph.hours, h))
+	if ways, ok := contactAnswer(ph, c, business, knowledge.DetailReach|knowledge.DetailHours); ok {
+		parts = append(parts, ways)
 	}
 	return strings.Join(parts, " ")
 }
