@@ -38,7 +38,7 @@ type Config struct {
 	Profiling           bool          `env:"SVC_PROFILING" envDefault:"false"`
 	DatabaseURL         string        `env:"SVC_DATABASE_URL" envDefault:"sqlite://data/svc.db"`
 	RedisURL            string        `env:"SVC_REDIS_URL"`
-	PublicURL           string        `env:"SVC_PUBLIC_URL" envDefault:"http://localhost:8080"`
+	PublicURL           string        `env:"SVC_PUBLIC_URL"` // localPublicURL(HTTPAddr) when unset
 	LogLevel            string        `env:"SVC_LOG_LEVEL" envDefault:"info"`
 	Env                 string        `env:"SVC_ENV" envDefault:"dev"`
 	AllowPrivateTargets bool          `env:"SVC_ALLOW_PRIVATE_TARGETS" envDefault:"false"`
@@ -104,10 +104,27 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	if _, set := environ["SVC_METRICS_ADDR"]; !set {
 		c.MetricsAddr = DefaultMetricsAddr // a default the library would also put in for an empty value
 	}
+	if _, set := environ["SVC_PUBLIC_URL"]; !set {
+		c.PublicURL = localPublicURL(c.HTTPAddr)
+	}
 	if err := c.validate(); err != nil {
 		return Config{}, fmt.Errorf("configuration: %w", err)
 	}
 	return c, nil
+}
+
+// localPublicURL is the address of a service listening on addr as seen from the same machine:
+// http://localhost:<port> for any host or none, http://<host>:<port> for one address. A malformed
+// addr is left to validate, which names SVC_HTTP_ADDR.
+func localPublicURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return "http://localhost:8080"
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // Names lists every variable Config reads, sorted.

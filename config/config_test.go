@@ -14,6 +14,27 @@ func lookup(m map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }
 
+func TestPublicURLFollowsHTTPAddr(t *testing.T) {
+	for _, tc := range []struct{ addr, public, want string }{
+		{":8080", "", "http://localhost:8080"},
+		{":18080", "", "http://localhost:18080"},
+		{"0.0.0.0:9000", "", "http://localhost:9000"},
+		{"[::]:9000", "", "http://localhost:9000"},
+		{"127.0.0.1:9000", "", "http://127.0.0.1:9000"},
+		{"[::1]:9000", "", "http://[::1]:9000"},
+		{":18080", "https://svc.example.com", "https://svc.example.com"},
+	} {
+		env := map[string]string{"SVC_HTTP_ADDR": tc.addr}
+		if tc.public != "" {
+			env["SVC_PUBLIC_URL"] = tc.public
+		}
+		c, err := Load(lookup(env))
+		if err != nil || c.PublicURL != tc.want {
+			t.Errorf("SVC_HTTP_ADDR=%s SVC_PUBLIC_URL=%q: PublicURL %q (%v), want %q", tc.addr, tc.public, c.PublicURL, err, tc.want)
+		}
+	}
+}
+
 func TestLoadDefaults(t *testing.T) {
 	c, err := Load(lookup(nil))
 	if err != nil {
