@@ -71,6 +71,16 @@ var detailPhrases = map[Detail][]string{
 		"entrar em contato", "falar convosco", "falar com voces", "vossos contactos", "vossos contatos",
 		"contactarles", "contactaros", "contactar con ustedes", "ponerme en contacto", "datos de contacto",
 		"comunicarme con ustedes",
+		// Asking for a person rather than the agent: the ways to reach one are the answer.
+		"talk to a human", "speak to a human", "speak with a human", "talk with a human", "chat with a human",
+		"chat to a human", "talk to a person", "speak to a person", "speak with a person", "talk to someone",
+		"speak to someone", "speak with someone", "talk with someone", "real person", "real human",
+		"human agent", "live agent", "live person", "talk to an agent", "speak to an agent", "speak with an agent",
+		"talk to a representative", "speak to a representative", "talk to staff", "speak to staff",
+		"falar com uma pessoa", "falar com alguem", "falar com um humano", "falar com um operador",
+		"falar com um funcionario", "falar com um assistente", "pessoa real", "atendimento humano",
+		"hablar con una persona", "hablar con alguien", "hablar con un humano", "hablar con un agente",
+		"hablar con un operador", "persona real", "atencion humana",
 	},
 }
 
@@ -89,6 +99,8 @@ var detailQuestions = map[string]Detail{
 	"phone": DetailPhone, "phone number": DetailPhone, "telefone": DetailPhone, "telefono": DetailPhone,
 	"email": DetailEmail, "e mail": DetailEmail, "correo": DetailEmail,
 	"contact": DetailReach, "contacts": DetailReach, "contacto": DetailReach, "contactos": DetailReach, "contato": DetailReach,
+	"human": DetailReach, "a human": DetailReach, "agent": DetailReach, "operator": DetailReach, "representative": DetailReach,
+	"humano": DetailReach, "um humano": DetailReach, "un humano": DetailReach, "operador": DetailReach, "agente": DetailReach,
 }
 
 // openWords are the words by which a question asks whether or when the business is open or

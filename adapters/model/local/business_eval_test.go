@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -31,15 +32,15 @@ type business struct{ evalset.Business }
 // expectedReply is one reply that answers a question (evalset.Expected).
 type expectedReply = evalset.Expected
 
-func loadBusinesses(t testing.TB) businessSet {
+func loadBusinesses(t testing.TB, path string) businessSet {
 	t.Helper()
-	raw, err := os.ReadFile(businessFile)
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var s businessSet
 	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatalf("decode %s: %v", businessFile, err)
+		t.Fatalf("decode %s: %v", path, err)
 	}
 	return s
 }
@@ -281,12 +282,13 @@ func cmpOr(a, b string) string {
 // TestEvalBusinesses prints the built-in engine's figures on the small-Brain set, per split
 // (businesses 1–3 tuned on, 4–6 held out, 7–10 a second held-out set written later). It runs with SVC_EVAL=1 (make eval);
 // SVC_EVAL_VERBOSE=1 lists every question with its reply; SVC_EVAL_DEBUG=1 with it, under each
-// question, the hit best chose and every hit's scores and fields (good: an expected reply).
+// question, the hit best chose and every hit's scores and fields (good: an expected reply);
+// SVC_EVAL_BUSINESSES=<file> reads another file of the set's shape instead.
 func TestEvalBusinesses(t *testing.T) {
 	if os.Getenv("SVC_EVAL") == "" {
 		t.Skip("prints figures and checks nothing: make eval runs it (SVC_EVAL=1)")
 	}
-	s := loadBusinesses(t)
+	s := loadBusinesses(t, cmpOr(os.Getenv("SVC_EVAL_BUSINESSES"), businessFile)) // or another file of the set's shape
 	if os.Getenv("SVC_EVAL_SWEEP") != "" {
 		// Every MinScore from 0.10 to 0.40 (MinConfidence as shipped): right, wrong (wrong
 		// answers and answers to questions the Brain does not answer) and "I don't know" to
@@ -304,7 +306,14 @@ func TestEvalBusinesses(t *testing.T) {
 		}
 		return
 	}
-	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "held-out-9"} {
+	splits := []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "held-out-9"}
+	for _, b := range s.Businesses { // and another file's own
+
+		if !slices.Contains(splits, b.Split) {
+			splits = append(splits, b.Split)
+		}
+	}
+	for _, split := range splits {
 		if !evalSplit(split) {
 			continue
 		}
@@ -322,7 +331,7 @@ func TestEvalBusinesses(t *testing.T) {
 // little under the figures reached (testdata/eval/README.md), on every split (the second
 // held-out split's floors were set after it had served to validate the day's changes).
 func TestEvalBusinessesRegression(t *testing.T) {
-	s := loadBusinesses(t)
+	s := loadBusinesses(t, businessFile)
 	for _, c := range []struct {
 		split                 string
 		questions             int
@@ -367,7 +376,7 @@ func BenchmarkBusinessReply(b *testing.B) {
 		vec  []float32
 	}
 	var qs []asked
-	for _, biz := range loadBusinesses(b).Businesses {
+	for _, biz := range loadBusinesses(b, businessFile).Businesses {
 		if biz.Split != "tune" && biz.Split != "held-out" {
 			continue // the six Brains the README's costs were measured on
 		}
@@ -397,7 +406,7 @@ func BenchmarkBusinessIndex(b *testing.B) {
 		faqs []knowledge.FAQ
 	}
 	var parts []brainParts
-	for _, biz := range loadBusinesses(b).Businesses {
+	for _, biz := range loadBusinesses(b, businessFile).Businesses {
 		if biz.Split != "tune" && biz.Split != "held-out" {
 			continue // the six Brains the README's costs were measured on
 		}
