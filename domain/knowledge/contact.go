@@ -112,7 +112,7 @@ var detailQuestions = map[string]Detail{
 var (
 	openWords = []string{"open", "opens", "opened", "close", "closes", "closed",
 		"abre", "abrem", "aberto", "aberta", "abertos", "abertas", "fecham", "fechado", "fechada", "fechados", "funcionam",
-		"abren", "abierto", "abierta", "abiertos", "cierra", "cierran", "cerrado", "cerrada", "cerrados"}
+		"abren", "abris", "abres", "abierto", "abierta", "abiertos", "cierra", "cierran", "cerrais", "cierras", "cerrado", "cerrada", "cerrados"}
 	whenWords = []string{"when", "what time", "today", "tonight", "tomorrow", "weekend", "weekends",
 		"monday", "mondays", "tuesday", "tuesdays", "wednesday", "wednesdays", "thursday", "thursdays", "friday", "fridays",
 		"saturday", "saturdays", "sunday", "sundays",

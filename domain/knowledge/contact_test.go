@@ -14,6 +14,7 @@ func TestAskedDetails(t *testing.T) {
 		{"Abrem ao domingo?", DetailHours},
 		{"A que horas fecha a loja?", DetailHours},
 		{"¿Abren los sábados?", DetailHours},
+		{"a qué hora abrís los sábados?", DetailHours},
 		{"horário?", DetailHours},
 		{"What's your phone number?", DetailPhone},
 		{"Can I call you?", DetailPhone},

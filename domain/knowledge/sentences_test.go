@@ -51,6 +51,7 @@ func TestCues(t *testing.T) {
 			{"meu filho pode fazer o exame?", cueLeave},
 			{"quão rápido vocês chegam", cueDuration},
 			{"com quanta antecedência tenho de marcar", cueDuration},
+			{"as encomendas demoram muito", cueDuration},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
@@ -61,6 +62,7 @@ func TestCues(t *testing.T) {
 			{"¿mi hijo puede venir?", cueLeave},
 			{"qué tan rápido llegan", cueDuration},
 			{"con cuánta antelación hay que reservar", cueDuration},
+			{"cuánto tardan los muebles a medida", cueDuration},
 		},
 	}
 	for lang, cases := range asked {

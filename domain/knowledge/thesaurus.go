@@ -55,7 +55,7 @@ track, tracking, status, where is my order
 refund, refunds, money back, reimburse, reimbursement
 return, returns, send back, bring back
 exchange, swap, replace, replacement
-damaged, broken, faulty, defective, not working
+damaged, broken, faulty, defective, not working, scratched, dented, cracked
 fix, repair, repairs, mend, service, servicing
 discount, discounts, promo, promotion, coupon, voucher code, code, deal, sale
 gift card, gift voucher, gift certificate, voucher, present
@@ -133,7 +133,7 @@ encomenda, encomendas, pedido, comprar, compra
 entrega, entregas, envio, envios, enviar, entregar, portes, pacote
 devolução, devoluções, devolver, reembolso, reembolsar, dinheiro de volta
 troca, trocas, trocar, substituir
-estragado, partido, avariado, defeito, danificado
+estragado, partido, avariado, defeito, danificado, riscado, amolgado, rachado
 arranjar, reparar, reparação, consertar, conserto, revisao
 desconto, descontos, promoção, promoções, cupao, codigo
 vale, vales, vale oferta, cartao oferta, presente, oferecer
@@ -170,7 +170,7 @@ documento, documentos, papéis, papeis, identidade, rg, passaporte
 remédio, remédios, medicamento, medicamentos, medicação, receita, receitas
 mulher, mulheres, feminino, feminina, meninas, moças
 seguro, seguros, seguradora, convênio, convênios, plano de saúde
-sinal, depósito, caução, adiantamento, pagar adiantado
+sinal, depósito, caução, adiantamento, pagar adiantado, adiantado, antecipadamente
 pequeno almoco
 fatura, recibo
 conta, login, entrar, palavra passe
@@ -202,7 +202,7 @@ pedido, pedidos, compra, comprar
 entrega, entregas, envio, envios, enviar, paquete
 devolución, devoluciones, devolver, regresar, reembolso, reembolsar, dinero de vuelta
 cambio, cambios, cambiar, sustituir
-roto, rota, estropeado, defectuoso, danado, no funciona
+roto, rota, estropeado, defectuoso, dañado, no funciona, rayado, arañado, golpeado
 arreglar, reparar, reparación, arreglo
 descuento, descuentos, promoción, promociones, cupon, codigo, oferta
 bono regalo, tarjeta regalo, vale, regalo, regalar
@@ -238,7 +238,7 @@ equipaje, maletas, maleta, mochila, mochilas
 medicamento, medicamentos, medicación, medicina, medicinas, pastillas, receta, recetas
 mujer, mujeres, femenino, femenina, chicas, señoras
 seguro, seguros, aseguradora, aseguradoras, mutua, póliza
-depósito, señal, seña, anticipo, adelanto, fianza, pago por adelantado
+depósito, señal, seña, anticipo, adelanto, fianza, pago por adelantado, por adelantado, adelantado
 desayuno
 factura, recibo
 cuenta, login, iniciar sesión, contrasena
