@@ -166,8 +166,12 @@ func isDontKnow(reply string) bool {
 	return false
 }
 
-// judge reports whether a reply is one of the expected ones (evalset.Business.Judge).
+// judge reports whether a reply is one of the expected ones (evalset.Business.Judge); the
+// apology's ways to reach the business are no answer from the profile.
 func (b business) judge(reply string, want []expectedReply) bool {
+	if isDontKnow(reply) {
+		want = slices.DeleteFunc(slices.Clone(want), func(w expectedReply) bool { return w.Profile != "" })
+	}
 	return b.Judge(reply, want)
 }
 
