@@ -295,6 +295,13 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		ix.facts[i] = askedBy(" "+ix.questions[i]+" ", cueWords[ix.faq.lang]) | statedCue(f.Answer)
 	}
 	ix.sents = newSentenceMatcher(ix.chunks, corpus.String(), stem)
+	if ix.sents != nil {
+		texts := slices.Clone(ix.sents.text)
+		for _, f := range faqs {
+			texts = append(texts, f.Question, f.Answer)
+		}
+		ix.sents.phrasal = ix.sents.m.phrasalVerbs(texts)
+	}
 	ix.indexVectors(docs, faqs)
 	for _, c := range ix.chunks {
 		ix.chars += Hit{Kind: KindChunk, Chunk: c}.chars()
@@ -479,8 +486,12 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	if n == 0 {
 		return nil, nil
 	}
-	known, unknown := ix.lookup(Tokens(query))
 	q := ix.faq.parse(query)
+	terms := Tokens(query)
+	if ix.sents != nil {
+		terms = withoutPhrasalTerms(q, terms, ix.sents.phrasal)
+	}
+	known, unknown := ix.lookup(terms)
 
 	// BM25 of every entry, and the most any entry could score.
 	buf := searchBufs.Get().(*searchBuf)

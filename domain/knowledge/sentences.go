@@ -45,6 +45,9 @@ type sentenceMatcher struct {
 	// heading is, of each sentence, its chunk's title's index among the sentences; -1 for a
 	// title, or a sentence of a chunk without one.
 	heading []int32
+	// phrasal are the phrasal verbs the Brain writes, in its sentences and FAQ items
+	// (phrasalVerbs; set by NewIndex).
+	phrasal map[string]struct{}
 }
 
 // newSentenceMatcher indexes the sentences of the chunks, each chunk's title as one of its
@@ -90,6 +93,7 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 	// The words of the customer's story before the clause that asks ("my mom lives in charlotte,
 	// can you get flowers to her??") that no sentence holds are not weighed against the sentences.
 	raw = s.m.withoutStory(q, raw)
+	raw = withoutPhrasal(q, raw, s.phrasal)
 	own := s.m.weigh(b.own, raw)
 	b.own = own
 	if len(own) == 0 {

@@ -41,6 +41,23 @@ holiday, holidays, public holiday, bank holiday
 address, location, located, directions, find you, street
 near, nearby, close by, next to, around the corner
 usa, united states, united states of america, america
+uk, united kingdom, britain, great britain, england, scotland, wales
+france, eu, europe, european union
+germany, eu, europe, european union
+ireland, eu, europe, european union
+spain, eu, europe, european union
+portugal, eu, europe, european union
+italy, eu, europe, european union
+netherlands, holland, eu, europe, european union
+belgium, eu, europe, european union
+austria, eu, europe, european union
+denmark, eu, europe, european union
+sweden, eu, europe, european union
+finland, eu, europe, european union
+poland, eu, europe, european union
+greece, eu, europe, european union
+luxembourg, eu, europe, european union
+czechia, czech republic, eu, europe, european union
 parking, park, car park, parking lot, garage
 bus, train, metro, subway, tube, tram, public transport, transit
 accessible, accessibility, wheelchair, disabled, disability, step free, lift, elevator, ramp
@@ -108,6 +125,20 @@ online, website, web, internet, virtual, live stream
 tour, guided, excursion, outing
 `,
 	"pt": `
+frança, europa, união europeia
+alemanha, europa, união europeia
+irlanda, europa, união europeia
+espanha, europa, união europeia
+itália, europa, união europeia
+holanda, países baixos, europa, união europeia
+bélgica, europa, união europeia
+áustria, europa, união europeia
+dinamarca, europa, união europeia
+suécia, europa, união europeia
+finlândia, europa, união europeia
+polónia, polônia, europa, união europeia
+grécia, europa, união europeia
+luxemburgo, europa, união europeia
 preco, precos, custo, custos, custa, custam, valor, tarifa, taxa, quanto custa
 barato, barata, economico, acessivel
 caro, cara
@@ -177,6 +208,20 @@ conta, login, entrar, palavra passe
 online, site, internet, virtual, direto
 `,
 	"es": `
+francia, europa, unión europea
+alemania, europa, unión europea
+irlanda, europa, unión europea
+portugal, europa, unión europea
+italia, europa, unión europea
+holanda, países bajos, europa, unión europea
+bélgica, europa, unión europea
+austria, europa, unión europea
+dinamarca, europa, unión europea
+suecia, europa, unión europea
+finlandia, europa, unión europea
+polonia, europa, unión europea
+grecia, europa, unión europea
+luxemburgo, europa, unión europea
 precio, precios, coste, costo, cuesta, cuestan, tarifa, tarifas, importe, cuanto cuesta, cuanto vale
 barato, barata, economico, asequible
 caro, cara

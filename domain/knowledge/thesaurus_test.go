@@ -100,3 +100,39 @@ func TestSplitPhrase(t *testing.T) {
 		}
 	}
 }
+
+// TestCountryRegion checks that a country a question names finds the region its Brain names
+// ("shipping to France" and "EU delivery"), in each language, and that one country is no other
+// ("France" finds no "Germany").
+func TestCountryRegion(t *testing.T) {
+	for _, c := range []struct {
+		lang, page, query, want string
+	}{
+		{"en", "UK delivery costs £3.95. EU delivery costs £9.95. Gift wrap is free.",
+			"how much is delivery to France?", "EU delivery costs £9.95."},
+		{"en", "UK delivery costs £3.95. EU delivery costs £9.95. Gift wrap is free.",
+			"how much is delivery to england", "UK delivery costs £3.95."},
+		{"pt", "Enviamos para Portugal e para a Europa. O envio para a Europa custa 12 euros. O envio em Portugal custa 4 euros.",
+			"quanto custa o envio para a Alemanha?", "O envio para a Europa custa 12 euros."},
+		{"es", "Enviamos a España y a Europa. El envío a Europa cuesta 15 euros. El envío en España cuesta 4 euros.",
+			"cuánto cuesta el envío a Francia?", "El envío a Europa cuesta 15 euros."},
+	} {
+		ix := NewIndex(pageDocs([]Page{{URL: "https://shop.example/shipping", Title: "Shipping", Content: c.page}}), nil, lightStemmer{}, nil)
+		hits := ix.Search(c.query, nil, 1)
+		if len(hits) == 0 || hits[0].Sentence != c.want {
+			t.Errorf("%s %q: hits %+v, want the sentence %q", c.lang, c.query, hits, c.want)
+		}
+	}
+	m := clinicIndex(lightStemmer{}).sents.m
+	for _, f := range m.expand(m.parse("do you ship to france"), m.textFeatures("do you ship to france")) {
+		if f.key == "wgermany" {
+			t.Errorf("france is expanded with germany")
+		}
+	}
+	s := thesauri["en"]
+	for _, g := range s.words[Tokens("france")[0]] {
+		if slices.Contains(s.groups[g], "germany") {
+			t.Errorf("france and germany share a group: %q", s.groups[g])
+		}
+	}
+}

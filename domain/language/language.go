@@ -209,6 +209,9 @@ var words = func() map[string]scores {
 		umas uns da dos das na nas num numa nos pra com mais muito muita agora amanha hoje ontem
 		encomenda morada loja qual`, pt, 3)
 	add(`o os e`, pt, 1)
+	// "do" (of the) is as common in Portuguese as the English verb: "podemos reunir antes do
+	// casamento para falar do dia?" is no English.
+	add(`do`, pt, 2)
 	add(`usted ustedes gracias hola buenos buenas noches adios hasta cuanto cuesta cuales cual
 		donde estan envio envios envian hacen tienen tiene tengo tenemos puedo puede pueden
 		quisiera quiero necesito ayuda eso esto ese esa estoy son mi mis su sus nuestro nuestra

@@ -20,8 +20,11 @@ func TestDetect(t *testing.T) {
 		{"Can I change the delivery address of my order?", "en"},
 		{"Is there parking near the shop?", "en"},
 		{"THE WEBSITE IS NOT LOADING", "en"},
+		{"do u deliver on sundays", "en"},
+		{"what do I do if my order is late?", "en"},
 
 		// Portuguese (Brazil and Portugal)
+		{"o carro do meu pai", "pt"},
 		{"olá", "pt"},
 		{"Oi", "pt"},
 		{"bom dia", "pt"},
@@ -124,6 +127,21 @@ func TestSupported(t *testing.T) {
 	for i := range want {
 		if Supported[i] != want[i] {
 			t.Fatalf("Supported = %v, want %v", Supported, want)
+		}
+	}
+}
+
+// TestDetectPortugueseDo: Portuguese "do" (of the) is no English "do": a Portuguese question
+// holding it twice is not taken for English (a tie gives the business's language).
+func TestDetectPortugueseDo(t *testing.T) {
+	for _, tt := range []struct{ text, fallback, want string }{
+		{"podemos reunir antes do casamento para falar do dia?", "pt", "pt"},
+		{"qual o preço do corte do cabelo", "pt", "pt"},
+		{"do you deliver?", "pt", "en"},
+		{"what do I do now", "pt", "en"},
+	} {
+		if got := Detect(tt.text, tt.fallback); got != tt.want {
+			t.Errorf("Detect(%q, %q) = %q, want %q", tt.text, tt.fallback, got, tt.want)
 		}
 	}
 }

@@ -19,7 +19,7 @@ type Set struct {
 // questions labelled by what answers them.
 type Business struct {
 	Name    string `json:"name"`
-	Split   string `json:"split"` // "tune", "held-out", "tune-2" (more to tune on), "held-out-2", "held-out-3", "held-out-4" (written later, blind; tuned on since the next blind ones took over), "held-out-5", "held-out-6", "held-out-7", "held-out-8" or "held-out-9" (blind: they validate each round)
+	Split   string `json:"split"` // "tune", "held-out", "tune-2" (more to tune on), "held-out-2", "held-out-3", "held-out-4" (written later, blind; tuned on since the next blind ones took over), "tune-3" (new kinds of businesses, round 21), "held-out-5", "held-out-6", "held-out-7", "held-out-8" or "held-out-9" (blind: they validate each round)
 	Profile struct {
 		BusinessName string   `json:"business_name"`
 		Languages    []string `json:"languages"`
@@ -44,12 +44,15 @@ type Business struct {
 	} `json:"questions"`
 }
 
-// Expected is one reply that answers a question: an FAQ item's answer, or a passage of a page
-// (its open token) that contains a phrase.
+// Expected is one reply that answers a question: an FAQ item's answer, a passage of a page
+// (its open token) that contains a phrase, or a reply from the profile (naming no page) that
+// holds a phrase of its contact details (a question only the profile answers: "do you have a
+// phone number?", "I want to talk to a human").
 type Expected struct {
 	FAQ      string `json:"faq"`
 	Page     string `json:"page"`
 	Contains string `json:"contains"`
+	Profile  string `json:"profile"`
 }
 
 // Load reads a file of the set's shape.
@@ -78,6 +81,10 @@ func (b Business) Judge(reply string, want []Expected) bool {
 			}
 		case w.Page != "":
 			if strings.Contains(reply, "[OPEN:"+w.Page+"]") && holds(reply, w.Contains) {
+				return true
+			}
+		case w.Profile != "":
+			if !strings.Contains(reply, "[OPEN:") && holds(reply, w.Profile) {
 				return true
 			}
 		}
