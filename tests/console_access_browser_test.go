@@ -86,6 +86,49 @@ func TestConsoleAccessBrowser(t *testing.T) {
 	waitJS(t, ctx, "the content focused", `document.activeElement === document.querySelector("main")`)
 }
 
+// TestConsoleExpiredFormBrowser: in headless Chromium, a form of a tab left open while the
+// owner signed out and in again in another (its CSRF token no longer holds) is not lost: sending
+// it shows the page that says it had expired, accessible on a desktop and on a phone, with what
+// was typed; "Send it again" saves it.
+func TestConsoleExpiredFormBrowser(t *testing.T) {
+	binaries(t) // -short skips here
+	chromium := chromiumPath(t)
+	_, api, _ := consoleBakery(t)
+	ctx := browser(t, chromium)
+	base := api.URL()
+	consoleSignIn(t, ctx, base, "lu@example.com", "correct horse battery")
+
+	runJS(t, ctx, "open the Brain", chromedp.Navigate(base+"/app/brain"))
+	waitJS(t, ctx, "the FAQ form", `!!document.querySelector("#faq-q")`)
+	runJS(t, ctx, "type an FAQ item",
+		chromedp.SendKeys(chromedp.CSS("#faq-q"), "Do you bake spelt bread on Fridays?"),
+		chromedp.SendKeys(chromedp.CSS("#faq-a"), "Yes, spelt loaves come out of the oven at 8am on Fridays."))
+	// Another tab signs out and in again: this tab's token no longer holds.
+	runJS(t, ctx, "sign out and in again elsewhere", chromedp.Evaluate[chromedp.Void](`(async () => {
+		const token = html => new DOMParser().parseFromString(html, "text/html").querySelector("input[name=csrf_token]").value;
+		const post = (path, form) => fetch(path, {method: "POST", body: new URLSearchParams(form), redirect: "manual"});
+		const overview = await (await fetch("/app/")).text();
+		await post("/app/logout", {csrf_token: token(overview)});
+		const login = await (await fetch("/app/login")).text();
+		await post("/app/login", {csrf_token: token(login), email: "lu@example.com", password: "correct horse battery"});
+		window.svcElsewhere = true;
+	})()`))
+	waitJS(t, ctx, "signed out and in elsewhere", `window.svcElsewhere === true`)
+	submit(t, ctx, "send the FAQ form", chromedp.Click(chromedp.CSS(`form[action="/app/brain/faq"] button[type=submit]`)))
+	waitJS(t, ctx, "the expired page", `document.querySelector("h1").textContent.includes("This form had expired") && !!document.querySelector("#expired-form")`)
+	wantJS(t, ctx, "what was typed, listed", `document.querySelector("#expired-typed").textContent.includes("spelt bread on Fridays")`)
+	for _, width := range []int64{1280, 390} {
+		runJS(t, ctx, "the window", chromedp.EmulateViewport(width, 900))
+		if problems := evaluate[string](t, ctx, "check the expired page", accessCheck); problems != "" {
+			t.Errorf("the expired page at %d px:\n%s", width, problems)
+		}
+	}
+	runJS(t, ctx, "the window", chromedp.EmulateViewport(1280, 900))
+	consoleShot(t, ctx, "expired")
+	submit(t, ctx, "send it again", chromedp.Click(chromedp.CSS(`#expired-form button[type=submit]`)))
+	waitJS(t, ctx, "the FAQ item saved", `location.pathname === "/app/brain" && document.querySelector("#faq-list").textContent.includes("spelt bread on Fridays")`)
+}
+
 // accessCheck lists (one a line) what the page in view gets wrong, or "".
 const accessCheck = `(() => {
 const out = [];

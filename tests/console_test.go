@@ -3,6 +3,7 @@ package tests
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -714,4 +715,96 @@ Since 1962.</textarea>`, `name="greeting-pt-br"`, `name="suggestions-en"`, `valu
 	if after := agent().String(); after != before {
 		t.Errorf("refused forms changed the agent:\n%s\n%s", before, after)
 	}
+}
+
+func TestConsoleExpiredForm(t *testing.T) { onStacks(t, testConsoleExpiredForm) }
+
+// testConsoleExpiredForm: the CSRF cookie lasts as long as the sign-in session, and a new one
+// comes with each sign-in; a form of the console whose token no longer holds (the cookie cleared,
+// a sign-in or sign-out in another tab) is not lost: the owner gets a page that says the form had
+// expired, keeps what was typed, and sends it again with a fresh token. A request from elsewhere
+// gets the plain refusal.
+func testConsoleExpiredForm(t *testing.T, s stack) {
+	api := s.startAPI(t)
+	consoleOwner(t, s, "Padaria Lu", "lu@example.com", "correct horse battery")
+	b := newOwnerBrowser(t, api.URL())
+	site := []string{"Origin", api.URL()}
+	u, _ := url.Parse(api.URL())
+	dropCSRF := func() { b.c.Jar.SetCookies(u, []*http.Cookie{{Name: "svc_csrf", Value: "", Path: "/", MaxAge: -1}}) }
+
+	// The sign-in page, left open until its token no longer holds: shown again with the e-mail.
+	stale := b.token("/app/login")
+	dropCSRF()
+	p := b.do(http.MethodPost, "/app/login", url.Values{"email": {"lu@example.com"}, "password": {"correct horse battery"}, "csrf_token": {stale}}, site...)
+	if p.status != http.StatusForbidden || !strings.Contains(p.body, `value="lu@example.com"`) || !strings.Contains(p.body, "The sign-in page had expired") ||
+		strings.Contains(p.body, "correct horse battery") || !csrfInput.MatchString(p.body) || b.sessionCookie() != nil {
+		t.Errorf("an expired sign-in: %d, want 403 with the sign-in form again, the e-mail kept, no session\n%s", p.status, p.body)
+	}
+
+	// Signing in gives a new CSRF cookie, as long-lived as the session (7 days).
+	before := b.token("/app/login")
+	b.signIn("lu@example.com", "correct horse battery")
+	home := b.get("/app/")
+	var cookie *http.Cookie
+	for _, c := range (&http.Response{Header: home.header}).Cookies() {
+		if c.Name == "svc_csrf" {
+			cookie = c
+		}
+	}
+	if cookie == nil || cookie.MaxAge != 7*24*3600 {
+		t.Errorf("the CSRF cookie after sign-in: %v, want a new one with Max-Age 604800 (the session's 7 days)", cookie)
+	}
+	// A form of a tab opened before the sign-in: its token no longer holds, what it carried is
+	// kept and sent again with a fresh token, and it is saved.
+	form := url.Values{"question": {"Do you bake <b>rye</b> on Sundays?"}, "answer": {"Yes, from 8 \"o'clock\"."}, "csrf_token": {before}}
+	p = b.do(http.MethodPost, "/app/brain/faq", form, append(site, "Referer", api.URL()+"/app/brain")...)
+	if p.status != http.StatusForbidden || !strings.Contains(p.body, `id="expired-form"`) || !strings.Contains(p.body, "This form had expired") {
+		t.Fatalf("an expired form: %d, want 403 with the page that sends it again\n%s", p.status, p.body)
+	}
+	if !strings.Contains(p.body, `href="/app/brain"`) {
+		t.Errorf("the expired page does not go back to the form's page /app/brain\n%s", p.body)
+	}
+	again := hiddenFields(t, p.body, "expired-form")
+	if again.Get("question") != form.Get("question") || again.Get("answer") != form.Get("answer") || again.Get("csrf_token") == before || again.Get("csrf_token") == "" {
+		t.Fatalf("the form to send again: %v, want what was typed and a fresh token", again)
+	}
+	if p := b.do(http.MethodPost, "/app/brain/faq", again, site...); p.status >= 400 {
+		t.Fatalf("sent again: %d\n%s", p.status, p.body)
+	}
+	if !strings.Contains(b.get("/app/brain").body, "Do you bake &lt;b&gt;rye&lt;/b&gt; on Sundays?") {
+		t.Errorf("the FAQ item sent again is not on the Brain page")
+	}
+
+	// The same form without this site's Origin or Referer, or from another site: the refusal.
+	for _, h := range [][]string{nil, {"Origin", "https://evil.example"}} {
+		form.Set("csrf_token", before)
+		p := b.do(http.MethodPost, "/app/brain/faq", form, h...)
+		if p.status != http.StatusForbidden || strings.Contains(p.body, "expired-form") || strings.Contains(p.body, "rye") {
+			t.Errorf("a stale form with %v: %d, want 403 without the form sent again\n%s", h, p.status, p.body)
+		}
+	}
+
+	// A tab's form after signing out in another: nothing saved, and the page says to sign in.
+	tok := b.token("/app/brain")
+	b.do(http.MethodPost, "/app/logout", url.Values{"csrf_token": {tok}}, site...)
+	form.Set("csrf_token", tok)
+	p = b.do(http.MethodPost, "/app/brain/faq", form, site...)
+	if p.status != http.StatusForbidden || !strings.Contains(p.body, "after you signed out") || strings.Contains(p.body, "expired-form") {
+		t.Errorf("a form after sign-out: %d, want 403 saying to sign in again\n%s", p.status, p.body)
+	}
+}
+
+// hiddenFields reads the fields of the form id on page.
+func hiddenFields(t *testing.T, page, id string) url.Values {
+	t.Helper()
+	start := strings.Index(page, `id="`+id+`"`)
+	end := strings.Index(page[max(start, 0):], "</form>")
+	if start < 0 || end < 0 {
+		t.Fatalf("no form %s in\n%s", id, page)
+	}
+	out := url.Values{}
+	for _, m := range regexp.MustCompile(`<input type="hidden" name="([^"]+)" value="([^"]*)"`).FindAllStringSubmatch(page[start:start+end], -1) {
+		out.Add(html.UnescapeString(m[1]), html.UnescapeString(m[2]))
+	}
+	return out
 }

@@ -211,6 +211,27 @@ func edgeInvalid(t *testing.T, what string, r response, param string) {
 	}
 }
 
+// mcpRefused checks r, /mcp's refusal of a POST: no 5xx, a JSON body under 4,000 bytes, either a
+// JSON-RPC 2.0 error response (400, -32700, -32600 or -32601) or the error envelope. It says
+// whether r was one of them.
+func mcpRefused(t *testing.T, what string, r response) bool {
+	t.Helper()
+	if r.body != nil && r.body["jsonrpc"] != nil {
+		code, _ := r.body.num("error.code")
+		if r.status != http.StatusBadRequest || r.body["jsonrpc"] != "2.0" || !slices.Contains([]float64{-32700, -32600, -32601}, code) ||
+			r.body.str("error.message") == "" || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
+			t.Errorf("%s: %s, want 400 with a JSON-RPC error response", what, shorten(r.String(), 300))
+			return false
+		}
+		if _, ok := r.body["id"]; !ok {
+			t.Errorf("%s: %s, a JSON-RPC error response without id", what, shorten(r.String(), 300))
+		}
+		return true
+	}
+	edgeCheck(t, what, r, false)
+	return r.status >= 400 && r.body != nil
+}
+
 // TestEdgeInputs runs the generator on both stacks.
 func TestEdgeInputs(t *testing.T) {
 	for _, env := range stacks {
@@ -355,6 +376,81 @@ func TestEdgeInputs(t *testing.T) {
 					}
 				})
 			}
+
+			// /mcp: the MCP transport's refusals are JSON too: a JSON-RPC error response for a
+			// body that is not a message the server takes, the envelope for the HTTP request's
+			// faults; a key's failure stays the REST routes' 401.
+			t.Run("POST /mcp", func(t *testing.T) {
+				initialize, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
+					"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "edge", "version": "1"}}})
+				mcpHeaders := append([]string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream"}, bearer(a.key)...)
+				post := func(body []byte, headers ...string) response {
+					t.Helper()
+					return callRaw(t, "POST", api.URL()+"/mcp", body, append(append([]string{}, mcpHeaders...), headers...)...)
+				}
+				if r := post(initialize); r.status != http.StatusOK {
+					t.Fatalf("initialize: %s", shorten(r.String(), 300))
+				}
+				for _, b := range edgeBodies(initialize) {
+					r := post(b.raw)
+					if r.status < 300 {
+						continue // a batch of one initialize, a repeated key: a message all the same
+					}
+					mcpRefused(t, b.name, r)
+				}
+				for _, b := range []struct{ name, body, version string }{
+					{"a batch where the protocol version has none", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "2025-06-18"},
+					{"an object that is not JSON-RPC", `{"hello":"world"}`, ""},
+					{"an unknown method", `{"jsonrpc":"2.0","id":3,"method":"nope"}`, ""},
+				} {
+					var h []string
+					if b.version != "" {
+						h = []string{"MCP-Protocol-Version", b.version}
+					}
+					if r := post([]byte(b.body), h...); mcpRefused(t, b.name, r) && r.body["jsonrpc"] != "2.0" {
+						t.Errorf("%s: %s, want a JSON-RPC error response", b.name, shorten(r.String(), 300))
+					}
+				}
+				for _, h := range []struct {
+					name    string
+					headers []string
+					status  int
+				}{
+					{"Content-Type text/plain", []string{"Content-Type", "text/plain"}, http.StatusUnsupportedMediaType},
+					{"no Content-Type", []string{"Content-Type", ""}, http.StatusUnsupportedMediaType},
+					{"Accept application/json only", []string{"Accept", "application/json"}, http.StatusNotAcceptable},
+					{"no Accept", []string{"Accept", ""}, http.StatusNotAcceptable},
+					{"an unknown session", []string{"Mcp-Session-Id", "nope"}, http.StatusNotFound},
+					{"an unknown protocol version", []string{"MCP-Protocol-Version", "1999-01-01"}, http.StatusBadRequest},
+				} {
+					r := post(initialize, h.headers...)
+					edgeCheck(t, "header "+h.name, r, false)
+					if r.status != h.status || r.body["jsonrpc"] != nil {
+						t.Errorf("header %s: %s, want %d with the envelope", h.name, shorten(r.String(), 300), h.status)
+					}
+				}
+				for _, rq := range []struct {
+					method  string
+					headers []string
+					status  int
+				}{
+					{"GET", nil, http.StatusNotAcceptable},
+					{"GET", []string{"Accept", "text/event-stream"}, http.StatusBadRequest},
+					{"GET", []string{"Accept", "text/event-stream", "Mcp-Session-Id", "nope"}, http.StatusNotFound},
+					{"DELETE", nil, http.StatusBadRequest},
+					{"DELETE", []string{"Mcp-Session-Id", "nope"}, http.StatusNotFound},
+					{"PUT", nil, http.StatusNotFound},
+				} {
+					what := fmt.Sprintf("%s /mcp %v", rq.method, rq.headers)
+					r := callRaw(t, rq.method, api.URL()+"/mcp", nil, append(append([]string{}, bearer(a.key)...), rq.headers...)...)
+					edgeCheck(t, what, r, false)
+					if r.status != rq.status {
+						t.Errorf("%s: %s, want %d", what, shorten(r.String(), 300), rq.status)
+					}
+				}
+				r := callRaw(t, "POST", api.URL()+"/mcp", []byte(`{`), "Content-Type", "application/json", "Accept", "application/json, text/event-stream")
+				wantError(t, r, http.StatusUnauthorized, "unauthorized")
+			})
 
 			t.Run("path ids", func(t *testing.T) {
 				ids := map[string]string{"NUL": "%00", "..": "..", "encoded ..": "%2e%2e", "an encoded slash": "a%2Fb", "10 kB": strings.Repeat("a", 10240),

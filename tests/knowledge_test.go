@@ -506,6 +506,7 @@ func TestKnowledge(t *testing.T) {
 			})
 
 			t.Run("crawl", func(t *testing.T) {
+				crawled := map[string]bool{} // the pages of the last crawl, by address
 				for _, tc := range []struct {
 					name      string
 					maxPages  any // nil: not sent
@@ -560,6 +561,31 @@ func TestKnowledge(t *testing.T) {
 						}
 						if got, _ := r.body.num("chars"); int(got) != chars {
 							t.Errorf("chars %v, want %d, the sum of pages_read", got, chars)
+						}
+						// How the Brain's pages changed: the pages read again replaced their copies,
+						// the others were added; the uploaded pages were kept.
+						added, replaced := 0, 0
+						for u := range want {
+							if crawled[u] {
+								replaced++
+							} else {
+								added++
+							}
+						}
+						removed := 0
+						for u := range crawled {
+							if _, ok := want[u]; !ok {
+								removed++
+							}
+						}
+						wantFieldsOf(t, "POST /v1/knowledge/crawl", r.body, map[string]any{
+							"added": added, "replaced": replaced, "removed": removed, "kept": len(apiPages)})
+						if tc.maxPages == nil && (replaced != 3 || added != len(siteInScope)-3) {
+							t.Errorf("a second crawl: %d replaced and %d added, want 3 and %d", replaced, added, len(siteInScope)-3)
+						}
+						crawled = map[string]bool{}
+						for u := range want {
+							crawled[u] = true
 						}
 						if tc.maxPages == nil {
 							wantSkipped(t, r.body, map[string]string{

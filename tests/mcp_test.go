@@ -647,6 +647,22 @@ func TestMCP(t *testing.T) {
 				}
 			})
 
+			// A session is its key's: another key naming it finds no session (404 not_found, the
+			// envelope, which tells an MCP client to initialize again), as a GET of its stream
+			// does; the session goes on for its own key.
+			t.Run("another key's session", func(t *testing.T) {
+				ping := map[string]any{"jsonrpc": "2.0", "id": 9, "method": "ping"}
+				for _, r := range []response{
+					callJSON(t, "POST", api.URL()+"/mcp", ping, append(bearer(other.key), "Accept", "application/json, text/event-stream",
+						"Mcp-Session-Id", cs.ID(), "MCP-Protocol-Version", "2025-06-18")...),
+					call(t, "GET", api.URL()+"/mcp", append(bearer(other.key), "Accept", "text/event-stream", "Mcp-Session-Id", cs.ID())...),
+					call(t, "DELETE", api.URL()+"/mcp", append(bearer(other.key), "Mcp-Session-Id", cs.ID())...),
+				} {
+					wantError(t, r, http.StatusNotFound, "not_found")
+				}
+				toolOK(t, cs, "get_account", nil)
+			})
+
 			// The per-key limit counts each MCP request: within one minute, a key's calls past
 			// the limit fail cleanly with 429 and the envelope, and the REST routes of the same
 			// key are refused alike.

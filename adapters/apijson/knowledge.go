@@ -189,6 +189,11 @@ type Crawl struct {
 	Version   int64      `json:"version"`
 	PagesRead []PageRead `json:"pages_read"`
 	Skipped   []Skip     `json:"skipped"`
+	// How the crawl changed the Brain's pages (appknowledge.PageChanges).
+	Added    int `json:"added" jsonschema:"pages read that the Brain did not have"`
+	Replaced int `json:"replaced" jsonschema:"pages read that the Brain had: its copy replaced by the new read"`
+	Removed  int `json:"removed" jsonschema:"pages of the crawled directory that the Brain had and the crawl did not read again: removed"`
+	Kept     int `json:"kept" jsonschema:"the Brain's other pages, untouched: uploaded, synced by a plugin, of other sites or directories"`
 }
 
 // CrawlOf is the crawl of url that gave out.
@@ -203,5 +208,6 @@ func CrawlOf(url string, out appknowledge.CrawlOutcome) Crawl {
 	}
 	return Crawl{Object: "knowledge.crawl", URL: url, Source: string(knowledge.SourceCrawl),
 		Pages: out.Pages, Chars: out.Chars, Chunks: out.Chunks, Version: out.Version,
-		PagesRead: read, Skipped: skipped}
+		PagesRead: read, Skipped: skipped,
+		Added: out.Changes.Added, Replaced: out.Changes.Replaced, Removed: out.Changes.Removed, Kept: out.Changes.Kept}
 }

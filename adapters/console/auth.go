@@ -1,9 +1,13 @@
 package console
 
 import (
+	"errors"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -51,11 +55,81 @@ func (c *Console) CSRFField(ctx *gin.Context) template.HTML { return csrf.Templa
 // CSRFToken returns the request's CSRF token (after CSRF), for the X-CSRF-Token header.
 func (c *Console) CSRFToken(ctx *gin.Context) string { return csrf.Token(ctx.Request) }
 
+// csrfCookie names the cookie of the CSRF token. It lives as long as a sign-in session
+// (csrf.MaxAge in New) and a new one comes with each sign-in and sign-out (dropCSRFCookie), so a
+// signed-in owner's form does not expire before the session does.
+const csrfCookie = "svc_csrf"
+
+// csrfFailed answers a request the CSRF check refused, with 403. A form of this console whose
+// token no longer holds (the cookie was cleared, or a sign-in or sign-out in another tab gave a
+// new one) is not lost: when the request comes from this site (its Origin or Referer) and the
+// owner is still signed in, the page says the form had expired, keeps what was typed, and offers
+// to send it again with a fresh token, or to go back to the form. The sign-in form is shown
+// again with the e-mail typed. Anything else (another site's request, a missing token from
+// elsewhere) gets the plain refusal.
 func (c *Console) csrfFailed(w http.ResponseWriter, r *http.Request) {
-	c.log.Info("csrf refused", zap.String("path", r.URL.Path), zap.NamedError("reason", csrf.FailureReason(r)))
+	reason := csrf.FailureReason(r)
+	c.log.Info("csrf refused", zap.String("path", r.URL.Path), zap.NamedError("reason", reason))
 	ctx, _ := gin.CreateTestContext(w) // a bare context to render the page with
 	ctx.Request = r
-	c.errorPage(ctx, http.StatusForbidden, "error.csrf")
+	ownForm := r.Method == http.MethodPost && (errors.Is(reason, csrf.ErrBadToken) || errors.Is(reason, csrf.ErrNoToken)) &&
+		c.fromHere(r) && r.ParseForm() == nil
+	if !ownForm {
+		c.errorPage(ctx, http.StatusForbidden, "error.csrf")
+		return
+	}
+	if r.URL.Path == LoginPath {
+		c.render(ctx, http.StatusForbidden, "login", map[string]any{"Next": owner.SafeNext(r.PostForm.Get("next"), ""),
+			"Email": r.PostForm.Get("email"), "Error": "login.expired"})
+		return
+	}
+	token, _ := ctx.Cookie(SessionCookie)
+	if acct, err := c.uc.Owners.Authenticate(ctx, token); err == nil {
+		ctx.Set(accountKey, acct) // the page's menu, as on any page of the console
+	} else {
+		c.render(ctx, http.StatusForbidden, "expired", map[string]any{"SignedOut": true, "Back": c.backTo(r)})
+		return
+	}
+	var fields []expiredField
+	for _, name := range slices.Sorted(maps.Keys(r.PostForm)) {
+		if name == csrfField || strings.Contains(strings.ToLower(name), "password") {
+			continue
+		}
+		for _, v := range r.PostForm[name] {
+			fields = append(fields, expiredField{Name: name, Value: v})
+		}
+	}
+	c.render(ctx, http.StatusForbidden, "expired", map[string]any{"Action": r.URL.RequestURI(), "Fields": fields, "Back": c.backTo(r)})
+}
+
+// expiredField is a field of an expired form, sent again as it was typed.
+type expiredField struct{ Name, Value string }
+
+// fromHere reports whether r says it comes from a page of this site: its Origin, or without one
+// its Referer. A browser sets these, and another site cannot set them to ours.
+func (c *Console) fromHere(r *http.Request) bool {
+	from := r.Header.Get("Origin")
+	if from == "" {
+		from = r.Referer()
+	}
+	u, err := url.Parse(from)
+	return err == nil && from != "" && u.Host != "" && u.Host == c.host && (u.Scheme == "https" || c.plaintext && u.Scheme == "http")
+}
+
+// backTo is the console page the refused form was on (its Referer, a path of this site), else
+// the overview.
+func (c *Console) backTo(r *http.Request) string {
+	if u, err := url.Parse(r.Referer()); err == nil && u.Host == c.host {
+		return owner.SafeNext(u.RequestURI(), Prefix+"/")
+	}
+	return Prefix + "/"
+}
+
+// dropCSRFCookie ends the CSRF cookie: the next page gets a new token (gorilla/csrf makes one
+// when there is none), whose cookie lasts as long as the session begun or after the one ended.
+func (c *Console) dropCSRFCookie(ctx *gin.Context) {
+	http.SetCookie(ctx.Writer, &http.Cookie{Name: csrfCookie, Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, Secure: c.secure, SameSite: http.SameSiteLaxMode})
 }
 
 // RequireOwner is gin middleware that lets a request go on only with a signed-in owner of an
@@ -147,6 +221,7 @@ func (c *Console) login(ctx *gin.Context) {
 		return
 	}
 	c.setSession(ctx, token, owner.SessionTTL)
+	c.dropCSRFCookie(ctx)
 	ctx.Redirect(http.StatusSeeOther, next)
 }
 
@@ -166,5 +241,6 @@ func (c *Console) logout(ctx *gin.Context) {
 		return
 	}
 	c.setSession(ctx, "", -time.Second)
+	c.dropCSRFCookie(ctx)
 	ctx.Redirect(http.StatusSeeOther, LoginPath)
 }

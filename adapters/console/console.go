@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/wire"
@@ -34,6 +35,7 @@ import (
 	"github.com/svcagent/svc/app/profiles"
 	"github.com/svcagent/svc/app/webhooks"
 	"github.com/svcagent/svc/app/widgets"
+	"github.com/svcagent/svc/domain/owner"
 )
 
 // Set provides the console.
@@ -88,8 +90,9 @@ type Console struct {
 	opts      Options
 	uc        UseCases
 	log       *zap.Logger
-	secure    bool // cookies Secure
-	plaintext bool // the public address is http: the CSRF check expects http origins
+	secure    bool   // cookies Secure
+	plaintext bool   // the public address is http: the CSRF check expects http origins
+	host      string // the public address's host (and port): the origin of this site's forms
 	protect   func(http.Handler) http.Handler
 	pages     *pages
 	engine    *gin.Engine
@@ -108,8 +111,10 @@ func New(opts Options, uc UseCases, log *zap.Logger) (*Console, error) {
 	if c.opts.MaxBodyBytes <= 0 {
 		c.opts.MaxBodyBytes = 1 << 20
 	}
+	c.host = u.Host
 	c.protect = csrf.Protect(opts.CSRFKey,
-		csrf.CookieName("svc_csrf"),
+		csrf.CookieName(csrfCookie),
+		csrf.MaxAge(int(owner.SessionTTL/time.Second)), // not gorilla/csrf's 12 hours: as long as a session
 		csrf.FieldName(csrfField),
 		csrf.Path("/"),
 		csrf.Secure(c.secure),

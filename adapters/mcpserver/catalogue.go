@@ -134,7 +134,7 @@ func (s *Server) knowledgeTools(srv *mcp.Server) {
 		})
 	add[apijson.CrawlIn](s, srv, &mcp.Tool{Name: "crawl_site", Annotations: writes("Crawl a website", true, false, true),
 		Description: "Read a website (POST /v1/knowledge/crawl: same site only, robots.txt honoured) and replace the agent's crawled pages with what it finds. " +
-			"Takes up to a few minutes, with a progress notification per page read; cancelling the call stops the crawl and stores nothing. Returns the pages read and skipped."},
+			"Takes up to a few minutes, with a progress notification per page read; cancelling the call stops the crawl and stores nothing. Returns the pages read and skipped, and how the agent's pages changed: added, replaced, removed and kept."},
 		webChannels, body[apijson.CrawlIn], func(ctx context.Context, p accounts.Principal, in apijson.CrawlIn) (apijson.Crawl, error) {
 			req, err := in.Request()
 			if err != nil {

@@ -81,7 +81,7 @@ func New(uc UseCases, opts Options, log *zap.Logger) *Server {
 	s.addResources(srv)
 	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{SessionTimeout: sessionIdle})
-	s.handler = auth.RequireBearerToken(verify, nil)(streamable)
+	s.handler = jsonErrors(auth.RequireBearerToken(verify, nil)(streamable))
 	return s
 }
 

@@ -200,6 +200,7 @@ func TestCrawl(t *testing.T) {
 					})
 			}
 			if tt.want == "" {
+				f.store.EXPECT().Pages(gomock.Any(), "acct_1").Return(nil, nil)
 				f.store.EXPECT().Replace(gomock.Any(), "acct_1", gomock.Any()).DoAndReturn(
 					func(_ context.Context, _ string, r knowledge.Replacement) (knowledge.State, error) {
 						if r.Source != knowledge.SourceCrawl || r.Site != "lu.example" || len(r.Pages) != 1 ||
@@ -216,10 +217,42 @@ func TestCrawl(t *testing.T) {
 			if e, ok := domain.AsError(err); ok && e.Field != tt.field {
 				t.Fatalf("field %q, want %q", e.Field, tt.field)
 			}
-			if tt.want == "" && (out.Pages != 1 || out.Version != 2 || len(f.events.events) != 1) {
+			if tt.want == "" && (out.Pages != 1 || out.Version != 2 || len(f.events.events) != 1 || out.Changes != (PageChanges{Added: 1})) {
 				t.Fatalf("outcome %+v events %v", out, f.events.events)
 			}
 		})
+	}
+}
+
+// TestCrawlChanges: a crawl's outcome counts, against the Brain's pages, the pages it added,
+// replaced and removed in the directory it read, and the other pages it kept.
+func TestCrawlChanges(t *testing.T) {
+	f := newFixture(t)
+	stored := func(source knowledge.Source, site, url string) knowledge.StoredPage {
+		return knowledge.StoredPage{Source: source, Site: site, Page: knowledge.Page{URL: url}}
+	}
+	f.store.EXPECT().Pages(gomock.Any(), "acct_1").Return([]knowledge.StoredPage{
+		stored(knowledge.SourceCrawl, "lu.example", "https://lu.example/docs/"),           // read again (scheme and www aside)
+		stored(knowledge.SourceCrawl, "lu.example", "https://lu.example/docs/a?x=1"),      // read again
+		stored(knowledge.SourceCrawl, "lu.example", "https://lu.example/docs/gone"),       // not read again: removed
+		stored(knowledge.SourceCrawl, "lu.example", "https://lu.example/blog/"),           // another directory: kept
+		stored(knowledge.SourceCrawl, "other.example", "https://other.example/docs/"),     // another site: kept
+		stored(knowledge.SourcePages, "", "https://lu.example/docs/new"),                  // uploaded: kept
+		stored(knowledge.SourcePlugin, "shop.example", "https://shop.example/docs/bread"), // synced: kept
+	}, nil)
+	f.crawler.EXPECT().Crawl(gomock.Any(), gomock.Any()).Return(knowledge.CrawlResult{Pages: []knowledge.Page{
+		{URL: "http://www.lu.example/docs/", Title: "Docs", Content: "Our bread is baked daily."},
+		{URL: "https://lu.example/docs/a?x=1#top", Title: "A", Content: "Rye on Saturdays."},
+		{URL: "https://lu.example/docs/a?x=2", Title: "A2", Content: "Croissants on Sundays."},
+		{URL: "https://lu.example/docs/new", Title: "New", Content: "We deliver before nine."},
+	}}, nil)
+	f.store.EXPECT().Replace(gomock.Any(), "acct_1", gomock.Any()).Return(knowledge.State{Version: 3}, nil)
+	out, err := f.brain.Crawl(context.Background(), "acct_1", knowledge.CrawlRequest{URL: "https://www.lu.example/docs/", MaxPages: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (PageChanges{Added: 2, Replaced: 2, Removed: 1, Kept: 4}); out.Changes != want {
+		t.Errorf("changes %+v, want %+v", out.Changes, want)
 	}
 }
 
