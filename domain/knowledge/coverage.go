@@ -31,48 +31,12 @@ func (m *faqMatcher) coverage(q *query) []float64 { return m.coverageUnder(q, ni
 // under holds (heading(i), -1 for none; nil: no item stands under another): a page's title names
 // what its sentences are about.
 func (m *faqMatcher) coverageUnder(q *query, heading func(i int) int) []float64 {
-	words, weights, unknown := m.contentWords(q)
-	total := 0.0
-	for _, w := range weights {
-		total += w
-	}
-	if len(words) == 0 || 2*unknown >= len(words)+unknown {
-		return nil
-	}
-	total += float64(unknown) * m.idfs[0] // a word no item holds weighs as much as any can
-	out := make([]float64, len(m.answer))
-	held := make([]bool, len(m.answer))
-	for k, ids := range words {
-		share := weights[k] / total
-		clear(held)
-		for _, id := range ids {
-			for _, p := range m.postings(id) {
-				if !held[p.item] {
-					held[p.item] = true
-					out[p.item] += share
-				}
-			}
-		}
-		if heading == nil {
-			continue
-		}
-		for i, h := range held {
-			if !h {
-				if up := heading(i); up >= 0 && held[up] {
-					out[i] += share
-				}
-			}
-		}
-	}
-	return out
-}
-
-// contentWords returns the query's content words as coverage weighs them: of each, its stem's
-// id, else those of its synonyms the items hold, and its idf (the highest of those); and how
-// many words neither it nor its synonyms are in any item, a run of them counting as one.
-func (m *faqMatcher) contentWords(q *query) (words [][]int32, weights []float64, unknown int) {
 	lang := q.lang
 	syn := thesauri[lang]
+	var words [][]int32 // of each content word: its stem's id, else those of its synonyms the items hold
+	var weights []float64
+	total := 0.0
+	unknown := 0
 	lastUnknown := -2 // the last word in no entry: none yet
 	phrases := phraseGroups(syn, q.folded)
 	for i, folded := range q.folded {
@@ -113,8 +77,37 @@ func (m *faqMatcher) contentWords(q *query) (words [][]int32, weights []float64,
 		}
 		words = append(words, ids)
 		weights = append(weights, idf)
+		total += idf
 	}
-	return words, weights, unknown
+	if len(words) == 0 || 2*unknown >= len(words)+unknown {
+		return nil
+	}
+	total += float64(unknown) * m.idfs[0] // a word no item holds weighs as much as any can
+	out := make([]float64, len(m.answer))
+	held := make([]bool, len(m.answer))
+	for k, ids := range words {
+		share := weights[k] / total
+		clear(held)
+		for _, id := range ids {
+			for _, p := range m.postings(id) {
+				if !held[p.item] {
+					held[p.item] = true
+					out[p.item] += share
+				}
+			}
+		}
+		if heading == nil {
+			continue
+		}
+		for i, h := range held {
+			if !h {
+				if up := heading(i); up >= 0 && held[up] {
+					out[i] += share
+				}
+			}
+		}
+	}
+	return out
 }
 
 // formOnly reports whether a query is made only of its form: stop words, light words and the

@@ -90,12 +90,6 @@ type Hit struct {
 	// Confidence is, for an FAQ item, how sure it is that its answer is the one asked for, in
 	// [0, 1]: its answer's score and its lead over the next answer's (see Index).
 	Confidence float64
-	// Whole is, for a chunk of a small Brain, whether its best sentence (Sentence), with the
-	// chunk's title, holds every content word of the query (neither stop, light nor asking
-	// words; a word or one of its synonyms, the thesaurus), the query holding none that no
-	// sentence holds: "where do i park?" and "We have two free customer parking spaces behind
-	// the shop, on Marion Street."
-	Whole bool
 }
 
 // Ranking parameters.
@@ -401,7 +395,6 @@ type candidate struct {
 	sentence     int32   // of a chunk: its best sentence in ix.sents, or -1
 	second       int32   // of a chunk: a second sentence in ix.sents, or -1 (Hit.Second)
 	sentHeld     float64 // of a chunk: the share of the query's content words its best sentence holds
-	whole        bool    // of a chunk: whether its best sentence holds them all (Hit.Whole)
 }
 
 // Search returns the k best hits for a query, best first; k 0 means DefaultHits. queryVec is the
@@ -529,7 +522,6 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	var (
 		sent, held    []float64
 		which, second []int32
-		whole         []bool
 	)
 	var raw []feature // the query's features for the FAQ's and the sentences' matchers
 	if len(ix.faqs) > 0 || ix.sents != nil {
@@ -539,7 +531,7 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		}
 	}
 	if ix.sents != nil {
-		sent, which, second, held, whole = ix.sents.best(q, raw, len(ix.chunks))
+		sent, which, second, held = ix.sents.best(q, raw, len(ix.chunks))
 	}
 	// topK keeps as many candidates as its capacity: the buffer's is cut to k+more.
 	buf.top = slices.Grow(buf.top[:0], k+more)
@@ -561,7 +553,6 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 			if held != nil {
 				c.sentHeld = held[e]
 			}
-			c.whole = whole != nil && whole[e]
 			c.score = (1-sentenceWeight)*c.score + sentenceWeight*s
 		}
 		if c.score > 0 {
@@ -624,7 +615,7 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 // them; small false: without Held).
 func (ix *Index) hits(dst []Hit, top topK, content [][]int32, contentUnknown int, small bool) []Hit {
 	for _, c := range top {
-		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Plain: c.plain, Confidence: c.confidence, Whole: c.whole}
+		h := Hit{Score: c.score, BM25: c.bm25, Cosine: c.cosine, Overlap: c.overlap, Strong: c.strong, Meant: c.meant, Covers: c.covers, Sole: c.sole, Unstated: c.unstated, Plain: c.plain, Confidence: c.confidence}
 		if e := int(c.entry); e < len(ix.chunks) {
 			h.Kind, h.Chunk = KindChunk, ix.chunks[e]
 			if c.sentence >= 0 {

@@ -87,7 +87,7 @@ func newSentenceMatcher(chunks []Chunk, corpus string, stem Stemmer) *sentenceMa
 // for the FAQ's matcher and this one, both of the Brain's language) with the best sentence of
 // each chunk and that sentence's index (one of each per chunk, n chunks; -1 where none
 // matches), or nil when the query has nothing to look up.
-func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int32, []int32, []float64, []bool) {
+func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int32, []int32, []float64) {
 	b := featureBufs.Get().(*featureBuf)
 	defer featureBufs.Put(b)
 	// The words of the customer's story before the clause that asks ("my mom lives in charlotte,
@@ -98,7 +98,7 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 	b.own = own
 	if len(own) == 0 {
 		out, which, second := s.bareForm(q, n)
-		return out, which, second, nil, nil
+		return out, which, second, nil
 	}
 	b.sim = slices.Grow(b.sim[:0], len(s.chunk))[:len(s.chunk)]
 	sim := b.sim
@@ -218,47 +218,7 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 			}
 		}
 	}
-	var whole []bool
-	if !formOnly {
-		whole = s.whole(q, which)
-	}
-	return out, which, second, held, whole
-}
-
-// whole returns, of each chunk, whether its best sentence (which: -1 for none) holds, with its
-// chunk's title, every content word of the query (contentWords: a word or one of its synonyms),
-// the query holding at least one and none the Brain lacks: "where do i park?" and "We have two
-// free customer parking spaces behind the shop". Nil when no chunk's does.
-func (s *sentenceMatcher) whole(q *query, which []int32) []bool {
-	words, _, unknown := s.m.contentWords(q)
-	if len(words) == 0 || unknown > 0 {
-		return nil
-	}
-	var out []bool
-	for c, w := range which {
-		if w < 0 || !s.holdsAll(w, words) {
-			continue
-		}
-		if out == nil {
-			out = make([]bool, len(which))
-		}
-		out[c] = true
-	}
-	return out
-}
-
-// holdsAll reports whether sentence i, or its chunk's title, holds one of the ids of each of
-// words.
-func (s *sentenceMatcher) holdsAll(i int32, words [][]int32) bool {
-	up := s.heading[i]
-	for _, ids := range words {
-		if !slices.ContainsFunc(ids, func(id int32) bool {
-			return slices.ContainsFunc(s.m.postings(id), func(p faqPosting) bool { return p.item == i || up >= 0 && p.item == up })
-		}) {
-			return false
-		}
-	}
-	return true
+	return out, which, second, held
 }
 
 // bareForm scores, for a question of stop words only that asks a place or a time ("where r u",

@@ -265,32 +265,3 @@ func TestStates(t *testing.T) {
 		}
 	}
 }
-
-// TestWholeSentence checks Hit.Whole: the first hit's sentence holds every content word of the
-// question (or its chunk's title does), and not when it lacks one, when the question holds a
-// word no sentence does, or when the question has no content word.
-func TestWholeSentence(t *testing.T) {
-	ix := clinicIndex(lightStemmer{})
-	for _, c := range []struct {
-		query string
-		want  bool
-	}{
-		{"teeth whitening?", true},
-		{"do you do whitening for teeth", true},
-		{"payment plans?", true},
-		// "cleaning" is in another sentence of the chunk, not in the whitening's.
-		{"teeth whitening and cleaning", false},
-		// "braces": no sentence holds it.
-		{"teeth whitening braces", false},
-		// Only its form: no content word.
-		{"where are you", false},
-	} {
-		hits := ix.Search(c.query, nil, 3)
-		if len(hits) == 0 {
-			t.Fatalf("%q: no hits", c.query)
-		}
-		if got := hits[0].Whole; got != c.want {
-			t.Errorf("%q: Whole = %v (sentence %q), want %v", c.query, got, hits[0].Sentence, c.want)
-		}
-	}
-}

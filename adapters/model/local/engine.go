@@ -304,41 +304,6 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // (knowledge.Hit.Thin: "tienen motos o scooters para alquilar?" and "¿Cuál es la edad mínima
 // para alquilar?", holding a third of the question's words at confidence 0.15).
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
-	if h, ok := chosen(hits, message, lim); ok {
-		return h, true
-	}
-	return wholeSentence(hits, lim)
-}
-
-// WholeHeld is the least share of the question's content words (knowledge.Hit.Held) the chunk
-// that wholeSentence answers must hold.
-const WholeHeld = 0.5
-
-// wholeSentence returns, when no hit is otherwise answered, the first hit if it is a chunk scoring at
-// least lim.score less NearScore whose passage's sentence holds every content word of the
-// question (knowledge.Hit.Whole: "where do i park?" and "We have two free customer parking
-// spaces behind the shop", 0.132), that holds WholeHeld of them by the index's terms too, scores
-// LooseMargin times any chunk of another page among the hits:
-// the one place of the Brain saying what the customer asks, by every measure. A short question
-// scores low against a long sentence, however wholly the sentence holds it.
-func wholeSentence(hits []knowledge.Hit, lim limits) (knowledge.Hit, bool) {
-	if len(hits) == 0 {
-		return knowledge.Hit{}, false
-	}
-	h := hits[0]
-	if h.Kind != knowledge.KindChunk || !h.Whole || h.Held < WholeHeld || h.Score < lim.score-NearScore {
-		return knowledge.Hit{}, false
-	}
-	for _, o := range hits[1:] {
-		if o.Kind == knowledge.KindChunk && o.Chunk.URL != h.Chunk.URL && h.Score < o.Score*LooseMargin {
-			return knowledge.Hit{}, false
-		}
-	}
-	return h, true
-}
-
-// chosen is best but for its last resort, wholeSentence.
-func chosen(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
 		if h.Kind == knowledge.KindChunk && near.Kind == "" {

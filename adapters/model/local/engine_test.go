@@ -852,38 +852,6 @@ func TestReplyContact(t *testing.T) {
 	}
 }
 
-// TestBestWholeSentence checks the last resort wholeSentence: the first hit, a chunk under
-// MinScore whose sentence holds every content word of the question (knowledge.Hit.Whole), is
-// answered from MinScore less NearScore when it holds WholeHeld of them and scores LooseMargin
-// times any chunk of another page; not otherwise.
-func TestBestWholeSentence(t *testing.T) {
-	chunk := func(url string, score, held float64, whole bool) knowledge.Hit {
-		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{URL: url, Text: url}, Sentence: url, Score: score, Held: held, Measured: true, Whole: whole}
-	}
-	loose := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "f", Question: "Is the shop open on Sundays?", Answer: "No."}, Score: 0.05, Confidence: 0.05}
-	for _, tt := range []struct {
-		name string
-		hits []knowledge.Hit
-		want string // "": I don't know
-	}{
-		{"whole, alone", []knowledge.Hit{chunk("park", 0.132, 1, true)}, "park"},
-		{"whole, another page far under", []knowledge.Hit{chunk("park", 0.132, 1, true), chunk("hours", 0.09, 0.5, false)}, "park"},
-		{"whole, the same page near", []knowledge.Hit{chunk("park", 0.132, 1, true), chunk("park", 0.13, 1, false)}, "park"},
-		{"not whole", []knowledge.Hit{chunk("park", 0.132, 1, false)}, ""},
-		{"under WholeHeld", []knowledge.Hit{chunk("park", 0.132, 0.4, true)}, ""},
-		{"under MinScore less NearScore", []knowledge.Hit{chunk("park", 0.125, 1, true)}, ""},
-		{"another page within LooseMargin", []knowledge.Hit{chunk("park", 0.132, 1, true), chunk("hours", 0.11, 0.5, false)}, ""},
-		{"not the first hit", []knowledge.Hit{loose, chunk("park", 0.132, 1, true)}, ""},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			h, ok := best(tt.hits, "where do i park?", shipped)
-			if got := h.Chunk.URL; ok != (tt.want != "") || got != tt.want {
-				t.Errorf("best = %q, %v; want %q", got, ok, tt.want)
-			}
-		})
-	}
-}
-
 // TestBestAgreeHeld checks that of an FAQ item sure enough but sharing no term with the question
 // and the best chunk under MinScore saying the same thing (knowledge.Agree), the chunk answers
 // when it holds more of the question's content words, and the item otherwise.
