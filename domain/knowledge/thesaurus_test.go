@@ -18,6 +18,10 @@ func TestSharesTopic(t *testing.T) {
 		{"can i trade in my old bike", "Do you take trade-ins?", true},
 		{"do you accept credit cards", "Which payment methods do you accept?", true},
 		{"any promo codes?", "Do you have a discount code?", true},
+		// "levar" and "llevar" are "take": light as "take", "bring", "trazer" and "traer" are.
+		{"posso levar o meu cão?", "Posso levar o meu próprio bolo de aniversário?", false},
+		{"posso levar bolo de aniversário?", "Posso levar o meu próprio bolo de aniversário?", true},
+		{"¿puedo llevar a mi hijo?", "¿Puedo llevar mi propia comida?", false},
 	} {
 		if got := SharesTopic(c.query, c.question); got != c.want {
 			t.Errorf("SharesTopic(%q, %q) = %v, want %v", c.query, c.question, got, c.want)

@@ -4,7 +4,7 @@ import "strings"
 
 // lightWords are verbs (and a few nouns) of English, Portuguese and Spanish that customers'
 // questions share with FAQ questions of every topic: "do you sell …", "do you take …", "do you
-// offer …", "¿tenéis …?", "fazem …?". They are not stop words (a page's sentence may be about
+// offer …", "¿tenéis …?", "fazem …?", "posso levar …?". They are not stop words (a page's sentence may be about
 // selling or taking), nor are the words that ask for a price ("how much does whitening cost" is
 // not "How much does a root canal cost?"), but a question that shares only them with an FAQ question is not thereby
 // asking it: "do you sell skateboards" is not "Do you sell electric bikes?". Written from the
@@ -20,13 +20,13 @@ price prices cost costs fee fees charge charges expensive cheap
 
 ter tem temos tens teem tinha fazer faz fazem fazemos fizeram vender vende vendem vendemos
 oferecer oferece oferecem oferecemos dar da dao usar usa usam
-precisar preciso precisa quero querer trazer traz ir vou vai vir venho saber haver
+precisar preciso precisa quero querer trazer traz levar leva levam levo ir vou vai vir venho saber haver
 disponivel possivel coisa coisas tipo tipos prefiro preferia gostava
 preco precos custa custam custo valor caro barato
 
 tener tiene tienen teneis tenemos tienes hacer hace hacen haceis hacemos hecho vender vende
 venden vendeis vendemos ofrecer ofrece ofrecen ofreceis ofrecemos dar da dan usar usa usan necesitar necesito necesita quiero querer traer
-trae ir voy va venir vengo saber haber disponible posible cosa cosas tipo tipos prefiero preferiria gustaria
+trae llevar lleva llevan llevo ir voy va venir vengo saber haber disponible posible cosa cosas tipo tipos prefiero preferiria gustaria
 precio precios cuesta cuestan coste costo caro barato
 `
 	m := make(map[string]struct{}, 256)

@@ -291,7 +291,8 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // piercings' walk-ins, which hold fewer), though under lim.score: the chunk is answered if it
 // scores at least lim.score less NearScore, else nothing is. When neither is taken, an FAQ item
 // sure enough but sharing no term with the question is answered when the best chunk,
-// from lim.score less AgreeNear, says the same thing (knowledge.Agree, AgreeShare). Before all
+// from lim.score less AgreeNear, says the same thing (knowledge.Agree, AgreeShare); the chunk
+// is, when it holds more of the question's content words (knowledge.Hit.Held). Before all
 // this, an FAQ item that holds fewer of the question's content words (knowledge.Hit.Held) than
 // the best chunk, when that chunk scores at least lim.score less NearScore, yields to the chunk
 // however the two score: "do u mot motorbikes" gets "We do not test motorbikes.", not "How much
@@ -347,6 +348,12 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	case faq.Kind != "" && !off:
 		return faq, true
 	case sure.Kind != "" && near.Kind != "" && near.Score >= lim.score-AgreeNear && knowledge.Agree(sure.FAQ.Answer, near.Sentence) >= AgreeShare:
+		if near.Held > sure.Held {
+			// The passage says it too and holds more of the question's words: "tenho doença
+			// celíaca, têm sem glúten?" gets "Temos sempre um prato vegetariano e opções sem
+			// glúten", not the vegan item that agrees with it.
+			return near, true
+		}
 		return sure, true
 	}
 	return knowledge.Hit{}, false

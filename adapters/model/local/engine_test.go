@@ -851,3 +851,29 @@ func TestReplyContact(t *testing.T) {
 		t.Errorf("reply to %q without a phone = %q, want no answer from the profile", q, got)
 	}
 }
+
+// TestBestAgreeHeld checks that of an FAQ item sure enough but sharing no term with the question
+// and the best chunk under MinScore saying the same thing (knowledge.Agree), the chunk answers
+// when it holds more of the question's content words, and the item otherwise.
+func TestBestAgreeHeld(t *testing.T) {
+	item := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "f0", Question: "Têm opções vegan?", Answer: "Sim, temos sempre um prato vegetariano que pode ser feito vegan; pergunte ao empregado."}, Score: 0.087, Confidence: 0.17, Measured: true}
+	menu := knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{URL: "menu", Text: "Temos sempre um prato vegetariano e opções sem glúten; avise-nos de alergias ao reservar."}, Sentence: "Temos sempre um prato vegetariano e opções sem glúten; avise-nos de alergias ao reservar.", Score: 0.141, Measured: true}
+	for _, tt := range []struct {
+		name                string
+		itemHeld, chunkHeld float64
+		want                knowledge.Kind
+	}{
+		{"the chunk holding more", 0, 0.5, knowledge.KindChunk},
+		{"as many", 0.5, 0.5, knowledge.KindFAQ},
+		{"the item holding more", 0.5, 0, knowledge.KindFAQ},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			i, c := item, menu
+			i.Held, c.Held = tt.itemHeld, tt.chunkHeld
+			h, ok := best([]knowledge.Hit{c, i}, "tenho doença celíaca, têm sem glúten?", shipped)
+			if !ok || h.Kind != tt.want {
+				t.Errorf("best = %s %v; want %s", h.Kind, ok, tt.want)
+			}
+		})
+	}
+}
