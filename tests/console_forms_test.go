@@ -66,6 +66,11 @@ func testConsoleFormErrors(t *testing.T, s stack) {
 		checkFormError(t, p, "key-name", "key-name-error", "No máximo 100 caracteres.", nil)
 		p = b.post("/app/brain", "/app/brain/faq", url.Values{"question": {"   "}, "answer": {"Sim"}})
 		checkFormError(t, p, "faq-q", "faq-question-error", "Escreva a pergunta.", nil)
+		// The language links of a page answering a form lead to the form's page (its path takes
+		// only a POST).
+		if !strings.Contains(p.body, `href="/app/brain?lang=es"`) {
+			t.Errorf("the ES link of a refused form's page does not lead to the form's page:\n%s", p.body)
+		}
 		p = b.get("/app/conversions?" + url.Values{"lang": {"es"}, "from": {"ayer"}, "to": {"2026-11-02"}}.Encode())
 		checkFormError(t, p, "from", "period-from-error", "Indica una fecha (2026-11-01) o una hora RFC 3339.", nil)
 		// The language links keep the page's query: the period the owner was reading.

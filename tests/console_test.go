@@ -77,11 +77,12 @@ func (b *ownerBrowser) token(path string) string {
 	return m[1]
 }
 
-// post submits form to path with the CSRF token of the form on from.
+// post submits form to path with the CSRF token of the form on from, which it names as a
+// browser does (Referer).
 func (b *ownerBrowser) post(from, path string, form url.Values) consolePage {
 	b.t.Helper()
 	form.Set("csrf_token", b.token(from))
-	return b.do(http.MethodPost, path, form)
+	return b.do(http.MethodPost, path, form, "Referer", b.base+from)
 }
 
 // signIn signs in and fails the test unless it lands on the console.

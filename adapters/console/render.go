@@ -66,17 +66,24 @@ type view struct {
 	Data    any
 	form    *formState // the form refused, if any (forms.go)
 	query   url.Values // the page's query, which the language links keep
+	// back is, for a page answering a form (a POST: its path may be the form's only), the page
+	// the form was on (Console.backTo), which the language links lead to instead; "" otherwise.
+	back string
 }
 
 // LangHref is the address of this page in lang: its query (a conversion report's period, a
-// list's cursor) with lang set.
+// list's cursor) with lang set; for a page answering a form, the form's page's (back).
 func (v view) LangHref(lang string) string {
+	path, query := "", v.query
+	if u, err := url.Parse(v.back); v.back != "" && err == nil {
+		path, query = u.Path, u.Query()
+	}
 	q := url.Values{}
-	for k, vs := range v.query {
+	for k, vs := range query {
 		q[k] = vs
 	}
 	q.Set("lang", lang)
-	return "?" + q.Encode()
+	return path + "?" + q.Encode()
 }
 
 // T returns the page's words for key, with args filled in (fmt verbs); the key itself when the
@@ -149,6 +156,9 @@ func (c *Console) renderIn(ctx *gin.Context, lang string, status int, name strin
 	}
 	v := view{Lang: lang, msgs: catalog[lang], Page: name, CSRF: c.CSRFField(ctx), Token: c.CSRFToken(ctx),
 		Path: ctx.Request.URL.Path, Data: data, query: ctx.Request.URL.Query()}
+	if m := ctx.Request.Method; m != http.MethodGet && m != http.MethodHead {
+		v.back = c.backTo(ctx.Request)
+	}
 	if m, ok := data.(map[string]any); ok {
 		v.form, _ = m[formKey].(*formState)
 	}
