@@ -71,16 +71,18 @@ var detailPhrases = map[Detail][]string{
 		"entrar em contato", "falar convosco", "falar com voces", "vossos contactos", "vossos contatos",
 		"contactarles", "contactaros", "contactar con ustedes", "ponerme en contacto", "datos de contacto",
 		"comunicarme con ustedes",
-		// Asking for a person rather than the agent: the ways to reach one are the answer.
+		// Asking for a person rather than the agent: the ways to reach one are the answer. Not
+		// "real person" alone: "am I speaking with a real person?" asks whether the agent is one.
 		"talk to a human", "speak to a human", "speak with a human", "talk with a human", "chat with a human",
 		"chat to a human", "talk to a person", "speak to a person", "speak with a person", "talk to someone",
-		"speak to someone", "speak with someone", "talk with someone", "real person", "real human",
-		"human agent", "live agent", "live person", "talk to an agent", "speak to an agent", "speak with an agent",
+		"speak to someone", "speak with someone", "talk with someone", "talk to a real person",
+		"speak to a real person", "speak with a real person", "talk to a live person", "speak to a live person",
+		"human agent", "live agent", "talk to an agent", "speak to an agent", "speak with an agent",
 		"talk to a representative", "speak to a representative", "talk to staff", "speak to staff",
 		"falar com uma pessoa", "falar com alguem", "falar com um humano", "falar com um operador",
-		"falar com um funcionario", "falar com um assistente", "pessoa real", "atendimento humano",
+		"falar com um funcionario", "falar com um assistente", "atendimento humano",
 		"hablar con una persona", "hablar con alguien", "hablar con un humano", "hablar con un agente",
-		"hablar con un operador", "persona real", "atencion humana",
+		"hablar con un operador", "atencion humana",
 	},
 }
 

@@ -41,6 +41,8 @@ func TestAskedDetails(t *testing.T) {
 		{"Do you fix phone screens?", 0},
 		{"is it made with real leather", 0},
 		{"do you sell human hair wigs", 0},
+		{"am i speaking with a real person", 0},
+		{"can I talk to a real person", DetailReach},
 		{"Can I change my delivery address?", 0},
 		{"¿Puedo cambiar la dirección de entrega?", 0},
 		{"Qual é o horário de entrega?", 0},
