@@ -19,6 +19,7 @@ const helpText = `usage: svcctl COMMAND [flags]
 commands:
   migrate                                   apply the store's migrations
   account create --name NAME [--plan free|starter|pro] [--interaction-limit N] [--owner-email E] [--developer-bonus]
+  account list                              every account, with the interaction limit in force
   account show --account ID
   account set-status --account ID --status active|inactive
   account set-plan --account ID [--plan P] [--interaction-limit N] [--developer-bonus=true|false]
