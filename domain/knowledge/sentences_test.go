@@ -81,6 +81,8 @@ func TestCues(t *testing.T) {
 		{"Prices start at 25 euros for a cake.", cuePrice},
 		{"On Saturdays from 9am to 2pm.", cueTime},
 		{"Clases a las 7:30 y 18:30.", cueTime},
+		{"O fado ao vivo é às sextas a partir das 21h30.", cueTime},
+		{"Abrimos às 9h e fechamos às 19h15.", cueTime},
 		{"Standard delivery takes 3–5 working days.", cueDuration},
 		{"Refunds reach your card within five working days.", cueDuration},
 		{"Please arrive 10 minutes early.", cueDuration},
