@@ -83,6 +83,8 @@ func TestCues(t *testing.T) {
 		{"Clases a las 7:30 y 18:30.", cueTime},
 		{"O fado ao vivo é às sextas a partir das 21h30.", cueTime},
 		{"Abrimos às 9h e fechamos às 19h15.", cueTime},
+		{"We open at 9 a.m. on weekdays.", cueTime},
+		{"The kitchen closes at 10.30 p.m.", cueTime},
 		{"Standard delivery takes 3–5 working days.", cueDuration},
 		{"Refunds reach your card within five working days.", cueDuration},
 		{"Please arrive 10 minutes early.", cueDuration},
