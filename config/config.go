@@ -38,7 +38,7 @@ type Config struct {
 	Profiling           bool          `env:"SVC_PROFILING" envDefault:"false"`
 	DatabaseURL         string        `env:"SVC_DATABASE_URL" envDefault:"sqlite://data/svc.db"`
 	RedisURL            string        `env:"SVC_REDIS_URL"`
-	PublicURL           string        `env:"SVC_PUBLIC_URL"` // localPublicURL(HTTPAddr) when unset
+	PublicURL           string        `env:"SVC_PUBLIC_URL"` // localPublicURL(HTTPAddr) when unset or empty
 	LogLevel            string        `env:"SVC_LOG_LEVEL" envDefault:"info"`
 	Env                 string        `env:"SVC_ENV" envDefault:"dev"`
 	AllowPrivateTargets bool          `env:"SVC_ALLOW_PRIVATE_TARGETS" envDefault:"false"`
@@ -104,7 +104,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	if _, set := environ["SVC_METRICS_ADDR"]; !set {
 		c.MetricsAddr = DefaultMetricsAddr // a default the library would also put in for an empty value
 	}
-	if _, set := environ["SVC_PUBLIC_URL"]; !set {
+	if c.PublicURL == "" { // unset or empty
 		c.PublicURL = localPublicURL(c.HTTPAddr)
 	}
 	if err := c.validate(); err != nil {

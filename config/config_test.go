@@ -23,9 +23,14 @@ func TestPublicURLFollowsHTTPAddr(t *testing.T) {
 		{"127.0.0.1:9000", "", "http://127.0.0.1:9000"},
 		{"[::1]:9000", "", "http://[::1]:9000"},
 		{":18080", "https://svc.example.com", "https://svc.example.com"},
+		{":18080", "(empty)", "http://localhost:18080"},
 	} {
 		env := map[string]string{"SVC_HTTP_ADDR": tc.addr}
-		if tc.public != "" {
+		switch tc.public {
+		case "":
+		case "(empty)":
+			env["SVC_PUBLIC_URL"] = ""
+		default:
 			env["SVC_PUBLIC_URL"] = tc.public
 		}
 		c, err := Load(lookup(env))
