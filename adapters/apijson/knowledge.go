@@ -189,7 +189,7 @@ type Crawl struct {
 	Version   int64      `json:"version"`
 	PagesRead []PageRead `json:"pages_read"`
 	Skipped   []Skip     `json:"skipped"`
-	// How the crawl changed the Brain's pages (appknowledge.PageChanges).
+	// How the crawl changed the Brain's pages (knowledge.PageChanges).
 	Added    int `json:"added" jsonschema:"pages read that the Brain did not have"`
 	Replaced int `json:"replaced" jsonschema:"pages read that the Brain had: its copy replaced by the new read"`
 	Removed  int `json:"removed" jsonschema:"pages of the crawled directory that the Brain had and the crawl did not read again: removed"`

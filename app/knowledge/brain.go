@@ -114,58 +114,7 @@ func (b *Brain) ReplacePlugin(ctx context.Context, accountID, site, siteURL stri
 type CrawlOutcome struct {
 	Update
 	Result  knowledge.CrawlResult
-	Changes PageChanges
-}
-
-// PageChanges is how a crawl changed the Brain's pages, page by page, against the pages the
-// Brain had when the crawl was stored. Before = Kept + Replaced + Removed; after = Kept +
-// Replaced + Added, Replaced + Added being the pages read.
-type PageChanges struct {
-	Added    int // pages read whose address the crawl's scope did not have
-	Replaced int // pages read whose address it had: the stored copy gave way to the new read
-	Removed  int // the scope's pages the crawl did not read again: gone
-	Kept     int // every other page of the Brain, untouched: uploaded, synced, other sites' and directories'
-}
-
-// pageChanges counts how rep, a crawl's replacement, changes before, the Brain's pages. A page
-// is the same page as a stored one when its address is, scheme and "www." aside, as the scope
-// reads addresses.
-func pageChanges(before []knowledge.StoredPage, rep knowledge.Replacement) PageChanges {
-	var ch PageChanges
-	inScope := map[string]int{}
-	for _, p := range before {
-		if p.Source == rep.Source && p.Site == rep.Site && (rep.Scope == nil || rep.Scope.Holds(p.Page.URL)) {
-			inScope[pageKey(p.Page.URL)]++
-			continue
-		}
-		ch.Kept++
-	}
-	for _, p := range rep.Pages {
-		if k := pageKey(p.Page.URL); inScope[k] > 0 {
-			inScope[k]--
-			ch.Replaced++
-			continue
-		}
-		ch.Added++
-	}
-	for _, n := range inScope {
-		ch.Removed += n
-	}
-	return ch
-}
-
-// pageKey is a page address without its scheme, "www." and fragment, as knowledge.Scope compares
-// sites.
-func pageKey(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	p := u.EscapedPath()
-	if p == "" {
-		p = "/"
-	}
-	return knowledge.SiteHost(u) + p + "?" + u.RawQuery
+	Changes knowledge.PageChanges
 }
 
 // Crawl reads a public site and replaces that site's crawled pages under the directory it read
@@ -207,7 +156,7 @@ func (b *Brain) Crawl(ctx context.Context, accountID string, req knowledge.Crawl
 	if err != nil {
 		return CrawlOutcome{}, err
 	}
-	return CrawlOutcome{Update: up, Result: res, Changes: pageChanges(before, rep)}, nil
+	return CrawlOutcome{Update: up, Result: res, Changes: rep.Changes(before)}, nil
 }
 
 // FAQInput is one item of POST /v1/knowledge/faq.

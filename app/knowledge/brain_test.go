@@ -217,7 +217,7 @@ func TestCrawl(t *testing.T) {
 			if e, ok := domain.AsError(err); ok && e.Field != tt.field {
 				t.Fatalf("field %q, want %q", e.Field, tt.field)
 			}
-			if tt.want == "" && (out.Pages != 1 || out.Version != 2 || len(f.events.events) != 1 || out.Changes != (PageChanges{Added: 1})) {
+			if tt.want == "" && (out.Pages != 1 || out.Version != 2 || len(f.events.events) != 1 || out.Changes != (knowledge.PageChanges{Added: 1})) {
 				t.Fatalf("outcome %+v events %v", out, f.events.events)
 			}
 		})
@@ -251,7 +251,7 @@ func TestCrawlChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (PageChanges{Added: 2, Replaced: 2, Removed: 1, Kept: 4}); out.Changes != want {
+	if want := (knowledge.PageChanges{Added: 2, Replaced: 2, Removed: 1, Kept: 4}); out.Changes != want {
 		t.Errorf("changes %+v, want %+v", out.Changes, want)
 	}
 }

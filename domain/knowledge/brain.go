@@ -82,6 +82,62 @@ type Replacement struct {
 	At              time.Time
 }
 
+// Replaces reports whether r replaces the stored page p: a page of its source, of its site when
+// it names one, and held by its scope when it has one (as the store deletes them).
+func (r Replacement) Replaces(p StoredPage) bool {
+	return p.Source == r.Source && (r.Site == "" || p.Site == r.Site) && (r.Scope == nil || r.Scope.Holds(p.Page.URL))
+}
+
+// PageChanges is how a replacement (a crawl's) changes the Brain's pages, page by page, against
+// the pages it had. Before = Kept + Replaced + Removed; after = Kept + Replaced + Added,
+// Replaced + Added being the replacement's pages.
+type PageChanges struct {
+	Added    int // new pages whose address the replaced pages did not have
+	Replaced int // new pages whose address they had: the stored copy gave way to the new read
+	Removed  int // replaced pages whose address no new page has: gone
+	Kept     int // every other page of the Brain, untouched: uploaded, synced, other sites' and directories'
+}
+
+// Changes counts how r changes before, the Brain's pages (Replaces). A page is the same page as
+// a stored one when its address is, scheme, "www." and fragment aside, as the scope reads
+// addresses.
+func (r Replacement) Changes(before []StoredPage) PageChanges {
+	var ch PageChanges
+	replaced := map[string]int{}
+	for _, p := range before {
+		if r.Replaces(p) {
+			replaced[pageKey(p.Page.URL)]++
+			continue
+		}
+		ch.Kept++
+	}
+	for _, p := range r.Pages {
+		if k := pageKey(p.Page.URL); replaced[k] > 0 {
+			replaced[k]--
+			ch.Replaced++
+			continue
+		}
+		ch.Added++
+	}
+	for _, n := range replaced {
+		ch.Removed += n
+	}
+	return ch
+}
+
+// pageKey is a page address without its scheme, "www." and fragment (SiteHost).
+func pageKey(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	p := u.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	return SiteHost(u) + p + "?" + u.RawQuery
+}
+
 // FAQUpsert is the outcome of adding or updating FAQ items.
 type FAQUpsert struct {
 	Created int

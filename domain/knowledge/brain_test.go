@@ -1,6 +1,7 @@
 package knowledge_test
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 
@@ -106,6 +107,42 @@ func TestCrawlRequestChecked(t *testing.T) {
 		e, ok := domain.AsError(err)
 		if !ok || e.Code != domain.CodeInvalidRequest || e.Field != tt.param {
 			t.Errorf("%+v.Checked() error %v, want invalid_request on %s", tt.in, err, tt.param)
+		}
+	}
+}
+
+func TestReplacementChanges(t *testing.T) {
+	stored := func(source knowledge.Source, site, url string) knowledge.StoredPage {
+		return knowledge.StoredPage{Source: source, Site: site, Page: knowledge.Page{URL: url}}
+	}
+	before := []knowledge.StoredPage{
+		stored(knowledge.SourceCrawl, "lu.example", "https://lu.example/docs/"),
+		stored(knowledge.SourceCrawl, "lu.example", "https://lu.example/docs/gone"),
+		stored(knowledge.SourceCrawl, "lu.example", "https://lu.example/blog/"),
+		stored(knowledge.SourceCrawl, "other.example", "https://other.example/docs/"),
+		stored(knowledge.SourcePages, "", "https://lu.example/docs/new"),
+	}
+	read := []knowledge.StoredPage{
+		{Page: knowledge.Page{URL: "http://www.lu.example/docs/#top"}}, // the same page: scheme, www and fragment aside
+		{Page: knowledge.Page{URL: "https://lu.example/docs/new"}},     // the uploaded copy is another source's
+	}
+	start, _ := url.Parse("https://lu.example/docs/")
+	docs := knowledge.ScopeOf(start)
+	tests := []struct {
+		name string
+		rep  knowledge.Replacement
+		want knowledge.PageChanges
+	}{
+		{"a directory of the site", knowledge.Replacement{Source: knowledge.SourceCrawl, Site: "lu.example", Scope: &docs, Pages: read},
+			knowledge.PageChanges{Added: 1, Replaced: 1, Removed: 1, Kept: 3}},
+		{"the whole site", knowledge.Replacement{Source: knowledge.SourceCrawl, Site: "lu.example", Pages: read},
+			knowledge.PageChanges{Added: 1, Replaced: 1, Removed: 2, Kept: 2}},
+		{"nothing read", knowledge.Replacement{Source: knowledge.SourceCrawl, Site: "lu.example", Scope: &docs},
+			knowledge.PageChanges{Removed: 2, Kept: 3}},
+	}
+	for _, tt := range tests {
+		if got := tt.rep.Changes(before); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
 }
