@@ -2049,7 +2049,12 @@ func mcUpEmbeddings(w http.ResponseWriter, body map[string]any) {
 		}
 	}
 	dims := mcUpstreamDims
-	if d, ok := body["dimensions"].(float64); ok && d > 0 {
+	if d, ok := body["dimensions"].(float64); ok {
+		// As OpenAI's: a whole number from 1 to the model's size, else a 400.
+		if d < 1 || d > 3072 || d != math.Trunc(d) {
+			mcUpError(w, http.StatusBadRequest, "dimensions must be a whole number from 1 to 3072")
+			return
+		}
 		dims = int(d)
 	}
 	base64Format := body["encoding_format"] == "base64"
