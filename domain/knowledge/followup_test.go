@@ -36,10 +36,10 @@ func TestFollowUp(t *testing.T) {
 		{"what time do you open on saturday?", "how much is a haircut?", ""},
 		{"quanto custa a escova?", "é possível pagar com cartão?", ""},
 		{"what time do you open on saturday?", "and can I bring my dog on the bus with me?", ""},
-		{"what time do you open on saturday?", "parking?", ""},     // no opener, no day
-		{"how much is a haircut?", "sunday?", ""},                  // a day alone after a message naming none
-		{"", "and on sundays?", ""},                                // nothing before it
-		{"how much is a haircut?", "and?", ""},                     // nothing asked
+		{"what time do you open on saturday?", "parking?", ""},                     // no opener, no day
+		{"how much is a haircut?", "sunday?", ""},                                  // a day alone after a message naming none
+		{"", "and on sundays?", ""},                                                // nothing before it
+		{"how much is a haircut?", "and?", ""},                                     // nothing asked
 		{"hi", "and what about the big red bike in the window with the bell?", ""}, // too long
 	}
 	for _, tt := range tests {
