@@ -86,6 +86,7 @@ var followPreps = map[string][]string{
 	"for": {"for"}, "por": {"for"},
 	"with": {"with"}, "com": {"with"}, "con": {"with"},
 	"on": {"day"}, "ao": {"day"}, "aos": {"day"},
+	"of": {"of"}, "de": {"of"}, "del": {"of"},
 }
 
 // followArticles begin a noun phrase: a follow-up's one replaces the previous message's last

@@ -25,6 +25,8 @@ func TestFollowUp(t *testing.T) {
 		// A noun phrase in place of the previous last.
 		{"cuánto cuesta la limpieza?", "¿y el blanqueamiento?", "cuánto cuesta el blanqueamiento"},
 		{"quanto custa a escova?", "e o corte masculino?", "quanto custa o corte masculino"},
+		{"quanto custa um corte de senhora?", "e de homem?", "quanto custa um corte de homem"},
+		{"¿cuánto cuesta la habitación doble con baño compartido?", "¿y con baño privado?", "cuánto cuesta la habitación doble con baño privado"},
 		{"how much is a haircut?", "and a beard trim?", "how much is a beard trim"},
 		{"how much is a haircut?", "what about colouring?", "how much is a haircut colouring"},
 		// Questions of their own: never merged.

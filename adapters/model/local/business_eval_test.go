@@ -186,6 +186,9 @@ func runBusinesses(t testing.TB, s businessSet, split string, lim limits) busine
 		}
 		ix, p := b.index(t), b.profile()
 		for _, q := range b.Questions {
+			if q.After != "" {
+				continue // a follow-up question (or one after another): runFollowUps measures it
+			}
 			vecs, err := emb.Embed(context.Background(), []string{q.Text}, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -388,6 +391,9 @@ func BenchmarkBusinessReply(b *testing.B) {
 		}
 		ix, p := biz.index(b), biz.profile()
 		for _, q := range biz.Questions {
+			if q.After != "" {
+				continue
+			}
 			vecs, err := NewEmbedder().Embed(context.Background(), []string{q.Text}, 0)
 			if err != nil {
 				b.Fatal(err)
@@ -425,4 +431,155 @@ func BenchmarkBusinessIndex(b *testing.B) {
 			knowledge.NewIndex(bp.docs, bp.faqs, NewStemmer(), sharedWords)
 		}
 	}
+}
+
+// followFigures count the replies to one split's questions asked after another (evalset.Question.
+// After) by one way of answering them.
+type followFigures struct {
+	answerable, none, right, wrong, missed, refused int
+	changed                                         int // of questions marked NotFollowUp: replies other than the one alone
+}
+
+func (f followFigures) String() string {
+	return fmt.Sprintf("answerable %d: right %d, wrong %d, I don't know %d; none %d: refused %d",
+		f.answerable, f.right, f.wrong, f.missed, f.none, f.refused)
+}
+
+// count scores one reply.
+func (f *followFigures) count(b business, got string, want []expectedReply) string {
+	switch idk := isDontKnow(got); {
+	case len(want) == 0 && idk:
+		f.none++
+		f.refused++
+		return "ok  "
+	case len(want) == 0:
+		f.none++
+		return "WRONG (none)"
+	case b.judge(got, want):
+		f.answerable++
+		f.right++
+		return "ok  "
+	case idk:
+		f.answerable++
+		f.missed++
+		return "IDK "
+	default:
+		f.answerable++
+		f.wrong++
+		return "WRONG"
+	}
+}
+
+// Ways of answering a question asked after another: the message alone (as before follow-ups
+// were read), the follow-up's question when knowledge.FollowUp says it is one ("direct"), and
+// the message alone first, the follow-up's question only when the engine does not answer the
+// message alone ("alone first", as app/chat does).
+const (
+	followAlone = iota
+	followDirect
+	followAloneFirst
+	followWays
+)
+
+var followWayNames = [followWays]string{"alone (before)", "follow-up query directly", "alone first"}
+
+// followReplies are the engine's replies to a question asked after another, each way.
+func followReplies(t testing.TB, ix *knowledge.Index, p profile.Profile, after, text string) (replies [followWays]string, query string) {
+	t.Helper()
+	ask := func(search string) conversation.Turn {
+		vecs, err := NewEmbedder().Embed(context.Background(), []string{search}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, context := ix.SearchContext(search, vecs[0], knowledge.DefaultHits, knowledge.ContextChars)
+		turn := conversation.Turn{Profile: p, Message: text, Hits: hits, Context: context, Lang: p.ReplyLanguage(text)}
+		if search != text {
+			turn.Query = search
+		}
+		return turn
+	}
+	alone := ask(text)
+	replies[followAlone] = reply(alone, shipped)
+	replies[followDirect], replies[followAloneFirst] = replies[followAlone], replies[followAlone]
+	q, ok := knowledge.FollowUp(after, text)
+	if !ok {
+		return replies, ""
+	}
+	replies[followDirect] = reply(ask(q), shipped)
+	if !answers(alone, shipped) {
+		replies[followAloneFirst] = replies[followDirect]
+	}
+	return replies, q
+}
+
+// runFollowUps asks the questions of a split's businesses that come after another, each way.
+func runFollowUps(t testing.TB, s businessSet, split string) (follow, not [followWays]followFigures, lines []string) {
+	t.Helper()
+	for _, b := range s.Businesses {
+		if b.Split != split {
+			continue
+		}
+		var ix *knowledge.Index
+		p := b.profile()
+		for _, q := range b.Questions {
+			if q.After == "" {
+				continue
+			}
+			if ix == nil {
+				ix = b.index(t)
+			}
+			replies, query := followReplies(t, ix, p, q.After, q.Text)
+			figs := &follow
+			if q.NotFollowUp {
+				figs = &not
+			}
+			marks := ""
+			for w := range followWays {
+				marks += strings.TrimSpace(figs[w].count(b, replies[w], q.Answers)) + " "
+				if replies[w] != replies[followAlone] {
+					figs[w].changed++
+				}
+			}
+			lines = append(lines, fmt.Sprintf("%s%s | %q then %q (query %q) → %.90q", marks, b.Name, q.After, q.Text, query, replies[followAloneFirst]))
+		}
+	}
+	return follow, not, lines
+}
+
+// TestEvalFollowUps prints the engine's figures on the questions asked after another
+// (evalset.Question.After; testdata/eval/README.md, "Follow-up questions"), per split and each
+// way of answering them. It runs with SVC_EVAL=1 on the splits SVC_EVAL_SPLITS lists (set it:
+// the blind splits are never to be run); SVC_EVAL_VERBOSE=1 lists every question.
+func TestEvalFollowUps(t *testing.T) {
+	if os.Getenv("SVC_EVAL") == "" || os.Getenv("SVC_EVAL_SPLITS") == "" {
+		t.Skip("prints figures and checks nothing: SVC_EVAL=1 SVC_EVAL_SPLITS=<splits>")
+	}
+	s := loadBusinesses(t, cmpOr(os.Getenv("SVC_EVAL_BUSINESSES"), businessFile))
+	var follow, not [followWays]followFigures
+	for _, split := range strings.Split(os.Getenv("SVC_EVAL_SPLITS"), ",") {
+		f, n, lines := runFollowUps(t, s, strings.TrimSpace(split))
+		for w := range followWays {
+			addFollow(&follow[w], f[w])
+			addFollow(&not[w], n[w])
+		}
+		if os.Getenv("SVC_EVAL_VERBOSE") != "" {
+			for _, l := range lines {
+				t.Log(l)
+			}
+		}
+	}
+	for w := range followWays {
+		t.Logf("follow-ups, %s: %s", followWayNames[w], follow[w])
+		t.Logf("not follow-ups, %s: %s; replies changed %d", followWayNames[w], not[w], not[w].changed)
+	}
+}
+
+func addFollow(sum *followFigures, f followFigures) {
+	sum.answerable += f.answerable
+	sum.none += f.none
+	sum.right += f.right
+	sum.wrong += f.wrong
+	sum.missed += f.missed
+	sum.refused += f.refused
+	sum.changed += f.changed
 }

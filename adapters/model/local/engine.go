@@ -96,6 +96,17 @@ func (e *Engine) Reply(ctx context.Context, turn conversation.Turn) (conversatio
 	return conversation.Draft{Text: reply(turn, shipped)}, nil
 }
 
+// Answers reports whether the engine's reply to turn answers it (from the Brain's hits, as small
+// talk, or from the profile's contact details) rather than saying it does not know. app/chat asks
+// it of an elliptical follow-up's message alone before it searches the question the follow-up
+// asks (knowledge.FollowUp).
+func (e *Engine) Answers(turn conversation.Turn) bool { return answers(turn, shipped) }
+
+func answers(turn conversation.Turn, lim limits) bool {
+	ph := phrasesFor(turn.Lang, turn.Profile.Language())
+	return !strings.HasPrefix(reply(turn, lim), ph.dontKnow)
+}
+
 // reply decides what to say, in the order: small talk (the FAQ's own answer to it first), a
 // Strong FAQ item, the FAQ answer of confidence at least lim.confidence (matched only loosely:
 // with its question), the chunk scoring at least lim.score, "I don't know".
@@ -135,20 +146,23 @@ func reply(turn conversation.Turn, lim limits) string {
 			break
 		}
 	}
+	// The question's words: the follow-up's question when the Brain was searched for it
+	// (conversation.Turn.Query).
+	query := turn.Question()
 	var asked knowledge.Detail
 	if !p.Contact.Empty() {
-		asked = knowledge.AskedDetails(turn.Message)
+		asked = knowledge.AskedDetails(query)
 	}
 	detail, hasDetail := contactAnswer(ph, p.Contact, business, asked)
-	if h, ok := best(turn.Hits, turn.Message, lim); ok {
-		a := answer(h, turn.Message)
+	if h, ok := best(turn.Hits, query, lim); ok {
+		a := answer(h, query)
 		loose := h.Kind == knowledge.KindFAQ && h.Overlap <= LooseOverlap
 		// Asked for a contact detail the profile holds, the Brain's answer stands when it is the
 		// owner's own answer to the question or tells the detail, or when the question is long
 		// enough to ask more than the detail; else it answers another question ("when are you
 		// open" and a page's "Puncture repair: 10 euros…").
 		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) && !knowledge.StatesDetail(actionToken.ReplaceAllString(a, ""), asked) &&
-			len(strings.Fields(turn.Message)) <= detailWords {
+			len(strings.Fields(query)) <= detailWords {
 			return detail
 		}
 		if a != "" {
