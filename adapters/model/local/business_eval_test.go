@@ -473,15 +473,24 @@ func (f *followFigures) count(b business, got string, want []expectedReply) stri
 // Ways of answering a question asked after another: the message alone (as before follow-ups
 // were read), the follow-up's question when knowledge.FollowUp says it is one ("direct"), and
 // the message alone first, the follow-up's question only when the engine does not answer the
-// message alone ("alone first", as app/chat does).
+// message alone ("alone first"), and the follow-up's question first, the message alone only when
+// the engine does not answer that ("follow-up first").
 const (
 	followAlone = iota
 	followDirect
 	followAloneFirst
+	followFirst
 	followWays
 )
 
-var followWayNames = [followWays]string{"alone (before)", "follow-up query directly", "alone first"}
+var followWayNames = [followWays]string{"alone (before)", "follow-up query directly", "alone first", "follow-up first, then alone"}
+
+// answers reports whether the engine's reply to turn answers it rather than saying it does not
+// know.
+func answers(turn conversation.Turn, lim limits) bool {
+	ph := phrasesFor(turn.Lang, turn.Profile.Language())
+	return !strings.HasPrefix(reply(turn, lim), ph.dontKnow)
+}
 
 // followReplies are the engine's replies to a question asked after another, each way.
 func followReplies(t testing.TB, ix *knowledge.Index, p profile.Profile, after, text string) (replies [followWays]string, query string) {
@@ -500,14 +509,20 @@ func followReplies(t testing.TB, ix *knowledge.Index, p profile.Profile, after, 
 	}
 	alone := ask(text)
 	replies[followAlone] = reply(alone, shipped)
-	replies[followDirect], replies[followAloneFirst] = replies[followAlone], replies[followAlone]
+	for w := range followWays {
+		replies[w] = replies[followAlone]
+	}
 	q, ok := knowledge.FollowUp(after, text)
 	if !ok {
 		return replies, ""
 	}
-	replies[followDirect] = reply(ask(q), shipped)
+	follow := ask(q)
+	replies[followDirect] = reply(follow, shipped)
 	if !answers(alone, shipped) {
 		replies[followAloneFirst] = replies[followDirect]
+	}
+	if answers(follow, shipped) {
+		replies[followFirst] = replies[followDirect]
 	}
 	return replies, q
 }

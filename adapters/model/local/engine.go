@@ -96,17 +96,6 @@ func (e *Engine) Reply(ctx context.Context, turn conversation.Turn) (conversatio
 	return conversation.Draft{Text: reply(turn, shipped)}, nil
 }
 
-// Answers reports whether the engine's reply to turn answers it (from the Brain's hits, as small
-// talk, or from the profile's contact details) rather than saying it does not know. app/chat asks
-// it of an elliptical follow-up's message alone before it searches the question the follow-up
-// asks (knowledge.FollowUp).
-func (e *Engine) Answers(turn conversation.Turn) bool { return answers(turn, shipped) }
-
-func answers(turn conversation.Turn, lim limits) bool {
-	ph := phrasesFor(turn.Lang, turn.Profile.Language())
-	return !strings.HasPrefix(reply(turn, lim), ph.dontKnow)
-}
-
 // reply decides what to say, in the order: small talk (the FAQ's own answer to it first), a
 // Strong FAQ item, the FAQ answer of confidence at least lim.confidence (matched only loosely:
 // with its question), the chunk scoring at least lim.score, "I don't know".
@@ -138,6 +127,7 @@ func reply(turn conversation.Turn, lim limits) string {
 		return fmt.Sprintf(ph.goodbye, business)
 	}
 
+	turn.Hits = followedHits(turn)
 	for _, h := range turn.Hits {
 		if h.Kind == knowledge.KindFAQ && h.Strong {
 			if a := clean(h.FAQ.Answer, true); a != "" {
@@ -178,6 +168,29 @@ func reply(turn conversation.Turn, lim limits) string {
 		return detail
 	}
 	return dontKnow(ph, p.Contact, business)
+}
+
+// followedHits are the hits the engine may answer with: when the Brain was searched for the
+// question a follow-up asks (conversation.Turn.Query), those whose text (an FAQ item's question
+// and answer, a chunk's title and text) holds a word of the customer's message; one that holds
+// none would answer the previous question again ("how much is a root canal?", then "and for a
+// crown?": the root canal's price), not the follow-up. Else all of them.
+func followedHits(turn conversation.Turn) []knowledge.Hit {
+	if turn.Query == "" {
+		return turn.Hits
+	}
+	words := knowledge.Tokens(turn.Message)
+	var out []knowledge.Hit
+	for _, h := range turn.Hits {
+		text := h.FAQ.Question + " " + h.FAQ.Answer
+		if h.Kind != knowledge.KindFAQ {
+			text = h.Chunk.Title + " " + h.Chunk.Text
+		}
+		if slices.ContainsFunc(knowledge.Tokens(text), func(t string) bool { return slices.Contains(words, t) }) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // detailWords is the most words of a question asking for a contact detail whose answer from the
