@@ -83,6 +83,17 @@ type Turn struct {
 	Now          time.Time
 }
 
+// LastCustomer is the content of the last customer message of history (oldest first), "" when
+// it has none: the message an elliptical follow-up completes (knowledge.FollowUp).
+func LastCustomer(history []Message) string {
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Role == RoleCustomer {
+			return history[i].Content
+		}
+	}
+	return ""
+}
+
 // Question is the question the turn asks: Query when the Brain was searched for it, else
 // Message.
 func (t Turn) Question() string {
