@@ -79,9 +79,10 @@ lunes martes miercoles jueves viernes festivo festivos finde hoy manana
 
 // followPreps are prepositions by the part they play: a follow-up's phrase of a group replaces
 // the previous message's phrase of the same group ("to Porto" → "para Lisboa", "for adults" →
-// "for kids"); "para" is both a destination and a beneficiary.
+// "for kids"; "deliver in Lisbon" → "to Porto"); "para" is both a destination and a
+// beneficiary, but no place where ("para crianças" after "em Lisboa" is no place).
 var followPreps = map[string][]string{
-	"to": {"dest"}, "into": {"dest"}, "ate": {"dest"}, "hasta": {"dest"}, "para": {"dest", "for"}, "pra": {"dest", "for"},
+	"to": {"dest", "at"}, "into": {"dest", "at"}, "ate": {"dest", "at"}, "hasta": {"dest", "at"}, "para": {"dest", "for"}, "pra": {"dest", "for"},
 	"in": {"at"}, "at": {"at"}, "em": {"at"}, "en": {"at"}, "no": {"at"}, "na": {"at"}, "nos": {"at"}, "nas": {"at"}, "near": {"at"}, "perto": {"at"}, "cerca": {"at"},
 	"for": {"for"}, "por": {"for"},
 	"with": {"with"}, "com": {"with"}, "con": {"with"},

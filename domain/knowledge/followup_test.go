@@ -22,6 +22,8 @@ func TestFollowUp(t *testing.T) {
 		{"do you deliver to Porto?", "e para Lisboa?", "do you deliver to Lisboa"},
 		{"vocês entregam no Porto?", "e em Braga?", "vocês entregam no Braga"},
 		{"do you deliver to Porto?", "and Lisbon?", "do you deliver to Lisbon"},
+		{"how much is delivery in Lisbon?", "and to Porto?", "how much is delivery in Porto"},
+		{"vocês entregam em Lisboa?", "e para crianças?", "vocês entregam em Lisboa para crianças"},
 		// A noun phrase in place of the previous last.
 		{"cuánto cuesta la limpieza?", "¿y el blanqueamiento?", "cuánto cuesta el blanqueamiento"},
 		{"quanto custa a escova?", "e o corte masculino?", "quanto custa o corte masculino"},

@@ -555,7 +555,7 @@ func runFollowUps(t testing.TB, s businessSet, split string) (follow, not [follo
 					figs[w].changed++
 				}
 			}
-			lines = append(lines, fmt.Sprintf("%s%s | %q then %q (query %q) → %.90q", marks, b.Name, q.After, q.Text, query, replies[followAloneFirst]))
+			lines = append(lines, fmt.Sprintf("%s%s | %q then %q (query %q) → %.90q; alone %.60q", marks, b.Name, q.After, q.Text, query, replies[followDirect], replies[followAlone]))
 		}
 	}
 	return follow, not, lines
