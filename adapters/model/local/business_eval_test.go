@@ -483,7 +483,7 @@ const (
 	followWays
 )
 
-var followWayNames = [followWays]string{"alone (before)", "follow-up query directly", "alone first", "follow-up first, then alone"}
+var followWayNames = [followWays]string{"alone (before)", "follow-up query directly (kept: app/chat)", "alone first", "follow-up first, then alone"}
 
 // answers reports whether the engine's reply to turn answers it rather than saying it does not
 // know.
@@ -586,6 +586,31 @@ func TestEvalFollowUps(t *testing.T) {
 	for w := range followWays {
 		t.Logf("follow-ups, %s: %s", followWayNames[w], follow[w])
 		t.Logf("not follow-ups, %s: %s; replies changed %d", followWayNames[w], not[w], not[w].changed)
+	}
+}
+
+// TestEvalFollowUpsRegression guards the engine's answers to the questions asked after another
+// (testdata/eval/README.md, "Follow-up questions"), answered as app/chat answers them (the
+// follow-up's question when knowledge.FollowUp says the message is one): floors a little under
+// the figures reached, and no reply to an unrelated next question changed. It reads the visible
+// splits only, whatever SVC_EVAL_SPLITS says.
+func TestEvalFollowUpsRegression(t *testing.T) {
+	s := loadBusinesses(t, businessFile)
+	var follow, not followFigures
+	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "tune-3", "tune-4"} {
+		f, n, _ := runFollowUps(t, s, split)
+		addFollow(&follow, f[followDirect])
+		addFollow(&not, n[followDirect])
+	}
+	t.Logf("follow-ups: %s; not follow-ups: %s, replies changed %d", follow, not, not.changed)
+	if n := follow.answerable + follow.none; n != 46 {
+		t.Fatalf("%d follow-up questions, want 46", n)
+	}
+	if wrong := follow.wrong + follow.none - follow.refused; follow.right < 35 || wrong > 3 {
+		t.Errorf("follow-ups: %d right (floor 35), %d wrong (at most 3)", follow.right, wrong)
+	}
+	if not.answerable+not.none != 20 || not.changed != 0 || not.right != 20 {
+		t.Errorf("unrelated next questions: %s, %d replies changed; want 20 right, none changed", not, not.changed)
 	}
 }
 
