@@ -23,10 +23,20 @@ var followOpeners = [][]string{
 	{"que", "tal"},
 }
 
+// followOpenerFirst are the first words of followOpeners.
+var followOpenerFirst = func() map[string]bool {
+	m := map[string]bool{}
+	for _, o := range followOpeners {
+		m[o[0]] = true
+	}
+	return m
+}()
+
 // followMaxWords is the most words a follow-up holds after its opener, and followMaxContent the
 // most of them that are content words (not stopwords): "and on sundays?", "e para Lisboa?",
 // "what about for kids under 5?". A longer message is a question of its own.
 const (
+	followMaxChars   = 80 // bytes of a message read at all
 	followMaxWords   = 6
 	followMaxContent = 3
 )
@@ -138,12 +148,21 @@ func (w fword) content() bool {
 // question word ("and do you have parking?" asks a question of its own). Conservative: when in
 // doubt, it is not a follow-up.
 func FollowUp(previous, message string) (string, bool) {
-	prev, msg := followWords(previous), followWords(message)
-	if len(prev) == 0 || len(msg) == 0 {
+	if previous == "" || len(message) > followMaxChars {
 		return "", false
 	}
-	rest, opened := cutOpener(msg)
-	if len(rest) == 0 || len(rest) > followMaxWords {
+	// Most messages are new questions: those of more words than a follow-up's, or of more than a
+	// day alone without an opener's first word, are told at once.
+	if n := strings.Count(strings.TrimSpace(message), " ") + 1; n > followMaxWords+4 ||
+		n > followMaxContent && !followOpenerFirst[NormalizeQuestion(strings.SplitN(strings.TrimSpace(message), " ", 2)[0])] {
+		return "", false
+	}
+	rest, opened := cutOpener(followWords(message))
+	if len(rest) == 0 || len(rest) > followMaxWords || !opened && len(rest) > followMaxContent {
+		return "", false
+	}
+	prev := followWords(previous)
+	if len(prev) == 0 {
 		return "", false
 	}
 	content, days := 0, 0

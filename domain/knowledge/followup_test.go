@@ -53,3 +53,18 @@ func TestFollowUp(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFollowUp measures the rule on a follow-up, and on a new question after another.
+func BenchmarkFollowUp(b *testing.B) {
+	for _, c := range []struct{ name, previous, message string }{
+		{"follow-up", "what time do you open on saturday?", "and on sundays?"},
+		{"new question", "what time do you open on saturday?", "can I bring my dog to the appointment next week?"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				FollowUp(c.previous, c.message)
+			}
+		})
+	}
+}
