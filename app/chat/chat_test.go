@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -61,6 +62,9 @@ type env struct {
 // states the Brain's state read alone (Brain.State).
 type reads struct {
 	accounts, profiles, withBrain, states, conversations, usage atomic.Int32
+
+	mu       sync.Mutex
+	searched []string // the Brain's searches, in order
 }
 
 func (r *reads) String() string {
@@ -101,6 +105,13 @@ type countBrain struct {
 func (c countBrain) State(ctx context.Context, id string) (knowledge.State, error) {
 	c.r.states.Add(1)
 	return c.Brain.State(ctx, id)
+}
+
+func (c countBrain) SearchContext(ctx context.Context, id string, state knowledge.State, query string, k, budget int) (hits, passages []knowledge.Hit, err error) {
+	c.r.mu.Lock()
+	c.r.searched = append(c.r.searched, query)
+	c.r.mu.Unlock()
+	return c.Brain.SearchContext(ctx, id, state, query, k, budget)
 }
 
 type countConversations struct {
@@ -244,6 +255,74 @@ func TestRefusedBeforeAnythingIsStored(t *testing.T) {
 func paths(t *testing.T, test func(t *testing.T, opts chat.Options)) {
 	t.Run("two-phase", func(t *testing.T) { test(t, chat.Options{}) })
 	t.Run("inline", func(t *testing.T) { test(t, chat.Options{Inline: true}) })
+}
+
+// An elliptical follow-up is searched for the question it asks (knowledge.FollowUp), which the
+// replier is given with the message (Turn.Query); the same words in another conversation, with
+// nothing before them, are searched alone.
+func TestFollowUpSearchesTheQuestionItAsks(t *testing.T) { paths(t, testFollowUpSearches) }
+
+func testFollowUpSearches(t *testing.T, opts chat.Options) {
+	e := newEnv(t, true, opts)
+	e.configure("Padaria Lu", profile.AllOn)
+	var mu sync.Mutex
+	var turns []conversation.Turn
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, turn conversation.Turn) (conversation.Draft, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		turns = append(turns, turn)
+		return conversation.Draft{Text: "An answer."}, nil
+	}).Times(3)
+	for _, m := range []struct{ conv, text string }{
+		{"c1", "what time do you open on saturday?"},
+		{"c1", "and on sundays?"},
+		{"c2", "and on sundays?"},
+	} {
+		if _, err := send(e, m.conv, m.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []struct{ searched, query string }{
+		{"what time do you open on saturday?", ""},
+		{"what time do you open on sundays", "what time do you open on sundays"},
+		{"and on sundays?", ""},
+	}
+	e.reads.mu.Lock()
+	searched := slices.Clone(e.reads.searched)
+	e.reads.mu.Unlock()
+	if len(searched) != len(want) || len(turns) != len(want) {
+		t.Fatalf("searched %q, %d turns; want %d of each", searched, len(turns), len(want))
+	}
+	for i, w := range want {
+		if searched[i] != w.searched || turns[i].Query != w.query {
+			t.Errorf("turn %d: searched %q, Query %q; want %q, %q", i, searched[i], turns[i].Query, w.searched, w.query)
+		}
+	}
+	if turns[1].Message != "and on sundays?" {
+		t.Errorf("the replier's message %q; want the customer's own", turns[1].Message)
+	}
+}
+
+// An unrelated question after another, beginning with "and", is searched alone.
+func TestNextQuestionIsSearchedAlone(t *testing.T) {
+	e := newEnv(t, true, chat.Options{Inline: true})
+	e.configure("Padaria Lu", profile.AllOn)
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, turn conversation.Turn) (conversation.Draft, error) {
+		if turn.Query != "" {
+			t.Errorf("message %q: Query %q, want none", turn.Message, turn.Query)
+		}
+		return conversation.Draft{Text: "An answer."}, nil
+	}).Times(2)
+	for _, m := range []string{"what time do you open on saturday?", "and do you deliver to Porto?"} {
+		if _, err := send(e, "c1", m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.reads.mu.Lock()
+	defer e.reads.mu.Unlock()
+	if got := e.reads.searched; len(got) != 2 || got[1] != "and do you deliver to Porto?" {
+		t.Fatalf("searched %q; want the second message alone", got)
+	}
 }
 
 func TestReplyWithTheBuiltInEngine(t *testing.T) { paths(t, testReplyWithTheBuiltInEngine) }

@@ -123,7 +123,14 @@ func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Pr
 		// The customers-only rule: a polite customer-service answer, never an action.
 		draft.Text = policy.Refusal(turn.Lang, prof.BusinessName)
 	} else {
-		turn.Hits, turn.Context, err = a.brain.SearchContext(ctx, acct.ID, state, message, searchHits, contextBudget(a.replier))
+		// An elliptical follow-up ("and on sundays?" after "what time do you open on saturday?")
+		// is searched for the question it asks, which the replier reads too (Turn.Query); the
+		// history is the one the caller read already.
+		query := message
+		if q, ok := knowledge.FollowUp(conversation.LastCustomer(history), message); ok {
+			query, turn.Query = q, q
+		}
+		turn.Hits, turn.Context, err = a.brain.SearchContext(ctx, acct.ID, state, query, searchHits, contextBudget(a.replier))
 		if err != nil {
 			return drafted{}, err
 		}

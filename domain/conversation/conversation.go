@@ -69,13 +69,38 @@ type Turn struct {
 	Hits    []knowledge.Hit // the Brain's best matches for the message, best first
 	// Context is what a model upstream is given of the Brain: Hits, then more of its entries up
 	// to a budget of characters (knowledge.Index.SearchContext); nil: Hits.
-	Context      []knowledge.Hit
-	History      []Message // earlier messages, oldest first, without the new one
-	Message      string    // the customer's new message
+	Context []knowledge.Hit
+	History []Message // earlier messages, oldest first, without the new one
+	Message string    // the customer's new message
+	// Query is what the Brain was searched for when it is not Message: the question an
+	// elliptical follow-up asks ("and on sundays?" after "what time do you open on saturday?":
+	// "what time do you open on sundays", knowledge.FollowUp). A replier reads the question's
+	// words from Question; the reply's language stays Message's (Lang).
+	Query        string
 	CustomerName string
 	Lang         string // the language to answer in (en, pt, pt-BR, es …)
 	Channel      Channel
 	Now          time.Time
+}
+
+// LastCustomer is the content of the last customer message of history (oldest first), "" when
+// it has none: the message an elliptical follow-up completes (knowledge.FollowUp).
+func LastCustomer(history []Message) string {
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Role == RoleCustomer {
+			return history[i].Content
+		}
+	}
+	return ""
+}
+
+// Question is the question the turn asks: Query when the Brain was searched for it, else
+// Message.
+func (t Turn) Question() string {
+	if t.Query != "" {
+		return t.Query
+	}
+	return t.Message
 }
 
 // Passages is what a model upstream is given of the Brain: Context, or Hits without it.

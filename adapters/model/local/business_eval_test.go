@@ -186,6 +186,9 @@ func runBusinesses(t testing.TB, s businessSet, split string, lim limits) busine
 		}
 		ix, p := b.index(t), b.profile()
 		for _, q := range b.Questions {
+			if q.After != "" {
+				continue // a follow-up question (or one after another): runFollowUps measures it
+			}
 			vecs, err := emb.Embed(context.Background(), []string{q.Text}, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -388,6 +391,9 @@ func BenchmarkBusinessReply(b *testing.B) {
 		}
 		ix, p := biz.index(b), biz.profile()
 		for _, q := range biz.Questions {
+			if q.After != "" {
+				continue
+			}
 			vecs, err := NewEmbedder().Embed(context.Background(), []string{q.Text}, 0)
 			if err != nil {
 				b.Fatal(err)
@@ -425,4 +431,195 @@ func BenchmarkBusinessIndex(b *testing.B) {
 			knowledge.NewIndex(bp.docs, bp.faqs, NewStemmer(), sharedWords)
 		}
 	}
+}
+
+// followFigures count the replies to one split's questions asked after another (evalset.Question.
+// After) by one way of answering them.
+type followFigures struct {
+	answerable, none, right, wrong, missed, refused int
+	changed                                         int // of questions marked NotFollowUp: replies other than the one alone
+}
+
+func (f followFigures) String() string {
+	return fmt.Sprintf("answerable %d: right %d, wrong %d, I don't know %d; none %d: refused %d",
+		f.answerable, f.right, f.wrong, f.missed, f.none, f.refused)
+}
+
+// count scores one reply.
+func (f *followFigures) count(b business, got string, want []expectedReply) string {
+	switch idk := isDontKnow(got); {
+	case len(want) == 0 && idk:
+		f.none++
+		f.refused++
+		return "ok  "
+	case len(want) == 0:
+		f.none++
+		return "WRONG (none)"
+	case b.judge(got, want):
+		f.answerable++
+		f.right++
+		return "ok  "
+	case idk:
+		f.answerable++
+		f.missed++
+		return "IDK "
+	default:
+		f.answerable++
+		f.wrong++
+		return "WRONG"
+	}
+}
+
+// Ways of answering a question asked after another: the message alone (as before follow-ups
+// were read), the follow-up's question when knowledge.FollowUp says it is one ("direct"), and
+// the message alone first, the follow-up's question only when the engine does not answer the
+// message alone ("alone first"), and the follow-up's question first, the message alone only when
+// the engine does not answer that ("follow-up first").
+const (
+	followAlone = iota
+	followDirect
+	followAloneFirst
+	followFirst
+	followWays
+)
+
+var followWayNames = [followWays]string{"alone (before)", "follow-up query directly (kept: app/chat)", "alone first", "follow-up first, then alone"}
+
+// answers reports whether the engine's reply to turn answers it rather than saying it does not
+// know.
+func answers(turn conversation.Turn, lim limits) bool {
+	ph := phrasesFor(turn.Lang, turn.Profile.Language())
+	return !strings.HasPrefix(reply(turn, lim), ph.dontKnow)
+}
+
+// followReplies are the engine's replies to a question asked after another, each way.
+func followReplies(t testing.TB, ix *knowledge.Index, p profile.Profile, after, text string) (replies [followWays]string, query string) {
+	t.Helper()
+	ask := func(search string) conversation.Turn {
+		vecs, err := NewEmbedder().Embed(context.Background(), []string{search}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, context := ix.SearchContext(search, vecs[0], knowledge.DefaultHits, knowledge.ContextChars)
+		turn := conversation.Turn{Profile: p, Message: text, Hits: hits, Context: context, Lang: p.ReplyLanguage(text)}
+		if search != text {
+			turn.Query = search
+		}
+		return turn
+	}
+	alone := ask(text)
+	replies[followAlone] = reply(alone, shipped)
+	for w := range followWays {
+		replies[w] = replies[followAlone]
+	}
+	q, ok := knowledge.FollowUp(after, text)
+	if !ok {
+		return replies, ""
+	}
+	follow := ask(q)
+	replies[followDirect] = reply(follow, shipped)
+	if !answers(alone, shipped) {
+		replies[followAloneFirst] = replies[followDirect]
+	}
+	if answers(follow, shipped) {
+		replies[followFirst] = replies[followDirect]
+	}
+	return replies, q
+}
+
+// runFollowUps asks the questions of a split's businesses that come after another, each way.
+func runFollowUps(t testing.TB, s businessSet, split string) (follow, not [followWays]followFigures, lines []string) {
+	t.Helper()
+	for _, b := range s.Businesses {
+		if b.Split != split {
+			continue
+		}
+		var ix *knowledge.Index
+		p := b.profile()
+		for _, q := range b.Questions {
+			if q.After == "" {
+				continue
+			}
+			if ix == nil {
+				ix = b.index(t)
+			}
+			replies, query := followReplies(t, ix, p, q.After, q.Text)
+			figs := &follow
+			if q.NotFollowUp {
+				figs = &not
+			}
+			marks := ""
+			for w := range followWays {
+				marks += strings.TrimSpace(figs[w].count(b, replies[w], q.Answers)) + " "
+				if replies[w] != replies[followAlone] {
+					figs[w].changed++
+				}
+			}
+			lines = append(lines, fmt.Sprintf("%s%s | %q then %q (query %q) → %.90q; alone %.60q", marks, b.Name, q.After, q.Text, query, replies[followDirect], replies[followAlone]))
+		}
+	}
+	return follow, not, lines
+}
+
+// TestEvalFollowUps prints the engine's figures on the questions asked after another
+// (evalset.Question.After; testdata/eval/README.md, "Follow-up questions"), per split and each
+// way of answering them. It runs with SVC_EVAL=1 on the splits SVC_EVAL_SPLITS lists (set it:
+// the blind splits are never to be run); SVC_EVAL_VERBOSE=1 lists every question.
+func TestEvalFollowUps(t *testing.T) {
+	if os.Getenv("SVC_EVAL") == "" || os.Getenv("SVC_EVAL_SPLITS") == "" {
+		t.Skip("prints figures and checks nothing: SVC_EVAL=1 SVC_EVAL_SPLITS=<splits>")
+	}
+	s := loadBusinesses(t, cmpOr(os.Getenv("SVC_EVAL_BUSINESSES"), businessFile))
+	var follow, not [followWays]followFigures
+	for _, split := range strings.Split(os.Getenv("SVC_EVAL_SPLITS"), ",") {
+		f, n, lines := runFollowUps(t, s, strings.TrimSpace(split))
+		for w := range followWays {
+			addFollow(&follow[w], f[w])
+			addFollow(&not[w], n[w])
+		}
+		if os.Getenv("SVC_EVAL_VERBOSE") != "" {
+			for _, l := range lines {
+				t.Log(l)
+			}
+		}
+	}
+	for w := range followWays {
+		t.Logf("follow-ups, %s: %s", followWayNames[w], follow[w])
+		t.Logf("not follow-ups, %s: %s; replies changed %d", followWayNames[w], not[w], not[w].changed)
+	}
+}
+
+// TestEvalFollowUpsRegression guards the engine's answers to the questions asked after another
+// (testdata/eval/README.md, "Follow-up questions"), answered as app/chat answers them (the
+// follow-up's question when knowledge.FollowUp says the message is one): floors a little under
+// the figures reached, and no reply to an unrelated next question changed. It reads the visible
+// splits only, whatever SVC_EVAL_SPLITS says.
+func TestEvalFollowUpsRegression(t *testing.T) {
+	s := loadBusinesses(t, businessFile)
+	var follow, not followFigures
+	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "tune-3", "tune-4"} {
+		f, n, _ := runFollowUps(t, s, split)
+		addFollow(&follow, f[followDirect])
+		addFollow(&not, n[followDirect])
+	}
+	t.Logf("follow-ups: %s; not follow-ups: %s, replies changed %d", follow, not, not.changed)
+	if n := follow.answerable + follow.none; n != 46 {
+		t.Fatalf("%d follow-up questions, want 46", n)
+	}
+	if wrong := follow.wrong + follow.none - follow.refused; follow.right < 35 || wrong > 3 {
+		t.Errorf("follow-ups: %d right (floor 35), %d wrong (at most 3)", follow.right, wrong)
+	}
+	if not.answerable+not.none != 20 || not.changed != 0 || not.right != 20 {
+		t.Errorf("unrelated next questions: %s, %d replies changed; want 20 right, none changed", not, not.changed)
+	}
+}
+
+func addFollow(sum *followFigures, f followFigures) {
+	sum.answerable += f.answerable
+	sum.none += f.none
+	sum.right += f.right
+	sum.wrong += f.wrong
+	sum.missed += f.missed
+	sum.refused += f.refused
+	sum.changed += f.changed
 }

@@ -127,6 +127,7 @@ func reply(turn conversation.Turn, lim limits) string {
 		return fmt.Sprintf(ph.goodbye, business)
 	}
 
+	turn.Hits = followedHits(turn)
 	for _, h := range turn.Hits {
 		if h.Kind == knowledge.KindFAQ && h.Strong {
 			if a := clean(h.FAQ.Answer, true); a != "" {
@@ -135,20 +136,23 @@ func reply(turn conversation.Turn, lim limits) string {
 			break
 		}
 	}
+	// The question's words: the follow-up's question when the Brain was searched for it
+	// (conversation.Turn.Query).
+	query := turn.Question()
 	var asked knowledge.Detail
 	if !p.Contact.Empty() {
-		asked = knowledge.AskedDetails(turn.Message)
+		asked = knowledge.AskedDetails(query)
 	}
 	detail, hasDetail := contactAnswer(ph, p.Contact, business, asked)
-	if h, ok := best(turn.Hits, turn.Message, lim); ok {
-		a := answer(h, turn.Message)
+	if h, ok := best(turn.Hits, query, lim); ok {
+		a := answer(h, query)
 		loose := h.Kind == knowledge.KindFAQ && h.Overlap <= LooseOverlap
 		// Asked for a contact detail the profile holds, the Brain's answer stands when it is the
 		// owner's own answer to the question or tells the detail, or when the question is long
 		// enough to ask more than the detail; else it answers another question ("when are you
 		// open" and a page's "Puncture repair: 10 euros…").
 		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) && !knowledge.StatesDetail(actionToken.ReplaceAllString(a, ""), asked) &&
-			len(strings.Fields(turn.Message)) <= detailWords {
+			len(strings.Fields(query)) <= detailWords {
 			return detail
 		}
 		if a != "" {
@@ -164,6 +168,29 @@ func reply(turn conversation.Turn, lim limits) string {
 		return detail
 	}
 	return dontKnow(ph, p.Contact, business)
+}
+
+// followedHits are the hits the engine may answer with: when the Brain was searched for the
+// question a follow-up asks (conversation.Turn.Query), those whose text (an FAQ item's question
+// and answer, a chunk's title and text) holds a word of the customer's message; one that holds
+// none would answer the previous question again ("how much is a root canal?", then "and for a
+// crown?": the root canal's price), not the follow-up. Else all of them.
+func followedHits(turn conversation.Turn) []knowledge.Hit {
+	if turn.Query == "" {
+		return turn.Hits
+	}
+	words := knowledge.Tokens(turn.Message)
+	var out []knowledge.Hit
+	for _, h := range turn.Hits {
+		text := h.FAQ.Question + " " + h.FAQ.Answer
+		if h.Kind != knowledge.KindFAQ {
+			text = h.Chunk.Title + " " + h.Chunk.Text
+		}
+		if slices.ContainsFunc(knowledge.Tokens(text), func(t string) bool { return slices.Contains(words, t) }) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // detailWords is the most words of a question asking for a contact detail whose answer from the

@@ -38,10 +38,21 @@ type Business struct {
 		Question string `json:"question"`
 		Answer   string `json:"answer"`
 	} `json:"faq"`
-	Questions []struct {
-		Text    string     `json:"text"`
-		Answers []Expected `json:"answers"` // none: the right reply is "I don't know"
-	} `json:"questions"`
+	Questions []Question `json:"questions"`
+}
+
+// Question is a customer's question and the replies that answer it. After, when set, is the
+// customer's previous message in the same conversation, answered before it: the question is
+// then a follow-up ("and on sundays?" after "what time do you open on saturday?", "Follow-up
+// questions" in testdata/eval/README.md), or a new question after another (NotFollowUp) whose
+// reply must be the one it gets alone. Such questions are measured apart from the others.
+type Question struct {
+	Text    string     `json:"text"`
+	Answers []Expected `json:"answers"` // none: the right reply is "I don't know"
+	After   string     `json:"after,omitempty"`
+	// NotFollowUp marks a question asked after another that completes nothing of it (an
+	// unrelated question, some beginning with "and"): its reply must not change for After.
+	NotFollowUp bool `json:"not_follow_up,omitempty"`
 }
 
 // Expected is one reply that answers a question: an FAQ item's answer, a passage of a page

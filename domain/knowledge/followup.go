@@ -1,0 +1,376 @@
+package knowledge
+
+import (
+	"strings"
+	"unicode"
+)
+
+// A customer's next message often completes the one before it: "what time do you open on
+// saturday?" then "and on sundays?"; "how much is a haircut?" then "and for kids?"; "vocês
+// entregam no Porto?" then "e para Lisboa?"; "¿cuánto cuesta la limpieza?" then "¿y el
+// blanqueamiento?". Read alone, such a message asks nothing the Brain can answer. FollowUp tells
+// it from a new question (customers ask many unrelated ones in a row, some beginning with "and"),
+// and writes the question it completes.
+
+// followOpeners begin an elliptical follow-up, as lower-case accent-folded words (NormalizeQuestion),
+// longest first: FollowUp tries them in this order.
+var followOpeners = [][]string{
+	{"and", "what", "about"}, {"and", "how", "about"}, {"what", "about"}, {"how", "about"},
+	{"and", "also"}, {"same", "for"}, {"and"},
+	{"e", "quanto", "a"}, {"e", "quanto", "ao"}, {"e", "quanto", "aos"}, {"e", "quanto", "as"},
+	{"e", "no", "caso", "de"}, {"e", "que", "tal"}, {"e", "se", "for"}, {"e"},
+	{"y", "que", "tal"}, {"y", "que", "hay", "de"}, {"y", "en", "cuanto", "a"}, {"y", "si", "es"}, {"y"},
+	{"que", "tal"},
+}
+
+// followOpenerFirst are the first words of followOpeners.
+var followOpenerFirst = func() map[string]bool {
+	m := map[string]bool{}
+	for _, o := range followOpeners {
+		m[o[0]] = true
+	}
+	return m
+}()
+
+// followMaxWords is the most words a follow-up holds after its opener, and followMaxContent the
+// most of them that are content words (not stopwords): "and on sundays?", "e para Lisboa?",
+// "what about for kids under 5?". A longer message is a question of its own.
+const (
+	followMaxChars   = 80 // bytes of a message read at all
+	followMaxWords   = 6
+	followMaxContent = 3
+)
+
+// followAsks are words that make the rest of a message a question of its own (a verb, a person
+// asking or asked, a question word): "and do you have parking?", "e vocês aceitam cartão?",
+// "¿y dónde están?". A question word the previous message holds too ("how much … ?" then "and
+// how much for kids?") does not.
+var followAsks = func() map[string]bool {
+	const words = `
+do does did can could is are was were will would should have has had am be i you we they it its
+there my your our need want open close closes opens accept take takes offer offers deliver sell
+get make book pay cost costs park bring come go how what when where which who why whats
+voce voces tem ha sao posso pode podem consigo fazem faz aceitam vou quero queria gostaria esta
+estao fica ficam abre abrem fecha fecham eu nos tenho preciso como quando onde qual quais quem
+porque custa custam entregam vendem
+tienen tiene teneis hay es son puedo puede pueden aceptan hacen quiero quisiera estan abren
+cierran cierra usted ustedes yo tengo necesito cuando donde cual cuales quien cuesta cuestan
+venden entregan
+`
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}()
+
+// followQuestionWords are the question words a follow-up may repeat from the previous message.
+var followQuestionWords = map[string]bool{
+	"how": true, "much": true, "many": true, "what": true, "time": true, "when": true,
+	"quanto": true, "quanta": true, "quantos": true, "quantas": true, "custa": true, "cuanto": true, "cuanta": true, "cuesta": true,
+}
+
+// followDays are the days and kinds of day a follow-up puts in place of the previous message's:
+// a day replaces a day ("on saturday" → "on sundays").
+var followDays = func() map[string]bool {
+	const words = `
+monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday
+saturdays sunday sundays weekday weekdays weekend weekends holiday holidays today tomorrow tonight
+segunda segundas terca tercas quarta quartas quinta quintas sexta sextas sabado sabados domingo
+domingos feriado feriados hoje amanha fim
+lunes martes miercoles jueves viernes festivo festivos finde hoy manana
+`
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}()
+
+// followPreps are prepositions by the part they play: a follow-up's phrase of a group replaces
+// the previous message's phrase of the same group ("to Porto" → "para Lisboa", "for adults" →
+// "for kids"; "deliver in Lisbon" → "to Porto"); "para" is both a destination and a
+// beneficiary, but no place where ("para crianças" after "em Lisboa" is no place).
+var followPreps = map[string][]string{
+	"to": {"dest", "at"}, "into": {"dest", "at"}, "ate": {"dest", "at"}, "hasta": {"dest", "at"}, "para": {"dest", "for"}, "pra": {"dest", "for"},
+	"in": {"at"}, "at": {"at"}, "em": {"at"}, "en": {"at"}, "no": {"at"}, "na": {"at"}, "nos": {"at"}, "nas": {"at"}, "near": {"at"}, "perto": {"at"}, "cerca": {"at"},
+	"for": {"for"}, "por": {"for"},
+	"with": {"with"}, "com": {"with"}, "con": {"with"},
+	"on": {"day"}, "ao": {"day"}, "aos": {"day"},
+	"of": {"of"}, "de": {"of"}, "del": {"of"},
+}
+
+// followArticles begin a noun phrase: a follow-up's one replaces the previous message's last
+// ("la limpieza" → "el blanqueamiento").
+var followArticles = map[string]bool{
+	"a": true, "an": true, "the": true, "o": true, "os": true, "as": true, "um": true, "uma": true,
+	"el": true, "la": true, "los": true, "las": true, "un": true, "una": true,
+}
+
+// fword is one word of a message: as written (punctuation around it dropped) and as compared
+// (NormalizeQuestion).
+type fword struct {
+	text, key string
+	capital   bool // written with a capital letter
+}
+
+func followWords(s string) []fword {
+	var out []fword
+	for _, f := range strings.Fields(s) {
+		t := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		k := NormalizeQuestion(t)
+		if k == "" {
+			continue
+		}
+		r := []rune(t)
+		out = append(out, fword{text: t, key: k, capital: unicode.IsUpper(r[0])})
+	}
+	return out
+}
+
+// asks reports whether a word makes a message a question of its own (followAsks; "é", is).
+func asks(w fword) bool {
+	return followAsks[w.key] || strings.ToLower(w.text) == "é"
+}
+
+func (w fword) content() bool {
+	_, stop := stopwords[w.key]
+	return !stop && len(w.key) > 1 && !followArticles[w.key] && followPreps[w.key] == nil
+}
+
+// FollowUp reports whether message is an elliptical follow-up of previous, the customer's
+// message before it, and the question it asks then: previous with the follow-up's words in
+// place of those of the same kind (a day for a day, a place for a place, a phrase of a
+// preposition for the previous one's of the same part, a noun phrase for the previous last),
+// or previous with them added ("how much is a haircut" and "for kids"). A follow-up begins with
+// an opener ("and", "what about", "e", "e para", "y", "¿y …"), or is a day alone after a message
+// naming one ("sundays?"), and holds a few words after it, none of them a verb or a new
+// question word ("and do you have parking?" asks a question of its own). Conservative: when in
+// doubt, it is not a follow-up.
+func FollowUp(previous, message string) (string, bool) {
+	if previous == "" || len(message) > followMaxChars {
+		return "", false
+	}
+	// Most messages are new questions: those of more words than a follow-up's, or of more than a
+	// day alone without an opener's first word, are told at once.
+	if n := strings.Count(strings.TrimSpace(message), " ") + 1; n > followMaxWords+4 ||
+		n > followMaxContent && !followOpenerFirst[NormalizeQuestion(strings.SplitN(strings.TrimSpace(message), " ", 2)[0])] {
+		return "", false
+	}
+	rest, opened := cutOpener(followWords(message))
+	if len(rest) == 0 || len(rest) > followMaxWords || !opened && len(rest) > followMaxContent {
+		return "", false
+	}
+	prev := followWords(previous)
+	if len(prev) == 0 {
+		return "", false
+	}
+	content, days := 0, 0
+	for _, w := range rest {
+		if asks(w) && !(followQuestionWords[w.key] && holdsKey(prev, w.key)) {
+			return "", false
+		}
+		if w.content() && !followQuestionWords[w.key] {
+			content++
+			if followDays[w.key] {
+				days++
+			}
+		}
+	}
+	if content == 0 || content > followMaxContent {
+		return "", false
+	}
+	if !opened && (days != content || !hasDay(prev)) {
+		return "", false // without an opener, only a day in place of the previous one's
+	}
+	// The follow-up's words without the question words the previous message holds.
+	rest = dropRepeated(rest, prev)
+	return strings.Join(texts(complete(prev, rest)), " "), true
+}
+
+// cutOpener returns msg without its opener, and whether it had one.
+func cutOpener(msg []fword) ([]fword, bool) {
+	for _, o := range followOpeners {
+		if len(msg) <= len(o) {
+			continue
+		}
+		ok := true
+		for i, k := range o {
+			// "é" (is) is no "e" (and): the opener is compared as written, accents aside
+			// only where it has none to lose.
+			if msg[i].key != k || k == "e" && strings.ToLower(msg[i].text) != "e" {
+				ok = false
+				break
+			}
+		}
+		// "e"/"y" are "and" in Portuguese and Spanish; "a"/"o" after "e" are the articles the
+		// rest begins with, read by complete.
+		if ok {
+			return msg[len(o):], true
+		}
+	}
+	return msg, false
+}
+
+// complete puts the follow-up's words (rest, opener cut) into the previous message's.
+func complete(prev, rest []fword) []fword {
+	i := 0
+	prep, art := "", ""
+	if i < len(rest) && followPreps[rest[i].key] != nil {
+		prep = rest[i].key
+		i++
+	}
+	if i < len(rest) && followArticles[rest[i].key] {
+		art = rest[i].key
+		i++
+	}
+	noun := rest[i:]
+	if len(noun) == 0 {
+		return appendWords(prev, rest)
+	}
+	// A day in place of the previous message's days.
+	if isDays(noun) {
+		if s, e, ok := span(prev, func(w fword) bool { return followDays[w.key] }); ok {
+			return splice(prev, s, e, noun)
+		}
+		return appendWords(prev, rest)
+	}
+	// A phrase of a preposition in place of the previous message's of the same part.
+	if prep != "" {
+		for j := len(prev) - 1; j >= 0; j-- {
+			if sharesPart(followPreps[prev[j].key], followPreps[prep]) {
+				s := j + 1
+				if s < len(prev) && followArticles[prev[s].key] {
+					s++
+				}
+				e := phraseEnd(prev, s)
+				if e > s {
+					return splice(prev, s, e, noun)
+				}
+			}
+		}
+		return appendWords(prev, rest)
+	}
+	// A place by name in place of the previous one named ("and Lisbon?" after "… to Porto?").
+	if len(noun) == 1 && noun[0].capital && art == "" {
+		for j := len(prev) - 1; j > 0; j-- {
+			if prev[j].capital && prev[j].content() {
+				return splice(prev, j, j+1, noun)
+			}
+		}
+	}
+	// A noun phrase in place of the previous message's last ("la limpieza" → "el blanqueamiento").
+	if art != "" {
+		for j := len(prev) - 1; j >= 0; j-- {
+			if followArticles[prev[j].key] {
+				if e := phraseEnd(prev, j+1); e > j+1 {
+					return splice(prev, j, e, rest[i-1:])
+				}
+			}
+		}
+	}
+	return appendWords(prev, rest)
+}
+
+// phraseEnd is the end of the phrase of prev beginning at s: the next preposition or day.
+func phraseEnd(prev []fword, s int) int {
+	e := s
+	for e < len(prev) && followPreps[prev[e].key] == nil && !followDays[prev[e].key] {
+		e++
+	}
+	return e
+}
+
+// span is the first run of words of prev for which in holds (joined by "and", "or", "e", "y",
+// "ou", "o").
+func span(prev []fword, in func(fword) bool) (int, int, bool) {
+	for s := range prev {
+		if !in(prev[s]) {
+			continue
+		}
+		e := s + 1
+		for e+1 < len(prev) && joiners[prev[e].key] && in(prev[e+1]) {
+			e += 2
+		}
+		for e < len(prev) && in(prev[e]) {
+			e++
+		}
+		return s, e, true
+	}
+	return 0, 0, false
+}
+
+var joiners = map[string]bool{"and": true, "or": true, "e": true, "y": true, "ou": true, "o": true}
+
+func splice(prev []fword, s, e int, with []fword) []fword {
+	out := make([]fword, 0, len(prev)+len(with))
+	out = append(out, prev[:s]...)
+	out = append(out, with...)
+	return append(out, prev[e:]...)
+}
+
+func appendWords(prev, rest []fword) []fword {
+	return append(append(make([]fword, 0, len(prev)+len(rest)), prev...), rest...)
+}
+
+func isDays(ws []fword) bool {
+	n := 0
+	for _, w := range ws {
+		switch {
+		case followDays[w.key]:
+			n++
+		case joiners[w.key], w.key == "de", w.key == "semana": // "fim de semana"
+		default:
+			return false
+		}
+	}
+	return n > 0
+}
+
+func hasDay(ws []fword) bool {
+	for _, w := range ws {
+		if followDays[w.key] {
+			return true
+		}
+	}
+	return false
+}
+
+func holdsKey(ws []fword, key string) bool {
+	for _, w := range ws {
+		if w.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func dropRepeated(rest, prev []fword) []fword {
+	out := rest[:0:0]
+	for _, w := range rest {
+		if followQuestionWords[w.key] && holdsKey(prev, w.key) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func sharesPart(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func texts(ws []fword) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.text
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package tests
+
+import (
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/svcagent/svc/internal/testenv/evalset"
+)
+
+// TestChatFollowUp asks, through POST /v1/chat with the built-in engine, a question and then an
+// elliptical follow-up in the same conversation, on a Brain of the small-Brain eval set (Ritmo
+// Academia & Studio, a gym in São Paulo, split tune-2): "quanto custa o plano mensal?" then "e o
+// anual?" is answered with the annual plan's price, which the follow-up asked alone (in a new
+// conversation) does not get from the engine. An unrelated next question beginning with "e"
+// ("e vocês aceitam gympass?") gets the reply it gets alone.
+func TestChatFollowUp(t *testing.T) {
+	set, err := evalset.Load(filepath.Join(repoRoot(t), "testdata", "eval", "businesses.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b evalset.Business
+	for _, x := range set.Businesses {
+		if x.Name == "Ritmo Academia & Studio" {
+			b = x
+		}
+	}
+	if b.Name == "" {
+		t.Fatal("Ritmo Academia & Studio is not in businesses.json")
+	}
+	var wellhub string
+	items := make([]map[string]string, len(b.FAQ))
+	for k, f := range b.FAQ {
+		items[k] = map[string]string{"question": f.Question, "answer": f.Answer}
+		if f.ID == "faq-wellhub" {
+			wellhub = f.Answer
+		}
+	}
+	pages := make([]map[string]string, len(b.Pages))
+	for k, p := range b.Pages {
+		pages[k] = map[string]string{"url": p.URL, "title": p.Title, "content": p.Content}
+	}
+	const monthly, annual = "Plano Mensal: R$ 189", "Plano Anual: R$ 139"
+
+	for _, env := range stacks {
+		t.Run(env.name, func(t *testing.T) {
+			s := env.stack(t)
+			api := s.startAPI(t)
+			a := s.newAccount(t, "--plan", "pro")
+			c := b.Profile.Contact
+			if r := callJSON(t, "PATCH", api.URL()+"/v1/agent", map[string]any{"business_name": b.Profile.BusinessName,
+				"languages": b.Profile.Languages, "description": b.Profile.Description,
+				"contact": map[string]any{"email": c.Email, "phone": c.Phone, "address": c.Address, "hours": c.Hours}}, bearer(a.key)...); r.status != http.StatusOK {
+				t.Fatalf("PATCH /v1/agent: %s", r)
+			}
+			if r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": items}, bearer(a.key)...); r.status != http.StatusOK {
+				t.Fatalf("POST /v1/knowledge/faq: %s", r)
+			}
+			if r := callJSON(t, "PUT", api.URL()+"/v1/knowledge/pages", map[string]any{"pages": pages}, bearer(a.key)...); r.status != http.StatusOK {
+				t.Fatalf("PUT /v1/knowledge/pages: %s", r)
+			}
+			ask := func(conv, message string) string {
+				t.Helper()
+				r := postChat(t, api, a.key, map[string]any{"message": message, "conversation_id": conv})
+				return wantCompleted(t, r, conv).str("reply")
+			}
+
+			if got := ask("follow", "quanto custa o plano mensal?"); !strings.Contains(got, monthly) {
+				t.Fatalf("first question: reply %q, want the monthly plan's price %q", got, monthly)
+			}
+			if got := ask("follow", "e o anual?"); !strings.Contains(got, annual) {
+				t.Errorf("follow-up in the same conversation: reply %q, want the annual plan's price %q", got, annual)
+			}
+			// Alone, with nothing before it, the same words are no follow-up: the engine reads
+			// them alone and does not find the annual plan's price.
+			if got := ask("alone", "e o anual?"); strings.Contains(got, annual) {
+				t.Errorf("the follow-up asked alone: reply %q holds %q; it no longer shows what the conversation adds", got, annual)
+			}
+
+			// An unrelated next question is answered as it is alone.
+			if got := ask("next", "quanto custa o plano mensal?"); !strings.Contains(got, monthly) {
+				t.Fatalf("first question: reply %q, want %q", got, monthly)
+			}
+			next, alone := ask("next", "e vocês aceitam gympass?"), ask("next-alone", "e vocês aceitam gympass?")
+			if next != alone || !strings.Contains(next, wellhub) {
+				t.Errorf("unrelated next question: reply %q; alone %q; want the FAQ's %q both times", next, alone, wellhub)
+			}
+			if r := callJSON(t, "GET", api.URL()+"/v1/conversations/follow", nil, bearer(a.key)...); r.status != http.StatusOK || len(agentMessages(r.body)) != 2 {
+				t.Errorf("GET /v1/conversations/follow: %s; want the two replies of one conversation", r)
+			}
+		})
+	}
+}
