@@ -301,7 +301,7 @@ var cueWords = map[string]map[cue][]string{
 		cueLeave:    {"can i", "can we", "could i", "may i", "am i allowed", "are we allowed", "is it ok", "is it okay", "can u", "can my", "can someone", "can he", "can she", "can they", "could we"},
 	},
 	"pt": {
-		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
+		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "quanto cobram", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
 		cuePlace:    {"onde", "morada", "endereco", "localizacao", "localizados", "perto", "longe", "como chegar", "como chego"},
 		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
 		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora", "demoram", "quao rapido", "quao depressa", "quanta antecedencia", "que antecedencia", "quanto antes"},
@@ -309,7 +309,7 @@ var cueWords = map[string]map[cue][]string{
 		cueLeave:    {"posso", "podemos", "da para", "da pra", "e possivel", "e permitido", "pode se", "tem como", "pode", "podem"},
 	},
 	"es": {
-		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
+		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "cuanto cobrais", "cuanto cobran", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
 		cuePlace:    {"donde", "direccion", "ubicacion", "ubicados", "cerca", "lejos", "como llegar", "como llego"},
 		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
 		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda", "tardan", "tardais", "cuanto demora", "demora", "demoran", "que tan rapido", "que tan pronto", "cuanta antelacion", "cuanta anticipacion", "que antelacion", "cuanto antes"},

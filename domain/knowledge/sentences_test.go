@@ -52,6 +52,7 @@ func TestCues(t *testing.T) {
 			{"quão rápido vocês chegam", cueDuration},
 			{"com quanta antecedência tenho de marcar", cueDuration},
 			{"as encomendas demoram muito", cueDuration},
+			{"quanto cobram pela deslocação?", cuePrice},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
@@ -63,6 +64,9 @@ func TestCues(t *testing.T) {
 			{"qué tan rápido llegan", cueDuration},
 			{"con cuánta antelación hay que reservar", cueDuration},
 			{"cuánto tardan los muebles a medida", cueDuration},
+			{"cuanto cobráis la hora?", cuePrice},
+			{"cuánto cobran la sillita", cuePrice},
+			{"si anulo me cobráis algo?", 0}, // whether, not how much
 		},
 	}
 	for lang, cases := range asked {
