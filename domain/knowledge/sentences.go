@@ -301,7 +301,7 @@ var cueWords = map[string]map[cue][]string{
 		cueLeave:    {"can i", "can we", "could i", "may i", "am i allowed", "are we allowed", "is it ok", "is it okay", "can u", "can my", "can someone", "can he", "can she", "can they", "could we"},
 	},
 	"pt": {
-		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
+		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "quanto cobram", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
 		cuePlace:    {"onde", "morada", "endereco", "localizacao", "localizados", "perto", "longe", "como chegar", "como chego"},
 		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
 		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora", "demoram", "quao rapido", "quao depressa", "quanta antecedencia", "que antecedencia", "quanto antes"},
@@ -309,7 +309,7 @@ var cueWords = map[string]map[cue][]string{
 		cueLeave:    {"posso", "podemos", "da para", "da pra", "e possivel", "e permitido", "pode se", "tem como", "pode", "podem"},
 	},
 	"es": {
-		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
+		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "cuanto cobrais", "cuanto cobran", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
 		cuePlace:    {"donde", "direccion", "ubicacion", "ubicados", "cerca", "lejos", "como llegar", "como llego"},
 		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
 		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda", "tardan", "tardais", "cuanto demora", "demora", "demoran", "que tan rapido", "que tan pronto", "cuanta antelacion", "cuanta anticipacion", "que antelacion", "cuanto antes"},
@@ -318,8 +318,29 @@ var cueWords = map[string]map[cue][]string{
 	},
 }
 
-// cues returns the kinds of fact the query asks (cueWords).
-func (q *query) cues() cue { return askedBy(q.padded, cueWords[q.lang]) }
+// cues returns the kinds of fact the query asks (cueWords, firstPersonWay).
+func (q *query) cues() cue {
+	return askedBy(q.padded, cueWords[q.lang]) | firstPersonWay(strings.TrimSpace(q.padded), q.lang)
+}
+
+// firstPersonWay returns cueWay for a Portuguese or Spanish question (folded, as
+// NormalizeQuestion writes it) that opens with "como" and a verb in the first person of the
+// present, which ends in -o in both languages ("como reservo", "como pago", "como cancelo la
+// cita"): it asks how to do that, as "como faço" and "cómo puedo" do (wayWords), else 0.
+func firstPersonWay(norm, lang string) cue {
+	if lang != "pt" && lang != "es" {
+		return 0
+	}
+	rest, ok := strings.CutPrefix(norm, "como ")
+	if !ok {
+		return 0
+	}
+	verb, _, _ := strings.Cut(rest, " ")
+	if len(verb) < 4 || !strings.HasSuffix(verb, "o") || !contentWord(verb, lang) {
+		return 0
+	}
+	return cueWay
+}
 
 // factAsked returns the kinds of fact of a definite form the query asks, of those an answer
 // states by its form: a price, a duration (Hit.Unstated). Not a time of day, which a question

@@ -45,6 +45,8 @@ func TestCues(t *testing.T) {
 			{"onde ficam", cuePlace},
 			{"a que horas fecham ao sabado", cueTime},
 			{"como faço marcação", cueWay},
+			{"como pago a mensalidade", cueWay},
+			{"como funciona o pilates", 0},
 			{"fica perto do shopping", cuePlace},
 			{"comprei um óculos e não gostei, posso trocar?", cueLeave},
 			{"dá pra estacionar aí?", cueLeave},
@@ -52,10 +54,14 @@ func TestCues(t *testing.T) {
 			{"quão rápido vocês chegam", cueDuration},
 			{"com quanta antecedência tenho de marcar", cueDuration},
 			{"as encomendas demoram muito", cueDuration},
+			{"quanto cobram pela deslocação?", cuePrice},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
 			{"a qué hora abren", cueTime},
+			{"como reservo", cueWay},
+			{"¿cómo cancelo la cita?", cueWay},
+			{"como es el curso", 0},
 			{"queda cerca de la playa", cuePlace},
 			{"puedo llevar a mi perro", cueLeave},
 			{"¿se puede pagar a plazos?", cueLeave},
@@ -63,6 +69,9 @@ func TestCues(t *testing.T) {
 			{"qué tan rápido llegan", cueDuration},
 			{"con cuánta antelación hay que reservar", cueDuration},
 			{"cuánto tardan los muebles a medida", cueDuration},
+			{"cuanto cobráis la hora?", cuePrice},
+			{"cuánto cobran la sillita", cuePrice},
+			{"si anulo me cobráis algo?", 0}, // whether, not how much
 		},
 	}
 	for lang, cases := range asked {

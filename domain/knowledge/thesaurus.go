@@ -180,7 +180,7 @@ adulto, adultos
 idoso, idosos, senior, reformado, reformados, aposentado, aposentados, aposentada, terceira idade
 estudante, estudantes
 principiante, iniciante, primeira vez, nunca, sem experiencia
-gravida, gravidez, pre natal
+gravida, gravidez, pre natal, gestante, gestantes, gestação
 alergia, alergias, alergico, alergica, intolerancia
 vegano, vegana, vegetariano, vegetariana, sem carne
 sem gluten, gluten, celiaco

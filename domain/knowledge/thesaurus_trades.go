@@ -2,7 +2,8 @@ package knowledge
 
 // tradeThesaurus widens the thesaurus with the words customers of common small trades use for
 // what a business's pages say in their own words: flowers and events, lessons and tests,
-// gyms and classes, rentals and tours, food, rooms, repairs, health and pets, by language. Like
+// gyms and classes, rentals and tours, food, rooms, repairs, health and pets, an app's account
+// and billing, venues, home cleaning and physiotherapy, by language. Like
 // thesaurus, it is a general vocabulary written from how customers talk (colloquial and regional
 // forms too: "arvo", "buttonhole", "trancar", "ponchar"), not the words of any one Brain; its
 // groups are read with thesaurus's (thesauri).
@@ -76,6 +77,15 @@ dorm, dorms, dormitory, bunk, shared room
 private, just us, only us, just me, only me, exclusive, our own, one to one, one on one, individual
 swimsuit, swimsuits, swimwear, bathing suit, swimming costume, bikini, bikinis, swim shorts, trunks
 underwear, lingerie, briefs, boxers, knickers, bra, bras
+reminder, reminders, remind, chase, chasing, nudge, follow up, overdue, unpaid, late payment, late payments
+currency, currencies, multi currency, foreign currency, dollars, euros, pounds, usd, eur, gbp
+two factor, two factor authentication, 2fa, mfa, authenticator, authenticator app, verification code
+accommodation, accomodation, lodging, place to stay, somewhere to stay, where to stay, sleeps, cottage, cottages
+alcohol, alcoholic, booze, byo, byob, wine, beer, spirits, corkage
+viewing, viewings, look round, look around, show round, show around, open day, open days, come and see
+capacity, maximum, max, how many people, how many guests, seated
+ceremony, ceremonies, civil ceremony, get married, marry, vows
+fireworks, sky lanterns, sparklers, pyrotechnics
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão
@@ -116,6 +126,11 @@ carteira de motorista, habilitação, cnh, carta de condução
 biquíni, biquini, sunga, roupa de banho, moda praia
 privado, privada, privados, privadas, particular, particulares, exclusivo, só para nós, só para mim, individual, individuais
 roupa intima, roupa íntima, cueca, cuecas, calcinha, sutiã, lingerie
+lesão, lesões, lesao, machuquei, machucado, machucada, machucou, contusão, torção, entorse, lesionado, lesionada
+reabilitação, recuperação, pós operatório, pós cirúrgico, pós cirúrgica, operei, operado, operada, cirurgia
+domiciliar, domicílio, a domicílio, em casa, atendimento domiciliar, visita domiciliar
+autorização, autorizar, liberar, liberação, liberado, liberada, aprovação
+fisioterapia, fisio, fisioterapeuta, fisioterapeutas
 `,
 	"es": `
 ponchar, ponchó, ponchada, ponchadura, pinchar, pinchó, pinchazo, pinchadura, pinchaduras, llanta, llantas, neumatico, neumático, goma, rueda
@@ -155,5 +170,10 @@ inscripción, inscripcion, matrícula, matricula, cuota de inscripción
 examen de manejo, examen practico, prueba de manejo, licencia de manejo, licencia, permiso
 manejar, conducir, manejo
 niño, niños, niña, niñas, hijo, hija, sobrino, sobrina, peques
+sofa, sofas, sofá, sofás, sillon, sillón, sillones, tapiceria, tapicería, tapicerías, tapizado, tapizados
+mudanza, mudanzas, mudarme, me mudo, mudarse, nos mudamos, traslado
+disponibilidad, hueco, huecos, plaza libre, fecha libre
+asistenta, asistentas, limpiadora, limpiadoras, empleada de hogar, señora de la limpieza, chica de la limpieza
+ecologico, ecológico, ecologicos, ecológicos, natural, naturales, sin quimicos, sin químicos
 `,
 }

@@ -37,6 +37,15 @@ func TestTradeThesaurus(t *testing.T) {
 		{"en", "individual", "private"},
 		{"pt", "individuais", "particulares"},
 		{"es", "individuales", "particulares"},
+		{"en", "2fa", "authenticator"},
+		{"en", "booze", "wine"},
+		{"en", "accommodation", "cottages"},
+		{"en", "viewing", "open days"},
+		{"pt", "gestantes", "gravida"},
+		{"pt", "liberar", "autorização"},
+		{"pt", "operei", "reabilitação"},
+		{"es", "hueco", "disponibilidad"},
+		{"es", "sofá", "tapicerías"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]

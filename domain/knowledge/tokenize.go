@@ -141,7 +141,9 @@ var folds = func() map[rune]string {
 //
 //  1. plurals: -ies → -i (policies), pt -ais/-eis/-ois → -al/-el/-ol (locais, hotéis, lençóis),
 //     otherwise a final -s, but not -ss, -us or -is (class, bonus, analysis);
-//  2. English -ing and -ed, undoubling a final consonant (shipping, shipped → ship);
+//  2. English -ing and -ed, undoubling a final consonant (shipping, shipped → ship), and
+//     -ation → -at from eight letters, the one derivational rule, a noun with its verb
+//     (decoration and decorate → decorat, location and located → locat; not station);
 //  3. endings that singular and plural then share: a final -e (price and prices → pric, flor and
 //     flores → flor, box and boxes → box), -y → -i (policy), pt -ão → -o (opção and opções →
 //     opco) and pt -m → -n (viagem and viagens → viagen, item and itens → iten).
@@ -162,6 +164,8 @@ func stem(w string) string {
 		w = undouble(w[:n-3])
 	case n >= 6 && strings.HasSuffix(w, "ed") && w[n-3] != 'e':
 		w = undouble(w[:n-2])
+	case n >= 8 && strings.HasSuffix(w, "ation"):
+		w = w[:n-3]
 	}
 	switch n := len(w); {
 	case n < 4:

@@ -76,6 +76,9 @@ func TestStemJoinsForms(t *testing.T) {
 		{"país", "países"},
 		{"mes", "meses"},
 		{"entrega", "entregas"},
+		{"decorate", "decorated", "decoration", "decorations"},
+		{"locate", "located", "location", "locations"},
+		{"vaccinate", "vaccinated", "vaccination"},
 	}
 	for _, forms := range same {
 		want := stem(fold(forms[0]))
@@ -92,6 +95,7 @@ func TestStemJoinsForms(t *testing.T) {
 		{"plan", "plans2"},
 		{"menu", "month"},
 		{"porto", "port"},
+		{"station", "state"}, // -ation only from eight letters
 	}
 	for _, p := range different {
 		if a, b := stem(fold(p[0])), stem(fold(p[1])); a == b {

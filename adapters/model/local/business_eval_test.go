@@ -352,6 +352,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"held-out-4", 120, 65, 12},
 		{"tune-3", 127, 65, 16},
 		{"tune-4", 93, 58, 11},
+		{"tune-5", 138, 71, 15},
 		{"held-out-5", 120, 49, 14},
 		{"held-out-6", 120, 41, 15},
 		{"held-out-7", 120, 24, 14},
