@@ -318,29 +318,8 @@ var cueWords = map[string]map[cue][]string{
 	},
 }
 
-// cues returns the kinds of fact the query asks (cueWords, firstPersonWay).
-func (q *query) cues() cue {
-	return askedBy(q.padded, cueWords[q.lang]) | firstPersonWay(strings.TrimSpace(q.padded), q.lang)
-}
-
-// firstPersonWay returns cueWay for a Portuguese or Spanish question (folded, as
-// NormalizeQuestion writes it) that opens with "como" and a verb in the first person of the
-// present, which ends in -o in both languages ("como reservo", "como pago", "como cancelo la
-// cita"): it asks how to do that, as "como faço" and "cómo puedo" do (wayWords), else 0.
-func firstPersonWay(norm, lang string) cue {
-	if lang != "pt" && lang != "es" {
-		return 0
-	}
-	rest, ok := strings.CutPrefix(norm, "como ")
-	if !ok {
-		return 0
-	}
-	verb, _, _ := strings.Cut(rest, " ")
-	if len(verb) < 4 || !strings.HasSuffix(verb, "o") || !contentWord(verb, lang) {
-		return 0
-	}
-	return cueWay
-}
+// cues returns the kinds of fact the query asks (cueWords).
+func (q *query) cues() cue { return askedBy(q.padded, cueWords[q.lang]) }
 
 // factAsked returns the kinds of fact of a definite form the query asks, of those an answer
 // states by its form: a price, a duration (Hit.Unstated). Not a time of day, which a question
