@@ -95,7 +95,9 @@ func (r Record) Expired(now time.Time) bool { return !now.Before(r.ExpiresAt()) 
 
 // Abandoned reports whether the record, still without an answer at now, was left by a request
 // that will never answer (Lease).
-func (r Record) Abandoned(now time.Time) bool { return !r.Answered() && !now.Before(r.CreatedAt.Add(Lease)) }
+func (r Record) Abandoned(now time.Time) bool {
+	return !r.Answered() && !now.Before(r.CreatedAt.Add(Lease))
+}
 
 // Stale reports whether the record counts as absent at now: expired or abandoned.
 func (r Record) Stale(now time.Time) bool { return r.Expired(now) || r.Abandoned(now) }
