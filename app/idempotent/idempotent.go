@@ -38,23 +38,26 @@ type Options struct {
 type Requests struct {
 	store ports.Idempotency
 	clock ports.Clock
+	vault ports.Vault
 	opts  Options
 }
 
 // New returns the use case with the default options.
-func New(store ports.Idempotency, clock ports.Clock) *Requests {
-	return NewWith(store, clock, Options{})
+func New(store ports.Idempotency, clock ports.Clock, vault ports.Vault) *Requests {
+	return NewWith(store, clock, vault, Options{})
 }
 
-// NewWith returns the use case with opts.
-func NewWith(store ports.Idempotency, clock ports.Clock, opts Options) *Requests {
+// NewWith returns the use case with opts. The kept answers are sealed with vault: some hold a
+// secret shown once (a client session's token, a webhook's signing secret), which the store
+// never holds in the clear.
+func NewWith(store ports.Idempotency, clock ports.Clock, vault ports.Vault, opts Options) *Requests {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = DefaultPoll
 	}
-	return &Requests{store: store, clock: clock, opts: opts}
+	return &Requests{store: store, clock: clock, vault: vault, opts: opts}
 }
 
 // Request is a request sent with a key: its caller (the account and the credential's scope,
@@ -103,7 +106,7 @@ func (s *Requests) Begin(ctx context.Context, req Request) (Outcome, error) {
 				return Outcome{}, err
 			}
 			if held.Answered() {
-				return Outcome{Replayed: true, Replay: held.Response}, nil
+				return s.replay(held)
 			}
 			if !time.Now().Add(pause).Before(deadline) {
 				return Outcome{}, stillRunning(s.opts.Wait)
@@ -130,6 +133,17 @@ func (s *Requests) Begin(ctx context.Context, req Request) (Outcome, error) {
 	}
 }
 
+// replay opens the kept answer of held.
+func (s *Requests) replay(held idempotency.Record) (Outcome, error) {
+	body, err := s.vault.Open(held.Response.Body)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("open the kept answer of an idempotent request: %w", err)
+	}
+	resp := held.Response
+	resp.Body = []byte(body)
+	return Outcome{Replayed: true, Replay: resp}, nil
+}
+
 func stillRunning(waited time.Duration) error {
 	return &domain.Error{Code: domain.CodeRateLimited, Field: idempotency.Field, RetryAfter: time.Second,
 		Message: fmt.Sprintf("a request with this %s is still running after %s; try again", idempotency.Field, waited)}
@@ -143,7 +157,12 @@ func (s *Requests) Finish(ctx context.Context, reservation idempotency.Record, r
 	if !idempotency.Keeps(resp.Status) {
 		return s.store.Release(ctx, reservation)
 	}
-	if err := s.store.Complete(ctx, reservation, resp); err != nil {
+	sealed, err := s.vault.Seal(string(resp.Body))
+	if err == nil {
+		resp.Body = sealed
+		err = s.store.Complete(ctx, reservation, resp)
+	}
+	if err != nil {
 		// Never leave the key held: a retry runs again rather than wait for an answer that
 		// will not come.
 		if rerr := s.store.Release(ctx, reservation); rerr != nil {

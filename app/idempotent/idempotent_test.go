@@ -1,6 +1,7 @@
 package idempotent_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	"github.com/golang/mock/gomock"
 
 	"github.com/svcagent/svc/adapters/store"
+	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/adapters/store/storetest"
 	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/domain"
@@ -37,8 +39,23 @@ func reservation(t *testing.T) idempotency.Record {
 	return r
 }
 
-func answered(r idempotency.Record, status int, body string) idempotency.Record {
-	r.Response = idempotency.Response{Status: status, ContentType: "application/json", Body: []byte(body)}
+func testVault(t *testing.T) *vault.AESGCM {
+	t.Helper()
+	v, err := vault.New(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// answered is r answered status and body, as the store keeps it: the body sealed.
+func answered(t *testing.T, r idempotency.Record, status int, body string) idempotency.Record {
+	t.Helper()
+	sealed, err := testVault(t).Seal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Response = idempotency.Response{Status: status, ContentType: "application/json", Body: sealed}
 	return r
 }
 
@@ -47,7 +64,7 @@ func TestBeginReserves(t *testing.T) {
 	st := mock.NewMockIdempotency(ctrl)
 	r := reservation(t)
 	st.EXPECT().Reserve(gomock.Any(), r, idempotency.ExpiredBefore(now), idempotency.AbandonedBefore(now)).Return(r, true, nil)
-	out, err := idempotent.New(st, fixedClock{now}).Begin(t.Context(), req)
+	out, err := idempotent.New(st, fixedClock{now}, testVault(t)).Begin(t.Context(), req)
 	if err != nil || out.Replayed || !reflect.DeepEqual(out.Reservation, r) {
 		t.Fatalf("Begin = %+v, %v; want the reservation", out, err)
 	}
@@ -58,7 +75,7 @@ func TestBeginInvalidKeyTouchesNoStore(t *testing.T) {
 	st := mock.NewMockIdempotency(ctrl) // no call expected
 	bad := req
 	bad.Key = "é"
-	_, err := idempotent.New(st, fixedClock{now}).Begin(t.Context(), bad)
+	_, err := idempotent.New(st, fixedClock{now}, testVault(t)).Begin(t.Context(), bad)
 	if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeInvalidRequest || e.Field != "Idempotency-Key" {
 		t.Fatalf("Begin(invalid key) = %v, want invalid_request naming Idempotency-Key", err)
 	}
@@ -67,10 +84,10 @@ func TestBeginInvalidKeyTouchesNoStore(t *testing.T) {
 func TestBeginReplays(t *testing.T) {
 	ctrl := gomock.NewController(t)
 	st := mock.NewMockIdempotency(ctrl)
-	first := answered(reservation(t), 201, `{"id":"cv_1"}`)
+	first := answered(t, reservation(t), 201, `{"id":"cv_1"}`)
 	first.CreatedAt = now.Add(-time.Hour)
 	st.EXPECT().Reserve(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(first, false, nil)
-	out, err := idempotent.New(st, fixedClock{now}).Begin(t.Context(), req)
+	out, err := idempotent.New(st, fixedClock{now}, testVault(t)).Begin(t.Context(), req)
 	if err != nil || !out.Replayed || out.Replay.Status != 201 || string(out.Replay.Body) != `{"id":"cv_1"}` {
 		t.Fatalf("Begin = %+v, %v; want the kept 201 replayed", out, err)
 	}
@@ -88,8 +105,8 @@ func TestBeginRefusesOtherParameters(t *testing.T) {
 			ctrl := gomock.NewController(t)
 			st := mock.NewMockIdempotency(ctrl)
 			first, _ := idempotency.New(req.AccountID, req.Scope, req.Key, tt.route, []byte(tt.body), now)
-			st.EXPECT().Reserve(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(answered(first, 200, `{}`), false, nil)
-			_, err := idempotent.New(st, fixedClock{now}).Begin(t.Context(), req)
+			st.EXPECT().Reserve(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(answered(t, first, 200, `{}`), false, nil)
+			_, err := idempotent.New(st, fixedClock{now}, testVault(t)).Begin(t.Context(), req)
 			if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeInvalidRequest || e.Field != idempotency.Field {
 				t.Fatalf("Begin = %v, want invalid_request naming the key", err)
 			}
@@ -104,9 +121,9 @@ func TestBeginWaitsForTheRunningRequest(t *testing.T) {
 	gomock.InOrder(
 		st.EXPECT().Reserve(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(running, false, nil),
 		st.EXPECT().Get(gomock.Any(), "acct_a", idempotency.ScopeKey, "k1").Return(running, nil).Times(2),
-		st.EXPECT().Get(gomock.Any(), "acct_a", idempotency.ScopeKey, "k1").Return(answered(running, 200, `{"reply":"hi"}`), nil),
+		st.EXPECT().Get(gomock.Any(), "acct_a", idempotency.ScopeKey, "k1").Return(answered(t, running, 200, `{"reply":"hi"}`), nil),
 	)
-	svc := idempotent.NewWith(st, fixedClock{now}, idempotent.Options{Wait: time.Second, Poll: time.Millisecond})
+	svc := idempotent.NewWith(st, fixedClock{now}, testVault(t), idempotent.Options{Wait: time.Second, Poll: time.Millisecond})
 	out, err := svc.Begin(t.Context(), req)
 	if err != nil || !out.Replayed || string(out.Replay.Body) != `{"reply":"hi"}` {
 		t.Fatalf("Begin = %+v, %v; want the running request's answer", out, err)
@@ -123,7 +140,7 @@ func TestBeginRunsWhenTheHolderReleased(t *testing.T) {
 		st.EXPECT().Reserve(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
 			func(_ context.Context, r idempotency.Record, _, _ time.Time) (idempotency.Record, bool, error) { return r, true, nil }),
 	)
-	svc := idempotent.NewWith(st, fixedClock{now}, idempotent.Options{Wait: time.Second, Poll: time.Millisecond})
+	svc := idempotent.NewWith(st, fixedClock{now}, testVault(t), idempotent.Options{Wait: time.Second, Poll: time.Millisecond})
 	out, err := svc.Begin(t.Context(), req)
 	if err != nil || out.Replayed || out.Reservation.Key != "k1" {
 		t.Fatalf("Begin = %+v, %v; want a reservation of its own", out, err)
@@ -136,7 +153,7 @@ func TestBeginWaitIsBounded(t *testing.T) {
 	running := reservation(t)
 	st.EXPECT().Reserve(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(running, false, nil)
 	st.EXPECT().Get(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(running, nil).AnyTimes()
-	svc := idempotent.NewWith(st, fixedClock{now}, idempotent.Options{Wait: 30 * time.Millisecond, Poll: time.Millisecond})
+	svc := idempotent.NewWith(st, fixedClock{now}, testVault(t), idempotent.Options{Wait: 30 * time.Millisecond, Poll: time.Millisecond})
 	start := time.Now()
 	_, err := svc.Begin(t.Context(), req)
 	if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeRateLimited || e.RetryAfter <= 0 {
@@ -149,7 +166,7 @@ func TestBeginWaitIsBounded(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
 	defer cancel()
 	st.EXPECT().Reserve(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(running, false, nil)
-	svc = idempotent.NewWith(st, fixedClock{now}, idempotent.Options{Wait: time.Minute, Poll: time.Millisecond})
+	svc = idempotent.NewWith(st, fixedClock{now}, testVault(t), idempotent.Options{Wait: time.Minute, Poll: time.Millisecond})
 	start = time.Now()
 	if _, err := svc.Begin(ctx, req); domain.ErrorCode(err) != domain.CodeRateLimited {
 		t.Fatalf("Begin with its context ended = %v, want rate_limited", err)
@@ -164,7 +181,7 @@ func TestBeginStoreFailure(t *testing.T) {
 	st := mock.NewMockIdempotency(ctrl)
 	boom := errors.New("boom")
 	st.EXPECT().Reserve(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(idempotency.Record{}, false, boom)
-	if _, err := idempotent.New(st, fixedClock{now}).Begin(t.Context(), req); !errors.Is(err, boom) {
+	if _, err := idempotent.New(st, fixedClock{now}, testVault(t)).Begin(t.Context(), req); !errors.Is(err, boom) {
 		t.Fatalf("Begin = %v, want the store's error (the request does not run)", err)
 	}
 }
@@ -179,11 +196,21 @@ func TestFinish(t *testing.T) {
 		r := reservation(t)
 		resp := idempotency.Response{Status: tt.status, ContentType: "application/json", Body: []byte(`{}`)}
 		if tt.keep {
-			st.EXPECT().Complete(gomock.Any(), r, resp).Return(nil)
+			st.EXPECT().Complete(gomock.Any(), r, gomock.Any()).DoAndReturn(
+				func(_ context.Context, _ idempotency.Record, kept idempotency.Response) error {
+					body, err := testVault(t).Open(kept.Body)
+					if err != nil || body != `{}` || kept.Status != tt.status || kept.ContentType != resp.ContentType {
+						t.Errorf("Complete(%d) kept %+v (%q, %v): want the answer, its body sealed", tt.status, kept, body, err)
+					}
+					if bytes.Equal(kept.Body, resp.Body) {
+						t.Errorf("Complete(%d) kept the body in the clear", tt.status)
+					}
+					return nil
+				})
 		} else {
 			st.EXPECT().Release(gomock.Any(), r).Return(nil)
 		}
-		if err := idempotent.New(st, fixedClock{now}).Finish(t.Context(), r, resp); err != nil {
+		if err := idempotent.New(st, fixedClock{now}, testVault(t)).Finish(t.Context(), r, resp); err != nil {
 			t.Errorf("Finish(%d) = %v", tt.status, err)
 		}
 		ctrl.Finish()
@@ -207,7 +234,7 @@ func TestFinishReleasesWhenTheAnswerCannotBeKept(t *testing.T) {
 			}),
 		st.EXPECT().Release(gomock.Any(), r).Return(nil),
 	)
-	if err := idempotent.New(st, fixedClock{now}).Finish(ctx, r, idempotency.Response{Status: 200}); !errors.Is(err, boom) {
+	if err := idempotent.New(st, fixedClock{now}, testVault(t)).Finish(ctx, r, idempotency.Response{Status: 200}); !errors.Is(err, boom) {
 		t.Fatalf("Finish = %v, want the Complete's error", err)
 	}
 }
@@ -216,7 +243,7 @@ func TestSweep(t *testing.T) {
 	ctrl := gomock.NewController(t)
 	st := mock.NewMockIdempotency(ctrl)
 	st.EXPECT().Sweep(gomock.Any(), now.Add(-24*time.Hour)).Return(3, nil)
-	if n, err := idempotent.New(st, fixedClock{now}).Sweep(t.Context()); n != 3 || err != nil {
+	if n, err := idempotent.New(st, fixedClock{now}, testVault(t)).Sweep(t.Context()); n != 3 || err != nil {
 		t.Fatalf("Sweep = %d, %v", n, err)
 	}
 }
@@ -226,7 +253,7 @@ func TestSweep(t *testing.T) {
 func TestConcurrentOverTheStore(t *testing.T) {
 	db := storetest.SQLite(t)
 	storetest.Accounts(t, db, storetest.Account("acct_a", now))
-	svc := idempotent.NewWith(store.NewIdempotency(db), fixedClock{now}, idempotent.Options{Wait: 5 * time.Second, Poll: time.Millisecond})
+	svc := idempotent.NewWith(store.NewIdempotency(db), fixedClock{now}, testVault(t), idempotent.Options{Wait: 5 * time.Second, Poll: time.Millisecond})
 	var ran atomic.Int32
 	var wg sync.WaitGroup
 	bodies := make([]string, 16)
