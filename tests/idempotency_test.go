@@ -70,6 +70,12 @@ func TestIdempotencyKey(t *testing.T) {
 				if got := conversions(t); got["sale"] != 1 || got["rows"] != 1 {
 					t.Errorf("GET /v1/conversions counts %v after a retried conversion, want one sale", got)
 				}
+				// Another account's key of the same name is its own.
+				b := s.newAccount(t)
+				other := callJSON(t, "POST", base+"/v1/conversions", body, "Authorization", "Bearer "+b.key, "Idempotency-Key", "conv-order-1")
+				if other.status != http.StatusCreated || other.header.Get("Idempotent-Replayed") != "" || other.body.str("id") == first.body.str("id") {
+					t.Errorf("another account with the same key: %s, want a conversion of its own", other)
+				}
 			})
 
 			t.Run("without the header nothing changes", func(t *testing.T) {
@@ -140,6 +146,16 @@ func TestIdempotencyKey(t *testing.T) {
 				}
 				if got := conversions(t); got["lead"] != 0 {
 					t.Errorf("refused keys recorded %v leads", got["lead"])
+				}
+			})
+
+			t.Run("the model-compatible endpoints ignore the header", func(t *testing.T) {
+				for i := range 2 {
+					r := callJSON(t, "POST", base+"/v1/embeddings", `{"model":"svc-embeddings","input":"bread"}`,
+						append(auth, "Idempotency-Key", strings.Repeat("k", 300))...)
+					if r.status != http.StatusOK || r.header.Get("Idempotent-Replayed") != "" {
+						t.Errorf("POST /v1/embeddings %d with a key it does not read: %s", i, shorten(string(r.raw), 300))
+					}
 				}
 			})
 
