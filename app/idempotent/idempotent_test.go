@@ -13,8 +13,8 @@ import (
 	"github.com/golang/mock/gomock"
 
 	"github.com/svcagent/svc/adapters/store"
-	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/adapters/store/storetest"
+	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/idempotency"
@@ -138,7 +138,9 @@ func TestBeginRunsWhenTheHolderReleased(t *testing.T) {
 		st.EXPECT().Reserve(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(running, false, nil),
 		st.EXPECT().Get(gomock.Any(), "acct_a", idempotency.ScopeKey, "k1").Return(idempotency.Record{}, domain.NotFound("idempotency key")),
 		st.EXPECT().Reserve(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
-			func(_ context.Context, r idempotency.Record, _, _ time.Time) (idempotency.Record, bool, error) { return r, true, nil }),
+			func(_ context.Context, r idempotency.Record, _, _ time.Time) (idempotency.Record, bool, error) {
+				return r, true, nil
+			}),
 	)
 	svc := idempotent.NewWith(st, fixedClock{now}, testVault(t), idempotent.Options{Wait: time.Second, Poll: time.Millisecond})
 	out, err := svc.Begin(t.Context(), req)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/app/chat"
-	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 )
