@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestIdempotencyKey: the Idempotency-Key header of the REST API's POST routes, on both stacks. A
@@ -249,4 +250,83 @@ func idemPost(ctx context.Context, url, apiKey, idemKey, body string) idemAnswer
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	return idemAnswer{status: resp.StatusCode, raw: raw, replayed: resp.Header.Get("Idempotent-Replayed") == "true", err: err}
+}
+
+// TestIdempotencyKeyWaits: against a slow upstream, a retry sent while the first request with
+// its key still runs waits for it and replays its reply (the upstream asked once, one charge);
+// a request whose reply failed (503) frees its key, so its retry runs again.
+func TestIdempotencyKeyWaits(t *testing.T) {
+	for _, env := range stacks {
+		t.Run(env.name, func(t *testing.T) {
+			s := env.stack(t)
+			fake := newFakeModel(t)
+			fake.slowDelay = 1500 * time.Millisecond
+			modelEnv := []string{
+				"SVC_MODEL_BASE_URL", fake.URL() + "/v1",
+				"SVC_MODEL_API_KEY", "sk-fake-api",
+				"SVC_MODEL_NAME", "fake-model",
+				"SVC_CHAT_WAIT", "10s",
+				"SVC_REPLY_TIMEOUT", "20s",
+			}
+			api := s.startAPI(t, modelEnv...)
+			if s.production {
+				s.startWorker(t, modelEnv...)
+			}
+			a := s.newAccount(t)
+			configureAgent(t, api, a.key)
+			url := api.URL() + "/v1/chat"
+
+			t.Run("a retry waits for the running request", func(t *testing.T) {
+				before := accountUsage(t, api, a.key)
+				body := `{"message":"#slow tag=W1 Do you bake on Sundays?","conversation_id":"idem-wait"}`
+				firstDone := make(chan idemAnswer, 1)
+				go func() { firstDone <- idemPost(t.Context(), url, a.key, "wait-1", body) }()
+				// The retry is sent once the upstream has the first request.
+				deadline := time.Now().Add(5 * time.Second)
+				for fake.count("W1") == 0 && time.Now().Before(deadline) {
+					time.Sleep(10 * time.Millisecond)
+				}
+				start := time.Now()
+				again := idemPost(t.Context(), url, a.key, "wait-1", body)
+				waited := time.Since(start)
+				first := <-firstDone
+				if first.err != nil || again.err != nil {
+					t.Fatalf("errors: %v, %v", first.err, again.err)
+				}
+				if first.status != http.StatusOK || first.replayed {
+					t.Fatalf("first: %d %s (replayed %v), want 200 not replayed", first.status, first.raw, first.replayed)
+				}
+				if again.status != http.StatusOK || !again.replayed || !bytes.Equal(first.raw, again.raw) {
+					t.Errorf("retry: %d %s (replayed %v), want the first's answer %s replayed", again.status, again.raw, again.replayed, first.raw)
+				}
+				if waited < 500*time.Millisecond {
+					t.Errorf("the retry answered after %v: it did not wait for the running request", waited)
+				}
+				if n := fake.count("W1"); n != 1 {
+					t.Errorf("the upstream got %d calls for the message, want 1", n)
+				}
+				if got := accountUsage(t, api, a.key); got != before+1 {
+					t.Errorf("interactions_spent %v, want %v (charged once)", got, before+1)
+				}
+			})
+
+			t.Run("a failed reply frees the key", func(t *testing.T) {
+				before := accountUsage(t, api, a.key)
+				body := `{"message":"#fail tag=F1 Is the shop open today?","conversation_id":"idem-fail"}`
+				for i := range 2 {
+					r := callJSON(t, "POST", url, body, append(bearer(a.key), "Idempotency-Key", "fail-1")...)
+					wantError(t, r, http.StatusServiceUnavailable, "model_unavailable")
+					if r.header.Get("Idempotent-Replayed") != "" {
+						t.Errorf("attempt %d replayed a 503; a 5xx must free the key", i)
+					}
+					if n := fake.count("F1"); n != 3*(i+1) {
+						t.Errorf("after attempt %d the upstream got %d calls, want %d: the retry runs again", i, n, 3*(i+1))
+					}
+				}
+				if got := accountUsage(t, api, a.key); got != before {
+					t.Errorf("interactions_spent %v after failed replies, want %v", got, before)
+				}
+			})
+		})
+	}
 }
