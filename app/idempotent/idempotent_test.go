@@ -294,3 +294,37 @@ func TestConcurrentOverTheStore(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSweep: the sweep runs at once, then every interval, and stops with its context;
+// failures go to onErr.
+func TestRunSweep(t *testing.T) {
+	ctrl := gomock.NewController(t)
+	st := mock.NewMockIdempotency(ctrl)
+	ctx, cancel := context.WithCancel(t.Context())
+	var calls atomic.Int32
+	boom := errors.New("boom")
+	st.EXPECT().Sweep(gomock.Any(), now.Add(-idempotency.Lifetime)).DoAndReturn(func(context.Context, time.Time) (int, error) {
+		if calls.Add(1) == 3 {
+			cancel()
+		}
+		return 0, boom
+	}).MinTimes(3)
+	var errs atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		idempotent.New(st, fixedClock{now}, testVault(t)).RunSweep(ctx, time.Millisecond, func(err error) {
+			if errors.Is(err, boom) {
+				errs.Add(1)
+			}
+		})
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("RunSweep did not stop with its context")
+	}
+	if errs.Load() < 2 {
+		t.Errorf("onErr got %d failures, want the sweeps' before the context ended", errs.Load())
+	}
+}
