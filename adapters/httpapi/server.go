@@ -24,6 +24,7 @@ import (
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
@@ -60,6 +61,7 @@ type UseCases struct {
 	Assistant     *assistant.Service
 	Widgets       *widgets.Service
 	Plugins       *plugins.Service
+	Idempotent    *idempotent.Requests
 	// MCP serves the agent-tool protocol at /mcp (adapters/mcpserver); without it /mcp answers 404.
 	MCP MCP
 	// Connect shows GET /cms/connect's refusals (adapters/console); without it they are the
@@ -131,6 +133,9 @@ func (s *Server) routes() *gin.Engine {
 	r.GET("/healthz", s.healthz)
 	r.GET("/readyz", s.readyz)
 
+	// The POST routes of API keys and client session tokens take an Idempotency-Key
+	// (s.idempotent, after authentication; idempotency.go); the model-compatible endpoints, /mcp,
+	// the widget's and the plugin's public routes do not.
 	v1 := r.Group("/v1")
 	v1.GET("", s.apiInfo)
 	v1.GET("/openapi.json", s.openAPI)
@@ -148,25 +153,25 @@ func (s *Server) routes() *gin.Engine {
 	web.PATCH("/agent/appearance", s.patchAppearance)
 	web.GET("/knowledge", s.getKnowledge)
 	web.PUT("/knowledge/pages", s.putPages)
-	web.POST("/knowledge/faq", s.postFAQ)
-	web.POST("/knowledge/crawl", s.postCrawl)
-	v1.POST("/chat", s.authKeyChat, s.webChannels, s.postChat) // authKey with the body read first
+	web.POST("/knowledge/faq", s.idempotent, s.postFAQ)
+	web.POST("/knowledge/crawl", s.idempotent, s.postCrawl)
+	v1.POST("/chat", s.keepBody, s.authKeyChat, s.webChannels, s.idempotent, s.postChat) // authKey with the body read first
 	web.GET("/conversations", s.listConversations)
 	web.GET("/conversations/:conversation_id", s.getConversation)
-	web.POST("/sessions", s.postSession)
+	web.POST("/sessions", s.idempotent, s.postSession)
 
 	web.GET("/webhooks", s.listWebhooks)
-	web.POST("/webhooks", s.createWebhook)
+	web.POST("/webhooks", s.idempotent, s.createWebhook)
 	web.GET("/webhooks/:id", s.getWebhook)
 	web.PATCH("/webhooks/:id", s.patchWebhook)
 	web.DELETE("/webhooks/:id", s.deleteWebhook)
-	web.POST("/webhooks/:id/test", s.testWebhook)
+	web.POST("/webhooks/:id/test", s.idempotent, s.testWebhook)
 	web.GET("/webhooks/:id/deliveries", s.listDeliveries)
-	web.POST("/webhooks/:id/deliveries/:event_id/redeliver", s.redeliver)
-	web.POST("/conversions", s.createConversion)
+	web.POST("/webhooks/:id/deliveries/:event_id/redeliver", s.idempotent, s.redeliver)
+	web.POST("/conversions", s.idempotent, s.createConversion)
 	web.GET("/conversions", s.listConversions)
 	web.GET("/notifications", s.listNotifications)
-	web.POST("/assistant", s.postAssistant)
+	web.POST("/assistant", s.idempotent, s.postAssistant)
 	web.GET("/widget", s.getWidget)
 	web.PUT("/widget/domains", s.putWidgetDomains)
 	web.PATCH("/widget/style", s.patchWidgetStyle)
@@ -187,7 +192,7 @@ func (s *Server) routes() *gin.Engine {
 	v1.POST("/messaging/telegram/:hook", s.telegramWebhook)
 
 	cl := v1.Group("/client", s.authClient)
-	cl.POST("/chat", s.clientChat)
+	cl.POST("/chat", s.idempotent, s.clientChat)
 	cl.GET("/messages", s.clientMessages)
 	cl.GET("/agent", s.clientAgent)
 

@@ -35,6 +35,7 @@ var Set = wire.NewSet(
 	NewDeliveries, wire.Bind(new(ports.Deliveries), new(*Deliveries)),
 	NewConversions, wire.Bind(new(ports.Conversions), new(*Conversions)),
 	NewNotifications, wire.Bind(new(ports.Notifications), new(*Notifications)),
+	NewIdempotency, wire.Bind(new(ports.Idempotency), new(*Idempotency)),
 	NewWidgets, wire.Bind(new(ports.Widgets), new(*Widgets)),
 	NewSettings,
 	NewConnections, wire.Bind(new(ports.Connections), new(*Connections)),

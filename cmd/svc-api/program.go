@@ -18,6 +18,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 )
@@ -46,6 +47,7 @@ type program struct {
 	relay   *events.Relay
 	admin   *accounts.Admin
 	chat    *chat.Agent
+	idem    *idempotent.Requests
 	jobs    jobs
 }
 
@@ -140,6 +142,14 @@ func (p *program) serve(ctx context.Context) error {
 		}
 		p.chat.RunSweep(background, p.cfg.SweepInterval, func(err error) { p.log.Warn("reply sweep", zap.Error(err)) })
 	}()
+	idemDone := make(chan struct{})
+	go func() {
+		defer close(idemDone)
+		if !p.cfg.Embedded() {
+			return // svc-worker deletes the expired idempotency keys in production
+		}
+		p.idem.RunSweep(background, idempotent.SweepInterval, func(err error) { p.log.Warn("idempotency key sweep", zap.Error(err)) })
+	}()
 
 	go func() { served <- fmt.Errorf("http server: %w", srv.Serve(ln)) }()
 	mode := "production"
@@ -163,6 +173,7 @@ func (p *program) serve(ctx context.Context) error {
 	cancel()
 	<-relayDone
 	<-sweepDone
+	<-idemDone
 	if err := p.jobs.Stop(drain); err != nil {
 		errs = append(errs, fmt.Errorf("drain jobs: %w", err))
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/notifications"
 	"github.com/svcagent/svc/app/owners"
@@ -65,6 +66,7 @@ var common = wire.NewSet(
 	boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"),
 	wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)),
 	plugins.New, wire.Struct(new(plugins.Deps), "*"),
+	idempotent.New,
 	wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)),
 	wire.Bind(new(plugins.Channels), new(*accounts.Access)),
 	wire.Struct(new(program), "*"),

@@ -32,6 +32,7 @@ import (
 	"github.com/svcagent/svc/app/compat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
@@ -230,6 +231,8 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Clock:         system,
 	}
 	pluginsService := plugins.New(pluginsDeps)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -289,6 +292,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 		Plugins:       pluginsService,
+		Idempotent:    requests,
 		MCP:           server,
 		Connect:       consoleConsole,
 	}
@@ -306,6 +310,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		relay:   relay,
 		admin:   admin,
 		chat:    agent,
+		idem:    requests,
 		jobs:    queue,
 	}
 	return mainProgram, func() {
@@ -495,6 +500,8 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Clock:         system,
 	}
 	pluginsService := plugins.New(pluginsDeps)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -554,6 +561,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 		Plugins:       pluginsService,
+		Idempotent:    requests,
 		MCP:           server,
 		Connect:       consoleConsole,
 	}
@@ -571,6 +579,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		relay:   relay,
 		admin:   admin,
 		chat:    agent,
+		idem:    requests,
 		jobs:    queue,
 	}
 	return mainProgram, func() {
@@ -759,6 +768,8 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Clock:         system,
 	}
 	pluginsService := plugins.New(pluginsDeps)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -818,6 +829,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 		Plugins:       pluginsService,
+		Idempotent:    requests,
 		MCP:           server,
 		Connect:       consoleConsole,
 	}
@@ -835,6 +847,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		relay:   relay,
 		admin:   admin,
 		chat:    agent,
+		idem:    requests,
 		jobs:    queue,
 	}
 	return mainProgram, func() {
@@ -1024,6 +1037,8 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Clock:         system,
 	}
 	pluginsService := plugins.New(pluginsDeps)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1083,6 +1098,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 		Plugins:       pluginsService,
+		Idempotent:    requests,
 		MCP:           server,
 		Connect:       consoleConsole,
 	}
@@ -1100,6 +1116,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		relay:   relay,
 		admin:   admin,
 		chat:    agent,
+		idem:    requests,
 		jobs:    queue,
 	}
 	return mainProgram, func() {
@@ -1304,6 +1321,8 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Clock:         system,
 	}
 	pluginsService := plugins.New(pluginsDeps)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1369,6 +1388,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 		Plugins:       pluginsService,
+		Idempotent:    requests,
 		MCP:           server,
 		Connect:       consoleConsole,
 	}
@@ -1388,6 +1408,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		relay:   relay,
 		admin:   admin,
 		chat:    agent,
+		idem:    requests,
 		jobs:    mainNoJobs,
 	}
 	return mainProgram, func() {
@@ -1596,6 +1617,8 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Clock:         system,
 	}
 	pluginsService := plugins.New(pluginsDeps)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1661,6 +1684,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 		Plugins:       pluginsService,
+		Idempotent:    requests,
 		MCP:           server,
 		Connect:       consoleConsole,
 	}
@@ -1680,6 +1704,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		relay:   relay,
 		admin:   admin,
 		chat:    agent,
+		idem:    requests,
 		jobs:    mainNoJobs,
 	}
 	return mainProgram, func() {
@@ -1887,6 +1912,8 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Clock:         system,
 	}
 	pluginsService := plugins.New(pluginsDeps)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -1952,6 +1979,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 		Plugins:       pluginsService,
+		Idempotent:    requests,
 		MCP:           server,
 		Connect:       consoleConsole,
 	}
@@ -1971,6 +1999,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		relay:   relay,
 		admin:   admin,
 		chat:    agent,
+		idem:    requests,
 		jobs:    mainNoJobs,
 	}
 	return mainProgram, func() {
@@ -2179,6 +2208,8 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Clock:         system,
 	}
 	pluginsService := plugins.New(pluginsDeps)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	developers := accounts.NewDevelopers(tx, storeAccounts, notifier, system)
 	useCases := mcpserver.UseCases{
 		Access:      access,
@@ -2244,6 +2275,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Assistant:     assistantService,
 		Widgets:       widgetsService,
 		Plugins:       pluginsService,
+		Idempotent:    requests,
 		MCP:           server,
 		Connect:       consoleConsole,
 	}
@@ -2263,6 +2295,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		relay:   relay,
 		admin:   admin,
 		chat:    agent,
+		idem:    requests,
 		jobs:    mainNoJobs,
 	}
 	return mainProgram, func() {
@@ -2277,7 +2310,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 
 // common is svc-api in every setup: the use cases, the HTTP adapter, the store's repositories
 // (over the *bun.DB each injector opens), the clock, the crawler and the built-in embedder.
-var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, wire.Bind(new(httpapi.ConnectPages), new(*console.Console)), boot.MCPOptions, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), wire.Bind(new(compat.Owner), new(*assistant.Service)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
+var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set, boot.OutboxSet, clock.Set, httpapi.Set, boot.ConsoleOptions, console.Set, owners.New, wire.Bind(new(httpapi.ConnectPages), new(*console.Console)), boot.MCPOptions, mcpserver.Set, wire.Bind(new(httpapi.MCP), new(*mcpserver.Server)), events.NewPublisher, events.NewRelay, events.NewProcessor, events.NewNudges, wire.Bind(new(ports.Publisher), new(*events.Publisher)), wire.Bind(new(ports.Handler), new(*events.Processor)), accounts.NewAccess, accounts.NewAdmin, accounts.NewLedger, accounts.NewOverviews, accounts.NewDevelopers, wire.Bind(new(accounts.Notifier), new(*notifications.Notifier)), profiles.New, boot.CrawlOptions, crawl.Set, local.Set, knowledge.NewBrain, boot.ChatOptions, sessions.New, conversions.New, wire.Bind(new(conversions.Notifier), new(*notifications.Notifier)), chat.NewAgent, wire.Struct(new(chat.Deps), "*"), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), boot.AssistantSet, wire.Bind(new(assistant.Ledger), new(*accounts.Ledger)), wire.Bind(new(assistant.Profiles), new(*profiles.Service)), wire.Bind(new(assistant.Brain), new(*knowledge.Brain)), wire.Bind(new(compat.Owner), new(*assistant.Service)), boot.WidgetOptions, widgets.New, wire.Struct(new(widgets.Deps), "*"), wire.Bind(new(widgets.Agent), new(*chat.Agent)), wire.Bind(new(widgets.Channels), new(*accounts.Access)), plugins.New, wire.Struct(new(plugins.Deps), "*"), idempotent.New, wire.Bind(new(plugins.Brain), new(*knowledge.Brain)), wire.Bind(new(plugins.Conversions), new(*conversions.Service)), wire.Bind(new(plugins.Channels), new(*accounts.Access)), wire.Struct(new(program), "*"))
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.

@@ -14,6 +14,7 @@ import (
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
 )
@@ -32,6 +33,7 @@ type program struct {
 	worker *asynqq.Worker
 	relay  *events.Relay
 	chat   *chat.Agent
+	idem   *idempotent.Requests
 }
 
 // injectors are svc-worker's assemblies (wire.go), one per setup of the production environment:
@@ -68,7 +70,7 @@ func run(ctx context.Context, lookup func(string) (string, bool), environ []stri
 	return p.serve(ctx)
 }
 
-// serve runs the worker, the relay and the reply sweep until ctx ends, then stops the relay and
+// serve runs the worker, the relay, the reply sweep and the sweep of expired idempotency keys until ctx ends, then stops the relay and
 // the sweep and lets running tasks finish (up to the shutdown timeout).
 func (p *program) serve(ctx context.Context) error {
 	if err := p.worker.Start(); err != nil {
@@ -85,12 +87,18 @@ func (p *program) serve(ctx context.Context) error {
 		defer close(sweepDone)
 		p.chat.RunSweep(relayCtx, p.cfg.SweepInterval, func(err error) { p.log.Warn("reply sweep", zap.Error(err)) })
 	}()
+	idemDone := make(chan struct{})
+	go func() {
+		defer close(idemDone)
+		p.idem.RunSweep(relayCtx, idempotent.SweepInterval, func(err error) { p.log.Warn("idempotency key sweep", zap.Error(err)) })
+	}()
 	p.log.Info("svc-worker running", zap.Int("concurrency", p.cfg.WorkerConcurrency))
 	<-ctx.Done()
 	p.log.Info("shutting down")
 	cancel()
 	<-relayDone
 	<-sweepDone
+	<-idemDone
 	p.worker.Shutdown()
 	p.log.Info("stopped")
 	return nil

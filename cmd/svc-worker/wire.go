@@ -16,6 +16,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
@@ -36,6 +37,7 @@ var worker = wire.NewSet(
 	knowledge.NewBrain,
 	boot.ChatOptions,
 	chat.NewAgent, wire.Struct(new(chat.Deps), "*"),
+	idempotent.New, // the sweep of expired idempotency keys
 	// the agent's reads of the assistant's conversations (the API's); the worker makes none
 	store.NewAssistantHistory, wire.Bind(new(ports.AssistantHistory), new(*store.AssistantHistory)),
 	wire.Bind(new(chat.Brain), new(*knowledge.Brain)),

@@ -21,6 +21,7 @@ import (
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
+	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/app/knowledge"
 	"github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/app/notifications"
@@ -157,12 +158,15 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	relay := events.NewRelay(watched, queue, system, nudges)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
 		worker: asynqqWorker,
 		relay:  relay,
 		chat:   agent,
+		idem:   requests,
 	}
 	return mainProgram, func() {
 		cleanup3()
@@ -296,12 +300,15 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	relay := events.NewRelay(watched, queue, system, nudges)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
 		worker: asynqqWorker,
 		relay:  relay,
 		chat:   agent,
+		idem:   requests,
 	}
 	return mainProgram, func() {
 		cleanup3()
@@ -434,12 +441,15 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	relay := events.NewRelay(watched, queue, system, nudges)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
 		worker: asynqqWorker,
 		relay:  relay,
 		chat:   agent,
+		idem:   requests,
 	}
 	return mainProgram, func() {
 		cleanup3()
@@ -573,12 +583,15 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	inspector, cleanup3 := asynqq.NewInspector(redisConnOpt)
 	queue := asynqq.NewQueue(asynqClient, inspector, asynqqOptions)
 	relay := events.NewRelay(watched, queue, system, nudges)
+	idempotency := store.NewIdempotency(db)
+	requests := idempotent.New(idempotency, system, aesgcm)
 	mainProgram := &program{
 		cfg:    cfg,
 		log:    log,
 		worker: asynqqWorker,
 		relay:  relay,
 		chat:   agent,
+		idem:   requests,
 	}
 	return mainProgram, func() {
 		cleanup3()
@@ -592,4 +605,4 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 // worker is svc-worker in every setup (always the production environment): asynq on Redis, the
 // processor, the relay and the reply sweep, the store's repositories (over the *bun.DB each
 // injector opens), the clock, the crawler and the built-in embedder.
-var worker = wire.NewSet(boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions, store.Set, boot.OutboxSet, clock.Set, asynqq.Set, events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges, wire.Bind(new(ports.Handler), new(*events.Processor)), boot.Plans, boot.CrawlOptions, crawl.Set, local.Set, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewLedger, knowledge.NewBrain, boot.ChatOptions, chat.NewAgent, wire.Struct(new(chat.Deps), "*"), store.NewAssistantHistory, wire.Bind(new(ports.AssistantHistory), new(*store.AssistantHistory)), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))
+var worker = wire.NewSet(boot.EventSet, boot.RedisConnOpt, boot.AsynqOptions, store.Set, boot.OutboxSet, clock.Set, asynqq.Set, events.NewProcessor, events.NewRelay, events.NewPublisher, events.NewNudges, wire.Bind(new(ports.Handler), new(*events.Processor)), boot.Plans, boot.CrawlOptions, crawl.Set, local.Set, wire.Bind(new(ports.Publisher), new(*events.Publisher)), accounts.NewLedger, knowledge.NewBrain, boot.ChatOptions, chat.NewAgent, wire.Struct(new(chat.Deps), "*"), idempotent.New, store.NewAssistantHistory, wire.Bind(new(ports.AssistantHistory), new(*store.AssistantHistory)), wire.Bind(new(chat.Brain), new(*knowledge.Brain)), wire.Bind(new(chat.Ledger), new(*accounts.Ledger)), wire.Struct(new(program), "*"))
