@@ -61,6 +61,12 @@ func (m *faqMatcher) coverageUnder(q *query, heading func(i int) int) []float64 
 				ids = m.groupIDs(syn, p.group, lang, p.phrase, ids)
 			}
 		}
+		if len(ids) == 0 && weekdayNames[folded] {
+			// A day of the week no entry names is a value the question gives, not a thing the
+			// Brain does not know: "entregam ao sábado?" is answered by "Entregamos … às terças
+			// e sextas", "can you deliver on monday" by "We deliver Tuesday to Saturday".
+			continue
+		}
 		if len(ids) == 0 {
 			if lastUnknown != i-1 {
 				unknown++ // a run of such words names one thing ("shih tzu")
@@ -301,3 +307,13 @@ func allDigits(w string) bool {
 	}
 	return true
 }
+
+// weekdayNames are the names of the days of the week (folded; en, pt, es), singular and plural.
+var weekdayNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`monday tuesday wednesday thursday friday saturday sunday
+segunda terca quarta quinta sexta sabado domingo lunes martes miercoles jueves viernes`) {
+		m[w], m[w+"s"] = true, true
+	}
+	return m
+}()

@@ -25,6 +25,11 @@ func TestCoverage(t *testing.T) {
 	if len(cov) != 3 || !(cov[2] > 0.5 && cov[2] < 1) || !(cov[0] > 0 && cov[0] < cov[2]) {
 		t.Errorf(`coverage("pilates class tomorrow") = %v, want the third sentence most, under 1`, cov)
 	}
+	// A day of the week no sentence names is no word the Brain lacks: "pilates on saturday" is
+	// the pilates sentences' question whole, as "pilates" is.
+	if cov := m.coverage(m.parse("pilates on saturday")); len(cov) != 3 || math.Abs(cov[0]-1) > 1e-9 || math.Abs(cov[2]-1) > 1e-9 || cov[1] != 0 {
+		t.Errorf(`coverage("pilates on saturday") = %v, want [1 0 1]`, cov)
+	}
 	for _, q := range []string{"do you have any job openings", "do you do", "hello", "pilates for toddlers tomorrow"} {
 		if cov := m.coverage(m.parse(q)); cov != nil {
 			t.Errorf("coverage(%q) = %v, want nil (half its content words in no sentence, or no content word)", q, cov)
