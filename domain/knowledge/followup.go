@@ -157,8 +157,10 @@ func FollowUp(previous, message string) (string, bool) {
 	n := strings.Count(strings.TrimSpace(message), " ") + 1
 	// A fact asked of what the previous message named ("how much is it?"); never a question of
 	// the business's own contact details ("what are your hours?").
+	var words []fword
 	if n <= factMaxWords {
-		if _, msg, anaphor, ok := factAsked(followWords(message)); ok {
+		words = followWords(message)
+		if _, msg, anaphor, ok := factAsked(words); ok {
 			if AskedDetails(message) != 0 {
 				return "", false
 			}
@@ -171,7 +173,10 @@ func FollowUp(previous, message string) (string, bool) {
 		n > followMaxContent && !followOpenerFirst[NormalizeQuestion(strings.SplitN(strings.TrimSpace(message), " ", 2)[0])] {
 		return "", false
 	}
-	rest, opened := cutOpener(followWords(message))
+	if words == nil {
+		words = followWords(message)
+	}
+	rest, opened := cutOpener(words)
 	if len(rest) == 0 || len(rest) > followMaxWords || !opened && len(rest) > followMaxContent {
 		return "", false
 	}
