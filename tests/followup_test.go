@@ -28,11 +28,7 @@ func TestChatFollowUp(t *testing.T) {
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
 			api, key := brainAccount(t, env.stack(t), b)
-			ask := func(conv, message string) string {
-				t.Helper()
-				r := postChat(t, api, key, map[string]any{"message": message, "conversation_id": conv})
-				return wantCompleted(t, r, conv).str("reply")
-			}
+			ask := asker(t, api, key)
 
 			if got := ask("follow", "quanto custa o plano mensal?"); !strings.Contains(got, monthly) {
 				t.Fatalf("first question: reply %q, want the monthly plan's price %q", got, monthly)
@@ -73,11 +69,7 @@ func TestChatFollowUpFact(t *testing.T) {
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
 			api, key := brainAccount(t, env.stack(t), b)
-			ask := func(conv, message string) string {
-				t.Helper()
-				r := postChat(t, api, key, map[string]any{"message": message, "conversation_id": conv})
-				return wantCompleted(t, r, conv).str("reply")
-			}
+			ask := asker(t, api, key)
 			ask("fact", "¿hacéis plancha?")
 			if got := ask("fact", "¿y cuánto cuesta?"); !strings.Contains(got, ironing) {
 				t.Errorf("price asked of the previous message's thing: reply %q, want %q", got, ironing)
@@ -90,6 +82,16 @@ func TestChatFollowUpFact(t *testing.T) {
 				t.Errorf("contact question after another: reply %q; alone %q; want the profile's address %q both times", where, alone, b.Profile.Contact.Address)
 			}
 		})
+	}
+}
+
+// asker returns a function that sends a message to a conversation through POST /v1/chat and
+// returns the agent's reply.
+func asker(t *testing.T, api *proc, key string) func(conv, message string) string {
+	return func(conv, message string) string {
+		t.Helper()
+		r := postChat(t, api, key, map[string]any{"message": message, "conversation_id": conv})
+		return wantCompleted(t, r, conv).str("reply")
 	}
 }
 

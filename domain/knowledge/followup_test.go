@@ -1,6 +1,9 @@
 package knowledge
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestFollowUp(t *testing.T) {
 	tests := []struct {
@@ -77,9 +80,15 @@ func TestFollowUp(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := FollowUp(tt.previous, tt.message)
-		if ok != (tt.want != "") || got != tt.want {
-			t.Errorf("FollowUp(%q, %q) = %q, %v; want %q", tt.previous, tt.message, got, ok, tt.want)
-		}
+		wantFollowUp(t, fmt.Sprintf("FollowUp(%q, %q)", tt.previous, tt.message), got, ok, tt.want)
+	}
+}
+
+// wantFollowUp checks a call's question against want ("": not a follow-up).
+func wantFollowUp(t *testing.T, call, got string, ok bool, want string) {
+	t.Helper()
+	if ok != (want != "") || got != want {
+		t.Errorf("%s = %q, %v; want %q", call, got, ok, want)
 	}
 }
 
@@ -105,9 +114,7 @@ func TestFollowUpIn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := FollowUpIn(tt.previous, tt.message)
-		if ok != (tt.want != "") || got != tt.want {
-			t.Errorf("FollowUpIn(%q, %q) = %q, %v; want %q", tt.previous, tt.message, got, ok, tt.want)
-		}
+		wantFollowUp(t, fmt.Sprintf("FollowUpIn(%q, %q)", tt.previous, tt.message), got, ok, tt.want)
 	}
 }
 
