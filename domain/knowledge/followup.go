@@ -450,6 +450,9 @@ tiene tienen tem tenho
 `) {
 		m[w] = true
 	}
+	for _, w := range []string{"what s", "how s", "it s", "whats", "hows", "its"} { // "what's", "how's", "it's"
+		m[w] = true
+	}
 	return m
 }()
 
@@ -496,7 +499,9 @@ func factAsked(ws []fword) (Fact, []fword, int, bool) {
 	// A rule alone ("can I pay by card?", "… for it?") is the business's for all its things
 	// ("Payment: we keep a credit card on file"): asked of the previous message's thing, the
 	// Brain's answer scores under the engine's threshold where the message alone finds it.
-	if f == 0 || f == FactRule {
+	// "do you take cards?" is a rule too ("take" asks a duration elsewhere); "can I book it?" is
+	// a booking.
+	if f == 0 || f&FactRule != 0 && f&FactBooking == 0 {
 		return 0, nil, -1, false
 	}
 	return f, ws, anaphor, true

@@ -50,6 +50,9 @@ func TestFollowUp(t *testing.T) {
 		{"¿hacéis limpieza de fin de obra?", "¿y cuánto cuesta eso?", "cuánto cuesta limpieza de fin de obra"},
 		{"¿hacéis limpieza de oficinas?", "¿hace falta cita?", "hace falta cita limpieza de oficinas"},
 		{"¿entregan el auto en el hotel?", "¿tiene costo?", "tiene costo auto en el hotel"},
+		{"do you do dog baths?", "what's the price?", "what's the price dog baths"},
+		{"do you do dog baths?", "can I book it?", "can I book dog baths"},
+		{"do you do dog baths?", "do you take cards?", ""}, // a rule ("take" is no duration here)
 		// Not a fact asked of a thing: a contact detail, a rule alone, a thing of its own, a
 		// previous message naming nothing but a day or the business.
 		{"how much is a full day of daycare?", "where are you?", ""},
