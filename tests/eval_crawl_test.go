@@ -189,7 +189,7 @@ func TestEvalCrawl(t *testing.T) {
 		}{{crawlAuth, "crawl"}, {uploadAuth, "upload"}} {
 			wg.Go(func() {
 				for q, qq := range b.Questions {
-					if qq.After != "" {
+					if len(qq.After) > 0 {
 						continue // follow-up questions are measured in process (TestEvalFollowUps)
 					}
 					reply, opened := ask(v.auth, "eval-"+strconv.Itoa(q), qq.Text)
@@ -233,7 +233,7 @@ func TestEvalCrawl(t *testing.T) {
 			}
 			for q := range b.Questions {
 				v := verdicts[i][q]
-				if b.Questions[q].After != "" {
+				if len(b.Questions[q].After) > 0 {
 					continue
 				}
 				for _, c := range []struct {

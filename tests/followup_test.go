@@ -16,55 +16,19 @@ import (
 // conversation) does not get from the engine. An unrelated next question beginning with "e"
 // ("e vocês aceitam gympass?") gets the reply it gets alone.
 func TestChatFollowUp(t *testing.T) {
-	set, err := evalset.Load(filepath.Join(repoRoot(t), "testdata", "eval", "businesses.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b evalset.Business
-	for _, x := range set.Businesses {
-		if x.Name == "Ritmo Academia & Studio" {
-			b = x
-		}
-	}
-	if b.Name == "" {
-		t.Fatal("Ritmo Academia & Studio is not in businesses.json")
-	}
+	b := evalBusiness(t, "Ritmo Academia & Studio")
 	var wellhub string
-	items := make([]map[string]string, len(b.FAQ))
-	for k, f := range b.FAQ {
-		items[k] = map[string]string{"question": f.Question, "answer": f.Answer}
+	for _, f := range b.FAQ {
 		if f.ID == "faq-wellhub" {
 			wellhub = f.Answer
 		}
-	}
-	pages := make([]map[string]string, len(b.Pages))
-	for k, p := range b.Pages {
-		pages[k] = map[string]string{"url": p.URL, "title": p.Title, "content": p.Content}
 	}
 	const monthly, annual = "Plano Mensal: R$ 189", "Plano Anual: R$ 139"
 
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
-			s := env.stack(t)
-			api := s.startAPI(t)
-			a := s.newAccount(t, "--plan", "pro")
-			c := b.Profile.Contact
-			if r := callJSON(t, "PATCH", api.URL()+"/v1/agent", map[string]any{"business_name": b.Profile.BusinessName,
-				"languages": b.Profile.Languages, "description": b.Profile.Description,
-				"contact": map[string]any{"email": c.Email, "phone": c.Phone, "address": c.Address, "hours": c.Hours}}, bearer(a.key)...); r.status != http.StatusOK {
-				t.Fatalf("PATCH /v1/agent: %s", r)
-			}
-			if r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": items}, bearer(a.key)...); r.status != http.StatusOK {
-				t.Fatalf("POST /v1/knowledge/faq: %s", r)
-			}
-			if r := callJSON(t, "PUT", api.URL()+"/v1/knowledge/pages", map[string]any{"pages": pages}, bearer(a.key)...); r.status != http.StatusOK {
-				t.Fatalf("PUT /v1/knowledge/pages: %s", r)
-			}
-			ask := func(conv, message string) string {
-				t.Helper()
-				r := postChat(t, api, a.key, map[string]any{"message": message, "conversation_id": conv})
-				return wantCompleted(t, r, conv).str("reply")
-			}
+			api, key := brainAccount(t, env.stack(t), b)
+			ask := asker(t, api, key)
 
 			if got := ask("follow", "quanto custa o plano mensal?"); !strings.Contains(got, monthly) {
 				t.Fatalf("first question: reply %q, want the monthly plan's price %q", got, monthly)
@@ -86,9 +50,92 @@ func TestChatFollowUp(t *testing.T) {
 			if next != alone || !strings.Contains(next, wellhub) {
 				t.Errorf("unrelated next question: reply %q; alone %q; want the FAQ's %q both times", next, alone, wellhub)
 			}
-			if r := callJSON(t, "GET", api.URL()+"/v1/conversations/follow", nil, bearer(a.key)...); r.status != http.StatusOK || len(agentMessages(r.body)) != 2 {
+			if r := callJSON(t, "GET", api.URL()+"/v1/conversations/follow", nil, bearer(key)...); r.status != http.StatusOK || len(agentMessages(r.body)) != 2 {
 				t.Errorf("GET /v1/conversations/follow: %s; want the two replies of one conversation", r)
 			}
 		})
 	}
+}
+
+// TestChatFollowUpFact asks, through POST /v1/chat with the built-in engine, a price of what the
+// previous message named (testdata/eval/README.md, "Follow-up questions, second round"), on a
+// Brain of the small-Brain eval set (Casa Limpia Madrid, a cleaning company, split tune-5):
+// "¿hacéis plancha?" then "¿y cuánto cuesta?" is answered with the ironing's price, where the
+// same words alone get another passage; a question of the business's own address after it
+// ("¿dónde estáis?") keeps the profile's address.
+func TestChatFollowUpFact(t *testing.T) {
+	b := evalBusiness(t, "Casa Limpia Madrid")
+	const ironing = "Plancha: 15 € la hora"
+	for _, env := range stacks {
+		t.Run(env.name, func(t *testing.T) {
+			api, key := brainAccount(t, env.stack(t), b)
+			ask := asker(t, api, key)
+			ask("fact", "¿hacéis plancha?")
+			if got := ask("fact", "¿y cuánto cuesta?"); !strings.Contains(got, ironing) {
+				t.Errorf("price asked of the previous message's thing: reply %q, want %q", got, ironing)
+			}
+			if got := ask("fact-alone", "¿y cuánto cuesta?"); strings.Contains(got, ironing) {
+				t.Errorf("the price asked alone: reply %q holds %q; it no longer shows what the conversation adds", got, ironing)
+			}
+			where, alone := ask("fact", "¿dónde estáis?"), ask("where-alone", "¿dónde estáis?")
+			if where != alone || !strings.Contains(where, b.Profile.Contact.Address) {
+				t.Errorf("contact question after another: reply %q; alone %q; want the profile's address %q both times", where, alone, b.Profile.Contact.Address)
+			}
+		})
+	}
+}
+
+// asker returns a function that sends a message to a conversation through POST /v1/chat and
+// returns the agent's reply.
+func asker(t *testing.T, api *proc, key string) func(conv, message string) string {
+	return func(conv, message string) string {
+		t.Helper()
+		r := postChat(t, api, key, map[string]any{"message": message, "conversation_id": conv})
+		return wantCompleted(t, r, conv).str("reply")
+	}
+}
+
+// evalBusiness is the small-Brain eval set's business of that name (testdata/eval/businesses.json).
+func evalBusiness(t *testing.T, name string) evalset.Business {
+	t.Helper()
+	set, err := evalset.Load(filepath.Join(repoRoot(t), "testdata", "eval", "businesses.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range set.Businesses {
+		if x.Name == name {
+			return x
+		}
+	}
+	t.Fatalf("%s is not in businesses.json", name)
+	return evalset.Business{}
+}
+
+// brainAccount starts svc-api on s and makes an account (plan pro) whose agent is b's: its
+// profile, FAQ and pages. It returns the API and the account's key.
+func brainAccount(t *testing.T, s stack, b evalset.Business) (*proc, string) {
+	t.Helper()
+	api := s.startAPI(t)
+	a := s.newAccount(t, "--plan", "pro")
+	items := make([]map[string]string, len(b.FAQ))
+	for k, f := range b.FAQ {
+		items[k] = map[string]string{"question": f.Question, "answer": f.Answer}
+	}
+	pages := make([]map[string]string, len(b.Pages))
+	for k, p := range b.Pages {
+		pages[k] = map[string]string{"url": p.URL, "title": p.Title, "content": p.Content}
+	}
+	c := b.Profile.Contact
+	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent", map[string]any{"business_name": b.Profile.BusinessName,
+		"languages": b.Profile.Languages, "description": b.Profile.Description,
+		"contact": map[string]any{"email": c.Email, "phone": c.Phone, "address": c.Address, "hours": c.Hours}}, bearer(a.key)...); r.status != http.StatusOK {
+		t.Fatalf("PATCH /v1/agent: %s", r)
+	}
+	if r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": items}, bearer(a.key)...); r.status != http.StatusOK {
+		t.Fatalf("POST /v1/knowledge/faq: %s", r)
+	}
+	if r := callJSON(t, "PUT", api.URL()+"/v1/knowledge/pages", map[string]any{"pages": pages}, bearer(a.key)...); r.status != http.StatusOK {
+		t.Fatalf("PUT /v1/knowledge/pages: %s", r)
+	}
+	return api, a.key
 }

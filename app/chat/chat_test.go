@@ -257,7 +257,7 @@ func paths(t *testing.T, test func(t *testing.T, opts chat.Options)) {
 	t.Run("inline", func(t *testing.T) { test(t, chat.Options{Inline: true}) })
 }
 
-// An elliptical follow-up is searched for the question it asks (knowledge.FollowUp), which the
+// An elliptical follow-up is searched for the question it asks (knowledge.FollowUpIn), which the
 // replier is given with the message (Turn.Query); the same words in another conversation, with
 // nothing before them, are searched alone.
 func TestFollowUpSearchesTheQuestionItAsks(t *testing.T) { paths(t, testFollowUpSearches) }
@@ -300,6 +300,26 @@ func testFollowUpSearches(t *testing.T, opts chat.Options) {
 	}
 	if turns[1].Message != "and on sundays?" {
 		t.Errorf("the replier's message %q; want the customer's own", turns[1].Message)
+	}
+}
+
+// A follow-up of a follow-up is searched for the question it asks of the question the previous
+// message asked (knowledge.FollowUpIn over the history the reply reads).
+func TestFollowUpOfAFollowUp(t *testing.T) { paths(t, testFollowUpOfAFollowUp) }
+
+func testFollowUpOfAFollowUp(t *testing.T, opts chat.Options) {
+	e := newEnv(t, true, opts)
+	e.configure("Padaria Lu", profile.AllOn)
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "An answer."}, nil).Times(3)
+	for _, m := range []string{"how much is a haircut?", "and for kids?", "and on saturdays?"} {
+		if _, err := send(e, "c1", m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.reads.mu.Lock()
+	defer e.reads.mu.Unlock()
+	if got := e.reads.searched; len(got) != 3 || got[1] != "how much is a haircut for kids" || got[2] != "how much is a haircut for kids on saturdays" {
+		t.Fatalf("searched %q; want the second and third messages read as the questions they ask", got)
 	}
 }
 

@@ -123,11 +123,12 @@ func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Pr
 		// The customers-only rule: a polite customer-service answer, never an action.
 		draft.Text = policy.Refusal(turn.Lang, prof.BusinessName)
 	} else {
-		// An elliptical follow-up ("and on sundays?" after "what time do you open on saturday?")
-		// is searched for the question it asks, which the replier reads too (Turn.Query); the
-		// history is the one the caller read already.
+		// An elliptical follow-up ("and on sundays?" after "what time do you open on saturday?",
+		// "how much is it?" after "do you do baths?"), of the customer's previous message or of
+		// the question that one asked in turn, is searched for the question it asks, which the
+		// replier reads too (Turn.Query); the history is the one the caller read already.
 		query := message
-		if q, ok := knowledge.FollowUp(conversation.LastCustomer(history), message); ok {
+		if q, ok := knowledge.FollowUpIn(conversation.LastCustomers(history, knowledge.FollowChain), message); ok {
 			query, turn.Query = q, q
 		}
 		turn.Hits, turn.Context, err = a.brain.SearchContext(ctx, acct.ID, state, query, searchHits, contextBudget(a.replier))

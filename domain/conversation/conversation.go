@@ -3,6 +3,7 @@
 package conversation
 
 import (
+	"slices"
 	"time"
 
 	"github.com/svcagent/svc/domain/actiontoken"
@@ -83,15 +84,17 @@ type Turn struct {
 	Now          time.Time
 }
 
-// LastCustomer is the content of the last customer message of history (oldest first), "" when
-// it has none: the message an elliptical follow-up completes (knowledge.FollowUp).
-func LastCustomer(history []Message) string {
-	for i := len(history) - 1; i >= 0; i-- {
+// LastCustomers are the contents of the last n customer messages of history (oldest first), in
+// the same order: the messages an elliptical follow-up completes (knowledge.FollowUpIn).
+func LastCustomers(history []Message, n int) []string {
+	var out []string
+	for i := len(history) - 1; i >= 0 && len(out) < n; i-- {
 		if history[i].Role == RoleCustomer {
-			return history[i].Content
+			out = append(out, history[i].Content)
 		}
 	}
-	return ""
+	slices.Reverse(out)
+	return out
 }
 
 // Question is the question the turn asks: Query when the Brain was searched for it, else

@@ -56,6 +56,9 @@ porque custa custam entregam vendem
 tienen tiene teneis hay es son puedo puede pueden aceptan hacen quiero quisiera estan abren
 cierran cierra usted ustedes yo tengo necesito cuando donde cual cuales quien cuesta cuestan
 venden entregan
+dao dais dan usam usa usan usais haceis llevais lleva llevan trabajais trabajan trabalham atendem
+atienden atendeis ofrecen ofreceis oferecem cobram cobran cobrais aceptais podeis sois estais
+vendeis entregais abris cerrais
 `
 	m := map[string]bool{}
 	for _, w := range strings.Fields(words) {
@@ -151,13 +154,29 @@ func FollowUp(previous, message string) (string, bool) {
 	if previous == "" || len(message) > followMaxChars {
 		return "", false
 	}
+	n := strings.Count(strings.TrimSpace(message), " ") + 1
+	// A fact asked of what the previous message named ("how much is it?"); never a question of
+	// the business's own contact details ("what are your hours?").
+	var words []fword
+	if n <= factMaxWords {
+		words = followWords(message)
+		if _, msg, anaphor, ok := factAsked(words); ok {
+			if AskedDetails(message) != 0 {
+				return "", false
+			}
+			return askedOf(previous, followWords(previous), msg, anaphor)
+		}
+	}
 	// Most messages are new questions: those of more words than a follow-up's, or of more than a
 	// day alone without an opener's first word, are told at once.
-	if n := strings.Count(strings.TrimSpace(message), " ") + 1; n > followMaxWords+4 ||
+	if n > followMaxWords+4 ||
 		n > followMaxContent && !followOpenerFirst[NormalizeQuestion(strings.SplitN(strings.TrimSpace(message), " ", 2)[0])] {
 		return "", false
 	}
-	rest, opened := cutOpener(followWords(message))
+	if words == nil {
+		words = followWords(message)
+	}
+	rest, opened := cutOpener(words)
 	if len(rest) == 0 || len(rest) > followMaxWords || !opened && len(rest) > followMaxContent {
 		return "", false
 	}
@@ -373,4 +392,222 @@ func texts(ws []fword) []string {
 		out[i] = w.text
 	}
 	return out
+}
+
+// A message whose only words ask a kind of fact — a price, a duration, a way, a rule, whether it
+// needs booking — and name nothing asks it of what the previous message named: "¿tenéis recogida
+// a domicilio?" then "y cuánto cuesta?"; "do you offer bike fitting?" then "how long does it
+// take?"; "fazem teste de nível?" then "é grátis?". The anaphor ("it", "that", "isso", "eso") is
+// the previous message's thing, or nothing.
+
+// Fact is the kind of fact a message asks of a thing it does not name (FactAsked).
+type Fact uint8
+
+const (
+	FactPrice    Fact = 1 << iota // "how much is it?", "¿cuánto cuesta?", "é grátis?"
+	FactDuration                  // "how long does it take?", "quanto tempo demora?"
+	FactWay                       // "how does it work?", "como funciona?"
+	FactRule                      // "can I book it?" with a booking; alone ("can I pay by card for it?") none
+	FactBooking                   // "do I need to book?", "¿hace falta cita?"
+)
+
+// factWords are the words that ask a kind of fact, as NormalizeQuestion writes them.
+var factWords = func() map[string]Fact {
+	m := map[string]Fact{}
+	for f, words := range map[Fact]string{
+		FactPrice: `much cost costs price prices priced charge charged fee fees free expensive cheap
+			quanto quanta custa custam custar preco valor gratis gratuito gratuita cobram cobra caro
+			cuanto cuanta cuesta cuestan costar precio vale valen sale salen cobran cobrais costo coste`,
+		FactDuration: `long take takes last lasts time minutes
+			demora demoram leva levam dura duram tempo
+			tarda tardan tardais lleva llevan tiempo`,
+		FactWay: `work works funciona funcionam funcionan`,
+		FactRule: `can may allowed pay card cards cash credit debit
+			posso pode podemos pagar cartao dinheiro pix credito debito
+			puedo puede podemos tarjeta efectivo bizum`,
+		FactBooking: `book booking appointment reservation reserve need advance ahead
+			marcar marcacao agendar agendamento reservar reserva preciso precisa antecedencia
+			cita necesito necesita hace falta antelacion previa`,
+	} {
+		for _, w := range strings.Fields(words) {
+			m[w] |= f
+		}
+	}
+	return m
+}()
+
+// factFillers are the other words such a message may hold: question words, auxiliaries,
+// pronouns asking, articles and prepositions ("how long does it take", "is there a fee for
+// that", "e quanto tempo demora", "¿hace falta cita para eso?").
+var factFillers = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`
+how what is are does do did will would i we you to for by a an the there be with of me my so
+then also just still please ok
+e o a os as de em por com para tem ha ser eu se que como qual isso
+y el la los las en con hay es son lo le me mi yo que cual eso
+tiene tienen tem tenho
+`) {
+		m[w] = true
+	}
+	for _, w := range []string{"what s", "how s", "it s", "whats", "hows", "its"} { // "what's", "how's", "it's"
+		m[w] = true
+	}
+	return m
+}()
+
+// factAnaphors stand for the previous message's thing.
+var factAnaphors = map[string]bool{
+	"it": true, "that": true, "this": true, "them": true, "those": true,
+	"isso": true, "isto": true, "eso": true, "esto": true, "ello": true,
+}
+
+// factMaxWords is the most words of a message asking a fact of the previous message's thing.
+const factMaxWords = 8
+
+// FactAsked reports whether message's only words ask a kind of fact and name nothing ("how
+// much is it?", "e quanto tempo demora?", "¿hace falta cita?"), and which kinds; a question of
+// contact details ("what are your hours?") is none, and so is a rule alone ("can I pay by card
+// for it?": the business's for all its things, asked as it is).
+func FactAsked(message string) (Fact, bool) {
+	f, _, _, ok := factAsked(followWords(message))
+	return f, ok && AskedDetails(message) == 0
+}
+
+// factAsked is FactAsked of a message's words: the kinds, the words after its opener, and the
+// index among them of its anaphor (-1: none).
+func factAsked(ws []fword) (Fact, []fword, int, bool) {
+	if len(ws) == 0 || len(ws) > factMaxWords {
+		return 0, nil, -1, false
+	}
+	if rest, opened := cutOpener(ws); opened {
+		ws = rest
+	}
+	var f Fact
+	anaphor := -1
+	for i, w := range ws {
+		switch {
+		case factWords[w.key] != 0:
+			f |= factWords[w.key]
+		case factAnaphors[w.key]:
+			anaphor = i
+		case factFillers[w.key], strings.ToLower(w.text) == "é":
+		default:
+			return 0, nil, -1, false
+		}
+	}
+	// A rule alone ("can I pay by card?", "… for it?") is the business's for all its things
+	// ("Payment: we keep a credit card on file"): asked of the previous message's thing, the
+	// Brain's answer scores under the engine's threshold where the message alone finds it.
+	// "do you take cards?" is a rule too ("take" asks a duration elsewhere); "can I book it?" is
+	// a booking.
+	if f == 0 || f&FactRule != 0 && f&FactBooking == 0 {
+		return 0, nil, -1, false
+	}
+	return f, ws, anaphor, true
+}
+
+// named is the thing a message names: its words without those asking (verbs, question words,
+// words of a fact), from its first content word to its last ("¿tenéis recogida a domicilio?":
+// "recogida a domicilio"; "do you do nail trimming?": "nail trimming"); nil when it names
+// nothing but days.
+func named(ws []fword) []fword {
+	var out []fword
+	for _, w := range ws {
+		if asks(w) || factWords[w.key] != 0 || followQuestionWords[w.key] || factAnaphors[w.key] {
+			continue
+		}
+		out = append(out, w)
+	}
+	s, e := 0, len(out)
+	for s < e && !out[s].content() {
+		s++
+	}
+	for e > s && !out[e-1].content() {
+		e--
+	}
+	out = out[s:e]
+	for _, w := range out {
+		if w.content() && !followDays[w.key] {
+			return out
+		}
+	}
+	return nil
+}
+
+// askedOf is the question a message asking a fact (its words after the opener, anaphor its
+// anaphor's index or -1) asks of prev's thing: the thing in place of the anaphor, else after
+// the message's words ("how much is it" → "how much is nail trimming"; "cuánto cuesta" →
+// "cuánto cuesta recogida a domicilio").
+func askedOf(previous string, prev, msg []fword, anaphor int) (string, bool) {
+	if AskedDetails(previous) != 0 {
+		return "", false // "where are you?" names no thing
+	}
+	thing := named(prev)
+	if len(thing) == 0 {
+		return "", false
+	}
+	if anaphor >= 0 {
+		return strings.Join(texts(splice(msg, anaphor, anaphor+1, thing)), " "), true
+	}
+	return strings.Join(texts(appendWords(msg, thing)), " "), true
+}
+
+// FollowChain is how many of a customer's earlier messages FollowUpIn reads: a follow-up of a
+// follow-up of a question ("how much is a haircut?", "and for kids?", "and on saturdays?").
+const FollowChain = 3
+
+// FollowUpIn is FollowUp after a customer's earlier messages (oldest first; the last is the
+// previous one): the previous message, when it is itself a follow-up of the one before it, is
+// read as the question it asked, and so on up to FollowChain messages back.
+func FollowUpIn(previous []string, message string) (string, bool) {
+	if len(previous) == 0 {
+		return "", false
+	}
+	if len(previous) > FollowChain {
+		previous = previous[len(previous)-FollowChain:]
+	}
+	prev := previous[0]
+	for _, p := range previous[1:] {
+		if q, ok := FollowUp(prev, p); ok {
+			prev = q
+		} else {
+			prev = p
+		}
+	}
+	return FollowUp(prev, message)
+}
+
+// StatesFact reports whether a text (an FAQ item, a passage) states a fact of the kinds f asks:
+// an amount for a price or a duration (a number, or that it is free or included), a word of
+// booking for a booking ("Reservad en la web"), of paying or allowing for a rule; any text for
+// a way.
+func StatesFact(text string, f Fact) bool {
+	if f&FactWay != 0 {
+		return true
+	}
+	if f&(FactPrice|FactDuration) != 0 && strings.ContainsAny(text, "0123456789") {
+		return true
+	}
+	for _, w := range strings.Fields(NormalizeQuestion(text)) {
+		for kind, stems := range factStems {
+			if f&kind == 0 {
+				continue
+			}
+			for _, st := range stems {
+				if strings.HasPrefix(w, st) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// factStems begin the words that state a fact of each kind (StatesFact).
+var factStems = map[Fact][]string{
+	FactPrice:    {"free", "included", "gratis", "gratuit", "incluid", "sin cargo", "no charge"},
+	FactDuration: {"free", "gratis", "gratuit"},
+	FactBooking:  {"book", "reserv", "appointment", "cita", "marca", "marque", "agend", "walk-in", "walk"},
+	FactRule:     {"pay", "pag", "card", "cart", "tarjet", "cash", "efectiv", "dinheir", "credit", "debit", "bizum", "pix", "allow", "permit"},
 }

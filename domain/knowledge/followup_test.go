@@ -1,6 +1,9 @@
 package knowledge
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestFollowUp(t *testing.T) {
 	tests := []struct {
@@ -31,6 +34,38 @@ func TestFollowUp(t *testing.T) {
 		{"¿cuánto cuesta la habitación doble con baño compartido?", "¿y con baño privado?", "cuánto cuesta la habitación doble con baño privado"},
 		{"how much is a haircut?", "and a beard trim?", "how much is a beard trim"},
 		{"how much is a haircut?", "what about colouring?", "how much is a haircut colouring"},
+		// A fact asked of what the previous message named: the thing in place of the anaphor,
+		// else after the message's words.
+		{"do you do baths?", "how much is it?", "how much is baths"},
+		{"do you offer bike fitting?", "how long does it take?", "how long does bike fitting take"},
+		{"do you have a trial day for new dogs?", "is it free?", "is trial day for new dogs free"},
+		{"do you have group walks?", "do I need to book?", "do I need to book group walks"},
+		{"do you do nail trimming?", "and how much does that cost?", "how much does nail trimming cost"},
+		{"do you have a monthly plan?", "how does it work?", "how does monthly plan work"},
+		{"vocês fazem pilates clínico?", "quanto custa?", "quanto custa pilates clínico"},
+		{"vocês fazem atendimento domiciliar?", "e quanto tempo demora?", "quanto tempo demora atendimento domiciliar"},
+		{"há curso intensivo em julho?", "quanto custa isso?", "quanto custa curso intensivo em julho"},
+		{"fazem teste de nível?", "é grátis?", "é grátis teste de nível"},
+		{"¿tenéis recogida a domicilio?", "y cuánto cuesta?", "cuánto cuesta recogida a domicilio"},
+		{"¿hacéis limpieza de fin de obra?", "¿y cuánto cuesta eso?", "cuánto cuesta limpieza de fin de obra"},
+		{"¿hacéis limpieza de oficinas?", "¿hace falta cita?", "hace falta cita limpieza de oficinas"},
+		{"¿entregan el auto en el hotel?", "¿tiene costo?", "tiene costo auto en el hotel"},
+		{"do you do dog baths?", "what's the price?", "what's the price dog baths"},
+		{"do you do dog baths?", "can I book it?", "can I book dog baths"},
+		{"do you do dog baths?", "do you take cards?", ""}, // a rule ("take" is no duration here)
+		// Not a fact asked of a thing: a contact detail, a rule alone, a thing of its own, a
+		// previous message naming nothing but a day or the business.
+		{"how much is a full day of daycare?", "where are you?", ""},
+		{"do you do baths?", "what are your hours?", ""},
+		{"do you rent e-bikes?", "what's your phone number?", ""},
+		{"¿hacéis plancha?", "¿dónde estáis?", ""},
+		{"quanto custa a avaliação?", "qual o telefone de vocês?", ""},
+		{"do you do baths?", "can I pay by card for it?", ""},
+		{"do you do baths?", "how much is a full day?", ""},
+		{"what time do you open on saturday?", "do I need to book?", ""},
+		{"where are you?", "how much is it?", ""},
+		{"há aulas online?", "e dão certificado?", ""},
+		{"¿cuánto cuesta la limpieza a fondo?", "¿y usáis productos ecológicos?", ""},
 		// Questions of their own: never merged.
 		{"what time do you open on saturday?", "and do you have parking?", ""},
 		{"what time do you open on saturday?", "and where are you located?", ""},
@@ -48,8 +83,71 @@ func TestFollowUp(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := FollowUp(tt.previous, tt.message)
-		if ok != (tt.want != "") || got != tt.want {
-			t.Errorf("FollowUp(%q, %q) = %q, %v; want %q", tt.previous, tt.message, got, ok, tt.want)
+		wantFollowUp(t, fmt.Sprintf("FollowUp(%q, %q)", tt.previous, tt.message), got, ok, tt.want)
+	}
+}
+
+// wantFollowUp checks a call's question against want ("": not a follow-up).
+func wantFollowUp(t *testing.T, call, got string, ok bool, want string) {
+	t.Helper()
+	if ok != (want != "") || got != want {
+		t.Errorf("%s = %q, %v; want %q", call, got, ok, want)
+	}
+}
+
+// TestFollowUpIn reads a follow-up of a follow-up: the previous message as the question it asked.
+func TestFollowUpIn(t *testing.T) {
+	tests := []struct {
+		previous []string
+		message  string
+		want     string // "": not a follow-up
+	}{
+		{[]string{"how much is a haircut?", "and for kids?"}, "and on saturdays?", "how much is a haircut for kids on saturdays"},
+		{[]string{"how much is a solo walk?", "and a group walk?"}, "how long is it?", "how long is group walk"},
+		{[]string{"quanto custa a avaliação?", "e a sessão avulsa?"}, "e o pacote de 10?", "quanto custa o pacote de 10"},
+		{[]string{"¿cuánto sale el económico?", "¿y el compacto?"}, "¿y en temporada alta?", "cuánto sale el compacto en temporada alta"},
+		{[]string{"¿trabajáis en Madrid capital?", "¿y en Getafe?"}, "¿y en Toledo?", "trabajáis en Toledo"},
+		{[]string{"what time do you open on saturday?"}, "and on sundays?", "what time do you open on sundays"},
+		// Three back at most: the oldest of four is not read.
+		{[]string{"how much is a haircut?", "and for kids?", "and for adults?", "and for seniors?"}, "and on saturdays?", "and for seniors on saturdays"},
+		// An unrelated question in between: the chain starts again from it.
+		{[]string{"how much is a haircut?", "do you have parking?"}, "is it free?", "is parking free"},
+		{[]string{"how much is a haircut?", "and for kids?"}, "where are you?", ""},
+		{nil, "and on sundays?", ""},
+	}
+	for _, tt := range tests {
+		got, ok := FollowUpIn(tt.previous, tt.message)
+		wantFollowUp(t, fmt.Sprintf("FollowUpIn(%q, %q)", tt.previous, tt.message), got, ok, tt.want)
+	}
+}
+
+// TestStatesFact tells a passage that states the kind of fact asked from one that does not.
+func TestStatesFact(t *testing.T) {
+	tests := []struct {
+		text string
+		f    Fact
+		want bool
+	}{
+		{"Baths are available at the end of the day, $25 for small dogs.", FactPrice, true},
+		{"Every new dog comes for a free assessment.", FactPrice, true},
+		{"Sí, oficinas y locales pequeños, por la tarde.", FactPrice, false},
+		{"Sí, oficinas y locales pequeños, por la tarde.", FactBooking, false},
+		{"Reservad en la web o por WhatsApp.", FactBooking, true},
+		{"Marque pela secretaria.", FactBooking, true},
+		{"We keep a credit card on file.", FactRule, true},
+		{"Anything at all.", FactWay, true},
+	}
+	for _, tt := range tests {
+		if got := StatesFact(tt.text, tt.f); got != tt.want {
+			t.Errorf("StatesFact(%q, %d) = %v, want %v", tt.text, tt.f, got, tt.want)
+		}
+	}
+	if f, ok := FactAsked("e quanto tempo demora?"); !ok || f&FactDuration == 0 {
+		t.Errorf("FactAsked(e quanto tempo demora?) = %d, %v; want a duration", f, ok)
+	}
+	for _, m := range []string{"what are your hours?", "can I pay by card?", "how much is a haircut?"} {
+		if f, ok := FactAsked(m); ok {
+			t.Errorf("FactAsked(%q) = %d, true; want none", m, f)
 		}
 	}
 }
@@ -59,6 +157,7 @@ func BenchmarkFollowUp(b *testing.B) {
 	for _, c := range []struct{ name, previous, message string }{
 		{"follow-up", "what time do you open on saturday?", "and on sundays?"},
 		{"new question", "what time do you open on saturday?", "can I bring my dog to the appointment next week?"},
+		{"fact asked", "¿tenéis recogida a domicilio?", "y cuánto cuesta?"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()

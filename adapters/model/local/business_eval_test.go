@@ -186,7 +186,7 @@ func runBusinesses(t testing.TB, s businessSet, split string, lim limits) busine
 		}
 		ix, p := b.index(t), b.profile()
 		for _, q := range b.Questions {
-			if q.After != "" {
+			if len(q.After) > 0 {
 				continue // a follow-up question (or one after another): runFollowUps measures it
 			}
 			vecs, err := emb.Embed(context.Background(), []string{q.Text}, 0)
@@ -392,7 +392,7 @@ func BenchmarkBusinessReply(b *testing.B) {
 		}
 		ix, p := biz.index(b), biz.profile()
 		for _, q := range biz.Questions {
-			if q.After != "" {
+			if len(q.After) > 0 {
 				continue
 			}
 			vecs, err := NewEmbedder().Embed(context.Background(), []string{q.Text}, 0)
@@ -494,7 +494,7 @@ func answers(turn conversation.Turn, lim limits) bool {
 }
 
 // followReplies are the engine's replies to a question asked after another, each way.
-func followReplies(t testing.TB, ix *knowledge.Index, p profile.Profile, after, text string) (replies [followWays]string, query string) {
+func followReplies(t testing.TB, ix *knowledge.Index, p profile.Profile, after []string, text string) (replies [followWays]string, query string) {
 	t.Helper()
 	ask := func(search string) conversation.Turn {
 		vecs, err := NewEmbedder().Embed(context.Background(), []string{search}, 0)
@@ -513,7 +513,7 @@ func followReplies(t testing.TB, ix *knowledge.Index, p profile.Profile, after, 
 	for w := range followWays {
 		replies[w] = replies[followAlone]
 	}
-	q, ok := knowledge.FollowUp(after, text)
+	q, ok := knowledge.FollowUpIn(after, text)
 	if !ok {
 		return replies, ""
 	}
@@ -538,7 +538,7 @@ func runFollowUps(t testing.TB, s businessSet, split string) (follow, not [follo
 		var ix *knowledge.Index
 		p := b.profile()
 		for _, q := range b.Questions {
-			if q.After == "" {
+			if len(q.After) == 0 {
 				continue
 			}
 			if ix == nil {
@@ -550,6 +550,9 @@ func runFollowUps(t testing.TB, s businessSet, split string) (follow, not [follo
 				figs = &not
 			}
 			marks := ""
+			if q.NotFollowUp {
+				marks = "(next question) "
+			}
 			for w := range followWays {
 				marks += strings.TrimSpace(figs[w].count(b, replies[w], q.Answers)) + " "
 				if replies[w] != replies[followAlone] {
@@ -592,26 +595,28 @@ func TestEvalFollowUps(t *testing.T) {
 
 // TestEvalFollowUpsRegression guards the engine's answers to the questions asked after another
 // (testdata/eval/README.md, "Follow-up questions"), answered as app/chat answers them (the
-// follow-up's question when knowledge.FollowUp says the message is one): floors a little under
+// follow-up's question when knowledge.FollowUpIn says the message is one): floors a little under
 // the figures reached, and no reply to an unrelated next question changed. It reads the visible
 // splits only, whatever SVC_EVAL_SPLITS says.
 func TestEvalFollowUpsRegression(t *testing.T) {
 	s := loadBusinesses(t, businessFile)
 	var follow, not followFigures
-	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "tune-3", "tune-4"} {
+	for _, split := range []string{"tune", "held-out", "tune-2", "held-out-2", "held-out-3", "held-out-4", "tune-3", "tune-4", "tune-5"} {
 		f, n, _ := runFollowUps(t, s, split)
 		addFollow(&follow, f[followDirect])
 		addFollow(&not, n[followDirect])
 	}
 	t.Logf("follow-ups: %s; not follow-ups: %s, replies changed %d", follow, not, not.changed)
-	if n := follow.answerable + follow.none; n != 46 {
-		t.Fatalf("%d follow-up questions, want 46", n)
+	if n := follow.answerable + follow.none; n != 78 {
+		t.Fatalf("%d follow-up questions, want 78", n)
 	}
-	if wrong := follow.wrong + follow.none - follow.refused; follow.right < 35 || wrong > 3 {
-		t.Errorf("follow-ups: %d right (floor 35), %d wrong (at most 3)", follow.right, wrong)
+	if wrong := follow.wrong + follow.none - follow.refused; follow.right < 60 || wrong > 4 {
+		t.Errorf("follow-ups: %d right (floor 60), %d wrong (at most 4)", follow.right, wrong)
 	}
-	if not.answerable+not.none != 20 || not.changed != 0 || not.right != 20 {
-		t.Errorf("unrelated next questions: %s, %d replies changed; want 20 right, none changed", not, not.changed)
+	// Three of them, contact questions, are answered wrongly alone too ("where are you?" on Bark
+	// & Birch: a page's passage, not the profile's address): they must only not change.
+	if not.answerable+not.none != 33 || not.changed != 0 || not.right != 30 {
+		t.Errorf("unrelated next questions: %s, %d replies changed; want 30 right, none changed", not, not.changed)
 	}
 }
 

@@ -175,18 +175,33 @@ func reply(turn conversation.Turn, lim limits) string {
 // and answer, a chunk's title and text) holds a word of the customer's message; one that holds
 // none would answer the previous question again ("how much is a root canal?", then "and for a
 // crown?": the root canal's price), not the follow-up. Else all of them.
+//
+// A message asking only a kind of fact of what the previous one named ("how much is it?" after
+// "do you do baths?", knowledge.FactAsked) has no word of its own to hold: the hits are those
+// stating a fact of the kind asked (knowledge.StatesFact: an amount, a word of booking or of
+// paying), and, asked a price or a duration, holding a word of that thing (the question's words
+// the message lacks).
 func followedHits(turn conversation.Turn) []knowledge.Hit {
 	if turn.Query == "" {
 		return turn.Hits
 	}
 	words := knowledge.Tokens(turn.Message)
+	fact, asked := knowledge.FactAsked(turn.Message)
+	if asked {
+		own := words
+		words = slices.DeleteFunc(knowledge.Tokens(turn.Query), func(t string) bool { return slices.Contains(own, t) })
+	}
+	// A price or a duration is the thing's own; a rule or a booking is often the business's
+	// for all its things ("Payment: we keep a credit card on file").
+	thing := !asked || fact&(knowledge.FactPrice|knowledge.FactDuration) != 0
 	var out []knowledge.Hit
 	for _, h := range turn.Hits {
 		text := h.FAQ.Question + " " + h.FAQ.Answer
 		if h.Kind != knowledge.KindFAQ {
 			text = h.Chunk.Title + " " + h.Chunk.Text
 		}
-		if slices.ContainsFunc(knowledge.Tokens(text), func(t string) bool { return slices.Contains(words, t) }) {
+		if (!thing || slices.ContainsFunc(knowledge.Tokens(text), func(t string) bool { return slices.Contains(words, t) })) &&
+			(!asked || knowledge.StatesFact(text, fact)) {
 			out = append(out, h)
 		}
 	}

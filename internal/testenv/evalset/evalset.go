@@ -42,17 +42,49 @@ type Business struct {
 }
 
 // Question is a customer's question and the replies that answer it. After, when set, is the
-// customer's previous message in the same conversation, answered before it: the question is
-// then a follow-up ("and on sundays?" after "what time do you open on saturday?", "Follow-up
-// questions" in testdata/eval/README.md), or a new question after another (NotFollowUp) whose
-// reply must be the one it gets alone. Such questions are measured apart from the others.
+// customer's earlier messages in the same conversation, oldest first, each answered before it
+// (in the file one message, "after": "…", or a chain of them, "after": ["…", "…"]): the
+// question is then a follow-up ("and on sundays?" after "what time do you open on saturday?",
+// "Follow-up questions" in testdata/eval/README.md), or a new question after another
+// (NotFollowUp) whose reply must be the one it gets alone. Such questions are measured apart
+// from the others.
 type Question struct {
 	Text    string     `json:"text"`
 	Answers []Expected `json:"answers"` // none: the right reply is "I don't know"
-	After   string     `json:"after,omitempty"`
+	After   Messages   `json:"after,omitempty"`
 	// NotFollowUp marks a question asked after another that completes nothing of it (an
 	// unrelated question, some beginning with "and"): its reply must not change for After.
 	NotFollowUp bool `json:"not_follow_up,omitempty"`
+}
+
+// Messages are a customer's earlier messages, oldest first: in JSON one message (a string) or
+// an array of them.
+type Messages []string
+
+// UnmarshalJSON reads a string or an array of strings.
+func (m *Messages) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*m = Messages{one}
+		if one == "" {
+			*m = nil
+		}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return fmt.Errorf("after: a message or an array of messages: %w", err)
+	}
+	*m = many
+	return nil
+}
+
+// MarshalJSON writes one message as a string, more as an array.
+func (m Messages) MarshalJSON() ([]byte, error) {
+	if len(m) == 1 {
+		return json.Marshal(m[0])
+	}
+	return json.Marshal([]string(m))
 }
 
 // Expected is one reply that answers a question: an FAQ item's answer, a passage of a page
