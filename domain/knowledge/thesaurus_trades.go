@@ -3,7 +3,8 @@ package knowledge
 // tradeThesaurus widens the thesaurus with the words customers of common small trades use for
 // what a business's pages say in their own words: flowers and events, lessons and tests,
 // gyms and classes, rentals and tours, food, rooms, repairs, health and pets, an app's account
-// and billing, venues, home cleaning and physiotherapy, by language. Like
+// and billing, venues, home cleaning and physiotherapy, locks and keys, pharmacies, renting and
+// selling homes, catering, by language. Like
 // thesaurus, it is a general vocabulary written from how customers talk (colloquial and regional
 // forms too: "arvo", "buttonhole", "trancar", "ponchar"), not the words of any one Brain; its
 // groups are read with thesaurus's (thesauri).
@@ -86,6 +87,16 @@ viewing, viewings, look round, look around, show round, show around, open day, o
 capacity, maximum, max, how many people, how many guests, seated
 ceremony, ceremonies, civil ceremony, get married, marry, vows
 fireworks, sky lanterns, sparklers, pyrotechnics
+commercial, business, businesses, company, companies
+locked out, lockout, lockouts, lock out, cant get in, shut out
+rekey, rekeying, rekeyed, change the locks, change my locks, new locks
+key fob, fob, fobs, remote key, smart key, push to start
+canapes, canape, canapés, canapé, finger food, nibbles, hors d oeuvres
+grog, booze, alcohol, drinks, byo, bring your own
+waiter, waiters, wait staff, waitstaff, servers, waitress, waitresses
+brekky, brekkie, breakfast, breakfasts
+rellies, relatives, relations, family
+wake, wakes, funeral, funerals, passed away
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão
@@ -131,6 +142,11 @@ reabilitação, recuperação, pós operatório, pós cirúrgico, pós cirúrgic
 domiciliar, domicílio, a domicílio, em casa, atendimento domiciliar, visita domiciliar
 autorização, autorizar, liberar, liberação, liberado, liberada, aprovação
 fisioterapia, fisio, fisioterapeuta, fisioterapeutas
+tensão, tensão arterial, pressão arterial, pressão alta, hipertensão
+injeção, injeções, injetável, injetáveis, injecção, injecções
+canadianas, canadiana, muletas, muleta
+fora do prazo, fora de prazo, expirado, expirados, caducado, caducados, validade
+cartão de cliente, cartão de desconto, cartão de fidelização, cartão de pontos
 `,
 	"es": `
 ponchar, ponchó, ponchada, ponchadura, pinchar, pinchó, pinchazo, pinchadura, pinchaduras, llanta, llantas, neumatico, neumático, goma, rueda
@@ -175,5 +191,10 @@ mudanza, mudanzas, mudarme, me mudo, mudarse, nos mudamos, traslado
 disponibilidad, hueco, huecos, plaza libre, fecha libre
 asistenta, asistentas, limpiadora, limpiadoras, empleada de hogar, señora de la limpieza, chica de la limpieza
 ecologico, ecológico, ecologicos, ecológicos, natural, naturales, sin quimicos, sin químicos
+tasar, tasás, tasan, tasación, tasaciones, tasamos, valuar, valuación, tasen
+cochera, cocheras, garage, garaje, estacionamiento
+escribano, escribanos, escribanía, notario, notaría
+rescindir, rescisión, romper el contrato, irme antes, dejar el departamento antes
+depto, deptos, departamento, departamentos, piso, pisos, monoambiente
 `,
 }
