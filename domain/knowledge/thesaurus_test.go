@@ -140,3 +140,37 @@ func TestCountryRegion(t *testing.T) {
 		}
 	}
 }
+
+func TestAsksOther(t *testing.T) {
+	for _, c := range []struct {
+		query, question, answer string
+		want                    bool
+	}{
+		{"do you install security cameras", "Do you install smart locks?", "Yes, we install Schlage, Yale and August smart locks.", true},
+		{"aceitam mbway", "Aceitam receitas em papel?", "Sim, aviamos receitas em papel e eletrónicas.", true},
+		{"qué tengo que pagar para entrar al depto", "¿Hay que pagar expensas?", "Sí, las expensas ordinarias las paga el inquilino.", true},
+		// The answer holds the question's thing, or a word near it.
+		{"alugam canadianas? parti o pé", "Alugam equipamentos?", "Alugamos cadeiras de rodas, canadianas e bombas tira-leite.", false},
+		{"do you install smart lock", "Do you install smart locks?", "Yes.", false},
+		// The first terms differ: the verb is not what both open with.
+		{"do you accept credit cards", "Which payment methods do you accept?", "Cards, MB WAY and cash.", false},
+		// The shared first term is a thing, after an article, a possessive or a light verb.
+		{"are the clothes ethical", "Are your clothes sustainable?", "Most of our range is organic cotton.", false},
+		{"where is my data stored", "Is my data safe?", "It is encrypted.", false},
+		{"do u have packages or a bulk discount", "Do you have packages?", "No.", false},
+		// Nothing but the verb to tell apart.
+		{"do you install", "Do you install smart locks?", "Yes.", false},
+	} {
+		if got := AsksOther(c.query, FAQ{Question: c.question, Answer: c.answer}); got != c.want {
+			t.Errorf("AsksOther(%q, %q) = %v, want %v", c.query, c.question, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"sun", "sunday", true}, {"brekfast", "breakfast", true}, {"cameras", "locks", false}, {"su", "sunday", false}} {
+		if got := nearTerm(c.a, c.b); got != c.want {
+			t.Errorf("nearTerm(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package knowledge
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // lightWords are verbs (and a few nouns) of English, Portuguese and Spanish that customers'
 // questions share with FAQ questions of every topic: "do you sell …", "do you take …", "do you
@@ -85,4 +88,91 @@ func Agree(a, b string) float64 {
 		}
 	}
 	return float64(n) / float64(len(x))
+}
+
+// AsksOther reports whether a question shares with an FAQ item only the verb by which both
+// ask for a service: the first term of each (Tokens, light words left out) is the same and
+// stands where a verb does (verbFirst: "do you install …", "aceitam …", "tengo que pagar …"),
+// and none of the question's other terms is held by the item's question or answer, nor a word
+// near one (nearTerm: a prefix, a misspelling), while the item's question names a thing of its
+// own. "do you install security cameras" is not "Do you install smart locks?", nor "aceitam
+// mbway" "Aceitam receitas em papel?"; but "alugam canadianas?" is "Alugam equipamentos?",
+// answered "Alugamos cadeiras de rodas, canadianas…"; "do you accept credit cards" "Which
+// payment methods do you accept?", whose first term is another; and "are the clothes ethical"
+// "Are your clothes sustainable?", whose shared term is a thing ("the clothes").
+func AsksOther(query string, item FAQ) bool {
+	asked, question := contentTerms(query), contentTerms(item.Question)
+	if len(asked) < 2 || len(question) < 2 || !nearTerm(asked[0], question[0]) || !verbFirst(query) || !verbFirst(item.Question) {
+		return false
+	}
+	held := append(question, contentTerms(item.Answer)...)
+	for _, t := range asked[1:] {
+		if slices.ContainsFunc(held, func(h string) bool { return nearTerm(t, h) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// contentTerms returns the terms of a text (Tokens) that are not light words, each once, in order.
+func contentTerms(s string) []string {
+	var out []string
+	for _, t := range Tokens(s) {
+		if _, light := lightWords[t]; !light && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// verbSubjects are the words after which the first content word of a question stands as its verb:
+// a subject ("do you install", "vocês aceitam", "how do i add"), "que" of an obligation ("tengo
+// que pagar", "hay que pagar") and "to" of an infinitive; after an article, a possessive or a light
+// verb it is a thing ("are the clothes", "where is my data", "do you have packages").
+var verbSubjects = map[string]struct{}{"you": {}, "u": {}, "ya": {}, "i": {}, "we": {}, "que": {}, "to": {}, "voces": {}, "vcs": {}, "ustedes": {}}
+
+// verbFirst reports whether the first content word of a text (one with a term that is not a
+// light word) opens it or follows a subject (verbSubjects).
+func verbFirst(text string) bool {
+	prev := ""
+	for _, w := range strings.Fields(NormalizeQuestion(text)) {
+		for _, t := range Tokens(w) {
+			if _, light := lightWords[t]; !light {
+				_, ok := verbSubjects[prev]
+				return prev == "" || ok
+			}
+		}
+		prev = w
+	}
+	return false
+}
+
+// nearTerm reports whether two terms are one word: the same, one the other's prefix of three
+// letters at least ("sun", "sunday"), or a misspelling of it (a Dice coefficient of their letter
+// pairs of at least 0.7: "brekfast", "breakfast").
+func nearTerm(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(a) >= 3 && strings.HasPrefix(b, a) {
+		return true
+	}
+	if len(a) < 3 {
+		return false
+	}
+	pairs := map[string]int{}
+	for i := 0; i+2 <= len(a); i++ {
+		pairs[a[i:i+2]]++
+	}
+	common := 0
+	for i := 0; i+2 <= len(b); i++ {
+		if pairs[b[i:i+2]] > 0 {
+			pairs[b[i:i+2]]--
+			common++
+		}
+	}
+	return float64(2*common) >= 0.7*float64(len(a)-1+len(b)-1)
 }

@@ -344,7 +344,9 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // que precio tiene?" and "¿Dan cadenas para la nieve?", answered "Sí, gratis…") is never
 // answered: the best chunk is, from lim.score less NearScore, else nothing; nor is a thin one
 // (knowledge.Hit.Thin: "tienen motos o scooters para alquilar?" and "¿Cuál es la edad mínima
-// para alquilar?", holding a third of the question's words at confidence 0.15).
+// para alquilar?", holding a third of the question's words at confidence 0.15), nor one sharing
+// only the verb of the service asked and naming another thing (knowledge.AsksOther: "do you
+// install security cameras" and "Do you install smart locks?").
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
@@ -371,8 +373,10 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// A loose item that neither asks nor states the price or duration the question asks for
 	// answers another question: it only says the question is on the Brain's topics. So does a
 	// thin one, holding under half of the question's content words at a low confidence
-	// (knowledge.Hit.Thin).
-	off := faq.Unstated && faq.Overlap <= LooseOverlap || faq.Thin(LooseOverlap)
+	// (knowledge.Hit.Thin), and one sharing only the verb of the service asked
+	// (knowledge.AsksOther).
+	off := faq.Unstated && faq.Overlap <= LooseOverlap || faq.Thin(LooseOverlap) ||
+		faq.Measured && faq.Overlap <= LooseOverlap && !faq.Meant && !faq.Covers && knowledge.AsksOther(message, faq.FAQ)
 	switch {
 	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
 		return faq, true

@@ -877,3 +877,28 @@ func TestBestAgreeHeld(t *testing.T) {
 		})
 	}
 }
+
+// TestBestAsksOther checks that a loose FAQ item sharing with the question only the verb of the
+// service asked (knowledge.AsksOther) is not answered, the best chunk near enough is, and that an
+// item of the same shape sharing the thing asked is.
+func TestBestAsksOther(t *testing.T) {
+	locks := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "k4", Question: "Do you install smart locks?", Answer: "Yes, we install Schlage, Yale and August smart locks, from $180 fitted."},
+		Score: 0.241, Confidence: 0.34, Overlap: 0.33, Held: 0.33, Measured: true}
+	page := knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{URL: "services"}, Sentence: "We rekey and replace locks.", Score: 0.128, Measured: true}
+	for _, tt := range []struct {
+		message string
+		chunk   float64 // the chunk's score
+		want    knowledge.Kind
+	}{
+		{"do you install security cameras", 0.128, ""},
+		{"do you install security cameras", shipped.score - NearScore/2, knowledge.KindChunk},
+		{"do you install smart locks on back doors", 0.128, knowledge.KindFAQ},
+	} {
+		c := page
+		c.Score = tt.chunk
+		h, ok := best([]knowledge.Hit{locks, c}, tt.message, shipped)
+		if got := h.Kind; got != tt.want || ok != (tt.want != "") {
+			t.Errorf("%q (chunk %.3f): best = %q %v; want %q", tt.message, tt.chunk, got, ok, tt.want)
+		}
+	}
+}
