@@ -117,6 +117,27 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 		s.m.similarity(own, sim)
 	}
 	asked := q.cues()
+	cues := s.cues
+	if asked&cuePrice != 0 {
+		// A percentage of the thing the question names states its price: "how much deposit do
+		// we need to pay" and "A 25% deposit secures your date", not the "$150 admin fee" of
+		// the deposit's refund.
+		var terms []string
+		for i, v := range sim {
+			if v <= 0 || cues[i]&cuePrice != 0 || !strings.Contains(s.text[i], "%") {
+				continue
+			}
+			if terms == nil {
+				terms = Tokens(q.norm)
+			}
+			if percentOf(s.text[i], terms) {
+				if &cues[0] == &s.cues[0] {
+					cues = slices.Clone(s.cues)
+				}
+				cues[i] |= cuePrice
+			}
+		}
+	}
 	// A sentence holding the question's content words gains by their share (coverage); when the
 	// question asks a kind of fact by its form, only a sentence stating one ("como faço marcação"
 	// asks a way to book, not the sentence of walk-ins that holds "marcação").
@@ -128,7 +149,7 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 		// A question of its form only ("whats your address") has no content word: a sentence
 		// stating the fact it asks holds all it asks, and is covered whole.
 		for i, v := range sim {
-			if v > 0 && s.cues[i]&asked != 0 {
+			if v > 0 && cues[i]&asked != 0 {
 				sim[i] = min(v+coverBoost, 1)
 			}
 		}
@@ -141,7 +162,7 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 			// title holds: "The test takes about 45 minutes", under "MOT and servicing", says how
 			// long the MOT takes; a sentence stating no such fact is not lifted by its title.
 			under = func(i int) int {
-				if s.cues[i]&gate == 0 {
+				if cues[i]&gate == 0 {
 					return -1
 				}
 				return int(s.heading[i])
@@ -151,14 +172,14 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 	}
 	if cov != nil {
 		for i, v := range sim {
-			if v > 0 && (gate == 0 || s.cues[i]&gate != 0) {
+			if v > 0 && (gate == 0 || cues[i]&gate != 0) {
 				sim[i] = min(v+coverBoost*cov[i]*cov[i], 1)
 			}
 		}
 	}
 	if asked != 0 {
 		for i, v := range sim {
-			if v > 0 && states(s.cues[i], asked, cov, i) {
+			if v > 0 && states(cues[i], asked, cov, i) {
 				sim[i] = min(v+cueBoost, 1)
 			}
 		}
@@ -198,13 +219,13 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 			out[c] = v
 		}
 	}
-	passageSentences(sim, s.chunk, s.title, s.cues, asked, which, second)
+	passageSentences(sim, s.chunk, s.title, cues, asked, which, second)
 	if formOnly {
 		// A question of its form only ("where are you located") has no word for the chunk's
 		// BM25 and vector to find: when the chunk's best sentence states the fact it asks, the
 		// chunk's sentences (its title too) score it alone.
 		for c, w := range which {
-			if w >= 0 && s.cues[w]&asked != 0 {
+			if w >= 0 && cues[w]&asked != 0 {
 				out[c] /= sentenceWeight
 			}
 		}
@@ -413,4 +434,20 @@ func leaveCue(folded string) cue {
 		return cueLeave
 	}
 	return 0
+}
+
+// percentOfThing matches a percentage and the word after it ("25% deposit", "10 % de sinal").
+var percentOfThing = regexp.MustCompile(`\d\s?%\s?(?:(?:de|do|da|del)\s)?(\pL+)`)
+
+// percentOf reports whether a sentence states a percentage of a thing the question names (one of
+// its terms, Tokens).
+func percentOf(sentence string, terms []string) bool {
+	for _, m := range percentOfThing.FindAllStringSubmatch(strings.ToLower(sentence), -1) {
+		for _, t := range Tokens(m[1]) {
+			if _, light := lightWords[t]; !light && slices.Contains(terms, t) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -273,3 +273,30 @@ func TestStates(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentOfThing checks that a question asking a price gets the sentence stating a
+// percentage of the thing it names ("A 25% deposit …") over a price of another thing in a
+// sentence naming it too, and that a percentage of another thing is no price of it.
+func TestPercentOfThing(t *testing.T) {
+	ix := NewIndex([]Doc{{Chunk: Chunk{ID: "booking", URL: "https://caterer.example/booking", Title: "Booking",
+		Text: "A 25% deposit secures your date; the balance is due 7 days before the event. " +
+			"Cancel more than 60 days before the event and we refund the deposit less a $150 admin fee."}}}, nil, lightStemmer{}, nil)
+	hits := ix.Search("how much deposit do we need to pay", nil, 1)
+	if len(hits) == 0 || !strings.Contains(hits[0].Sentence, "25% deposit") {
+		t.Errorf("first hit %+v, want the 25%% deposit's sentence", hits)
+	}
+	for _, c := range []struct {
+		sentence string
+		terms    []string
+		want     bool
+	}{
+		{"A 25% deposit secures your date.", Tokens("how much deposit"), true},
+		{"Pagamos 10 % de sinal na reserva.", Tokens("quanto é o sinal"), true},
+		{"We give a 10% discount on rekeying.", Tokens("how much is rekeying"), false},
+		{"Deposit: 25 per cent.", Tokens("how much deposit"), false},
+	} {
+		if got := percentOf(c.sentence, c.terms); got != c.want {
+			t.Errorf("percentOf(%q, %q) = %v, want %v", c.sentence, c.terms, got, c.want)
+		}
+	}
+}
