@@ -48,7 +48,7 @@ func idemRaw(t testing.TB, url, auth, body string, keys ...string) response {
 // another made replays (the key is the account's); an interaction_limit_reached refusal is not
 // kept, so that the same request runs once the limit is raised; 50 requests at once with one key
 // record one conversion and answer alike, without a 5xx; a body over the size cap with a key is
-// the cap's 413; the preflight of /v1/client/chat allows the header and exposes the replay's.
+// refused (4xx, the error envelope) and not kept; the preflight of /v1/client/chat allows the header and exposes the replay's.
 func TestIdempotencyKeyEdges(t *testing.T) {
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
@@ -215,22 +215,7 @@ func TestIdempotencyKeyEdges(t *testing.T) {
 func TestIdempotencyKeyDisconnect(t *testing.T) {
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
-			s := env.stack(t)
-			fake := newFakeModel(t)
-			fake.slowDelay = 1500 * time.Millisecond
-			modelEnv := []string{
-				"SVC_MODEL_BASE_URL", fake.URL() + "/v1",
-				"SVC_MODEL_API_KEY", "sk-fake-api",
-				"SVC_MODEL_NAME", "fake-model",
-				"SVC_CHAT_WAIT", "10s",
-				"SVC_REPLY_TIMEOUT", "20s",
-			}
-			api := s.startAPI(t, modelEnv...)
-			if s.production {
-				s.startWorker(t, modelEnv...)
-			}
-			a := s.newAccount(t)
-			configureAgent(t, api, a.key)
+			api, fake, a := slowModelAccount(t, env.stack(t))
 			url := api.URL() + "/v1/chat"
 			before := accountUsage(t, api, a.key)
 			body := `{"message":"#slow tag=D1 Do you bake on Sundays?","conversation_id":"idem-gone"}`
