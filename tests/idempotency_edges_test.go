@@ -43,7 +43,8 @@ func idemRaw(t testing.TB, url, auth, body string, keys ...string) response {
 
 // TestIdempotencyKeyEdges: a hostile but realistic client's Idempotency-Key, on both stacks. The
 // header's odd forms (empty, twice, too long, a control character) are 400 naming the header and
-// a 255-character key or one with spaces runs; a body sent again with other JSON whitespace is
+// a 255-character key or one with spaces runs, its replay with the kept Content-Type and the
+// retry's own X-Request-Id and rate-limit headers; a body sent again with other JSON whitespace is
 // another body (raw bytes are compared); a key reused after the account's key was revoked and
 // another made replays (the key is the account's); an interaction_limit_reached refusal is not
 // kept, so that the same request runs once the limit is raised; 50 requests at once with one key
@@ -86,6 +87,13 @@ func TestIdempotencyKeyEdges(t *testing.T) {
 					if first.status != http.StatusCreated || again.status != http.StatusCreated || again.header.Get("Idempotent-Replayed") != "true" ||
 						first.body.str("id") != again.body.str("id") {
 						t.Errorf("%s key: %s then %s, want 201 then the same 201 replayed", name, first, again)
+					}
+					// The replay is the kept answer with the retry's own request id and rate-limit
+					// headers (it counts against the per-key limit).
+					if again.header.Get("X-Request-Id") == "" || again.header.Get("X-Request-Id") == first.header.Get("X-Request-Id") ||
+						again.header.Get("X-RateLimit-Remaining") == "" ||
+						!strings.HasPrefix(again.header.Get("Content-Type"), "application/json") {
+						t.Errorf("%s key: the replay's headers %v, the first's %v", name, again.header, first.header)
 					}
 				}
 			})
