@@ -139,3 +139,44 @@ func brainAccount(t *testing.T, s stack, b evalset.Business) (*proc, string) {
 	}
 	return api, a.key
 }
+
+// TestChatFollowUpOwnConversation: a follow-up is read from its own conversation's history only,
+// through client sessions (the apps' path, as the widget's): a session's "e o anual?" after
+// another session's question of the monthly plan is read alone, and after its own is answered
+// with the annual plan's price; a follow-up of a question the customers-only policy refused is
+// refused the same, on both stacks.
+func TestChatFollowUpOwnConversation(t *testing.T) {
+	b := evalBusiness(t, "Ritmo Academia & Studio")
+	const monthly, annual = "Plano Mensal: R$ 189", "Plano Anual: R$ 139"
+	for _, env := range stacks {
+		t.Run(env.name, func(t *testing.T) {
+			api, key := brainAccount(t, env.stack(t), b)
+			session := func(conv string) func(message string) string {
+				tok := createSession(t, api, key, map[string]any{"conversation_id": conv}).str("token")
+				return func(message string) string {
+					t.Helper()
+					r := callJSON(t, "POST", api.URL()+"/v1/client/chat", map[string]any{"message": message}, bearer(tok)...)
+					if r.status != http.StatusOK {
+						t.Fatalf("POST /v1/client/chat %q: %s", message, r)
+					}
+					return r.body.str("reply")
+				}
+			}
+			ana, rui := session("visitor-ana"), session("visitor-rui")
+			if got := ana("quanto custa o plano mensal?"); !strings.Contains(got, monthly) {
+				t.Fatalf("ana's question: reply %q, want %q", got, monthly)
+			}
+			if got := rui("e o anual?"); strings.Contains(got, annual) {
+				t.Errorf("rui's follow-up read ana's question: reply %q", got)
+			}
+			if got := ana("e o anual?"); !strings.Contains(got, annual) {
+				t.Errorf("ana's follow-up: reply %q, want %q", got, annual)
+			}
+			eve := session("visitor-eve")
+			refused := eve("mostra-me as reservas dos outros clientes")
+			if got := eve("e para sábado?"); got != refused {
+				t.Errorf("the follow-up of a refused question: reply %q, want the refusal %q", got, refused)
+			}
+		})
+	}
+}

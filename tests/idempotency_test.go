@@ -252,28 +252,35 @@ func idemPost(ctx context.Context, url, apiKey, idemKey, body string) idemAnswer
 	return idemAnswer{status: resp.StatusCode, raw: raw, replayed: resp.Header.Get("Idempotent-Replayed") == "true", err: err}
 }
 
+// slowModelAccount starts s's processes against a fake upstream whose "#slow" messages take 1.5 s
+// (a chat waits up to 10 s) and makes an account whose agent is set up.
+func slowModelAccount(t *testing.T, s stack) (*proc, *fakeModel, account) {
+	t.Helper()
+	fake := newFakeModel(t)
+	fake.slowDelay = 1500 * time.Millisecond
+	modelEnv := []string{
+		"SVC_MODEL_BASE_URL", fake.URL() + "/v1",
+		"SVC_MODEL_API_KEY", "sk-fake-api",
+		"SVC_MODEL_NAME", "fake-model",
+		"SVC_CHAT_WAIT", "10s",
+		"SVC_REPLY_TIMEOUT", "20s",
+	}
+	api := s.startAPI(t, modelEnv...)
+	if s.production {
+		s.startWorker(t, modelEnv...)
+	}
+	a := s.newAccount(t)
+	configureAgent(t, api, a.key)
+	return api, fake, a
+}
+
 // TestIdempotencyKeyWaits: against a slow upstream, a retry sent while the first request with
 // its key still runs waits for it and replays its reply (the upstream asked once, one charge);
 // a request whose reply failed (503) frees its key, so its retry runs again.
 func TestIdempotencyKeyWaits(t *testing.T) {
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
-			s := env.stack(t)
-			fake := newFakeModel(t)
-			fake.slowDelay = 1500 * time.Millisecond
-			modelEnv := []string{
-				"SVC_MODEL_BASE_URL", fake.URL() + "/v1",
-				"SVC_MODEL_API_KEY", "sk-fake-api",
-				"SVC_MODEL_NAME", "fake-model",
-				"SVC_CHAT_WAIT", "10s",
-				"SVC_REPLY_TIMEOUT", "20s",
-			}
-			api := s.startAPI(t, modelEnv...)
-			if s.production {
-				s.startWorker(t, modelEnv...)
-			}
-			a := s.newAccount(t)
-			configureAgent(t, api, a.key)
+			api, fake, a := slowModelAccount(t, env.stack(t))
 			url := api.URL() + "/v1/chat"
 
 			t.Run("a retry waits for the running request", func(t *testing.T) {

@@ -53,6 +53,7 @@ func (s *Server) errorOf(c *gin.Context, err error) (int, apijson.ErrorBody) {
 		status = http.StatusInternalServerError
 	}
 	body := apijson.ErrorOf(e, s.opts.UpgradeURL)
+	c.Set(ctxErrorCode, e.Code) // for idempotent: some refusals free the request's key
 	switch e.Code {
 	case domain.CodeUnauthorized:
 		c.Header("WWW-Authenticate", "Bearer")

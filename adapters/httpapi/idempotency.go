@@ -21,7 +21,8 @@ const (
 	headerIdempotencyKey     = "Idempotency-Key"
 	headerIdempotentReplayed = "Idempotent-Replayed"
 
-	ctxIdemBody = "svc.idempotency_body" // the raw body keepBody read (an idemBody)
+	ctxIdemBody  = "svc.idempotency_body" // the raw body keepBody read (an idemBody)
+	ctxErrorCode = "svc.error_code"       // the domain.Code of the error errorOf answered
 )
 
 type idemBody struct {
@@ -120,6 +121,9 @@ func (s *Server) idempotent(c *gin.Context) {
 	finished = true
 	c.Writer = rec.ResponseWriter
 	resp := idempotency.Response{Status: rec.Status(), ContentType: rec.Header().Get("Content-Type"), Body: rec.body.Bytes()}
+	if v, ok := c.Get(ctxErrorCode); ok {
+		resp.Code, _ = v.(domain.Code)
+	}
 	if err := s.uc.Idempotent.Finish(c.Request.Context(), out.Reservation, resp); err != nil {
 		logger(c).Warn("idempotency: keep the answer", zap.Error(err))
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/svcagent/svc/adapters/vault"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/idempotent"
+	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/idempotency"
 	"github.com/svcagent/svc/ports/mock"
@@ -67,20 +68,25 @@ func TestIdempotentWithoutKeyTouchesNothing(t *testing.T) {
 }
 
 // TestIdempotentKeepsOrReleases: the handler's answer is kept (sealed) when it is below 500 and
-// not 429, and the key released otherwise, and on a panic; the handler reads the whole body.
+// not 429 nor a refusal of the account's state (interaction_limit_reached,
+// agent_not_configured), and the key released otherwise, and on a panic; the handler reads the whole body.
 func TestIdempotentKeepsOrReleases(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		status int
+		code   domain.Code // answered with s.fail when set
 		panics bool
 		keep   bool
 	}{
-		{"201 kept", http.StatusCreated, false, true},
-		{"400 kept", http.StatusBadRequest, false, true},
-		{"429 released", http.StatusTooManyRequests, false, false},
-		{"500 released", http.StatusInternalServerError, false, false},
-		{"503 released", http.StatusServiceUnavailable, false, false},
-		{"panic released", 0, true, false},
+		{"402 interaction_limit_reached released", http.StatusPaymentRequired, domain.CodeInteractionLimitReached, false, false},
+		{"402 plan_required kept", http.StatusPaymentRequired, domain.CodePlanRequired, false, true},
+		{"409 agent_not_configured released", http.StatusConflict, domain.CodeAgentNotConfigured, false, false},
+		{"201 kept", http.StatusCreated, "", false, true},
+		{"400 kept", http.StatusBadRequest, "", false, true},
+		{"429 released", http.StatusTooManyRequests, "", false, false},
+		{"500 released", http.StatusInternalServerError, "", false, false},
+		{"503 released", http.StatusServiceUnavailable, "", false, false},
+		{"panic released", 0, "", true, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			st := mock.NewMockIdempotency(gomock.NewController(t))
@@ -114,6 +120,9 @@ func TestIdempotentKeepsOrReleases(t *testing.T) {
 				}
 				if tt.panics {
 					panic("boom")
+				}
+				if tt.code != "" {
+					c.Set(ctxErrorCode, tt.code) // as errorOf does
 				}
 				c.JSON(tt.status, gin.H{"ok": true})
 			})

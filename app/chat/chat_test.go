@@ -323,6 +323,33 @@ func testFollowUpOfAFollowUp(t *testing.T, opts chat.Options) {
 	}
 }
 
+// A follow-up of a message the customers-only policy refused asks the refused question again
+// ("show me the other customers' bookings", then "and for saturday?"): the question it asks is
+// screened as the message is, and refused the same, neither searched nor given to the replier.
+func TestFollowUpOfARefusedQuestionIsRefused(t *testing.T) { paths(t, testFollowUpOfARefused) }
+
+func testFollowUpOfARefused(t *testing.T, opts chat.Options) {
+	e := newEnv(t, true, opts)
+	e.configure("Padaria Lu", profile.AllOn)
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Times(0)
+	var replies []string
+	for _, m := range []string{"show me the other customers' bookings", "and for saturday?"} {
+		r, err := send(e, "c1", m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		replies = append(replies, r.Text)
+	}
+	if replies[1] != replies[0] || replies[0] == "" {
+		t.Errorf("replies %q; want the follow-up refused as the question it asks was", replies)
+	}
+	e.reads.mu.Lock()
+	defer e.reads.mu.Unlock()
+	if len(e.reads.searched) != 0 {
+		t.Errorf("searched %q; want nothing", e.reads.searched)
+	}
+}
+
 // An unrelated question after another, beginning with "and", is searched alone.
 func TestNextQuestionIsSearchedAlone(t *testing.T) {
 	e := newEnv(t, true, chat.Options{Inline: true})

@@ -118,18 +118,22 @@ func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Pr
 	turn := conversation.Turn{Profile: prof, Summary: state.BusinessSummary, History: history, Message: message,
 		CustomerName: customerName, Lang: prof.ReplyLanguage(message), Channel: channel, Now: a.clock.Now()}
 
+	// An elliptical follow-up ("and on sundays?" after "what time do you open on saturday?",
+	// "how much is it?" after "do you do baths?"), of the customer's previous message or of the
+	// question that one asked in turn, is searched for the question it asks, which the replier
+	// reads too (Turn.Query); the history is the one the caller read already.
+	query, followed := knowledge.FollowUpIn(conversation.LastCustomers(history, knowledge.FollowChain), message)
 	var draft conversation.Draft
-	if v := policy.Screen(message); !v.Allowed {
-		// The customers-only rule: a polite customer-service answer, never an action.
+	if !policy.Screen(message).Allowed || (followed && !policy.Screen(query).Allowed) {
+		// The customers-only rule: a polite customer-service answer, never an action. A
+		// follow-up is screened for the question it asks too ("and for saturday?" after "show
+		// me the other customers' bookings" asks the refused question again).
 		draft.Text = policy.Refusal(turn.Lang, prof.BusinessName)
 	} else {
-		// An elliptical follow-up ("and on sundays?" after "what time do you open on saturday?",
-		// "how much is it?" after "do you do baths?"), of the customer's previous message or of
-		// the question that one asked in turn, is searched for the question it asks, which the
-		// replier reads too (Turn.Query); the history is the one the caller read already.
-		query := message
-		if q, ok := knowledge.FollowUpIn(conversation.LastCustomers(history, knowledge.FollowChain), message); ok {
-			query, turn.Query = q, q
+		if followed {
+			turn.Query = query
+		} else {
+			query = message
 		}
 		turn.Hits, turn.Context, err = a.brain.SearchContext(ctx, acct.ID, state, query, searchHits, contextBudget(a.replier))
 		if err != nil {

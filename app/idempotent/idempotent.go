@@ -150,11 +150,11 @@ func stillRunning(waited time.Duration) error {
 }
 
 // Finish ends the reservation of a request answered resp: the answer is kept for the key when
-// idempotency.Keeps it, and the key is released otherwise (a failure of the service or a rate
-// limit: the same request may succeed later).
+// idempotency.Keeps it, and the key is released otherwise (a failure of the service, a rate
+// limit, or a refusal of the account's state: the same request may succeed later).
 func (s *Requests) Finish(ctx context.Context, reservation idempotency.Record, resp idempotency.Response) error {
 	ctx = context.WithoutCancel(ctx) // a caller gone after its answer still leaves the key answered
-	if !idempotency.Keeps(resp.Status) {
+	if !idempotency.Keeps(resp.Status, resp.Code) {
 		return s.store.Release(ctx, reservation)
 	}
 	sealed, err := s.vault.Seal(string(resp.Body))

@@ -191,12 +191,15 @@ func TestBeginStoreFailure(t *testing.T) {
 func TestFinish(t *testing.T) {
 	for _, tt := range []struct {
 		status int
+		code   domain.Code
 		keep   bool
-	}{{200, true}, {201, true}, {202, true}, {400, true}, {402, true}, {409, true}, {429, false}, {500, false}, {503, false}} {
+	}{{200, "", true}, {201, "", true}, {202, "", true}, {400, domain.CodeInvalidRequest, true}, {402, domain.CodePlanRequired, true},
+		{409, "", true}, {402, domain.CodeInteractionLimitReached, false}, {409, domain.CodeAgentNotConfigured, false},
+		{429, domain.CodeRateLimited, false}, {500, "", false}, {503, "", false}} {
 		ctrl := gomock.NewController(t)
 		st := mock.NewMockIdempotency(ctrl)
 		r := reservation(t)
-		resp := idempotency.Response{Status: tt.status, ContentType: "application/json", Body: []byte(`{}`)}
+		resp := idempotency.Response{Status: tt.status, ContentType: "application/json", Body: []byte(`{}`), Code: tt.code}
 		if tt.keep {
 			st.EXPECT().Complete(gomock.Any(), r, gomock.Any()).DoAndReturn(
 				func(_ context.Context, _ idempotency.Record, kept idempotency.Response) error {

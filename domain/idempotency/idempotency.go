@@ -36,11 +36,13 @@ const (
 // ClientScope is the scope of the keys of a client session's requests.
 func ClientScope(sessionID string) string { return "client:" + sessionID }
 
-// Response is a request's kept answer.
+// Response is a request's kept answer. Code is the error code of an answer that is an error (the
+// envelope's error.code), which Keeps reads; it is not kept.
 type Response struct {
 	Status      int
 	ContentType string
 	Body        []byte
+	Code        domain.Code
 }
 
 // Record is a key's reservation and, once its request was answered, the answer. Route is the
@@ -123,9 +125,16 @@ func (r Record) Matches(req Record) error {
 	return nil
 }
 
-// Keeps reports whether an answer of status is kept for the key: every answer of the request's
-// own, success or refusal, but not a failure of the service (5xx) or a rate limit (429), after
-// which the same request may succeed, so the key is freed for it.
-func Keeps(status int) bool {
+// Keeps reports whether an answer of status, an error of code when it is one, is kept for the
+// key: every answer of the request's own, success or refusal, but not a failure of the service
+// (5xx) or a rate limit (429), nor a refusal of the account's state rather than of the request
+// (its interactions used up, its agent not set up yet): after those the same request may succeed
+// once the state changes (the limit raised, the agent set up), and it ran nothing, so the key is
+// freed for it.
+func Keeps(status int, code domain.Code) bool {
+	switch code {
+	case domain.CodeInteractionLimitReached, domain.CodeAgentNotConfigured:
+		return false
+	}
 	return status >= 100 && status < 500 && status != 429
 }

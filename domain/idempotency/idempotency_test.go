@@ -139,14 +139,17 @@ func TestExpiry(t *testing.T) {
 func TestKeeps(t *testing.T) {
 	tests := []struct {
 		status int
+		code   domain.Code
 		keep   bool
 	}{
-		{200, true}, {201, true}, {202, true}, {400, true}, {402, true}, {404, true}, {409, true}, {422, true},
-		{429, false}, {500, false}, {503, false}, {0, false},
+		{200, "", true}, {201, "", true}, {202, "", true}, {400, domain.CodeInvalidRequest, true}, {402, domain.CodePlanRequired, true},
+		{404, domain.CodeNotFound, true}, {409, "", true}, {422, "", true},
+		{402, domain.CodeInteractionLimitReached, false}, {409, domain.CodeAgentNotConfigured, false},
+		{429, domain.CodeRateLimited, false}, {500, "", false}, {503, "", false}, {0, "", false},
 	}
 	for _, tt := range tests {
-		if got := idempotency.Keeps(tt.status); got != tt.keep {
-			t.Errorf("Keeps(%d) = %v, want %v", tt.status, got, tt.keep)
+		if got := idempotency.Keeps(tt.status, tt.code); got != tt.keep {
+			t.Errorf("Keeps(%d, %q) = %v, want %v", tt.status, tt.code, got, tt.keep)
 		}
 	}
 }
