@@ -23,6 +23,11 @@ import (
 
 // idemEngine is s.idempotent between an authentication that lets acct_a in and handler, behind
 // recovery, over st.
+// okAnswer is the test handler's answer, whose body the middleware keeps.
+type okAnswer struct {
+	OK bool `json:"ok"`
+}
+
 func idemEngine(t *testing.T, st *mock.MockIdempotency, handler gin.HandlerFunc) *gin.Engine {
 	t.Helper()
 	s, _ := newTestServer(t)
@@ -124,7 +129,7 @@ func TestIdempotentKeepsOrReleases(t *testing.T) {
 				if tt.code != "" {
 					c.Set(ctxErrorCode, tt.code) // as errorOf does
 				}
-				c.JSON(tt.status, gin.H{"ok": true})
+				c.JSON(tt.status, okAnswer{OK: true})
 			})
 			w := idemDo(r, "k1", `{"a":1}`)
 			if want := max(tt.status, http.StatusInternalServerError*btoi(tt.panics)); w.Code != want {
