@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"maps"
 	"strings"
 	"unicode"
 )
@@ -74,17 +75,12 @@ var followQuestionWords = map[string]bool{
 }
 
 // followDays are the days and kinds of day a follow-up puts in place of the previous message's:
-// a day replaces a day ("on saturday" → "on sundays").
+// a day replaces a day ("on saturday" → "on sundays"): the days of the week (weekdayNames) and
+// the other words naming a day.
 var followDays = func() map[string]bool {
-	const words = `
-monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday
-saturdays sunday sundays weekday weekdays weekend weekends holiday holidays today tomorrow tonight
-segunda segundas terca tercas quarta quartas quinta quintas sexta sextas sabado sabados domingo
-domingos feriado feriados hoje amanha fim
-lunes martes miercoles jueves viernes festivo festivos finde hoy manana
-`
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
+	m := maps.Clone(weekdayNames)
+	for _, w := range strings.Fields(`weekday weekdays weekend weekends holiday holidays today tomorrow
+tonight feriado feriados hoje amanha fim festivo festivos finde hoy manana`) {
 		m[w] = true
 	}
 	return m
