@@ -303,7 +303,7 @@ var thesauri = func() map[string]*synonyms {
 	out := make(map[string]*synonyms, len(thesaurus))
 	for lang, text := range thesaurus {
 		s := &synonyms{words: map[string][]int32{}, phrases: map[string][]int32{}}
-		for line := range strings.Lines(text + tradeThesaurus[lang]) {
+		for line := range strings.Lines(text + tradeThesaurus[lang] + regionalThesaurus[lang]) {
 			var members, folded []string
 			for _, m := range strings.Split(line, ",") {
 				if f := NormalizeQuestion(m); f != "" {
