@@ -107,14 +107,17 @@ var detailQuestions = map[string]Detail{
 
 // openWords are the words by which a question asks whether or when the business is open or
 // closed, and whenWords those that make that a question of its hours: "when are you open",
-// "are you open on Sunday", "a que horas fecham", "¿abren los domingos?". Together they ask for
+// "are you open on Sunday", "a que horas fecham", "¿abren los domingos?", "vocês atendem sábado?",
+// "¿trabajáis los sábados?" (not English "work": "when can you start the work"). Together they ask for
 // the hours; alone they do not ("can I open an account"), nor with a holiday or a month, which
 // the hours do not answer ("are you open on Christmas Day"). Portuguese "fecha" is read in its
 // phrases only, being Spanish for a date.
 var (
 	openWords = []string{"open", "opens", "opened", "close", "closes", "closed",
 		"abre", "abrem", "aberto", "aberta", "abertos", "abertas", "fecham", "fechado", "fechada", "fechados", "funcionam",
-		"abren", "abris", "abres", "abierto", "abierta", "abiertos", "cierra", "cierran", "cerrais", "cierras", "cerrado", "cerrada", "cerrados"}
+		"trabalham", "atendem",
+		"abren", "abris", "abres", "abierto", "abierta", "abiertos", "cierra", "cierran", "cerrais", "cierras", "cerrado", "cerrada", "cerrados",
+		"trabajan", "trabajais", "atienden", "atendeis", "funcionan"}
 	whenWords = []string{"when", "what time", "today", "tonight", "tomorrow", "weekend", "weekends",
 		"monday", "mondays", "tuesday", "tuesdays", "wednesday", "wednesdays", "thursday", "thursdays", "friday", "fridays",
 		"saturday", "saturdays", "sunday", "sundays",

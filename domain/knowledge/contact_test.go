@@ -16,6 +16,10 @@ func TestAskedDetails(t *testing.T) {
 		{"¿Abren los sábados?", DetailHours},
 		{"a qué hora abrís los sábados?", DetailHours},
 		{"horário?", DetailHours},
+		{"trabajais los sabados?", DetailHours},
+		{"¿atienden los domingos?", DetailHours},
+		{"vocês atendem sábado?", DetailHours},
+		{"trabalham ao domingo?", DetailHours},
 		{"What's your phone number?", DetailPhone},
 		{"Can I call you?", DetailPhone},
 		{"Qual é o vosso telefone?", DetailPhone},
@@ -50,6 +54,9 @@ func TestAskedDetails(t *testing.T) {
 		{"¿Cuál es la fecha de entrega?", 0},
 		{"lo devuelvo a las 2 de la mañana y va a estar cerrado, qué hago con la llave", 0},
 		{"How many hours does a repair take?", 0},
+		{"when can you start the work?", 0},
+		{"¿trabajan con seguros?", 0},
+		{"atendem convênio?", 0},
 	}
 	for _, tt := range tests {
 		if got := AskedDetails(tt.question); got != tt.want {
