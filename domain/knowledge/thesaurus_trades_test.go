@@ -78,6 +78,10 @@ func TestTradeThesaurus(t *testing.T) {
 		{"es", "celiaco", "sin gluten"},
 		{"es", "mandan", "envíos"},
 		{"pt", "rede", ""},
+		{"en", "corp", "s corporation"},
+		{"en", "dismantle", "take apart"},
+		{"en", "reassemble", "put back together"},
+		{"en", "stored", "storage"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
