@@ -39,6 +39,10 @@ weekday, weekdays, monday to friday, working days
 weekend, weekends, saturday and sunday
 holiday, holidays, public holiday, bank holiday
 address, location, located, directions, find you, street
+take apart, takes apart, dismantle, dismantling, disassemble, disassembling
+put back together, reassemble, reassembling, assemble, assembly
+corp, corporation, corporations, s corp, s corporation
+stored, storing, storage, in storage
 near, nearby, close by, next to, around the corner
 usa, united states, united states of america, america
 uk, united kingdom, britain, great britain, england, scotland, wales

@@ -22,6 +22,12 @@ func TestSharesTopic(t *testing.T) {
 		{"posso levar o meu cão?", "Posso levar o meu próprio bolo de aniversário?", false},
 		{"posso levar bolo de aniversário?", "Posso levar o meu próprio bolo de aniversário?", true},
 		{"¿puedo llevar a mi hijo?", "¿Puedo llevar mi propia comida?", false},
+		// A synonym of a term of the FAQ question (a member of one of its thesaurus groups).
+		{"what paperwork do i need", "What documents do I need to bring?", true},
+		{"¿qué papeles necesito?", "¿Qué documentos hay que llevar?", true},
+		{"posso desmarcar?", "Como faço para cancelar?", true},
+		{"what paperwork do i need", "Do you guarantee your work?", false},
+		{"do you take cheques", "Do you take trade-ins?", false},
 	} {
 		if got := SharesTopic(c.query, c.question); got != c.want {
 			t.Errorf("SharesTopic(%q, %q) = %v, want %v", c.query, c.question, got, c.want)

@@ -4,10 +4,10 @@ package knowledge
 // what a business's pages say in their own words: flowers and events, lessons and tests,
 // gyms and classes, rentals and tours, food, rooms, repairs, health and pets, an app's account
 // and billing, venues, home cleaning and physiotherapy, locks and keys, pharmacies, renting and
-// selling homes, catering, by language. Like
-// thesaurus, it is a general vocabulary written from how customers talk (colloquial and regional
-// forms too: "arvo", "buttonhole", "trancar", "ponchar"), not the words of any one Brain; its
-// groups are read with thesaurus's (thesauri).
+// selling homes, catering, removals and storage, tax returns and bookkeeping, cakes to order and
+// campsites, by language. Like thesaurus, it is a general vocabulary written from how customers
+// talk (colloquial and regional forms too: "arvo", "buttonhole", "trancar", "ponchar", "rulote",
+// "melga"), not the words of any one Brain; its groups are read with thesaurus's (thesauri).
 var tradeThesaurus = map[string]string{
 	"en": `
 flowers, flower, bouquet, bouquets, arrangement, arrangements, posy, bunch of flowers, blooms
@@ -97,6 +97,18 @@ waiter, waiters, wait staff, waitstaff, servers, waitress, waitresses
 brekky, brekkie, breakfast, breakfasts
 rellies, relatives, relations, family
 wake, wakes, funeral, funerals, passed away
+unwanted, get rid of, dispose of, disposal, rubbish, junk, recycling centre, recycling center, dump, tip run
+movers, mover, removal men, removal man, removers, lads, crew, porters
+washing machine, washer, washer dryer, plumb in, plumb back in, plumb the washer
+survey, surveys, home visit, video survey, come round, have a look, look at the stuff
+write off, write offs, deduct, deduction, deductions, deductible, claim on my taxes
+mileage, miles, mileage log, business miles, miles i drive
+accountant, accountants, cpa, cpas, enrolled agent, enrolled agents, preparer, preparers, tax preparer
+mistake, mistakes, error, errors, screw up, messed up, gets it wrong
+extension, extensions, more time to file, extend the deadline
+cleanup, clean up, catch up, catch-up, behind on my books, books are a mess
+gig worker, gig workers, gig work, uber, lyft, doordash, instacart, rideshare, delivery driver
+direct deposit, straight to my bank, into my bank, into my account
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão
@@ -147,6 +159,21 @@ injeção, injeções, injetável, injetáveis, injecção, injecções
 canadianas, canadiana, muletas, muleta
 fora do prazo, fora de prazo, expirado, expirados, caducado, caducados, validade
 cartão de cliente, cartão de desconto, cartão de fidelização, cartão de pontos
+rulote, rulotes, roulotte, roulottes, caravana, caravanas, atrelado
+autocaravana, autocaravanas, auto caravana, motorhome, camper, campervan
+melga, melgas, mosquito, mosquitos, picadas, repelente
+botija, botijas, bilha, bilhas, garrafa de gás, garrafas de gás, gás
+grelhados, grelhar, grelhador, grelhadores, churrasco, churrascos, churrasqueira, braseiro
+fogueira, fogueiras, lume, fazer fogo
+eletricidade, electricidade, corrente elétrica, corrente, tomada, tomadas
+internet, net, wifi, wi fi
+sombra, sombras, à sombra, árvores
+escuteiros, escuteiro, escoteiros, escutismo, agrupamento, grupo, grupos
+visitas, visita, visitantes, vir ter connosco, receber amigos
+praia, praias, praia fluvial, tomar banho no lago
+estrelas, ver as estrelas, observação de estrelas, astronomia, céu
+supermercado, supermercados, mercearia, minimercado, fazer compras
+miúdo, miúdos, miúda, miúdas, criança, crianças
 `,
 	"es": `
 ponchar, ponchó, ponchada, ponchadura, pinchar, pinchó, pinchazo, pinchadura, pinchaduras, llanta, llantas, neumatico, neumático, goma, rueda
@@ -196,5 +223,17 @@ cochera, cocheras, garage, garaje, estacionamiento
 escribano, escribanos, escribanía, notario, notaría
 rescindir, rescisión, romper el contrato, irme antes, dejar el departamento antes
 depto, deptos, departamento, departamentos, piso, pisos, monoambiente
+velas, vela, velitas, velita
+encargar, encargo, encargos, hacer el pedido, ordenar
+envío, envíos, envio, envios, enviar, mandar, mandan, a domicilio, entregas a domicilio, servicio a domicilio
+degustación, degustar, probar el pastel, probar los sabores, cata
+costo extra, cargo extra, se cobra aparte, aparte, extra
+sin gluten, gluten, celiaco, celíaco, celiaca, celíaca, celiaquía
+nuez, nueces, frutos secos, cacahuate, cacahuates, maní, almendras
+urgente, para hoy, hoy mismo, de último momento, último minuto, mismo día
+taller, talleres, curso, cursos, clases
+dedicatoria, mensaje, escribir en el pastel, feliz cumpleaños, feliz cumple
+cumple, cumpleaños, cumples
+devolvemos, devolver, devuelven, regresan, reembolso
 `,
 }

@@ -44,7 +44,10 @@ precio precios cuesta cuestan coste costo caro barato
 // SharesTopic reports whether a question and an FAQ question share a term (Tokens) that is not
 // a light word (lightWords): a term that says what they are about. An FAQ item matched only
 // loosely by a question with which it shares only light words ("take" in "do you take apple
-// pay" and "Do you take trade-ins?") answers another question.
+// pay" and "Do you take trade-ins?") answers another question. A one-word synonym of such a
+// term (a member of one of its thesaurus groups, in any of the thesaurus's languages) is the
+// same topic in the customer's words: "what paperwork do i need" and "What documents do I need
+// to bring?".
 func SharesTopic(query, question string) bool {
 	terms := make(map[string]struct{})
 	for _, t := range Tokens(question) {
@@ -52,9 +55,26 @@ func SharesTopic(query, question string) bool {
 			terms[t] = struct{}{}
 		}
 	}
-	for _, t := range Tokens(query) {
+	asked := Tokens(query)
+	for _, t := range asked {
 		if _, ok := terms[t]; ok {
 			return true
+		}
+	}
+	for _, t := range asked {
+		if _, light := lightWords[t]; light {
+			continue
+		}
+		for _, s := range thesauri {
+			gs := s.words[t]
+			if len(gs) == 0 {
+				continue
+			}
+			for u := range terms {
+				if slices.ContainsFunc(s.words[u], func(g int32) bool { return slices.Contains(gs, g) }) {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -354,6 +354,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"tune-4", 95, 58, 11},
 		{"tune-5", 145, 71, 15},
 		{"tune-6", 140, 77, 18},
+		{"tune-7", 151, 67, 17},
 		{"held-out-5", 120, 49, 14},
 		{"held-out-6", 120, 41, 15},
 		{"held-out-7", 120, 24, 14},

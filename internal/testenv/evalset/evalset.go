@@ -19,7 +19,7 @@ type Set struct {
 // questions labelled by what answers them.
 type Business struct {
 	Name    string `json:"name"`
-	Split   string `json:"split"` // "tune", "held-out", "tune-2" (more to tune on), "held-out-2", "held-out-3", "held-out-4" (written later, blind; tuned on since the next blind ones took over), "tune-3" (new kinds of businesses, round 21), "tune-4" (three businesses the lead played as a customer, round 22), "tune-5" (new kinds of businesses, round 23), "tune-6" (new kinds again, round 24), "held-out-5", "held-out-6", "held-out-7", "held-out-8" or "held-out-9" (blind: they validate each round)
+	Split   string `json:"split"` // "tune", "held-out", "tune-2" (more to tune on), "held-out-2", "held-out-3", "held-out-4" (written later, blind; tuned on since the next blind ones took over), "tune-3" (new kinds of businesses, round 21), "tune-4" (three businesses the lead played as a customer, round 22), "tune-5" (new kinds of businesses, round 23), "tune-6" (new kinds again, round 24), "tune-7" (new kinds again, round 26), "held-out-5", "held-out-6", "held-out-7", "held-out-8" or "held-out-9" (blind: they validate each round)
 	Profile struct {
 		BusinessName string   `json:"business_name"`
 		Languages    []string `json:"languages"`
