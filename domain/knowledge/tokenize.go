@@ -40,8 +40,7 @@ func NormalizeQuestion(q string) string {
 
 // eachWord calls emit with every word of s, lower case and accent-folded. A word is a run of
 // letters and digits; apostrophes inside a word are dropped ("don't" is "dont") and combining
-// marks are ignored, so decomposed accents fold like composed ones; a single letter and a number
-// joined by a hyphen are one word ("W-2" is "w2"). emit must not keep w.
+// marks are ignored, so decomposed accents fold like composed ones. emit must not keep w.
 func eachWord(s string, emit func(w []byte)) {
 	s = countryWords(s) // "US" is no "us"
 	var buf [64]byte
@@ -63,9 +62,6 @@ func eachWord(s string, emit func(w []byte)) {
 				w = append(w, c+'a'-'A')
 			case c == '\'' && len(w) > 0 && i < len(s) && isWordStart(s[i:]):
 				// an apostrophe inside a word: drop it and keep the word going
-			case c == '-' && len(w) == 1 && !isDigit(w[0]) && i < len(s) && isDigit(s[i]):
-				// a single letter joined to a number by a hyphen, a code written both ways
-				// ("W-2" and "w2", "P-60" and "p60"): one word, as a customer types it
 			default:
 				flush()
 			}
