@@ -1,6 +1,8 @@
 package tests
 
 import (
+	"crypto/sha512"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
@@ -105,4 +107,31 @@ func TestWidgetBrowser(t *testing.T) {
 	if n := len(listOf(getConversation(t, api, a.key, visitor), "messages")); n != 2 {
 		t.Errorf("the conversation has %d messages after the other origin's call, want 2", n)
 	}
+}
+
+// TestWidgetCrossOriginScriptBrowser loads the widget as many sites load a third-party script:
+// with crossorigin="anonymous" and a Subresource Integrity hash (a page's CSP or its security
+// review asks for them; a tag manager or a script loader that fetches the script does the same).
+// The browser then fetches widget.js in CORS mode and runs it only when the answer grants the
+// page's origin, so the script must carry Access-Control-Allow-Origin; the widget starts and
+// answers.
+func TestWidgetCrossOriginScriptBrowser(t *testing.T) {
+	api, a, _ := styledWidget(t, map[string]any{"position": "right"})
+	r := call(t, "GET", api.URL()+"/widget.js")
+	if r.status != http.StatusOK {
+		t.Fatalf("GET /widget.js: %s", r)
+	}
+	sum := sha512.Sum384(r.raw)
+	snippet := fmt.Sprintf(`<script src="%s/widget.js" data-token="%s" integrity="sha384-%s" crossorigin="anonymous" async></script>`,
+		api.URL(), a.widgetToken, base64.StdEncoding.EncodeToString(sum[:]))
+	page := servePage(t, "127.0.0.1", api.URL(), snippet)
+
+	ctx := browser(t, chromiumPath(t))
+	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
+	runJS(t, ctx, "open the page", chromedp.Navigate(page))
+	waitJS(t, ctx, "the widget loaded with crossorigin and integrity is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
+	runJS(t, ctx, "ask", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), gfQuestion+"\r"))
+	waitJS(t, ctx, "the agent's answer from the Brain",
+		`[...`+sr+`.querySelectorAll(".m.agent")].some(m => m.textContent.includes("`+gfAnswerBit+`"))`)
 }
