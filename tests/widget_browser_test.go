@@ -135,3 +135,26 @@ func TestWidgetCrossOriginScriptBrowser(t *testing.T) {
 	waitJS(t, ctx, "the agent's answer from the Brain",
 		`[...`+sr+`.querySelectorAll(".m.agent")].some(m => m.textContent.includes("`+gfAnswerBit+`"))`)
 }
+
+// TestWidgetHexAttributesBrowser: the colour attributes are "colours in hex" (spec 4.5), as a
+// site owner writes them: with or without the "#", in either case, with stray spaces. Each wins
+// over the saved style; a value that is no hex colour leaves the saved one.
+func TestWidgetHexAttributesBrowser(t *testing.T) {
+	api, a, _ := styledWidget(t, map[string]any{"accent": "#2563eb"})
+	ctx := browser(t, chromiumPath(t))
+	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
+	for _, c := range []struct{ attrs, accent, ink, paper string }{
+		{`data-accent="#0a8f3c" data-ink="#003300" data-paper="#fffff0"`, "#0a8f3c", "#003300", "#fffff0"},
+		{`data-accent="0A8F3C" data-ink="030" data-paper=" fffff0 "`, "#0A8F3C", "#030", "#fffff0"},
+		{`data-accent="green" data-ink="#12345" data-paper="#ggg"`, "#2563eb", "", ""},
+	} {
+		snippet := fmt.Sprintf(`<script src="%s/widget.js" data-token="%s" %s async></script>`, api.URL(), a.widgetToken, c.attrs)
+		runJS(t, ctx, "open the page", chromedp.Navigate(servePage(t, "127.0.0.1", api.URL(), snippet)))
+		waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+		got := evaluate[[]string](t, ctx, "the colours the widget uses", `(() => { const s = `+sr+`.querySelector(".w").style;
+			return ["--a", "--i", "--p"].map(k => s.getPropertyValue(k)) })()`)
+		if want := []string{c.accent, c.ink, c.paper}; strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: accent, ink and paper %q, want %q", c.attrs, got, want)
+		}
+	}
+}
