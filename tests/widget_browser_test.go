@@ -158,3 +158,41 @@ func TestWidgetHexAttributesBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestClientSessionBrowser: an app on another origin chats with a client session token from the
+// browser (spec 4.4: cross-origin calls from apps are enabled): the preflight of Authorization,
+// Content-Type and Idempotency-Key passes, the reply, the conversation and the agent's look are
+// read, with the request id exposed; a wrong token's 401 is readable. The secret-key routes stay
+// server side only: the browser refuses the page a POST /v1/sessions.
+func TestClientSessionBrowser(t *testing.T) {
+	api, _, key := styledWidget(t, map[string]any{"position": "right"})
+	r := callJSON(t, "POST", api.URL()+"/v1/sessions", map[string]any{"customer_name": "Ana"}, key...)
+	token := r.body.str("token")
+	if r.status != http.StatusCreated || !strings.HasPrefix(token, "svc_cs_") {
+		t.Fatalf("POST /v1/sessions: %s", r)
+	}
+	ctx := browser(t, chromiumPath(t))
+	runJS(t, ctx, "open the app's page", chromedp.Navigate(servePage(t, "localhost", api.URL(), "")))
+	js := fmt.Sprintf(`(async () => {
+		const base = %q, auth = {Authorization: "Bearer " + %q};
+		const out = [];
+		let r = await fetch(base + "/v1/client/chat", {method: "POST", headers: {...auth, "Content-Type": "application/json", "Idempotency-Key": "app-1"},
+			body: JSON.stringify({message: %q})});
+		let j = await r.json();
+		out.push(r.status + " " + j.status + " " + (j.reply || "").includes(%q) + " " + /^req_/.test(r.headers.get("X-Request-Id") || ""));
+		r = await fetch(base + "/v1/client/messages", {headers: auth});
+		j = await r.json();
+		out.push(r.status + " " + j.messages.length);
+		r = await fetch(base + "/v1/client/agent", {headers: auth});
+		out.push(r.status + " " + (await r.json()).object);
+		r = await fetch(base + "/v1/client/agent", {headers: {Authorization: "Bearer svc_cs_wrong"}});
+		out.push(r.status + " " + (await r.json()).error.code);
+		out.push(await fetch(base + "/v1/sessions", {method: "POST", headers: {Authorization: %q, "Content-Type": "application/json"}, body: "{}"})
+			.then(r => "answered " + r.status, e => "refused " + e.name));
+		return out.join("|");
+	})()`, api.URL(), token, gfQuestion, gfAnswerBit, key[1])
+	got := evaluate[string](t, ctx, "the app's calls", js, chromedp.EvalAwaitPromise)
+	if want := "200 completed true true|200 2|200 client_agent|401 unauthorized|refused TypeError"; got != want {
+		t.Errorf("the app's calls from another origin:\n got %s\nwant %s", got, want)
+	}
+}
