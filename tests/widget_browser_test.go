@@ -1,6 +1,8 @@
 package tests
 
 import (
+	"crypto/sha512"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
@@ -104,5 +106,93 @@ func TestWidgetBrowser(t *testing.T) {
 	}
 	if n := len(listOf(getConversation(t, api, a.key, visitor), "messages")); n != 2 {
 		t.Errorf("the conversation has %d messages after the other origin's call, want 2", n)
+	}
+}
+
+// TestWidgetCrossOriginScriptBrowser loads the widget as many sites load a third-party script:
+// with crossorigin="anonymous" and a Subresource Integrity hash (a page's CSP or its security
+// review asks for them; a tag manager or a script loader that fetches the script does the same).
+// The browser then fetches widget.js in CORS mode and runs it only when the answer grants the
+// page's origin, so the script must carry Access-Control-Allow-Origin; the widget starts and
+// answers.
+func TestWidgetCrossOriginScriptBrowser(t *testing.T) {
+	api, a, _ := styledWidget(t, map[string]any{"position": "right"})
+	r := call(t, "GET", api.URL()+"/widget.js")
+	if r.status != http.StatusOK {
+		t.Fatalf("GET /widget.js: %s", r)
+	}
+	sum := sha512.Sum384(r.raw)
+	snippet := fmt.Sprintf(`<script src="%s/widget.js" data-token="%s" integrity="sha384-%s" crossorigin="anonymous" async></script>`,
+		api.URL(), a.widgetToken, base64.StdEncoding.EncodeToString(sum[:]))
+	page := servePage(t, "127.0.0.1", api.URL(), snippet)
+
+	ctx := browser(t, chromiumPath(t))
+	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
+	runJS(t, ctx, "open the page", chromedp.Navigate(page))
+	waitJS(t, ctx, "the widget loaded with crossorigin and integrity is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
+	runJS(t, ctx, "ask", chromedp.SendKeys(chromedp.JSPath(sr+`.querySelector("textarea")`), gfQuestion+"\r"))
+	waitJS(t, ctx, "the agent's answer from the Brain",
+		`[...`+sr+`.querySelectorAll(".m.agent")].some(m => m.textContent.includes("`+gfAnswerBit+`"))`)
+}
+
+// TestWidgetHexAttributesBrowser: the colour attributes are "colours in hex" (spec 4.5), as a
+// site owner writes them: with or without the "#", in either case, with stray spaces. Each wins
+// over the saved style; a value that is no hex colour leaves the saved one.
+func TestWidgetHexAttributesBrowser(t *testing.T) {
+	api, a, _ := styledWidget(t, map[string]any{"accent": "#2563eb"})
+	ctx := browser(t, chromiumPath(t))
+	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
+	for _, c := range []struct{ attrs, accent, ink, paper string }{
+		{`data-accent="#0a8f3c" data-ink="#003300" data-paper="#fffff0"`, "#0a8f3c", "#003300", "#fffff0"},
+		{`data-accent="0A8F3C" data-ink="030" data-paper=" fffff0 "`, "#0A8F3C", "#030", "#fffff0"},
+		{`data-accent="green" data-ink="#12345" data-paper="#ggg"`, "#2563eb", "", ""},
+	} {
+		snippet := fmt.Sprintf(`<script src="%s/widget.js" data-token="%s" %s async></script>`, api.URL(), a.widgetToken, c.attrs)
+		runJS(t, ctx, "open the page", chromedp.Navigate(servePage(t, "127.0.0.1", api.URL(), snippet)))
+		waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+		got := evaluate[[]string](t, ctx, "the colours the widget uses", `(() => { const s = `+sr+`.querySelector(".w").style;
+			return ["--a", "--i", "--p"].map(k => s.getPropertyValue(k)) })()`)
+		if want := []string{c.accent, c.ink, c.paper}; strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: accent, ink and paper %q, want %q", c.attrs, got, want)
+		}
+	}
+}
+
+// TestClientSessionBrowser: an app on another origin chats with a client session token from the
+// browser (spec 4.4: cross-origin calls from apps are enabled): the preflight of Authorization,
+// Content-Type and Idempotency-Key passes, the reply, the conversation and the agent's look are
+// read, with the request id exposed; a wrong token's 401 is readable. The secret-key routes stay
+// server side only: the browser refuses the page a POST /v1/sessions.
+func TestClientSessionBrowser(t *testing.T) {
+	api, _, key := styledWidget(t, map[string]any{"position": "right"})
+	r := callJSON(t, "POST", api.URL()+"/v1/sessions", map[string]any{"customer_name": "Ana"}, key...)
+	token := r.body.str("token")
+	if r.status != http.StatusCreated || !strings.HasPrefix(token, "svc_cs_") {
+		t.Fatalf("POST /v1/sessions: %s", r)
+	}
+	ctx := browser(t, chromiumPath(t))
+	runJS(t, ctx, "open the app's page", chromedp.Navigate(servePage(t, "localhost", api.URL(), "")))
+	js := fmt.Sprintf(`(async () => {
+		const base = %q, auth = {Authorization: "Bearer " + %q};
+		const out = [];
+		let r = await fetch(base + "/v1/client/chat", {method: "POST", headers: {...auth, "Content-Type": "application/json", "Idempotency-Key": "app-1"},
+			body: JSON.stringify({message: %q})});
+		let j = await r.json();
+		out.push(r.status + " " + j.status + " " + (j.reply || "").includes(%q) + " " + /^req_/.test(r.headers.get("X-Request-Id") || ""));
+		r = await fetch(base + "/v1/client/messages", {headers: auth});
+		j = await r.json();
+		out.push(r.status + " " + j.messages.length);
+		r = await fetch(base + "/v1/client/agent", {headers: auth});
+		out.push(r.status + " " + (await r.json()).object);
+		r = await fetch(base + "/v1/client/agent", {headers: {Authorization: "Bearer svc_cs_wrong"}});
+		out.push(r.status + " " + (await r.json()).error.code);
+		out.push(await fetch(base + "/v1/sessions", {method: "POST", headers: {Authorization: %q, "Content-Type": "application/json"}, body: "{}"})
+			.then(r => "answered " + r.status, e => "refused " + e.name));
+		return out.join("|");
+	})()`, api.URL(), token, gfQuestion, gfAnswerBit, key[1])
+	got := evaluate[string](t, ctx, "the app's calls", js, chromedp.EvalAwaitPromise)
+	if want := "200 completed true true|200 2|200 client_agent|401 unauthorized|refused TypeError"; got != want {
+		t.Errorf("the app's calls from another origin:\n got %s\nwant %s", got, want)
 	}
 }

@@ -45,6 +45,8 @@ var widgetGzip, widgetGzipETag = func() ([]byte, string) {
 
 // widgetScriptHandler serves the script: a short cache (5 minutes, then revalidated by the
 // content hash), gzipped when the browser accepts it, and 304 when the browser has this version.
+// The script is public: any page may fetch it in CORS mode (a script tag with crossorigin and an
+// integrity hash, a loader that fetches it), without credentials.
 func (s *Server) widgetScriptHandler(c *gin.Context) {
 	body, etag := widgetScript, widgetETag
 	h := c.Writer.Header()
@@ -56,6 +58,7 @@ func (s *Server) widgetScriptHandler(c *gin.Context) {
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "public, max-age=300, must-revalidate")
 	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
+	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("X-Content-Type-Options", "nosniff")
 	if etagMatch(c.GetHeader("If-None-Match"), etag) {
 		h.Del("Content-Encoding")

@@ -42,6 +42,24 @@ func TestWidgetScript(t *testing.T) {
 	}
 }
 
+// TestWidgetScriptCORS: the script is public, so any page may fetch it in CORS mode (a script tag
+// with crossorigin and an integrity hash, a loader that fetches it): every answer, 304 included,
+// grants any origin without credentials.
+func TestWidgetScriptCORS(t *testing.T) {
+	s, _ := newTestServer(t)
+	for _, h := range []map[string]string{
+		{"Origin": "https://shop.example"},
+		{"Origin": "https://shop.example", "Accept-Encoding": "gzip"},
+		{"Origin": "https://shop.example", "If-None-Match": widgetETag},
+		nil,
+	} {
+		rec := do(s, "GET", "/widget.js", h, "")
+		if got := rec.Header().Get("Access-Control-Allow-Origin"); got != "*" || rec.Header().Get("Access-Control-Allow-Credentials") != "" {
+			t.Errorf("GET /widget.js %v: %d, Access-Control-Allow-Origin %q, want *", h, rec.Code, got)
+		}
+	}
+}
+
 func TestWidgetCORS(t *testing.T) {
 	locked := account.Account{ID: "acct_a", Plan: "starter", Status: account.Active, WidgetToken: "wt_a", AllowedDomains: []string{"*.shop.test"}}
 	tests := []struct {

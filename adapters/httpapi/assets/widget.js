@@ -174,7 +174,11 @@
   /* Colours: the text on the main colour is white or dark, whichever reads better on it; the main
      colour as text on the chat's paper (a page link) gives way to the ink when it reads poorly
      there (under 4.5:1); a page's own ink or paper tints the bubbles and borders from the two. */
-  function hex(c) { return c && HEX.test(c) ? c : null; }
+  function hex(c) { // as a site owner writes it: "#0a8f3c", "0a8f3c", " #0A8F3C "
+    c = c == null ? "" : String(c).trim();
+    if (c && c.charAt(0) !== "#") c = "#" + c;
+    return HEX.test(c) ? c : null;
+  }
   function rgb(c) {
     c = c.slice(1);
     if (c.length === 3) c = c.replace(/./g, "$&$&");
