@@ -2,11 +2,9 @@ package accounts
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/svcagent/svc/app/ident"
-	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/ledger"
@@ -162,12 +160,6 @@ func (l *Ledger) limitReached(ctx context.Context, acct account.Account, period 
 		_, err = l.events.Publish(ctx, acct.ID, event.LimitReached, map[string]any{"plan": acct.Plan})
 		return err
 	})
-}
-
-// IsLimitReached reports whether err is the ledger's 402.
-func IsLimitReached(err error) bool {
-	var e *domain.Error
-	return errors.As(err, &e) && e.Code == domain.CodeInteractionLimitReached
 }
 
 // Days returns the interactions the account spent on each day of the current period so far,

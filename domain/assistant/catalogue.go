@@ -220,18 +220,6 @@ func Charge(t Type) (ledger.Action, bool) {
 	return "", false
 }
 
-// Extra returns the interactions the actions cost beyond the reply.
-func Extra(actions []Action) int {
-	n := 0
-	for _, a := range actions {
-		if la, ok := Charge(a.Type); ok {
-			c, _ := ledger.Cost(la)
-			n += c
-		}
-	}
-	return n
-}
-
 // Unavailable reports whether a blocked action needs a website or the user's computer, which
 // the API cannot provide (reply status unavailable).
 func Unavailable(t Type) bool { return t == ComputerTask || t == FileTask }

@@ -115,9 +115,6 @@ func TestCharge(t *testing.T) {
 			t.Errorf("Charge(%s) = %s, %v", tt.ty, got, ok)
 		}
 	}
-	if got := Extra([]Action{{Type: Task}, {Type: Image}, {Type: Note}, {Type: WebSearch}}); got != 12 {
-		t.Errorf("Extra = %d, want 12", got)
-	}
 }
 
 func TestStatusOf(t *testing.T) {

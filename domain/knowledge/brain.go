@@ -258,12 +258,3 @@ func SiteOf(raw string) string {
 	}
 	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
 }
-
-// Chars counts the characters of the pages' content.
-func Chars(pages []Page) int {
-	n := 0
-	for _, p := range pages {
-		n += utf8.RuneCountInString(p.Content)
-	}
-	return n
-}

@@ -27,15 +27,6 @@ const (
 	Telegram App = "telegram"
 )
 
-// ParseApp returns the app named s; invalid_request naming field when it is none.
-func ParseApp(field, s string) (App, error) {
-	switch App(s) {
-	case WhatsApp, Telegram:
-		return App(s), nil
-	}
-	return "", domain.Invalid(field, "%s must be whatsapp or telegram", field)
-}
-
 // Secrets are what a connection keeps sealed: the app's credentials and the values its webhook
 // requests are checked with.
 type Secrets struct {

@@ -32,13 +32,6 @@ func load(name string) (*tiktoken.Tiktoken, error) {
 // Counter counts and cuts text in tokens. It is safe for concurrent use.
 type Counter struct{}
 
-// New returns a Counter and starts loading the counting encoding in the background, so that the
-// first request does not wait for it.
-func New() *Counter {
-	go func() { _, _ = o200k() }()
-	return &Counter{}
-}
-
 // NewLazy returns a Counter that loads its encoding when first used: for a process whose
 // model-compatible endpoints are rarely asked (the built-in engine's), which so spares the
 // encoding's tens of megabytes until then, at the cost of a first request that waits for it.

@@ -6,7 +6,7 @@ import (
 )
 
 func TestCount(t *testing.T) {
-	c := New()
+	c := NewLazy()
 	tests := []struct {
 		text string
 		want int
@@ -27,7 +27,7 @@ func TestCount(t *testing.T) {
 }
 
 func TestTruncate(t *testing.T) {
-	c := New()
+	c := NewLazy()
 	text := strings.Repeat("one two three ", 100)
 	cut, ok := c.Truncate(text, 10)
 	if !ok || c.Count(cut) > 10 || !strings.HasPrefix(text, cut) || len(cut) == 0 {
@@ -39,7 +39,7 @@ func TestTruncate(t *testing.T) {
 }
 
 func TestDecode(t *testing.T) {
-	c := New()
+	c := NewLazy()
 	// "hello world" in cl100k_base.
 	if s, err := c.Decode([]int{15339, 1917}); err != nil || s != "hello world" {
 		t.Fatalf("Decode = %q, %v", s, err)
