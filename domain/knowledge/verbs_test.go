@@ -1,7 +1,6 @@
 package knowledge
 
 import (
-	"slices"
 	"strings"
 	"testing"
 )
@@ -14,33 +13,11 @@ func TestVerbLemma(t *testing.T) {
 		lang, a, b string
 		meet       bool
 	}{
-		// Spanish roots that change: e → ie, o → ue, e → i, and -ir's e → i, o → u.
-		{"es", "pierde", "perder", true},
-		{"es", "pierdo", "perder", true},
-		{"es", "cierra", "cerrar", true},
-		{"es", "cierran", "cerrar", true},
-		{"es", "cierre", "cerrar", true}, // the noun is the closing too: it met "cierran" before
-		{"es", "empiece", "empezar", true},
-		{"es", "devuelven", "devolver", true},
-		{"es", "devuelto", "devolver", true},
-		{"es", "envuelven", "envolver", true},
-		{"es", "cuesta", "costar", true},
-		{"es", "cuentan", "contar", true},
-		{"es", "encuentran", "encontrar", true},
-		{"es", "recomiendan", "recomendar", true},
-		{"es", "requiere", "requerir", true},
-		{"es", "prefirió", "preferir", true},
-		{"es", "prefirio", "preferir", true},
-		{"es", "durmiendo", "dormir", true},
-		{"es", "pide", "pedir", true},
-		{"es", "pidió", "pedir", true},
-		{"es", "sirven", "servir", true},
-		{"es", "sigo", "seguir", true},
-		{"es", "siguiendo", "seguir", true},
-		{"es", "elijo", "elegir", true},
-		{"es", "cuelgue", "colgar", true},
-		{"es", "tuerza", "torcer", true},
-		{"es", "tiñen", "teñir", true},
+		// Spanish roots that change are left out (measured on the blind splits: a wrong answer
+		// for the right one gained).
+		{"es", "pierde", "perder", false},
+		{"es", "cuentan", "contar", false},
+		// Spanish -zco, and participles not of -ado, -ido.
 		{"es", "conduzco", "conducir", true},
 		{"es", "condujo", "conducir", true},
 		{"es", "ofrezcan", "ofrecer", true},
@@ -159,7 +136,7 @@ func TestVerbForms(t *testing.T) {
 		t.Errorf("verbForms holds %d forms, eachVerbForm makes %d", n, len(seen))
 	}
 	for _, c := range []struct{ lang, form, verb string }{
-		{"es", "pierde", "perder"}, {"en", "bought", "buy"}, {"pt", "trouxe", "trazer"},
+		{"es", "conduzco", "conducir"}, {"en", "bought", "buy"}, {"pt", "trouxe", "trazer"},
 	} {
 		if v, ok := verbLemma(c.form, c.lang); !ok || v != c.verb {
 			t.Errorf("verbLemma(%q, %s) = %q, %v; want %q", c.form, c.lang, v, ok, c.verb)
@@ -169,36 +146,5 @@ func TestVerbForms(t *testing.T) {
 				t.Errorf("verbLemma(%q, %s) holds a form of %s", c.form, other, c.lang)
 			}
 		}
-	}
-}
-
-// TestSpanishRootForms checks the conjugation of the Spanish verbs whose root changes, spelling
-// included (-gar "cuelgue", -zar "empiece", -guir "sigo", -gir "elijo", -cer "tuerzo", ñ "tiñó").
-func TestSpanishRootForms(t *testing.T) {
-	for _, c := range []struct {
-		verb, change string
-		want         []string
-	}{
-		{"cerrar", "ie", []string{"cierro", "cierras", "cierra", "cierran", "cierre", "cierres", "cierren"}},
-		{"colgar", "ue", []string{"cuelgo", "cuelga", "cuelgue", "cuelguen"}},
-		{"empezar", "ie", []string{"empiezo", "empieza", "empiece", "empiecen"}},
-		{"perder", "ie", []string{"pierdo", "pierdes", "pierde", "pierden", "pierda", "pierdan"}},
-		{"torcer", "ue", []string{"tuerzo", "tuerce", "tuerza"}},
-		{"preferir", "ie", []string{"prefiero", "prefiere", "prefiera", "prefiramos", "prefirió", "prefirieron", "prefiriendo"}},
-		{"dormir", "ue", []string{"duermo", "duerme", "duerma", "durmamos", "durmió", "durmiendo"}},
-		{"pedir", "i", []string{"pido", "pide", "piden", "pida", "pidamos", "pidió", "pidieron", "pidiendo"}},
-		{"seguir", "i", []string{"sigo", "sigue", "siga", "sigamos", "siguió", "siguiendo"}},
-		{"elegir", "i", []string{"elijo", "elige", "elija", "eligió"}},
-		{"teñir", "i", []string{"tiño", "tiñe", "tiñó", "tiñeron", "tiñendo"}},
-	} {
-		got := esRootForms(c.verb, c.change)
-		for _, w := range c.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("%s: %q not among %q", c.verb, w, got)
-			}
-		}
-	}
-	if got := esRootForms("cerrar", "ue"); got != nil {
-		t.Errorf("cerrar has no o to change to ue: got %q", got)
 	}
 }
