@@ -616,10 +616,14 @@ type Stemmer interface {
 }
 
 // stemWord returns the stem of a lower-case word in lang, or the word itself without a stemmer,
-// for words of fewer than 3 letters and for words with digits.
+// for words of fewer than 3 letters and for words with digits. An irregular form of a verb is
+// stemmed as its infinitive (verbLemma).
 func (m *faqMatcher) stemWord(w, lang string) string {
 	if m.stem == nil || len(w) < 3 || hasDigit(w) {
 		return w
+	}
+	if verb, ok := verbLemma(w, lang); ok {
+		w = verb // "pierde" stems as "perder", "paid" as "pay"
 	}
 	return m.stem.Stem(spellAccents(w, lang), lang)
 }
