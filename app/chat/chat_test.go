@@ -303,6 +303,47 @@ func testFollowUpSearches(t *testing.T, opts chat.Options) {
 	}
 }
 
+// A follow-up in another language than the message before it ("e no domingo?" after "what
+// time do you open on saturday?") is answered in its own language, told by its opener
+// (knowledge.FollowLanguage), in the profile's regional form (pt-BR), and searched for the
+// question it asks; the same words alone, too short for language.Detect, are answered in the
+// agent's first language as before.
+func TestFollowUpInAnotherLanguage(t *testing.T) { paths(t, testFollowUpInAnotherLanguage) }
+
+func testFollowUpInAnotherLanguage(t *testing.T, opts chat.Options) {
+	e := newEnv(t, true, opts)
+	e.configure("Padaria Lu", profile.AllOn) // en, pt-BR
+	var mu sync.Mutex
+	var turns []conversation.Turn
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, turn conversation.Turn) (conversation.Draft, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		turns = append(turns, turn)
+		return conversation.Draft{Text: "An answer."}, nil
+	}).Times(3)
+	for _, m := range []struct{ conv, text string }{
+		{"c1", "what time do you open on saturday?"},
+		{"c1", "e no domingo?"},
+		{"c2", "e no domingo?"},
+	} {
+		if _, err := send(e, m.conv, m.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(turns) != 3 {
+		t.Fatalf("%d turns, want 3", len(turns))
+	}
+	for i, w := range []struct{ lang, query string }{
+		{"en", ""},
+		{"pt-BR", "what time do you open on domingo"},
+		{"en", ""},
+	} {
+		if turns[i].Lang != w.lang || turns[i].Query != w.query {
+			t.Errorf("turn %d (%q): Lang %q, Query %q; want %q, %q", i, turns[i].Message, turns[i].Lang, turns[i].Query, w.lang, w.query)
+		}
+	}
+}
+
 // A follow-up of a follow-up is searched for the question it asks of the question the previous
 // message asked (knowledge.FollowUpIn over the history the reply reads).
 func TestFollowUpOfAFollowUp(t *testing.T) { paths(t, testFollowUpOfAFollowUp) }
