@@ -895,3 +895,107 @@ func TestInlineReplyNudgesOnlyForPendingEvents(t *testing.T) {
 		t.Fatalf("pending events %v, want the one for the webhook", ev)
 	}
 }
+
+// TestRetryAfterLimitStoresTheMessageOnce: in two phases (an upstream model) the message is stored
+// before its charge, made when the model answers; when the charge no longer fits then (another
+// reply used the last interaction meanwhile) the request is 402 interaction_limit_reached, which
+// frees its Idempotency-Key, and the client retries it once the limit is raised. The retry
+// (the same chat.Request.RequestKey) answers the message stored, never stores it again; a
+// retry after that gets the reply made, charged once; another request stores its own message.
+func TestRetryAfterLimitStoresTheMessageOnce(t *testing.T) {
+	e := newEnv(t, true, chat.Options{})
+	e.configure("Padaria Lu", profile.AllOn)
+	period := ledger.PeriodAt(e.clock.Now())
+	charge := func(id string) {
+		t.Helper()
+		if _, _, err := e.usage.Charge(t.Context(), ledger.Charge{ID: id, AccountID: e.acct.ID, Action: ledger.ChatReply, Cost: 1, At: e.clock.Now()}, period, 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	charge("chg_a")
+	charge("chg_b")
+	gomock.InOrder(
+		e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(context.Context, conversation.Turn) (conversation.Draft, error) {
+			charge("chg_meanwhile") // another reply takes the last interaction while the model writes
+			return conversation.Draft{Text: "An answer."}, nil
+		}),
+		e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "An answer."}, nil).Times(2),
+	)
+	req := chat.Request{Account: e.acct, Channel: conversation.ChannelAPI, ConversationID: "c", Message: "hello", RequestKey: "ref-1"}
+	if _, err := e.agent.Send(t.Context(), req); domain.ErrorCode(err) != domain.CodeInteractionLimitReached {
+		t.Fatalf("first request: %v, want interaction_limit_reached", err)
+	}
+	customer := func() []conversation.Message {
+		t.Helper()
+		msgs, err := e.convs.Messages(t.Context(), e.acct.ID, "c", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.DeleteFunc(msgs, func(m conversation.Message) bool { return m.Role != conversation.RoleCustomer })
+	}
+	stored := customer()
+	if len(stored) != 1 {
+		t.Fatalf("%d customer messages after the 402, want the one stored", len(stored))
+	}
+
+	req.Account.InteractionLimit = 10 // the owner raised the limit
+	r, err := e.agent.Send(t.Context(), req)
+	if err != nil || r.Status != chat.StatusCompleted || r.MessageID != stored[0].ID {
+		t.Fatalf("retry: %+v, %v; want the reply to the stored message %s", r, err, stored[0].ID)
+	}
+	again, err := e.agent.Send(t.Context(), req)
+	if err != nil || again.ReplyID != r.ReplyID || again.Text != r.Text {
+		t.Fatalf("second retry: %+v, %v; want the reply made, %s", again, err, r.ReplyID)
+	}
+	if got := customer(); len(got) != 1 {
+		t.Errorf("%d customer messages after the retries, want 1", len(got))
+	}
+	if e.spent() != 4 {
+		t.Errorf("%d spent, want 4: the reply charged once", e.spent())
+	}
+	// Another request (another key) with the same words is a message of its own.
+	req.RequestKey = "ref-2"
+	if _, err := e.agent.Send(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	if got := customer(); len(got) != 2 {
+		t.Errorf("%d customer messages after another request, want 2", len(got))
+	}
+}
+
+// TestRetryAfterFailedReplyStoresTheMessageOnce: a reply that fails once the message is stored
+// (the model down: 5xx, which frees the Idempotency-Key) is retried with the same request key;
+// the retry answers the message stored, inline too (the built-in path stores the message and the
+// reply at once, and would store it again).
+func TestRetryAfterFailedReplyStoresTheMessageOnce(t *testing.T) {
+	paths(t, testRetryAfterFailedReply)
+}
+
+func testRetryAfterFailedReply(t *testing.T, opts chat.Options) {
+	e := newEnv(t, true, opts)
+	e.configure("Padaria Lu", profile.AllOn)
+	down := domain.Errorf(domain.CodeModelUnavailable, "down")
+	failures := 1
+	if opts.Inline {
+		failures = 2 // inline, then the two-phase path it falls back to
+	}
+	gomock.InOrder(
+		e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{}, down).Times(failures),
+		e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "An answer."}, nil),
+	)
+	req := chat.Request{Account: e.acct, Channel: conversation.ChannelAPI, ConversationID: "c", Message: "hello", RequestKey: "ref-1"}
+	if _, err := e.agent.Send(t.Context(), req); domain.ErrorCode(err) != domain.CodeModelUnavailable {
+		t.Fatalf("first request: %v, want model_unavailable", err)
+	}
+	r, err := e.agent.Send(t.Context(), req)
+	if err != nil || r.Status != chat.StatusCompleted {
+		t.Fatalf("retry: %+v, %v", r, err)
+	}
+	msgs, err := e.convs.Messages(t.Context(), e.acct.ID, "c", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 2 || msgs[0].ID != r.MessageID || msgs[1].ReplyTo != r.MessageID {
+		t.Errorf("messages %+v; want the customer's once and its reply", msgs)
+	}
+}
