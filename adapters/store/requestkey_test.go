@@ -1,8 +1,6 @@
 package store_test
 
 import (
-	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,15 +21,7 @@ func TestReplyJobsByRequestKey(t *testing.T) {
 			db := newDB(t, d.url(t))
 			ctx := t.Context()
 			for _, file := range []string{"down.sql", "up.sql"} {
-				raw, err := os.ReadFile(name + file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, stmt := range strings.Split(string(raw), "--bun:split") {
-					if _, err := db.ExecContext(ctx, stmt); err != nil {
-						t.Fatalf("%s: %v\n%s", file, err, stmt)
-					}
-				}
+				applyFile(t, db, name+file)
 			}
 			t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 			storetest.Accounts(t, db, storetest.Account("acct_a", t0), storetest.Account("acct_b", t0))

@@ -265,23 +265,11 @@ func TestFollowUpSearchesTheQuestionItAsks(t *testing.T) { paths(t, testFollowUp
 func testFollowUpSearches(t *testing.T, opts chat.Options) {
 	e := newEnv(t, true, opts)
 	e.configure("Padaria Lu", profile.AllOn)
-	var mu sync.Mutex
-	var turns []conversation.Turn
-	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, turn conversation.Turn) (conversation.Draft, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		turns = append(turns, turn)
-		return conversation.Draft{Text: "An answer."}, nil
-	}).Times(3)
-	for _, m := range []struct{ conv, text string }{
+	turns := sendTurns(t, e, []convMessage{
 		{"c1", "what time do you open on saturday?"},
 		{"c1", "and on sundays?"},
 		{"c2", "and on sundays?"},
-	} {
-		if _, err := send(e, m.conv, m.text); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	want := []struct{ searched, query string }{
 		{"what time do you open on saturday?", ""},
 		{"what time do you open on sundays", "what time do you open on sundays"},
@@ -303,6 +291,31 @@ func testFollowUpSearches(t *testing.T, opts chat.Options) {
 	}
 }
 
+// convMessage is a customer message to a conversation.
+type convMessage struct{ conv, text string }
+
+// sendTurns sends msgs in order, each answered by the mock replier, and returns the turns the
+// replier was given.
+func sendTurns(t *testing.T, e *env, msgs []convMessage) []conversation.Turn {
+	t.Helper()
+	var mu sync.Mutex
+	var turns []conversation.Turn
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, turn conversation.Turn) (conversation.Draft, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		turns = append(turns, turn)
+		return conversation.Draft{Text: "An answer."}, nil
+	}).Times(len(msgs))
+	for _, m := range msgs {
+		if _, err := send(e, m.conv, m.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(turns)
+}
+
 // A follow-up in another language than the message before it ("e no domingo?" after "what
 // time do you open on saturday?") is answered in its own language, told by its opener
 // (knowledge.FollowLanguage), in the profile's regional form (pt-BR), and searched for the
@@ -313,23 +326,11 @@ func TestFollowUpInAnotherLanguage(t *testing.T) { paths(t, testFollowUpInAnothe
 func testFollowUpInAnotherLanguage(t *testing.T, opts chat.Options) {
 	e := newEnv(t, true, opts)
 	e.configure("Padaria Lu", profile.AllOn) // en, pt-BR
-	var mu sync.Mutex
-	var turns []conversation.Turn
-	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, turn conversation.Turn) (conversation.Draft, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		turns = append(turns, turn)
-		return conversation.Draft{Text: "An answer."}, nil
-	}).Times(3)
-	for _, m := range []struct{ conv, text string }{
+	turns := sendTurns(t, e, []convMessage{
 		{"c1", "what time do you open on saturday?"},
 		{"c1", "e no domingo?"},
 		{"c2", "e no domingo?"},
-	} {
-		if _, err := send(e, m.conv, m.text); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if len(turns) != 3 {
 		t.Fatalf("%d turns, want 3", len(turns))
 	}
