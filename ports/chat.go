@@ -76,6 +76,10 @@ var ErrNotExchanged = errors.New("exchange not stored")
 type ReplyJobs interface {
 	Create(ctx context.Context, j conversation.Job) error
 	Get(ctx context.Context, accountID, jobID string) (conversation.Job, error)
+	// ByRequestKey returns the account's job of the request key names (conversation.Job.
+	// RequestKey), made after since: the one done or pending when there is one, else the latest
+	// failed; not_found when none.
+	ByRequestKey(ctx context.Context, accountID, key string, since time.Time) (conversation.Job, error)
 	// Finish stores j, a job that Complete or Fail finished (its status, reply id, error and
 	// updated_at), when the stored job is still pending, and reports whether this call did; a job
 	// already finished is left alone.

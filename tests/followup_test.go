@@ -85,6 +85,31 @@ func TestChatFollowUpFact(t *testing.T) {
 	}
 }
 
+// TestChatFollowUpOtherLanguage asks, through POST /v1/chat with the built-in engine, a
+// follow-up in another language than the question before it, on a Brain of the small-Brain
+// eval set (Oak Street Dental, English, split tune): "what time do you open on saturday?" then
+// "e no domingo?" is searched for the question it asks, which finds the opening hours, and
+// answered in Portuguese, the follow-up's language told by its opener, not in the agent's first
+// language (English); the same words alone, too short to tell their language, are answered in
+// English and find nothing.
+func TestChatFollowUpOtherLanguage(t *testing.T) {
+	b := evalBusiness(t, "Oak Street Dental")
+	hours := strings.TrimRight(b.Profile.Contact.Hours, ".")
+	for _, env := range stacks {
+		t.Run(env.name, func(t *testing.T) {
+			api, key := brainAccount(t, env.stack(t), b)
+			ask := asker(t, api, key)
+			ask("other", "what time do you open on saturday?")
+			if got, want := ask("other", "e no domingo?"), "Horário: "+hours; !strings.HasPrefix(got, want) {
+				t.Errorf("follow-up in Portuguese after an English question: reply %q, want %q…", got, want)
+			}
+			if got := ask("other-alone", "e no domingo?"); strings.Contains(got, "Horário") || !strings.HasPrefix(got, "I'm sorry") {
+				t.Errorf("the follow-up asked alone: reply %q; want the English \"I don't know\" it gets with nothing before it", got)
+			}
+		})
+	}
+}
+
 // asker returns a function that sends a message to a conversation through POST /v1/chat and
 // returns the agent's reply.
 func asker(t *testing.T, api *proc, key string) func(conv, message string) string {

@@ -53,8 +53,13 @@ func (s *Server) send(c *gin.Context, message *string, req chat.Request) {
 	s.run(c, req)
 }
 
-// run sends a checked and counted customer message and answers its reply.
+// run sends a checked and counted customer message and answers its reply. A request with an
+// Idempotency-Key names itself (chat.Request.RequestKey): its retry after a reply that failed
+// once the message was stored answers that message rather than store it again.
 func (s *Server) run(c *gin.Context, req chat.Request) {
+	if v, ok := c.Get(ctxIdemRef); ok {
+		req.RequestKey, _ = v.(string)
+	}
 	r, err := s.uc.Chat.Send(c.Request.Context(), req)
 	if err != nil {
 		s.fail(c, err)

@@ -22,6 +22,7 @@ const (
 	headerIdempotentReplayed = "Idempotent-Replayed"
 
 	ctxIdemBody  = "svc.idempotency_body" // the raw body keepBody read (an idemBody)
+	ctxIdemRef   = "svc.idempotency_ref"  // the running request's idempotency.Record.Ref
 	ctxErrorCode = "svc.error_code"       // the domain.Code of the error errorOf answered
 )
 
@@ -105,6 +106,9 @@ func (s *Server) idempotent(c *gin.Context) {
 		c.Abort()
 		return
 	}
+	// A handler that stores before it may fail in a way that frees the key (a chat message, then
+	// 402 or 5xx from its reply) keeps the request's name with what it stored, for the retry.
+	c.Set(ctxIdemRef, out.Reservation.Ref())
 	rec := &recorder{ResponseWriter: c.Writer}
 	c.Writer = rec
 	finished := false

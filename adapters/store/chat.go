@@ -325,6 +325,7 @@ type jobRow struct {
 	Attempts       int       `bun:"attempts"`
 	ReplyID        string    `bun:"reply_id"`
 	Error          string    `bun:"error"`
+	RequestKey     string    `bun:"request_key"`
 	CreatedAt      time.Time `bun:"created_at"`
 	UpdatedAt      time.Time `bun:"updated_at"`
 }
@@ -332,7 +333,7 @@ type jobRow struct {
 func (m *jobRow) domain() conversation.Job {
 	return conversation.Job{ID: m.ID, AccountID: m.AccountID, ConversationID: m.ConversationID, MessageID: m.MessageID,
 		Channel: conversation.Channel(m.Channel), Status: conversation.JobStatus(m.Status), LeaseUntil: domainTime(m.LeaseUntil), Attempts: m.Attempts,
-		ReplyID: m.ReplyID, Error: m.Error, CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
+		ReplyID: m.ReplyID, Error: m.Error, RequestKey: m.RequestKey, CreatedAt: domainTime(m.CreatedAt), UpdatedAt: domainTime(m.UpdatedAt)}
 }
 
 // ReplyJobs implements ports.ReplyJobs.
@@ -345,7 +346,7 @@ func NewReplyJobs(db *bun.DB) *ReplyJobs { return &ReplyJobs{db: db} }
 func (r *ReplyJobs) Create(ctx context.Context, j conversation.Job) error {
 	m := jobRow{ID: j.ID, AccountID: j.AccountID, ConversationID: j.ConversationID, MessageID: j.MessageID, ReplyID: j.ReplyID,
 		Channel: string(j.Channel), Status: string(j.Status), LeaseUntil: dbTime(j.LeaseUntil), Attempts: j.Attempts, Error: j.Error,
-		CreatedAt: dbTime(j.CreatedAt), UpdatedAt: dbTime(j.UpdatedAt)}
+		RequestKey: j.RequestKey, CreatedAt: dbTime(j.CreatedAt), UpdatedAt: dbTime(j.UpdatedAt)}
 	if _, err := idb(ctx, r.db).NewInsert().Model(&m).Exec(ctx); err != nil {
 		return fmt.Errorf("create reply job: %w", err)
 	}
@@ -357,6 +358,23 @@ func (r *ReplyJobs) Get(ctx context.Context, accountID, jobID string) (conversat
 	var m jobRow
 	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Where("id = ?", jobID).Scan(ctx); err != nil {
 		return conversation.Job{}, notFound(err, "reply job", "get reply job")
+	}
+	return m.domain(), nil
+}
+
+// ByRequestKey returns the job of the request key names, made after since (the partial index
+// reply_jobs_request_key): the one done or pending when there is one (a request has at most one:
+// a retry makes a new job only when all before it failed), else the latest failed; not_found
+// when none.
+func (r *ReplyJobs) ByRequestKey(ctx context.Context, accountID, key string, since time.Time) (conversation.Job, error) {
+	if key == "" {
+		return conversation.Job{}, domain.NotFound("reply job")
+	}
+	var m jobRow
+	if err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Where("request_key = ?", key).
+		Where("request_key <> ''").Where("created_at > ?", dbTime(since)).
+		OrderExpr("CASE WHEN status = ? THEN 1 ELSE 0 END, created_at DESC, id DESC", string(conversation.JobFailed)).Limit(1).Scan(ctx); err != nil {
+		return conversation.Job{}, notFound(err, "reply job", "find reply job by request")
 	}
 	return m.domain(), nil
 }

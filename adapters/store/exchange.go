@@ -324,7 +324,7 @@ func toMessageRow(accountID string, m conversation.Message) (*messageRow, error)
 func toJobRow(j conversation.Job) *jobRow {
 	return &jobRow{ID: j.ID, AccountID: j.AccountID, ConversationID: j.ConversationID, MessageID: j.MessageID, ReplyID: j.ReplyID,
 		Channel: string(j.Channel), Status: string(j.Status), LeaseUntil: dbTime(j.LeaseUntil), Attempts: j.Attempts, Error: j.Error,
-		CreatedAt: dbTime(j.CreatedAt), UpdatedAt: dbTime(j.UpdatedAt)}
+		RequestKey: j.RequestKey, CreatedAt: dbTime(j.CreatedAt), UpdatedAt: dbTime(j.UpdatedAt)}
 }
 
 // isUniqueViolation reports whether err is a unique index's refusal (Postgres 23505, SQLite

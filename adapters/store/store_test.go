@@ -599,6 +599,20 @@ func sqliteCharges(t *testing.T) (charge func(first, n int), logSize func() int6
 	return charge, logSize
 }
 
+// applyFile runs the statements of a migration file on db.
+func applyFile(t *testing.T, db *bun.DB, file string) {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range strings.Split(string(raw), "--bun:split") {
+		if _, err := db.ExecContext(t.Context(), stmt); err != nil {
+			t.Fatalf("%s: %v\n%s", file, err, stmt)
+		}
+	}
+}
+
 // TestReplyJobsPendingMigration checks the reply_jobs_pending migration on both dialects: the
 // index holds the pending jobs only (a job stored done, as every reply of the built-in engine's,
 // writes no entry in it), and its down file brings the index of every job back.
@@ -624,15 +638,7 @@ func TestReplyJobsPendingMigration(t *testing.T) {
 				t.Errorf("reply_jobs_pending after the migrations: %s, want the pending jobs only", s)
 			}
 			for _, file := range []string{"down.sql", "up.sql", "down.sql"} {
-				raw, err := os.ReadFile(name + file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, stmt := range strings.Split(string(raw), "--bun:split") {
-					if _, err := db.ExecContext(ctx, stmt); err != nil {
-						t.Fatalf("%s: %v\n%s", file, err, stmt)
-					}
-				}
+				applyFile(t, db, name+file)
 			}
 			if s := def(); strings.Contains(s, "where") || !strings.Contains(s, "status") {
 				t.Errorf("reply_jobs_pending after the down file: %s, want every job by status and lease", s)

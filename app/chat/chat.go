@@ -13,6 +13,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/idempotency"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/profile"
@@ -139,6 +140,12 @@ type Request struct {
 	// stores nothing when the reply does not fit; a message that takes the two-phase path, which
 	// stores it before its charge, is checked against the usage read again.
 	UsageKept bool
+	// RequestKey, when set, names the request that sends the message, sent with an
+	// Idempotency-Key (idempotency.Record.Ref). A request whose reply failed after its message was
+	// stored (a 402 when the charge no longer fits, a 5xx) frees its key, and the client retries
+	// it: the retry finds the message by its key and answers it, rather than store it again
+	// (accept), within the key's lifetime (idempotency.Lifetime).
+	RequestKey string
 }
 
 // ErrDuplicate is the error of a message whose InboxKey was accepted before: it was answered, or
@@ -180,6 +187,17 @@ func (a *Agent) Post(ctx context.Context, req Request) (Reply, error) {
 
 func (a *Agent) send(ctx context.Context, req Request, wait time.Duration) (Reply, error) {
 	inline := a.opts.Inline && wait > 0 && req.InboxKey == "" && req.Channel != conversation.ChannelMessaging
+	if inline && req.RequestKey != "" {
+		// A retry of a request whose message the two-phase path stored (a reply that failed
+		// there) answers that message (accept), never stores it again inline.
+		_, err := a.jobs.ByRequestKey(ctx, req.Account.ID, req.RequestKey, idempotency.ExpiredBefore(a.clock.Now().UTC()))
+		switch {
+		case err == nil:
+			inline = false
+		case !domain.IsNotFound(err):
+			return Reply{}, err
+		}
+	}
 	if !inline && req.UsageKept {
 		req.Usage = nil // read again: the two-phase path stores the message before its charge
 	}
@@ -204,6 +222,9 @@ func (a *Agent) send(ctx context.Context, req Request, wait time.Duration) (Repl
 		}
 	}
 	t, err := a.accept(ctx, req, prof)
+	if errors.Is(err, errAnswered) {
+		return a.retried(ctx, t.job, usage)
+	}
 	if err != nil {
 		return Reply{}, err
 	}
@@ -293,8 +314,17 @@ func channelOn(ch profile.Channels, c conversation.Channel) bool {
 	return false
 }
 
+// errAnswered is accept's answer to a retried request (Request.RequestKey) whose message is
+// stored and whose reply is made or still being made: the task's job is that reply's.
+var errAnswered = errors.New("the request's message was accepted before")
+
 // accept stores the customer message and the pending reply job in one transaction, and returns
 // the reply to make, with the account and profile of the request and the conversation stored.
+//
+// A retry of a request that stored its message before (Request.RequestKey) stores nothing
+// again: when that message's reply failed (the charge did not fit, 402; a failure of the
+// service), a new job answers the message stored; when its reply was made or is being made,
+// accept returns errAnswered with that job.
 func (a *Agent) accept(ctx context.Context, req Request, prof profile.Profile) (task, error) {
 	now := a.clock.Now().UTC()
 	convID := req.ConversationID
@@ -303,7 +333,17 @@ func (a *Agent) accept(ctx context.Context, req Request, prof profile.Profile) (
 	}
 	t := task{account: req.Account, profile: prof,
 		job: conversation.NewJob(ident.Ordered("job", now), req.Account.ID, convID, ident.Ordered("msg", now), ident.Ordered("msg", now), req.Channel, now, a.opts.Lease)}
+	t.job.RequestKey = req.RequestKey
 	err := a.tx.InTx(ctx, func(ctx context.Context) error {
+		if req.RequestKey != "" {
+			prior, err := a.jobs.ByRequestKey(ctx, req.Account.ID, req.RequestKey, idempotency.ExpiredBefore(now))
+			if err == nil {
+				return a.acceptAgain(ctx, &t, prior)
+			}
+			if !domain.IsNotFound(err) {
+				return err
+			}
+		}
 		c, err := a.conversations.Open(ctx, conversation.Conversation{AccountID: req.Account.ID, ID: convID, Channel: req.Channel,
 			CustomerName: req.CustomerName, ContactID: conversation.ContactID(req.Channel, convID), CreatedAt: now, UpdatedAt: now})
 		if err != nil {
@@ -332,10 +372,40 @@ func (a *Agent) accept(ctx context.Context, req Request, prof profile.Profile) (
 		}
 		return a.jobs.Create(ctx, t.job)
 	})
+	if errors.Is(err, errAnswered) {
+		return t, err
+	}
 	if err != nil {
 		return task{}, fmt.Errorf("accept message: %w", err)
 	}
 	return t, nil
+}
+
+// acceptAgain answers a retry of the request that stored prior's message: a new job for that
+// message when prior failed, else errAnswered with prior. The stored message is the request's own
+// (its key names its caller, route, key and body), in its conversation.
+func (a *Agent) acceptAgain(ctx context.Context, t *task, prior conversation.Job) error {
+	if prior.Status != conversation.JobFailed {
+		t.job = prior
+		return errAnswered
+	}
+	c, err := a.conversations.Get(ctx, prior.AccountID, prior.ConversationID)
+	if err != nil {
+		return err
+	}
+	t.conv = c
+	t.job.ConversationID, t.job.MessageID, t.job.Channel = prior.ConversationID, prior.MessageID, c.Channel
+	return a.jobs.Create(ctx, t.job)
+}
+
+// retried answers a retried request whose reply was made (the reply stored) or is being made
+// (pending, with usage, the account's as checked).
+func (a *Agent) retried(ctx context.Context, job conversation.Job, usage ledger.Usage) (Reply, error) {
+	if job.Status == conversation.JobDone {
+		return a.stored(ctx, job)
+	}
+	return Reply{Status: StatusPending, ConversationID: job.ConversationID, MessageID: job.MessageID, ReplyID: job.ReplyID,
+		Usage: usage, CreatedAt: job.CreatedAt}, nil
 }
 
 // task is one reply to make: its job and what making it needs, loaded once (by Send from the

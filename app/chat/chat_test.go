@@ -265,23 +265,11 @@ func TestFollowUpSearchesTheQuestionItAsks(t *testing.T) { paths(t, testFollowUp
 func testFollowUpSearches(t *testing.T, opts chat.Options) {
 	e := newEnv(t, true, opts)
 	e.configure("Padaria Lu", profile.AllOn)
-	var mu sync.Mutex
-	var turns []conversation.Turn
-	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, turn conversation.Turn) (conversation.Draft, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		turns = append(turns, turn)
-		return conversation.Draft{Text: "An answer."}, nil
-	}).Times(3)
-	for _, m := range []struct{ conv, text string }{
+	turns := sendTurns(t, e, []convMessage{
 		{"c1", "what time do you open on saturday?"},
 		{"c1", "and on sundays?"},
 		{"c2", "and on sundays?"},
-	} {
-		if _, err := send(e, m.conv, m.text); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	want := []struct{ searched, query string }{
 		{"what time do you open on saturday?", ""},
 		{"what time do you open on sundays", "what time do you open on sundays"},
@@ -300,6 +288,60 @@ func testFollowUpSearches(t *testing.T, opts chat.Options) {
 	}
 	if turns[1].Message != "and on sundays?" {
 		t.Errorf("the replier's message %q; want the customer's own", turns[1].Message)
+	}
+}
+
+// convMessage is a customer message to a conversation.
+type convMessage struct{ conv, text string }
+
+// sendTurns sends msgs in order, each answered by the mock replier, and returns the turns the
+// replier was given.
+func sendTurns(t *testing.T, e *env, msgs []convMessage) []conversation.Turn {
+	t.Helper()
+	var mu sync.Mutex
+	var turns []conversation.Turn
+	e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, turn conversation.Turn) (conversation.Draft, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		turns = append(turns, turn)
+		return conversation.Draft{Text: "An answer."}, nil
+	}).Times(len(msgs))
+	for _, m := range msgs {
+		if _, err := send(e, m.conv, m.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(turns)
+}
+
+// A follow-up in another language than the message before it ("e no domingo?" after "what
+// time do you open on saturday?") is answered in its own language, told by its opener
+// (knowledge.FollowLanguage), in the profile's regional form (pt-BR), and searched for the
+// question it asks; the same words alone, too short for language.Detect, are answered in the
+// agent's first language as before.
+func TestFollowUpInAnotherLanguage(t *testing.T) { paths(t, testFollowUpInAnotherLanguage) }
+
+func testFollowUpInAnotherLanguage(t *testing.T, opts chat.Options) {
+	e := newEnv(t, true, opts)
+	e.configure("Padaria Lu", profile.AllOn) // en, pt-BR
+	turns := sendTurns(t, e, []convMessage{
+		{"c1", "what time do you open on saturday?"},
+		{"c1", "e no domingo?"},
+		{"c2", "e no domingo?"},
+	})
+	if len(turns) != 3 {
+		t.Fatalf("%d turns, want 3", len(turns))
+	}
+	for i, w := range []struct{ lang, query string }{
+		{"en", ""},
+		{"pt-BR", "what time do you open on domingo"},
+		{"en", ""},
+	} {
+		if turns[i].Lang != w.lang || turns[i].Query != w.query {
+			t.Errorf("turn %d (%q): Lang %q, Query %q; want %q, %q", i, turns[i].Message, turns[i].Lang, turns[i].Query, w.lang, w.query)
+		}
 	}
 }
 
@@ -852,5 +894,109 @@ func TestInlineReplyNudgesOnlyForPendingEvents(t *testing.T) {
 	}
 	if ev := e.events("message.replied"); len(ev) != 1 {
 		t.Fatalf("pending events %v, want the one for the webhook", ev)
+	}
+}
+
+// TestRetryAfterLimitStoresTheMessageOnce: in two phases (an upstream model) the message is stored
+// before its charge, made when the model answers; when the charge no longer fits then (another
+// reply used the last interaction meanwhile) the request is 402 interaction_limit_reached, which
+// frees its Idempotency-Key, and the client retries it once the limit is raised. The retry
+// (the same chat.Request.RequestKey) answers the message stored, never stores it again; a
+// retry after that gets the reply made, charged once; another request stores its own message.
+func TestRetryAfterLimitStoresTheMessageOnce(t *testing.T) {
+	e := newEnv(t, true, chat.Options{})
+	e.configure("Padaria Lu", profile.AllOn)
+	period := ledger.PeriodAt(e.clock.Now())
+	charge := func(id string) {
+		t.Helper()
+		if _, _, err := e.usage.Charge(t.Context(), ledger.Charge{ID: id, AccountID: e.acct.ID, Action: ledger.ChatReply, Cost: 1, At: e.clock.Now()}, period, 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	charge("chg_a")
+	charge("chg_b")
+	gomock.InOrder(
+		e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).DoAndReturn(func(context.Context, conversation.Turn) (conversation.Draft, error) {
+			charge("chg_meanwhile") // another reply takes the last interaction while the model writes
+			return conversation.Draft{Text: "An answer."}, nil
+		}),
+		e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "An answer."}, nil).Times(2),
+	)
+	req := chat.Request{Account: e.acct, Channel: conversation.ChannelAPI, ConversationID: "c", Message: "hello", RequestKey: "ref-1"}
+	if _, err := e.agent.Send(t.Context(), req); domain.ErrorCode(err) != domain.CodeInteractionLimitReached {
+		t.Fatalf("first request: %v, want interaction_limit_reached", err)
+	}
+	customer := func() []conversation.Message {
+		t.Helper()
+		msgs, err := e.convs.Messages(t.Context(), e.acct.ID, "c", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.DeleteFunc(msgs, func(m conversation.Message) bool { return m.Role != conversation.RoleCustomer })
+	}
+	stored := customer()
+	if len(stored) != 1 {
+		t.Fatalf("%d customer messages after the 402, want the one stored", len(stored))
+	}
+
+	req.Account.InteractionLimit = 10 // the owner raised the limit
+	r, err := e.agent.Send(t.Context(), req)
+	if err != nil || r.Status != chat.StatusCompleted || r.MessageID != stored[0].ID {
+		t.Fatalf("retry: %+v, %v; want the reply to the stored message %s", r, err, stored[0].ID)
+	}
+	again, err := e.agent.Send(t.Context(), req)
+	if err != nil || again.ReplyID != r.ReplyID || again.Text != r.Text {
+		t.Fatalf("second retry: %+v, %v; want the reply made, %s", again, err, r.ReplyID)
+	}
+	if got := customer(); len(got) != 1 {
+		t.Errorf("%d customer messages after the retries, want 1", len(got))
+	}
+	if e.spent() != 4 {
+		t.Errorf("%d spent, want 4: the reply charged once", e.spent())
+	}
+	// Another request (another key) with the same words is a message of its own.
+	req.RequestKey = "ref-2"
+	if _, err := e.agent.Send(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	if got := customer(); len(got) != 2 {
+		t.Errorf("%d customer messages after another request, want 2", len(got))
+	}
+}
+
+// TestRetryAfterFailedReplyStoresTheMessageOnce: a reply that fails once the message is stored
+// (the model down: 5xx, which frees the Idempotency-Key) is retried with the same request key;
+// the retry answers the message stored, inline too (the built-in path stores the message and the
+// reply at once, and would store it again).
+func TestRetryAfterFailedReplyStoresTheMessageOnce(t *testing.T) {
+	paths(t, testRetryAfterFailedReply)
+}
+
+func testRetryAfterFailedReply(t *testing.T, opts chat.Options) {
+	e := newEnv(t, true, opts)
+	e.configure("Padaria Lu", profile.AllOn)
+	down := domain.Errorf(domain.CodeModelUnavailable, "down")
+	failures := 1
+	if opts.Inline {
+		failures = 2 // inline, then the two-phase path it falls back to
+	}
+	gomock.InOrder(
+		e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{}, down).Times(failures),
+		e.replier.EXPECT().Reply(gomock.Any(), gomock.Any()).Return(conversation.Draft{Text: "An answer."}, nil),
+	)
+	req := chat.Request{Account: e.acct, Channel: conversation.ChannelAPI, ConversationID: "c", Message: "hello", RequestKey: "ref-1"}
+	if _, err := e.agent.Send(t.Context(), req); domain.ErrorCode(err) != domain.CodeModelUnavailable {
+		t.Fatalf("first request: %v, want model_unavailable", err)
+	}
+	r, err := e.agent.Send(t.Context(), req)
+	if err != nil || r.Status != chat.StatusCompleted {
+		t.Fatalf("retry: %+v, %v", r, err)
+	}
+	msgs, err := e.convs.Messages(t.Context(), e.acct.ID, "c", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 2 || msgs[0].ID != r.MessageID || msgs[1].ReplyTo != r.MessageID {
+		t.Errorf("messages %+v; want the customer's once and its reply", msgs)
 	}
 }

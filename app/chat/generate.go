@@ -122,7 +122,13 @@ func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Pr
 	// "how much is it?" after "do you do baths?"), of the customer's previous message or of the
 	// question that one asked in turn, is searched for the question it asks, which the replier
 	// reads too (Turn.Query); the history is the one the caller read already.
-	query, followed := knowledge.FollowUpIn(conversation.LastCustomers(history, knowledge.FollowChain), message)
+	previous := conversation.LastCustomers(history, knowledge.FollowChain)
+	query, followed := knowledge.FollowUpIn(previous, message)
+	if l := knowledge.FollowLanguage(previous, message); followed && l != "" {
+		// A follow-up is too short for its language to be told from its words alone: its
+		// opener or its day tells it ("e no domingo?" is answered in Portuguese).
+		turn.Lang = prof.Speaking(l)
+	}
 	var draft conversation.Draft
 	if !policy.Screen(message).Allowed || (followed && !policy.Screen(query).Allowed) {
 		// The customers-only rule: a polite customer-service answer, never an action. A

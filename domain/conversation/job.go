@@ -39,8 +39,12 @@ type Job struct {
 	Attempts       int    // how many times the job was taken over
 	ReplyID        string // the agent message's id, reserved when the job is made
 	Error          string // why it failed
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// RequestKey names the request that sent the customer message when it came with an
+	// Idempotency-Key (idempotency.Record.Ref), "" otherwise: a retry of that request after its
+	// reply failed finds the message by it rather than store it again.
+	RequestKey string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 // Errors of the transitions a job refuses.

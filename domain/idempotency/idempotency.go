@@ -86,6 +86,20 @@ func New(accountID, scope, key, route string, body []byte, now time.Time) (Recor
 		CreatedAt: now}, nil
 }
 
+// Ref names the request the record was made for: the hex SHA-256 of its caller (account and
+// scope), route, key and body. The same request sent again with its key has the same Ref; another
+// body or route under the same key (once the key was freed) has another. A request's use case
+// keeps it with what the request stored, to find it again when the key was freed and the request
+// is retried (a chat message whose reply failed: conversation.Job.RequestKey).
+func (r Record) Ref() string {
+	h := sha256.New()
+	for _, f := range []string{r.AccountID, r.Scope, r.Route, r.Key, r.BodyHash} {
+		h.Write([]byte(f))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // Answered reports whether the record holds its request's answer.
 func (r Record) Answered() bool { return r.Response.Status != 0 }
 

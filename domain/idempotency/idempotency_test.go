@@ -153,3 +153,31 @@ func TestKeeps(t *testing.T) {
 		}
 	}
 }
+
+// TestRef names a request: the same request sent again with its key has the same Ref, another
+// caller, route, key or body another.
+func TestRef(t *testing.T) {
+	rec := func(acct, scope, key, route, body string) idempotency.Record {
+		t.Helper()
+		r, err := idempotency.New(acct, scope, key, route, []byte(body), t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	base := rec("acct_1", idempotency.ScopeKey, "k1", "POST /v1/chat", `{"message":"hi"}`)
+	if again := rec("acct_1", idempotency.ScopeKey, "k1", "POST /v1/chat", `{"message":"hi"}`); again.Ref() != base.Ref() || len(base.Ref()) != 64 {
+		t.Errorf("the same request: %s and %s", base.Ref(), again.Ref())
+	}
+	for _, other := range []idempotency.Record{
+		rec("acct_2", idempotency.ScopeKey, "k1", "POST /v1/chat", `{"message":"hi"}`),
+		rec("acct_1", idempotency.ClientScope("ses_1"), "k1", "POST /v1/chat", `{"message":"hi"}`),
+		rec("acct_1", idempotency.ScopeKey, "k2", "POST /v1/chat", `{"message":"hi"}`),
+		rec("acct_1", idempotency.ScopeKey, "k1", "POST /v1/client/chat", `{"message":"hi"}`),
+		rec("acct_1", idempotency.ScopeKey, "k1", "POST /v1/chat", `{"message":"hi!"}`),
+	} {
+		if other.Ref() == base.Ref() {
+			t.Errorf("%+v has the Ref of %+v", other, base)
+		}
+	}
+}

@@ -121,6 +121,46 @@ func TestFollowUpIn(t *testing.T) {
 	}
 }
 
+// TestFollowLanguage tells the language of a follow-up too short for language.Detect: its
+// opener's, its day's, else the previous message's.
+func TestFollowLanguage(t *testing.T) {
+	tests := []struct {
+		previous []string
+		message  string
+		want     string
+	}{
+		// Another language than the previous message's: the message's, by its opener or day.
+		{[]string{"what time do you open on saturday?"}, "e no domingo?", "pt"},
+		{[]string{"what time do you open on saturday?"}, "¿y el domingo?", "es"},
+		{[]string{"what time do you open on saturday?"}, "y el domingo?", "es"},
+		{[]string{"how much is the monthly plan?"}, "e o anual?", "pt"},
+		{[]string{"que horas abre no sábado?"}, "and on sunday?", "en"},
+		{[]string{"quanto custa o plano mensal?"}, "and the annual?", "en"},
+		{[]string{"estão abertos ao sábado?"}, "sundays?", "en"},
+		{[]string{"¿hacéis plancha?"}, "and how much is it?", "en"},
+		{[]string{"do you do baths?"}, "e quanto custa?", "pt"},
+		// The same language: unchanged.
+		{[]string{"what time do you open on saturday?"}, "and on sundays?", "en"},
+		{[]string{"quanto custa o plano mensal?"}, "e o anual?", "pt"},
+		{[]string{"¿a qué hora abren el sábado?"}, "¿y el domingo?", "es"},
+		// A word of two languages: the previous message's when it is one of them.
+		{[]string{"¿a qué hora abren el sábado?"}, "domingo?", "es"},
+		{[]string{"a que horas abrem ao sábado?"}, "domingo?", "pt"},
+		{[]string{"what time do you open on saturday?"}, "domingo?", ""},
+		{[]string{"¿cuánto cuesta la limpieza?"}, "que tal el blanqueamiento?", "es"},
+		// Nothing tells: the previous message's language, else none.
+		{[]string{"fazem teste de nível?"}, "é grátis?", "pt"},
+		{[]string{"what time do you open on saturday?", "e no domingo?"}, "é grátis?", "pt"},
+		{nil, "é grátis?", ""},
+		{[]string{"ok"}, "é grátis?", ""},
+	}
+	for _, tt := range tests {
+		if got := FollowLanguage(tt.previous, tt.message); got != tt.want {
+			t.Errorf("FollowLanguage(%q, %q) = %q, want %q", tt.previous, tt.message, got, tt.want)
+		}
+	}
+}
+
 // TestStatesFact tells a passage that states the kind of fact asked from one that does not.
 func TestStatesFact(t *testing.T) {
 	tests := []struct {

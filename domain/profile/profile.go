@@ -88,7 +88,12 @@ func (p Profile) Language() string {
 // it, in the profile's regional form (pt-BR) when the profile has one; else the agent's first
 // language.
 func (p Profile) ReplyLanguage(message string) string {
-	lang := language.Detect(message, language.Base(p.Language()))
+	return p.Speaking(language.Detect(message, language.Base(p.Language())))
+}
+
+// Speaking is the code the agent answers in for a language lang ("en", "pt", "es"): the
+// profile's regional form of it (pt-BR) when the profile has one, else lang.
+func (p Profile) Speaking(lang string) string {
 	for _, l := range p.Languages {
 		if language.Base(l) == lang {
 			return l

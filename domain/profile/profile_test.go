@@ -215,6 +215,24 @@ func TestReplyLanguage(t *testing.T) {
 	}
 }
 
+// TestSpeaking: a language told otherwise than from the message (a follow-up's opener) is
+// answered in the profile's regional form of it.
+func TestSpeaking(t *testing.T) {
+	for _, tt := range []struct {
+		languages []string
+		lang      string
+		want      string
+	}{
+		{[]string{"en", "pt-BR"}, "pt", "pt-BR"},
+		{[]string{"pt-BR"}, "en", "en"},
+		{nil, "es", "es"},
+	} {
+		if got := (Profile{Languages: tt.languages}).Speaking(tt.lang); got != tt.want {
+			t.Errorf("Speaking(%q) with %v = %q; want %q", tt.lang, tt.languages, got, tt.want)
+		}
+	}
+}
+
 // TestApplyAppearanceRefusesInOrder: a patch with several bad entries is refused the same way
 // each time, for its first bad language in order (Go's maps have no order).
 func TestApplyAppearanceRefusesInOrder(t *testing.T) {

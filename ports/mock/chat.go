@@ -181,6 +181,21 @@ func (m *MockReplyJobs) EXPECT() *MockReplyJobsMockRecorder {
 	return m.recorder
 }
 
+// ByRequestKey mocks base method.
+func (m *MockReplyJobs) ByRequestKey(ctx context.Context, accountID, key string, since time.Time) (conversation.Job, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ByRequestKey", ctx, accountID, key, since)
+	ret0, _ := ret[0].(conversation.Job)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ByRequestKey indicates an expected call of ByRequestKey.
+func (mr *MockReplyJobsMockRecorder) ByRequestKey(ctx, accountID, key, since interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ByRequestKey", reflect.TypeOf((*MockReplyJobs)(nil).ByRequestKey), ctx, accountID, key, since)
+}
+
 // ClaimExpired mocks base method.
 func (m *MockReplyJobs) ClaimExpired(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]conversation.Job, error) {
 	m.ctrl.T.Helper()

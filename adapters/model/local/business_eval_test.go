@@ -522,6 +522,9 @@ func followReplies(t testing.TB, ix *knowledge.Index, p profile.Profile, after [
 		return replies, ""
 	}
 	follow := ask(q)
+	if l := knowledge.FollowLanguage(after, text); l != "" {
+		follow.Lang = p.Speaking(l) // as app/chat answers a follow-up
+	}
 	replies[followDirect] = reply(follow, shipped)
 	if !answers(alone, shipped) {
 		replies[followAloneFirst] = replies[followDirect]
