@@ -124,10 +124,12 @@ func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Pr
 	// reads too (Turn.Query); the history is the one the caller read already.
 	previous := conversation.LastCustomers(history, knowledge.FollowChain)
 	query, followed := knowledge.FollowUpIn(previous, message)
-	if l := knowledge.FollowLanguage(previous, message); followed && l != "" {
+	if followed {
 		// A follow-up is too short for its language to be told from its words alone: its
 		// opener or its day tells it ("e no domingo?" is answered in Portuguese).
-		turn.Lang = prof.Speaking(l)
+		if l := knowledge.FollowLanguage(previous, message); l != "" {
+			turn.Lang = prof.Speaking(l)
+		}
 	}
 	var draft conversation.Draft
 	if !policy.Screen(message).Allowed || (followed && !policy.Screen(query).Allowed) {
