@@ -159,6 +159,26 @@ func TestMessaging(t *testing.T) {
 				}
 			})
 
+			t.Run("control characters in an authentic notification", func(t *testing.T) {
+				// A customer's text (or profile name) may hold control characters: WhatsApp signs and
+				// sends them as JSON escapes. The notification is the app's, so it is acknowledged and
+				// answered (the text without them), never refused with a 400 that WhatsApp would
+				// deliver again for days.
+				const contact = "351910000002"
+				n := len(fake.sends("whatsapp"))
+				body := waText("wamid.controls", contact, "Bia\u001b[1m", "Do you\u0007 have\u0000 gluten-free bread?")
+				wantReceipt(t, postWA(t, waHook, body), 1, 0, 0)
+				sent := fake.waitSends(t, "whatsapp", n+1)
+				if m := sent[n]; m.to != contact || m.text != gfAnswer {
+					t.Errorf("sent %s, want the FAQ answer %q to %s", m.raw, gfAnswer, contact)
+				}
+				conv := getConversation(t, api, a.key, "whatsapp:"+contact)
+				wantThread(t, conv, []msgWant{{role: "customer", content: gfQuestion}, {role: "agent", content: gfAnswer}})
+				if name := conv.str("customer_name"); name != "Bia[1m" {
+					t.Errorf("customer_name %q, want the name without its control characters", name)
+				}
+			})
+
 			t.Run("telegram", func(t *testing.T) {
 				out := ctl(t, ctlEnv, "channel", "connect", "telegram", "--account", a.id, "--bot-token", tgBotToken)
 				tgHook := out.str("webhook_url")
