@@ -617,6 +617,19 @@ func TestMCP(t *testing.T) {
 				if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, `"passages":["`) {
 					t.Fatalf("read svc://knowledge/pages/1: %v %v, want the page's passages", res, err)
 				}
+				// A conversation's resource, by its id as list_conversations gives it: ids may hold
+				// ':' and '@' (a messaging contact's whatsapp:<wa_id>, a caller's key), which a
+				// client expanding the template may also send percent-encoded.
+				const convID = "mcp-res:ana@shop.example"
+				if r := postChat(t, api, a.key, map[string]any{"message": "Do you deliver?", "conversation_id": convID}); r.status != http.StatusOK {
+					t.Fatalf("chat: %s", r)
+				}
+				for _, uri := range []string{"svc://conversations/" + convID, "svc://conversations/mcp-res%3Aana%40shop.example"} {
+					res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+					if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, `"id":"`+convID+`"`) {
+						t.Errorf("read %s: %v %v, want the conversation %s", uri, res, err, convID)
+					}
+				}
 				for _, uri := range []string{"svc://knowledge/pages/99", "svc://conversations/conv-other"} {
 					if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "not found") {
 						t.Errorf("read %s: %v, want not found", uri, err)
