@@ -219,6 +219,20 @@ func TestMessaging(t *testing.T) {
 				}
 				wantMessagingReplied(t, db, a.id, "telegram:"+tgChat, []map[string]any{
 					{"channel": "messaging", "contact_id": "telegram:" + tgChat, "customer_message": gfQuestion, "reply": gfAnswer}})
+
+				// Telegram's Start button (every new chat with a bot opens with /start, a deep
+				// link's payload after it) gets the agent's greeting, not "I don't know".
+				const starter = "777000111"
+				wantReceipt(t, postTG(t, tgHook, secret, tgText(9002, starter, "Eva", "/start ref-42")), 1, 0, 0)
+				var hello appCall
+				for _, m := range fake.waitSends(t, "sendMessage", 2) {
+					if strings.Contains(m.raw, `"chat_id":`+starter+`,`) {
+						hello = m
+					}
+				}
+				if !strings.HasPrefix(hello.text, "Hi! I'm the assistant of ") {
+					t.Errorf("the answer to /start: %q, want the agent's greeting (sent: %v)", hello.text, fake.sends("sendMessage"))
+				}
 			})
 
 			t.Run("another account's hook", func(t *testing.T) {
