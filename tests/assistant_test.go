@@ -254,6 +254,13 @@ func testAssistant(t *testing.T, s stack, api *proc, m *testenv.SMTP, up *assist
 		if len(r.Blocked) != 1 || r.Blocked[0].Reason != "not_available" {
 			t.Errorf("call: %+v, want blocked not_available", r)
 		}
+		// A request that needs the user's computer or a website: status unavailable (spec 3.1).
+		for _, m := range []string{"run the backup script on my computer", "open https://example.com and fill in the form"} {
+			r, _ = ask(t, api, a.key, map[string]any{"message": m, "mode": "do"}, http.StatusOK)
+			if r.Status != "unavailable" || len(r.Blocked) != 1 || r.Blocked[0].Reason != "not_available" || len(r.Actions) != 0 || r.Approval != nil {
+				t.Errorf("%q: %+v, want status unavailable with one blocked not_available", m, r)
+			}
+		}
 		before := spentOf(t, api, a.key)
 		r, _ = ask(t, api, a.key, map[string]any{"message": "add a note: call the bank", "mode": "do"}, http.StatusOK)
 		if r.Status != "completed" || len(r.Actions) != 1 || r.Actions[0].Type != "note" || r.Actions[0].OK == nil || !*r.Actions[0].OK {
@@ -492,6 +499,8 @@ func (u *assistantUpstream) serve(w http.ResponseWriter, r *http.Request) {
 		msg["tool_calls"] = []any{tool("delete", map[string]string{"target": strings.TrimPrefix(msgText, "delete ")})}
 	case strings.HasPrefix(msgText, "call "):
 		msg["tool_calls"] = []any{tool("call", map[string]string{"to": strings.TrimPrefix(msgText, "call ")})}
+	case strings.HasSuffix(msgText, " on my computer"), strings.HasPrefix(msgText, "open https://"):
+		msg["tool_calls"] = []any{tool("computer_task", map[string]string{"target": msgText})}
 	case strings.HasPrefix(msgText, "change the tone to "):
 		msg["tool_calls"] = []any{tool("settings", map[string]string{"setting": "tone", "value": strings.TrimPrefix(msgText, "change the tone to ")})}
 	case strings.HasPrefix(msgText, "add FAQ: "):

@@ -260,6 +260,37 @@ func TestMCP(t *testing.T) {
 				if !strings.Contains(string(schema), `"question"`) || !strings.Contains(string(schema), `"answer"`) {
 					t.Errorf("add_faq input schema %s, want items of question and answer", schema)
 				}
+				// An argument the route cannot do without is required in the tool's input schema, as
+				// MCP clients and the models behind them read it; one the route can do without is not.
+				wantRequired := map[string][]string{"search_knowledge": {"query"}, "add_faq": {"items"}, "replace_pages": {"pages"},
+					"crawl_site": {"url"}, "get_conversation": {"conversation_id"}, "preview_reply": {"message"},
+					"report_conversion": {"kind"}, "test_webhook": {"webhook_id"}}
+				for _, tool := range res.Tools {
+					var sch struct {
+						Required   []string                   `json:"required"`
+						Properties map[string]json.RawMessage `json:"properties"`
+					}
+					raw, _ := json.Marshal(tool.InputSchema)
+					if err := json.Unmarshal(raw, &sch); err != nil {
+						t.Fatalf("tool %s input schema %s: %v", tool.Name, raw, err)
+					}
+					if got, want := slices.Sorted(slices.Values(sch.Required)), wantRequired[tool.Name]; !slices.Equal(got, want) {
+						t.Errorf("tool %s: required %v, want %v", tool.Name, got, want)
+					}
+				}
+				// The assistant's input is text written by someone else, read as data (spec 4.7), not
+				// another name of message.
+				i := slices.IndexFunc(res.Tools, func(x *mcp.Tool) bool { return x.Name == "assistant" })
+				raw, _ := json.Marshal(res.Tools[i].InputSchema)
+				var asch struct {
+					Properties map[string]struct {
+						Description string `json:"description"`
+					} `json:"properties"`
+				}
+				_ = json.Unmarshal(raw, &asch)
+				if d := asch.Properties["input"].Description; !strings.Contains(d, "data") || strings.Contains(d, "another name") {
+					t.Errorf("assistant input described %q, want text read as data, never orders (spec 4.7)", d)
+				}
 			})
 
 			t.Run("account", func(t *testing.T) {
@@ -585,6 +616,19 @@ func TestMCP(t *testing.T) {
 				res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "svc://knowledge/pages/1"})
 				if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, `"passages":["`) {
 					t.Fatalf("read svc://knowledge/pages/1: %v %v, want the page's passages", res, err)
+				}
+				// A conversation's resource, by its id as list_conversations gives it: ids may hold
+				// ':' and '@' (a messaging contact's whatsapp:<wa_id>, a caller's key), which a
+				// client expanding the template may also send percent-encoded.
+				const convID = "mcp-res:ana@shop.example"
+				if r := postChat(t, api, a.key, map[string]any{"message": "Do you deliver?", "conversation_id": convID}); r.status != http.StatusOK {
+					t.Fatalf("chat: %s", r)
+				}
+				for _, uri := range []string{"svc://conversations/" + convID, "svc://conversations/mcp-res%3Aana%40shop.example"} {
+					res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+					if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, `"id":"`+convID+`"`) {
+						t.Errorf("read %s: %v %v, want the conversation %s", uri, res, err, convID)
+					}
 				}
 				for _, uri := range []string{"svc://knowledge/pages/99", "svc://conversations/conv-other"} {
 					if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "not found") {

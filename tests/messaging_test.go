@@ -74,11 +74,15 @@ func TestMessaging(t *testing.T) {
 				if r.status != http.StatusOK || string(r.raw) != "1158201444" || !strings.HasPrefix(r.header.Get("Content-Type"), "text/plain") {
 					t.Errorf("handshake: %s, want 200 and the challenge as text", r)
 				}
+				// Meta's convention for a verification it must not pass: 403 Forbidden.
 				q.Set("hub.verify_token", "wrong")
-				wantError(t, call(t, "GET", waHook+"?"+q.Encode()), http.StatusUnauthorized, "unauthorized")
+				wantError(t, call(t, "GET", waHook+"?"+q.Encode()), http.StatusForbidden, "forbidden")
 				q.Set("hub.verify_token", waVerifyToken)
+				q.Set("hub.mode", "unsubscribe")
+				wantError(t, call(t, "GET", waHook+"?"+q.Encode()), http.StatusForbidden, "forbidden")
+				q.Set("hub.mode", "subscribe")
 				wantError(t, call(t, "GET", api.URL()+"/v1/messaging/whatsapp/mh_"+strings.Repeat("x", 43)+"?"+q.Encode()),
-					http.StatusUnauthorized, "unauthorized")
+					http.StatusForbidden, "forbidden")
 			})
 
 			t.Run("unsigned refused, nothing stored", func(t *testing.T) {
@@ -155,6 +159,26 @@ func TestMessaging(t *testing.T) {
 				}
 			})
 
+			t.Run("control characters in an authentic notification", func(t *testing.T) {
+				// A customer's text (or profile name) may hold control characters: WhatsApp signs and
+				// sends them as JSON escapes. The notification is the app's, so it is acknowledged and
+				// answered (the text without them), never refused with a 400 that WhatsApp would
+				// deliver again for days.
+				const contact = "351910000002"
+				n := len(fake.sends("whatsapp"))
+				body := waText("wamid.controls", contact, "Bia\u001b[1m", "Do you\u0007 have\u0000 gluten-free bread?")
+				wantReceipt(t, postWA(t, waHook, body), 1, 0, 0)
+				sent := fake.waitSends(t, "whatsapp", n+1)
+				if m := sent[n]; m.to != contact || m.text != gfAnswer {
+					t.Errorf("sent %s, want the FAQ answer %q to %s", m.raw, gfAnswer, contact)
+				}
+				conv := getConversation(t, api, a.key, "whatsapp:"+contact)
+				wantThread(t, conv, []msgWant{{role: "customer", content: gfQuestion}, {role: "agent", content: gfAnswer}})
+				if name := conv.str("customer_name"); name != "Bia[1m" {
+					t.Errorf("customer_name %q, want the name without its control characters", name)
+				}
+			})
+
 			t.Run("telegram", func(t *testing.T) {
 				out := ctl(t, ctlEnv, "channel", "connect", "telegram", "--account", a.id, "--bot-token", tgBotToken)
 				tgHook := out.str("webhook_url")
@@ -195,6 +219,20 @@ func TestMessaging(t *testing.T) {
 				}
 				wantMessagingReplied(t, db, a.id, "telegram:"+tgChat, []map[string]any{
 					{"channel": "messaging", "contact_id": "telegram:" + tgChat, "customer_message": gfQuestion, "reply": gfAnswer}})
+
+				// Telegram's Start button (every new chat with a bot opens with /start, a deep
+				// link's payload after it) gets the agent's greeting, not "I don't know".
+				const starter = "777000111"
+				wantReceipt(t, postTG(t, tgHook, secret, tgText(9002, starter, "Eva", "/start ref-42")), 1, 0, 0)
+				var hello appCall
+				for _, m := range fake.waitSends(t, "sendMessage", 2) {
+					if strings.Contains(m.raw, `"chat_id":`+starter+`,`) {
+						hello = m
+					}
+				}
+				if !strings.HasPrefix(hello.text, "Hi! I'm the assistant of ") {
+					t.Errorf("the answer to /start: %q, want the agent's greeting (sent: %v)", hello.text, fake.sends("sendMessage"))
+				}
 			})
 
 			t.Run("another account's hook", func(t *testing.T) {

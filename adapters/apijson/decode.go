@@ -62,6 +62,21 @@ func Unmarshal(body []byte, dst any, strict bool) error {
 	return nil
 }
 
+// UnmarshalForeign reads a JSON object another service wrote and signed (a messaging app's
+// notification) into dst, leniently: unknown members are skipped and strings may hold control
+// characters (the reader cleans what it keeps), as the writer's format allows; only a body that is
+// not a JSON object, or of the wrong types, is refused.
+func UnmarshalForeign(body []byte, dst any) error {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return domain.Invalid("", "request body must be a JSON object")
+	}
+	if err := jsonv2.Unmarshal(body, dst, jsonv2.RejectUnknownMembers(false)); err != nil {
+		return jsonError(err)
+	}
+	return nil
+}
+
 // checkJSONText refuses a body whose strings hold control characters other than line breaks and
 // tabs. Those can only be written as escapes (or, for DEL and the C1 controls, as themselves),
 // so a body without any is passed at the cost of one scan; one with some is read token by token

@@ -96,7 +96,7 @@ func (n whatsappNotification) inbound(phoneNumberID string) []messaging.Inbound 
 				if m.Type == "text" {
 					in.Kind, in.Text = messaging.KindText, m.Text.Body
 				}
-				out = append(out, in)
+				out = append(out, in.Cleaned())
 			}
 		}
 	}
@@ -134,7 +134,7 @@ func (u telegramUpdate) inbound() []messaging.Inbound {
 	if m.Text != nil {
 		in.Kind, in.Text = messaging.KindText, *m.Text
 	}
-	return []messaging.Inbound{in}
+	return []messaging.Inbound{in.Cleaned()}
 }
 
 // receiptJSON is the answer to an app's webhook request: what became of its messages.
@@ -148,7 +148,7 @@ type receiptJSON struct {
 func (s *Server) whatsappWebhook(c *gin.Context) {
 	s.messagingWebhook(c, messaging.WhatsApp, headerWhatsAppSignature, func(body []byte, conn messaging.Connection) ([]messaging.Inbound, error) {
 		var n whatsappNotification
-		if err := apijson.Unmarshal(body, &n, false); err != nil {
+		if err := apijson.UnmarshalForeign(body, &n); err != nil {
 			return nil, err
 		}
 		return n.inbound(conn.PhoneNumberID), nil
@@ -158,7 +158,7 @@ func (s *Server) whatsappWebhook(c *gin.Context) {
 func (s *Server) telegramWebhook(c *gin.Context) {
 	s.messagingWebhook(c, messaging.Telegram, headerTelegramSecret, func(body []byte, _ messaging.Connection) ([]messaging.Inbound, error) {
 		var u telegramUpdate
-		if err := apijson.Unmarshal(body, &u, false); err != nil {
+		if err := apijson.UnmarshalForeign(body, &u); err != nil {
 			return nil, err
 		}
 		return u.inbound(), nil

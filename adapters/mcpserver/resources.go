@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -91,10 +92,16 @@ func (s *Server) addResources(srv *mcp.Server) {
 			}
 			return out, nil
 		}))
-	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: conversationsTo + "{id}", Name: "conversation", Title: "Conversation",
+	// {+id}: an id may hold ':' and '@' (whatsapp:<wa_id>, a caller's key), which a simple {id}
+	// would neither match nor let a client expand as they are; a percent-encoded id is decoded.
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: conversationsTo + "{+id}", Name: "conversation", Title: "Conversation",
 		MIMEType: "application/json", Description: "A conversation with all its messages, by id (from list_conversations)."},
 		s.resource(func(ctx context.Context, p accounts.Principal, uri string) (any, error) {
-			t, err := s.uc.Chat.AnyConversation(ctx, p.Account.ID, strings.TrimPrefix(uri, conversationsTo))
+			id, err := url.PathUnescape(strings.TrimPrefix(uri, conversationsTo))
+			if err != nil {
+				return nil, domain.NotFound("conversation")
+			}
+			t, err := s.uc.Chat.AnyConversation(ctx, p.Account.ID, id)
 			if err != nil {
 				return nil, err
 			}

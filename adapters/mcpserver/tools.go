@@ -50,7 +50,9 @@ type handler[In, Out any] func(ctx context.Context, p accounts.Principal, in In)
 // checked as the REST route checks its request (the key's plan, then the arguments), and an error
 // becomes a tool result with isError and the REST error's object, never a protocol error.
 func add[Schema, In, Out any](s *Server, srv *mcp.Server, t *mcp.Tool, sc scope, read argsReader[In], h handler[In, Out]) {
-	t.InputSchema, t.OutputSchema = schemaOf[Schema](), schemaOf[Out]()
+	in := schemaOf[Schema]()
+	in.Required = required[t.Name]
+	t.InputSchema, t.OutputSchema = in, schemaOf[Out]()
 	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		p, err := principal(req)
 		if err == nil && sc == webChannels {
@@ -69,6 +71,23 @@ func add[Schema, In, Out any](s *Server, srv *mcp.Server, t *mcp.Tool, sc scope,
 		}
 		return s.result(out)
 	})
+}
+
+// required names, per tool, the arguments its route cannot do without, for the input schema's
+// "required": the schemas are generated from the routes' request types, whose fields are all
+// optional to the decoder (the route names a missing one in its 400), but an MCP client and the
+// model behind it read "required" to know what a call must carry. A tool not named here needs
+// none (update_agent and update_appearance change what they are given; assistant takes message
+// or approve).
+var required = map[string][]string{
+	"search_knowledge":  {"query"},
+	"add_faq":           {"items"},
+	"replace_pages":     {"pages"},
+	"crawl_site":        {"url"},
+	"get_conversation":  {"conversation_id"},
+	"preview_reply":     {"message"},
+	"report_conversion": {"kind"},
+	"test_webhook":      {"webhook_id"},
 }
 
 // arguments are a call's arguments; none are an empty object, as an empty body is not.

@@ -179,16 +179,15 @@ func (s *Service) connection(ctx context.Context, app messaging.App, hook string
 }
 
 // Handshake answers WhatsApp's webhook verification: mode must be "subscribe" and token the
-// connection's verify token; unauthorized otherwise.
+// connection's verify token. Otherwise it is forbidden (403, as Meta's webhook documentation
+// has the endpoint answer a verify token that does not match), whichever of the hook, the mode
+// or the token was wrong.
 func (s *Service) Handshake(ctx context.Context, hook, mode, token string) error {
 	_, sec, err := s.connection(ctx, messaging.WhatsApp, hook)
-	if err != nil {
-		return err
+	if domain.ErrorCode(err) == domain.CodeUnauthorized || err == nil && (mode != "subscribe" || !messaging.SameSecret(sec.VerifyToken, token)) {
+		return domain.Errorf(domain.CodeForbidden, "the webhook verification did not match: check the callback URL and the verify token")
 	}
-	if mode != "subscribe" || !messaging.SameSecret(sec.VerifyToken, token) {
-		return refused()
-	}
-	return nil
+	return err
 }
 
 // Authenticate checks an app's webhook request to hook: for WhatsApp proof is the

@@ -251,6 +251,15 @@ var rules = []rule{
 	{re(`(?:open|go\s+to|visit|browse|abr(?:a|ir|e)|acess(?:e|ar)|visit(?:e|a|ar))\b(.*)$`), func(m []string, _ time.Time) Interpretation {
 		return Interpretation{Actions: []Action{{Type: ComputerTask, Target: rest(m)}}}
 	}},
+	// What needs the user's computer or a website (spec 3.1 unavailable), as a command no rule
+	// above took: anything done on "my computer" (laptop, PC, Mac; computador, ordenador), a form to
+	// fill in, a site to sign in to.
+	{re(`(.*\b(?:on|in|from)\s+(?:my|the)\s+(?:computer|laptop|desktop|pc|mac)\b.*|` +
+		`.*\b(?:no|do|n[oa]|en|de)\s+(?:meu|minha|mi|el)\s+(?:computador|port[áa]til|ordenador|computadora|pc)\b.*|` +
+		`(?:fill\s+(?:in|out)|preench(?:a|er)|rellen(?:a|ar))\b.*|` +
+		`(?:log\s*in|sign\s+in|entr(?:e|ar)\s+n[oa]|inicia\s+sesi[óo]n)\b.*)$`), func(m []string, _ time.Time) Interpretation {
+		return Interpretation{Actions: []Action{{Type: ComputerTask, Target: strings.TrimSpace(m[1])}}}
+	}},
 }
 
 // topics are the words of a question about the owner's records.

@@ -115,6 +115,35 @@ type Inbound struct {
 	Text string
 }
 
+// Cleaned returns m with its text and name as the service keeps them: the app's own notification
+// may carry control characters a customer typed or pasted (JSON escapes, signed by the app), which
+// are dropped rather than the notification refused. See CleanText.
+func (m Inbound) Cleaned() Inbound {
+	m.Text, m.Name = CleanText(m.Text), CleanText(m.Name)
+	return m
+}
+
+// CleanText returns s without control characters: a carriage return (alone or before a line
+// feed) becomes a line feed; line feeds and tabs stay; the other C0 controls, DEL and the C1
+// controls are dropped, and so are bytes that are not UTF-8.
+func CleanText(s string) string {
+	if !strings.ContainsFunc(s, dropped) {
+		return s
+	}
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	return strings.Map(func(r rune) rune {
+		if dropped(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
+}
+
+// dropped reports whether CleanText drops r (a carriage return it first turns into a line feed).
+func dropped(r rune) bool {
+	return r == utf8.RuneError || r < ' ' && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f
+}
+
 // Answerable reports whether the agent answers m: a text message from a valid address, with an
 // id, in valid UTF-8 without NUL.
 func (m Inbound) Answerable() bool {

@@ -179,3 +179,24 @@ func TestSendErrorRetryable(t *testing.T) {
 		}
 	}
 }
+
+func TestCleanText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Do you have bread?", "Do you have bread?"},
+		{"Olá, tudo bem? 🍞", "Olá, tudo bem? 🍞"},
+		{"line one\nline two\ttab", "line one\nline two\ttab"},
+		{"Windows\r\nbreak\rold Mac", "Windows\nbreak\nold Mac"},
+		{"bell\a, nul\x00, esc\x1b[1m, del\x7f, c1\u0085", "bell, nul, esc[1m, del, c1"},
+		{"bad \xff utf-8", "bad  utf-8"},
+		{"\x00\x01", ""},
+	}
+	for _, tt := range tests {
+		if got := CleanText(tt.in); got != tt.want {
+			t.Errorf("CleanText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	m := Inbound{ID: "wamid.1", From: "351910000001", Name: "Ana\x1b", Kind: KindText, Text: "hi\x00 there"}.Cleaned()
+	if m.Name != "Ana" || m.Text != "hi there" || !m.Answerable() {
+		t.Errorf("Cleaned() = %+v, want the name and text without controls, answerable", m)
+	}
+}

@@ -492,6 +492,17 @@ const (
 	filler // courtesy words that only go with the others
 )
 
+// startCommand tells Telegram's start command, which its Start button sends to open every chat
+// with a bot: "/start", or "/start@<bot>", with at most one word after it (a deep link's payload).
+func startCommand(message string) bool {
+	f := strings.Fields(message)
+	if len(f) == 0 || len(f) > 2 {
+		return false
+	}
+	cmd, _, _ := strings.Cut(strings.ToLower(f[0]), "@")
+	return cmd == "/start"
+}
+
 // smallTalkWords bounds the words of a message read as small talk.
 const smallTalkWords = 12
 
@@ -499,6 +510,9 @@ const smallTalkWords = 12
 // languages), courtesy words and the agent's or business's name. A goodbye wins over thanks,
 // thanks over a greeting ("thanks, bye" is a goodbye); any other word makes it a question.
 func smallTalk(message string, p profile.Profile) talk {
+	if startCommand(message) {
+		return hello
+	}
 	words := strings.Fields(knowledge.NormalizeQuestion(message))
 	if len(words) == 0 || len(words) > smallTalkWords {
 		return question

@@ -238,6 +238,11 @@ func TestSmallTalk(t *testing.T) {
 		{"ok", question},
 		{"", question},
 		{"👍", question},
+		{"/start", hello}, // Telegram's Start button opens every chat with a bot
+		{"/start ref-42", hello},
+		{"/START@LuBakeryBot", hello},
+		{"/start do you deliver to Gaia?", question},
+		{"/stop", question},
 		{strings.Repeat("thanks ", smallTalkWords+1), question},
 	}
 	for _, tt := range tests {
