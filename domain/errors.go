@@ -14,8 +14,7 @@ type Code string
 
 // The codes of the interface specification, part 7, plus CodeServiceUnavailable for a dependency
 // that cannot be reached right now (the database), CodeOriginNotAllowed for a page the widget's
-// allowed domains leave out, CodeForbidden for a messaging app's webhook verification that does
-// not match (Meta answers those 403), and CodeInternal for failures that are ours.
+// allowed domains leave out, and CodeInternal for failures that are ours.
 const (
 	CodeInvalidRequest          Code = "invalid_request"
 	CodeInputTooLarge           Code = "input_too_large"
@@ -34,7 +33,6 @@ const (
 	CodeModelUnavailable        Code = "model_unavailable"
 	CodeServiceUnavailable      Code = "service_unavailable"
 	CodeOriginNotAllowed        Code = "origin_not_allowed"
-	CodeForbidden               Code = "forbidden"
 	CodeInternal                Code = "internal_error"
 )
 

@@ -21,7 +21,6 @@ var statusOf = map[domain.Code]int{
 	domain.CodeInteractionLimitReached: http.StatusPaymentRequired,
 	domain.CodeAccountInactive:         http.StatusForbidden,
 	domain.CodeOriginNotAllowed:        http.StatusForbidden,
-	domain.CodeForbidden:               http.StatusForbidden,
 	domain.CodeNotFound:                http.StatusNotFound,
 	domain.CodeApprovalNotFound:        http.StatusNotFound,
 	domain.CodeAgentNotConfigured:      http.StatusConflict,

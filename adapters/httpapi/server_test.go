@@ -188,7 +188,6 @@ func TestErrorMapping(t *testing.T) {
 		{domain.Errorf(domain.CodePlanRequired, "upgrade"), 402, domain.CodePlanRequired, "", "", true, ""},
 		{ledger.LimitReached(), 402, domain.CodeInteractionLimitReached, "", "insufficient_quota", true, ""},
 		{domain.Errorf(domain.CodeAccountInactive, "off"), 403, domain.CodeAccountInactive, "", "", false, ""},
-		{domain.Errorf(domain.CodeForbidden, "no match"), 403, domain.CodeForbidden, "", "", false, ""},
 		{domain.NotFound("conversation"), 404, domain.CodeNotFound, "", "", false, ""},
 		{domain.Errorf(domain.CodeApprovalNotFound, "gone"), 404, domain.CodeApprovalNotFound, "", "", false, ""},
 		{domain.Errorf(domain.CodeAgentNotConfigured, "set up"), 409, domain.CodeAgentNotConfigured, "", "", false, ""},

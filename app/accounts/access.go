@@ -379,13 +379,12 @@ func (a *Access) Limit(ctx context.Context, plan, subject string, l ratelimit.Li
 // the answer becomes 429 rate_limited with the wait. A refusal decided before any read (no
 // credential sent, or one of no credential's form: domain.ErrUnread) costs nothing and is
 // answered 401 at once, uncounted, as the spec has it (part 5 rule 2). Any other error
-// (403 account_inactive, an outage) is returned as it is, uncounted; a messaging app's webhook
-// verification that does not match (403 forbidden) is counted as a failed authentication. Only failures are counted,
+// (403 account_inactive, an outage) is returned as it is, uncounted. Only failures are counted,
 // so a valid credential from the same address is never refused, nor made to wait on the limiter.
 // When the limiter cannot count, the failure is answered with its 401: the throttle only slows
 // failing callers down, so it never turns a refusal into a 500.
 func (a *Access) Refused(ctx context.Context, address string, err error) error {
-	if code := domain.ErrorCode(err); code != domain.CodeUnauthorized && code != domain.CodeForbidden || errors.Is(err, domain.ErrUnread) {
+	if domain.ErrorCode(err) != domain.CodeUnauthorized || errors.Is(err, domain.ErrUnread) {
 		return err
 	}
 	l := ratelimit.AuthFailures

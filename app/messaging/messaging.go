@@ -179,15 +179,16 @@ func (s *Service) connection(ctx context.Context, app messaging.App, hook string
 }
 
 // Handshake answers WhatsApp's webhook verification: mode must be "subscribe" and token the
-// connection's verify token. Otherwise it is forbidden (403, as Meta's webhook documentation
-// has the endpoint answer a verify token that does not match), whichever of the hook, the mode
-// or the token was wrong.
+// connection's verify token; unauthorized otherwise.
 func (s *Service) Handshake(ctx context.Context, hook, mode, token string) error {
 	_, sec, err := s.connection(ctx, messaging.WhatsApp, hook)
-	if domain.ErrorCode(err) == domain.CodeUnauthorized || err == nil && (mode != "subscribe" || !messaging.SameSecret(sec.VerifyToken, token)) {
-		return domain.Errorf(domain.CodeForbidden, "the webhook verification did not match: check the callback URL and the verify token")
+	if err != nil {
+		return err
 	}
-	return err
+	if mode != "subscribe" || !messaging.SameSecret(sec.VerifyToken, token) {
+		return refused()
+	}
+	return nil
 }
 
 // Authenticate checks an app's webhook request to hook: for WhatsApp proof is the
