@@ -54,7 +54,7 @@ func (b FAQIn) Input() []appknowledge.FAQInput {
 // CrawlIn is the body of POST /v1/knowledge/crawl (the crawl_site tool's arguments).
 type CrawlIn struct {
 	URL      string `json:"url,omitempty" jsonschema:"the site's address (http or https)"`
-	MaxPages *int   `json:"max_pages,omitempty" jsonschema:"the most pages to read"`
+	MaxPages *int   `json:"max_pages,omitempty" jsonschema:"the most pages to read, 1 to 30 (default 30)"`
 }
 
 // Request is the crawl b asks for, checked.
