@@ -32,12 +32,14 @@ func TestConsoleAgentBrowser(t *testing.T) {
 	wantJS(t, ctx, "the Agent page, marked in the menu", `location.pathname === "/app/agent" && document.querySelector('nav a[aria-current=page]').getAttribute("href") === "/app/agent"`)
 	wantJS(t, ctx, "a label for every field", `[...document.querySelectorAll("main input:not([type=hidden]), main textarea")].every(e => document.querySelector('label[for="' + e.id + '"]'))`)
 
-	// A refused value: the form again, the field marked and focused, what was typed kept.
+	// A refused value: the form again, the field marked and focused, what was typed kept. The
+	// browser applies autofocus in a rendering step after the page has loaded, so the focus is
+	// waited for, not read once.
 	submit(t, ctx, "save a language that is not one",
 		chromedp.SendKeys(chromedp.CSS("#business_name"), "Padaria Lu"),
 		chromedp.SetValue(chromedp.CSS("#languages"), "en, english!"),
 		chromedp.Click(chromedp.CSS(`#profile-form button[type=submit]`)))
-	wantJS(t, ctx, "the language marked", `document.activeElement.id === "languages" && document.querySelector("#languages").getAttribute("aria-invalid") === "true"`+
+	waitJS(t, ctx, "the language marked", `document.activeElement.id === "languages" && document.querySelector("#languages").getAttribute("aria-invalid") === "true"`+
 		` && document.querySelector("#profile-languages-error").textContent.includes("english!") && document.querySelector("#business_name").value === "Padaria Lu"`)
 	consoleShot(t, ctx, "agent-error")
 	submit(t, ctx, "name the business and save",

@@ -92,7 +92,7 @@ func TestConsoleBrowser(t *testing.T) {
 	waitJS(t, ctx, "the warning", `!!document.querySelector("#swa-warning [role=alert]")`)
 	// Focus on its confirmation, which reads the warning: a keyboard user is there, not at the
 	// page's top, and a screen reader says what it is about.
-	wantJS(t, ctx, "the confirmation focused, described by the warning", `document.activeElement === document.querySelector("#swa-warning input[name=confirm]") &&
+	waitJS(t, ctx, "the confirmation focused, described by the warning", `document.activeElement === document.querySelector("#swa-warning input[name=confirm]") &&
 		document.getElementById(document.activeElement.getAttribute("aria-describedby")).textContent.includes("without waiting for your approval")`)
 	consoleShot(t, ctx, "keys-warning")
 	if swaOf(t, s, a.id, keyID) {
