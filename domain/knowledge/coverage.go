@@ -308,12 +308,22 @@ func allDigits(w string) bool {
 	return true
 }
 
-// weekdayNames are the names of the days of the week (folded; en, pt, es), singular and plural.
+// weekdays are the names of the days of the week by language (folded; "sabado" and "domingo"
+// are Portuguese and Spanish alike).
+var weekdays = map[string]string{
+	"en": "monday tuesday wednesday thursday friday saturday sunday",
+	"pt": "segunda terca quarta quinta sexta sabado domingo",
+	"es": "lunes martes miercoles jueves viernes sabado domingo",
+}
+
+// weekdayNames are the names of the days of the week (weekdays, any language), singular and
+// plural.
 var weekdayNames = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`monday tuesday wednesday thursday friday saturday sunday
-segunda terca quarta quinta sexta sabado domingo lunes martes miercoles jueves viernes`) {
-		m[w], m[w+"s"] = true, true
+	for _, days := range weekdays {
+		for _, w := range strings.Fields(days) {
+			m[w], m[w+"s"] = true, true
+		}
 	}
 	return m
 }()

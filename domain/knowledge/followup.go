@@ -611,13 +611,14 @@ var langBits = map[string]langSet{language.English: langEN, language.Portuguese:
 var openerLangs = map[string]langSet{"and": langEN, "what": langEN, "how": langEN, "same": langEN,
 	"e": langPT, "y": langES, "que": langPT | langES}
 
-// dayLangs are the languages of the words naming a day (followDays), folded, singular and plural.
+// dayLangs are the languages of the words naming a day (the days of the week, weekdays, and the
+// other words followDays holds), folded, singular and plural.
 var dayLangs = func() map[string]langSet {
 	m := map[string]langSet{}
 	for l, words := range map[langSet]string{
-		langEN: "monday tuesday wednesday thursday friday saturday sunday weekday weekend holiday today tomorrow tonight",
-		langPT: "segunda terca quarta quinta sexta sabado domingo feriado hoje amanha",
-		langES: "lunes martes miercoles jueves viernes sabado domingo festivo finde hoy manana",
+		langEN: weekdays["en"] + " weekday weekend holiday today tomorrow tonight",
+		langPT: weekdays["pt"] + " feriado hoje amanha",
+		langES: weekdays["es"] + " festivo finde hoy manana",
 	} {
 		for _, w := range strings.Fields(words) {
 			m[w] |= l
