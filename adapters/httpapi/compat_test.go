@@ -233,7 +233,7 @@ func TestModelEndpointErrors(t *testing.T) {
 		{"built-in tool", "/v1/responses", `{"model":"svc","input":"hi","tools":[{"type":"web_search"}]}`, true, 400, domain.CodeInvalidRequest, "tools"},
 		{"33,000 characters of input", "/v1/responses", `{"model":"svc","input":"` + long + `"}`, true, 400, domain.CodeInputTooLarge, "input"},
 		{"33,000 characters of instructions", "/v1/responses", `{"model":"svc","instructions":"` + long + `","input":"hi"}`, true, 400, domain.CodeInputTooLarge, "instructions"},
-		{"257 embedding texts", "/v1/embeddings", `{"model":"x","input":[` + strings.Join(texts, ",") + `]}`, true, 400, domain.CodeInputTooLarge, "input"},
+		{"257 embedding texts", "/v1/embeddings", `{"model":"x","input":[` + strings.Join(texts, ",") + `]}`, true, 400, domain.CodeInvalidRequest, "input"}, // a count: input_too_large is characters (spec 7)
 		{"32,001 embedding characters", "/v1/embeddings", `{"input":["` + long[:32001] + `"]}`, true, 400, domain.CodeInputTooLarge, "input"},
 		{"encoding_format", "/v1/embeddings", `{"input":"a","encoding_format":"int8"}`, true, 400, domain.CodeInvalidRequest, "encoding_format"},
 		{"label too long", "/v1/embeddings", `{"input":"a"}`, true, 400, domain.CodeInvalidRequest, "X-Svc-Execution-Id"},
