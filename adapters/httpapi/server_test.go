@@ -592,3 +592,46 @@ func TestPublicDescriptionCORS(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIIdempotentRoutes: an operation whose answers may be replays (Idempotent-Replayed,
+// Idempotency-Key headers) documents the Idempotency-Key request header, and the other way round,
+// so that a client generated from the description can send the key wherever it is read.
+func TestOpenAPIIdempotentRoutes(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Ref string `json:"$ref"`
+			} `json:"parameters"`
+			Responses map[string]struct {
+				Headers map[string]json.RawMessage `json:"headers"`
+			} `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(openAPISpec, &doc); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			takes := false
+			for _, p := range op.Parameters {
+				takes = takes || p.Ref == "#/components/parameters/IdempotencyKey"
+			}
+			replays, echoes := false, false
+			for _, r := range op.Responses {
+				_, rp := r.Headers[headerIdempotentReplayed]
+				_, ek := r.Headers[headerIdempotencyKey]
+				replays, echoes = replays || rp, echoes || ek
+			}
+			if takes != replays || takes != echoes {
+				t.Errorf("%s %s: takes Idempotency-Key %v, answers Idempotent-Replayed %v, Idempotency-Key %v: want all or none", strings.ToUpper(method), path, takes, replays, echoes)
+			}
+			if takes {
+				n++
+			}
+		}
+	}
+	if n != 10 {
+		t.Errorf("%d operations take Idempotency-Key, want the 10 POST routes README lists", n)
+	}
+}
