@@ -234,6 +234,7 @@ func TestProduction(t *testing.T) {
 
 	t.Run("openapi", func(t *testing.T) {
 		checkOpenAPI(t, api)
+		checkDescriptionCORS(t, api)
 	})
 
 	t.Run("outbox ping through the worker", func(t *testing.T) {
@@ -299,6 +300,7 @@ func TestEmbedded(t *testing.T) {
 	if r := call(t, "GET", api.URL()+"/v1"); r.status != http.StatusOK || r.body.str("version") != apiVersion {
 		t.Errorf("GET /v1: %s", r)
 	}
+	checkDescriptionCORS(t, api)
 	wantError(t, call(t, "GET", api.URL()+"/v1/account", bearer("svc_live_"+randomHex(t, 32))...), http.StatusUnauthorized, "unauthorized")
 	checkOperations(t, api)
 
@@ -565,6 +567,26 @@ func checkOpenAPI(t *testing.T, api *proc) {
 		if _, ok := ops["get"]; !ok {
 			t.Errorf("paths[%q] has no get operation", p)
 		}
+	}
+}
+
+// checkDescriptionCORS: GET /v1 and GET /v1/openapi.json need no credential, so a page on another
+// origin (an API explorer) may read them: their answers, and their preflights, allow any origin.
+// A route of an API key stays closed to browsers.
+func checkDescriptionCORS(t *testing.T, api *proc) {
+	t.Helper()
+	origin := []string{"Origin", "https://explorer.example"}
+	for _, path := range []string{"/v1", "/v1/openapi.json"} {
+		if r := call(t, "GET", api.URL()+path, origin...); r.status != http.StatusOK || r.header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("GET %s from another origin: %d, Access-Control-Allow-Origin %q, want 200 and *", path, r.status, r.header.Get("Access-Control-Allow-Origin"))
+		}
+		pre := call(t, "OPTIONS", api.URL()+path, append(origin, "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "x-request-id")...)
+		if pre.status != http.StatusNoContent || pre.header.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(pre.header.Get("Access-Control-Allow-Methods"), "GET") {
+			t.Errorf("OPTIONS %s: %d %v, want 204 allowing GET from any origin", path, pre.status, pre.header)
+		}
+	}
+	if r := call(t, "OPTIONS", api.URL()+"/v1/account", append(origin, "Access-Control-Request-Method", "GET")...); r.status != http.StatusNotFound || r.header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("OPTIONS /v1/account: %d, Access-Control-Allow-Origin %q, want 404 without it", r.status, r.header.Get("Access-Control-Allow-Origin"))
 	}
 }
 

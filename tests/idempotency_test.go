@@ -15,7 +15,8 @@ import (
 // TestIdempotencyKey: the Idempotency-Key header of the REST API's POST routes, on both stacks. A
 // conversion retried with the same key is recorded once and counted once in GET /v1/conversions;
 // a chat message retried is replied and charged once (GET /v1/account) and the retry gets the
-// same reply and conversation id, with Idempotent-Replayed: true; the same key with another body
+// same reply and conversation id, with Idempotent-Replayed: true (both answers carry the key back
+// in Idempotency-Key); the same key with another body
 // or route is 400 naming the header; requests sent at once with one key answer alike with one
 // effect; a client session's keys are its own; without the header nothing changes.
 func TestIdempotencyKey(t *testing.T) {
@@ -64,6 +65,10 @@ func TestIdempotencyKey(t *testing.T) {
 				}
 				if !bytes.Equal(first.raw, again.raw) {
 					t.Errorf("the retry answered %s, want the first answer %s", again.raw, first.raw)
+				}
+				// Both answers send the key back, as Stripe's do.
+				if f, a := first.header.Get("Idempotency-Key"), again.header.Get("Idempotency-Key"); f != "conv-order-1" || a != "conv-order-1" {
+					t.Errorf("Idempotency-Key %q on the first answer, %q on the replay: want conv-order-1 on both", f, a)
 				}
 				if ct := again.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 					t.Errorf("the replay's Content-Type %q, want application/json", ct)

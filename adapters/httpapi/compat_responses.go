@@ -155,6 +155,9 @@ func inputOf(raw json.RawMessage) ([]model.Message, error) {
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, domain.Invalid("input", "input must be a text or a list of items")
 	}
+	if len(items) == 0 {
+		return nil, domain.Invalid("input", "input must hold at least one item")
+	}
 	var msgs []model.Message
 	for i, it := range items {
 		at := fmt.Sprintf("input[%d]", i)

@@ -231,9 +231,10 @@ func TestModelEndpointErrors(t *testing.T) {
 		{"upstream content filter", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"bad"}]}`, true, 400, domain.CodeContentPolicy, ""},
 		{"previous_response_id", "/v1/responses", `{"model":"svc","input":"hi","previous_response_id":"resp_1"}`, true, 400, domain.CodeInvalidRequest, "previous_response_id"},
 		{"built-in tool", "/v1/responses", `{"model":"svc","input":"hi","tools":[{"type":"web_search"}]}`, true, 400, domain.CodeInvalidRequest, "tools"},
+		{"an empty input list", "/v1/responses", `{"model":"svc","input":[]}`, true, 400, domain.CodeInvalidRequest, "input"},
 		{"33,000 characters of input", "/v1/responses", `{"model":"svc","input":"` + long + `"}`, true, 400, domain.CodeInputTooLarge, "input"},
 		{"33,000 characters of instructions", "/v1/responses", `{"model":"svc","instructions":"` + long + `","input":"hi"}`, true, 400, domain.CodeInputTooLarge, "instructions"},
-		{"257 embedding texts", "/v1/embeddings", `{"model":"x","input":[` + strings.Join(texts, ",") + `]}`, true, 400, domain.CodeInputTooLarge, "input"},
+		{"257 embedding texts", "/v1/embeddings", `{"model":"x","input":[` + strings.Join(texts, ",") + `]}`, true, 400, domain.CodeInvalidRequest, "input"}, // a count: input_too_large is characters (spec 7)
 		{"32,001 embedding characters", "/v1/embeddings", `{"input":["` + long[:32001] + `"]}`, true, 400, domain.CodeInputTooLarge, "input"},
 		{"encoding_format", "/v1/embeddings", `{"input":"a","encoding_format":"int8"}`, true, 400, domain.CodeInvalidRequest, "encoding_format"},
 		{"label too long", "/v1/embeddings", `{"input":"a"}`, true, 400, domain.CodeInvalidRequest, "X-Svc-Execution-Id"},
@@ -258,6 +259,9 @@ func TestModelEndpointErrors(t *testing.T) {
 			e := envelope(t, rec)
 			if e.Code != tt.code || e.Param != tt.param {
 				t.Fatalf("envelope %+v", e)
+			}
+			if tt.name == "an empty input list" && !strings.HasPrefix(e.Message, "input ") {
+				t.Fatalf("message %q, want one about input (a Responses request has no messages)", e.Message)
 			}
 			if tt.code == domain.CodeModelUnavailable && !strings.Contains(e.Message, "SVC_MODEL_BASE_URL") {
 				t.Fatalf("message %q", e.Message)

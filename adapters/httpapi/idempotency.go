@@ -15,7 +15,9 @@ import (
 // The Idempotency-Key header of the POST routes of API keys and client session tokens (Stripe's
 // idempotent requests, app/idempotent): the first request with a key runs and its answer is kept
 // a day; the same request again gets that answer, with Idempotent-Replayed: true, and runs
-// nothing. A request without the header costs one header lookup and nothing else.
+// nothing. Every answer to a request with a well-formed key, run or replayed, carries the key back
+// in Idempotency-Key, as Stripe's do. A request without the header costs one header lookup and
+// nothing else.
 
 const (
 	headerIdempotencyKey     = "Idempotency-Key"
@@ -76,6 +78,9 @@ func (s *Server) idempotent(c *gin.Context) {
 	if len(values) != 1 {
 		s.fail(c, domain.Invalid(idempotency.Field, "send one %s header", idempotency.Field))
 		return
+	}
+	if idempotency.ValidateKey(values[0]) == nil {
+		c.Header(headerIdempotencyKey, values[0])
 	}
 	var b idemBody
 	if v, kept := c.Get(ctxIdemBody); kept {

@@ -135,6 +135,9 @@ func TestIdempotentKeepsOrReleases(t *testing.T) {
 			if want := max(tt.status, http.StatusInternalServerError*btoi(tt.panics)); w.Code != want {
 				t.Errorf("status %d, want %d", w.Code, want)
 			}
+			if got := w.Header().Get(headerIdempotencyKey); got != "k1" || w.Header().Get(headerIdempotentReplayed) != "" {
+				t.Errorf("Idempotency-Key %q, Idempotent-Replayed %q on the first answer: want the key sent back (as Stripe's), not replayed", got, w.Header().Get(headerIdempotentReplayed))
+			}
 		})
 	}
 }
@@ -146,8 +149,8 @@ func btoi(b bool) int {
 	return 0
 }
 
-// TestIdempotentReplays: a kept answer is written back with Idempotent-Replayed, and the handler
-// does not run.
+// TestIdempotentReplays: a kept answer is written back with Idempotent-Replayed and the key sent
+// (Idempotency-Key, as Stripe's), and the handler does not run.
 func TestIdempotentReplays(t *testing.T) {
 	st := mock.NewMockIdempotency(gomock.NewController(t))
 	v, _ := vault.New(bytes.Repeat([]byte{3}, 32))
@@ -158,8 +161,8 @@ func TestIdempotentReplays(t *testing.T) {
 	r := idemEngine(t, st, func(c *gin.Context) { t.Error("the handler ran on a replay") })
 	w := idemDo(r, "k1", `{"a":1}`)
 	if w.Code != http.StatusCreated || w.Body.String() != `{"id":"t1"}` || w.Header().Get(headerIdempotentReplayed) != "true" ||
-		w.Header().Get("Content-Type") != "application/json; charset=utf-8" {
-		t.Fatalf("replay: %d %s %v", w.Code, w.Body, w.Header())
+		w.Header().Get("Content-Type") != "application/json; charset=utf-8" || w.Header().Get(headerIdempotencyKey) != "k1" {
+		t.Fatalf("replay: %d %s %v, want the kept answer with Idempotent-Replayed and the key sent back", w.Code, w.Body, w.Header())
 	}
 }
 
@@ -170,8 +173,8 @@ func TestIdempotentInvalidKey(t *testing.T) {
 	r := idemEngine(t, st, func(c *gin.Context) { t.Error("the handler ran with an invalid key") })
 	for _, key := range []string{strings.Repeat("x", 256), "é"} {
 		w := idemDo(r, key, `{}`)
-		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"param":"Idempotency-Key"`) {
-			t.Errorf("key %q: %d %s", key, w.Code, w.Body)
+		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"param":"Idempotency-Key"`) || w.Header().Get(headerIdempotencyKey) != "" {
+			t.Errorf("key %q: %d %s %v, want 400 naming it, not sent back", key, w.Code, w.Body, w.Header())
 		}
 	}
 	req := httptest.NewRequest(http.MethodPost, "/v1/things/t1", strings.NewReader(`{}`))

@@ -133,23 +133,31 @@ func (s *Server) limitBody(c *gin.Context) {
 	c.Next()
 }
 
-// cors opens the client routes to apps on any origin, and the public widget endpoints to the
-// pages the widget's allowed domains let in (widgetPreflight, openWidget); no other route answers
-// cross-origin.
+// cors opens the client routes to apps on any origin, the API's public description (GET /v1 and
+// GET /v1/openapi.json: no credential, so an API explorer on any page may read it) likewise, and
+// the public widget endpoints to the pages the widget's allowed domains let in (widgetPreflight,
+// openWidget); no other route answers cross-origin.
 func (s *Server) cors(c *gin.Context) {
-	if c.Request.Method == http.MethodOptions && strings.HasPrefix(c.Request.URL.Path, widgetAPIPrefix) {
+	path := c.Request.URL.Path
+	if c.Request.Method == http.MethodOptions && strings.HasPrefix(path, widgetAPIPrefix) {
 		s.widgetPreflight(c)
 		return
 	}
-	if !strings.HasPrefix(c.Request.URL.Path, "/v1/client/") {
+	h := c.Writer.Header()
+	switch {
+	case strings.HasPrefix(path, "/v1/client/"):
+		h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id, Idempotency-Key")
+		h.Set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotent-Replayed, Idempotency-Key")
+	case path == "/v1" || path == "/v1/openapi.json":
+		h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Content-Type, X-Request-Id")
+		h.Set("Access-Control-Expose-Headers", "X-Request-Id")
+	default:
 		c.Next()
 		return
 	}
-	h := c.Writer.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id, Idempotency-Key")
-	h.Set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotent-Replayed")
 	h.Set("Access-Control-Max-Age", "600")
 	if c.Request.Method == http.MethodOptions {
 		c.AbortWithStatus(http.StatusNoContent)

@@ -557,3 +557,81 @@ func TestSessionBodyIsOptional(t *testing.T) {
 		})
 	}
 }
+
+// TestPublicDescriptionCORS: GET /v1 and GET /v1/openapi.json need no credential, so a page on
+// any origin (an API explorer) may read them: a simple GET gets Access-Control-Allow-Origin: *,
+// and a preflight 204 with it. The routes of an API key stay closed to browsers.
+func TestPublicDescriptionCORS(t *testing.T) {
+	s, _ := newTestServer(t)
+	for _, path := range []string{"/v1", "/v1/openapi.json"} {
+		for _, method := range []string{http.MethodGet, http.MethodHead} {
+			req := httptest.NewRequest(method, path, nil)
+			req.Header.Set("Origin", "https://explorer.example")
+			rec := httptest.NewRecorder()
+			AnswerHead(s.Handler()).ServeHTTP(rec, req) // HEAD as svc-api answers it
+			if rec.Code != http.StatusOK || rec.Header().Get("Access-Control-Allow-Origin") != "*" ||
+				rec.Header().Get("Access-Control-Allow-Credentials") != "" {
+				t.Errorf("%s %s: %d, Access-Control-Allow-Origin %q, want 200 and *", method, path, rec.Code, rec.Header().Get("Access-Control-Allow-Origin"))
+			}
+			if exposed := rec.Header().Get("Access-Control-Expose-Headers"); !strings.Contains(exposed, "X-Request-Id") {
+				t.Errorf("%s %s: Access-Control-Expose-Headers %q lacks X-Request-Id", method, path, exposed)
+			}
+		}
+		pre := do(s, http.MethodOptions, path, map[string]string{"Origin": "https://explorer.example",
+			"Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-request-id"}, "")
+		if pre.Code != http.StatusNoContent || pre.Header().Get("Access-Control-Allow-Origin") != "*" ||
+			!strings.Contains(pre.Header().Get("Access-Control-Allow-Methods"), "GET") ||
+			!strings.Contains(strings.ToLower(pre.Header().Get("Access-Control-Allow-Headers")), "x-request-id") {
+			t.Errorf("OPTIONS %s: %d %v, want 204 allowing GET from any origin", path, pre.Code, pre.Header())
+		}
+	}
+	for _, path := range []string{"/v1/account", "/v1/", "/v1/openapi.json/"} {
+		rec := do(s, http.MethodOptions, path, map[string]string{"Origin": "https://explorer.example", "Access-Control-Request-Method": "GET"}, "")
+		if rec.Code != http.StatusNotFound || rec.Header().Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("OPTIONS %s: %d, Access-Control-Allow-Origin %q, want 404 without it", path, rec.Code, rec.Header().Get("Access-Control-Allow-Origin"))
+		}
+	}
+}
+
+// TestOpenAPIIdempotentRoutes: an operation whose answers may be replays (Idempotent-Replayed,
+// Idempotency-Key headers) documents the Idempotency-Key request header, and the other way round,
+// so that a client generated from the description can send the key wherever it is read.
+func TestOpenAPIIdempotentRoutes(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Ref string `json:"$ref"`
+			} `json:"parameters"`
+			Responses map[string]struct {
+				Headers map[string]json.RawMessage `json:"headers"`
+			} `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(openAPISpec, &doc); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			takes := false
+			for _, p := range op.Parameters {
+				takes = takes || p.Ref == "#/components/parameters/IdempotencyKey"
+			}
+			replays, echoes := false, false
+			for _, r := range op.Responses {
+				_, rp := r.Headers[headerIdempotentReplayed]
+				_, ek := r.Headers[headerIdempotencyKey]
+				replays, echoes = replays || rp, echoes || ek
+			}
+			if takes != replays || takes != echoes {
+				t.Errorf("%s %s: takes Idempotency-Key %v, answers Idempotent-Replayed %v, Idempotency-Key %v: want all or none", strings.ToUpper(method), path, takes, replays, echoes)
+			}
+			if takes {
+				n++
+			}
+		}
+	}
+	if n != 10 {
+		t.Errorf("%d operations take Idempotency-Key, want the 10 POST routes README lists", n)
+	}
+}

@@ -640,8 +640,8 @@ func TestEmbed(t *testing.T) {
 		code  domain.Code
 		param string
 	}{
-		{"257 texts", Embed{Texts: tooMany}, domain.CodeInputTooLarge, "input"},
-		{"257 token lists", Embed{Tokens: make([][]int, 257)}, domain.CodeInputTooLarge, "input"},
+		{"257 texts", Embed{Texts: tooMany}, domain.CodeInvalidRequest, "input"}, // a count, not characters of text (spec part 7)
+		{"257 token lists", Embed{Tokens: make([][]int, 257)}, domain.CodeInvalidRequest, "input"},
 		{"32,001 characters", Embed{Texts: []string{strings.Repeat("x", 16001), strings.Repeat("y", 16000)}}, domain.CodeInputTooLarge, "input"},
 		{"no input", Embed{}, domain.CodeInvalidRequest, "input"},
 		{"an empty text", Embed{Texts: []string{"a", ""}}, domain.CodeInvalidRequest, "input"},

@@ -95,9 +95,11 @@ func (s *Service) embed(ctx context.Context, texts []string, dimensions int) ([]
 	return vecs, nil
 }
 
+// tooManyTexts is 400 invalid_request: the spec's input_too_large is more than 32,000 characters
+// of text (part 7), which a count of texts is not (as 5 images are invalid_request, and as OpenAI
+// answers too many inputs with an invalid_request_error).
 func tooManyTexts(n int) error {
-	return &domain.Error{Code: domain.CodeInputTooLarge, Field: "input",
-		Message: fmt.Sprintf("at most %d texts per request; this one has %d", MaxEmbeddingTexts, n)}
+	return domain.Invalid("input", "at most %d texts per request; this one has %d", MaxEmbeddingTexts, n)
 }
 
 func tooManyChars(n int) error {
