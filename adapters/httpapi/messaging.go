@@ -21,8 +21,8 @@ import (
 // proof: WhatsApp's X-Hub-Signature-256 (HMAC-SHA256 of the raw body under the app secret),
 // Telegram's X-Telegram-Bot-Api-Secret-Token. A request without it is 401 and stores nothing.
 // Each text message (or a reply button or list row tapped, read as its title) goes to the agent
-// of every channel; the answer to the app is at once, and
-// the reply reaches the contact from the worker.
+// of every channel; the answer to the app is at once, and the reply reaches the contact from the
+// worker.
 
 // Header names of the apps' proofs.
 const (
