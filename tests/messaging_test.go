@@ -282,6 +282,48 @@ func TestMessaging(t *testing.T) {
 				if !strings.HasPrefix(hello.text, "Hi! I'm the assistant of ") {
 					t.Errorf("the answer to /start: %q, want the agent's greeting (sent: %v)", hello.text, fake.sends("sendMessage"))
 				}
+
+				// One update delivered many times at once (Telegram redelivers an update it thinks
+				// unanswered; a proxy may repeat it): answered once, whichever delivery wins, the
+				// others acknowledged as duplicates, charged once. The first message of a new chat,
+				// so the deliveries also race to open its conversation.
+				const racer = "777000222"
+				usage, sends := accountUsage(t, api, a.key), len(fake.sends("sendMessage"))
+				race := tgText(9003, racer, "Ivo", gfQuestion)
+				const deliveries = 8
+				statuses := make([]response, deliveries)
+				var wg sync.WaitGroup
+				for i := range deliveries {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						statuses[i] = callRaw(t, "POST", tgHook, race, "Content-Type", "application/json", "X-Telegram-Bot-Api-Secret-Token", secret)
+					}()
+				}
+				wg.Wait()
+				accepted, duplicates := 0.0, 0.0
+				for _, r := range statuses {
+					a, _ := r.body.num("accepted")
+					d, _ := r.body.num("duplicates")
+					if r.status != http.StatusOK {
+						t.Errorf("a parallel delivery answered %s, want 200 (a receipt)", r)
+					}
+					accepted, duplicates = accepted+a, duplicates+d
+				}
+				if accepted != 1 || duplicates != deliveries-1 {
+					t.Errorf("%d parallel deliveries of one update: %v accepted, %v duplicates; want 1 and %d", deliveries, accepted, duplicates, deliveries-1)
+				}
+				fake.waitSends(t, "sendMessage", sends+1)
+				waitIdle(t, api, "the parallel deliveries handled")
+				if n := len(fake.sends("sendMessage")); n != sends+1 {
+					t.Errorf("%d messages sent for one update delivered %d times at once, want 1", n-sends, deliveries)
+				}
+				if got := accountUsage(t, api, a.key); got != usage+1 {
+					t.Errorf("interactions_spent %v, want %v", got, usage+1)
+				}
+				if n := len(agentMessages(getConversation(t, api, a.key, "telegram:"+racer))); n != 1 {
+					t.Errorf("%d replies stored, want 1", n)
+				}
 			})
 
 			t.Run("another account's hook", func(t *testing.T) {
