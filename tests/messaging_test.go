@@ -45,21 +45,8 @@ const (
 func TestMessaging(t *testing.T) {
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
-			s := env.stack(t)
-			fake := newFakeApps(t)
-			extra := []string{
-				"SVC_ALLOW_PRIVATE_TARGETS", "true",
-				"SVC_WHATSAPP_API_URL", fake.srv.URL + "/v21.0",
-				"SVC_TELEGRAM_API_URL", fake.srv.URL,
-			}
-			api := s.startAPI(t, extra...)
-			if s.production {
-				s.startWorker(t, extra...)
-			}
-			ctlEnv := s.with(append(extra, "SVC_PUBLIC_URL", api.URL())...)
-			db := openChatStore(t, s)
-			a := s.newAccount(t)
-			configureAgent(t, api, a.key)
+			m := startMessaging(t, env.stack(t))
+			s, fake, api, ctlEnv, db, a := m.s, m.fake, m.api, m.ctlEnv, m.db, m.a
 			loadBrain(t, api, a.key)
 
 			out := ctl(t, ctlEnv, "channel", "connect", "whatsapp", "--account", a.id, "--phone-number-id", waPhoneNumberID,
@@ -381,17 +368,8 @@ func TestMessagingLongReply(t *testing.T) {
 	answer := strings.Join(paras, "\n\n") // about 4600 characters
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
-			s := env.stack(t)
-			fake := newFakeApps(t)
-			extra := []string{"SVC_ALLOW_PRIVATE_TARGETS", "true", "SVC_WHATSAPP_API_URL", fake.srv.URL + "/v21.0", "SVC_TELEGRAM_API_URL", fake.srv.URL}
-			api := s.startAPI(t, extra...)
-			if s.production {
-				s.startWorker(t, extra...)
-			}
-			ctlEnv := s.with(append(extra, "SVC_PUBLIC_URL", api.URL())...)
-			db := openChatStore(t, s)
-			a := s.newAccount(t)
-			configureAgent(t, api, a.key)
+			m := startMessaging(t, env.stack(t))
+			fake, api, ctlEnv, db, a := m.fake, m.api, m.ctlEnv, m.db, m.a
 			if r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": []map[string]string{{"question": question, "answer": answer}}},
 				bearer(a.key)...); r.status != http.StatusOK {
 				t.Fatalf("POST /v1/knowledge/faq: %s", r)
@@ -434,6 +412,35 @@ func TestMessagingLongReply(t *testing.T) {
 			}
 		})
 	}
+}
+
+// messagingStack is a stack whose svc-api (and svc-worker) reach the loopback fake of the apps'
+// APIs, with an account whose agent is configured.
+type messagingStack struct {
+	s      stack
+	fake   *fakeApps
+	api    *proc
+	ctlEnv map[string]string
+	db     *chatStore
+	a      account
+}
+
+func startMessaging(t *testing.T, s stack) messagingStack {
+	t.Helper()
+	fake := newFakeApps(t)
+	extra := []string{
+		"SVC_ALLOW_PRIVATE_TARGETS", "true",
+		"SVC_WHATSAPP_API_URL", fake.srv.URL + "/v21.0",
+		"SVC_TELEGRAM_API_URL", fake.srv.URL,
+	}
+	api := s.startAPI(t, extra...)
+	if s.production {
+		s.startWorker(t, extra...)
+	}
+	m := messagingStack{s: s, fake: fake, api: api, ctlEnv: s.with(append(extra, "SVC_PUBLIC_URL", api.URL())...),
+		db: openChatStore(t, s), a: s.newAccount(t)}
+	configureAgent(t, api, m.a.key)
+	return m
 }
 
 // TestMessagingPlanLimits: a messaging app's messages count against the account's chat limit
