@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // The messaging-app channel against loopback fakes of the WhatsApp Cloud API (Graph API) and the
@@ -43,21 +45,8 @@ const (
 func TestMessaging(t *testing.T) {
 	for _, env := range stacks {
 		t.Run(env.name, func(t *testing.T) {
-			s := env.stack(t)
-			fake := newFakeApps(t)
-			extra := []string{
-				"SVC_ALLOW_PRIVATE_TARGETS", "true",
-				"SVC_WHATSAPP_API_URL", fake.srv.URL + "/v21.0",
-				"SVC_TELEGRAM_API_URL", fake.srv.URL,
-			}
-			api := s.startAPI(t, extra...)
-			if s.production {
-				s.startWorker(t, extra...)
-			}
-			ctlEnv := s.with(append(extra, "SVC_PUBLIC_URL", api.URL())...)
-			db := openChatStore(t, s)
-			a := s.newAccount(t)
-			configureAgent(t, api, a.key)
+			m := startMessaging(t, env.stack(t))
+			s, fake, api, ctlEnv, db, a := m.s, m.fake, m.api, m.ctlEnv, m.db, m.a
 			loadBrain(t, api, a.key)
 
 			out := ctl(t, ctlEnv, "channel", "connect", "whatsapp", "--account", a.id, "--phone-number-id", waPhoneNumberID,
@@ -175,6 +164,57 @@ func TestMessaging(t *testing.T) {
 				}
 			})
 
+			t.Run("whatsapp reply buttons and list rows answered", func(t *testing.T) {
+				// A contact who taps a reply button or a list row (of a message the business sent
+				// from elsewhere, or a template's quick-reply button) sends its title: the agent
+				// answers it as the words it is, through the one reply path (stored, charged once,
+				// announced), and a second delivery of it is not answered again.
+				const contact = "351910000003"
+				cID := "whatsapp:" + contact
+				before, n := accountUsage(t, api, a.key), len(fake.sends("whatsapp"))
+				button := waChoice("wamid.tap", contact, "Ana", "interactive", map[string]any{"type": "button_reply",
+					"button_reply": map[string]any{"id": "gf", "title": gfQuestion}})
+				wantReceipt(t, postWA(t, waHook, button), 1, 0, 0)
+				sent := fake.waitSends(t, "whatsapp", n+1)
+				if m := sent[n]; m.to != contact || m.text != gfAnswer {
+					t.Errorf("sent %s, want the FAQ answer %q to %s", m.raw, gfAnswer, contact)
+				}
+				wantReceipt(t, postWA(t, waHook, button), 0, 1, 0)
+
+				row := waChoice("wamid.row", contact, "Ana", "interactive", map[string]any{"type": "list_reply",
+					"list_reply": map[string]any{"id": "pay", "title": "Payment", "description": "Can I pay by card?"}})
+				wantReceipt(t, postWA(t, waHook, row), 1, 0, 0)
+				fake.waitSends(t, "whatsapp", n+2)
+				quick := waChoice("wamid.quick", contact, "Ana", "button", map[string]any{"payload": "parking", "text": "Is there parking near the shop?"})
+				wantReceipt(t, postWA(t, waHook, quick), 1, 0, 0)
+				sent = fake.waitSends(t, "whatsapp", n+3)
+				waitIdle(t, api, "the taps answered")
+				if got := len(fake.sends("whatsapp")); got != n+3 {
+					t.Errorf("%d messages sent for three taps (one delivered twice), want 3", got-n)
+				}
+				if m := sent[n+2]; m.to != contact || !strings.Contains(m.text, "Rua da Prata") {
+					t.Errorf("the answer to the quick-reply button: %q, want the parking FAQ's", m.text)
+				}
+				conv := getConversation(t, api, a.key, cID)
+				var customer []string
+				for _, m := range listOf(conv, "messages") {
+					if m.str("role") == "customer" {
+						customer = append(customer, m.str("content"))
+					}
+				}
+				want := []string{gfQuestion, "Payment — Can I pay by card?", "Is there parking near the shop?"}
+				if strings.Join(customer, "|") != strings.Join(want, "|") || len(agentMessages(conv)) != 3 {
+					t.Errorf("customer messages %q and %d replies, want %q and 3", customer, len(agentMessages(conv)), want)
+				}
+				if got := accountUsage(t, api, a.key); got != before+3 {
+					t.Errorf("interactions_spent %v after three taps, want %v", got, before+3)
+				}
+				wantMessagingReplied(t, db, a.id, cID, []map[string]any{
+					{"channel": "messaging", "contact_id": cID, "customer_message": want[0], "reply": gfAnswer},
+					{"channel": "messaging", "contact_id": cID, "customer_message": want[1], "reply": agentMessages(conv)[1].str("content")},
+					{"channel": "messaging", "contact_id": cID, "customer_message": want[2], "reply": agentMessages(conv)[2].str("content")}})
+			})
+
 			t.Run("telegram", func(t *testing.T) {
 				out := ctl(t, ctlEnv, "channel", "connect", "telegram", "--account", a.id, "--bot-token", tgBotToken)
 				tgHook := out.str("webhook_url")
@@ -229,6 +269,48 @@ func TestMessaging(t *testing.T) {
 				if !strings.HasPrefix(hello.text, "Hi! I'm the assistant of ") {
 					t.Errorf("the answer to /start: %q, want the agent's greeting (sent: %v)", hello.text, fake.sends("sendMessage"))
 				}
+
+				// One update delivered many times at once (Telegram redelivers an update it thinks
+				// unanswered; a proxy may repeat it): answered once, whichever delivery wins, the
+				// others acknowledged as duplicates, charged once. The first message of a new chat,
+				// so the deliveries also race to open its conversation.
+				const racer = "777000222"
+				usage, sends := accountUsage(t, api, a.key), len(fake.sends("sendMessage"))
+				race := tgText(9003, racer, "Ivo", gfQuestion)
+				const deliveries = 8
+				statuses := make([]response, deliveries)
+				var wg sync.WaitGroup
+				for i := range deliveries {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						statuses[i] = callRaw(t, "POST", tgHook, race, "Content-Type", "application/json", "X-Telegram-Bot-Api-Secret-Token", secret)
+					}()
+				}
+				wg.Wait()
+				accepted, duplicates := 0.0, 0.0
+				for _, r := range statuses {
+					a, _ := r.body.num("accepted")
+					d, _ := r.body.num("duplicates")
+					if r.status != http.StatusOK {
+						t.Errorf("a parallel delivery answered %s, want 200 (a receipt)", r)
+					}
+					accepted, duplicates = accepted+a, duplicates+d
+				}
+				if accepted != 1 || duplicates != deliveries-1 {
+					t.Errorf("%d parallel deliveries of one update: %v accepted, %v duplicates; want 1 and %d", deliveries, accepted, duplicates, deliveries-1)
+				}
+				fake.waitSends(t, "sendMessage", sends+1)
+				waitIdle(t, api, "the parallel deliveries handled")
+				if n := len(fake.sends("sendMessage")); n != sends+1 {
+					t.Errorf("%d messages sent for one update delivered %d times at once, want 1", n-sends, deliveries)
+				}
+				if got := accountUsage(t, api, a.key); got != usage+1 {
+					t.Errorf("interactions_spent %v, want %v", got, usage+1)
+				}
+				if n := len(agentMessages(getConversation(t, api, a.key, "telegram:"+racer))); n != 1 {
+					t.Errorf("%d replies stored, want 1", n)
+				}
 			})
 
 			t.Run("another account's hook", func(t *testing.T) {
@@ -271,6 +353,94 @@ func TestMessaging(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestMessagingLongReply checks a reply longer than one message of the app (4096: WhatsApp
+// counts characters, Telegram UTF-16 code units), on both stacks: sent as several messages in
+// order, each within the limit and cut at a paragraph break, that together are the whole reply;
+// the conversation keeps one reply, charged once, announced once.
+func TestMessagingLongReply(t *testing.T) {
+	const question = "What breads do you bake?"
+	var paras []string
+	for i := range 7 {
+		paras = append(paras, fmt.Sprintf("Bread %d 🍞: ", i+1)+strings.TrimSpace(strings.Repeat("Our sourdough rests for two days and is baked in a stone oven. ", 10)))
+	}
+	answer := strings.Join(paras, "\n\n") // about 4600 characters
+	for _, env := range stacks {
+		t.Run(env.name, func(t *testing.T) {
+			m := startMessaging(t, env.stack(t))
+			fake, api, ctlEnv, db, a := m.fake, m.api, m.ctlEnv, m.db, m.a
+			if r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": []map[string]string{{"question": question, "answer": answer}}},
+				bearer(a.key)...); r.status != http.StatusOK {
+				t.Fatalf("POST /v1/knowledge/faq: %s", r)
+			}
+			waHook := ctl(t, ctlEnv, "channel", "connect", "whatsapp", "--account", a.id, "--phone-number-id", waPhoneNumberID,
+				"--access-token", waAccessToken, "--app-secret", waAppSecret, "--verify-token", waVerifyToken).str("webhook_url")
+			tgHook := ctl(t, ctlEnv, "channel", "connect", "telegram", "--account", a.id, "--bot-token", tgBotToken).str("webhook_url")
+			secret, _ := fake.sends("setWebhook")[0].body["secret_token"].(string)
+
+			wantReceipt(t, postWA(t, waHook, waText("wamid.long", waContact, "Ana", question)), 1, 0, 0)
+			wantReceipt(t, postTG(t, tgHook, secret, tgText(5001, tgChat, "Rui", question)), 1, 0, 0)
+			fake.waitSends(t, "whatsapp", 2)
+			fake.waitSends(t, "sendMessage", 2)
+			waitIdle(t, api, "the long replies sent")
+			for _, c := range []struct {
+				kind, contact string
+				length        func(string) int
+			}{
+				{"whatsapp", "whatsapp:" + waContact, func(s string) int { return utf8.RuneCountInString(s) }},
+				{"sendMessage", "telegram:" + tgChat, func(s string) int { return len(utf16.Encode([]rune(s))) }},
+			} {
+				sent := fake.sends(c.kind)
+				var texts []string
+				for _, m := range sent {
+					if n := c.length(m.text); n > 4096 || n == 0 {
+						t.Errorf("%s: a message of %d units, want 1 to 4096", c.kind, n)
+					}
+					texts = append(texts, m.text)
+				}
+				if len(sent) != 2 || strings.Join(texts, "\n\n") != answer {
+					t.Errorf("%s: %d messages, want the reply whole in 2, cut at a paragraph break: %q", c.kind, len(sent), texts)
+				}
+				conv := getConversation(t, api, a.key, c.contact)
+				wantThread(t, conv, []msgWant{{role: "customer", content: question}, {role: "agent", content: answer}})
+				wantMessagingReplied(t, db, a.id, c.contact, []map[string]any{
+					{"channel": "messaging", "contact_id": c.contact, "customer_message": question, "reply": answer}})
+			}
+			if got := accountUsage(t, api, a.key); got != 2 {
+				t.Errorf("interactions_spent %v after two long replies, want 2", got)
+			}
+		})
+	}
+}
+
+// messagingStack is a stack whose svc-api (and svc-worker) reach the loopback fake of the apps'
+// APIs, with an account whose agent is configured.
+type messagingStack struct {
+	s      stack
+	fake   *fakeApps
+	api    *proc
+	ctlEnv map[string]string
+	db     *chatStore
+	a      account
+}
+
+func startMessaging(t *testing.T, s stack) messagingStack {
+	t.Helper()
+	fake := newFakeApps(t)
+	extra := []string{
+		"SVC_ALLOW_PRIVATE_TARGETS", "true",
+		"SVC_WHATSAPP_API_URL", fake.srv.URL + "/v21.0",
+		"SVC_TELEGRAM_API_URL", fake.srv.URL,
+	}
+	api := s.startAPI(t, extra...)
+	if s.production {
+		s.startWorker(t, extra...)
+	}
+	m := messagingStack{s: s, fake: fake, api: api, ctlEnv: s.with(append(extra, "SVC_PUBLIC_URL", api.URL())...),
+		db: openChatStore(t, s), a: s.newAccount(t)}
+	configureAgent(t, api, m.a.key)
+	return m
 }
 
 // TestMessagingPlanLimits: a messaging app's messages count against the account's chat limit
@@ -358,6 +528,16 @@ func waText(id, from, name, text string) []byte {
 	return waNotification(map[string]any{
 		"contacts": []any{map[string]any{"profile": map[string]any{"name": name}, "wa_id": from}},
 		"messages": []any{map[string]any{"from": from, "id": id, "timestamp": "1764072000", "type": "text", "text": map[string]any{"body": text}}},
+	})
+}
+
+// waChoice is a contact's tap on a reply button or list row (typ "interactive", with
+// interactive's object) or on a template's quick-reply button (typ "button", with button's).
+func waChoice(id, from, name, typ string, choice map[string]any) []byte {
+	return waNotification(map[string]any{
+		"contacts": []any{map[string]any{"profile": map[string]any{"name": name}, "wa_id": from}},
+		"messages": []any{map[string]any{"context": map[string]any{"from": "15550001111", "id": "wamid.offer"},
+			"from": from, "id": id, "timestamp": "1764072000", "type": typ, typ: choice}},
 	})
 }
 

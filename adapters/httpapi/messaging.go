@@ -20,8 +20,9 @@ import (
 // unguessable URL (/v1/messaging/<app>/<hook>); its requests are trusted only with the app's
 // proof: WhatsApp's X-Hub-Signature-256 (HMAC-SHA256 of the raw body under the app secret),
 // Telegram's X-Telegram-Bot-Api-Secret-Token. A request without it is 401 and stores nothing.
-// Each text message goes to the agent of every channel; the answer to the app is at once, and
-// the reply reaches the contact from the worker.
+// Each text message (or a reply button or list row tapped, read as its title) goes to the agent
+// of every channel; the answer to the app is at once, and the reply reaches the contact from the
+// worker.
 
 // Header names of the apps' proofs.
 const (
@@ -71,10 +72,26 @@ type whatsappNotification struct {
 					Text struct {
 						Body string `json:"body"`
 					} `json:"text"`
+					Interactive struct {
+						Type        string         `json:"type"`
+						ButtonReply whatsappChoice `json:"button_reply"`
+						ListReply   whatsappChoice `json:"list_reply"`
+					} `json:"interactive"`
+					Button struct {
+						Text string `json:"text"`
+					} `json:"button"`
 				} `json:"messages"`
 			} `json:"value"`
 		} `json:"changes"`
 	} `json:"entry"`
+}
+
+// whatsappChoice is a reply button or a list row a contact chose (interactive button_reply,
+// list_reply): the business's id of it, its title and, for a row, its description.
+type whatsappChoice struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
 }
 
 // inbound returns the messages of a notification sent to the connection's phone number: statuses
@@ -93,8 +110,22 @@ func (n whatsappNotification) inbound(phoneNumberID string) []messaging.Inbound 
 			}
 			for _, m := range v.Messages {
 				in := messaging.Inbound{ID: m.ID, From: m.From, Name: names[m.From], Kind: messaging.KindOther}
-				if m.Type == "text" {
-					in.Kind, in.Text = messaging.KindText, m.Text.Body
+				text := ""
+				switch m.Type {
+				case "text":
+					text = m.Text.Body
+				case "interactive": // a reply button or a list row tapped: read as its words
+					switch m.Interactive.Type {
+					case "button_reply":
+						text = messaging.Choice(m.Interactive.ButtonReply.Title, "")
+					case "list_reply":
+						text = messaging.Choice(m.Interactive.ListReply.Title, m.Interactive.ListReply.Description)
+					}
+				case "button": // a template's quick-reply button
+					text = messaging.Choice(m.Button.Text, "")
+				}
+				if m.Type == "text" || text != "" {
+					in.Kind, in.Text = messaging.KindText, text
 				}
 				out = append(out, in.Cleaned())
 			}

@@ -53,3 +53,44 @@ func TestTelegramUpdateInbound(t *testing.T) {
 		}
 	}
 }
+
+// TestWhatsAppChoiceInbound checks that a contact's tap on a reply button or a list row (Cloud
+// API's interactive button_reply and list_reply, a template's quick-reply button) is read as the
+// contact's text, and that interactive replies of other kinds stay unanswered.
+func TestWhatsAppChoiceInbound(t *testing.T) {
+	tests := []struct {
+		name    string
+		message string
+		want    messaging.Inbound
+	}{
+		{"reply button", `{"context":{"from":"1055","id":"wamid.q"},"from":"1555","id":"wamid.1","timestamp":"1739321024","type":"interactive",
+			"interactive":{"type":"button_reply","button_reply":{"id":"cancel-button","title":"Cancel"}}}`,
+			messaging.Inbound{ID: "wamid.1", From: "1555", Name: "Ana", Kind: messaging.KindText, Text: "Cancel"}},
+		{"list row", `{"from":"1555","id":"wamid.2","type":"interactive",
+			"interactive":{"type":"list_reply","list_reply":{"id":"priority_express","title":"Priority Mail Express","description":"Next Day to 2 Days"}}}`,
+			messaging.Inbound{ID: "wamid.2", From: "1555", Name: "Ana", Kind: messaging.KindText, Text: "Priority Mail Express — Next Day to 2 Days"}},
+		{"list row without description", `{"from":"1555","id":"wamid.3","type":"interactive",
+			"interactive":{"type":"list_reply","list_reply":{"id":"r1","title":"Opening hours"}}}`,
+			messaging.Inbound{ID: "wamid.3", From: "1555", Name: "Ana", Kind: messaging.KindText, Text: "Opening hours"}},
+		{"quick-reply button", `{"from":"1555","id":"wamid.4","type":"button","button":{"payload":"stop_promos","text":"Stop promotions"}}`,
+			messaging.Inbound{ID: "wamid.4", From: "1555", Name: "Ana", Kind: messaging.KindText, Text: "Stop promotions"}},
+		{"a flow's answer", `{"from":"1555","id":"wamid.5","type":"interactive",
+			"interactive":{"type":"nfm_reply","nfm_reply":{"name":"flow","response_json":"{}"}}}`,
+			messaging.Inbound{ID: "wamid.5", From: "1555", Name: "Ana", Kind: messaging.KindOther}},
+		{"blank title", `{"from":"1555","id":"wamid.6","type":"interactive",
+			"interactive":{"type":"button_reply","button_reply":{"id":"b","title":" "}}}`,
+			messaging.Inbound{ID: "wamid.6", From: "1555", Name: "Ana", Kind: messaging.KindOther}},
+	}
+	for _, tt := range tests {
+		body := []byte(`{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{
+			"messaging_product":"whatsapp","metadata":{"phone_number_id":"1055"},"contacts":[{"wa_id":"1555","profile":{"name":"Ana"}}],
+			"messages":[` + tt.message + `]}}]}]}`)
+		var n whatsappNotification
+		if err := apijson.UnmarshalForeign(body, &n); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := n.inbound("1055"); !reflect.DeepEqual(got, []messaging.Inbound{tt.want}) {
+			t.Errorf("%s: inbound = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -41,6 +41,9 @@ type Deps struct {
 	Vault         ports.Vault
 	Messengers    Messengers
 	Agent         Agent
+	// Outbox takes the message that sends the next part of a reply longer than one message.
+	Outbox ports.Outbox
+	Clock  ports.Clock
 }
 
 // Service is the messaging-app channel at work: the apps' webhook requests and the replies sent.
@@ -286,7 +289,10 @@ func displayName(name string) string {
 // actions written as links (spec 4.9 rule 5). A refusal the app may take back (no answer, 429,
 // 5xx) is an error, for the queue to retry (after the wait the app asked for, when it did);
 // another refusal, or a connection removed since, drops the reply. The message's id is the
-// reply's, so a reply is sent by one message, confirmed once sent.
+// reply's, so a reply is sent by one message, confirmed once sent. A reply longer than one of
+// the app's messages is sent in parts (messaging.Split), one outbox message each: each part's,
+// once sent, writes the next part's (chat.NextPart), so that the parts arrive in order and a
+// retry sends again only the part that failed. A refusal that drops a part drops the rest.
 func (s *Service) Deliver(ctx context.Context, m outbox.Message) error {
 	o, err := chat.ParseOutgoing(m)
 	if err != nil {
@@ -325,9 +331,15 @@ func (s *Service) Deliver(ctx context.Context, m outbox.Message) error {
 	}
 	reply := msgs[len(msgs)-1]
 	text := actiontoken.Render(reply.Content, reply.Actions, channel.Messaging, actiontoken.Site{BaseURL: state.SiteURL})
-	err = messenger.Send(ctx, c, sec, address, text)
+	parts := messaging.Split(app, text)
+	if o.Part >= len(parts) {
+		return nil // nothing (more) to send
+	}
+	err = messenger.Send(ctx, c, sec, address, parts[o.Part])
 	var refusal *messaging.SendError
 	switch {
+	case err == nil && o.Part+1 < len(parts):
+		return s.d.Outbox.Ensure(ctx, chat.NextPart(m.AccountID, o, s.d.Clock.Now().UTC()))
 	case err == nil:
 		return nil
 	case !errors.As(err, &refusal):

@@ -138,6 +138,7 @@ type env struct {
 	accts    *mock.MockAccounts
 	convs    *mock.MockConversations
 	know     *mock.MockKnowledge
+	outbox   *mock.MockOutbox
 	wa, tg   *mock.MockMessenger
 	requests []chat.Request
 	agentErr error
@@ -148,9 +149,12 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	ctrl := gomock.NewController(t)
 	e := &env{conns: mock.NewMockConnections(ctrl), accts: mock.NewMockAccounts(ctrl), convs: mock.NewMockConversations(ctrl),
-		know: mock.NewMockKnowledge(ctrl), wa: mock.NewMockMessenger(ctrl), tg: mock.NewMockMessenger(ctrl)}
+		know: mock.NewMockKnowledge(ctrl), outbox: mock.NewMockOutbox(ctrl), wa: mock.NewMockMessenger(ctrl), tg: mock.NewMockMessenger(ctrl)}
+	clock := mock.NewMockClock(ctrl)
+	clock.EXPECT().Now().Return(now).AnyTimes()
 	e.svc = appmessaging.New(appmessaging.Deps{Accounts: e.accts, Connections: e.conns, Conversations: e.convs, Knowledge: e.know,
 		Vault: plainVault{}, Messengers: appmessaging.Messengers{messaging.WhatsApp: e.wa, messaging.Telegram: e.tg},
+		Outbox: e.outbox, Clock: clock,
 		Agent: agentFunc(func(req chat.Request) (chat.Reply, error) {
 			e.requests = append(e.requests, req)
 			return chat.Reply{Status: chat.StatusPending}, e.agentErr
@@ -290,4 +294,76 @@ func TestDeliver(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDeliverLongReply checks that a reply longer than one WhatsApp message is sent as parts in
+// order, one outbox message each, the next written only once a part is sent: a part the app
+// refuses for now is retried alone (the part before it is not sent again), and a refusal that
+// drops a part drops the rest.
+func TestDeliverLongReply(t *testing.T) {
+	long := strings.TrimSpace(strings.Repeat("Our sourdough rests for two days. ", 70)) // 2379 characters
+	short := strings.TrimSpace(strings.Repeat("The rye is baked on Fridays. ", 50))     // 1449 characters
+	reply := conversation.Message{ID: "msg_r", ConversationID: "whatsapp:1555", Role: conversation.RoleAgent,
+		Content: long + "\n\n" + short + "\n\n" + short}
+	parts := messaging.Split(messaging.WhatsApp, reply.Content)
+	if len(parts) != 2 || parts[0] != long+"\n\n"+short || parts[1] != short {
+		t.Fatalf("the reply splits into %d parts, want 2 at its last paragraph break within 4096 characters", len(parts))
+	}
+	first := outbox.Message{ID: "send_msg_r", AccountID: "acct_1", Topic: outbox.TopicMessagingReply,
+		Payload: []byte(`{"conversation_id":"whatsapp:1555","reply_id":"msg_r"}`)}
+	setup := func(t *testing.T) *env {
+		e := newEnv(t)
+		e.convs.EXPECT().Get(gomock.Any(), "acct_1", "whatsapp:1555").Return(conversation.Conversation{AccountID: "acct_1", ID: "whatsapp:1555",
+			Channel: conversation.ChannelMessaging, ContactID: "whatsapp:1555"}, nil).AnyTimes()
+		e.convs.EXPECT().UpTo(gomock.Any(), "acct_1", "whatsapp:1555", "msg_r", 1).Return([]conversation.Message{reply}, nil).AnyTimes()
+		e.conns.EXPECT().Get(gomock.Any(), "acct_1", messaging.WhatsApp).Return(e.conn, nil).AnyTimes()
+		e.know.EXPECT().State(gomock.Any(), "acct_1").Return(knowledge.State{}, nil).AnyTimes()
+		return e
+	}
+	sec := messaging.Secrets{AccessToken: "tok", AppSecret: "sec", VerifyToken: "ver"}
+
+	t.Run("in order, a failed part retried alone", func(t *testing.T) {
+		e := setup(t)
+		var next outbox.Message
+		gomock.InOrder(
+			e.wa.EXPECT().Send(gomock.Any(), e.conn, sec, "1555", parts[0]).Return(nil),
+			e.outbox.EXPECT().Ensure(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, m outbox.Message) error {
+				next = m
+				return nil
+			}),
+			e.wa.EXPECT().Send(gomock.Any(), e.conn, sec, "1555", parts[1]).Return(&messaging.SendError{App: messaging.WhatsApp, Status: 503}),
+			e.wa.EXPECT().Send(gomock.Any(), e.conn, sec, "1555", parts[1]).Return(nil),
+		)
+		if err := e.svc.Deliver(t.Context(), first); err != nil {
+			t.Fatal(err)
+		}
+		o, err := chat.ParseOutgoing(next)
+		if err != nil || next.ID != "send_msg_r_part1" || next.Topic != outbox.TopicMessagingReply || next.AccountID != "acct_1" ||
+			o.Part != 1 || o.ReplyID != "msg_r" || !next.CreatedAt.Equal(now) {
+			t.Fatalf("the next part's message %+v (%+v, %v)", next, o, err)
+		}
+		if err := e.svc.Deliver(t.Context(), next); err == nil {
+			t.Fatal("a 503 on the second part: no error, want one for the queue to retry it")
+		}
+		if err := e.svc.Deliver(t.Context(), next); err != nil { // the last part: nothing more written
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("a part dropped drops the rest", func(t *testing.T) {
+		e := setup(t)
+		e.wa.EXPECT().Send(gomock.Any(), e.conn, sec, "1555", parts[0]).Return(&messaging.SendError{App: messaging.WhatsApp, Status: 400})
+		if err := e.svc.Deliver(t.Context(), first); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("the next part not written: the part is sent again", func(t *testing.T) {
+		e := setup(t)
+		e.wa.EXPECT().Send(gomock.Any(), e.conn, sec, "1555", parts[0]).Return(nil)
+		e.outbox.EXPECT().Ensure(gomock.Any(), gomock.Any()).Return(errors.New("database is locked"))
+		if err := e.svc.Deliver(t.Context(), first); err == nil {
+			t.Fatal("the next part's message not written: no error")
+		}
+	})
 }

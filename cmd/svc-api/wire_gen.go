@@ -170,6 +170,8 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	messagingService := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, messagingService)
@@ -439,6 +441,8 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	messagingService := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, messagingService)
@@ -707,6 +711,8 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	messagingService := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, messagingService)
@@ -976,6 +982,8 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	messagingService := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, messagingService)
@@ -1291,6 +1299,8 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	messagingService := messaging.New(messagingDeps)
 	storeWidgets := store.NewWidgets(db)
@@ -1587,6 +1597,8 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	messagingService := messaging.New(messagingDeps)
 	storeWidgets := store.NewWidgets(db)
@@ -1882,6 +1894,8 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	messagingService := messaging.New(messagingDeps)
 	storeWidgets := store.NewWidgets(db)
@@ -2178,6 +2192,8 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	messagingService := messaging.New(messagingDeps)
 	storeWidgets := store.NewWidgets(db)

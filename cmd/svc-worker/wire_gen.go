@@ -147,6 +147,8 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	service := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, service)
@@ -289,6 +291,8 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	service := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, service)
@@ -430,6 +434,8 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	service := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, service)
@@ -572,6 +578,8 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 		Vault:         aesgcm,
 		Messengers:    messengers,
 		Agent:         messagingAgent,
+		Outbox:        watched,
+		Clock:         system,
 	}
 	service := messaging.New(messagingDeps)
 	handlers := boot.EventHandlers(manager, notifier, service)

@@ -115,6 +115,19 @@ type Inbound struct {
 	Text string
 }
 
+// Choice returns the text of a contact's choice of a reply button or a list row offered by a
+// message the business sent (WhatsApp's interactive button_reply and list_reply, a template's
+// quick-reply button): the choice's title, followed by the row's description when there is one
+// ("Priority Mail Express — Next day to 2 days"), as if the contact had typed it. Blank when
+// the title is.
+func Choice(title, description string) string {
+	title, description = strings.TrimSpace(title), strings.TrimSpace(description)
+	if title == "" || description == "" {
+		return title
+	}
+	return title + " — " + description
+}
+
 // Cleaned returns m with its text and name as the service keeps them: the app's own notification
 // may carry control characters a customer typed or pasted (JSON escapes, signed by the app), which
 // are dropped rather than the notification refused. See CleanText.

@@ -200,3 +200,18 @@ func TestCleanText(t *testing.T) {
 		t.Errorf("Cleaned() = %+v, want the name and text without controls, answerable", m)
 	}
 }
+
+func TestChoice(t *testing.T) {
+	tests := []struct{ title, description, want string }{
+		{"Cancel", "", "Cancel"},
+		{" Priority Mail Express ", "Next Day to 2 Days", "Priority Mail Express — Next Day to 2 Days"},
+		{"Opening hours", "  ", "Opening hours"},
+		{"", "a description alone", ""},
+		{"  ", "", ""},
+	}
+	for _, tt := range tests {
+		if got := Choice(tt.title, tt.description); got != tt.want {
+			t.Errorf("Choice(%q, %q) = %q, want %q", tt.title, tt.description, got, tt.want)
+		}
+	}
+}

@@ -20,8 +20,8 @@ import (
 // DefaultBaseURL is the public Bot API.
 const DefaultBaseURL = "https://api.telegram.org"
 
-// MaxText is the longest message Telegram takes.
-const MaxText = 4096
+// MaxText is the longest message Telegram takes, in UTF-16 code units.
+const MaxText = messaging.MaxText
 
 // Set provides the Client from Options and a *zap.Logger.
 var Set = wire.NewSet(New)
@@ -55,9 +55,10 @@ func (c *Client) call(ctx context.Context, token, method string, body any) error
 	return err
 }
 
-// Send sends text to the chat to.
+// Send sends text to the chat to: one message, cut to MaxText UTF-16 code units (the service
+// sends a longer reply in parts: messaging.Split).
 func (c *Client) Send(ctx context.Context, conn messaging.Connection, s messaging.Secrets, to, text string) error {
-	err := c.call(ctx, s.BotToken, "sendMessage", map[string]any{"chat_id": json.Number(to), "text": post.Cut(text, MaxText)})
+	err := c.call(ctx, s.BotToken, "sendMessage", map[string]any{"chat_id": json.Number(to), "text": messaging.Fit(messaging.Telegram, text)})
 	if err != nil {
 		c.log.Warn("message not sent", zap.String("account_id", conn.AccountID), zap.Error(err))
 	}

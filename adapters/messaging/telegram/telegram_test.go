@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
 
@@ -104,5 +106,29 @@ func TestSetWebhook(t *testing.T) {
 	err := c.SetWebhook(t.Context(), token, "https://svc.example/x", "s3cret")
 	if e, ok := domain.AsError(err); !ok || e.Field != "bot_token" || strings.Contains(err.Error(), "SECRET") {
 		t.Errorf("a refused bot token: %v, want invalid_request on bot_token", err)
+	}
+}
+
+// TestSendCountsUTF16 checks that a text is held to MaxText as Telegram counts it, in UTF-16
+// code units (an emoji is two), not in characters: 4096 emoji would be refused with a 400.
+func TestSendCountsUTF16(t *testing.T) {
+	var sent string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Text string `json:"text"`
+		}
+		raw, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(raw, &body)
+		sent = body.Text
+		_, _ = io.WriteString(w, `{"ok":true,"result":{"message_id":1}}`)
+	}))
+	defer srv.Close()
+	c := telegram.New(telegram.Options{BaseURL: srv.URL, AllowPrivate: true}, zap.NewNop())
+	text := strings.Repeat("🥐", telegram.MaxText)
+	if err := c.Send(t.Context(), messaging.Connection{AccountID: "acct_1"}, messaging.Secrets{BotToken: token}, "42", text); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(utf16.Encode([]rune(sent))); n > telegram.MaxText || !utf8.ValidString(sent) || !strings.HasPrefix(text, strings.TrimSuffix(sent, "…")) {
+		t.Errorf("sent %d UTF-16 code units (valid UTF-8 %v), want at most %d of the text", n, utf8.ValidString(sent), telegram.MaxText)
 	}
 }

@@ -19,8 +19,8 @@ import (
 // DefaultBaseURL is the public Graph API with its version.
 const DefaultBaseURL = "https://graph.facebook.com/v21.0"
 
-// MaxText is the longest text message WhatsApp takes.
-const MaxText = 4096
+// MaxText is the longest text message WhatsApp takes, in characters.
+const MaxText = messaging.MaxText
 
 // Set provides the Client from Options and a *zap.Logger.
 var Set = wire.NewSet(New)
@@ -58,10 +58,11 @@ type textMessage struct {
 	} `json:"text"`
 }
 
-// Send sends text to the WhatsApp user to (a wa_id) from the connection's phone number.
+// Send sends text to the WhatsApp user to (a wa_id) from the connection's phone number: one
+// message, cut to MaxText (the service sends a longer reply in parts: messaging.Split).
 func (c *Client) Send(ctx context.Context, conn messaging.Connection, s messaging.Secrets, to, text string) error {
 	m := textMessage{MessagingProduct: "whatsapp", RecipientType: "individual", To: to, Type: "text"}
-	m.Text.PreviewURL, m.Text.Body = true, post.Cut(text, MaxText)
+	m.Text.PreviewURL, m.Text.Body = true, messaging.Fit(messaging.WhatsApp, text)
 	_, err := c.api.Post(ctx, "/"+url.PathEscape(conn.PhoneNumberID)+"/messages", s.AccessToken, m)
 	if err != nil {
 		c.log.Warn("message not sent", zap.String("account_id", conn.AccountID), zap.Error(err))
