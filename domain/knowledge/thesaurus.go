@@ -78,6 +78,7 @@ return, returns, send back, bring back
 exchange, swap, replace, replacement
 damaged, broken, faulty, defective, not working, scratched, dented, cracked
 fix, repair, repairs, mend, service, servicing
+yard, yards, backyard, backyards, back yard, garden, gardens
 discount, discounts, promo, promotion, coupon, voucher code, code, deal, sale
 gift card, gift voucher, gift certificate, voucher, present
 warranty, guarantee

@@ -97,6 +97,8 @@ func TestTradeThesaurus(t *testing.T) {
 		{"es", "estampáis", "personalizamos"},
 		{"es", "tenerife", "canarias"},
 		{"es", "formentera", "baleares"},
+		{"en", "backyard", "yard"},
+		{"en", "garden", "back yard"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
