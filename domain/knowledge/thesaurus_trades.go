@@ -92,7 +92,7 @@ locked out, lockout, lockouts, lock out, cant get in, shut out
 rekey, rekeying, rekeyed, change the locks, change my locks, new locks
 key fob, fob, fobs, remote key, smart key, push to start
 canapes, canape, canapés, canapé, finger food, nibbles, hors d oeuvres
-grog, booze, alcohol, drinks, byo, bring your own
+grog, booze, alcohol, drinks, byo, bring your own, pint, pints
 waiter, waiters, wait staff, waitstaff, servers, waitress, waitresses
 brekky, brekkie, breakfast, breakfasts
 rellies, relatives, relations, family

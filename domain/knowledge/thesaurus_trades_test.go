@@ -99,6 +99,7 @@ func TestTradeThesaurus(t *testing.T) {
 		{"es", "formentera", "baleares"},
 		{"en", "backyard", "yard"},
 		{"en", "garden", "back yard"},
+		{"en", "pints", "drinks"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
