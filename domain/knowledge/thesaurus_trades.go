@@ -93,6 +93,7 @@ rekey, rekeying, rekeyed, change the locks, change my locks, new locks
 key fob, fob, fobs, remote key, smart key, push to start
 canapes, canape, canapés, canapé, finger food, nibbles, hors d oeuvres
 grog, booze, alcohol, drinks, byo, bring your own, pint, pints
+snacks, snack, sweets, candy, crisps, food
 waiter, waiters, wait staff, waitstaff, servers, waitress, waitresses
 brekky, brekkie, breakfast, breakfasts
 rellies, relatives, relations, family

@@ -100,6 +100,7 @@ func TestTradeThesaurus(t *testing.T) {
 		{"en", "backyard", "yard"},
 		{"en", "garden", "back yard"},
 		{"en", "pints", "drinks"},
+		{"en", "sweets", "snacks"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
