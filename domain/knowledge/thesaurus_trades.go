@@ -116,7 +116,7 @@ roach, roaches, cockroach, cockroaches
 wasp, wasps, hornet, hornets, yellow jacket, yellow jackets, stinging insects
 raccoon, raccoons, racoon, racoons
 mosquito, mosquitoes, mosquitos, mozzie, mozzies, skeeters
-technician, technicians, techs
+technician, technicians, techs, locksmith, locksmiths, mechanic, mechanics
 sofa, sofas, couch, couches, settee, settees, loveseat, loveseats
 carer, carers, caregiver, caregivers, companion, companions, support worker, personal assistant
 lost property, lost and found, left behind, left it behind, forgot my

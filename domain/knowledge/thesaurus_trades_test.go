@@ -101,6 +101,7 @@ func TestTradeThesaurus(t *testing.T) {
 		{"en", "garden", "back yard"},
 		{"en", "pints", "drinks"},
 		{"en", "sweets", "snacks"},
+		{"en", "locksmiths", "technicians"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
