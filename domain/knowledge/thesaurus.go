@@ -78,6 +78,7 @@ return, returns, send back, bring back
 exchange, swap, replace, replacement
 damaged, broken, faulty, defective, not working, scratched, dented, cracked
 fix, repair, repairs, mend, service, servicing
+yard, yards, backyard, backyards, back yard, garden, gardens
 discount, discounts, promo, promotion, coupon, voucher code, code, deal, sale
 gift card, gift voucher, gift certificate, voucher, present
 warranty, guarantee
@@ -143,7 +144,7 @@ finlândia, europa, união europeia
 polónia, polônia, europa, união europeia
 grécia, europa, união europeia
 luxemburgo, europa, união europeia
-preco, precos, custo, custos, custa, custam, valor, tarifa, taxa, quanto custa
+preco, precos, custo, custos, custa, custam, valor, tarifa, taxa, quanto custa, quanto fica, quanto sai
 barato, barata, economico, acessivel
 caro, cara
 marcação, marcações, marcar, reserva, reservar, agendar, agendamento, consulta, vaga
@@ -226,7 +227,7 @@ finlandia, europa, unión europea
 polonia, europa, unión europea
 grecia, europa, unión europea
 luxemburgo, europa, unión europea
-precio, precios, coste, costo, cuesta, cuestan, tarifa, tarifas, importe, cuanto cuesta, cuanto vale
+precio, precios, coste, costo, cuesta, cuestan, tarifa, tarifas, importe, cuanto cuesta, cuanto vale, cuanto sale, cuanto me sale
 barato, barata, economico, asequible
 caro, cara
 reserva, reservas, reservar, cita, turno, agendar, plaza

@@ -28,6 +28,10 @@ func TestSharesTopic(t *testing.T) {
 		{"posso desmarcar?", "Como faço para cancelar?", true},
 		{"what paperwork do i need", "Do you guarantee your work?", false},
 		{"do you take cheques", "Do you take trade-ins?", false},
+		// A form of "estar" or "ser" says nothing of the topic, as "is" and "are" do not.
+		{"e se estiver a chover?", "Posso montar se estiver grávida?", false},
+		{"¿y si estoy embarazada?", "¿Qué hago si estoy resfriado?", false},
+		{"se estiver grávida posso montar?", "Posso montar se estiver grávida?", true},
 	} {
 		if got := SharesTopic(c.query, c.question); got != c.want {
 			t.Errorf("SharesTopic(%q, %q) = %v, want %v", c.query, c.question, got, c.want)
@@ -115,9 +119,7 @@ func TestSplitPhrase(t *testing.T) {
 // ("shipping to France" and "EU delivery"), in each language, and that one country is no other
 // ("France" finds no "Germany").
 func TestCountryRegion(t *testing.T) {
-	for _, c := range []struct {
-		lang, page, query, want string
-	}{
+	firstSentences(t, []pageQuery{
 		{"en", "UK delivery costs £3.95. EU delivery costs £9.95. Gift wrap is free.",
 			"how much is delivery to France?", "EU delivery costs £9.95."},
 		{"en", "UK delivery costs £3.95. EU delivery costs £9.95. Gift wrap is free.",
@@ -126,13 +128,7 @@ func TestCountryRegion(t *testing.T) {
 			"quanto custa o envio para a Alemanha?", "O envio para a Europa custa 12 euros."},
 		{"es", "Enviamos a España y a Europa. El envío a Europa cuesta 15 euros. El envío en España cuesta 4 euros.",
 			"cuánto cuesta el envío a Francia?", "El envío a Europa cuesta 15 euros."},
-	} {
-		ix := NewIndex(pageDocs([]Page{{URL: "https://shop.example/shipping", Title: "Shipping", Content: c.page}}), nil, lightStemmer{}, nil)
-		hits := ix.Search(c.query, nil, 1)
-		if len(hits) == 0 || hits[0].Sentence != c.want {
-			t.Errorf("%s %q: hits %+v, want the sentence %q", c.lang, c.query, hits, c.want)
-		}
-	}
+	})
 	m := clinicIndex(lightStemmer{}).sents.m
 	for _, f := range m.expand(m.parse("do you ship to france"), m.textFeatures("do you ship to france")) {
 		if f.key == "wgermany" {
@@ -177,6 +173,35 @@ func TestAsksOther(t *testing.T) {
 	}{{"sun", "sunday", true}, {"brekfast", "breakfast", true}, {"cameras", "locks", false}, {"su", "sunday", false}} {
 		if got := nearTerm(c.a, c.b); got != c.want {
 			t.Errorf("nearTerm(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestPricePhrases checks that the colloquial ways of asking a price ("quanto fica", "cuánto
+// sale") find the sentence that states one, as "quanto custa" and "cuánto cuesta" do.
+func TestPricePhrases(t *testing.T) {
+	firstSentences(t, []pageQuery{
+		{"pt", "O pack de dez aulas é pessoal. O pack de dez aulas custa 220 euros.", "quanto fica o pack de dez aulas?", "O pack de dez aulas custa 220 euros."},
+		{"pt", "O pack de dez aulas é pessoal. O pack de dez aulas custa 220 euros.", "o pack de dez aulas quanto sai?", "O pack de dez aulas custa 220 euros."},
+		{"es", "El póster en A1 se imprime en el día. El póster en A1 cuesta 12 euros.", "a cuanto sale el póster en A1?", "El póster en A1 cuesta 12 euros."},
+		{"es", "El póster en A1 se imprime en el día. El póster en A1 cuesta 12 euros.", "cuánto me sale el póster en A1", "El póster en A1 cuesta 12 euros."},
+	})
+}
+
+// pageQuery is a page of one business, a question in lang, and the sentence of the page that
+// should come first for it.
+type pageQuery struct {
+	lang, page, query, want string
+}
+
+// firstSentences checks that each question finds its sentence first in an index of its page.
+func firstSentences(t *testing.T, cases []pageQuery) {
+	t.Helper()
+	for _, c := range cases {
+		ix := NewIndex(pageDocs([]Page{{URL: "https://shop.example/shipping", Title: "Shipping", Content: c.page}}), nil, lightStemmer{}, nil)
+		hits := ix.Search(c.query, nil, 1)
+		if len(hits) == 0 || hits[0].Sentence != c.want {
+			t.Errorf("%s %q: hits %+v, want the sentence %q", c.lang, c.query, hits, c.want)
 		}
 	}
 }

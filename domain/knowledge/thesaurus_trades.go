@@ -92,7 +92,8 @@ locked out, lockout, lockouts, lock out, cant get in, shut out
 rekey, rekeying, rekeyed, change the locks, change my locks, new locks
 key fob, fob, fobs, remote key, smart key, push to start
 canapes, canape, canapés, canapé, finger food, nibbles, hors d oeuvres
-grog, booze, alcohol, drinks, byo, bring your own
+grog, booze, alcohol, drinks, byo, bring your own, pint, pints
+snacks, snack, sweets, candy, crisps, food
 waiter, waiters, wait staff, waitstaff, servers, waitress, waitresses
 brekky, brekkie, breakfast, breakfasts
 rellies, relatives, relations, family
@@ -109,6 +110,21 @@ extension, extensions, more time to file, extend the deadline
 cleanup, clean up, catch up, catch-up, behind on my books, books are a mess
 gig worker, gig workers, gig work, uber, lyft, doordash, instacart, rideshare, delivery driver
 direct deposit, straight to my bank, into my bank, into my account
+pest control, exterminator, exterminators, infestation, infested, critters, vermin
+mouse, mice, rodent, rodents, rat, rats
+roach, roaches, cockroach, cockroaches
+wasp, wasps, hornet, hornets, yellow jacket, yellow jackets, stinging insects
+raccoon, raccoons, racoon, racoons
+mosquito, mosquitoes, mosquitos, mozzie, mozzies, skeeters
+technician, technicians, techs, locksmith, locksmiths, mechanic, mechanics
+sofa, sofas, couch, couches, settee, settees, loveseat, loveseats
+carer, carers, caregiver, caregivers, companion, companions, support worker, personal assistant
+lost property, lost and found, left behind, left it behind, forgot my
+screening, screenings, showing, showings, showtime, showtimes, film times, movie times
+matinee, matinees, daytime screening, daytime screenings
+film, films, movie, movies, flick, flicks
+subtitles, subtitled, captions, captioned, closed captions
+military, veterans, veteran, armed forces, service members
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão
@@ -120,7 +136,7 @@ spinning, bike indoor, ciclismo indoor, bicicleta ergometrica
 luta, lutas, muay thai, boxe, jiu jitsu, artes marciais, kickboxing
 academia, ginasio, ginásio, musculação, treino, treinar, malhar
 personal, personal trainer, treinador, instrutor
-vestiario, vestiário, chuveiro, chuveiros, banho, ducha
+vestiario, vestiário, chuveiro, chuveiros, banho, ducha, balneário, balneários, duche, duches
 armario, armário, armários, cadeado, guarda volumes
 carro, parar o carro, estacionar o carro, vaga de carro
 metrô, metro, estação, estacao
@@ -174,6 +190,8 @@ praia, praias, praia fluvial, tomar banho no lago
 estrelas, ver as estrelas, observação de estrelas, astronomia, céu
 supermercado, supermercados, mercearia, minimercado, fazer compras
 miúdo, miúdos, miúda, miúdas, criança, crianças
+contribuinte, número de contribuinte, nif
+equitação, equitacao, montar a cavalo, andar a cavalo, cavalgar, hipismo
 `,
 	"es": `
 ponchar, ponchó, ponchada, ponchadura, pinchar, pinchó, pinchazo, pinchadura, pinchaduras, llanta, llantas, neumatico, neumático, goma, rueda
@@ -225,7 +243,7 @@ rescindir, rescisión, romper el contrato, irme antes, dejar el departamento ant
 depto, deptos, departamento, departamentos, piso, pisos, monoambiente
 velas, vela, velitas, velita
 encargar, encargo, encargos, hacer el pedido, ordenar
-envío, envíos, envio, envios, enviar, mandar, mandan, a domicilio, entregas a domicilio, servicio a domicilio
+envío, envíos, envio, envios, enviar, mandar, mandan, a domicilio, entregas a domicilio, servicio a domicilio, entrega a domicilio, llevar a casa, llevarlo a casa, llevármelo a casa
 degustación, degustar, probar el pastel, probar los sabores, cata
 costo extra, cargo extra, se cobra aparte, aparte, extra
 sin gluten, gluten, celiaco, celíaco, celiaca, celíaca, celiaquía
@@ -235,5 +253,11 @@ taller, talleres, curso, cursos, clases
 dedicatoria, mensaje, escribir en el pastel, feliz cumpleaños, feliz cumple
 cumple, cumpleaños, cumples
 devolvemos, devolver, devuelven, regresan, reembolso
+carné, carnet, carnés, carnets
+errata, erratas, error, errores, fallo, fallos, equivocación
+estampar, estampáis, estampado, estampados, estampación, personalizar, personalizamos, personalizado, personalizados, serigrafía
+tfg, tfm, trabajo de fin de grado, trabajo de fin de máster, tesis
+canarias, tenerife, gran canaria, lanzarote, fuerteventura, la palma, la gomera
+baleares, mallorca, menorca, ibiza, formentera
 `,
 }

@@ -357,6 +357,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"tune-5", 148, 71, 15},
 		{"tune-6", 141, 77, 18},
 		{"tune-7", 151, 67, 17},
+		{"tune-8", 151, 87, 14},
 		{"held-out-5", 120, 49, 14},
 		{"held-out-6", 120, 41, 15},
 		{"held-out-7", 120, 24, 14},
