@@ -28,10 +28,6 @@ func TestSharesTopic(t *testing.T) {
 		{"posso desmarcar?", "Como faço para cancelar?", true},
 		{"what paperwork do i need", "Do you guarantee your work?", false},
 		{"do you take cheques", "Do you take trade-ins?", false},
-		// A form of "estar" or "ser" says nothing of the topic, as "is" and "are" do not.
-		{"e se estiver a chover?", "Posso montar se estiver grávida?", false},
-		{"¿y si estoy embarazada?", "¿Qué hago si estoy resfriado?", false},
-		{"se estiver grávida posso montar?", "Posso montar se estiver grávida?", true},
 	} {
 		if got := SharesTopic(c.query, c.question); got != c.want {
 			t.Errorf("SharesTopic(%q, %q) = %v, want %v", c.query, c.question, got, c.want)

@@ -7,9 +7,8 @@ import (
 
 // lightWords are verbs (and a few nouns) of English, Portuguese and Spanish that customers'
 // questions share with FAQ questions of every topic: "do you sell …", "do you take …", "do you
-// offer …", "¿tenéis …?", "fazem …?", "posso levar …?", and the forms of "estar" and "ser" the
-// stop words leave ("se estiver", "si estoy"; "is" and "are" are stop words). They are not stop
-// words (a page's sentence may be about selling or taking), nor are the words that ask for a price ("how much does whitening cost" is
+// offer …", "¿tenéis …?", "fazem …?", "posso levar …?". They are not stop words (a page's sentence may be about
+// selling or taking), nor are the words that ask for a price ("how much does whitening cost" is
 // not "How much does a root canal cost?"), but a question that shares only them with an FAQ question is not thereby
 // asking it: "do you sell skateboards" is not "Do you sell electric bikes?". Written from the
 // language of customer service, folded and stemmed as Tokens reads them.
@@ -26,13 +25,11 @@ ter tem temos tens teem tinha fazer faz fazem fazemos fizeram vender vende vende
 oferecer oferece oferecem oferecemos dar da dao usar usa usam
 precisar preciso precisa quero querer trazer traz levar leva levam levo ir vou vai vir venho saber haver
 disponivel possivel coisa coisas tipo tipos prefiro preferia gostava
-estar estiver estiverem esteja estejam estava estavam estive esteve estivesse seja sejam fosse forem sou somos
 preco precos custa custam custo valor caro barato
 
 tener tiene tienen teneis tenemos tienes hacer hace hacen haceis hacemos hecho vender vende
 venden vendeis vendemos ofrecer ofrece ofrecen ofreceis ofrecemos dar da dan usar usa usan necesitar necesito necesita quiero querer traer
 trae llevar lleva llevan llevo ir voy va venir vengo saber haber disponible posible cosa cosas tipo tipos prefiero preferiria gustaria
-estar estoy estamos estaba estaban estuve estuvo estuviera esten sean fueran soy somos eres eran
 precio precios cuesta cuestan coste costo caro barato
 `
 	m := make(map[string]struct{}, 256)
