@@ -617,13 +617,15 @@ type Stemmer interface {
 
 // stemWord returns the stem of a lower-case word in lang, or the word itself without a stemmer,
 // for words of fewer than 3 letters and for words with digits. An irregular form of a verb is
-// stemmed as its infinitive (verbLemma).
+// stemmed as its infinitive (verbLemma), an irregular plural as its singular (nounSingular).
 func (m *faqMatcher) stemWord(w, lang string) string {
 	if m.stem == nil || len(w) < 3 || hasDigit(w) {
 		return w
 	}
 	if verb, ok := verbLemma(w, lang); ok {
-		w = verb // "pierde" stems as "perder", "paid" as "pay"
+		w = verb // "broke" stems as "break", "conduzco" as "conducir"
+	} else if noun, ok := nounSingular(w, lang); ok {
+		w = noun // "children" stems as "child", "lápices" as "lápiz"
 	}
 	return m.stem.Stem(spellAccents(w, lang), lang)
 }

@@ -307,6 +307,7 @@ const (
 	cueDuration // how long something takes
 	cueWay      // how to do something: book, order, reach the business (wayCue)
 	cueLeave    // whether the customer may or can do something: a rule (leaveCue)
+	cueAge      // from or up to what age: a person's age in years (ageFact)
 )
 
 // cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
@@ -320,6 +321,7 @@ var cueWords = map[string]map[cue][]string{
 		cueDuration: {"when", "whens", "how long", "how soon", "how fast", "how quickly", "how far in advance", "how far ahead", "how much notice", "how early", "how long before"},
 		cueWay:      wayWords["en"],
 		cueLeave:    {"can i", "can we", "could i", "may i", "am i allowed", "are we allowed", "is it ok", "is it okay", "can u", "can my", "can someone", "can he", "can she", "can they", "could we"},
+		cueAge:      {"what age", "which age", "age", "ages"},
 	},
 	"pt": {
 		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "quanto cobram", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
@@ -328,6 +330,7 @@ var cueWords = map[string]map[cue][]string{
 		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora", "demoram", "quao rapido", "quao depressa", "quanta antecedencia", "que antecedencia", "quanto antes"},
 		cueWay:      wayWords["pt"],
 		cueLeave:    {"posso", "podemos", "da para", "da pra", "e possivel", "e permitido", "pode se", "tem como", "pode", "podem"},
+		cueAge:      {"idade", "idades"},
 	},
 	"es": {
 		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "cuanto cobrais", "cuanto cobran", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
@@ -336,11 +339,24 @@ var cueWords = map[string]map[cue][]string{
 		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda", "tardan", "tardais", "cuanto demora", "demora", "demoran", "que tan rapido", "que tan pronto", "cuanta antelacion", "cuanta anticipacion", "que antelacion", "cuanto antes"},
 		cueWay:      wayWords["es"],
 		cueLeave:    {"puedo", "podemos", "se puede", "es posible", "esta permitido", "podes", "puede", "pueden"},
+		cueAge:      {"edad", "edades"},
 	},
 }
 
-// cues returns the kinds of fact the query asks (cueWords).
-func (q *query) cues() cue { return askedBy(q.padded, cueWords[q.lang]) }
+// ageWords are the phrases (folded) by which a question asks an age with words that tell one too:
+// "how old", "quantos anos" ask it, but "old" and "anos" of "my 6 year old" or "o meu filho de 8
+// anos" state the customer's case, so they are kept out of cueWords, whose words are no content
+// words (askingWords).
+var ageWords = map[string]map[cue][]string{
+	"en": {cueAge: {"how old"}},
+	"pt": {cueAge: {"quantos anos", "que idade"}},
+	"es": {cueAge: {"cuantos anos", "que edad"}},
+}
+
+// cues returns the kinds of fact the query asks (cueWords, ageWords).
+func (q *query) cues() cue {
+	return askedBy(q.padded, cueWords[q.lang]) | askedBy(q.padded, ageWords[q.lang])
+}
 
 // factAsked returns the kinds of fact of a definite form the query asks, of those an answer
 // states by its form: a price, a duration (Hit.Unstated). Not a time of day, which a question
@@ -376,10 +392,16 @@ var (
 	timeFact     = regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s?(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}h\d{2}\b|\b\d{1,2}(?:[:.]\d{2})?\s?[ap]\.m\.`)
 	durationFact = regexp.MustCompile(`\b\d+\s?(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?)\b`)
 	placeFact    = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
+	// ageFact is a person's age, in a sentence folded as NormalizeQuestion writes it: a number
+	// of years ("16 years old", "14 anos", "12 años"), or a number after the words that set an
+	// age ("age 3", "aged 25", "from 18", "under 12", "maiores de 60", "menores de 16", "a partir
+	// dos 4", "mayores de 65"); in en, pt and es.
+	ageFact = regexp.MustCompile(`\b\d{1,2}\s(?:years?|yrs?|anos)\b|\b(?:age|ages|aged|from|under|over|idade|maiores de|menores de|a partir dos|edad|mayores de|a partir de los)\s\d{1,2}\b`)
 )
 
 // statedCue returns the cues a sentence answers: a price (an amount of money), a time of day, a
-// duration (in figures or in words, spelledTime), a place (a street's name with a number), a way
+// duration (in figures or in words, spelledTime), a place (a street's name with a number), an
+// age (ageFact), a way
 // to do something (wayCue: a channel such as a phone number or "online"), a rule (leaveCue: a
 // modal, a negation, a permission).
 func statedCue(sentence string) cue {
@@ -400,6 +422,9 @@ func statedCue(sentence string) cue {
 	}
 	if placeFact.MatchString(norm) {
 		c |= cuePlace
+	}
+	if ageFact.MatchString(norm) {
+		c |= cueAge
 	}
 	return c
 }

@@ -39,6 +39,9 @@ func TestCues(t *testing.T) {
 			{"do you do fast repairs", 0},
 			{"how far in advance should i book", cuePlace | cueDuration}, // the notice: a duration
 			{"how much notice do you need", cuePrice | cueDuration},
+			{"what age can my baby start?", cueAge | cueLeave},
+			{"how old do i have to be for a piercing", cueAge},
+			{"bike for my 6 year old", 0}, // the customer's case, not the age asked
 		},
 		"pt": {
 			{"quanto custa a manicure", cuePrice},
@@ -53,6 +56,9 @@ func TestCues(t *testing.T) {
 			{"com quanta antecedência tenho de marcar", cueDuration},
 			{"as encomendas demoram muito", cueDuration},
 			{"quanto cobram pela deslocação?", cuePrice},
+			{"com quantos anos posso fazer musculação?", cueAge | cueLeave},
+			{"qual a idade mínima?", cueAge},
+			{"tem alguma atividade pro meu filho de 8 anos?", 0},
 		},
 		"es": {
 			{"¿Dónde estáis?", cuePlace},
@@ -67,6 +73,8 @@ func TestCues(t *testing.T) {
 			{"cuanto cobráis la hora?", cuePrice},
 			{"cuánto cobran la sillita", cuePrice},
 			{"si anulo me cobráis algo?", 0}, // whether, not how much
+			{"desde qué edad pueden hacer el tour?", cueAge | cueLeave},
+			{"¿cuántos años hay que tener?", cueAge},
 		},
 	}
 	for lang, cases := range asked {
@@ -103,6 +111,12 @@ func TestCues(t *testing.T) {
 		{"Depois de 10 minutos do início, não é possível entrar.", cueLeave | cueDuration},
 		{"We don't take bookings through Instagram messages.", cueLeave},
 		{"Bike racks are by the entrance.", 0},
+		{"Idade mínima para a musculação: 14 anos.", cueAge},
+		{"Estudiantes y mayores de 65 años tienen un 15 % de descuento.", cueAge},
+		{"We see children from age 3.", cueAge},
+		{"Drivers aged 25 or over.", cueAge},
+		{"Menores de 16 anos precisam da autorização dos pais.", cueAge},
+		{"Our team has 3 vans.", 0},
 	} {
 		if got := statedCue(c.sentence); got != c.want {
 			t.Errorf("statedCue(%q) = %b, want %b", c.sentence, got, c.want)
@@ -297,6 +311,25 @@ func TestPercentOfThing(t *testing.T) {
 	} {
 		if got := percentOf(c.sentence, c.terms); got != c.want {
 			t.Errorf("percentOf(%q, %q) = %v, want %v", c.sentence, c.terms, got, c.want)
+		}
+	}
+}
+
+// TestAgeAsked checks that a question asking an age gets the sentence of its words stating one
+// ("for ages 8 and up", "14 anos", "mayores de 18") over another of the same words, in en, pt
+// and es, and that a question stating the customer's age asks none.
+func TestAgeAsked(t *testing.T) {
+	for _, c := range []struct {
+		lang, text, query, want string
+	}{
+		{"en", "Surf lessons for kids run on Saturday mornings, with the board included. Lessons are for ages 8 and up.", "what age for the kids surf lessons?", "ages 8"},
+		{"pt", "As aulas de surf são aos sábados de manhã, com prancha incluída. As aulas são para maiores de 8 anos.", "com que idade posso ter aulas de surf?", "maiores de 8"},
+		{"es", "La cata de vinos es los viernes por la tarde, con tapas incluidas. La cata es solo para mayores de 18 años.", "desde qué edad se puede ir a la cata de vinos?", "mayores de 18"},
+	} {
+		ix := NewIndex([]Doc{{Chunk: Chunk{ID: "p", URL: "https://shop.example/p", Title: "Info", Text: c.text}}}, nil, lightStemmer{}, nil)
+		hits := ix.Search(c.query, nil, 1)
+		if len(hits) == 0 || !strings.Contains(hits[0].Sentence, c.want) {
+			t.Errorf("%s: %q: first hit %+v, want the sentence of %q", c.lang, c.query, hits, c.want)
 		}
 	}
 }

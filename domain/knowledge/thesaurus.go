@@ -32,7 +32,7 @@ cheap, affordable, inexpensive, budget, low cost
 expensive, pricey, costly
 book, booking, appointment, appointments, appt, appts, reservation, reserve, schedule, slot
 cancel, cancellation, call off
-reschedule, move, postpone, change the date
+reschedule, move, postpone, change the date, change
 open, opening, opening hours, hours, hrs, times
 close, closed, closing, shut
 weekday, weekdays, monday to friday, working days

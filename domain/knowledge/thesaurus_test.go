@@ -26,6 +26,8 @@ func TestSharesTopic(t *testing.T) {
 		{"what paperwork do i need", "What documents do I need to bring?", true},
 		{"¿qué papeles necesito?", "¿Qué documentos hay que llevar?", true},
 		{"posso desmarcar?", "Como faço para cancelar?", true},
+		// "change" a booking is moving it: one of the group of "reschedule".
+		{"can i change my booking?", "Can I reschedule?", true},
 		{"what paperwork do i need", "Do you guarantee your work?", false},
 		{"do you take cheques", "Do you take trade-ins?", false},
 	} {

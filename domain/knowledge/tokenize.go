@@ -148,6 +148,9 @@ var folds = func() map[rune]string {
 //     flores → flor, box and boxes → box), -y → -i (policy), pt -ão → -o (opção and opções →
 //     opco) and pt -m → -n (viagem and viagens → viagen, item and itens → iten).
 func stem(w string) string {
+	if n, ok := nounForms["en"][w]; ok {
+		w = n // "children" as "child", "people" as "person" (nounForms): no words of pt or es
+	}
 	if len(w) < 4 || hasDigit(w) {
 		return w
 	}

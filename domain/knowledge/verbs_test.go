@@ -8,11 +8,7 @@ import (
 // TestVerbLemma checks that a verb's irregular forms are stemmed as its infinitive, so meet its
 // regular ones, and that the forms left out (a noun, another verb's form, a light verb) are not.
 func TestVerbLemma(t *testing.T) {
-	m := &faqMatcher{stem: lightStemmer{}}
-	for _, c := range []struct {
-		lang, a, b string
-		meet       bool
-	}{
+	checkMeet(t, &faqMatcher{stem: lightStemmer{}}, []meetCase{
 		// Spanish roots that change are left out (measured on the blind splits: a wrong answer
 		// for the right one gained).
 		{"es", "pierde", "perder", false},
@@ -98,7 +94,20 @@ func TestVerbLemma(t *testing.T) {
 		{"pt", "feito", "fazer", false},
 		{"pt", "aberto", "abrir", false},
 		{"pt", "coberto", "cobrir", false},
-	} {
+	})
+}
+
+// meetCase is two words of a language, and whether the matchers' stemmer should stem them alike.
+type meetCase struct {
+	lang, a, b string
+	meet       bool
+}
+
+// checkMeet checks that m stems each case's two words alike (stemWord) when they should meet, and
+// apart when not.
+func checkMeet(t *testing.T, m *faqMatcher, cases []meetCase) {
+	t.Helper()
+	for _, c := range cases {
 		a, b := m.stemWord(c.a, c.lang), m.stemWord(c.b, c.lang)
 		if (a == b) != c.meet {
 			t.Errorf("%s: %q stems as %q, %q as %q: meet %v, want %v", c.lang, c.a, a, c.b, b, a == b, c.meet)
