@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -28,7 +29,7 @@ func TestRedisOutage(t *testing.T) {
 	}}
 	migrate(t, s)
 	api := s.startAPI(t, privateTargets...)
-	s.startWorker(t, privateTargets...)
+	worker := s.startWorker(t, privateTargets...)
 	a := s.newAccount(t)
 	rcv := newHookReceiver(t, http.StatusOK)
 	createHook(t, api, a.key, rcv.URL("/hooks"), "knowledge.updated")
@@ -83,6 +84,51 @@ func TestRedisOutage(t *testing.T) {
 	}
 	if n := logCount(api.log, "Redis answers again"); n != 1 {
 		t.Errorf("the return of Redis was logged %d times, want once", n)
+	}
+	for _, p := range []*proc{api, worker} {
+		if lines := notJSON(p.log.Lines()); len(lines) > 0 {
+			t.Errorf("%s wrote %d log lines that are not JSON entries, e.g. %q", p.name, len(lines), lines[0])
+		}
+	}
+}
+
+// notJSON returns the lines of a program's stderr that are not JSON objects (zap's entries).
+func notJSON(lines []string) []string {
+	var out []string
+	for _, line := range lines {
+		if strings.HasPrefix(line, "stdout: ") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		if !json.Valid([]byte(line)) || !strings.HasPrefix(strings.TrimSpace(line), "{") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// TestWorkerWithoutRedis starts svc-worker with a Redis that cannot be reached: it stops within
+// seconds with exit code 1 and one message naming SVC_REDIS_URL, rather than run and take nothing
+// (its polls failing in the log); every other line it wrote is a JSON entry.
+func TestWorkerWithoutRedis(t *testing.T) {
+	s := stack{name: "production", production: true, env: map[string]string{
+		"SVC_DATABASE_URL": testenv.Postgres(t),
+		"SVC_REDIS_URL":    "redis://" + freeAddr(t) + "/0", // nothing listens there
+	}}
+	migrate(t, s)
+	started := time.Now()
+	res := run(t, 60*time.Second, "svc-worker", s.env)
+	if res.timedOut {
+		t.Fatalf("svc-worker kept running without Redis; stderr:\n%s", res.stderr)
+	}
+	if res.code != 1 {
+		t.Errorf("svc-worker exited %d without Redis, want 1", res.code)
+	}
+	if took := time.Since(started); took > 20*time.Second {
+		t.Errorf("svc-worker took %s to give up, want under 20 s", took)
+	}
+	lines := notJSON(strings.Split(strings.TrimSpace(res.stderr), "\n"))
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "svc-worker: SVC_REDIS_URL: redis cannot be reached") {
+		t.Errorf("stderr's lines other than JSON entries %q, want one: svc-worker: SVC_REDIS_URL: redis cannot be reached…", lines)
 	}
 }
 

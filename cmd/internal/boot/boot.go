@@ -55,6 +55,7 @@ func Load(lookup func(string) (string, bool), environ []string) (config.Config, 
 	if err != nil {
 		return config.Config{}, nil, err
 	}
+	logRedisWith(log)
 	if unknown := config.Unknown(environ); len(unknown) > 0 {
 		log.Warn("unknown SVC_ variables are ignored", zap.Strings("names", unknown))
 	}
