@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"database/sql"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/svcagent/svc/internal/testenv"
 )
@@ -387,5 +390,58 @@ func TestPostgresStall(t *testing.T) {
 	})
 	if n := logCount(api.log, "request failed"); n != 0 {
 		t.Errorf("%d requests failed with an internal error while Postgres stalled, want none", n)
+	}
+}
+
+// TestUnmigratedStore starts svc-api and svc-worker of the production environment, which never
+// migrates by itself, on a database svcctl migrate never ran on, and then on one whose last
+// migration was not applied (a new version deployed before its migration): each stops at once
+// with exit code 1 and one message that says to run svcctl migrate, rather than start and fail
+// the calls that reach a missing table or column.
+func TestUnmigratedStore(t *testing.T) {
+	pg := testenv.Postgres(t)
+	s := stack{name: "production", production: true, env: map[string]string{
+		"SVC_DATABASE_URL": pg,
+		"SVC_REDIS_URL":    productionRedis(t, e2eRedisDB),
+	}}
+	check := func(t *testing.T) {
+		for _, name := range []string{"svc-api", "svc-worker"} {
+			env := s.with("SVC_HTTP_ADDR", freeAddr(t), "SVC_METRICS_ADDR", "")
+			res := run(t, 60*time.Second, name, env)
+			if res.timedOut {
+				t.Fatalf("%s kept running on an unmigrated database; stderr:\n%s", name, res.stderr)
+			}
+			if res.code != 1 {
+				t.Errorf("%s exited %d on an unmigrated database, want 1", name, res.code)
+			}
+			lines := notJSON(strings.Split(strings.TrimSpace(res.stderr), "\n"))
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], name+": SVC_DATABASE_URL: the database is not migrated") ||
+				!strings.Contains(lines[0], "svcctl migrate") {
+				t.Errorf("%s: stderr's lines other than JSON entries %q, want one saying to run svcctl migrate", name, lines)
+			}
+		}
+	}
+	t.Run("never migrated", check)
+
+	migrate(t, s)
+	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(pg)))
+	defer func() { _ = db.Close() }()
+	// The record of the last migration set aside: to the programs it was never applied.
+	for _, q := range []string{
+		"CREATE TABLE set_aside AS SELECT * FROM bun_migrations WHERE id = (SELECT max(id) FROM bun_migrations)",
+		"DELETE FROM bun_migrations WHERE id IN (SELECT id FROM set_aside)",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("last migration not applied", check)
+
+	if _, err := db.Exec("INSERT INTO bun_migrations SELECT * FROM set_aside"); err != nil {
+		t.Fatal(err)
+	}
+	s.startWorker(t)
+	if r := call(t, "GET", s.startAPI(t).URL()+"/readyz"); r.status != http.StatusOK {
+		t.Errorf("GET /readyz once migrated: %s, want 200", r)
 	}
 }

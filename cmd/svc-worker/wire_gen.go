@@ -40,7 +40,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.Postgres(ctx, cfg)
+	db, cleanup, err := boot.CurrentPostgres(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -181,7 +181,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.Postgres(ctx, cfg)
+	db, cleanup, err := boot.CurrentPostgres(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -323,7 +323,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.SQLite(ctx, cfg)
+	db, cleanup, err := boot.CurrentSQLite(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -464,7 +464,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.SQLite(ctx, cfg)
+	db, cleanup, err := boot.CurrentSQLite(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

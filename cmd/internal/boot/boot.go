@@ -103,6 +103,37 @@ func MigratedPostgres(ctx context.Context, cfg config.Config) (*bun.DB, func(), 
 	return migrated(ctx, cfg, Postgres)
 }
 
+// CurrentPostgres opens the PostgreSQL store and checks that its schema is this version's: the
+// production environment never migrates by itself (svcctl migrate does), and a program on a
+// schema it does not know would fail on every call that reaches a missing table or column.
+func CurrentPostgres(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
+	return current(ctx, cfg, Postgres)
+}
+
+// CurrentSQLite opens the SQLite store and checks its schema, as CurrentPostgres does.
+func CurrentSQLite(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
+	return current(ctx, cfg, SQLite)
+}
+
+func current(ctx context.Context, cfg config.Config,
+	open func(context.Context, config.Config) (*bun.DB, func(), error)) (*bun.DB, func(), error) {
+	db, cleanup, err := open(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	pending, err := store.Unapplied(ctx, db)
+	if err != nil {
+		cleanup()
+		return nil, nil, fmt.Errorf("store: %w", err)
+	}
+	if len(pending) > 0 {
+		cleanup()
+		return nil, nil, fmt.Errorf("SVC_DATABASE_URL: the database is not migrated to this version (%d of its migrations not applied, from %s): run svcctl migrate first; production never migrates by itself",
+			len(pending), pending[0])
+	}
+	return db, cleanup, nil
+}
+
 func migrated(ctx context.Context, cfg config.Config,
 	open func(context.Context, config.Config) (*bun.DB, func(), error)) (*bun.DB, func(), error) {
 	db, cleanup, err := open(ctx, cfg)
