@@ -43,15 +43,24 @@ type readinessJSON struct {
 	Status string            `json:"status"`
 }
 
+const (
+	// readyTimeout bounds GET /readyz's checks together.
+	readyTimeout = 2 * time.Second
+	// degradeTimeout bounds a check that Degrades: its failure keeps the instance in rotation only
+	// if the answer comes before the prober gives up (1 s is Kubernetes' default), so a dependency
+	// that stops answering (a stalled Redis) is reported degraded after this long.
+	degradeTimeout = 500 * time.Millisecond
+)
+
 // readyz answers 200 "ready" when every check passes, 200 "degraded" when only checks that
 // degrade fail (the instance stays in rotation), and 503 "unavailable" when any other fails.
 func (s *Server) readyz(c *gin.Context) {
-	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(c.Request.Context(), readyTimeout)
 	defer cancel()
 	checks := map[string]string{}
 	state := "ready"
 	for _, ch := range s.ready {
-		err := ch.Pinger.Ping(ctx)
+		err := ping(ctx, ch)
 		switch {
 		case err == nil:
 			checks[ch.Name] = "ok"
@@ -72,6 +81,16 @@ func (s *Server) readyz(c *gin.Context) {
 		status = http.StatusServiceUnavailable
 	}
 	c.JSON(status, readinessJSON{Status: state, Checks: checks})
+}
+
+// ping runs one check, within degradeTimeout when it Degrades.
+func ping(ctx context.Context, ch Check) error {
+	if !ch.Degrades {
+		return ch.Pinger.Ping(ctx)
+	}
+	ctx, cancel := context.WithTimeout(ctx, degradeTimeout)
+	defer cancel()
+	return ch.Pinger.Ping(ctx)
 }
 
 type apiJSON struct {

@@ -62,3 +62,32 @@ func advisoryLock(ctx context.Context, db *bun.DB) (unlock func(), err error) {
 		_ = conn.Close()
 	}, nil
 }
+
+// Unapplied returns the names of the migrations of this version not applied to db, in order: all
+// of them when it was never migrated. It reads and changes nothing else.
+func Unapplied(ctx context.Context, db *bun.DB) ([]string, error) {
+	migrations := migrate.NewMigrations()
+	if err := migrations.Discover(migrationFiles); err != nil {
+		return nil, fmt.Errorf("migrate: discover: %w", err)
+	}
+	var exists bool
+	q := "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bun_migrations')"
+	if db.Dialect().Name() == dialect.PG {
+		q = "SELECT to_regclass('bun_migrations') IS NOT NULL"
+	}
+	if err := db.QueryRowContext(ctx, q).Scan(&exists); err != nil {
+		return nil, fmt.Errorf("migrate: status: %w", err)
+	}
+	all := migrations.Sorted()
+	if exists {
+		var err error
+		if all, err = migrate.NewMigrator(db, migrations).MigrationsWithStatus(ctx); err != nil {
+			return nil, fmt.Errorf("migrate: status: %w", err)
+		}
+	}
+	var names []string
+	for _, m := range all.Unapplied() {
+		names = append(names, m.Name)
+	}
+	return names, nil
+}

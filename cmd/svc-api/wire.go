@@ -130,27 +130,27 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 // initProductionPostgres assembles svc-api in production on PostgreSQL (migrated by svcctl
 // migrate) with the built-in engine.
 func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(common, production, boot.Postgres, builtin)
+	wire.Build(common, production, boot.CurrentPostgres, builtin)
 	return nil, nil, nil
 }
 
 // initProductionPostgresUpstream assembles svc-api in production on PostgreSQL (migrated by
 // svcctl migrate) with the upstream model.
 func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(common, production, boot.Postgres, upstream)
+	wire.Build(common, production, boot.CurrentPostgres, upstream)
 	return nil, nil, nil
 }
 
 // initProductionSQLite assembles svc-api in production on SQLite (migrated by svcctl migrate)
 // with the built-in engine.
 func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(common, production, boot.SQLite, builtin)
+	wire.Build(common, production, boot.CurrentSQLite, builtin)
 	return nil, nil, nil
 }
 
 // initProductionSQLiteUpstream assembles svc-api in production on SQLite (migrated by svcctl
 // migrate) with the upstream model.
 func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(common, production, boot.SQLite, upstream)
+	wire.Build(common, production, boot.CurrentSQLite, upstream)
 	return nil, nil, nil
 }

@@ -1136,7 +1136,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 // migrate) with the built-in engine.
 func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.Postgres(ctx, cfg)
+	db, cleanup, err := boot.CurrentPostgres(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1433,7 +1433,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 // svcctl migrate) with the upstream model.
 func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.Postgres(ctx, cfg)
+	db, cleanup, err := boot.CurrentPostgres(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1731,7 +1731,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 // with the built-in engine.
 func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.SQLite(ctx, cfg)
+	db, cleanup, err := boot.CurrentSQLite(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -2028,7 +2028,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 // migrate) with the upstream model.
 func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.SQLite(ctx, cfg)
+	db, cleanup, err := boot.CurrentSQLite(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

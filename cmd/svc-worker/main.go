@@ -73,8 +73,8 @@ func run(ctx context.Context, lookup func(string) (string, bool), environ []stri
 // serve runs the worker, the relay, the reply sweep and the sweep of expired idempotency keys until ctx ends, then stops the relay and
 // the sweep and lets running tasks finish (up to the shutdown timeout).
 func (p *program) serve(ctx context.Context) error {
-	if err := p.worker.Start(); err != nil {
-		return err
+	if err := p.worker.Start(ctx); err != nil {
+		return fmt.Errorf("SVC_REDIS_URL: %w", err)
 	}
 	relayCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	relayDone := make(chan struct{})

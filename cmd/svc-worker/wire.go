@@ -47,24 +47,24 @@ var worker = wire.NewSet(
 
 // initWorkerPostgres assembles svc-worker on PostgreSQL with the built-in engine.
 func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(worker, boot.Postgres, boot.BuiltinModel)
+	wire.Build(worker, boot.CurrentPostgres, boot.BuiltinModel)
 	return nil, nil, nil
 }
 
 // initWorkerPostgresUpstream assembles svc-worker on PostgreSQL with the upstream model.
 func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(worker, boot.Postgres, boot.UpstreamModel)
+	wire.Build(worker, boot.CurrentPostgres, boot.UpstreamModel)
 	return nil, nil, nil
 }
 
 // initWorkerSQLite assembles svc-worker on SQLite with the built-in engine.
 func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(worker, boot.SQLite, boot.BuiltinModel)
+	wire.Build(worker, boot.CurrentSQLite, boot.BuiltinModel)
 	return nil, nil, nil
 }
 
 // initWorkerSQLiteUpstream assembles svc-worker on SQLite with the upstream model.
 func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
-	wire.Build(worker, boot.SQLite, boot.UpstreamModel)
+	wire.Build(worker, boot.CurrentSQLite, boot.UpstreamModel)
 	return nil, nil, nil
 }

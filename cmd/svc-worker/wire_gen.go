@@ -40,7 +40,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.Postgres(ctx, cfg)
+	db, cleanup, err := boot.CurrentPostgres(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,7 +183,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.Postgres(ctx, cfg)
+	db, cleanup, err := boot.CurrentPostgres(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -327,7 +327,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.SQLite(ctx, cfg)
+	db, cleanup, err := boot.CurrentSQLite(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -470,7 +470,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.SQLite(ctx, cfg)
+	db, cleanup, err := boot.CurrentSQLite(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -187,7 +187,7 @@ func start(t *testing.T, h ports.Handler, opts asynqq.Options) *asynqq.Queue {
 	client, closeClient := asynqq.NewClient(r)
 	inspector, closeInspector := asynqq.NewInspector(r)
 	w := asynqq.NewWorker(r, h, opts, zaptest.NewLogger(t))
-	if err := w.Start(); err != nil {
+	if err := w.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

@@ -59,8 +59,18 @@ func NewWorker(r asynq.RedisConnOpt, h ports.Handler, opts Options, log *zap.Log
 	return w
 }
 
-// Start starts handling tasks; it returns at once.
-func (w *Worker) Start() error {
+// startCheckTimeout bounds the check of Redis at Start.
+const startCheckTimeout = 10 * time.Second
+
+// Start checks that Redis answers and starts handling tasks; it returns at once. A Redis that
+// cannot be reached at start fails it (the worker would take nothing and only log the failures of
+// its polls), so that a wrong or unreachable SVC_REDIS_URL stops the program with one message.
+func (w *Worker) Start(ctx context.Context) error {
+	pctx, cancel := context.WithTimeout(ctx, startCheckTimeout)
+	defer cancel()
+	if err := w.rdb.Ping(pctx).Err(); err != nil {
+		return fmt.Errorf("redis cannot be reached: %w", err)
+	}
 	if err := w.srv.Start(asynq.HandlerFunc(w.process)); err != nil {
 		return fmt.Errorf("start asynq worker: %w", err)
 	}
