@@ -26,7 +26,11 @@ type Inbox interface {
 	// Record stores the account's key and reports whether this call did: false when the key was
 	// recorded before, atomically even under concurrent calls. Called in the transaction that
 	// accepts the message, so that the key exists exactly when the message does.
-	Record(ctx context.Context, accountID, key string, at time.Time) (fresh bool, err error)
+	// A record made before since is forgotten: recording its key again is fresh, and dates the
+	// record at.
+	Record(ctx context.Context, accountID, key string, at, since time.Time) (fresh bool, err error)
+	// Sweep deletes every account's records made before before, and returns how many.
+	Sweep(ctx context.Context, before time.Time) (int, error)
 }
 
 // Messenger sends text to a contact through one messaging app. A refusal by the app is a

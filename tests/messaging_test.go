@@ -388,8 +388,8 @@ func TestMessagingLongReply(t *testing.T) {
 				kind, contact string
 				length        func(string) int
 			}{
-				{"whatsapp", "whatsapp:" + waContact, func(s string) int { return utf8.RuneCountInString(s) }},
-				{"sendMessage", "telegram:" + tgChat, func(s string) int { return len(utf16.Encode([]rune(s))) }},
+				{"whatsapp", "whatsapp:" + waContact, utf16Len},
+				{"sendMessage", "telegram:" + tgChat, utf16Len},
 			} {
 				sent := fake.sends(c.kind)
 				var texts []string
@@ -411,6 +411,79 @@ func TestMessagingLongReply(t *testing.T) {
 				t.Errorf("interactions_spent %v after two long replies, want 2", got)
 			}
 		})
+	}
+}
+
+// utf16Len is the length of s in UTF-16 code units, as both apps count their 4096.
+func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+
+// TestMessagingEmojiReply: a WhatsApp reply of 4096 characters or fewer but more UTF-16 code units
+// (emoji count two) is sent in messages of 4096 code units at most, the count that is never
+// over Meta's "4096 characters".
+func TestMessagingEmojiReply(t *testing.T) {
+	const question = "Which breads do you bake?"
+	answer := strings.TrimSpace(strings.Repeat("🍞🥖 ", 900)) // 2699 characters, 4499 UTF-16 code units
+	m := startMessaging(t, newEmbedded(t))
+	fake, api, ctlEnv, a := m.fake, m.api, m.ctlEnv, m.a
+	if r := callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": []map[string]string{{"question": question, "answer": answer}}},
+		bearer(a.key)...); r.status != http.StatusOK {
+		t.Fatalf("POST /v1/knowledge/faq: %s", r)
+	}
+	waHook := ctl(t, ctlEnv, "channel", "connect", "whatsapp", "--account", a.id, "--phone-number-id", waPhoneNumberID,
+		"--access-token", waAccessToken, "--app-secret", waAppSecret, "--verify-token", waVerifyToken).str("webhook_url")
+	wantReceipt(t, postWA(t, waHook, waText("wamid.emoji", waContact, "Ana", question)), 1, 0, 0)
+	fake.waitSends(t, "whatsapp", 1)
+	waitIdle(t, api, "the emoji reply sent")
+	sent := fake.sends("whatsapp")
+	var texts []string
+	for _, m := range sent {
+		if n := utf16Len(m.text); n > 4096 || n == 0 {
+			t.Errorf("a WhatsApp message of %d UTF-16 code units (%d characters), want 1 to 4096", n, utf8.RuneCountInString(m.text))
+		}
+		texts = append(texts, m.text)
+	}
+	if len(sent) != 2 || strings.Join(texts, " ") != answer {
+		t.Errorf("%d messages, want the reply whole in 2, cut at a space: %q", len(sent), texts)
+	}
+}
+
+// TestMessagingTelegramAnotherBot: Telegram numbers each bot's updates on its own, so the
+// update_id of a message to another bot connected to the account since is a new message, answered,
+// while the same bot reconnected under a new token still knows an update it delivers again.
+func TestMessagingTelegramAnotherBot(t *testing.T) {
+	m := startMessaging(t, newEmbedded(t))
+	fake, api, ctlEnv, a := m.fake, m.api, m.ctlEnv, m.a
+	loadBrain(t, api, a.key)
+	connect := func(token string) (hook, secret string) {
+		t.Helper()
+		hook = ctl(t, ctlEnv, "channel", "connect", "telegram", "--account", a.id, "--bot-token", token).str("webhook_url")
+		hooks := fake.sends("setWebhook")
+		last := hooks[len(hooks)-1]
+		if last.path != "/bot"+token+"/setWebhook" {
+			t.Fatalf("setWebhook calls %v, want the last one for %s", hooks, token)
+		}
+		secret, _ = last.body["secret_token"].(string)
+		return hook, secret
+	}
+	update := tgText(9001, tgChat, "Rui", gfQuestion)
+
+	hook, secret := connect(tgBotToken)
+	wantReceipt(t, postTG(t, hook, secret, update), 1, 0, 0)
+	fake.waitSends(t, "sendMessage", 1)
+	waitIdle(t, api, "the first bot's answer sent")
+
+	// The same bot (123456) under a new token: the update delivered again is the same message.
+	hook, secret = connect("123456:tg-bot-token-renewed")
+	wantReceipt(t, postTG(t, hook, secret, update), 0, 1, 0)
+
+	// Another bot, whose updates happen to have reached the same update_id.
+	const otherBot = "654321:tg-other-bot"
+	hook, secret = connect(otherBot)
+	wantReceipt(t, postTG(t, hook, secret, tgText(9001, tgChat, "Rui", "Is it baked on Fridays?")), 1, 0, 0)
+	sent := fake.waitSends(t, "sendMessage", 2)
+	waitIdle(t, api, "the other bot's answer sent")
+	if sent = fake.sends("sendMessage"); len(sent) != 2 || sent[1].path != "/bot"+otherBot+"/sendMessage" || sent[1].to != tgChat {
+		t.Errorf("sendMessage calls %v, want the second through the other bot to chat %s", sent, tgChat)
 	}
 }
 

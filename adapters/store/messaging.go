@@ -90,11 +90,15 @@ type Inbox struct{ db *bun.DB }
 // NewInbox returns the inbound-message record of db.
 func NewInbox(db *bun.DB) *Inbox { return &Inbox{db: db} }
 
-// Record stores the account's key unless it is there: one insert that does nothing on a conflict,
-// so that of concurrent calls exactly one reports fresh.
-func (r *Inbox) Record(ctx context.Context, accountID, key string, at time.Time) (bool, error) {
+// Record stores the account's key unless it is there from since on: one insert that, on a
+// conflict, dates again a record made before since and does nothing to a later one, so that of
+// concurrent calls exactly one reports fresh.
+func (r *Inbox) Record(ctx context.Context, accountID, key string, at, since time.Time) (bool, error) {
 	res, err := idb(ctx, r.db).NewInsert().Model(&inboxRow{AccountID: accountID, Key: key, ReceivedAt: dbTime(at)}).
-		On("CONFLICT (account_id, key) DO NOTHING").Exec(ctx)
+		On("CONFLICT (account_id, key) DO UPDATE").
+		Set("received_at = EXCLUDED.received_at").
+		Where("?TableAlias.received_at < ?", dbTime(since)).
+		Exec(ctx)
 	if err != nil {
 		return false, fmt.Errorf("record inbound message: %w", err)
 	}
@@ -103,4 +107,15 @@ func (r *Inbox) Record(ctx context.Context, accountID, key string, at time.Time)
 		return false, fmt.Errorf("record inbound message: %w", err)
 	}
 	return n == 1, nil
+}
+
+// Sweep deletes every account's records made before before.
+func (r *Inbox) Sweep(ctx context.Context, before time.Time) (int, error) {
+	res, err := idb(ctx, r.db).NewDelete().Model((*inboxRow)(nil)).
+		Where("received_at < ?", dbTime(before)).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("sweep inbound messages: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
 }

@@ -131,6 +131,10 @@ type Request struct {
 	// recorded with the message, and a message whose key was recorded before is not accepted
 	// again (ErrDuplicate).
 	InboxKey string
+	// InboxKeep is how long InboxKey keeps a second delivery out (the app's
+	// messaging.InboxKeep): a key recorded longer ago is forgotten, and the message accepted as
+	// new. 0 keeps it as long as it is stored.
+	InboxKeep time.Duration
 	// Usage, when known (a key's request read it with the key), is the account's usage as it
 	// stands: the agent checks the message against it instead of reading it again.
 	Usage *ledger.Usage
@@ -357,7 +361,11 @@ func (a *Agent) accept(ctx context.Context, req Request, prof profile.Profile) (
 			return domain.Invalid("conversation_id", "conversation %s belongs to another channel", convID)
 		}
 		if req.InboxKey != "" {
-			fresh, err := a.inbox.Record(ctx, req.Account.ID, req.InboxKey, now)
+			var since time.Time
+			if req.InboxKeep > 0 {
+				since = now.Add(-req.InboxKeep)
+			}
+			fresh, err := a.inbox.Record(ctx, req.Account.ID, req.InboxKey, now, since)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/messaging"
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/profile"
 )
@@ -122,5 +124,89 @@ func TestMessagingChannelOff(t *testing.T) {
 	waitMessages(e, "whatsapp:1555", 2)
 	if raw, _ := json.Marshal(e.events("message.replied")); len(raw) < 10 {
 		t.Fatalf("no message.replied: %s", raw)
+	}
+}
+
+// postKept sends a messaging-channel message whose key is kept for keep, as the webhooks do.
+func postKept(e *env, key, msg string, keep time.Duration) (chat.Reply, error) {
+	return e.agent.Post(e.t.Context(), chat.Request{Account: e.acct, Channel: conversation.ChannelMessaging,
+		ConversationID: "telegram:42", Message: msg, InboxKey: "telegram:111:" + key, InboxKeep: keep})
+}
+
+// TestMessagingKeyForgottenAfterItsKeep checks that a message's key keeps a second delivery out
+// for the keep the request gives, and no longer: a Telegram bot that numbers its updates afresh
+// after a week without any may send an update_id recorded long before, a new message.
+func TestMessagingKeyForgottenAfterItsKeep(t *testing.T) {
+	e := newEnv(t, false, chat.Options{})
+	e.configure("Padaria Lu", profile.AllOn)
+	keep := 48 * time.Hour
+	if _, err := postKept(e, "7", "hello", keep); err != nil {
+		t.Fatal(err)
+	}
+	waitMessages(e, "telegram:42", 2)
+	e.clock.Add(keep - time.Minute)
+	if _, err := postKept(e, "7", "hello", keep); !errors.Is(err, chat.ErrDuplicate) {
+		t.Fatalf("the same update within the keep: %v, want ErrDuplicate", err)
+	}
+	e.clock.Add(2 * time.Minute)
+	if _, err := postKept(e, "7", "is it open today?", keep); err != nil {
+		t.Fatalf("an update of the same id after the keep: %v, want it accepted", err)
+	}
+	msgs := waitMessages(e, "telegram:42", 4)
+	if msgs[2].Content != "is it open today?" {
+		t.Fatalf("messages %+v", msgs)
+	}
+	// Recorded anew: the keep starts again.
+	if _, err := postKept(e, "7", "is it open today?", keep); !errors.Is(err, chat.ErrDuplicate) {
+		t.Fatalf("the new message again: %v, want ErrDuplicate", err)
+	}
+}
+
+// TestSweepInbox checks that the sweep deletes the keys recorded longer ago than
+// messaging.InboxRetention, and only those, and that RunSweep sweeps them.
+func TestSweepInbox(t *testing.T) {
+	e := newEnv(t, false, chat.Options{})
+	e.configure("Padaria Lu", profile.AllOn)
+	if _, err := post(e, "wamid.old", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	waitMessages(e, "whatsapp:1555", 2)
+	e.clock.Add(messaging.InboxRetention - time.Hour)
+	if _, err := post(e, "wamid.new", "hello again"); err != nil {
+		t.Fatal(err)
+	}
+	waitMessages(e, "whatsapp:1555", 4)
+	if n, err := e.agent.SweepInbox(t.Context()); err != nil || n != 0 {
+		t.Fatalf("SweepInbox within the retention = %d, %v; want 0", n, err)
+	}
+	e.clock.Add(2 * time.Hour)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.agent.RunSweep(ctx, time.Hour, func(err error) { t.Errorf("RunSweep: %v", err) })
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := post(e, "wamid.old", "hello")
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, chat.ErrDuplicate) || time.Now().After(deadline) {
+			t.Fatalf("the swept key again: %v, want it accepted once RunSweep swept it", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	// The key within the retention was kept, and goes once it is past it (the swept key,
+	// recorded again since, stays).
+	if n, err := e.agent.SweepInbox(t.Context()); err != nil || n != 0 {
+		t.Fatalf("SweepInbox again = %d, %v; want 0", n, err)
+	}
+	e.clock.Add(messaging.InboxRetention - 30*time.Minute)
+	if n, err := e.agent.SweepInbox(t.Context()); err != nil || n != 1 {
+		t.Fatalf("SweepInbox past the retention of the second key = %d, %v; want 1", n, err)
 	}
 }

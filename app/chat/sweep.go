@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/messaging"
 )
 
 // Sweep takes over the replies whose lease ended (the process that accepted them died) and makes
@@ -55,13 +56,35 @@ func (a *Agent) takeOver(ctx context.Context, job conversation.Job) (Reply, erro
 	return a.generate(ctx, t, unattended)
 }
 
-// RunSweep sweeps every interval until ctx ends; onErr receives failures.
+// InboxSweepInterval is how often RunSweep deletes the records of inbound messages stored
+// longer than messaging.InboxRetention.
+const InboxSweepInterval = 10 * time.Minute
+
+// SweepInbox deletes the records of inbound messages stored longer than
+// messaging.InboxRetention, and returns how many.
+func (a *Agent) SweepInbox(ctx context.Context) (int, error) {
+	n, err := a.inbox.Sweep(ctx, a.clock.Now().Add(-messaging.InboxRetention))
+	if err != nil {
+		return 0, fmt.Errorf("sweep the inbox: %w", err)
+	}
+	return n, nil
+}
+
+// RunSweep sweeps every interval until ctx ends, and sweeps the inbox at once and then every
+// InboxSweepInterval; onErr receives failures.
 func (a *Agent) RunSweep(ctx context.Context, interval time.Duration, onErr func(error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	var inboxSwept time.Time
 	for {
 		if _, err := a.Sweep(ctx); err != nil && ctx.Err() == nil {
 			onErr(err)
+		}
+		if now := a.clock.Now(); now.Sub(inboxSwept) >= InboxSweepInterval {
+			inboxSwept = now
+			if _, err := a.SweepInbox(ctx); err != nil && ctx.Err() == nil {
+				onErr(err)
+			}
 		}
 		select {
 		case <-ctx.Done():

@@ -241,7 +241,8 @@ type Received struct {
 }
 
 // Receive hands a contact's message to the agent, on the contact's one conversation of the
-// messaging channel, recorded under its app id so that a second delivery is not answered again.
+// messaging channel, recorded under its app id (messaging.InboxKey, for the app's InboxKeep) so
+// that a second delivery is not answered again.
 // Messages the agent does not answer (statuses, pictures, a channel switched off, no
 // interactions left, an inactive account) are acknowledged as Ignored: the app must not deliver
 // them again. Only a failure of the service is an error (the app delivers the message again,
@@ -250,6 +251,10 @@ func (s *Service) Receive(ctx context.Context, c messaging.Connection, in messag
 	if !in.Answerable() {
 		return Received{Outcome: Ignored, Reason: "not_text"}, nil
 	}
+	sec, err := open(s.d.Vault, c)
+	if err != nil {
+		return Received{}, err
+	}
 	acct, err := s.d.Accounts.Get(ctx, c.AccountID)
 	if err == nil {
 		err = acct.Usable()
@@ -257,7 +262,7 @@ func (s *Service) Receive(ctx context.Context, c messaging.Connection, in messag
 	if err == nil {
 		_, err = s.d.Agent.Post(ctx, chat.Request{Account: acct, Channel: conversation.ChannelMessaging,
 			ConversationID: messaging.ContactID(c.App, in.From), CustomerName: displayName(in.Name), Message: in.Text,
-			InboxKey: messaging.InboxKey(c.App, in.ID)})
+			InboxKey: messaging.InboxKey(c.App, sec, in.ID), InboxKeep: c.App.InboxKeep()})
 	}
 	switch {
 	case err == nil:

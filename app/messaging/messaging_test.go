@@ -112,8 +112,8 @@ func TestConnectTelegram(t *testing.T) {
 	}
 
 	// The Bot API refuses: nothing is stored.
-	bots.EXPECT().SetWebhook(gomock.Any(), "bad", gomock.Any(), gomock.Any()).Return(domain.Invalid("bot_token", "refused"))
-	if _, err := c.Connect(t.Context(), "acct_1", messaging.Telegram, "", messaging.Secrets{BotToken: "bad"}); domain.ErrorCode(err) != domain.CodeInvalidRequest {
+	bots.EXPECT().SetWebhook(gomock.Any(), "999:bad", gomock.Any(), gomock.Any()).Return(domain.Invalid("bot_token", "refused"))
+	if _, err := c.Connect(t.Context(), "acct_1", messaging.Telegram, "", messaging.Secrets{BotToken: "999:bad"}); domain.ErrorCode(err) != domain.CodeInvalidRequest {
 		t.Errorf("Connect with a refused token: %v", err)
 	}
 }
@@ -243,9 +243,52 @@ func TestReceive(t *testing.T) {
 			if tt.asked {
 				r := e.requests[0]
 				if r.Channel != conversation.ChannelMessaging || r.ConversationID != "whatsapp:1555" || r.CustomerName != "Ana" ||
-					r.Message != text.Text || r.InboxKey != "whatsapp:wamid.1" || r.Account.ID != "acct_1" {
+					r.Message != text.Text || r.InboxKey != "whatsapp:wamid.1" || r.InboxKeep != messaging.WhatsAppKeep || r.Account.ID != "acct_1" {
 					t.Errorf("request %+v", r)
 				}
+			}
+		})
+	}
+}
+
+// TestReceiveTelegramKeysByBot checks that a Telegram update is recorded under its bot's id, for
+// Telegram's keep: another bot's update of the same update_id is another message, while the same
+// bot reconnected under a new token keeps its key. A connection whose secrets cannot be read is
+// an error, and the agent is not asked.
+func TestReceiveTelegramKeysByBot(t *testing.T) {
+	in := messaging.Inbound{ID: "7", From: "42", Kind: messaging.KindText, Text: "Do you deliver?"}
+	tests := []struct {
+		name    string
+		sealed  string
+		wantKey string
+		wantErr bool
+	}{
+		{"a bot", `sealed:{"bot_token":"111:aaa","hook_secret":"s"}`, "telegram:111:7", false},
+		{"the same bot under a new token", `sealed:{"bot_token":"111:ccc","hook_secret":"s"}`, "telegram:111:7", false},
+		{"another bot", `sealed:{"bot_token":"222:bbb","hook_secret":"s"}`, "telegram:222:7", false},
+		{"secrets that cannot be read", `not sealed`, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			conn := messaging.Connection{AccountID: "acct_1", App: messaging.Telegram, Hook: messaging.HookPrefix + strings.Repeat("t", 43),
+				Sealed: []byte(tt.sealed)}
+			if !tt.wantErr {
+				e.accts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Active}, nil)
+			}
+			got, err := e.svc.Receive(t.Context(), conn, in)
+			if tt.wantErr {
+				if err == nil || len(e.requests) != 0 {
+					t.Fatalf("Receive = %+v, %v, the agent asked %d times; want an error, not asked", got, err, len(e.requests))
+				}
+				return
+			}
+			if err != nil || got.Outcome != appmessaging.Accepted || len(e.requests) != 1 {
+				t.Fatalf("Receive = %+v, %v; the agent asked %d times", got, err, len(e.requests))
+			}
+			if r := e.requests[0]; r.InboxKey != tt.wantKey || r.InboxKeep != messaging.TelegramKeep || r.ConversationID != "telegram:42" {
+				t.Errorf("request key %q keep %v conversation %q; want %q, %v, telegram:42", r.InboxKey, r.InboxKeep, r.ConversationID,
+					tt.wantKey, messaging.TelegramKeep)
 			}
 		})
 	}

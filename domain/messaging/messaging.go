@@ -84,6 +84,9 @@ func Connect(app App, phoneNumberID string, s Secrets) error {
 		checks = [][2]string{{"phone_number_id", phoneNumberID}, {"access_token", s.AccessToken}, {"app_secret", s.AppSecret}, {"verify_token", s.VerifyToken}}
 	case Telegram:
 		checks = [][2]string{{"bot_token", s.BotToken}}
+		if strings.TrimSpace(s.BotToken) != "" && BotID(s.BotToken) == "" {
+			return domain.Invalid("bot_token", "bot_token must be the bot's id, a colon and its secret, as @BotFather gives it")
+		}
 	default:
 		return domain.Invalid("channel", "channel must be whatsapp or telegram")
 	}
@@ -187,9 +190,50 @@ func ParseContact(id string) (app App, address string, ok bool) {
 }
 
 // InboxKey is the key an inbound message is recorded under, so that a second delivery of it is
-// answered once: per app, per connection's account.
-func InboxKey(app App, id string) string {
+// answered once (per connection's account): a WhatsApp message id ("whatsapp:wamid.…") is
+// unique forever; a Telegram update_id only within one bot's sequence, so its key names the bot
+// ("telegram:<bot id>:<update_id>", BotID): a different bot connected since numbers its own
+// updates, which never match the first bot's records, while the same bot reconnected with a new
+// token keeps its bot id, and an update it delivers again is still known. Records are kept for
+// the app's InboxKeep only.
+func InboxKey(app App, sec Secrets, id string) string {
+	if app == Telegram {
+		return string(app) + ":" + BotID(sec.BotToken) + ":" + id
+	}
 	return string(app) + ":" + id
+}
+
+// BotID returns the id of the bot of a Telegram bot token, the part before its ':'
+// ("123456:ABC-DEF…" is bot 123456's): what stays when the token is revoked and a new one made.
+// Empty when the token has no such part.
+func BotID(token string) string {
+	id, _, found := strings.Cut(token, ":")
+	if !found || id == "" || len(id) > 20 || strings.Trim(id, "0123456789") != "" {
+		return ""
+	}
+	return id
+}
+
+// How long an inbound message's record keeps a second delivery of it out.
+const (
+	// TelegramKeep: Telegram keeps an update it could not deliver for 24 hours, and numbers the
+	// updates of a bot afresh, at random, only after a week without any: two days cover every
+	// delivery again of an update, and never reach the update_ids of a new sequence.
+	TelegramKeep = 48 * time.Hour
+	// WhatsAppKeep: Meta delivers a notification again for up to 7 days.
+	WhatsAppKeep = 8 * 24 * time.Hour
+	// InboxRetention is how long a record is stored at all (the sweep deletes it after): the
+	// longest keep.
+	InboxRetention = WhatsAppKeep
+)
+
+// InboxKeep returns how long app's inbound messages are recorded for: a message delivered again
+// after it is answered again.
+func (a App) InboxKeep() time.Duration {
+	if a == Telegram {
+		return TelegramKeep
+	}
+	return WhatsAppKeep
 }
 
 // SignaturePrefix starts a WhatsApp X-Hub-Signature-256 header.

@@ -28,6 +28,8 @@ func TestConnect(t *testing.T) {
 		{"telegram blank token", Telegram, "", Secrets{BotToken: "  "}, "bot_token"},
 		{"telegram token with a newline", Telegram, "", Secrets{BotToken: "123:a\nb"}, "bot_token"},
 		{"telegram token too long", Telegram, "", Secrets{BotToken: strings.Repeat("a", 4097)}, "bot_token"},
+		{"telegram token without the bot id", Telegram, "", Secrets{BotToken: "abc"}, "bot_token"},
+		{"telegram token whose bot id is not digits", Telegram, "", Secrets{BotToken: "bot:abc"}, "bot_token"},
 		{"unknown app", "signal", "", Secrets{BotToken: "x"}, "channel"},
 	}
 	for _, tt := range tests {
@@ -212,6 +214,66 @@ func TestChoice(t *testing.T) {
 	for _, tt := range tests {
 		if got := Choice(tt.title, tt.description); got != tt.want {
 			t.Errorf("Choice(%q, %q) = %q, want %q", tt.title, tt.description, got, tt.want)
+		}
+	}
+}
+
+// TestInboxKey checks the keys inbound messages are recorded under: a Telegram update's names its
+// bot (the same bot under a new token keeps it, another bot does not), a WhatsApp message's is
+// its id alone.
+func TestInboxKey(t *testing.T) {
+	tests := []struct {
+		name string
+		app  App
+		sec  Secrets
+		id   string
+		want string
+	}{
+		{"telegram", Telegram, Secrets{BotToken: "123456:secret-a"}, "42", "telegram:123456:42"},
+		{"telegram, the same bot under a new token", Telegram, Secrets{BotToken: "123456:secret-b"}, "42", "telegram:123456:42"},
+		{"telegram, another bot", Telegram, Secrets{BotToken: "777:secret-a"}, "42", "telegram:777:42"},
+		{"telegram, a token without a bot id", Telegram, Secrets{BotToken: "secret"}, "42", "telegram::42"},
+		{"whatsapp", WhatsApp, Secrets{AccessToken: "123456:x"}, "wamid.HBgL", "whatsapp:wamid.HBgL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := InboxKey(tt.app, tt.sec, tt.id); got != tt.want {
+				t.Errorf("InboxKey = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBotID(t *testing.T) {
+	for token, want := range map[string]string{
+		"123456:ABC-DEF1234ghIkl": "123456",
+		"1:x":                     "1",
+		":x":                      "",
+		"abc:x":                   "",
+		"123456":                  "",
+		"-5:x":                    "",
+		"123456789012345678901:x": "",
+	} {
+		if got := BotID(token); got != want {
+			t.Errorf("BotID(%q) = %q, want %q", token, got, want)
+		}
+	}
+}
+
+// TestInboxKeep checks how long each app's records keep a second delivery out: Telegram's less
+// than the week after which a bot's update_ids start afresh, WhatsApp's more than Meta's 7 days
+// of deliveries again, and the records stored as long as the longest.
+func TestInboxKeep(t *testing.T) {
+	week := 7 * 24 * time.Hour
+	if k := Telegram.InboxKeep(); k < 24*time.Hour || k >= week {
+		t.Errorf("Telegram keeps %v, want at least Telegram's 24 hours of deliveries and less than a week", k)
+	}
+	if k := WhatsApp.InboxKeep(); k <= week {
+		t.Errorf("WhatsApp keeps %v, want more than Meta's 7 days of deliveries", k)
+	}
+	for _, app := range []App{WhatsApp, Telegram} {
+		if app.InboxKeep() > InboxRetention {
+			t.Errorf("%s keeps %v, longer than the records are stored (%v)", app, app.InboxKeep(), InboxRetention)
 		}
 	}
 }

@@ -6,20 +6,23 @@ import (
 	"unicode/utf16"
 )
 
-// MaxText is the longest text message each app takes: 4096, which WhatsApp counts in characters
-// (a text message's body) and Telegram in UTF-16 code units (sendMessage's text), where a
-// character outside the Basic Multilingual Plane, an emoji, counts twice.
+// MaxText is the longest text message each app takes, counted in UTF-16 code units, where a
+// character outside the Basic Multilingual Plane, an emoji, counts twice. Telegram says so of
+// sendMessage's text; WhatsApp says "4096 characters" of a text message's body without saying
+// what a character is, and the unit is counted as Telegram's, the count that is never the longer
+// (the Cloud API's own JavaScript clients check the body's UTF-16 length).
 const MaxText = 4096
 
 // MaxParts bounds the messages one reply is sent as. A reply is bounded well below it: the
 // Brain's answers hold at most 5000 characters (knowledge.MaxAnswer) and the model writes at
-// most 700 tokens, which with the action links is two messages, three on Telegram when most of
-// the text is emoji. What a longer text has past MaxParts messages is cut.
+// most 700 tokens, which with the action links is two messages, three when most of the text is
+// emoji. What a longer text has past MaxParts messages is cut.
 const MaxParts = 4
 
-// units returns how many of app's units r counts for against MaxText.
+// units returns how many of app's units r counts for against MaxText: its UTF-16 code units on
+// every app.
 func (a App) units(r rune) int {
-	if a == Telegram && utf16.RuneLen(r) == 2 {
+	if utf16.RuneLen(r) == 2 {
 		return 2
 	}
 	return 1

@@ -43,24 +43,26 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// TestSplitApps checks each app's count: WhatsApp's characters, Telegram's UTF-16 code units
-// (an emoji is two, never split between its halves).
+// TestSplitApps checks each app's count: UTF-16 code units on both, WhatsApp's "characters"
+// included (an emoji is two, never split between its halves).
 func TestSplitApps(t *testing.T) {
 	emoji := strings.Repeat("🍞", MaxText) // 4096 characters, 8192 UTF-16 code units
-	wa, tg := Split(WhatsApp, emoji), Split(Telegram, emoji)
-	if len(wa) != 1 || wa[0] != emoji {
-		t.Errorf("WhatsApp: %d parts, want the text whole (4096 characters)", len(wa))
-	}
-	if len(tg) != 2 || tg[0]+tg[1] != emoji {
-		t.Fatalf("Telegram: %d parts, want 2 that make the text", len(tg))
-	}
-	for _, p := range tg {
-		if n := Telegram.TextLength(p); n > MaxText || !utf8.ValidString(p) {
-			t.Errorf("Telegram part of %d UTF-16 code units (valid UTF-8 %v), limit %d", n, utf8.ValidString(p), MaxText)
+	for _, app := range []App{WhatsApp, Telegram} {
+		parts := Split(app, emoji)
+		if len(parts) != 2 || parts[0]+parts[1] != emoji {
+			t.Fatalf("%s: %d parts, want 2 that make the text", app, len(parts))
 		}
-	}
-	if n := Telegram.TextLength(tg[0]); n != MaxText {
-		t.Errorf("the first Telegram part holds %d code units, want %d (full, each emoji whole)", n, MaxText)
+		for _, p := range parts {
+			if n := app.TextLength(p); n > MaxText || !utf8.ValidString(p) {
+				t.Errorf("%s part of %d UTF-16 code units (valid UTF-8 %v), limit %d", app, n, utf8.ValidString(p), MaxText)
+			}
+		}
+		if n := app.TextLength(parts[0]); n != MaxText {
+			t.Errorf("the first %s part holds %d code units, want %d (full, each emoji whole)", app, n, MaxText)
+		}
+		if n := app.TextLength("é🍞"); n != 3 {
+			t.Errorf("%s.TextLength(é🍞) = %d, want 3", app, n)
+		}
 	}
 
 	// The longest reply: a 5000-character Brain answer of sentences, then action links.

@@ -104,18 +104,33 @@ func (m *MockInbox) EXPECT() *MockInboxMockRecorder {
 }
 
 // Record mocks base method.
-func (m *MockInbox) Record(ctx context.Context, accountID, key string, at time.Time) (bool, error) {
+func (m *MockInbox) Record(ctx context.Context, accountID, key string, at, since time.Time) (bool, error) {
 	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "Record", ctx, accountID, key, at)
+	ret := m.ctrl.Call(m, "Record", ctx, accountID, key, at, since)
 	ret0, _ := ret[0].(bool)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
 
 // Record indicates an expected call of Record.
-func (mr *MockInboxMockRecorder) Record(ctx, accountID, key, at interface{}) *gomock.Call {
+func (mr *MockInboxMockRecorder) Record(ctx, accountID, key, at, since interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Record", reflect.TypeOf((*MockInbox)(nil).Record), ctx, accountID, key, at)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Record", reflect.TypeOf((*MockInbox)(nil).Record), ctx, accountID, key, at, since)
+}
+
+// Sweep mocks base method.
+func (m *MockInbox) Sweep(ctx context.Context, before time.Time) (int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Sweep", ctx, before)
+	ret0, _ := ret[0].(int)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Sweep indicates an expected call of Sweep.
+func (mr *MockInboxMockRecorder) Sweep(ctx, before interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Sweep", reflect.TypeOf((*MockInbox)(nil).Sweep), ctx, before)
 }
 
 // MockMessenger is a mock of Messenger interface.

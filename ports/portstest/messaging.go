@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/messaging"
@@ -32,6 +33,8 @@ func RunMessaging(t *testing.T, newStores func(t *testing.T) Messaging) {
 		{"InboxRecordsOnce", testInboxOnce},
 		{"InboxConcurrent", testInboxConcurrent},
 		{"InboxRollsBack", testInboxRollsBack},
+		{"InboxForgets", testInboxForgets},
+		{"InboxSweep", testInboxSweep},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStores(t)) })
@@ -115,7 +118,7 @@ func testInboxOnce(t *testing.T, s Messaging) {
 		{"acct_a", "whatsapp:wamid.2", true},
 		{"acct_b", "whatsapp:wamid.1", false},
 	} {
-		fresh, err := s.Inbox.Record(ctx, step.account, step.key, t0)
+		fresh, err := s.Inbox.Record(ctx, step.account, step.key, t0, time.Time{})
 		if err != nil || fresh != step.fresh {
 			t.Errorf("Record(%s, %s) = %v, %v; want %v", step.account, step.key, fresh, err, step.fresh)
 		}
@@ -137,7 +140,7 @@ func testInboxConcurrent(t *testing.T, s Messaging) {
 			<-start
 			// In a transaction, as the agent records it with the message it accepts.
 			err := s.Tx.InTx(ctx, func(ctx context.Context) error {
-				ok, err := s.Inbox.Record(ctx, "acct_a", "telegram:42", t0)
+				ok, err := s.Inbox.Record(ctx, "acct_a", "telegram:42", t0, time.Time{})
 				if ok {
 					fresh.Add(1)
 				}
@@ -160,7 +163,7 @@ func testInboxRollsBack(t *testing.T, s Messaging) {
 	ctx := t.Context()
 	createMessagingAccounts(t, s, "acct_a")
 	err := s.Tx.InTx(ctx, func(ctx context.Context) error {
-		if _, err := s.Inbox.Record(ctx, "acct_a", "whatsapp:x", t0); err != nil {
+		if _, err := s.Inbox.Record(ctx, "acct_a", "whatsapp:x", t0, time.Time{}); err != nil {
 			return err
 		}
 		return errBoom
@@ -168,8 +171,71 @@ func testInboxRollsBack(t *testing.T, s Messaging) {
 	if !errors.Is(err, errBoom) {
 		t.Fatalf("InTx: %v", err)
 	}
-	fresh, err := s.Inbox.Record(ctx, "acct_a", "whatsapp:x", t0)
+	fresh, err := s.Inbox.Record(ctx, "acct_a", "whatsapp:x", t0, time.Time{})
 	if err != nil || !fresh {
 		t.Errorf("Record after a rolled-back record = %v, %v; want fresh", fresh, err)
+	}
+}
+
+// testInboxForgets checks that a record made before since is forgotten: recording its key again
+// is fresh, once, and dates the record anew; a record made at or after since is kept.
+func testInboxForgets(t *testing.T, s Messaging) {
+	ctx := t.Context()
+	createMessagingAccounts(t, s, "acct_a")
+	day := 24 * time.Hour
+	for _, step := range []struct {
+		name      string
+		at, since time.Time
+		fresh     bool
+	}{
+		{"first", t0, time.Time{}, true},
+		{"within the keep", t0.Add(day), t0.Add(-day), false},
+		{"made at since", t0.Add(2 * day), t0, false},
+		{"after the keep", t0.Add(3 * day), t0.Add(day), true},
+		{"again after the keep: dated anew", t0.Add(3*day + time.Minute), t0.Add(day), false},
+		{"within the keep of the new date", t0.Add(4 * day), t0.Add(2 * day), false},
+	} {
+		fresh, err := s.Inbox.Record(ctx, "acct_a", "telegram:1:42", step.at, step.since)
+		if err != nil || fresh != step.fresh {
+			t.Errorf("%s: Record = %v, %v; want %v", step.name, fresh, err, step.fresh)
+		}
+	}
+}
+
+// testInboxSweep checks that Sweep deletes every account's records made before its time, and
+// only those.
+func testInboxSweep(t *testing.T, s Messaging) {
+	ctx := t.Context()
+	createMessagingAccounts(t, s, "acct_a", "acct_b")
+	hour := time.Hour
+	for _, r := range []struct {
+		account, key string
+		at           time.Time
+	}{
+		{"acct_a", "whatsapp:old", t0},
+		{"acct_b", "telegram:7:1", t0.Add(hour)},
+		{"acct_a", "whatsapp:new", t0.Add(2 * hour)},
+	} {
+		if _, err := s.Inbox.Record(ctx, r.account, r.key, r.at, time.Time{}); err != nil {
+			t.Fatalf("Record(%s): %v", r.key, err)
+		}
+	}
+	n, err := s.Inbox.Sweep(ctx, t0.Add(2*hour))
+	if err != nil || n != 2 {
+		t.Fatalf("Sweep = %d, %v; want 2 deleted", n, err)
+	}
+	// A key swept is fresh again, even for a since that would keep it; one kept is not.
+	for _, r := range []struct {
+		account, key string
+		fresh        bool
+	}{
+		{"acct_a", "whatsapp:old", true},
+		{"acct_b", "telegram:7:1", true},
+		{"acct_a", "whatsapp:new", false},
+	} {
+		fresh, err := s.Inbox.Record(ctx, r.account, r.key, t0.Add(3*hour), time.Time{})
+		if err != nil || fresh != r.fresh {
+			t.Errorf("Record(%s, %s) after the sweep = %v, %v; want %v", r.account, r.key, fresh, err, r.fresh)
+		}
 	}
 }

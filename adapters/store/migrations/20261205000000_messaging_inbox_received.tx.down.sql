@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS messaging_inbox_received;
