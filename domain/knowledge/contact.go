@@ -225,3 +225,36 @@ func StatesDetail(text string, asked Detail) bool {
 	}
 	return false
 }
+
+// NamesOpening reports whether a question asking the hours (by an open word and a when word)
+// names a thing of its own other than the business, which a sentence of the Brain states the
+// hours of and the profile's hours do not name: "what time do doors open" and "Doors open 20
+// minutes before each film", not the box office's hours the profile gives. The thing is a content
+// word of the question (Tokens) other than its open and when words, held by the sentence and not
+// by hours; the sentence tells the hours (StatesDetail).
+func NamesOpening(question, sentence, hours string) bool {
+	if !StatesDetail(sentence, DetailHours) {
+		return false
+	}
+	norm := NormalizeQuestion(question)
+	var own []string
+	for _, w := range strings.Fields(norm) {
+		if full, ok := chatSpellings[w]; ok {
+			w = full
+		}
+		if openIndex.find([]string{w}) != 0 || whenIndex.find([]string{w}) != 0 {
+			continue
+		}
+		own = append(own, Tokens(w)...)
+	}
+	held, profile := Tokens(sentence), Tokens(hours)
+	for _, t := range own {
+		if _, light := lightWords[t]; light || hasDigit(t) {
+			continue
+		}
+		if slices.Contains(held, t) && !slices.Contains(profile, t) {
+			return true
+		}
+	}
+	return false
+}

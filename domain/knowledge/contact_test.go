@@ -89,3 +89,28 @@ func TestStatesDetail(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesOpening checks that a question asking when a thing other than the business opens is
+// told by the sentence stating that thing's hours, when the profile's hours do not name it.
+func TestNamesOpening(t *testing.T) {
+	const hours = "box office daily from 30 minutes before the first screening; café-bar from 12 noon"
+	for _, c := range []struct {
+		question, sentence, hours string
+		want                      bool
+	}{
+		{"what time do doors open", "Doors open 20 minutes before each film, and there are about 15 minutes of trailers.", hours, true},
+		{"when does the pool open?", "The pool opens at 7am and closes at 9pm.", "Mon–Sun 9am–6pm", true},
+		{"a que horas abre a cozinha?", "A cozinha abre às 12h e fecha às 15h.", "Seg–Sáb 10h–23h", true},
+		// The profile's hours name it: they answer.
+		{"what time does the cafe open", "Our café-bar is open from noon until the last film starts.", hours, false},
+		// Nothing named but the business, a day, a time.
+		{"what time do you open on saturday", "On Saturday we open at 9am.", "Mon–Sat 9am–5pm", false},
+		{"when are you open", "We are open Monday to Friday from 8am to 6pm.", "Mon–Fri 8am–6pm", false},
+		// The sentence holds the thing but tells no hours.
+		{"what time do doors open", "Bicycle racks are outside the front door.", hours, false},
+	} {
+		if got := NamesOpening(c.question, c.sentence, c.hours); got != c.want {
+			t.Errorf("NamesOpening(%q, %q) = %v, want %v", c.question, c.sentence, got, c.want)
+		}
+	}
+}

@@ -617,7 +617,8 @@ type Stemmer interface {
 
 // stemWord returns the stem of a lower-case word in lang, or the word itself without a stemmer,
 // for words of fewer than 3 letters and for words with digits. An irregular form of a verb is
-// stemmed as its infinitive (verbLemma), an irregular plural as its singular (nounSingular).
+// stemmed as its infinitive (verbLemma), an irregular plural as its singular (nounSingular), the
+// noun of a verb's action whose root differs as the verb (actionVerb).
 func (m *faqMatcher) stemWord(w, lang string) string {
 	if m.stem == nil || len(w) < 3 || hasDigit(w) {
 		return w
@@ -626,6 +627,8 @@ func (m *faqMatcher) stemWord(w, lang string) string {
 		w = verb // "broke" stems as "break", "conduzco" as "conducir"
 	} else if noun, ok := nounSingular(w, lang); ok {
 		w = noun // "children" stems as "child", "lápices" as "lápiz"
+	} else if verb, ok := actionVerb(w, lang); ok {
+		w = verb // "impresión" stems as "imprimir", "inscrição" as "inscrever"
 	}
 	return m.stem.Stem(spellAccents(w, lang), lang)
 }

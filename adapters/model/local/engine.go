@@ -164,6 +164,22 @@ func reply(turn conversation.Turn, lim limits) string {
 			return a
 		}
 	}
+	if asked&knowledge.DetailHours != 0 {
+		// Asked when a thing of the Brain opens ("what time do doors open"), the sentence of
+		// the first passage stating its hours, near enough to answer from, answers it, not the
+		// profile's hours of the business.
+		for _, h := range turn.Hits {
+			if h.Kind != knowledge.KindChunk {
+				continue
+			}
+			if h.Score >= lim.score-NearScore && knowledge.NamesOpening(query, h.Sentence, p.Contact.Hours) {
+				if a := answer(h, query); a != "" {
+					return a
+				}
+			}
+			break
+		}
+	}
 	if hasDetail {
 		return detail
 	}
