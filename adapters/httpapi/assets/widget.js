@@ -158,7 +158,7 @@
   var typing = el("div", "ty", { role: "status", hidden: "" }, t("typing"));
   var sugg = el("div", "s", { role: "group", "aria-label": t("suggestions") });
   var form = el("form", "f");
-  var input = el("textarea", null, { "aria-label": t("input"), placeholder: t("input"), rows: "1" });
+  var input = el("textarea", null, { "aria-label": t("input"), placeholder: t("input"), rows: "1", dir: "auto" }); // Arabic, Hebrew: right to left
   var send = el("button", null, { type: "submit" }, t("send"));
   form.appendChild(input); form.appendChild(send);
   panel.appendChild(head); panel.appendChild(log); panel.appendChild(sugg); panel.appendChild(form);
@@ -220,7 +220,7 @@
   /* A live reply (the answer to what was just asked) acts at once: its cart actions add to the
      cart, then its checkout action, once every add has succeeded, opens the checkout. */
   function add(role, content, actions, live) {
-    var m = el("div", "m " + role, null, content), go = null;
+    var m = el("div", "m " + role, { dir: "auto" }, content), go = null; // each in its text's direction
     carts = [];
     if (role !== "note") m.setAttribute("data-who", (role === "customer" ? t("you") : title.textContent) + ": ");
     (actions || []).forEach(function (a) {
