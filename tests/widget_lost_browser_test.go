@@ -30,41 +30,18 @@ func TestWidgetLostAnswerBrowser(t *testing.T) {
 	const ta = sr + `.querySelector("textarea")`
 
 	// The first answer to a visitor's message is cut off once the service has sent it.
-	var cut, posts atomic.Int32
-	pass := func(ev *fetch.EventRequestPaused) {
-		go func() {
-			_ = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-				if ev.Request.Method == http.MethodPost && ev.ResponseStatusCode != 0 {
-					posts.Add(1)
-					if cut.Add(1) == 1 {
-						_, err := cdp.Call(ctx, tg, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonConnectionReset})
-						return err
-					}
-				}
-				_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+	var posts atomic.Int32
+	interceptRequests(t, ctx, &fetch.RequestPattern{URLPattern: "*/widget/api/*/chat", RequestStage: fetch.RequestStageResponse},
+		func(ctx context.Context, tg *chromedp.Target, ev *fetch.EventRequestPaused) error {
+			if ev.Request.Method == http.MethodPost && ev.ResponseStatusCode != 0 && posts.Add(1) == 1 {
+				_, err := cdp.Call(ctx, tg, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonConnectionReset})
 				return err
-			}))
-		}()
-	}
-	if err := chromedp.Listen(ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *fetch.EventRequestPaused:
-			pass(e)
-		case fetch.EventRequestPaused:
-			pass(&e)
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	runJS(t, ctx, "cut off the first answer to a message", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
-			{URLPattern: "*/widget/api/*/chat", RequestStage: fetch.RequestStageResponse}}})
-		return err
-	}))
+			}
+			_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+			return err
+		})
 
-	runJS(t, ctx, "open the page", chromedp.Navigate(page))
-	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
-	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
+	openChat(t, ctx, page)
 	// Enter as a keyboard's (CDP's key events would also type a line break after it).
 	enter := `(() => { ` + ta + `.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true})); return true })()`
 	runJS(t, ctx, "type a question", chromedp.SendKeys(chromedp.JSPath(ta), "Do you have gluten-free bread?"))

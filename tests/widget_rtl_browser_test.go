@@ -15,9 +15,7 @@ func TestWidgetRTLBrowser(t *testing.T) {
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
 	const ta = sr + `.querySelector("textarea")`
 	runJS(t, ctx, "a phone's screen", chromedp.EmulateViewport(375, 667))
-	runJS(t, ctx, "open the page", chromedp.Navigate(page))
-	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
-	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
+	openChat(t, ctx, page)
 	const arabic = "هل لديكم خبز خالٍ من الغلوتين؟ 🍞"
 	runJS(t, ctx, "type in Arabic", chromedp.SendKeys(chromedp.JSPath(ta), arabic))
 	wantJS(t, ctx, "the input runs right to left", `getComputedStyle(`+ta+`).direction === "rtl"`)
