@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -246,4 +248,41 @@ func watchConsole(t *testing.T, ctx context.Context, text string) *atomic.Bool {
 		t.Fatalf("listening to the console: %v", err)
 	}
 	return &seen
+}
+
+// openChat opens the page in the tab, waits for the widget, opens its chat and waits for the
+// panel.
+func openChat(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
+	runJS(t, ctx, "open the page", chromedp.Navigate(page))
+	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
+	waitJS(t, ctx, "the panel is open", `!`+sr+`.querySelector(".pn").hidden`)
+}
+
+// interceptRequests pauses the tab's requests that match pattern and hands each to answer, which
+// must continue, fulfil or fail it (fetch.ContinueRequest, fetch.FulfillRequest, fetch.FailRequest).
+func interceptRequests(t *testing.T, ctx context.Context, pattern *fetch.RequestPattern,
+	answer func(ctx context.Context, tg *chromedp.Target, ev *fetch.EventRequestPaused) error) {
+	t.Helper()
+	paused := func(ev *fetch.EventRequestPaused) {
+		go func() {
+			_ = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error { return answer(ctx, tg, ev) }))
+		}()
+	}
+	if err := chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *fetch.EventRequestPaused:
+			paused(e)
+		case fetch.EventRequestPaused:
+			paused(&e)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	runJS(t, ctx, "intercept "+pattern.URLPattern, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{pattern}})
+		return err
+	}))
 }

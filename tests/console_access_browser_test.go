@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -96,13 +97,7 @@ func TestConsoleExpiredFormBrowser(t *testing.T) {
 	_, api, _ := consoleBakery(t)
 	ctx := browser(t, chromium)
 	base := api.URL()
-	consoleSignIn(t, ctx, base, "lu@example.com", "correct horse battery")
-
-	runJS(t, ctx, "open the Brain", chromedp.Navigate(base+"/app/brain"))
-	waitJS(t, ctx, "the FAQ form", `!!document.querySelector("#faq-q")`)
-	runJS(t, ctx, "type an FAQ item",
-		chromedp.SendKeys(chromedp.CSS("#faq-q"), "Do you bake spelt bread on Fridays?"),
-		chromedp.SendKeys(chromedp.CSS("#faq-a"), "Yes, spelt loaves come out of the oven at 8am on Fridays."))
+	typeFAQItem(t, ctx, base)
 	// Another tab signs out and in again: this tab's token no longer holds.
 	runJS(t, ctx, "sign out and in again elsewhere", chromedp.Evaluate[chromedp.Void](`(async () => {
 		const token = html => new DOMParser().parseFromString(html, "text/html").querySelector("input[name=csrf_token]").value;
@@ -127,6 +122,17 @@ func TestConsoleExpiredFormBrowser(t *testing.T) {
 	consoleShot(t, ctx, "expired")
 	submit(t, ctx, "send it again", chromedp.Click(chromedp.CSS(`#expired-form button[type=submit]`)))
 	waitJS(t, ctx, "the FAQ item saved", `location.pathname === "/app/brain" && document.querySelector("#faq-list").textContent.includes("spelt bread on Fridays")`)
+}
+
+// typeFAQItem signs the owner in, opens the Brain and types an FAQ item, not sent yet.
+func typeFAQItem(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	consoleSignIn(t, ctx, base, "lu@example.com", "correct horse battery")
+	runJS(t, ctx, "open the Brain", chromedp.Navigate(base+"/app/brain"))
+	waitJS(t, ctx, "the FAQ form", `!!document.querySelector("#faq-q")`)
+	runJS(t, ctx, "type an FAQ item",
+		chromedp.SendKeys(chromedp.CSS("#faq-q"), "Do you bake spelt bread on Fridays?"),
+		chromedp.SendKeys(chromedp.CSS("#faq-a"), "Yes, spelt loaves come out of the oven at 8am on Fridays."))
 }
 
 // accessCheck lists (one a line) what the page in view gets wrong, or "".

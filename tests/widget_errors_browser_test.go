@@ -24,10 +24,7 @@ func TestWidgetTroubleBrowser(t *testing.T) {
 	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
 	const ta = sr + `.querySelector("textarea")`
 	runJS(t, ctx, "a phone's screen", chromedp.EmulateViewport(375, 667))
-	runJS(t, ctx, "open the page", chromedp.Navigate(page))
-	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
-	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
-	waitJS(t, ctx, "the panel is open", `!`+sr+`.querySelector(".pn").hidden`)
+	openChat(t, ctx, page)
 	wantJS(t, ctx, "the chat fits the 375×667 screen", `(() => { const r = `+sr+`.querySelector(".pn").getBoundingClientRect();
 		return r.left >= 0 && r.top >= 0 && r.right <= 375 && r.bottom <= 667 && r.width >= 300 })()`)
 	wantJS(t, ctx, "the input's text is at least 16px on a phone", `parseFloat(getComputedStyle(`+ta+`).fontSize) >= 16`)

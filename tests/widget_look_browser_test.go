@@ -232,34 +232,17 @@ func TestWidgetBusyServiceBrowser(t *testing.T) {
 	page, ctx := widgetPage(t)
 	origin := strings.TrimSuffix(page, "/")
 	var refused atomic.Int32
-	answer := func(ev *fetch.EventRequestPaused) {
-		go func() {
-			_ = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-				if refused.Add(1) > 1 {
-					_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
-					return err
-				}
-				_, err := cdp.Call(ctx, tg, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: http.StatusTooManyRequests,
-					ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Access-Control-Allow-Origin", Value: origin}, {Name: "Retry-After", Value: "1"}},
-					Body:            []byte(`{"error":{"code":"rate_limited","message":"too many requests"}}`)})
-				return err
-			}))
-		}()
-	}
-	if err := chromedp.Listen(ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *fetch.EventRequestPaused:
-			answer(e)
-		case fetch.EventRequestPaused:
-			answer(&e)
+	// The widget's look is answered 429 once.
+	interceptRequests(t, ctx, &fetch.RequestPattern{URLPattern: "*/widget/api/*/info*"}, func(ctx context.Context, tg *chromedp.Target, ev *fetch.EventRequestPaused) error {
+		if refused.Add(1) > 1 {
+			_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+			return err
 		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	runJS(t, ctx, "answer the widget's look with 429 once", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/widget/api/*/info*"}}})
+		_, err := cdp.Call(ctx, tg, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: http.StatusTooManyRequests,
+			ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Access-Control-Allow-Origin", Value: origin}, {Name: "Retry-After", Value: "1"}},
+			Body:            []byte(`{"error":{"code":"rate_limited","message":"too many requests"}}`)})
 		return err
-	}))
+	})
 	runJS(t, ctx, "open the page", chromedp.Navigate(page))
 	waitFor(t, 20*time.Second, "the first call for the look refused", func() (bool, string) { return refused.Load() >= 1, "not yet" })
 	waitJS(t, ctx, "the chat appears once the service answers", `!!document.querySelector("#svc-chat-widget[data-ready]")`)

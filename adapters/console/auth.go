@@ -87,9 +87,22 @@ func (c *Console) csrfFailed(w http.ResponseWriter, r *http.Request) {
 	if acct, err := c.uc.Owners.Authenticate(ctx, token); err == nil {
 		ctx.Set(accountKey, acct) // the page's menu, as on any page of the console
 	} else {
-		c.render(ctx, http.StatusForbidden, "expired", map[string]any{"SignedOut": true, "Back": c.backTo(r)})
+		c.signedOutForm(ctx, http.StatusForbidden)
 		return
 	}
+	c.render(ctx, http.StatusForbidden, "expired", map[string]any{"Action": r.URL.RequestURI(), "Fields": typedFields(r), "Back": c.backTo(r)})
+}
+
+// signedOutForm answers a form of this console sent without a signed-in owner (signed out in
+// another tab, a new password set elsewhere, the session past its days): nothing was saved, what
+// was typed is listed to copy (never a password), and a link signs in again and comes back to the
+// form's page.
+func (c *Console) signedOutForm(ctx *gin.Context, status int) {
+	c.render(ctx, status, "expired", map[string]any{"SignedOut": true, "Fields": typedFields(ctx.Request), "Back": c.backTo(ctx.Request)})
+}
+
+// typedFields is what a parsed form holds, as it was typed, but its CSRF token and passwords.
+func typedFields(r *http.Request) []expiredField {
 	var fields []expiredField
 	for _, name := range slices.Sorted(maps.Keys(r.PostForm)) {
 		if name == csrfField || strings.Contains(strings.ToLower(name), "password") {
@@ -99,7 +112,7 @@ func (c *Console) csrfFailed(w http.ResponseWriter, r *http.Request) {
 			fields = append(fields, expiredField{Name: name, Value: v})
 		}
 	}
-	c.render(ctx, http.StatusForbidden, "expired", map[string]any{"Action": r.URL.RequestURI(), "Fields": fields, "Back": c.backTo(r)})
+	return fields
 }
 
 // expiredField is a field of an expired form, sent again as it was typed.
@@ -134,8 +147,9 @@ func (c *Console) dropCSRFCookie(ctx *gin.Context) {
 
 // RequireOwner is gin middleware that lets a request go on only with a signed-in owner of an
 // active account, whose account AccountID then returns. Without one, a GET or HEAD is redirected
-// (303) to /app/login?next=<the path and query>, and any other request to /app/login; an
-// inactive account gets 403.
+// (303) to /app/login?next=<the path and query>; a form of this console (a POST whose Origin or
+// Referer is this site) gets 401 and the page that lists what was typed (signedOutForm); any
+// other request is redirected to /app/login. An inactive account gets 403.
 func (c *Console) RequireOwner(ctx *gin.Context) {
 	token, _ := ctx.Cookie(SessionCookie)
 	acct, err := c.uc.Owners.Authenticate(ctx, token)
@@ -146,9 +160,14 @@ func (c *Console) RequireOwner(ctx *gin.Context) {
 		return
 	case domain.CodeUnauthorized:
 		c.lang(ctx) // a ?lang= (a plugin's connection) is kept for the sign-in page
+		r := ctx.Request
+		if r.Method == http.MethodPost && c.fromHere(r) && r.ParseForm() == nil {
+			c.signedOutForm(ctx, http.StatusUnauthorized) // a form of this console: what was typed is not lost
+			break
+		}
 		next := ""
-		if ctx.Request.Method == http.MethodGet || ctx.Request.Method == http.MethodHead {
-			next = ctx.Request.URL.RequestURI()
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			next = r.URL.RequestURI()
 		}
 		ctx.Redirect(http.StatusSeeOther, LoginURL(next))
 	case domain.CodeAccountInactive:

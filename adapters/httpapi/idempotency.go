@@ -12,7 +12,8 @@ import (
 	"github.com/svcagent/svc/domain/idempotency"
 )
 
-// The Idempotency-Key header of the POST routes of API keys and client session tokens (Stripe's
+// The Idempotency-Key header of the POST routes of API keys, client session tokens and the
+// widget's chat (Stripe's
 // idempotent requests, app/idempotent): the first request with a key runs and its answer is kept
 // a day; the same request again gets that answer, with Idempotent-Replayed: true, and runs
 // nothing. Every answer to a request with a well-formed key, run or replayed, carries the key back
@@ -96,6 +97,8 @@ func (s *Server) idempotent(c *gin.Context) {
 	if _, isClient := c.Get(ctxClient); isClient {
 		p := client(c)
 		req.AccountID, req.Scope = p.Account.ID, idempotency.ClientScope(p.Session.ID)
+	} else if _, isWidget := c.Get(ctxVisit); isWidget {
+		req.AccountID, req.Scope = visit(c).Account.ID, idempotency.ScopeWidget
 	} else {
 		p, _ := principal(c)
 		req.AccountID, req.Scope = p.Account.ID, idempotency.ScopeKey

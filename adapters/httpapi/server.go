@@ -200,7 +200,7 @@ func (s *Server) routes() *gin.Engine {
 	r.GET("/widget.js", s.widgetScriptHandler)
 	wg := r.Group("/widget/api/:widget_token", s.openWidget)
 	wg.GET("/info", s.widgetInfo)
-	wg.POST("/chat", s.widgetChat)
+	wg.POST("/chat", s.idempotent, s.widgetChat) // the widget sends a key: a message sent again after a lost answer runs once
 	wg.GET("/messages", s.widgetMessages)
 
 	// The site plugin protocol's server-to-server calls (cms.go): the plugin token in the body.

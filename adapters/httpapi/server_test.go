@@ -631,7 +631,7 @@ func TestOpenAPIIdempotentRoutes(t *testing.T) {
 			}
 		}
 	}
-	if n != 10 {
-		t.Errorf("%d operations take Idempotency-Key, want the 10 POST routes README lists", n)
+	if n != 11 {
+		t.Errorf("%d operations take Idempotency-Key, want the 11 POST routes README lists", n)
 	}
 }

@@ -108,7 +108,7 @@ func (s *Server) widgetPreflight(c *gin.Context) {
 	if origin != "" && s.uc.Widgets.Allowed(c.Request.Context(), token, origin) {
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Set("Access-Control-Allow-Methods", widgetCORSMethod)
-		h.Set("Access-Control-Allow-Headers", "Content-Type, X-Request-Id")
+		h.Set("Access-Control-Allow-Headers", "Content-Type, X-Request-Id, Idempotency-Key")
 		h.Set("Access-Control-Max-Age", "600")
 	}
 	c.AbortWithStatus(http.StatusNoContent)
@@ -124,7 +124,7 @@ func (s *Server) openWidget(c *gin.Context) {
 	if v.Granted && origin != "" {
 		h := c.Writer.Header()
 		h.Set("Access-Control-Allow-Origin", origin)
-		h.Set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After")
+		h.Set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After, Idempotent-Replayed")
 	}
 	if err != nil {
 		s.fail(c, err)
@@ -188,8 +188,11 @@ func (s *Server) widgetChat(c *gin.Context) {
 		s.fail(c, domain.Invalid("message", "message is required"))
 		return
 	}
-	r, err := s.uc.Widgets.Chat(c.Request.Context(), visit(c),
-		widgets.Message{Visitor: body.VisitorID, Text: *body.Message, CustomerName: body.CustomerName})
+	m := widgets.Message{Visitor: body.VisitorID, Text: *body.Message, CustomerName: body.CustomerName}
+	if v, ok := c.Get(ctxIdemRef); ok {
+		m.RequestKey, _ = v.(string)
+	}
+	r, err := s.uc.Widgets.Chat(c.Request.Context(), visit(c), m)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -250,6 +250,7 @@ type Message struct {
 	Visitor      string // the uuid of the svc_visitor cookie
 	Text         string
 	CustomerName string
+	RequestKey   string // the request's name when it carries an Idempotency-Key (chat.Request.RequestKey)
 }
 
 // Chat sends a visitor's message to the agent, on the web channel, in the visitor's conversation
@@ -261,7 +262,7 @@ func (s *Service) Chat(ctx context.Context, v Visit, m Message) (chat.Reply, err
 		return chat.Reply{}, err
 	}
 	req := chat.Request{Account: v.Account, Channel: conversation.ChannelWeb, ConversationID: m.Visitor,
-		CustomerName: m.CustomerName, Message: m.Text}
+		CustomerName: m.CustomerName, Message: m.Text, RequestKey: m.RequestKey}
 	if err := conversation.ValidateMessage("message", req.Message); err != nil {
 		return chat.Reply{}, err
 	}

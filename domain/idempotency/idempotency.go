@@ -28,9 +28,12 @@ const Lease = 10 * time.Minute
 
 // Scopes of the credentials a key belongs to. A key of an API key's request is the account's
 // (every key of the account shares it, as Stripe's keys do); a client session token's key is its
-// session's: two apps' sessions of one account never see each other's answers.
+// session's: two apps' sessions of one account never see each other's answers. A website chat
+// widget's key is the account's widget's: the request's body names its visitor, so that the same
+// key with another visitor's message is refused, never answered with that visitor's reply.
 const (
-	ScopeKey = "key"
+	ScopeKey    = "key"
+	ScopeWidget = "widget"
 )
 
 // ClientScope is the scope of the keys of a client session's requests.

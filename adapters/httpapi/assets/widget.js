@@ -59,9 +59,10 @@
 
   /* A call that gets no answer gives up: a chat waits up to 40 seconds for its reply (then 202),
      anything else answers at once. */
-  function call(method, path, body) {
+  function call(method, path, body, key) {
     var init = { method: method, headers: {}, credentials: "omit" }, timer = null;
     if (body) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+    if (key) init.headers["Idempotency-Key"] = key;
     if (window.AbortController) {
       var stop = new AbortController();
       init.signal = stop.signal;
@@ -157,7 +158,7 @@
   var typing = el("div", "ty", { role: "status", hidden: "" }, t("typing"));
   var sugg = el("div", "s", { role: "group", "aria-label": t("suggestions") });
   var form = el("form", "f");
-  var input = el("textarea", null, { "aria-label": t("input"), placeholder: t("input"), rows: "1" });
+  var input = el("textarea", null, { "aria-label": t("input"), placeholder: t("input"), rows: "1", dir: "auto" }); // Arabic, Hebrew: right to left
   var send = el("button", null, { type: "submit" }, t("send"));
   form.appendChild(input); form.appendChild(send);
   panel.appendChild(head); panel.appendChild(log); panel.appendChild(sugg); panel.appendChild(form);
@@ -219,7 +220,7 @@
   /* A live reply (the answer to what was just asked) acts at once: its cart actions add to the
      cart, then its checkout action, once every add has succeeded, opens the checkout. */
   function add(role, content, actions, live) {
-    var m = el("div", "m " + role, null, content), go = null;
+    var m = el("div", "m " + role, { dir: "auto" }, content), go = null; // each in its text's direction
     carts = [];
     if (role !== "note") m.setAttribute("data-who", (role === "customer" ? t("you") : title.textContent) + ": ");
     (actions || []).forEach(function (a) {
@@ -319,6 +320,10 @@
     return t("error");
   }
 
+  /* Each message goes with an Idempotency-Key; a message not answered keeps it, so that sending
+     the same text again runs it once: an answer lost on its way (the connection cut, no answer in
+     time) is answered again, not the message stored and charged twice. */
+  var unsent = null;
   function ask(q) {
     q = clean(q);
     if (!q || busy) return;
@@ -326,12 +331,13 @@
     busy = true;
     send.disabled = true;
     sugg.textContent = "";
-    var mine = add("customer", q);
+    var mine = add("customer", q), key = unsent && unsent.q === q ? unsent.key : uuid();
+    unsent = null;
     input.value = "";
     grow();
     typing.hidden = false;
     log.appendChild(typing);
-    call("POST", "/chat", { message: q, visitor_id: visitor }).then(function (r) {
+    call("POST", "/chat", { message: q, visitor_id: visitor }, key).then(function (r) {
       if (r.customer_message_id) { seen[r.customer_message_id] = true; }
       if (r.status === "pending") return wait(r.message_id, 2000, Date.now() + 180000);
       seen[r.message_id] = true;
@@ -339,7 +345,8 @@
     }).then(tell, function (e) {
       mine.classList.add("failed");
       note(failure(e));
-      if (!input.value) { input.value = q; grow(); }
+      unsent = { q: q, key: key };
+      if (!input.value.trim()) { input.value = q; grow(); }
     }).then(function () {
       busy = false;
       send.disabled = false;
