@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/console"
 	"github.com/svcagent/svc/adapters/httpapi"
 	"github.com/svcagent/svc/app/accounts"
@@ -21,6 +22,7 @@ import (
 	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
+	"github.com/svcagent/svc/internal/outage"
 )
 
 // jobs runs queued work inside this process (the embedded environment) or nowhere (production,
@@ -129,10 +131,12 @@ func (p *program) serve(ctx context.Context) error {
 	background, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	p.jobs.Start(background)
+	// Each loop logs when it starts failing, reminds at most once a minute, and logs its return.
+	outages := outage.New(p.log, clock.New(), outage.Reminder)
 	relayDone := make(chan struct{})
 	go func() {
 		defer close(relayDone)
-		p.relay.Run(background, p.cfg.RelayInterval, func(err error) { p.log.Warn("outbox relay", zap.Error(err)) })
+		p.relay.Run(background, p.cfg.RelayInterval, func(err error) { outages.Report("outbox relay", err) })
 	}()
 	sweepDone := make(chan struct{})
 	go func() {
@@ -140,7 +144,7 @@ func (p *program) serve(ctx context.Context) error {
 		if !p.cfg.Embedded() {
 			return // svc-worker sweeps in production
 		}
-		p.chat.RunSweep(background, p.cfg.SweepInterval, func(err error) { p.log.Warn("reply sweep", zap.Error(err)) })
+		p.chat.RunSweep(background, p.cfg.SweepInterval, func(err error) { outages.Report("reply sweep", err) })
 	}()
 	idemDone := make(chan struct{})
 	go func() {
@@ -148,7 +152,7 @@ func (p *program) serve(ctx context.Context) error {
 		if !p.cfg.Embedded() {
 			return // svc-worker deletes the expired idempotency keys in production
 		}
-		p.idem.RunSweep(background, idempotent.SweepInterval, func(err error) { p.log.Warn("idempotency key sweep", zap.Error(err)) })
+		p.idem.RunSweep(background, idempotent.SweepInterval, func(err error) { outages.Report("idempotency key sweep", err) })
 	}()
 
 	go func() { served <- fmt.Errorf("http server: %w", srv.Serve(ln)) }()
