@@ -445,3 +445,48 @@ func TestUnmigratedStore(t *testing.T) {
 		t.Errorf("GET /readyz once migrated: %s, want 200", r)
 	}
 }
+
+// TestOutageLogLines counts the log lines of an outage of Redis: svc-api started while Redis is
+// down says so at once, before any request; over 5 s of the outage each program writes a few
+// warnings (one per cause when it starts, no stack trace), not one per poll; and svc-worker says
+// when Redis is back.
+func TestOutageLogLines(t *testing.T) {
+	rs := newPrivateRedis(t)
+	s := stack{name: "production", production: true, env: map[string]string{
+		"SVC_DATABASE_URL": testenv.Postgres(t),
+		"SVC_REDIS_URL":    rs.url,
+	}}
+	migrate(t, s)
+	worker := s.startWorker(t, privateTargets...)
+	rs.stop(t)
+	api := s.startAPI(t, privateTargets...)
+	waitFor(t, 10*time.Second, "svc-api to log that Redis cannot be reached, before any request", func() (bool, string) {
+		n := logCount(api.log, "Redis cannot be reached")
+		return n == 1, strconv.Itoa(n) + " lines"
+	})
+	from := map[*proc]int{api: len(api.log.Entries()), worker: len(worker.log.Entries())}
+	time.Sleep(5 * time.Second)
+	for _, p := range []*proc{api, worker} {
+		var lines []string
+		for _, e := range p.log.Entries()[from[p]:] {
+			if lv, _ := e["level"].(string); lv == "warn" || lv == "error" {
+				m, _ := e["msg"].(string)
+				lines = append(lines, m)
+				if _, ok := e["stacktrace"]; ok {
+					t.Errorf("%s: %q carries a stack trace", p.name, m)
+				}
+			}
+		}
+		if len(lines) > 4 {
+			t.Errorf("%s wrote %d warnings and errors in 5 s of the outage, want at most 4: %q", p.name, len(lines), lines)
+		}
+	}
+	rs.start(t)
+	waitFor(t, 30*time.Second, "svc-worker to log that Redis is back", func() (bool, string) {
+		n := logCount(worker.log, "redis: back")
+		return n == 1, strconv.Itoa(n) + " lines"
+	})
+	if n := logCount(worker.log, "redis: failing"); n != 1 {
+		t.Errorf("svc-worker logged the start of the outage %d times, want once", n)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/console"
 	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/ratelimit"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
@@ -39,6 +40,19 @@ func newNoJobs() noJobs                   { return noJobs{} }
 func (noJobs) Start(context.Context)      {}
 func (noJobs) Stop(context.Context) error { return nil }
 
+// startCheck checks at start what the program can do without, to log what it cannot reach.
+type startCheck func(context.Context)
+
+// noStartCheck is the embedded environment's: nothing to check.
+func noStartCheck() startCheck { return func(context.Context) {} }
+
+// redisStartCheck is the production environment's: a Redis that cannot be reached is logged at
+// start (once, by the rate limiter, which counts in the process until Redis answers), rather than
+// at the first rate-limited request. svc-api starts anyway: it answers without Redis.
+func redisStartCheck(f *ratelimit.Fallback, r *boot.RedisPinger) startCheck {
+	return func(ctx context.Context) { f.Check(ctx, r.Ping) }
+}
+
 // program is the assembled svc-api.
 type program struct {
 	cfg     config.Config
@@ -51,6 +65,7 @@ type program struct {
 	chat    *chat.Agent
 	idem    *idempotent.Requests
 	jobs    jobs
+	check   startCheck
 }
 
 // handler serves the owner console under /app/ and the HTTP interface everywhere else.
@@ -155,6 +170,7 @@ func (p *program) serve(ctx context.Context) error {
 		p.idem.RunSweep(background, idempotent.SweepInterval, func(err error) { outages.Report("idempotency key sweep", err) })
 	}()
 
+	p.check(background)
 	go func() { served <- fmt.Errorf("http server: %w", srv.Serve(ln)) }()
 	mode := "production"
 	if p.cfg.Embedded() {
