@@ -17,6 +17,13 @@ const Reminder = time.Minute
 // Clock tells the time (ports.Clock, the system clock of adapters/clock, satisfies it).
 type Clock interface{ Now() time.Time }
 
+// System is the operating system's clock, for packages that may not import adapters/clock.
+var System Clock = systemClock{}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
 // Log logs the outages of named causes. Safe for concurrent use.
 type Log struct {
 	log   *zap.Logger

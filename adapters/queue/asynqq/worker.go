@@ -12,7 +12,6 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/zap"
 
-	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/internal/outage"
 	"github.com/svcagent/svc/ports"
 )
@@ -55,7 +54,7 @@ func NewWorker(r asynq.RedisConnOpt, h ports.Handler, opts Options, log *zap.Log
 	if !ok {
 		panic(fmt.Sprintf("asynqq: unsupported RedisConnOpt %T", r))
 	}
-	w := &Worker{rdb: rdb, h: h, opts: opts, log: log, outages: outage.New(log, clock.New(), outage.Reminder)}
+	w := &Worker{rdb: rdb, h: h, opts: opts, log: log, outages: outage.New(log, outage.System, outage.Reminder)}
 	alog := newAsynqLog(log.Named("asynq"), w.outages)
 	w.srv = asynq.NewServerFromRedisClient(rdb, asynq.Config{
 		Concurrency:              opts.Concurrency,
