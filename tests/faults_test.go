@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -526,5 +527,39 @@ func TestPostgresOutageLogLines(t *testing.T) {
 		if n := logCount(p.log, "outbox relay: failing"); n != 1 {
 			t.Errorf("%s logged the relay's failure %d times, want once", p.name, n)
 		}
+	}
+}
+
+// TestWorkerDrainCutShort stops svc-worker while it delivers a webhook event to a receiver that
+// does not answer: with SVC_SHUTDOWN_TIMEOUT 1 s the drain cuts the delivery short and svc-worker
+// exits 1, as svc-api does when its drain is cut short (a clean drain exits 0: TestProduction).
+func TestWorkerDrainCutShort(t *testing.T) {
+	s, _ := privateRedisStack(t)
+	s.env["SVC_SHUTDOWN_TIMEOUT"] = "1s"
+	api := s.startAPI(t, privateTargets...)
+	worker := s.startWorker(t, privateTargets...)
+	a := s.newAccount(t)
+	reached, release := make(chan struct{}, 1), make(chan struct{})
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case reached <- struct{}{}:
+		default:
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(hook.Close)
+	t.Cleanup(func() { close(release) })
+	createHook(t, api, a.key, hook.URL+"/hooks", "knowledge.updated")
+	upsertFAQ(t, api, a.key, "Is the drain cut short?")
+	select {
+	case <-reached:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the webhook event did not reach the receiver within 60 s")
+	}
+	if code := worker.stop(t); code != 1 {
+		t.Errorf("svc-worker exit code %d after a drain cut short, want 1", code)
 	}
 }
