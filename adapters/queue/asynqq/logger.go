@@ -63,10 +63,11 @@ type asynqError string
 func (e asynqError) Error() string { return string(e) }
 
 // unreachable tells a message about Redis not answering: a connection refused, reset or timed
-// out, a name that does not resolve, a closed or full pool.
+// out, a name that does not resolve, a closed or full pool, a command out of time, a Redis
+// loading its data.
 func unreachable(msg string) bool {
 	for _, s := range []string{"connection refused", "connection reset", "broken pipe", "i/o timeout",
-		"no such host", "EOF", "dial tcp", "client is closed", "connection pool timeout", "LOADING"} {
+		"no such host", "EOF", "dial tcp", "client is closed", "connection pool timeout", "deadline exceeded", "LOADING"} {
 		if strings.Contains(msg, s) {
 			return true
 		}

@@ -91,8 +91,13 @@ func (w *Worker) Start(ctx context.Context) error {
 	return nil
 }
 
-// watchInterval is how often the worker checks Redis, to log when it is back after an outage.
-const watchInterval = time.Second
+const (
+	// watchInterval is how often the worker checks Redis, to log when it is back after an outage.
+	watchInterval = time.Second
+	// watchTimeout bounds a check: longer than go-redis's dials of a refused connection take, so
+	// that the error logged says what failed rather than that the check ran out of time.
+	watchTimeout = 3 * time.Second
+)
 
 // watch pings Redis every watchInterval until ctx ends, reporting each outcome to the outage log
 // that asynq's failed polls also go to: an outage of Redis is logged when it starts, at most once
@@ -107,7 +112,7 @@ func (w *Worker) watch(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		pctx, cancel := context.WithTimeout(ctx, watchInterval)
+		pctx, cancel := context.WithTimeout(ctx, watchTimeout)
 		err := w.rdb.Ping(pctx).Err()
 		cancel()
 		if ctx.Err() == nil {
