@@ -3,7 +3,9 @@ package tests
 import (
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -25,12 +27,7 @@ import (
 // and a ping accepted during the outage are delivered once Redis is back, and the limits go back
 // to Redis.
 func TestRedisOutage(t *testing.T) {
-	rs := newPrivateRedis(t)
-	s := stack{name: "production", production: true, env: map[string]string{
-		"SVC_DATABASE_URL": testenv.Postgres(t),
-		"SVC_REDIS_URL":    rs.url,
-	}}
-	migrate(t, s)
+	s, rs := privateRedisStack(t)
 	api := s.startAPI(t, privateTargets...)
 	worker := s.startWorker(t, privateTargets...)
 	a := s.newAccount(t)
@@ -104,6 +101,19 @@ func TestRedisOutage(t *testing.T) {
 			t.Errorf("%s wrote %d log lines that are not JSON entries, e.g. %q", p.name, len(lines), lines[0])
 		}
 	}
+}
+
+// privateRedisStack is the production stack (migrated) over a Redis of the test's own, which it
+// may stop and start.
+func privateRedisStack(t *testing.T) (stack, *privateRedis) {
+	t.Helper()
+	rs := newPrivateRedis(t)
+	s := stack{name: "production", production: true, env: map[string]string{
+		"SVC_DATABASE_URL": testenv.Postgres(t),
+		"SVC_REDIS_URL":    rs.url,
+	}}
+	migrate(t, s)
+	return s, rs
 }
 
 // notJSON returns the lines of a program's stderr that are not JSON objects (zap's entries).
@@ -443,5 +453,113 @@ func TestUnmigratedStore(t *testing.T) {
 	s.startWorker(t)
 	if r := call(t, "GET", s.startAPI(t).URL()+"/readyz"); r.status != http.StatusOK {
 		t.Errorf("GET /readyz once migrated: %s, want 200", r)
+	}
+}
+
+// TestOutageLogLines counts the log lines of an outage of Redis: svc-api started while Redis is
+// down says so at once, before any request; over 5 s of the outage each program writes a few
+// warnings (one per cause when it starts, no stack trace), not one per poll; and svc-worker says
+// when Redis is back.
+func TestOutageLogLines(t *testing.T) {
+	s, rs := privateRedisStack(t)
+	worker := s.startWorker(t, privateTargets...)
+	rs.stop(t)
+	api := s.startAPI(t, privateTargets...)
+	waitFor(t, 10*time.Second, "svc-api to log that Redis cannot be reached, before any request", func() (bool, string) {
+		n := logCount(api.log, "Redis cannot be reached")
+		return n == 1, strconv.Itoa(n) + " lines"
+	})
+	fewLinesDuring(t, 5*time.Second, 4, api, worker)
+	rs.start(t)
+	waitFor(t, 30*time.Second, "svc-worker to log that Redis is back", func() (bool, string) {
+		n := logCount(worker.log, "redis: back")
+		return n == 1, strconv.Itoa(n) + " lines"
+	})
+	if n := logCount(worker.log, "redis: failing"); n != 1 {
+		t.Errorf("svc-worker logged the start of the outage %d times, want once", n)
+	}
+}
+
+// fewLinesDuring checks that each of procs writes at most n warnings and errors over d (of an
+// outage), none with a stack trace.
+func fewLinesDuring(t *testing.T, d time.Duration, n int, procs ...*proc) {
+	t.Helper()
+	from := make([]int, len(procs))
+	for i, p := range procs {
+		from[i] = len(p.log.Entries())
+	}
+	time.Sleep(d)
+	for i, p := range procs {
+		var lines []string
+		for _, e := range p.log.Entries()[from[i]:] {
+			if lv, _ := e["level"].(string); lv == "warn" || lv == "error" {
+				m, _ := e["msg"].(string)
+				lines = append(lines, m)
+				if _, ok := e["stacktrace"]; ok {
+					t.Errorf("%s: %q carries a stack trace", p.name, m)
+				}
+			}
+		}
+		if len(lines) > n {
+			t.Errorf("%s wrote %d warnings and errors in %s of the outage, want at most %d: %q", p.name, len(lines), d, n, lines)
+		}
+	}
+}
+
+// TestPostgresOutageLogLines cuts Postgres off: over 5 s each program writes a few warnings
+// (the outbox relay's once, not every 250 ms), and each says when its relay works again.
+func TestPostgresOutageLogLines(t *testing.T) {
+	s, proxy := postgresViaProxy(t)
+	api := s.startAPI(t, privateTargets...)
+	worker := s.startWorker(t, privateTargets...)
+	proxy.Cut()
+	waitFor(t, 30*time.Second, "the outbox relays to log that they fail", func() (bool, string) {
+		a, w := logCount(api.log, "outbox relay: failing"), logCount(worker.log, "outbox relay: failing")
+		return a == 1 && w == 1, fmt.Sprintf("svc-api %d, svc-worker %d", a, w)
+	})
+	fewLinesDuring(t, 5*time.Second, 4, api, worker)
+	proxy.Restore()
+	waitFor(t, 60*time.Second, "the outbox relays to log that they work again", func() (bool, string) {
+		a, w := logCount(api.log, "outbox relay: back"), logCount(worker.log, "outbox relay: back")
+		return a == 1 && w == 1, fmt.Sprintf("svc-api %d, svc-worker %d", a, w)
+	})
+	for _, p := range []*proc{api, worker} {
+		if n := logCount(p.log, "outbox relay: failing"); n != 1 {
+			t.Errorf("%s logged the relay's failure %d times, want once", p.name, n)
+		}
+	}
+}
+
+// TestWorkerDrainCutShort stops svc-worker while it delivers a webhook event to a receiver that
+// does not answer: with SVC_SHUTDOWN_TIMEOUT 1 s the drain cuts the delivery short and svc-worker
+// exits 1, as svc-api does when its drain is cut short (a clean drain exits 0: TestProduction).
+func TestWorkerDrainCutShort(t *testing.T) {
+	s, _ := privateRedisStack(t)
+	s.env["SVC_SHUTDOWN_TIMEOUT"] = "1s"
+	api := s.startAPI(t, privateTargets...)
+	worker := s.startWorker(t, privateTargets...)
+	a := s.newAccount(t)
+	reached, release := make(chan struct{}, 1), make(chan struct{})
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case reached <- struct{}{}:
+		default:
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(hook.Close)
+	t.Cleanup(func() { close(release) })
+	createHook(t, api, a.key, hook.URL+"/hooks", "knowledge.updated")
+	upsertFAQ(t, api, a.key, "Is the drain cut short?")
+	select {
+	case <-reached:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the webhook event did not reach the receiver within 60 s")
+	}
+	if code := worker.stop(t); code != 1 {
+		t.Errorf("svc-worker exit code %d after a drain cut short, want 1", code)
 	}
 }

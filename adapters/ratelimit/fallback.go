@@ -180,3 +180,23 @@ func (f *Fallback) answered(ok bool) {
 	f.degraded.Set(0)
 	f.log.Info("Redis answers again: rate limits are counted in Redis")
 }
+
+// Check tries Redis with ping at start, as a request would: a Redis that cannot be reached is
+// logged now, once, rather than at the first request, and requests are counted in the process
+// from the first. Check does nothing while an outage is already known.
+func (f *Fallback) Check(ctx context.Context, ping func(context.Context) error) {
+	probe, useRedis := f.route()
+	if !useRedis {
+		return
+	}
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	err := ping(pctx)
+	if err != nil && ctx.Err() == nil {
+		f.failed(err)
+		return
+	}
+	if probe {
+		f.answered(err == nil)
+	}
+}

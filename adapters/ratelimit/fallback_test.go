@@ -308,3 +308,25 @@ func TestFallbackRedisUp(t *testing.T) {
 		return f
 	})
 }
+
+// TestFallbackCheck: a check at start that finds Redis down logs the outage once and counts the
+// next requests in the process; one that finds Redis up logs nothing.
+func TestFallbackCheck(t *testing.T) {
+	for _, down := range []bool{false, true} {
+		clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+		core, logs := observer.New(zapcore.InfoLevel)
+		f := newFallback(&switchable{}, NewMemory(clock), clock, zap.New(core))
+		f.Check(context.Background(), func(context.Context) error {
+			if down {
+				return errors.New("dial tcp 127.0.0.1:6379: connect: connection refused")
+			}
+			return nil
+		})
+		if n := logs.FilterMessageSnippet("Redis cannot be reached").Len(); n != map[bool]int{false: 0, true: 1}[down] {
+			t.Errorf("Redis down %v: the outage logged %d times at the check", down, n)
+		}
+		if f.Degraded() != down {
+			t.Errorf("Redis down %v: Degraded %v after the check", down, f.Degraded())
+		}
+	}
+}

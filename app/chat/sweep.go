@@ -71,19 +71,19 @@ func (a *Agent) SweepInbox(ctx context.Context) (int, error) {
 }
 
 // RunSweep sweeps every interval until ctx ends, and sweeps the inbox at once and then every
-// InboxSweepInterval; onErr receives failures.
-func (a *Agent) RunSweep(ctx context.Context, interval time.Duration, onErr func(error)) {
+// InboxSweepInterval; report receives the outcome of each sweep (nil when it succeeded).
+func (a *Agent) RunSweep(ctx context.Context, interval time.Duration, report func(error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	var inboxSwept time.Time
 	for {
-		if _, err := a.Sweep(ctx); err != nil && ctx.Err() == nil {
-			onErr(err)
+		if _, err := a.Sweep(ctx); ctx.Err() == nil {
+			report(err)
 		}
 		if now := a.clock.Now(); now.Sub(inboxSwept) >= InboxSweepInterval {
 			inboxSwept = now
-			if _, err := a.SweepInbox(ctx); err != nil && ctx.Err() == nil {
-				onErr(err)
+			if _, err := a.SweepInbox(ctx); ctx.Err() == nil {
+				report(err)
 			}
 		}
 		select {

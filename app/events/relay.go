@@ -66,16 +66,17 @@ func (r *Relay) Nudge() { r.nudges.Send() }
 const nudgeGap = 10 * time.Millisecond
 
 // Run makes passes every interval, and soon when nudged (at most one nudged pass every
-// nudgeGap), until ctx ends. A full batch is followed at once by another pass. onErr receives
-// each failed pass.
-func (r *Relay) Run(ctx context.Context, interval time.Duration, onErr func(error)) {
+// nudgeGap), until ctx ends. A full batch is followed at once by another pass. report receives
+// the outcome of each pass: its error, nil when it succeeded (so that the end of an outage can be
+// told).
+func (r *Relay) Run(ctx context.Context, interval time.Duration, report func(error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		began := time.Now()
 		n, err := r.Pass(ctx)
-		if err != nil && ctx.Err() == nil {
-			onErr(err)
+		if ctx.Err() == nil {
+			report(err)
 		}
 		if n >= r.batch {
 			continue

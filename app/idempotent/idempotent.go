@@ -183,13 +183,14 @@ func (s *Requests) Sweep(ctx context.Context) (int, error) {
 	return s.store.Sweep(ctx, idempotency.ExpiredBefore(s.clock.Now()))
 }
 
-// RunSweep sweeps at once and then every interval until ctx ends; onErr receives failures.
-func (s *Requests) RunSweep(ctx context.Context, interval time.Duration, onErr func(error)) {
+// RunSweep sweeps at once and then every interval until ctx ends; report receives the outcome of
+// each sweep (nil when it succeeded).
+func (s *Requests) RunSweep(ctx context.Context, interval time.Duration, report func(error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if _, err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
-			onErr(err)
+		if _, err := s.Sweep(ctx); ctx.Err() == nil {
+			report(err)
 		}
 		select {
 		case <-ctx.Done():

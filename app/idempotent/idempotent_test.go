@@ -299,7 +299,7 @@ func TestConcurrentOverTheStore(t *testing.T) {
 }
 
 // TestRunSweep: the sweep runs at once, then every interval, and stops with its context;
-// failures go to onErr.
+// each sweep's outcome goes to report.
 func TestRunSweep(t *testing.T) {
 	ctrl := gomock.NewController(t)
 	st := mock.NewMockIdempotency(ctrl)
@@ -328,6 +328,6 @@ func TestRunSweep(t *testing.T) {
 		t.Fatal("RunSweep did not stop with its context")
 	}
 	if errs.Load() < 2 {
-		t.Errorf("onErr got %d failures, want the sweeps' before the context ended", errs.Load())
+		t.Errorf("report got %d failures, want the sweeps' before the context ended", errs.Load())
 	}
 }

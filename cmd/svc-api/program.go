@@ -13,14 +13,17 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/console"
 	"github.com/svcagent/svc/adapters/httpapi"
+	"github.com/svcagent/svc/adapters/ratelimit"
 	"github.com/svcagent/svc/app/accounts"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
+	"github.com/svcagent/svc/internal/outage"
 )
 
 // jobs runs queued work inside this process (the embedded environment) or nowhere (production,
@@ -37,6 +40,19 @@ func newNoJobs() noJobs                   { return noJobs{} }
 func (noJobs) Start(context.Context)      {}
 func (noJobs) Stop(context.Context) error { return nil }
 
+// startCheck checks at start what the program can do without, to log what it cannot reach.
+type startCheck func(context.Context)
+
+// noStartCheck is the embedded environment's: nothing to check.
+func noStartCheck() startCheck { return func(context.Context) {} }
+
+// redisStartCheck is the production environment's: a Redis that cannot be reached is logged at
+// start (once, by the rate limiter, which counts in the process until Redis answers), rather than
+// at the first rate-limited request. svc-api starts anyway: it answers without Redis.
+func redisStartCheck(f *ratelimit.Fallback, r *boot.RedisPinger) startCheck {
+	return func(ctx context.Context) { f.Check(ctx, r.Ping) }
+}
+
 // program is the assembled svc-api.
 type program struct {
 	cfg     config.Config
@@ -49,6 +65,7 @@ type program struct {
 	chat    *chat.Agent
 	idem    *idempotent.Requests
 	jobs    jobs
+	check   startCheck
 }
 
 // handler serves the owner console under /app/ and the HTTP interface everywhere else.
@@ -129,10 +146,12 @@ func (p *program) serve(ctx context.Context) error {
 	background, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	p.jobs.Start(background)
+	// Each loop logs when it starts failing, reminds at most once a minute, and logs its return.
+	outages := outage.New(p.log, clock.New(), outage.Reminder)
 	relayDone := make(chan struct{})
 	go func() {
 		defer close(relayDone)
-		p.relay.Run(background, p.cfg.RelayInterval, func(err error) { p.log.Warn("outbox relay", zap.Error(err)) })
+		p.relay.Run(background, p.cfg.RelayInterval, func(err error) { outages.Report("outbox relay", err) })
 	}()
 	sweepDone := make(chan struct{})
 	go func() {
@@ -140,7 +159,7 @@ func (p *program) serve(ctx context.Context) error {
 		if !p.cfg.Embedded() {
 			return // svc-worker sweeps in production
 		}
-		p.chat.RunSweep(background, p.cfg.SweepInterval, func(err error) { p.log.Warn("reply sweep", zap.Error(err)) })
+		p.chat.RunSweep(background, p.cfg.SweepInterval, func(err error) { outages.Report("reply sweep", err) })
 	}()
 	idemDone := make(chan struct{})
 	go func() {
@@ -148,9 +167,10 @@ func (p *program) serve(ctx context.Context) error {
 		if !p.cfg.Embedded() {
 			return // svc-worker deletes the expired idempotency keys in production
 		}
-		p.idem.RunSweep(background, idempotent.SweepInterval, func(err error) { p.log.Warn("idempotency key sweep", zap.Error(err)) })
+		p.idem.RunSweep(background, idempotent.SweepInterval, func(err error) { outages.Report("idempotency key sweep", err) })
 	}()
 
+	p.check(background)
 	go func() { served <- fmt.Errorf("http server: %w", srv.Serve(ln)) }()
 	mode := "production"
 	if p.cfg.Embedded() {

@@ -77,7 +77,7 @@ var common = wire.NewSet(
 var embedded = wire.NewSet(
 	boot.InprocOptions, inproc.Set, wire.Bind(new(jobs), new(*inproc.Queue)),
 	ratelimit.MemorySet,
-	boot.EmbeddedReadiness, boot.EmbeddedCollectors,
+	boot.EmbeddedReadiness, boot.EmbeddedCollectors, noStartCheck,
 )
 
 // production is the production environment: asynq on Redis, whose tasks svc-worker runs, and the
@@ -88,7 +88,7 @@ var production = wire.NewSet(
 	asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)),
 	newNoJobs, wire.Bind(new(jobs), new(noJobs)),
 	boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet,
-	boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors,
+	boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors, redisStartCheck,
 )
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the

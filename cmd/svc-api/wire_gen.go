@@ -303,6 +303,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	mainStartCheck := noStartCheck()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -314,6 +315,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		chat:    agent,
 		idem:    requests,
 		jobs:    queue,
+		check:   mainStartCheck,
 	}
 	return mainProgram, func() {
 		cleanup()
@@ -574,6 +576,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	mainStartCheck := noStartCheck()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -585,6 +588,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		chat:    agent,
 		idem:    requests,
 		jobs:    queue,
+		check:   mainStartCheck,
 	}
 	return mainProgram, func() {
 		cleanup()
@@ -844,6 +848,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	mainStartCheck := noStartCheck()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -855,6 +860,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		chat:    agent,
 		idem:    requests,
 		jobs:    queue,
+		check:   mainStartCheck,
 	}
 	return mainProgram, func() {
 		cleanup()
@@ -1115,6 +1121,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 	collectors := boot.EmbeddedCollectors()
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
+	mainStartCheck := noStartCheck()
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -1126,6 +1133,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		chat:    agent,
 		idem:    requests,
 		jobs:    queue,
+		check:   mainStartCheck,
 	}
 	return mainProgram, func() {
 		cleanup()
@@ -1409,6 +1417,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainNoJobs := newNoJobs()
+	mainStartCheck := redisStartCheck(fallback, redisPinger)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -1420,6 +1429,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		chat:    agent,
 		idem:    requests,
 		jobs:    mainNoJobs,
+		check:   mainStartCheck,
 	}
 	return mainProgram, func() {
 		cleanup4()
@@ -1707,6 +1717,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainNoJobs := newNoJobs()
+	mainStartCheck := redisStartCheck(fallback, redisPinger)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -1718,6 +1729,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		chat:    agent,
 		idem:    requests,
 		jobs:    mainNoJobs,
+		check:   mainStartCheck,
 	}
 	return mainProgram, func() {
 		cleanup4()
@@ -2004,6 +2016,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainNoJobs := newNoJobs()
+	mainStartCheck := redisStartCheck(fallback, redisPinger)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -2015,6 +2028,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		chat:    agent,
 		idem:    requests,
 		jobs:    mainNoJobs,
+		check:   mainStartCheck,
 	}
 	return mainProgram, func() {
 		cleanup4()
@@ -2302,6 +2316,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	metrics := httpapi.NewMetrics(queue, watched, collectors)
 	httpapiServer := httpapi.New(options, httpapiUseCases, readiness, metrics, log)
 	mainNoJobs := newNoJobs()
+	mainStartCheck := redisStartCheck(fallback, redisPinger)
 	mainProgram := &program{
 		cfg:     cfg,
 		log:     log,
@@ -2313,6 +2328,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		chat:    agent,
 		idem:    requests,
 		jobs:    mainNoJobs,
+		check:   mainStartCheck,
 	}
 	return mainProgram, func() {
 		cleanup4()
@@ -2330,12 +2346,12 @@ var common = wire.NewSet(boot.Plans, boot.HTTPOptions, boot.EventSet, store.Set,
 
 // embedded is the embedded environment: the in-process queue, run by svc-api itself, and the
 // in-memory rate limiter; readiness is the store's.
-var embedded = wire.NewSet(boot.InprocOptions, inproc.Set, wire.Bind(new(jobs), new(*inproc.Queue)), ratelimit.MemorySet, boot.EmbeddedReadiness, boot.EmbeddedCollectors)
+var embedded = wire.NewSet(boot.InprocOptions, inproc.Set, wire.Bind(new(jobs), new(*inproc.Queue)), ratelimit.MemorySet, boot.EmbeddedReadiness, boot.EmbeddedCollectors, noStartCheck)
 
 // production is the production environment: asynq on Redis, whose tasks svc-worker runs, and the
 // Redis rate limiter (counting in the process while Redis cannot be reached); readiness is the
 // store's, and Redis's as a degradation.
-var production = wire.NewSet(boot.RedisConnOpt, boot.AsynqOptions, asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)), newNoJobs, wire.Bind(new(jobs), new(noJobs)), boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet, boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors)
+var production = wire.NewSet(boot.RedisConnOpt, boot.AsynqOptions, asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)), newNoJobs, wire.Bind(new(jobs), new(noJobs)), boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet, boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors, redisStartCheck)
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
 // model svc answers 503 model_unavailable.

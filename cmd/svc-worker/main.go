@@ -11,12 +11,14 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/svcagent/svc/adapters/clock"
 	"github.com/svcagent/svc/adapters/queue/asynqq"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/events"
 	"github.com/svcagent/svc/app/idempotent"
 	"github.com/svcagent/svc/cmd/internal/boot"
 	"github.com/svcagent/svc/config"
+	"github.com/svcagent/svc/internal/outage"
 )
 
 func main() {
@@ -77,20 +79,22 @@ func (p *program) serve(ctx context.Context) error {
 		return fmt.Errorf("SVC_REDIS_URL: %w", err)
 	}
 	relayCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	// Each loop logs when it starts failing, reminds at most once a minute, and logs its return.
+	outages := outage.New(p.log, clock.New(), outage.Reminder)
 	relayDone := make(chan struct{})
 	go func() {
 		defer close(relayDone)
-		p.relay.Run(relayCtx, p.cfg.RelayInterval, func(err error) { p.log.Warn("outbox relay", zap.Error(err)) })
+		p.relay.Run(relayCtx, p.cfg.RelayInterval, func(err error) { outages.Report("outbox relay", err) })
 	}()
 	sweepDone := make(chan struct{})
 	go func() {
 		defer close(sweepDone)
-		p.chat.RunSweep(relayCtx, p.cfg.SweepInterval, func(err error) { p.log.Warn("reply sweep", zap.Error(err)) })
+		p.chat.RunSweep(relayCtx, p.cfg.SweepInterval, func(err error) { outages.Report("reply sweep", err) })
 	}()
 	idemDone := make(chan struct{})
 	go func() {
 		defer close(idemDone)
-		p.idem.RunSweep(relayCtx, idempotent.SweepInterval, func(err error) { p.log.Warn("idempotency key sweep", zap.Error(err)) })
+		p.idem.RunSweep(relayCtx, idempotent.SweepInterval, func(err error) { outages.Report("idempotency key sweep", err) })
 	}()
 	p.log.Info("svc-worker running", zap.Int("concurrency", p.cfg.WorkerConcurrency))
 	<-ctx.Done()
@@ -99,7 +103,10 @@ func (p *program) serve(ctx context.Context) error {
 	<-relayDone
 	<-sweepDone
 	<-idemDone
-	p.worker.Shutdown()
+	err := p.worker.Shutdown()
 	p.log.Info("stopped")
+	if err != nil {
+		return fmt.Errorf("drain tasks: %w", err) // exit 1, as svc-api's after a drain cut short
+	}
 	return nil
 }

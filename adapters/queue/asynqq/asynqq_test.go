@@ -191,7 +191,9 @@ func start(t *testing.T, h ports.Handler, opts asynqq.Options) *asynqq.Queue {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		w.Shutdown()
+		if err := w.Shutdown(); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
 		if err := inspector.DeleteQueue(opts.Queue, true); err != nil && !errors.Is(err, asynq.ErrQueueNotFound) {
 			t.Errorf("delete queue %s: %v", opts.Queue, err)
 		}
@@ -269,5 +271,55 @@ func TestDepthOfAnUnknownQueue(t *testing.T) {
 	n, err := q.Depth(t.Context())
 	if err != nil || n != 0 {
 		t.Fatalf("Depth of a queue never used = %d, %v; want 0, nil", n, err)
+	}
+}
+
+// TestShutdownCutShort: Shutdown returns ErrCutShort when a task still runs at the shutdown
+// timeout, and nil after a clean drain.
+func TestShutdownCutShort(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		block bool
+	}{{"clean", false}, {"cut short", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			r := redisOpt(t)
+			opts := asynqq.Options{Queue: testName("cut"), ShutdownTimeout: 300 * time.Millisecond}
+			started, handled := make(chan struct{}, 1), make(chan struct{}, 1)
+			h := handlerFunc(func(ctx context.Context, _ outbox.Message) error {
+				started <- struct{}{}
+				if c.block {
+					<-ctx.Done()
+					return ctx.Err()
+				}
+				handled <- struct{}{}
+				return nil
+			})
+			client, closeClient := asynqq.NewClient(r)
+			inspector, closeInspector := asynqq.NewInspector(r)
+			t.Cleanup(func() {
+				if err := inspector.DeleteQueue(opts.Queue, true); err != nil && !errors.Is(err, asynq.ErrQueueNotFound) {
+					t.Errorf("delete queue %s: %v", opts.Queue, err)
+				}
+				closeInspector()
+				closeClient()
+			})
+			w := asynqq.NewWorker(r, h, opts, zaptest.NewLogger(t))
+			if err := w.Start(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			enqueue(t, asynqq.NewQueue(client, inspector, opts), outbox.Message{ID: testName("m"), Topic: "test.cut"})
+			select {
+			case <-started:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the task did not start within 10 s")
+			}
+			if !c.block {
+				<-handled
+			}
+			err := w.Shutdown()
+			if c.block != errors.Is(err, asynqq.ErrCutShort) || (!c.block && err != nil) {
+				t.Errorf("Shutdown: %v, want ErrCutShort %v", err, c.block)
+			}
+		})
 	}
 }

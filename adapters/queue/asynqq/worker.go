@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/zap"
 
+	"github.com/svcagent/svc/internal/outage"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -29,11 +31,18 @@ const (
 
 // Worker runs an asynq server that hands every task of its queue to one ports.Handler.
 type Worker struct {
-	srv  *asynq.Server
-	rdb  redis.UniversalClient
-	h    ports.Handler
-	opts Options
-	log  *zap.Logger
+	srv     *asynq.Server
+	rdb     redis.UniversalClient
+	h       ports.Handler
+	opts    Options
+	log     *zap.Logger
+	outages *outage.Log
+
+	stopWatch context.CancelFunc // ends watch
+	watched   chan struct{}      // closed when watch returned
+	stopping  atomic.Bool        // Shutdown began
+	running   atomic.Int64       // handlers running
+	cut       atomic.Bool        // a handler's context was canceled by Shutdown
 }
 
 // NewWorker returns a worker on r that handles every message of opts.Queue with h. Like
@@ -45,7 +54,8 @@ func NewWorker(r asynq.RedisConnOpt, h ports.Handler, opts Options, log *zap.Log
 	if !ok {
 		panic(fmt.Sprintf("asynqq: unsupported RedisConnOpt %T", r))
 	}
-	w := &Worker{rdb: rdb, h: h, opts: opts, log: log}
+	w := &Worker{rdb: rdb, h: h, opts: opts, log: log, outages: outage.New(log, outage.System, outage.Reminder)}
+	alog := newAsynqLog(log.Named("asynq"), w.outages)
 	w.srv = asynq.NewServerFromRedisClient(rdb, asynq.Config{
 		Concurrency:              opts.Concurrency,
 		Queues:                   map[string]int{opts.Queue: 1},
@@ -54,7 +64,8 @@ func NewWorker(r asynq.RedisConnOpt, h ports.Handler, opts Options, log *zap.Log
 		RetryDelayFunc:           w.retryDelay,
 		ShutdownTimeout:          opts.ShutdownTimeout,
 		ErrorHandler:             asynq.ErrorHandlerFunc(w.logError),
-		Logger:                   log.Named("asynq").Sugar(),
+		Logger:                   alog,
+		LogLevel:                 alog.level(),
 	})
 	return w
 }
@@ -74,21 +85,82 @@ func (w *Worker) Start(ctx context.Context) error {
 	if err := w.srv.Start(asynq.HandlerFunc(w.process)); err != nil {
 		return fmt.Errorf("start asynq worker: %w", err)
 	}
+	wctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	w.stopWatch, w.watched = stop, make(chan struct{})
+	go w.watch(wctx)
 	return nil
 }
 
+const (
+	// watchInterval is how often the worker checks Redis, to log when it is back after an outage.
+	watchInterval = time.Second
+	// watchTimeout bounds a check: longer than go-redis's dials of a refused connection take, so
+	// that the error logged says what failed rather than that the check ran out of time.
+	watchTimeout = 3 * time.Second
+)
+
+// watch pings Redis every watchInterval until ctx ends, reporting each outcome to the outage log
+// that asynq's failed polls also go to: an outage of Redis is logged when it starts, at most once
+// a minute while it lasts, and when Redis answers again.
+func (w *Worker) watch(ctx context.Context) {
+	defer close(w.watched)
+	t := time.NewTicker(watchInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, watchTimeout)
+		err := w.rdb.Ping(pctx).Err()
+		cancel()
+		if ctx.Err() == nil {
+			w.outages.Report(redisCause, err)
+		}
+	}
+}
+
+// ErrCutShort is returned by Shutdown when tasks were still running at ShutdownTimeout: their
+// contexts were canceled and they go back to the queue.
+var ErrCutShort = errors.New("tasks cut short by the shutdown timeout")
+
 // Shutdown stops taking tasks, waits up to ShutdownTimeout for running handlers (tasks still
-// running then go back to the queue, their contexts canceled) and closes the Redis connection.
-func (w *Worker) Shutdown() {
+// running then go back to the queue, their contexts canceled) and closes the Redis connection. It
+// returns an error wrapping ErrCutShort when tasks were cut short, nil after a clean drain.
+func (w *Worker) Shutdown() error {
+	w.stopping.Store(true)
+	if w.stopWatch != nil {
+		w.stopWatch()
+		<-w.watched
+	}
 	w.srv.Shutdown()
+	// asynq stops waiting at the timeout without waiting for the handlers it canceled: one that
+	// has not returned yet was cut short too.
+	// running is read first: a handler counts itself cut before it stops counting as running.
+	cut := w.running.Load() > 0
+	cut = w.cut.Load() || cut
 	if err := w.rdb.Close(); err != nil {
 		w.log.Warn("close redis", zap.Error(err))
 	}
+	if cut {
+		return fmt.Errorf("%w (after %s; they go back to the queue)", ErrCutShort, w.opts.ShutdownTimeout)
+	}
+	return nil
 }
 
 // process decodes a task, waits for the exact time of a retry and calls the handler. On failure
 // it keeps the time of the next attempt, and hands the delay to retryDelay in the error.
 func (w *Worker) process(ctx context.Context, t *asynq.Task) error {
+	w.running.Add(1)
+	defer func() {
+		// Shutdown cancels the contexts of the handlers still running at its timeout (a task's
+		// own deadline ends it with DeadlineExceeded instead).
+		if w.stopping.Load() && errors.Is(ctx.Err(), context.Canceled) {
+			w.cut.Store(true)
+		}
+		w.running.Add(-1)
+	}()
 	m, err := ParseTask(t)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, asynq.SkipRetry)

@@ -15,9 +15,17 @@ import (
 // log collector cannot parse, and many of them while Redis is down.
 type redisLog struct{ log *zap.Logger }
 
-// Printf logs one report of go-redis as a warning.
+// Printf logs one report of go-redis as a warning, except a failed dial, logged at debug level:
+// go-redis reports one per command while Redis is down (several a second), and the programs log
+// such an outage themselves, once when it starts and once when it ends (the rate limiter,
+// svc-worker's check of Redis, the outbox relay).
 func (l redisLog) Printf(_ context.Context, format string, v ...any) {
-	l.log.Warn(strings.TrimPrefix(fmt.Sprintf(format, v...), "redis: "))
+	msg := strings.TrimPrefix(fmt.Sprintf(format, v...), "redis: ")
+	if strings.Contains(msg, "failed to dial") || strings.Contains(msg, "failed to get a usable connection") {
+		l.log.Debug(msg)
+		return
+	}
+	l.log.Warn(msg)
 }
 
 // logRedisWith makes go-redis report through log. go-redis keeps one logger per process, so the
