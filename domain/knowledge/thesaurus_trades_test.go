@@ -15,6 +15,7 @@ func TestTradeThesaurus(t *testing.T) {
 	}{
 		{"en", "buttonholes", "boutonnieres"},
 		{"en", "arvo", "afternoon"},
+		{"en", "hols", "holidays"},
 		{"en", "crook", "sick"},
 		{"en", "wilting", "droop"},
 		{"pt", "trancar", "congelamento"},
