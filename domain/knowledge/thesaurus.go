@@ -38,6 +38,7 @@ close, closed, closing, shut
 weekday, weekdays, monday to friday, working days
 weekend, weekends, saturday and sunday
 holiday, holidays, public holiday, bank holiday, hols
+sport, sports, football, soccer, basketball, baseball, hockey, rugby
 address, location, located, directions, find you, street
 take apart, takes apart, dismantle, dismantling, disassemble, disassembling
 put back together, reassemble, reassembling, assemble, assembly

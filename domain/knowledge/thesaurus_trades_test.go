@@ -16,6 +16,7 @@ func TestTradeThesaurus(t *testing.T) {
 		{"en", "buttonholes", "boutonnieres"},
 		{"en", "arvo", "afternoon"},
 		{"en", "hols", "holidays"},
+		{"en", "football", "sports"},
 		{"en", "crook", "sick"},
 		{"en", "wilting", "droop"},
 		{"pt", "trancar", "congelamento"},
