@@ -17,6 +17,7 @@ func TestTradeThesaurus(t *testing.T) {
 		{"en", "arvo", "afternoon"},
 		{"en", "hols", "holidays"},
 		{"en", "football", "sports"},
+		{"en", "huge", "oversized"},
 		{"en", "crook", "sick"},
 		{"en", "wilting", "droop"},
 		{"pt", "trancar", "congelamento"},
