@@ -206,7 +206,9 @@ var (
 )
 
 // StatesDetail reports whether text (an FAQ answer or a page's passage) tells one of the details
-// asked: a time, a day or whether it is open or closed for the hours, a phone number, an e-mail address, a street for the
+// asked: a day or whether it is open or closed for the hours (a time of day alone is no
+// opening hour: "Los pedidos hechos antes de las 13:00 se entregan el mismo día" tells when an
+// order must be in, not when the shop opens), a phone number, an e-mail address, a street for the
 // address, any of these for how to reach the business. A Brain's answer that tells the detail
 // is the business's own word on it; one that does not answers another question.
 func StatesDetail(text string, asked Detail) bool {
@@ -216,7 +218,7 @@ func StatesDetail(text string, asked Detail) bool {
 	email := strings.Contains(folded, "@")
 	place := placeFact.MatchString(norm)
 	switch {
-	case asked&DetailHours != 0 && (timeFact.MatchString(folded) || weekdayFact.MatchString(norm) || openIndex.find(strings.Fields(norm)) != 0):
+	case asked&DetailHours != 0 && (weekdayFact.MatchString(norm) || openIndex.find(strings.Fields(norm)) != 0):
 		return true
 	case asked&DetailPhone != 0 && phone, asked&DetailEmail != 0 && email, asked&DetailAddress != 0 && place:
 		return true

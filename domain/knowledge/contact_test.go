@@ -75,6 +75,8 @@ func TestStatesDetail(t *testing.T) {
 		{"Em agosto a escola está fechada.", DetailHours, true},
 		{"Sunday delivery is available on Mother's Day.", DetailHours, true},
 		{"Puncture repair: 10 euros per wheel, done in about 20 minutes.", DetailHours, false},
+		{"Los pedidos hechos antes de las 13:00 se entregan el mismo día.", DetailHours, false},
+		{"Orders placed before 1pm ship the same day.", DetailHours, false},
 		{"Call us on +351 22 123 4567.", DetailPhone, true},
 		{"Book by phone or email.", DetailPhone, false},
 		{"Write to hello@example.com.", DetailEmail, true},

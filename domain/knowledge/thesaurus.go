@@ -37,7 +37,9 @@ open, opening, opening hours, hours, hrs, times
 close, closed, closing, shut
 weekday, weekdays, monday to friday, working days
 weekend, weekends, saturday and sunday
-holiday, holidays, public holiday, bank holiday
+holiday, holidays, public holiday, bank holiday, hols
+sport, sports, football, soccer, basketball, baseball, hockey, rugby
+big, large, huge, oversized, oversize, giant, massive, extra large
 address, location, located, directions, find you, street
 take apart, takes apart, dismantle, dismantling, disassemble, disassembling
 put back together, reassemble, reassembling, assemble, assembly

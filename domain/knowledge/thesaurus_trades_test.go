@@ -15,6 +15,9 @@ func TestTradeThesaurus(t *testing.T) {
 	}{
 		{"en", "buttonholes", "boutonnieres"},
 		{"en", "arvo", "afternoon"},
+		{"en", "hols", "holidays"},
+		{"en", "football", "sports"},
+		{"en", "huge", "oversized"},
 		{"en", "crook", "sick"},
 		{"en", "wilting", "droop"},
 		{"pt", "trancar", "congelamento"},
