@@ -213,15 +213,13 @@ essas esse esses esta estas este estes eu foi for ha isso isto ja la lhe lhes ma
 meu meus minha minhas muito na nao nas nem no nos nossa nossas nosso nossos num numa o os ou
 para pela pelas pelo pelos por qual quando que quem se sem ser seu seus so sua suas tambem te
 tem tenho teu tua voce voces vos ola obrigado obrigada oi sao sim esta estao ser sera pode podem
-posso queria gostaria estou estamos estava estavam estiver estiverem esteja estejam sou somos
-seja sejam fosse forem tiver tiverem tenha tenham tinha tinham houver
+posso queria gostaria
 
 al algo algunos alguna algunas alguno con cual cuando del desde donde el ella ellas ellos en es
 esa esas ese eso esos esta estan estas este esto estos fue ha han hay la las le les lo los mi mis
 mucho muy ni nos nosotros o os otra otro para pero poco por porque puede puedo pueden que quien
 se ser si sin sobre su sus tambien te tengo ti tu tus un una unas uno unos usted ustedes y ya yo
-hola gracias vosotros estoy estamos estaba estaban estuviera esten soy somos sean tenga tengan
-tenia tuviera haya hayan
+hola gracias vosotros
 `
 	m := make(map[string]struct{}, 400)
 	for _, w := range strings.Fields(words) {

@@ -30,8 +30,6 @@ func TestTokens(t *testing.T) {
 		{"other scripts", "Привет мир", []string{"привет", "мир"}},
 		{"short words kept", "bus gas tax", []string{"bus", "gas", "tax"}},
 		{"-ss -us -is kept", "class bonus analysis", []string{"class", "bonus", "analysis"}},
-		{"pt forms of estar, ser, ter dropped", "E se estiver a chover? Sou estudante, tenha paciência", []string{"chover", "estudant", "paciencia"}},
-		{"es forms of estar, ser, tener dropped", "Estoy en Ñuñoa y no haya stock, ¿tenga algo?", []string{"nunoa", "stock"}},
 	}
 	for _, tt := range tests {
 		if got := Tokens(tt.in); !slices.Equal(got, tt.want) {
