@@ -60,12 +60,6 @@ const AgreeNear = 0.06
 // sentences) decides, not what tells them apart.
 const TieShare = 0.99
 
-// AloneLead is the most share of the best chunk's score the next hit may score for that chunk,
-// under MinScore but holding all the question's content words, to be answered alone (alone).
-// Tuned on the small-Brain set's tuning splits (testdata/eval/README.md, round 32: 0.67 and 0.75
-// the same wrong answers, 0.75 one right answer more; 0.8 answers a "none" question more).
-const AloneLead = 0.75
-
 // LooseOverlap is the most overlap of terms (knowledge.Hit.Overlap) with which an FAQ item that
 // is not Strong still counts as loosely matched: its answer then comes with its question ("If you
 // mean “What are your opening hours?”: …"), since sharing one term in two ("job openings",
@@ -424,23 +418,7 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 		}
 		return sure, true
 	}
-	if alone(hits, lim) {
-		return hits[0], true
-	}
 	return knowledge.Hit{}, false
-}
-
-// alone reports whether the best hit is a chunk that, though under lim.score (at least lim.score
-// less NearScore), holds every content word of the question (knowledge.Hit.Held) and leads the
-// next hit by far (the next scores at most AloneLead of it): the one place of the Brain that says
-// what the question names, in other words than the question's ("cuánto cobran por el despacho":
-// "El despacho cuesta 3.990 pesos…"; "whats parking like round there": "Street parking around
-// Tory Street is limited…"), not one of several passages sharing a word with it.
-func alone(hits []knowledge.Hit, lim limits) bool {
-	if len(hits) == 0 || hits[0].Kind != knowledge.KindChunk || hits[0].Held < 1 || hits[0].Score < lim.score-NearScore {
-		return false
-	}
-	return len(hits) == 1 || hits[1].Score <= hits[0].Score*AloneLead
 }
 
 // denser returns, of chunk and the other chunks of its page scoring as much (at least TieShare of

@@ -702,38 +702,6 @@ func TestBestFirstChunk(t *testing.T) {
 	}
 }
 
-// TestBestAlone checks that a chunk under MinScore (from MinScore less NearScore) holding all the
-// question's content words and leading the next hit by far (AloneLead) is answered, and that one
-// holding fewer, scoring lower, not leading so far, or after another hit is not.
-func TestBestAlone(t *testing.T) {
-	const s = "El despacho cuesta 3.990 pesos y es gratis en compras sobre 50.000 pesos."
-	chunk := func(score, held float64) knowledge.Hit {
-		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{URL: "p", Text: s}, Sentence: s, Score: score, Held: held}
-	}
-	faq := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "t5", Question: "¿Venden al por mayor?"}, Score: 0.06, Confidence: 0.04, Held: 1}
-	low := MinScore - NearScore/2
-	for _, tt := range []struct {
-		name string
-		hits []knowledge.Hit
-		want bool
-	}{
-		{"alone", []knowledge.Hit{chunk(low, 1)}, true},
-		{"leading an item far", []knowledge.Hit{chunk(low, 1), faq}, true},
-		{"leading a chunk far", []knowledge.Hit{chunk(low, 1), chunk(low*AloneLead, 1)}, true},
-		{"not leading a chunk far", []knowledge.Hit{chunk(low, 1), chunk(low*AloneLead+0.01, 1)}, false},
-		{"not holding fewer words", []knowledge.Hit{chunk(low, 0.5)}, false},
-		{"not under NearScore", []knowledge.Hit{chunk(MinScore-NearScore-0.01, 1)}, false},
-		{"not after an item", []knowledge.Hit{faq, chunk(low, 1)}, false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			_, ok := best(tt.hits, "cuánto cobran por el despacho", shipped)
-			if ok != tt.want {
-				t.Errorf("best answers: %v; want %v", ok, tt.want)
-			}
-		})
-	}
-}
-
 // TestBestDenser checks that of chunks of one page scoring within TieShare of each other and
 // holding as many of the question's words, the one whose best sentence is the shortest answers
 // (denser), and that a chunk of another page, one scoring less, holding fewer words or under
