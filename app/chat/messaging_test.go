@@ -185,9 +185,9 @@ func TestSweepInbox(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		e.agent.RunSweep(ctx, time.Hour, func(err error) {
+		e.agent.RunSweep(ctx, time.Hour, func(cause string, err error) {
 			if err != nil {
-				t.Errorf("RunSweep: %v", err)
+				t.Errorf("RunSweep: %s: %v", cause, err)
 			}
 		})
 	}()

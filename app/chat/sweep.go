@@ -70,20 +70,27 @@ func (a *Agent) SweepInbox(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// The causes RunSweep reports its outcomes under.
+const (
+	SweepReplies = "reply sweep"
+	SweepInboxes = "inbox sweep"
+)
+
 // RunSweep sweeps every interval until ctx ends, and sweeps the inbox at once and then every
-// InboxSweepInterval; report receives the outcome of each sweep (nil when it succeeded).
-func (a *Agent) RunSweep(ctx context.Context, interval time.Duration, report func(error)) {
+// InboxSweepInterval; report receives the outcome of each sweep (nil when it succeeded) under its
+// cause, SweepReplies or SweepInboxes, so that a failure of one is not taken as the other's.
+func (a *Agent) RunSweep(ctx context.Context, interval time.Duration, report func(cause string, err error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	var inboxSwept time.Time
 	for {
 		if _, err := a.Sweep(ctx); ctx.Err() == nil {
-			report(err)
+			report(SweepReplies, err)
 		}
 		if now := a.clock.Now(); now.Sub(inboxSwept) >= InboxSweepInterval {
 			inboxSwept = now
 			if _, err := a.SweepInbox(ctx); ctx.Err() == nil {
-				report(err)
+				report(SweepInboxes, err)
 			}
 		}
 		select {

@@ -159,7 +159,7 @@ func (p *program) serve(ctx context.Context) error {
 		if !p.cfg.Embedded() {
 			return // svc-worker sweeps in production
 		}
-		p.chat.RunSweep(background, p.cfg.SweepInterval, func(err error) { outages.Report("reply sweep", err) })
+		p.chat.RunSweep(background, p.cfg.SweepInterval, outages.Report)
 	}()
 	idemDone := make(chan struct{})
 	go func() {

@@ -89,7 +89,7 @@ func (p *program) serve(ctx context.Context) error {
 	sweepDone := make(chan struct{})
 	go func() {
 		defer close(sweepDone)
-		p.chat.RunSweep(relayCtx, p.cfg.SweepInterval, func(err error) { outages.Report("reply sweep", err) })
+		p.chat.RunSweep(relayCtx, p.cfg.SweepInterval, outages.Report)
 	}()
 	idemDone := make(chan struct{})
 	go func() {
