@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -28,4 +29,41 @@ func TestConsoleSessionEndedFormBrowser(t *testing.T) {
 		t.Errorf("the session-ended page:\n%s", problems)
 	}
 	consoleShot(t, ctx, "session-ended")
+}
+
+// TestConsoleFormLimitedBrowser: in headless Chromium, a console form sent over a limit (the
+// account's 10 crawls an hour, spent through the API) is not answered with a bare error page that
+// loses what was typed (the console's pages are no-store: Back may not bring it back): the page
+// says to try again in so many seconds (Retry-After), lists the address typed to copy, sends it
+// again with one button, and links back to the Brain.
+func TestConsoleFormLimitedBrowser(t *testing.T) {
+	binaries(t) // -short skips here
+	chromium := chromiumPath(t)
+	_, api, a := consoleBakery(t, "SVC_ALLOW_PRIVATE_TARGETS", "true") // the site crawled is on loopback
+	site := newSiteFixture(t)
+	base := api.URL()
+	valid := map[string]any{"url": site.URL() + "/docs/", "max_pages": 1}
+	for n := 1; n <= 10; n++ {
+		if r := callJSON(t, "POST", base+"/v1/knowledge/crawl", valid, bearer(a.key)...); r.status != http.StatusOK {
+			t.Fatalf("crawl %d: %s, want 200", n, r)
+		}
+	}
+	ctx := browser(t, chromium)
+	consoleSignIn(t, ctx, base, "lu@example.com", "correct horse battery")
+	runJS(t, ctx, "open the Brain", chromedp.Navigate(base+"/app/brain"))
+	waitJS(t, ctx, "the crawl form", `!!document.querySelector("#crawl-url")`)
+	// The form as a browser without script sends it (with script, the crawl's progress says why
+	// in its status and the page stays).
+	runJS(t, ctx, "type an address", chromedp.Evaluate[chromedp.Void](`document.querySelector("#crawl-form").removeAttribute("data-progress")`),
+		chromedp.SendKeys(chromedp.CSS("#crawl-url"), "https://padaria-lu.example/menu/"))
+	submit(t, ctx, "send the crawl form", chromedp.Click(chromedp.CSS(`#crawl-form button[type=submit]`)))
+	waitJS(t, ctx, "the page says to wait", `!!document.querySelector("#expired-message") && /try again in [0-9]+ seconds/.test(document.querySelector("#expired-message").textContent)`)
+	wantJS(t, ctx, "what was typed, listed", `document.querySelector("#expired-typed").open && document.querySelector("#expired-typed").textContent.includes("https://padaria-lu.example/menu/")`)
+	wantJS(t, ctx, "a button that sends it again", `(() => { const f = document.querySelector("#expired-form"); return !!f && f.getAttribute("action") === "/app/brain/crawl" &&
+		f.querySelector('input[name="url"]').value === "https://padaria-lu.example/menu/" })()`)
+	wantJS(t, ctx, "a link back to the Brain", `!!document.querySelector('a[href="/app/brain"]')`)
+	if problems := evaluate[string](t, ctx, "check the page", accessCheck); problems != "" {
+		t.Errorf("the limited form's page:\n%s", problems)
+	}
+	consoleShot(t, ctx, "form-limited")
 }
