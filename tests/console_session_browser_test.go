@@ -1,7 +1,11 @@
 package tests
 
 import (
+	"bufio"
+	"io"
 	"net/http"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -66,4 +70,66 @@ func TestConsoleFormLimitedBrowser(t *testing.T) {
 		t.Errorf("the limited form's page:\n%s", problems)
 	}
 	consoleShot(t, ctx, "form-limited")
+}
+
+// TestConsoleFormFailedBrowser: in headless Chromium, a console form that meets a real failure
+// (the embedded SQLite file held by another connection's BEGIN EXCLUSIVE past the service's busy
+// timeout) is not answered with a bare error page that loses what was typed: the page says it
+// failed, lists what was typed to copy, and once the database is free again its one button sends
+// it again and the FAQ item is saved.
+func TestConsoleFormFailedBrowser(t *testing.T) {
+	binaries(t) // -short skips here
+	chromium := chromiumPath(t)
+	cli, err := exec.LookPath("sqlite3")
+	if err != nil {
+		t.Skip("no sqlite3 command to hold the database")
+	}
+	s, api, _ := consoleBakery(t)
+	ctx := browser(t, chromium)
+	base := api.URL()
+	typeFAQItem(t, ctx, base)
+
+	// Another connection holds the database: writes wait the busy timeout, then fail.
+	lock := exec.Command(cli, strings.TrimPrefix(s.env["SVC_DATABASE_URL"], "sqlite://"))
+	in, err := lock.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := lock.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lock.Start(); err != nil {
+		t.Fatal(err)
+	}
+	held := true
+	release := func() {
+		if held {
+			held = false
+			_, _ = io.WriteString(in, "ROLLBACK;\n.quit\n")
+			_ = in.Close()
+			_ = lock.Wait()
+		}
+	}
+	t.Cleanup(release)
+	if _, err := io.WriteString(in, ".timeout 20000\nBEGIN EXCLUSIVE;\nSELECT 'held';\n"); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || strings.TrimSpace(line) != "held" {
+		t.Fatalf("sqlite3 BEGIN EXCLUSIVE: %q %v", line, err)
+	}
+
+	submit(t, ctx, "send the FAQ form", chromedp.Click(chromedp.CSS(`form[action="/app/brain/faq"] button[type=submit]`)))
+	waitJS(t, ctx, "the page says it failed", `!!document.querySelector("#expired-message") && /failed on our side|briefly unavailable/.test(document.querySelector("#expired-message").textContent)`)
+	wantJS(t, ctx, "what was typed, listed", `document.querySelector("#expired-typed").open &&
+		document.querySelector("#expired-typed").textContent.includes("spelt bread on Fridays") && document.querySelector("#expired-typed").textContent.includes("8am on Fridays")`)
+	wantJS(t, ctx, "a link back to the Brain", `!!document.querySelector('a[href="/app/brain"]')`)
+	if problems := evaluate[string](t, ctx, "check the page", accessCheck); problems != "" {
+		t.Errorf("the failed form's page:\n%s", problems)
+	}
+	consoleShot(t, ctx, "form-failed")
+
+	release()
+	submit(t, ctx, "send it again", chromedp.Click(chromedp.CSS(`#expired-form button[type=submit]`)))
+	waitJS(t, ctx, "the FAQ item saved", `location.pathname === "/app/brain" && document.body.textContent.includes("Do you bake spelt bread on Fridays?")`)
 }
