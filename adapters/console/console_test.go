@@ -259,7 +259,7 @@ func TestFailedForm(t *testing.T) {
 		say    string
 	}{
 		{"a limit", &domain.Error{Code: domain.CodeRateLimited, Message: "slow down", RetryAfter: 2500 * time.Millisecond}, http.StatusTooManyRequests, "try again in 3 seconds"},
-		{"an outage", &domain.Error{Code: domain.CodeServiceUnavailable, Message: "store down"}, http.StatusServiceUnavailable, catalog["en"]["error.unavailable"]},
+		{"an outage", &domain.Error{Code: domain.CodeServiceUnavailable, Message: "store down", RetryAfter: 5 * time.Second}, http.StatusServiceUnavailable, catalog["en"]["error.unavailable"]},
 		{"a failure", errors.New("disk I/O error"), http.StatusInternalServerError, catalog["en"]["error.internal"]},
 	}
 	for _, tt := range tests {
@@ -285,7 +285,7 @@ func TestFailedForm(t *testing.T) {
 					t.Errorf("the page shows %q", secret)
 				}
 			}
-			if got, want := w.Header().Get("Retry-After"), map[int]string{http.StatusTooManyRequests: "3"}[tt.status]; got != want {
+			if got, want := w.Header().Get("Retry-After"), map[int]string{http.StatusTooManyRequests: "3", http.StatusServiceUnavailable: "5"}[tt.status]; got != want {
 				t.Errorf("Retry-After %q, want %q", got, want)
 			}
 		})
