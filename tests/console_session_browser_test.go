@@ -2,9 +2,11 @@ package tests
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net/http"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,13 +28,8 @@ func TestConsoleSessionEndedFormBrowser(t *testing.T) {
 	ctl(t, s.env, "owner", "set-password", "--account", a.id, "--email", "lu@example.com", "--password", "a new good password")
 	submit(t, ctx, "send the FAQ form", chromedp.Click(chromedp.CSS(`form[action="/app/brain/faq"] button[type=submit]`)))
 	waitJS(t, ctx, "the page says the session had ended", `!!document.querySelector("#expired-message") && document.querySelector("#expired-message").textContent.includes("signed out")`)
-	wantJS(t, ctx, "what was typed, listed", `document.querySelector("#expired-typed").open &&
-		document.querySelector("#expired-typed").textContent.includes("spelt bread on Fridays") && document.querySelector("#expired-typed").textContent.includes("8am on Fridays")`)
 	wantJS(t, ctx, "a link to sign in and come back to the Brain", `(() => { const l = document.querySelector('a[href^="/app/login?next="]'); return !!l && new URL(l.href).searchParams.get("next") === "/app/brain" })()`)
-	if problems := evaluate[string](t, ctx, "check the page", accessCheck); problems != "" {
-		t.Errorf("the session-ended page:\n%s", problems)
-	}
-	consoleShot(t, ctx, "session-ended")
+	keptTyped(t, ctx, "session-ended", "spelt bread on Fridays", "8am on Fridays")
 }
 
 // TestConsoleFormLimitedBrowser: in headless Chromium, a console form sent over a limit (the
@@ -62,14 +59,10 @@ func TestConsoleFormLimitedBrowser(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#crawl-url"), "https://padaria-lu.example/menu/"))
 	submit(t, ctx, "send the crawl form", chromedp.Click(chromedp.CSS(`#crawl-form button[type=submit]`)))
 	waitJS(t, ctx, "the page says to wait", `!!document.querySelector("#expired-message") && /try again in [0-9]+ seconds/.test(document.querySelector("#expired-message").textContent)`)
-	wantJS(t, ctx, "what was typed, listed", `document.querySelector("#expired-typed").open && document.querySelector("#expired-typed").textContent.includes("https://padaria-lu.example/menu/")`)
 	wantJS(t, ctx, "a button that sends it again", `(() => { const f = document.querySelector("#expired-form"); return !!f && f.getAttribute("action") === "/app/brain/crawl" &&
 		f.querySelector('input[name="url"]').value === "https://padaria-lu.example/menu/" })()`)
 	wantJS(t, ctx, "a link back to the Brain", `!!document.querySelector('a[href="/app/brain"]')`)
-	if problems := evaluate[string](t, ctx, "check the page", accessCheck); problems != "" {
-		t.Errorf("the limited form's page:\n%s", problems)
-	}
-	consoleShot(t, ctx, "form-limited")
+	keptTyped(t, ctx, "form-limited", "https://padaria-lu.example/menu/")
 }
 
 // TestConsoleFormFailedBrowser: in headless Chromium, a console form that meets a real failure
@@ -121,15 +114,25 @@ func TestConsoleFormFailedBrowser(t *testing.T) {
 
 	submit(t, ctx, "send the FAQ form", chromedp.Click(chromedp.CSS(`form[action="/app/brain/faq"] button[type=submit]`)))
 	waitJS(t, ctx, "the page says it failed", `!!document.querySelector("#expired-message") && /failed on our side|briefly unavailable/.test(document.querySelector("#expired-message").textContent)`)
-	wantJS(t, ctx, "what was typed, listed", `document.querySelector("#expired-typed").open &&
-		document.querySelector("#expired-typed").textContent.includes("spelt bread on Fridays") && document.querySelector("#expired-typed").textContent.includes("8am on Fridays")`)
 	wantJS(t, ctx, "a link back to the Brain", `!!document.querySelector('a[href="/app/brain"]')`)
-	if problems := evaluate[string](t, ctx, "check the page", accessCheck); problems != "" {
-		t.Errorf("the failed form's page:\n%s", problems)
-	}
-	consoleShot(t, ctx, "form-failed")
+	keptTyped(t, ctx, "form-failed", "spelt bread on Fridays", "8am on Fridays")
 
 	release()
 	submit(t, ctx, "send it again", chromedp.Click(chromedp.CSS(`#expired-form button[type=submit]`)))
 	waitJS(t, ctx, "the FAQ item saved", `location.pathname === "/app/brain" && document.body.textContent.includes("Do you bake spelt bread on Fridays?")`)
+}
+
+// keptTyped checks the page that keeps a form's values: what was typed listed (open), each of
+// typed in it, nothing wrong with the page (accessCheck), and its screenshot kept as shot.
+func keptTyped(t *testing.T, ctx context.Context, shot string, typed ...string) {
+	t.Helper()
+	js := `document.querySelector("#expired-typed").open`
+	for _, s := range typed {
+		js += ` && document.querySelector("#expired-typed").textContent.includes(` + strconv.Quote(s) + `)`
+	}
+	wantJS(t, ctx, "what was typed, listed", js)
+	if problems := evaluate[string](t, ctx, "check the page", accessCheck); problems != "" {
+		t.Errorf("the %s page:\n%s", shot, problems)
+	}
+	consoleShot(t, ctx, shot)
 }
