@@ -101,11 +101,12 @@ func (c *Console) signedOutForm(ctx *gin.Context, status int) {
 	c.render(ctx, status, "expired", map[string]any{"SignedOut": true, "Fields": typedFields(ctx.Request), "Back": c.backTo(ctx.Request)})
 }
 
-// typedFields is what a parsed form holds, as it was typed, but its CSRF token and passwords.
+// typedFields is what a parsed form holds, as it was typed, but its CSRF token, passwords and
+// secrets.
 func typedFields(r *http.Request) []expiredField {
 	var fields []expiredField
 	for _, name := range slices.Sorted(maps.Keys(r.PostForm)) {
-		if name == csrfField || strings.Contains(strings.ToLower(name), "password") {
+		if lower := strings.ToLower(name); name == csrfField || strings.Contains(lower, "password") || strings.Contains(lower, "secret") {
 			continue
 		}
 		for _, v := range r.PostForm[name] {

@@ -1,6 +1,8 @@
 package console
 
 import (
+	"errors"
+	"html"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -235,5 +237,64 @@ func TestLanguageLabel(t *testing.T) {
 		if got := languageLabel(tt.code); got != tt.want {
 			t.Errorf("languageLabel(%q) = %q, want %q", tt.code, got, tt.want)
 		}
+	}
+}
+
+// TestFailedForm: a form of the console that meets a limit (429) or a failure (500, 503) is not
+// answered with the bare error page that loses what was typed: the page says why (the limit's
+// wait in seconds, also in Retry-After), lists what was typed (never a password or a secret) in a
+// form that sends it again, and links back to the form's page; a GET still gets the error page.
+func TestFailedForm(t *testing.T) {
+	p, err := parsePages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Console{pages: p, log: zap.NewNop(), host: "console.example"}
+	body := url.Values{"question": {"Do you bake <spelt> bread?"}, "answer": {"Yes, on Fridays"},
+		"password": {"hunter2 hunter2"}, "secret": {"whsec_abc"}}
+	tests := []struct {
+		name   string
+		err    error
+		status int
+		say    string
+	}{
+		{"a limit", &domain.Error{Code: domain.CodeRateLimited, Message: "slow down", RetryAfter: 2500 * time.Millisecond}, http.StatusTooManyRequests, "try again in 3 seconds"},
+		{"an outage", &domain.Error{Code: domain.CodeServiceUnavailable, Message: "store down", RetryAfter: 5 * time.Second}, http.StatusServiceUnavailable, catalog["en"]["error.unavailable"]},
+		{"a failure", errors.New("disk I/O error"), http.StatusInternalServerError, catalog["en"]["error.internal"]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := httptest.NewRecorder()
+			ctx, _ := gin.CreateTestContext(w)
+			ctx.Request = httptest.NewRequest(http.MethodPost, "/app/brain/faq", strings.NewReader(body.Encode()))
+			ctx.Request.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			ctx.Request.Header.Set("Referer", "http://console.example/app/brain")
+			c.fail(ctx, tt.err)
+			page := w.Body.String()
+			if w.Code != tt.status {
+				t.Fatalf("answered %d, want %d", w.Code, tt.status)
+			}
+			for _, want := range []string{html.EscapeString(tt.say), `id="expired-form"`, `action="/app/brain/faq"`, `id="expired-typed" open`,
+				html.EscapeString("Do you bake <spelt> bread?"), "Yes, on Fridays", `href="/app/brain"`} {
+				if !strings.Contains(page, want) {
+					t.Errorf("the page lacks %q:\n%s", want, page)
+				}
+			}
+			for _, secret := range []string{"hunter2", "whsec_abc"} {
+				if strings.Contains(page, secret) {
+					t.Errorf("the page shows %q", secret)
+				}
+			}
+			if got, want := w.Header().Get("Retry-After"), map[int]string{http.StatusTooManyRequests: "3", http.StatusServiceUnavailable: "5"}[tt.status]; got != want {
+				t.Errorf("Retry-After %q, want %q", got, want)
+			}
+		})
+	}
+	w := httptest.NewRecorder()
+	ctx, _ := gin.CreateTestContext(w)
+	ctx.Request = httptest.NewRequest(http.MethodGet, "/app/brain", nil)
+	c.fail(ctx, errors.New("disk I/O error"))
+	if w.Code != http.StatusInternalServerError || !strings.Contains(w.Body.String(), `id="error-message"`) {
+		t.Errorf("a GET answered %d:\n%s", w.Code, w.Body.String())
 	}
 }

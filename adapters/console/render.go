@@ -183,6 +183,9 @@ func (c *Console) errorPage(ctx *gin.Context, status int, msg string) {
 // (logged, never shown).
 func (c *Console) fail(ctx *gin.Context, err error) {
 	status, msg := c.failure(ctx, err)
+	if (status == http.StatusTooManyRequests || status >= http.StatusInternalServerError) && c.failedForm(ctx, err, status, msg) {
+		return
+	}
 	if status == http.StatusBadRequest {
 		// Which field and why, as the API says it: the owner can correct the form.
 		data := map[string]any{"Status": status, "Message": msg}
@@ -214,3 +217,27 @@ func (c *Console) failure(ctx *gin.Context, err error) (status int, msg string) 
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// failedForm answers a form of this console that met a limit (429) or a failure (5xx, 503): not
+// the bare error page that lost what was typed (the console's pages are no-store, so the browser's
+// Back may not bring it back), but the expired form's page (expired.html) saying what happened (a
+// limit's wait in seconds; Retry-After for a limit and an outage, as the API answers), what was
+// typed listed to copy (never a password or a secret), a button that sends it again and a link
+// back to the form's page. false when the request is no form (not a POST, or a body that is not
+// one).
+func (c *Console) failedForm(ctx *gin.Context, err error, status int, msg string) bool {
+	r := ctx.Request
+	if r.Method != http.MethodPost || r.ParseForm() != nil {
+		return false
+	}
+	data := map[string]any{"Failed": msg, "Action": r.URL.RequestURI(), "Fields": typedFields(r), "Back": c.backTo(r)}
+	if e, ok := domain.AsError(err); ok && e.RetryAfter > 0 && (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable) {
+		wait := retryAfter(e.RetryAfter)
+		ctx.Header("Retry-After", wait) // as the API answers both
+		if status == http.StatusTooManyRequests {
+			data["Wait"] = wait // an outage's end is not known: its page says to try again in a moment
+		}
+	}
+	c.render(ctx, status, "expired", data)
+	return true
+}
