@@ -19,7 +19,7 @@ import (
 // DefaultBaseURL is the public Graph API with its version.
 const DefaultBaseURL = "https://graph.facebook.com/v21.0"
 
-// MaxText is the longest text message WhatsApp takes, in characters.
+// MaxText is the longest text message WhatsApp takes, counted in UTF-16 code units (messaging.MaxText).
 const MaxText = messaging.MaxText
 
 // Set provides the Client from Options and a *zap.Logger.
