@@ -336,7 +336,7 @@ func (s *Service) Deliver(ctx context.Context, m outbox.Message) error {
 	}
 	reply := msgs[len(msgs)-1]
 	text := actiontoken.Render(reply.Content, reply.Actions, channel.Messaging, actiontoken.Site{BaseURL: state.SiteURL})
-	parts := messaging.Split(app, text)
+	parts := messaging.Split(text)
 	if o.Part >= len(parts) {
 		return nil // nothing (more) to send
 	}

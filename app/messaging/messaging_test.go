@@ -348,7 +348,7 @@ func TestDeliverLongReply(t *testing.T) {
 	short := strings.TrimSpace(strings.Repeat("The rye is baked on Fridays. ", 50))     // 1449 characters
 	reply := conversation.Message{ID: "msg_r", ConversationID: "whatsapp:1555", Role: conversation.RoleAgent,
 		Content: long + "\n\n" + short + "\n\n" + short}
-	parts := messaging.Split(messaging.WhatsApp, reply.Content)
+	parts := messaging.Split(reply.Content)
 	if len(parts) != 2 || parts[0] != long+"\n\n"+short || parts[1] != short {
 		t.Fatalf("the reply splits into %d parts, want 2 at its last paragraph break within 4096 characters", len(parts))
 	}

@@ -6,7 +6,7 @@ import (
 	"unicode/utf16"
 )
 
-// MaxText is the longest text message each app takes, counted in UTF-16 code units, where a
+// MaxText is the longest text message both apps take, counted in UTF-16 code units, where a
 // character outside the Basic Multilingual Plane, an emoji, counts twice. Telegram says so of
 // sendMessage's text; WhatsApp says "4096 characters" of a text message's body without saying
 // what a character is, and the unit is counted as Telegram's, the count that is never the longer
@@ -19,37 +19,28 @@ const MaxText = 4096
 // emoji. What a longer text has past MaxParts messages is cut.
 const MaxParts = 4
 
-// units returns how many of app's units r counts for against MaxText: its UTF-16 code units on
-// every app.
-func (a App) units(r rune) int {
+// units returns how many UTF-16 code units r counts for against MaxText: two for a character
+// outside the Basic Multilingual Plane, one for the others.
+func units(r rune) int {
 	if utf16.RuneLen(r) == 2 {
 		return 2
 	}
 	return 1
 }
 
-// TextLength returns the length of s as app counts it against MaxText.
-func (a App) TextLength(s string) int {
-	n := 0
-	for _, r := range s {
-		n += a.units(r)
-	}
-	return n
-}
-
-// Split returns the messages that send text on app, in order: the text itself when it fits in
-// MaxText, else parts that each do, made at the last paragraph break, else line break, else end
-// of a sentence, else space that leaves a part at least half full, else between two
+// Split returns the messages that send text on either app, in order: the text itself when it
+// fits in MaxText, else parts that each do, made at the last paragraph break, else line break,
+// else end of a sentence, else space that leaves a part at least half full, else between two
 // characters (never inside one, nor inside a UTF-16 surrogate pair). The spaces at a split are
 // dropped. At most MaxParts: the last is cut, an ellipsis marking the cut, when the text is
 // longer still. None for a blank text.
-func Split(app App, text string) []string {
-	return split(text, MaxText, MaxParts, app.units)
+func Split(text string) []string {
+	return split(text, MaxText, MaxParts, units)
 }
 
-// Fit returns text cut to app's MaxText as the last part of Split is.
-func Fit(app App, text string) string {
-	if parts := split(text, MaxText, 1, app.units); len(parts) == 1 {
+// Fit returns text cut to MaxText as the last part of Split is.
+func Fit(text string) string {
+	if parts := split(text, MaxText, 1, units); len(parts) == 1 {
 		return parts[0]
 	}
 	return ""

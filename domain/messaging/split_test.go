@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -43,42 +44,43 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// TestSplitApps checks each app's count: UTF-16 code units on both, WhatsApp's "characters"
+// textLength returns the length of s in UTF-16 code units, as the apps count it against MaxText.
+func textLength(s string) int { return len(utf16.Encode([]rune(s))) }
+
+// TestSplitApps checks the apps' count: UTF-16 code units on both, WhatsApp's "characters"
 // included (an emoji is two, never split between its halves).
 func TestSplitApps(t *testing.T) {
 	emoji := strings.Repeat("🍞", MaxText) // 4096 characters, 8192 UTF-16 code units
-	for _, app := range []App{WhatsApp, Telegram} {
-		parts := Split(app, emoji)
-		if len(parts) != 2 || parts[0]+parts[1] != emoji {
-			t.Fatalf("%s: %d parts, want 2 that make the text", app, len(parts))
+	parts := Split(emoji)
+	if len(parts) != 2 || parts[0]+parts[1] != emoji {
+		t.Fatalf("%d parts, want 2 that make the text", len(parts))
+	}
+	for _, p := range parts {
+		if n := textLength(p); n > MaxText || !utf8.ValidString(p) {
+			t.Errorf("part of %d UTF-16 code units (valid UTF-8 %v), limit %d", n, utf8.ValidString(p), MaxText)
 		}
-		for _, p := range parts {
-			if n := app.TextLength(p); n > MaxText || !utf8.ValidString(p) {
-				t.Errorf("%s part of %d UTF-16 code units (valid UTF-8 %v), limit %d", app, n, utf8.ValidString(p), MaxText)
-			}
-		}
-		if n := app.TextLength(parts[0]); n != MaxText {
-			t.Errorf("the first %s part holds %d code units, want %d (full, each emoji whole)", app, n, MaxText)
-		}
-		if n := app.TextLength("é🍞"); n != 3 {
-			t.Errorf("%s.TextLength(é🍞) = %d, want 3", app, n)
-		}
+	}
+	if n := textLength(parts[0]); n != MaxText {
+		t.Errorf("the first part holds %d code units, want %d (full, each emoji whole)", n, MaxText)
+	}
+	if n := units('é') + units('🍞'); n != 3 {
+		t.Errorf("units of é🍞 = %d, want 3", n)
 	}
 
 	// The longest reply: a 5000-character Brain answer of sentences, then action links.
 	long := strings.Repeat("Our sourdough rests for two days before baking. ", 104)[:4990] + "\n\nhttps://shop.example/bread"
-	parts := Split(WhatsApp, long)
+	parts = Split(long)
 	if len(parts) != 2 || !strings.HasSuffix(parts[0], "baking.") || !strings.HasPrefix(parts[1], "Our ") ||
 		!strings.HasSuffix(parts[1], "\n\nhttps://shop.example/bread") || len(parts[0])+1+len(parts[1]) != len(long) {
 		t.Errorf("a 5000-character reply: %d parts, want 2 split after a sentence", len(parts))
 	}
-	if got := len(Split(Telegram, strings.Repeat("x ", 5*MaxText))); got != MaxParts {
+	if got := len(Split(strings.Repeat("x ", 5*MaxText))); got != MaxParts {
 		t.Errorf("a text of 10240 words: %d parts, want the cap %d", got, MaxParts)
 	}
-	if got := Fit(Telegram, emoji); Telegram.TextLength(got) > MaxText || !strings.HasSuffix(got, "…") {
-		t.Errorf("Fit: %d code units, want at most %d, cut with an ellipsis", Telegram.TextLength(got), MaxText)
+	if got := Fit(emoji); textLength(got) > MaxText || !strings.HasSuffix(got, "…") {
+		t.Errorf("Fit: %d code units, want at most %d, cut with an ellipsis", textLength(got), MaxText)
 	}
-	if Fit(WhatsApp, " ") != "" {
+	if Fit(" ") != "" {
 		t.Error("Fit of a blank text is not empty")
 	}
 }

@@ -58,7 +58,7 @@ func (c *Client) call(ctx context.Context, token, method string, body any) error
 // Send sends text to the chat to: one message, cut to MaxText UTF-16 code units (the service
 // sends a longer reply in parts: messaging.Split).
 func (c *Client) Send(ctx context.Context, conn messaging.Connection, s messaging.Secrets, to, text string) error {
-	err := c.call(ctx, s.BotToken, "sendMessage", map[string]any{"chat_id": json.Number(to), "text": messaging.Fit(messaging.Telegram, text)})
+	err := c.call(ctx, s.BotToken, "sendMessage", map[string]any{"chat_id": json.Number(to), "text": messaging.Fit(text)})
 	if err != nil {
 		c.log.Warn("message not sent", zap.String("account_id", conn.AccountID), zap.Error(err))
 	}

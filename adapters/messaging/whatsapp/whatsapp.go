@@ -62,7 +62,7 @@ type textMessage struct {
 // message, cut to MaxText (the service sends a longer reply in parts: messaging.Split).
 func (c *Client) Send(ctx context.Context, conn messaging.Connection, s messaging.Secrets, to, text string) error {
 	m := textMessage{MessagingProduct: "whatsapp", RecipientType: "individual", To: to, Type: "text"}
-	m.Text.PreviewURL, m.Text.Body = true, messaging.Fit(messaging.WhatsApp, text)
+	m.Text.PreviewURL, m.Text.Body = true, messaging.Fit(text)
 	_, err := c.api.Post(ctx, "/"+url.PathEscape(conn.PhoneNumberID)+"/messages", s.AccessToken, m)
 	if err != nil {
 		c.log.Warn("message not sent", zap.String("account_id", conn.AccountID), zap.Error(err))
