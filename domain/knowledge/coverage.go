@@ -209,13 +209,20 @@ var askingWords = func() map[string]map[string]bool {
 		for _, phrases := range cues {
 			for _, p := range phrases {
 				for _, w := range strings.Fields(p) {
-					out[lang][w] = true
+					if !slices.Contains(askingKept[lang], w) {
+						out[lang][w] = true
+					}
 				}
 			}
 		}
 	}
 	return out
 }()
+
+// askingKept are words of the phrases of cueWords that stay content words alone: es "sale" of
+// "cuánto sale" (a price) is a flight that leaves in "mi vuelo sale a las 20h", pt "sai" of
+// "quanto sai" the same.
+var askingKept = map[string][]string{"es": {"sale"}, "pt": {"sai"}}
 
 func askingWord(folded, lang string) bool { return askingWords[lang][folded] }
 

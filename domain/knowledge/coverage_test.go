@@ -243,3 +243,21 @@ func clinicWithReturns() ([]Doc, []FAQ) {
 	}
 	return docs, faqs
 }
+
+// TestAskingKept: the words of "cuánto sale" and "quanto sai" ask a price, but "sale" and "sai"
+// alone stay content words ("mi vuelo sale a las 20h").
+func TestAskingKept(t *testing.T) {
+	for _, c := range []struct {
+		lang, word string
+		asking     bool
+	}{
+		{"es", "cuanto", true},
+		{"es", "sale", false},
+		{"pt", "qnto", true},
+		{"pt", "sai", false},
+	} {
+		if got := askingWord(c.word, c.lang); got != c.asking {
+			t.Errorf("%s %q: asking %v, want %v", c.lang, c.word, got, c.asking)
+		}
+	}
+}

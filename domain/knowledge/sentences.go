@@ -324,7 +324,7 @@ var cueWords = map[string]map[cue][]string{
 		cueAge:      {"what age", "which age", "age", "ages"},
 	},
 	"pt": {
-		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "quanto cobram", "qto", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
+		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "quanto cobram", "quanto sai", "qto", "qnto", "qnt", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
 		cuePlace:    {"onde", "morada", "endereco", "localizacao", "localizados", "perto", "longe", "como chegar", "como chego"},
 		cueTime:     {"quando", "que horas", "horario", "abrem", "abre", "fecham", "fecha"},
 		cueDuration: {"quando", "quanto tempo", "quanto demora", "demora", "demoram", "quao rapido", "quao depressa", "quanta antecedencia", "que antecedencia", "quanto antes"},
@@ -333,7 +333,7 @@ var cueWords = map[string]map[cue][]string{
 		cueAge:      {"idade", "idades"},
 	},
 	"es": {
-		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "cuanto cobrais", "cuanto cobran", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
+		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "cuanto cobrais", "cuanto cobran", "cuanto sale", "cuanto me sale", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
 		cuePlace:    {"donde", "direccion", "ubicacion", "ubicados", "cerca", "lejos", "como llegar", "como llego"},
 		cueTime:     {"cuando", "que hora", "horario", "abren", "abris", "cierran", "cerrais"},
 		cueDuration: {"cuando", "cuanto tiempo", "cuanto dura", "cuanto tarda", "tarda", "tardan", "tardais", "cuanto demora", "demora", "demoran", "que tan rapido", "que tan pronto", "cuanta antelacion", "cuanta anticipacion", "que antelacion", "cuanto antes"},

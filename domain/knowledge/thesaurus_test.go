@@ -183,6 +183,8 @@ func TestPricePhrases(t *testing.T) {
 		{"pt", "O pack de dez aulas é pessoal. O pack de dez aulas custa 220 euros.", "o pack de dez aulas quanto sai?", "O pack de dez aulas custa 220 euros."},
 		{"es", "El póster en A1 se imprime en el día. El póster en A1 cuesta 12 euros.", "a cuanto sale el póster en A1?", "El póster en A1 cuesta 12 euros."},
 		{"es", "El póster en A1 se imprime en el día. El póster en A1 cuesta 12 euros.", "cuánto me sale el póster en A1", "El póster en A1 cuesta 12 euros."},
+		{"pt", "O pack de dez aulas é pessoal. O pack de dez aulas custa 220 euros.", "qnto é o pack de dez aulas?", "O pack de dez aulas custa 220 euros."},
+		{"es", "La excursión al volcán sale a las 8:00. La excursión al volcán cuesta 40 euros.", "cuánto sale la excursión al volcán?", "La excursión al volcán cuesta 40 euros."},
 	})
 }
 
