@@ -130,6 +130,7 @@ deposit, down payment, upfront, up front, in advance, advance payment, prepay, p
 available, availability, in stock, stock
 online, website, web, internet, virtual, live stream
 tour, guided, excursion, outing
+petrol, fuel, diesel
 `,
 	"pt": `
 frança, europa, união europeia

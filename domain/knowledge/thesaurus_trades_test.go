@@ -105,6 +105,7 @@ func TestTradeThesaurus(t *testing.T) {
 		{"en", "pints", "drinks"},
 		{"en", "sweets", "snacks"},
 		{"en", "locksmiths", "technicians"},
+		{"en", "petrol", "fuel"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
