@@ -166,7 +166,7 @@ autocarro, metro, comboio, eletrico, transportes
 acessivel, acessibilidade, cadeira de rodas, mobilidade reduzida, elevador, rampa
 pagar, pagamento, pagamentos, pago
 cartao, cartoes, multibanco, credito, debito, mb way, mbway
-dinheiro, numerario
+dinheiro, numerario, grana
 prestações, prestação, pagamento faseado, mensalidades, financiamento, parcelar, parcela, parcelas, parcelado, parcelamento, sem juros, vezes sem juros
 encomenda, encomendas, pedido, comprar, compra
 entrega, entregas, envio, envios, enviar, entregar, portes, pacote
@@ -296,6 +296,7 @@ desayuno
 factura, recibo
 cuenta, login, iniciar sesión, contrasena
 online, en linea, web, virtual, en directo
+dinero, plata
 `,
 }
 

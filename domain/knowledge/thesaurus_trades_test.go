@@ -106,6 +106,8 @@ func TestTradeThesaurus(t *testing.T) {
 		{"en", "sweets", "snacks"},
 		{"en", "locksmiths", "technicians"},
 		{"en", "petrol", "fuel"},
+		{"es", "plata", "dinero"},
+		{"pt", "grana", "dinheiro"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
