@@ -131,6 +131,7 @@ available, availability, in stock, stock
 online, website, web, internet, virtual, live stream
 tour, guided, excursion, outing
 petrol, fuel, diesel
+free, free of charge, no charge, complimentary
 `,
 	"pt": `
 frança, europa, união europeia
@@ -167,6 +168,7 @@ acessivel, acessibilidade, cadeira de rodas, mobilidade reduzida, elevador, ramp
 pagar, pagamento, pagamentos, pago
 cartao, cartoes, multibanco, credito, debito, mb way, mbway
 dinheiro, numerario, grana
+grátis, gratuito, gratuita, gratuitos, gratuitas, de graça, sem custo
 prestações, prestação, pagamento faseado, mensalidades, financiamento, parcelar, parcela, parcelas, parcelado, parcelamento, sem juros, vezes sem juros
 encomenda, encomendas, pedido, comprar, compra
 entrega, entregas, envio, envios, enviar, entregar, portes, pacote
@@ -297,6 +299,7 @@ factura, recibo
 cuenta, login, iniciar sesión, contrasena
 online, en linea, web, virtual, en directo
 dinero, plata
+gratis, gratuito, gratuita, gratuitos, gratuitas, sin costo, sin coste
 `,
 }
 

@@ -108,6 +108,9 @@ func TestTradeThesaurus(t *testing.T) {
 		{"en", "petrol", "fuel"},
 		{"es", "plata", "dinero"},
 		{"pt", "grana", "dinheiro"},
+		{"en", "free", "complimentary"},
+		{"pt", "grátis", "gratuito"},
+		{"es", "gratis", "gratuito"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
