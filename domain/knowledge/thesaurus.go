@@ -194,7 +194,7 @@ gravida, gravidez, pre natal, gestante, gestantes, gestação
 alergia, alergias, alergico, alergica, intolerancia
 vegano, vegana, vegetariano, vegetariana, sem carne
 sem gluten, gluten, celiaco
-animal, animais, pet, pets, cão, cães, cachorro, cachorros, cachorra, gato, gatos
+animal, animais, pet, pets, cão, cães, cachorro, cachorros, cachorra, gato, gatos, cachorrinho, cachorrinhos, cachorrinha, gatinho, gatinhos, gatinha
 wifi, internet
 telefone, telemovel, ligar, numero, chamada
 email, correio eletronico, mail
@@ -277,7 +277,7 @@ embarazada, embarazo, prenatal
 alergia, alergias, alergico, alergica, intolerancia
 vegano, vegana, vegetariano, vegetariana, sin carne
 sin gluten, gluten, celiaco
-mascota, mascotas, perro, perros, gato
+mascota, mascotas, perro, perros, gato, perrito, perritos, perrita, perritas, gatito, gatitos
 wifi, internet
 telefono, movil, llamar, numero, llamada
 email, correo, correo electronico

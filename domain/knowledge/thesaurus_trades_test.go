@@ -111,6 +111,8 @@ func TestTradeThesaurus(t *testing.T) {
 		{"en", "free", "complimentary"},
 		{"pt", "grátis", "gratuito"},
 		{"es", "gratis", "gratuito"},
+		{"es", "perrito", "mascota"},
+		{"pt", "cachorrinho", "pet"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
