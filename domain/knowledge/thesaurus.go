@@ -162,7 +162,7 @@ feriado, feriados
 morada, endereco, localização, localizados, fica, ficam, rua
 perto, proximo, ao lado, junto
 estados unidos, eua, usa
-estacionamento, estacionar, parque, parquear, garagem, lugar
+estacionamento, estacionar, estaciono, estacionamos, estaciona, parque, parquear, garagem, lugar
 autocarro, metro, comboio, eletrico, transportes
 acessivel, acessibilidade, cadeira de rodas, mobilidade reduzida, elevador, rampa
 pagar, pagamento, pagamentos, pago
@@ -246,7 +246,7 @@ festivo, festivos, feriado
 dirección, ubicación, ubicados, estan, calle
 cerca, cercano, al lado, junto
 estados unidos, eeuu, usa
-aparcamiento, aparcar, parking, estacionamiento, estacionar, garaje
+aparcamiento, aparcar, aparco, aparcamos, parking, estacionamiento, estacionar, estaciono, estacionamos, garaje
 autobus, metro, tren, tranvia, transporte publico
 accesible, accesibilidad, silla de ruedas, movilidad reducida, ascensor, rampa
 pagar, pago, pagos

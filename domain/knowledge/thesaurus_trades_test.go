@@ -113,6 +113,8 @@ func TestTradeThesaurus(t *testing.T) {
 		{"es", "gratis", "gratuito"},
 		{"es", "perrito", "mascota"},
 		{"pt", "cachorrinho", "pet"},
+		{"pt", "estaciono", "estacionamento"},
+		{"es", "aparco", "aparcamiento"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
