@@ -131,6 +131,7 @@ available, availability, in stock, stock
 online, website, web, internet, virtual, live stream
 tour, guided, excursion, outing
 petrol, fuel, diesel
+pushchair, pushchairs, buggy, buggies, pram, prams, stroller, strollers
 free, free of charge, no charge, complimentary
 `,
 	"pt": `
@@ -168,6 +169,7 @@ acessivel, acessibilidade, cadeira de rodas, mobilidade reduzida, elevador, ramp
 pagar, pagamento, pagamentos, pago
 cartao, cartoes, multibanco, credito, debito, mb way, mbway
 dinheiro, numerario, grana
+carrinho de bebé, carrinho de bebê, carrinhos de bebé, carrinhos de bebê, carrinho de passeio
 grátis, gratuito, gratuita, gratuitos, gratuitas, de graça, sem custo
 prestações, prestação, pagamento faseado, mensalidades, financiamento, parcelar, parcela, parcelas, parcelado, parcelamento, sem juros, vezes sem juros
 encomenda, encomendas, pedido, comprar, compra
@@ -299,6 +301,7 @@ factura, recibo
 cuenta, login, iniciar sesión, contrasena
 online, en linea, web, virtual, en directo
 dinero, plata
+cochecito, cochecitos, carriola, carriolas, carrito de bebé, carro de bebé
 gratis, gratuito, gratuita, gratuitos, gratuitas, sin costo, sin coste
 `,
 }

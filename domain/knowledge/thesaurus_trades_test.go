@@ -115,6 +115,8 @@ func TestTradeThesaurus(t *testing.T) {
 		{"pt", "cachorrinho", "pet"},
 		{"pt", "estaciono", "estacionamento"},
 		{"es", "aparco", "aparcamiento"},
+		{"en", "buggy", "pushchair"},
+		{"es", "cochecito", "carriola"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
