@@ -254,7 +254,7 @@ accesible, accesibilidad, silla de ruedas, movilidad reducida, ascensor, rampa
 pagar, pago, pagos
 tarjeta, tarjetas, credito, debito, bizum
 efectivo, metalico
-plazos, a plazos, pago fraccionado, mensualidades, financiación
+plazos, a plazos, pago fraccionado, mensualidades, financiación, en cuotas, a cuotas, de a poco, poco a poco, de a poquito
 pedido, pedidos, compra, comprar
 entrega, entregas, envio, envios, enviar, paquete
 devolución, devoluciones, devolver, regresar, reembolso, reembolsar, dinero de vuelta

@@ -188,6 +188,21 @@ func TestPricePhrases(t *testing.T) {
 	})
 }
 
+// TestInstallmentPhrases: Latin American customers ask to pay "en cuotas" or "de a poquito" for
+// a page's "a plazos".
+func TestInstallmentPhrases(t *testing.T) {
+	s := thesauri["es"]
+	for _, phrase := range []string{" en cuotas ", " de a poquito "} {
+		var members []string
+		for _, g := range s.phrases[phrase] {
+			members = append(members, s.groups[g]...)
+		}
+		if !slices.Contains(members, "a plazos") {
+			t.Errorf("es %q: groups %q, want \"a plazos\" among them", phrase, members)
+		}
+	}
+}
+
 // pageQuery is a page of one business, a question in lang, and the sentence of the page that
 // should come first for it.
 type pageQuery struct {
