@@ -359,6 +359,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"tune-7", 153, 67, 17},
 		{"tune-8", 156, 87, 14},
 		{"tune-9", 163, 83, 12},
+		{"tune-10", 172, 103, 20},
 		{"held-out-5", 120, 49, 14},
 		{"held-out-6", 120, 41, 15},
 		{"held-out-7", 120, 24, 14},
