@@ -380,7 +380,7 @@ func (m *faqMatcher) expand(q *query, raw []feature) []feature {
 		add(s.words[stem(folded[i])], f)
 	}
 	if len(groups) == 0 {
-		return nil
+		return m.abroad(q, raw, nil)
 	}
 	// A group's keys are stems' (never an n-gram's), so only the query's stems and the synonyms
 	// added before can hold one: a few keys, looked up one by one rather than hashed.
@@ -407,7 +407,7 @@ func (m *faqMatcher) expand(q *query, raw []feature) []feature {
 			added[i].weight *= scale[k] * thesaurusWeight / math.Sqrt(float64(len(added)))
 		}
 	}
-	return out
+	return m.abroad(q, raw, out)
 }
 
 // groupKeys returns the keys of the stems of the members of group g of the thesaurus s of lang
