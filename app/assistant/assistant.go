@@ -254,10 +254,14 @@ func (s *Service) decide(ctx context.Context, c Caller, in assistant.Instruction
 // account's when it does not tell). It never acts and keeps nothing: an instruction gets what
 // mode ask says of it (refused, answer_only; or the question for a detail it lacks), and nothing
 // is charged (the caller charges its own reply). ok is false for a message the grammar reads as
-// neither (small talk, or not understood), which the caller answers its own way.
-func (s *Service) Answer(ctx context.Context, acct account.Account, prof profile.Profile, message string, now time.Time) (text string, ok bool, err error) {
+// neither (small talk, or not understood), which the caller answers its own way. history is the
+// conversation before message, oldest first, as the caller was sent it (spec 4.8: messages whole
+// and in order): an answer to the question the assistant asked for a missing detail completes
+// the instruction that lacked it, as in a kept conversation of POST /v1/assistant.
+func (s *Service) Answer(ctx context.Context, acct account.Account, prof profile.Profile, history []assistant.Turn, message string,
+	now time.Time) (text string, ok bool, err error) {
 	in := assistant.Instruction{Message: message, Mode: assistant.Ask}
-	it := s.interpretLocally(in, nil, now)
+	it := s.interpretLocally(in, asked(history, now), now)
 	if it.Query == nil && len(it.Actions) == 0 && it.Missing == "" {
 		return "", false, nil
 	}
@@ -271,6 +275,23 @@ func (s *Service) Answer(ctx context.Context, acct account.Account, prof profile
 		return "", false, err
 	}
 	return text, true, nil
+}
+
+// asked marks the last turn of a conversation the caller kept (svc-assistant: turns without a
+// status) as the question for a missing detail when it answers an owner's instruction that the
+// grammar reads as lacking one: what the assistant, which asks exactly then, replied to it.
+func asked(history []assistant.Turn, now time.Time) []assistant.Turn {
+	n := len(history)
+	if n < 2 || history[n-1].Role != assistant.RoleAssistant || history[n-2].Role != assistant.RoleOwner {
+		return nil
+	}
+	prev := assistant.Parse(history[n-2].Content, now)
+	if prev.Missing == "" || prev.Missing == "command" {
+		return nil
+	}
+	last := history[n-1]
+	last.Status, last.Missing = assistant.StatusNeedsInput, prev.Missing
+	return []assistant.Turn{history[n-2], last}
 }
 
 // interpretLocally reads the message with the command grammar; an answer to a needs_input
