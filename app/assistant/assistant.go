@@ -124,6 +124,11 @@ func (s *Service) instruct(ctx context.Context, c Caller, in assistant.Instructi
 	}
 	var history []assistant.Turn
 	if in.ConversationID != "" {
+		release, err := s.hold(ctx, acct.ID, in.ConversationID)
+		if err != nil {
+			return Reply{}, err
+		}
+		defer release()
 		if history, err = s.d.History.Turns(ctx, acct.ID, in.ConversationID, historyTurns); err != nil {
 			return Reply{}, err
 		}
@@ -148,6 +153,50 @@ func (s *Service) instruct(ctx context.Context, c Caller, in assistant.Instructi
 		r.Usage = hold.Usage
 	}
 	return r, nil
+}
+
+// A kept conversation answers one turn at a time: the turn holds it from before it reads the
+// history until it has kept its own turns, so that a turn sent while another is being answered
+// (two answers to one needs_input question, a client's retry) reads the history with that turn
+// in it, as if sent after it, and one question is answered once. A turn waits up to turnWait for
+// the one before it (then 429 rate_limited); a turn whose process died holds it turnLease at most.
+const (
+	turnWait  = 30 * time.Second
+	turnLease = 2 * time.Minute
+	turnPoll  = 20 * time.Millisecond
+)
+
+// hold waits for the account's conversation to be free and holds it for this turn; release lets
+// it go. not_found when the account has no such conversation.
+func (s *Service) hold(ctx context.Context, accountID, conversationID string) (release func(), err error) {
+	turn := ident.New("turn")
+	deadline := time.Now().Add(turnWait)
+	pause := turnPoll
+	for {
+		now := s.d.Clock.Now()
+		ok, err := s.d.History.Hold(ctx, accountID, conversationID, turn, now, now.Add(turnLease))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return func() {
+				// a caller gone, or a failed turn, still lets the next one in
+				_ = s.d.History.Release(context.WithoutCancel(ctx), accountID, conversationID, turn)
+			}, nil
+		}
+		if !time.Now().Add(pause).Before(deadline) {
+			return nil, &domain.Error{Code: domain.CodeRateLimited, Field: "conversation_id", RetryAfter: time.Second,
+				Message: fmt.Sprintf("another message of this conversation is still being answered after %s; try again", turnWait)}
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		pause = min(2*pause, 8*turnPoll)
+	}
 }
 
 // think interprets the instruction, decides and runs; it stores the conversation's turns when
