@@ -37,6 +37,12 @@ type AssistantHistory interface {
 	// Turns returns the last limit turns of a conversation, oldest first (0: all), each with its
 	// Seq; not_found when the account has no such conversation.
 	Turns(ctx context.Context, accountID, conversationID string, limit int) ([]assistant.Turn, error)
+	// Hold takes the conversation for one turn (an id of the caller's) until until, when no other
+	// turn holds it or the one that did is past its until at now; of concurrent holds one wins.
+	// ok is false when another turn holds it; not_found when the account has no such conversation.
+	Hold(ctx context.Context, accountID, conversationID, turn string, now, until time.Time) (ok bool, err error)
+	// Release lets go of the conversation turn holds; nothing when it no longer holds it.
+	Release(ctx context.Context, accountID, conversationID, turn string) error
 	// Conversation returns a kept conversation as one of the account's conversations: channel
 	// conversation.ChannelAssistant, created at its first turn, updated at its last; not_found
 	// when the account has no such conversation. Conversations.List lists these with q.Assistant.

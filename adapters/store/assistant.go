@@ -346,6 +346,46 @@ func (r *AssistantHistory) Conversation(ctx context.Context, accountID, conversa
 	return m.domain(), nil
 }
 
+// Hold takes the account's conversation for one turn until until, when no other turn holds it
+// (none did, the one that did let go, or its until is past at now): one conditional write, so
+// that of concurrent turns one takes it. ok is false when another turn holds it; not_found when
+// the account has no such conversation.
+func (r *AssistantHistory) Hold(ctx context.Context, accountID, conversationID, turn string, now, until time.Time) (bool, error) {
+	res, err := idb(ctx, r.db).NewUpdate().Table("assistant_conversations").
+		Set("turn_id = ?", turn).Set("turn_until = ?", dbTime(until)).
+		Where("account_id = ?", accountID).Where("id = ?", conversationID).
+		Where("(turn_id = '' OR turn_until IS NULL OR turn_until < ?)", dbTime(now)).
+		Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("hold conversation: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return false, fmt.Errorf("hold conversation: %w", err)
+	} else if n == 1 {
+		return true, nil
+	}
+	exists, err := idb(ctx, r.db).NewSelect().Table("assistant_conversations").
+		Where("account_id = ?", accountID).Where("id = ?", conversationID).Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("hold conversation: %w", err)
+	}
+	if !exists {
+		return false, domain.NotFound("conversation")
+	}
+	return false, nil
+}
+
+// Release lets go of the conversation that turn holds (nothing when it no longer holds it).
+func (r *AssistantHistory) Release(ctx context.Context, accountID, conversationID, turn string) error {
+	if _, err := idb(ctx, r.db).NewUpdate().Table("assistant_conversations").
+		Set("turn_id = ''").Set("turn_until = NULL").
+		Where("account_id = ?", accountID).Where("id = ?", conversationID).Where("turn_id = ?", turn).
+		Exec(ctx); err != nil {
+		return fmt.Errorf("release conversation: %w", err)
+	}
+	return nil
+}
+
 // Turns returns the last limit turns, oldest first; not_found when there are none.
 func (r *AssistantHistory) Turns(ctx context.Context, accountID, conversationID string, limit int) ([]assistant.Turn, error) {
 	var ms []turnRow

@@ -27,7 +27,7 @@ func TestAnswerIsModeAsk(t *testing.T) {
 				t.Fatalf("mode ask: %+v, %v", want, err)
 			}
 			spent := f.ledger.spent
-			got, ok, err := f.svc.Answer(t.Context(), owner.Account, f.profiles.prof, msg, now)
+			got, ok, err := f.svc.Answer(t.Context(), owner.Account, f.profiles.prof, nil, msg, now)
 			if err != nil || !ok || got != *want.Text {
 				t.Fatalf("Answer = %q, %v, %v; mode ask says %q", got, ok, err, *want.Text)
 			}
@@ -41,7 +41,7 @@ func TestAnswerIsModeAsk(t *testing.T) {
 	}
 	f := newFixture(t, false)
 	for _, msg := range []string{"hello", "thanks!", "do you bake on Sundays?"} {
-		if got, ok, err := f.svc.Answer(t.Context(), owner.Account, f.profiles.prof, msg, now); ok || err != nil || got != "" {
+		if got, ok, err := f.svc.Answer(t.Context(), owner.Account, f.profiles.prof, nil, msg, now); ok || err != nil || got != "" {
 			t.Errorf("Answer(%q) = %q, %v, %v; want it left to the caller", msg, got, ok, err)
 		}
 	}

@@ -124,6 +124,11 @@ func (s *Service) instruct(ctx context.Context, c Caller, in assistant.Instructi
 	}
 	var history []assistant.Turn
 	if in.ConversationID != "" {
+		release, err := s.hold(ctx, acct.ID, in.ConversationID)
+		if err != nil {
+			return Reply{}, err
+		}
+		defer release()
 		if history, err = s.d.History.Turns(ctx, acct.ID, in.ConversationID, historyTurns); err != nil {
 			return Reply{}, err
 		}
@@ -148,6 +153,50 @@ func (s *Service) instruct(ctx context.Context, c Caller, in assistant.Instructi
 		r.Usage = hold.Usage
 	}
 	return r, nil
+}
+
+// A kept conversation answers one turn at a time: the turn holds it from before it reads the
+// history until it has kept its own turns, so that a turn sent while another is being answered
+// (two answers to one needs_input question, a client's retry) reads the history with that turn
+// in it, as if sent after it, and one question is answered once. A turn waits up to turnWait for
+// the one before it (then 429 rate_limited); a turn whose process died holds it turnLease at most.
+const (
+	turnWait  = 30 * time.Second
+	turnLease = 2 * time.Minute
+	turnPoll  = 20 * time.Millisecond
+)
+
+// hold waits for the account's conversation to be free and holds it for this turn; release lets
+// it go. not_found when the account has no such conversation.
+func (s *Service) hold(ctx context.Context, accountID, conversationID string) (release func(), err error) {
+	turn := ident.New("turn")
+	deadline := time.Now().Add(turnWait)
+	pause := turnPoll
+	for {
+		now := s.d.Clock.Now()
+		ok, err := s.d.History.Hold(ctx, accountID, conversationID, turn, now, now.Add(turnLease))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return func() {
+				// a caller gone, or a failed turn, still lets the next one in
+				_ = s.d.History.Release(context.WithoutCancel(ctx), accountID, conversationID, turn)
+			}, nil
+		}
+		if !time.Now().Add(pause).Before(deadline) {
+			return nil, &domain.Error{Code: domain.CodeRateLimited, Field: "conversation_id", RetryAfter: time.Second,
+				Message: fmt.Sprintf("another message of this conversation is still being answered after %s; try again", turnWait)}
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		pause = min(2*pause, 8*turnPoll)
+	}
 }
 
 // think interprets the instruction, decides and runs; it stores the conversation's turns when
@@ -254,10 +303,14 @@ func (s *Service) decide(ctx context.Context, c Caller, in assistant.Instruction
 // account's when it does not tell). It never acts and keeps nothing: an instruction gets what
 // mode ask says of it (refused, answer_only; or the question for a detail it lacks), and nothing
 // is charged (the caller charges its own reply). ok is false for a message the grammar reads as
-// neither (small talk, or not understood), which the caller answers its own way.
-func (s *Service) Answer(ctx context.Context, acct account.Account, prof profile.Profile, message string, now time.Time) (text string, ok bool, err error) {
+// neither (small talk, or not understood), which the caller answers its own way. history is the
+// conversation before message, oldest first, as the caller was sent it (spec 4.8: messages whole
+// and in order): an answer to the question the assistant asked for a missing detail completes
+// the instruction that lacked it, as in a kept conversation of POST /v1/assistant.
+func (s *Service) Answer(ctx context.Context, acct account.Account, prof profile.Profile, history []assistant.Turn, message string,
+	now time.Time) (text string, ok bool, err error) {
 	in := assistant.Instruction{Message: message, Mode: assistant.Ask}
-	it := s.interpretLocally(in, nil, now)
+	it := s.interpretLocally(in, asked(history, now), now)
 	if it.Query == nil && len(it.Actions) == 0 && it.Missing == "" {
 		return "", false, nil
 	}
@@ -271,6 +324,23 @@ func (s *Service) Answer(ctx context.Context, acct account.Account, prof profile
 		return "", false, err
 	}
 	return text, true, nil
+}
+
+// asked marks the last turn of a conversation the caller kept (svc-assistant: turns without a
+// status) as the question for a missing detail when it answers an owner's instruction that the
+// grammar reads as lacking one: what the assistant, which asks exactly then, replied to it.
+func asked(history []assistant.Turn, now time.Time) []assistant.Turn {
+	n := len(history)
+	if n < 2 || history[n-1].Role != assistant.RoleAssistant || history[n-2].Role != assistant.RoleOwner {
+		return nil
+	}
+	prev := assistant.Parse(history[n-2].Content, now)
+	if prev.Missing == "" || prev.Missing == "command" {
+		return nil
+	}
+	last := history[n-1]
+	last.Status, last.Missing = assistant.StatusNeedsInput, prev.Missing
+	return []assistant.Turn{history[n-2], last}
 }
 
 // interpretLocally reads the message with the command grammar; an answer to a needs_input

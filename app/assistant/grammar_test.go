@@ -125,8 +125,10 @@ func TestBrainFactAsksForItsQuestion(t *testing.T) {
 		!strings.Contains(deref(r.Text), "which question does this answer?") {
 		t.Fatalf("reply %+v (%q), %v; want needs_input asking for the question", r, deref(r.Text), err)
 	}
+	f.history.EXPECT().Hold(gomock.Any(), "acct_a", r.ConversationID, gomock.Any(), gomock.Any(), gomock.Any()).Return(true, nil)
 	f.history.EXPECT().Turns(gomock.Any(), "acct_a", r.ConversationID, gomock.Any()).DoAndReturn(
 		func(context.Context, string, string, int) ([]assistant.Turn, error) { return turns, nil })
+	f.history.EXPECT().Release(gomock.Any(), "acct_a", r.ConversationID, gomock.Any()).Return(nil)
 	var created approval.Request
 	f.approvals.EXPECT().Create(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, a approval.Request) error {
 		created = a

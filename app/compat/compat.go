@@ -12,6 +12,7 @@ import (
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
+	"github.com/svcagent/svc/domain/assistant"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/model"
@@ -64,9 +65,12 @@ type Brain interface {
 // answers: it only answers, never acts.
 type Owner interface {
 	// Answer answers message as the owner's assistant does in mode ask, when it reads it as a
-	// question about the owner's records or an instruction to act (which it does not carry out);
-	// ok is false for any other message. Nothing is charged.
-	Answer(ctx context.Context, acct account.Account, prof profile.Profile, message string, now time.Time) (text string, ok bool, err error)
+	// question about the owner's records or an instruction to act (which it does not carry out),
+	// after the conversation's earlier turns (history, oldest first: an answer to its question
+	// for a missing detail completes the instruction); ok is false for any other message.
+	// Nothing is charged.
+	Answer(ctx context.Context, acct account.Account, prof profile.Profile, history []assistant.Turn, message string,
+		now time.Time) (text string, ok bool, err error)
 	// Records is what a model is told of the owner's latest records.
 	Records(ctx context.Context, accountID string) string
 }

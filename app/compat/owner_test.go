@@ -87,3 +87,37 @@ func TestAssistantOwnerFailureCostsNothing(t *testing.T) {
 		t.Fatalf("err %v, charges %d, released %d", err, len(f.ledger.charges), f.ledger.released)
 	}
 }
+
+// TestAssistantReadsTheConversation: without an upstream, svc-assistant reads the messages whole
+// and in order (spec 4.8), as the owner's assistant reads a kept conversation: the answer to its
+// question for a missing detail completes the instruction that lacked it (which, answer only, it
+// does not carry out), instead of being read alone as a new message.
+func TestAssistantReadsTheConversation(t *testing.T) {
+	for _, c := range []struct{ first, answer string }{
+		{"email Ana", "ana@example.com"},
+		{"add to the Brain: we open on Sundays 9-13", "When do you open on Sundays?"},
+	} {
+		t.Run(c.first, func(t *testing.T) {
+			f := newFixture(t, false)
+			prev := assistant.Parse(c.first, testNow)
+			if prev.Missing == "" {
+				t.Fatalf("the grammar reads %q as complete: %+v", c.first, prev)
+			}
+			r, err := f.svc.Complete(t.Context(), f.caller, Chat{Model: Assistant, Request: model.Request{Messages: []model.Message{user(c.first)}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			question := r.Message.Content
+			done := assistant.Complete(prev, c.answer)
+			if !done.Understood() || done.Missing != "" || len(done.Actions) != 1 {
+				t.Fatalf("the answer does not complete the instruction: %+v", done)
+			}
+			want := assistant.Summary("en", nil, nil, []assistant.Blocked{{Action: done.Actions[0], Reason: assistant.AnswerOnly}})
+			r, err = f.svc.Complete(t.Context(), f.caller, Chat{Model: Assistant, Request: model.Request{Messages: []model.Message{
+				user(c.first), {Role: model.RoleAssistant, Content: question}, user(c.answer)}}})
+			if err != nil || r.Message.Content != want {
+				t.Fatalf("after the question %q: %q, %v; want %q", question, r.Message.Content, err, want)
+			}
+		})
+	}
+}

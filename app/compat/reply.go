@@ -13,6 +13,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/actiontoken"
+	"github.com/svcagent/svc/domain/assistant"
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
@@ -40,6 +41,7 @@ type prepared struct {
 	textOnly bool              // the reply is text alone (svc-assistant with an upstream)
 	turn     conversation.Turn // the engine's turn
 	acct     account.Account   // whose records the owner's assistant answers about (svc-assistant)
+	said     []assistant.Turn  // the conversation before the last user message, as the owner's assistant reads it
 	asked    []model.Message   // the caller's messages, for counting tokens
 	askTools []model.Tool
 }
@@ -449,9 +451,11 @@ func (s *Service) assistant(ctx context.Context, c Caller, p *prepared, req mode
 		switch m.Role {
 		case model.RoleUser:
 			turn.History = append(turn.History, conversation.Message{Role: conversation.RoleCustomer, Content: textOf(m)})
+			p.said = append(p.said, assistant.Turn{Role: assistant.RoleOwner, Content: textOf(m)})
 		case model.RoleAssistant:
 			if t := textOf(m); t != "" {
 				turn.History = append(turn.History, conversation.Message{Role: conversation.RoleAgent, Content: t})
+				p.said = append(p.said, assistant.Turn{Role: assistant.RoleAssistant, Content: t})
 			}
 		}
 	}
@@ -485,7 +489,7 @@ func answerOnly(msgs []model.Message) []model.Message {
 // mode ask: it does not act), and the built-in engine anything else. The reply is plain text:
 // open links written out, cut at the token limit (finish reason length).
 func (s *Service) engineReply(ctx context.Context, p *prepared) (model.Response, error) {
-	text, owner, err := s.d.Owner.Answer(ctx, p.acct, p.turn.Profile, p.turn.Message, p.created)
+	text, owner, err := s.d.Owner.Answer(ctx, p.acct, p.turn.Profile, p.said, p.turn.Message, p.created)
 	if err != nil {
 		return model.Response{}, err
 	}

@@ -177,6 +177,35 @@ func (mr *MockAssistantHistoryMockRecorder) Conversation(ctx, accountID, convers
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Conversation", reflect.TypeOf((*MockAssistantHistory)(nil).Conversation), ctx, accountID, conversationID)
 }
 
+// Hold mocks base method.
+func (m *MockAssistantHistory) Hold(ctx context.Context, accountID, conversationID, turn string, now, until time.Time) (bool, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Hold", ctx, accountID, conversationID, turn, now, until)
+	ret0, _ := ret[0].(bool)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Hold indicates an expected call of Hold.
+func (mr *MockAssistantHistoryMockRecorder) Hold(ctx, accountID, conversationID, turn, now, until interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Hold", reflect.TypeOf((*MockAssistantHistory)(nil).Hold), ctx, accountID, conversationID, turn, now, until)
+}
+
+// Release mocks base method.
+func (m *MockAssistantHistory) Release(ctx context.Context, accountID, conversationID, turn string) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Release", ctx, accountID, conversationID, turn)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// Release indicates an expected call of Release.
+func (mr *MockAssistantHistoryMockRecorder) Release(ctx, accountID, conversationID, turn interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Release", reflect.TypeOf((*MockAssistantHistory)(nil).Release), ctx, accountID, conversationID, turn)
+}
+
 // Turns mocks base method.
 func (m *MockAssistantHistory) Turns(ctx context.Context, accountID, conversationID string, limit int) ([]assistant.Turn, error) {
 	m.ctrl.T.Helper()

@@ -37,6 +37,7 @@ func RunAssistantStores(t *testing.T, newStores func(t *testing.T) AssistantStor
 		{"History", testHistory},
 		{"HistoryConcurrent", testHistoryConcurrent},
 		{"HistoryConversation", testHistoryConversation},
+		{"HistoryHold", testHistoryHold},
 		{"ConversationsWithAssistant", testConversationsWithAssistant},
 		{"Mailboxes", testMailboxes},
 		{"KeyPermission", testKeyPermission},
@@ -415,5 +416,67 @@ func testConversationsWithAssistant(t *testing.T, s AssistantStores) {
 	}
 	if p, err := s.Conversations.List(ctx, "acct_a", conversation.ListQuery{Channel: conversation.ChannelAssistant, Limit: 10}); err != nil || len(p.Conversations) != 0 || p.HasMore {
 		t.Errorf("channel assistant without Assistant = %+v, %v; want none", p, err)
+	}
+}
+
+// testHistoryHold holds a conversation for one turn at a time: of concurrent holds one wins;
+// another waits for its release, or for its until to pass; a release by a turn that no longer
+// holds it changes nothing; another account's conversation, or none, is not_found.
+func testHistoryHold(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	if _, err := s.History.Hold(ctx, "acct_a", "asc_h", "turn_0", t0, t0.Add(time.Minute)); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Fatalf("Hold of no conversation: %v, want not_found", err)
+	}
+	if err := s.History.Add(ctx, "acct_a", assistant.Turn{ConversationID: "asc_h", Role: assistant.RoleOwner, Content: "q", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.History.Hold(ctx, "acct_b", "asc_h", "turn_0", t0, t0.Add(time.Minute)); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Fatalf("Hold of another account's conversation: %v, want not_found", err)
+	}
+	var wg sync.WaitGroup
+	var won atomic.Int32
+	winner := make(chan string, 10)
+	for i := range 10 {
+		wg.Go(func() {
+			turn := fmt.Sprint("turn_", i)
+			ok, err := s.History.Hold(ctx, "acct_a", "asc_h", turn, t0, t0.Add(time.Minute))
+			if err != nil {
+				t.Errorf("Hold %d: %v", i, err)
+			}
+			if ok {
+				won.Add(1)
+				winner <- turn
+			}
+		})
+	}
+	wg.Wait()
+	if won.Load() != 1 {
+		t.Fatalf("%d of 10 concurrent holds won, want 1", won.Load())
+	}
+	first := <-winner
+	if ok, err := s.History.Hold(ctx, "acct_a", "asc_h", "turn_x", t0.Add(30*time.Second), t0.Add(time.Minute)); ok || err != nil {
+		t.Fatalf("Hold while held: %v, %v", ok, err)
+	}
+	if err := s.History.Release(ctx, "acct_a", "asc_h", "turn_x"); err != nil { // not the holder: nothing
+		t.Fatal(err)
+	}
+	if ok, _ := s.History.Hold(ctx, "acct_a", "asc_h", "turn_y", t0.Add(30*time.Second), t0.Add(time.Minute)); ok {
+		t.Fatal("a release by a turn that does not hold the conversation let another in")
+	}
+	if err := s.History.Release(ctx, "acct_a", "asc_h", first); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.History.Hold(ctx, "acct_a", "asc_h", "turn_y", t0.Add(30*time.Second), t0.Add(time.Minute)); !ok || err != nil {
+		t.Fatalf("Hold after the release: %v, %v", ok, err)
+	}
+	// turn_y dies holding it: past its until another turn takes it
+	if ok, _ := s.History.Hold(ctx, "acct_a", "asc_h", "turn_z", t0.Add(59*time.Second), t0.Add(2*time.Minute)); ok {
+		t.Fatal("held before the holder's until")
+	}
+	if ok, err := s.History.Hold(ctx, "acct_a", "asc_h", "turn_z", t0.Add(61*time.Second), t0.Add(2*time.Minute)); !ok || err != nil {
+		t.Fatalf("Hold past the holder's until: %v, %v", ok, err)
+	}
+	if _, err := s.History.Conversation(ctx, "acct_a", "asc_h"); err != nil {
+		t.Fatalf("the held conversation reads: %v", err)
 	}
 }

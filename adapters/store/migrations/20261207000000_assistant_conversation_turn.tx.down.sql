@@ -1,0 +1,5 @@
+ALTER TABLE assistant_conversations DROP COLUMN turn_until;
+
+--bun:split
+
+ALTER TABLE assistant_conversations DROP COLUMN turn_id;
