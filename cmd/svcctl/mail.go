@@ -103,6 +103,10 @@ func mailSet(args []string) (runner, error) {
 				return fmt.Errorf("mail set: read the password from stdin: %w", err)
 			}
 			s.Password = strings.TrimRight(line, "\r\n")
+			if s.Password == "" {
+				// An unset variable piped in (printf '%s\n' "$SMTP_PASSWORD") would store no password.
+				return fmt.Errorf("mail set: --password-stdin read an empty password: %w", errUsage)
+			}
 		}
 		mb, err := c.mailboxes(ctx)
 		if err != nil {

@@ -148,6 +148,20 @@ func TestSQLiteDatabase(t *testing.T) {
 	if !strings.Contains(out.String(), `"from": "Padaria Lu <lu@example.com>"`) {
 		t.Errorf("mail set printed %s, want the from address as given", out.String())
 	}
+	// --password-stdin on an empty line (an unset variable piped in) stores nothing.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = w.WriteString("\n")
+	_ = w.Close()
+	stdin := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = stdin }()
+	err = run(ctx, append(args, "--username", "lu@example.com", "--password-stdin"), io.Discard, lookup, nil)
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "empty password") {
+		t.Errorf("mail set --password-stdin with an empty line: %v, want the empty password refused", err)
+	}
 }
 
 // TestUnreachableDatabaseSaysWhy: a database that cannot be reached is stated with its cause,
