@@ -535,8 +535,15 @@ func channelConnect(app messaging.App) action {
 		if err != nil {
 			return nil, err
 		}
-		if err := required(name, "account", accountID); err != nil {
-			return nil, err
+		need := [][2]string{{"account", accountID}, {"bot-token", sec.BotToken}}
+		if app == messaging.WhatsApp {
+			need = [][2]string{{"account", accountID}, {"phone-number-id", phoneNumberID}, {"access-token", sec.AccessToken},
+				{"app-secret", sec.AppSecret}, {"verify-token", sec.VerifyToken}}
+		}
+		for _, f := range need {
+			if err := required(name, f[0], f[1]); err != nil {
+				return nil, err
+			}
 		}
 		return func(ctx context.Context, c *ctl, out *json.Encoder) error {
 			connector, err := initConnector(ctx, c.cfg, c.log, c.db)

@@ -95,6 +95,16 @@ func TestArgumentsBeforeTheStore(t *testing.T) {
 			!strings.HasPrefix(h.text, "usage: svcctl key create [flags]") || !strings.Contains(h.text, "-send-without-approval") {
 			t.Errorf("%s: key create --help: %v, want the command's flags", url, err)
 		}
+		// An unset variable ("$WA_TOKEN") is named by its flag, as the command line has it.
+		err = run(context.Background(), []string{"channel", "connect", "whatsapp", "--account", "acct_x", "--phone-number-id", "1055501",
+			"--access-token", "", "--app-secret", "s", "--verify-token", "v"}, io.Discard, lookup, nil)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "--access-token is required") {
+			t.Errorf("%s: channel connect whatsapp --access-token '': %v, want --access-token is required", url, err)
+		}
+		err = run(context.Background(), []string{"channel", "connect", "telegram", "--account", "acct_x"}, io.Discard, lookup, nil)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "--bot-token is required") {
+			t.Errorf("%s: channel connect telegram: %v, want --bot-token is required", url, err)
+		}
 		if err := run(context.Background(), []string{"account", "--help"}, io.Discard, lookup, nil); !errors.Is(err, flag.ErrHelp) {
 			t.Errorf("%s: account --help: %v, want the help", url, err)
 		}
