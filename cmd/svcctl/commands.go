@@ -3,9 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -40,7 +44,7 @@ type ctl struct {
 type command func(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error
 
 var commands = map[string]command{
-	"migrate": withCtl(migrate),
+	"migrate": withCtlUnmigrated(migrate),
 	"account": sub(map[string]command{
 		"create":     withCtl(accountCreate),
 		"list":       withCtl(accountList),
@@ -76,6 +80,9 @@ func sub(cmds map[string]command) command {
 		if len(args) == 0 {
 			return fmt.Errorf("missing sub-command: %w", errUsage)
 		}
+		if isHelp(args[0]) {
+			return flag.ErrHelp
+		}
 		cmd, ok := cmds[args[0]]
 		if !ok {
 			return fmt.Errorf("unknown sub-command %q: %w", args[0], errUsage)
@@ -84,11 +91,26 @@ func sub(cmds map[string]command) command {
 	}
 }
 
-type action func(ctx context.Context, c *ctl, args []string, out *json.Encoder) error
+// action reads a command's arguments and returns what runs it on the assembled svcctl. The
+// arguments are read before the configuration and the store: a mistake in them, or --help, is
+// answered at once, whatever the database.
+type action func(args []string) (runner, error)
 
-// withCtl loads the configuration, assembles svcctl and runs a.
-func withCtl(a action) command {
+type runner func(ctx context.Context, c *ctl, out *json.Encoder) error
+
+// withCtl reads the arguments with a, loads the configuration, assembles svcctl on a store
+// migrated to this version and runs it.
+func withCtl(a action) command { return ctlCommand(a, true) }
+
+// withCtlUnmigrated is withCtl on a store in any state, even a new SQLite file (svcctl migrate).
+func withCtlUnmigrated(a action) command { return ctlCommand(a, false) }
+
+func ctlCommand(a action, migrated bool) command {
 	return func(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error {
+		r, err := a(args)
+		if err != nil {
+			return err
+		}
 		cfg, log, err := boot.Load(lookup, environ)
 		if err != nil {
 			return err
@@ -97,24 +119,66 @@ func withCtl(a action) command {
 		init := initCtlPostgres
 		if cfg.Setup().Store == config.SQLite {
 			init = initCtlSQLite
+			if migrated {
+				if err := sqliteExists(cfg.DatabaseURL); err != nil {
+					return err
+				}
+			}
 		}
 		c, cleanup, err := init(ctx, cfg, log)
 		if err != nil {
 			return err
 		}
 		defer cleanup()
+		if migrated {
+			if err := boot.CheckMigrated(ctx, c.db); err != nil {
+				return err
+			}
+		}
 		out := json.NewEncoder(stdout)
 		out.SetIndent("", "  ")
-		return a(ctx, c, args, out)
+		out.SetEscapeHTML(false) // an address such as 'Lu <lu@example.com>' is printed as given
+		return r(ctx, c, out)
 	}
 }
 
-// flags parses args, which must all be flags.
+// sqliteExists fails when the SQLite file of databaseURL is not there: opening it would make an
+// empty database (in the current directory, for the default sqlite://data/svc.db) and the command
+// would fail on a missing table.
+func sqliteExists(databaseURL string) error {
+	_, rest, _ := strings.Cut(databaseURL, "://")
+	path, _, _ := strings.Cut(rest, "?")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		abs, _ := filepath.Abs(path)
+		return fmt.Errorf("SVC_DATABASE_URL: no database at %s (%s): run svcctl in the directory svc-api runs in, "+
+			"or set SVC_DATABASE_URL to the database svc-api uses", databaseURL, abs)
+	}
+	return nil
+}
+
+// commandHelp is a command's --help: its flags, printed on stdout (exit status 0).
+type commandHelp struct{ text string }
+
+func (h commandHelp) Error() string        { return h.text }
+func (h commandHelp) Is(target error) bool { return target == flag.ErrHelp }
+
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "-help" || arg == "help"
+}
+
+// flags parses args, which must all be flags; -h or --help gives the command's flags.
 func flags(name string, args []string, define func(fs *flag.FlagSet)) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	define(fs)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			var b strings.Builder
+			fmt.Fprintf(&b, "usage: svcctl %s [flags]\n", name)
+			fs.SetOutput(&b)
+			fs.PrintDefaults()
+			return commandHelp{b.String()}
+		}
 		return fmt.Errorf("%s: %v: %w", name, err, errUsage)
 	}
 	if fs.NArg() > 0 {
@@ -130,14 +194,16 @@ func required(name, flagName, value string) error {
 	return nil
 }
 
-func migrate(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func migrate(args []string) (runner, error) {
 	if err := flags("migrate", args, func(*flag.FlagSet) {}); err != nil {
-		return err
+		return nil, err
 	}
-	if err := store.Migrate(ctx, c.db); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return out.Encode(map[string]any{"migrated": true, "dialect": c.db.Dialect().Name().String()})
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		if err := store.Migrate(ctx, c.db); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		return out.Encode(map[string]any{"migrated": true, "dialect": c.db.Dialect().Name().String()})
+	}, nil
 }
 
 type accountJSON struct {
@@ -177,7 +243,7 @@ func (c *ctl) accountOut(a account.Account) accountJSON {
 	}
 }
 
-func accountCreate(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func accountCreate(args []string) (runner, error) {
 	var in accounts.NewAccount
 	err := flags("account create", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&in.Name, "name", "", "account name")
@@ -187,19 +253,21 @@ func accountCreate(ctx context.Context, c *ctl, args []string, out *json.Encoder
 		fs.BoolVar(&in.DeveloperBonus, "developer-bonus", false, "web channels on any plan")
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("account create", "name", in.Name); err != nil {
-		return err
+		return nil, err
 	}
-	a, err := c.admin.Create(ctx, in)
-	if err != nil {
-		return err
-	}
-	return out.Encode(c.accountOut(a))
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		a, err := c.admin.Create(ctx, in)
+		if err != nil {
+			return err
+		}
+		return out.Encode(c.accountOut(a))
+	}, nil
 }
 
-func accountList(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func accountList(args []string) (runner, error) {
 	var after string
 	var limit int
 	err := flags("account list", args, func(fs *flag.FlagSet) {
@@ -207,71 +275,77 @@ func accountList(ctx context.Context, c *ctl, args []string, out *json.Encoder) 
 		fs.IntVar(&limit, "limit", 100, fmt.Sprintf("accounts per page, 1 to %d", accounts.MaxList))
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	list, more, err := c.admin.List(ctx, after, limit)
-	if err != nil {
-		return err
-	}
-	data := make([]accountJSON, 0, len(list))
-	for _, a := range list {
-		data = append(data, c.accountOut(a))
-	}
-	var next *string
-	if more {
-		next = &list[len(list)-1].ID
-	}
-	return out.Encode(map[string]any{"data": data, "has_more": more, "next_cursor": next})
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		list, more, err := c.admin.List(ctx, after, limit)
+		if err != nil {
+			return err
+		}
+		data := make([]accountJSON, 0, len(list))
+		for _, a := range list {
+			data = append(data, c.accountOut(a))
+		}
+		var next *string
+		if more {
+			next = &list[len(list)-1].ID
+		}
+		return out.Encode(map[string]any{"data": data, "has_more": more, "next_cursor": next})
+	}, nil
 }
 
-func accountShow(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func accountShow(args []string) (runner, error) {
 	var id string
 	if err := flags("account show", args, func(fs *flag.FlagSet) { fs.StringVar(&id, "account", "", "account id") }); err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("account show", "account", id); err != nil {
-		return err
+		return nil, err
 	}
-	a, err := c.admin.Get(ctx, id)
-	if err != nil {
-		return err
-	}
-	o, err := c.overviews.Get(ctx, a)
-	if err != nil {
-		return err
-	}
-	res := c.accountOut(a)
-	res.Usage = &usage{
-		Spent: o.Usage.Spent, Remaining: o.Usage.Remaining(), Limit: o.Usage.Limit,
-		PeriodStart: o.Usage.Period.Start, PeriodEnd: o.Usage.Period.End,
-	}
-	return out.Encode(res)
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		a, err := c.admin.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		o, err := c.overviews.Get(ctx, a)
+		if err != nil {
+			return err
+		}
+		res := c.accountOut(a)
+		res.Usage = &usage{
+			Spent: o.Usage.Spent, Remaining: o.Usage.Remaining(), Limit: o.Usage.Limit,
+			PeriodStart: o.Usage.Period.Start, PeriodEnd: o.Usage.Period.End,
+		}
+		return out.Encode(res)
+	}, nil
 }
 
-func accountSetStatus(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func accountSetStatus(args []string) (runner, error) {
 	var id, status string
 	err := flags("account set-status", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&id, "account", "", "account id")
 		fs.StringVar(&status, "status", "", "active or inactive")
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("account set-status", "account", id); err != nil {
-		return err
+		return nil, err
 	}
 	s, err := account.ParseStatus(status)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	a, err := c.admin.SetStatus(ctx, id, s)
-	if err != nil {
-		return err
-	}
-	return out.Encode(c.accountOut(a))
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		a, err := c.admin.SetStatus(ctx, id, s)
+		if err != nil {
+			return err
+		}
+		return out.Encode(c.accountOut(a))
+	}, nil
 }
 
-func accountSetPlan(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func accountSetPlan(args []string) (runner, error) {
 	var id string
 	var ch accounts.PlanChange
 	err := flags("account set-plan", args, func(fs *flag.FlagSet) {
@@ -295,16 +369,18 @@ func accountSetPlan(ctx context.Context, c *ctl, args []string, out *json.Encode
 		})
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("account set-plan", "account", id); err != nil {
-		return err
+		return nil, err
 	}
-	a, err := c.admin.SetPlan(ctx, id, ch)
-	if err != nil {
-		return err
-	}
-	return out.Encode(c.accountOut(a))
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		a, err := c.admin.SetPlan(ctx, id, ch)
+		if err != nil {
+			return err
+		}
+		return out.Encode(c.accountOut(a))
+	}, nil
 }
 
 type keyJSON struct {
@@ -328,7 +404,7 @@ func keyOut(k account.Key, secret string) keyJSON {
 	return out
 }
 
-func keyCreate(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func keyCreate(args []string) (runner, error) {
 	var in accounts.NewKey
 	err := flags("key create", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&in.AccountID, "account", "", "account id")
@@ -336,53 +412,59 @@ func keyCreate(ctx context.Context, c *ctl, args []string, out *json.Encoder) er
 		fs.BoolVar(&in.SendWithoutApproval, "send-without-approval", false, "let the assistant send without approval")
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("key create", "account", in.AccountID); err != nil {
-		return err
+		return nil, err
 	}
-	k, secret, err := c.admin.CreateKey(ctx, in)
-	if err != nil {
-		return err
-	}
-	return out.Encode(keyOut(k, secret))
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		k, secret, err := c.admin.CreateKey(ctx, in)
+		if err != nil {
+			return err
+		}
+		return out.Encode(keyOut(k, secret))
+	}, nil
 }
 
-func keyList(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func keyList(args []string) (runner, error) {
 	var id string
 	if err := flags("key list", args, func(fs *flag.FlagSet) { fs.StringVar(&id, "account", "", "account id") }); err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("key list", "account", id); err != nil {
-		return err
+		return nil, err
 	}
-	keys, err := c.admin.Keys(ctx, id)
-	if err != nil {
-		return err
-	}
-	list := make([]keyJSON, 0, len(keys))
-	for _, k := range keys {
-		list = append(list, keyOut(k, ""))
-	}
-	return out.Encode(map[string]any{"data": list})
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		keys, err := c.admin.Keys(ctx, id)
+		if err != nil {
+			return err
+		}
+		list := make([]keyJSON, 0, len(keys))
+		for _, k := range keys {
+			list = append(list, keyOut(k, ""))
+		}
+		return out.Encode(map[string]any{"data": list})
+	}, nil
 }
 
-func keyRevoke(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func keyRevoke(args []string) (runner, error) {
 	var id string
 	if err := flags("key revoke", args, func(fs *flag.FlagSet) { fs.StringVar(&id, "key-id", "", "key id") }); err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("key revoke", "key-id", id); err != nil {
-		return err
+		return nil, err
 	}
-	k, err := c.admin.RevokeKey(ctx, id)
-	if err != nil {
-		return err
-	}
-	return out.Encode(keyOut(k, ""))
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		k, err := c.admin.RevokeKey(ctx, id)
+		if err != nil {
+			return err
+		}
+		return out.Encode(keyOut(k, ""))
+	}, nil
 }
 
-func ownerSetPassword(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func ownerSetPassword(args []string) (runner, error) {
 	var id, email, password string
 	err := flags("owner set-password", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&id, "account", "", "account id")
@@ -390,48 +472,52 @@ func ownerSetPassword(ctx context.Context, c *ctl, args []string, out *json.Enco
 		fs.StringVar(&password, "password", "", "the password (at least 10 characters)")
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, f := range [][2]string{{"account", id}, {"email", email}, {"password", password}} {
 		if err := required("owner set-password", f[0], f[1]); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if err := c.passwords.SetPassword(ctx, id, email, password); err != nil {
-		return err
-	}
-	return out.Encode(map[string]any{"account_id": id, "email": owner.NormalizeEmail(email), "sessions_ended": true})
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		if err := c.passwords.SetPassword(ctx, id, email, password); err != nil {
+			return err
+		}
+		return out.Encode(map[string]any{"account_id": id, "email": owner.NormalizeEmail(email), "sessions_ended": true})
+	}, nil
 }
 
-func ping(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func ping(args []string) (runner, error) {
 	timeout := 15 * time.Second
 	if err := flags("ping", args, func(fs *flag.FlagSet) { fs.DurationVar(&timeout, "timeout", timeout, "how long to wait") }); err != nil {
-		return err
+		return nil, err
 	}
-	start := c.clock.Now()
-	id, err := c.publisher.Ping(ctx)
-	if err != nil {
-		return err
-	}
-	deadline := time.Now().Add(timeout)
-	for {
-		m, err := c.outbox.Get(ctx, id)
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		start := c.clock.Now()
+		id, err := c.publisher.Ping(ctx)
 		if err != nil {
 			return err
 		}
-		if m.Done() {
-			return out.Encode(map[string]any{"id": id, "done": true, "latency_ms": m.DoneAt.Sub(start).Milliseconds()})
+		deadline := time.Now().Add(timeout)
+		for {
+			m, err := c.outbox.Get(ctx, id)
+			if err != nil {
+				return err
+			}
+			if m.Done() {
+				return out.Encode(map[string]any{"id": id, "done": true, "latency_ms": m.DoneAt.Sub(start).Milliseconds()})
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("ping %s was not run within %s: is svc-worker running (svc-api in the embedded environment)?", id, timeout)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("ping %s was not run within %s: is svc-worker running (svc-api in the embedded environment)?", id, timeout)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	}, nil
 }
 
 // channelConnect connects a messaging app to an account and prints the app's webhook URL.
 func channelConnect(app messaging.App) action {
-	return func(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+	return func(args []string) (runner, error) {
 		name := "channel connect " + string(app)
 		var accountID, phoneNumberID string
 		var sec messaging.Secrets
@@ -447,19 +533,28 @@ func channelConnect(app messaging.App) action {
 			}
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := required(name, "account", accountID); err != nil {
-			return err
+		need := [][2]string{{"account", accountID}, {"bot-token", sec.BotToken}}
+		if app == messaging.WhatsApp {
+			need = [][2]string{{"account", accountID}, {"phone-number-id", phoneNumberID}, {"access-token", sec.AccessToken},
+				{"app-secret", sec.AppSecret}, {"verify-token", sec.VerifyToken}}
 		}
-		connector, err := initConnector(ctx, c.cfg, c.log, c.db)
-		if err != nil {
-			return err
+		for _, f := range need {
+			if err := required(name, f[0], f[1]); err != nil {
+				return nil, err
+			}
 		}
-		conn, err := connector.Connect(ctx, accountID, app, phoneNumberID, sec)
-		if err != nil {
-			return err
-		}
-		return out.Encode(map[string]string{"channel": string(conn.App), "webhook_url": conn.WebhookURL})
+		return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+			connector, err := initConnector(ctx, c.cfg, c.log, c.db)
+			if err != nil {
+				return err
+			}
+			conn, err := connector.Connect(ctx, accountID, app, phoneNumberID, sec)
+			if err != nil {
+				return err
+			}
+			return out.Encode(map[string]string{"channel": string(conn.App), "webhook_url": conn.WebhookURL})
+		}, nil
 	}
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // keySet changes a key's permissions: svcctl key set --key-id ID --send-without-approval=true|false.
-func keySet(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func keySet(args []string) (runner, error) {
 	var id string
 	var swa *bool
 	err := flags("key set", args, func(fs *flag.FlagSet) {
@@ -30,19 +30,21 @@ func keySet(ctx context.Context, c *ctl, args []string, out *json.Encoder) error
 		})
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("key set", "key-id", id); err != nil {
-		return err
+		return nil, err
 	}
 	if swa == nil {
-		return fmt.Errorf("key set: --send-without-approval=true|false is required: %w", errUsage)
+		return nil, fmt.Errorf("key set: --send-without-approval=true|false is required: %w", errUsage)
 	}
-	k, err := c.admin.SetSendWithoutApproval(ctx, id, *swa)
-	if err != nil {
-		return err
-	}
-	return out.Encode(keyOut(k, ""))
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		k, err := c.admin.SetSendWithoutApproval(ctx, id, *swa)
+		if err != nil {
+			return err
+		}
+		return out.Encode(keyOut(k, ""))
+	}, nil
 }
 
 // mailboxes assembles the use case of the mail connectors, with the vault that seals their
@@ -74,7 +76,7 @@ func mailboxOut(b domassistant.Mailbox) mailboxJSON {
 // mailSet connects an account's mail connector: the SMTP server the assistant's e-mails leave
 // through. The password is read from stdin with --password-stdin (never from a flag that shows
 // in the process list), or from --password.
-func mailSet(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func mailSet(args []string) (runner, error) {
 	var id string
 	var fromStdin bool
 	s := domassistant.MailServer{Port: 587, Security: domassistant.StartTLS}
@@ -89,62 +91,72 @@ func mailSet(ctx context.Context, c *ctl, args []string, out *json.Encoder) erro
 		fs.Func("security", "starttls (default) or tls", func(v string) error { s.Security = domassistant.Security(v); return nil })
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("mail set", "account", id); err != nil {
-		return err
+		return nil, err
 	}
-	if fromStdin {
-		line, err := bufio.NewReader(os.Stdin).ReadString('\n')
-		if err != nil && line == "" {
-			return fmt.Errorf("mail set: read the password from stdin: %w", err)
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		if fromStdin {
+			line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+			if err != nil && line == "" {
+				return fmt.Errorf("mail set: read the password from stdin: %w", err)
+			}
+			s.Password = strings.TrimRight(line, "\r\n")
+			if s.Password == "" {
+				// An unset variable piped in (printf '%s\n' "$SMTP_PASSWORD") would store no password.
+				return fmt.Errorf("mail set: --password-stdin read an empty password: %w", errUsage)
+			}
 		}
-		s.Password = strings.TrimRight(line, "\r\n")
-	}
-	mb, err := c.mailboxes(ctx)
-	if err != nil {
-		return err
-	}
-	b, err := mb.Set(ctx, id, s)
-	if err != nil {
-		return err
-	}
-	return out.Encode(mailboxOut(b))
+		mb, err := c.mailboxes(ctx)
+		if err != nil {
+			return err
+		}
+		b, err := mb.Set(ctx, id, s)
+		if err != nil {
+			return err
+		}
+		return out.Encode(mailboxOut(b))
+	}, nil
 }
 
-func mailShow(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func mailShow(args []string) (runner, error) {
 	var id string
 	if err := flags("mail show", args, func(fs *flag.FlagSet) { fs.StringVar(&id, "account", "", "account id") }); err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("mail show", "account", id); err != nil {
-		return err
+		return nil, err
 	}
-	mb, err := c.mailboxes(ctx)
-	if err != nil {
-		return err
-	}
-	b, err := mb.Get(ctx, id)
-	if err != nil {
-		return err
-	}
-	return out.Encode(mailboxOut(b))
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		mb, err := c.mailboxes(ctx)
+		if err != nil {
+			return err
+		}
+		b, err := mb.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		return out.Encode(mailboxOut(b))
+	}, nil
 }
 
-func mailDelete(ctx context.Context, c *ctl, args []string, out *json.Encoder) error {
+func mailDelete(args []string) (runner, error) {
 	var id string
 	if err := flags("mail delete", args, func(fs *flag.FlagSet) { fs.StringVar(&id, "account", "", "account id") }); err != nil {
-		return err
+		return nil, err
 	}
 	if err := required("mail delete", "account", id); err != nil {
-		return err
+		return nil, err
 	}
-	mb, err := c.mailboxes(ctx)
-	if err != nil {
-		return err
-	}
-	if err := mb.Delete(ctx, id); err != nil {
-		return err
-	}
-	return out.Encode(map[string]any{"account_id": id, "deleted": true})
+	return func(ctx context.Context, c *ctl, out *json.Encoder) error {
+		mb, err := c.mailboxes(ctx)
+		if err != nil {
+			return err
+		}
+		if err := mb.Delete(ctx, id); err != nil {
+			return err
+		}
+		return out.Encode(map[string]any{"account_id": id, "deleted": true})
+	}, nil
 }

@@ -19,7 +19,8 @@ const helpText = `usage: svcctl COMMAND [flags]
 commands:
   migrate                                   apply the store's migrations
   account create --name NAME [--plan free|starter|pro] [--interaction-limit N] [--owner-email E] [--developer-bonus]
-  account list                              every account, with the interaction limit in force
+  account list [--limit N] [--after ID]     every account, with the interaction limit in force (a page;
+                                            next_cursor is the --after of the next)
   account show --account ID
   account set-status --account ID --status active|inactive
   account set-plan --account ID [--plan P] [--interaction-limit N] [--developer-bonus=true|false]
@@ -48,25 +49,40 @@ func main() {
 	switch {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(os.Stdout, helpText)
+		var h commandHelp
+		if errors.As(err, &h) {
+			fmt.Fprint(os.Stdout, h.text)
+		} else {
+			fmt.Fprint(os.Stdout, helpText)
+		}
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(os.Stderr, "svcctl:", err)
 		os.Exit(2)
 	default:
-		if e, ok := domain.AsError(err); ok && e.Code != domain.CodeInternal {
-			fmt.Fprintf(os.Stderr, "svcctl: %s: %s\n", e.Code, e.Message)
-		} else {
-			fmt.Fprintln(os.Stderr, "svcctl:", err)
-		}
+		fmt.Fprintln(os.Stderr, "svcctl:", message(err))
 		os.Exit(1)
 	}
+}
+
+// message is how svcctl states a failure: a service error by its code and message, with its cause
+// when it has one (the operator's to read: a refused connection, a host not found), else err.
+func message(err error) string {
+	e, ok := domain.AsError(err)
+	if !ok || e.Code == domain.CodeInternal {
+		return err.Error()
+	}
+	msg := string(e.Code) + ": " + e.Message
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer, lookup func(string) (string, bool), environ []string) error {
 	if len(args) == 0 {
 		return fmt.Errorf("no command: %w", errUsage)
 	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if isHelp(args[0]) {
 		return flag.ErrHelp
 	}
 	cmd, ok := commands[args[0]]

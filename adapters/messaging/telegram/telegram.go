@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/google/wire"
@@ -74,6 +75,10 @@ func (c *Client) SetWebhook(ctx context.Context, botToken, url, secretToken stri
 	var refusal *messaging.SendError
 	if errors.As(err, &refusal) && refusal.Status != 0 && !refusal.Retryable() {
 		return domain.Invalid("bot_token", "Telegram refused the webhook: %s", refusal.Reason)
+	}
+	if errors.As(err, &refusal) && refusal.Status == 0 {
+		// No answer: no message was refused; say what was tried (the token stays out of it).
+		return fmt.Errorf("telegram setWebhook: the Bot API (SVC_TELEGRAM_API_URL) could not be reached, try again: %s", refusal.Reason)
 	}
 	return err
 }

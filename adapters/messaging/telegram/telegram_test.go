@@ -109,6 +109,19 @@ func TestSetWebhook(t *testing.T) {
 	}
 }
 
+// TestSetWebhookUnreachable: a Bot API that does not answer is said to be out of reach (svcctl
+// channel connect prints it), not to have "refused the message", and the token stays out of it.
+func TestSetWebhookUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close() // nothing listens there now
+	c := telegram.New(telegram.Options{BaseURL: srv.URL, AllowPrivate: true}, zap.NewNop())
+	err := c.SetWebhook(t.Context(), token, "https://svc.example/x", "s3cret")
+	if err == nil || !strings.Contains(err.Error(), "could not be reached") || strings.Contains(err.Error(), "refused the message") ||
+		strings.Contains(err.Error(), "SECRET") {
+		t.Fatalf("setWebhook to nowhere: %v, want that the Bot API could not be reached, without the token", err)
+	}
+}
+
 // TestSendCountsUTF16 checks that a text is held to MaxText as Telegram counts it, in UTF-16
 // code units (an emoji is two), not in characters: 4096 emoji would be refused with a 400.
 func TestSendCountsUTF16(t *testing.T) {

@@ -121,17 +121,24 @@ func current(ctx context.Context, cfg config.Config,
 	if err != nil {
 		return nil, nil, err
 	}
-	pending, err := store.Unapplied(ctx, db)
-	if err != nil {
+	if err := CheckMigrated(ctx, db); err != nil {
 		cleanup()
-		return nil, nil, fmt.Errorf("store: %w", err)
-	}
-	if len(pending) > 0 {
-		cleanup()
-		return nil, nil, fmt.Errorf("SVC_DATABASE_URL: the database is not migrated to this version (%d of its migrations not applied, from %s): run svcctl migrate first; production never migrates by itself",
-			len(pending), pending[0])
+		return nil, nil, err
 	}
 	return db, cleanup, nil
+}
+
+// CheckMigrated fails, saying so, when the store's schema is not this version's.
+func CheckMigrated(ctx context.Context, db *bun.DB) error {
+	pending, err := store.Unapplied(ctx, db)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if len(pending) > 0 {
+		return fmt.Errorf("SVC_DATABASE_URL: the database is not migrated to this version (%d of its migrations not applied, from %s): run svcctl migrate first; production never migrates by itself",
+			len(pending), pending[0])
+	}
+	return nil
 }
 
 func migrated(ctx context.Context, cfg config.Config,
