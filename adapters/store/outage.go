@@ -27,15 +27,16 @@ const retryAfterOutage = 2 * time.Second
 // down or starting up), and err itself otherwise. The original error stays in the chain, so that
 // database/sql still recognizes driver.ErrBadConn and discards the connection.
 func unavailable(err error) error {
-	if err == nil || !isOutage(err) || domain.ErrorCode(err) == domain.CodeServiceUnavailable {
+	return classify(err, isOutage, "the database cannot be reached right now; try again shortly")
+}
+
+// classify returns err as a service_unavailable domain error saying message when is says so of
+// it (and it is not one already), and err itself otherwise.
+func classify(err error, is func(error) bool, message string) error {
+	if err == nil || !is(err) || domain.ErrorCode(err) == domain.CodeServiceUnavailable {
 		return err
 	}
-	return &domain.Error{
-		Code:       domain.CodeServiceUnavailable,
-		Message:    "the database cannot be reached right now; try again shortly",
-		RetryAfter: retryAfterOutage,
-		Err:        err,
-	}
+	return &domain.Error{Code: domain.CodeServiceUnavailable, Message: message, RetryAfter: retryAfterOutage, Err: err}
 }
 
 // busy returns err as a service_unavailable domain error when it says that SQLite's database
@@ -45,15 +46,7 @@ func unavailable(err error) error {
 // unavailability, as a Postgres that cannot be reached is (unavailable), not a bug: 503 with
 // Retry-After, never a 500 logged as an internal error. The original error stays in the chain.
 func busy(err error) error {
-	if err == nil || !isBusy(err) || domain.ErrorCode(err) == domain.CodeServiceUnavailable {
-		return err
-	}
-	return &domain.Error{
-		Code:       domain.CodeServiceUnavailable,
-		Message:    "the database is busy right now; try again shortly",
-		RetryAfter: retryAfterOutage,
-		Err:        err,
-	}
+	return classify(err, isBusy, "the database is busy right now; try again shortly")
 }
 
 // isBusy reports whether err is SQLite's SQLITE_BUSY (any of its extended codes) or the writer

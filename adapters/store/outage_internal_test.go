@@ -45,25 +45,7 @@ func TestBusy(t *testing.T) {
 		{"nil", nil, false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := busy(tt.err)
-			if !tt.busy {
-				if err != tt.err { //nolint:errorlint // the same error must come back
-					t.Fatalf("busy(%v) = %v, want the error unchanged", tt.err, err)
-				}
-				return
-			}
-			e, ok := domain.AsError(err)
-			if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter <= 0 {
-				t.Fatalf("busy(%v) = %#v, want service_unavailable with a retry", tt.err, err)
-			}
-			if !errors.Is(err, tt.err) {
-				t.Fatalf("busy(%v) lost the original error from the chain", tt.err)
-			}
-			if busy(err) != err { //nolint:errorlint // classified once
-				t.Fatal("classified twice")
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { wantClassified(t, busy, tt.err, tt.busy) })
 	}
 }
 
@@ -99,25 +81,30 @@ func TestUnavailable(t *testing.T) {
 		{"nil", nil, false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := unavailable(tt.err)
-			if !tt.outage {
-				if err != tt.err { //nolint:errorlint // the same error must come back
-					t.Fatalf("unavailable(%v) = %v, want the error unchanged", tt.err, err)
-				}
-				return
-			}
-			e, ok := domain.AsError(err)
-			if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter <= 0 {
-				t.Fatalf("unavailable(%v) = %#v, want service_unavailable with a retry", tt.err, err)
-			}
-			if !errors.Is(err, tt.err) {
-				t.Fatalf("unavailable(%v) lost the original error from the chain", tt.err)
-			}
-			if unavailable(err) != err { //nolint:errorlint // classified once
-				t.Fatal("classified twice")
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { wantClassified(t, unavailable, tt.err, tt.outage) })
+	}
+}
+
+// wantClassified checks classify's err: a service_unavailable error with a retry, err kept in its
+// chain and classified once, when want; err itself unchanged otherwise.
+func wantClassified(t *testing.T, classify func(error) error, err error, want bool) {
+	t.Helper()
+	got := classify(err)
+	if !want {
+		if got != err { //nolint:errorlint // the same error must come back
+			t.Fatalf("%v became %v, want the error unchanged", err, got)
+		}
+		return
+	}
+	e, ok := domain.AsError(got)
+	if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter <= 0 {
+		t.Fatalf("%v became %#v, want service_unavailable with a retry", err, got)
+	}
+	if !errors.Is(got, err) {
+		t.Fatalf("%v lost the original error from the chain", err)
+	}
+	if classify(got) != got { //nolint:errorlint // classified once
+		t.Fatal("classified twice")
 	}
 }
 
