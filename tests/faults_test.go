@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/uptrace/bun/driver/sqliteshim"
 
 	"github.com/svcagent/svc/internal/testenv"
 )
@@ -90,10 +91,10 @@ func TestRedisOutage(t *testing.T) {
 	if r := call(t, "GET", api.URL()+"/readyz"); r.status != http.StatusOK || r.body.str("status") != "ready" {
 		t.Errorf("GET /readyz after Redis returned: %s, want 200 ready", r)
 	}
-	if n := logCount(api.log, "Redis cannot be reached"); n != 1 {
+	if n := logCount(api.log, "rate limits in Redis: failing"); n != 1 {
 		t.Errorf("the fallback was logged %d times, want once for the outage", n)
 	}
-	if n := logCount(api.log, "Redis answers again"); n != 1 {
+	if n := logCount(api.log, "rate limits in Redis: back"); n != 1 {
 		t.Errorf("the return of Redis was logged %d times, want once", n)
 	}
 	for _, p := range []*proc{api, worker} {
@@ -466,7 +467,7 @@ func TestOutageLogLines(t *testing.T) {
 	rs.stop(t)
 	api := s.startAPI(t, privateTargets...)
 	waitFor(t, 10*time.Second, "svc-api to log that Redis cannot be reached, before any request", func() (bool, string) {
-		n := logCount(api.log, "Redis cannot be reached")
+		n := logCount(api.log, "rate limits in Redis: failing")
 		return n == 1, strconv.Itoa(n) + " lines"
 	})
 	fewLinesDuring(t, 5*time.Second, 4, api, worker)
@@ -562,4 +563,61 @@ func TestWorkerDrainCutShort(t *testing.T) {
 	if code := worker.stop(t); code != 1 {
 		t.Errorf("svc-worker exit code %d after a drain cut short, want 1", code)
 	}
+}
+
+// TestSQLiteLocked: another connection (an operator's sqlite3, svcctl) holds the embedded
+// SQLite file's write lock past the busy timeout. A call that writes answers 503
+// service_unavailable with Retry-After, as a Postgres outage does, never a 500 logged as an
+// internal error; reads go on (WAL); the relay's failing pass is logged once, not every 250 ms;
+// once the lock is let go every call works again.
+func TestSQLiteLocked(t *testing.T) {
+	s := newEmbedded(t)
+	path := strings.TrimPrefix(s.env["SVC_DATABASE_URL"], "sqlite://")
+	api := s.startAPI(t, "SVC_DATABASE_URL", s.env["SVC_DATABASE_URL"]+"?_pragma=busy_timeout(300)")
+	a := s.newAccount(t)
+	write := func() response {
+		return callJSON(t, "PATCH", api.URL()+"/v1/agent", map[string]any{"business_name": "Locked Bakery"}, bearer(a.key)...)
+	}
+	if r := write(); r.status != http.StatusOK {
+		t.Fatalf("PATCH /v1/agent: %s", r)
+	}
+
+	db, err := sql.Open(sqliteshim.ShimName, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	hold, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hold.ExecContext(t.Context(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		r := stallTimed(t, 5*time.Second, "PATCH /v1/agent with the database locked", write)
+		wantError(t, r, http.StatusServiceUnavailable, "service_unavailable")
+		if secs, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || secs < 1 {
+			t.Errorf("write %d: Retry-After %q, want whole seconds", i+1, r.header.Get("Retry-After"))
+		}
+	}
+	if r := call(t, "GET", api.URL()+"/v1/agent", bearer(a.key)...); r.status != http.StatusOK {
+		t.Errorf("GET /v1/agent with the database locked: %s, want 200 (reads go on)", r)
+	}
+	fewLinesDuring(t, 3*time.Second, 3, api)
+
+	if _, err := hold.ExecContext(t.Context(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	_ = hold.Close()
+	if r := write(); r.status != http.StatusOK {
+		t.Errorf("PATCH /v1/agent after the lock was let go: %s", r)
+	}
+	if n := logCount(api.log, "request failed"); n != 0 {
+		t.Errorf("%d requests failed with an internal error while the database was locked, want none", n)
+	}
+	waitFor(t, 10*time.Second, "the outbox relay to log that it works again", func() (bool, string) {
+		n := logCount(api.log, "outbox relay: back")
+		return n == 1, strconv.Itoa(n) + " lines"
+	})
 }

@@ -218,7 +218,7 @@ func (s *Server) messagingWebhook(c *gin.Context, app messaging.App, header stri
 		s.refuse(c, err)
 		return
 	}
-	msgs, err := parse(body, conn)
+	msgs, err := parse(body, conn.Connection)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -227,7 +227,7 @@ func (s *Server) messagingWebhook(c *gin.Context, app messaging.App, header stri
 	plan, planRead := "", false
 	for _, in := range msgs {
 		if in.Answerable() && !planRead {
-			plan, planRead = s.uc.Messaging.Plan(ctx, conn), true // the chat limit as the account's plan sets it
+			plan, planRead = s.uc.Messaging.Plan(ctx, conn.Connection), true // the chat limit as the account's plan sets it
 		}
 		if in.Answerable() && !s.limit(c, plan, conn.AccountID, ratelimit.Chat) {
 			return

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	rl "github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/internal/outage"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -36,13 +37,15 @@ const (
 // reached, with a limiter in this process, so that an outage of Redis never takes the API down:
 // during it each replica enforces the limits on its own share of the traffic. It works like a
 // circuit breaker: after a failure it counts in memory for a short interval, then lets one request
-// try Redis again. The start and the end of an outage are logged once each, and counted in its
-// metrics (Collectors). Safe for concurrent use.
+// try Redis again. An outage is logged as the relay's and the sweeps' are (outage.Log, cause
+// redisCause): once when it starts, with the error, a reminder at most once a minute while the
+// tries keep failing, and once when Redis answers again; it is counted in the metrics
+// (Collectors). Safe for concurrent use.
 type Fallback struct {
 	redis  ports.RateLimiter
 	memory ports.RateLimiter
 	clock  ports.Clock
-	log    *zap.Logger
+	log    *outage.Log
 
 	mu      sync.Mutex
 	down    bool      // Redis failed and has not answered since
@@ -61,7 +64,7 @@ func NewFallback(r *Redis, m *Memory, clock ports.Clock, log *zap.Logger) *Fallb
 
 func newFallback(r, m ports.RateLimiter, clock ports.Clock, log *zap.Logger) *Fallback {
 	return &Fallback{
-		redis: r, memory: m, clock: clock, log: log.Named("ratelimit"),
+		redis: r, memory: m, clock: clock, log: outage.New(log.Named("ratelimit"), clock, outage.Reminder),
 		degraded: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "svc_ratelimit_degraded",
 			Help: "1 while Redis cannot be reached and the rate limits are counted in this process, else 0.",
@@ -152,8 +155,14 @@ func (f *Fallback) route() (probe, useRedis bool) {
 	return true, true
 }
 
-// failed notes that Redis failed: the start of an outage is logged once.
+// redisCause names an outage of Redis as the rate limiter sees it, in its log: "rate limits in
+// Redis: failing" (meanwhile they are counted in this process), "…: still failing", "…: back".
+const redisCause = "rate limits in Redis"
+
+// failed notes that Redis failed: the start of an outage is logged, and a try that fails again
+// is counted for the outage's reminder.
 func (f *Fallback) failed(err error) {
+	f.log.Failed(redisCause, err)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.probing = false
@@ -164,21 +173,20 @@ func (f *Fallback) failed(err error) {
 	f.down = true
 	f.degraded.Set(1)
 	f.outages.Inc()
-	f.log.Warn("Redis cannot be reached: rate limits are counted in this process until it answers again",
-		zap.Duration("retry_every", fallbackFor), zap.Error(err))
 }
 
 // answered ends the try of a probe; ok when Redis answered, which ends the outage (logged once).
 func (f *Fallback) answered(ok bool) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.probing = false
 	if !ok || !f.down {
+		f.mu.Unlock()
 		return
 	}
 	f.down = false
 	f.degraded.Set(0)
-	f.log.Info("Redis answers again: rate limits are counted in Redis")
+	f.mu.Unlock()
+	f.log.Succeeded(redisCause)
 }
 
 // Check tries Redis with ping at start, as a request would: a Redis that cannot be reached is

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	rl "github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/internal/outage"
 	"github.com/svcagent/svc/internal/testenv"
 	"github.com/svcagent/svc/ports"
 	"github.com/svcagent/svc/ports/portstest"
@@ -126,27 +127,33 @@ func TestFallback(t *testing.T) {
 	allow("tried again")
 	wantState("tried again", 3, true, 1, 7)
 
+	// A minute on, a try that fails again is the outage's reminder.
+	clock.advance(outage.Reminder)
+	allow("a minute on, Redis still down")
+	wantState("a minute on, Redis still down", 4, true, 1, 8)
+
 	primary.set(false)
 	clock.advance(fallbackFor)
 	if r := allow("Redis back"); r.Remaining != 99 {
 		t.Errorf("Redis back: %+v, want Redis's result", r)
 	}
-	wantState("Redis back", 4, false, 1, 7)
+	wantState("Redis back", 5, false, 1, 8)
 	allow("after the outage")
-	wantState("after the outage", 5, false, 1, 7)
+	wantState("after the outage", 6, false, 1, 8)
 
 	primary.set(true)
 	allow("second outage")
-	wantState("second outage", 6, true, 2, 8)
+	wantState("second outage", 7, true, 2, 9)
 
 	var msgs []string
 	for _, e := range logs.All() {
 		msgs = append(msgs, e.Level.String()+": "+e.Message)
 	}
 	want := []string{
-		"warn: Redis cannot be reached: rate limits are counted in this process until it answers again",
-		"info: Redis answers again: rate limits are counted in Redis",
-		"warn: Redis cannot be reached: rate limits are counted in this process until it answers again",
+		"warn: rate limits in Redis: failing",
+		"warn: rate limits in Redis: still failing",
+		"info: rate limits in Redis: back",
+		"warn: rate limits in Redis: failing",
 	}
 	if len(msgs) != len(want) {
 		t.Fatalf("logged %q, want one line per change: %q", msgs, want)
@@ -322,7 +329,7 @@ func TestFallbackCheck(t *testing.T) {
 			}
 			return nil
 		})
-		if n := logs.FilterMessageSnippet("Redis cannot be reached").Len(); n != map[bool]int{false: 0, true: 1}[down] {
+		if n := logs.FilterMessage("rate limits in Redis: failing").Len(); n != map[bool]int{false: 0, true: 1}[down] {
 			t.Errorf("Redis down %v: the outage logged %d times at the check", down, n)
 		}
 		if f.Degraded() != down {

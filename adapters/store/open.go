@@ -28,13 +28,19 @@ import (
 // chunks: by default each starts as a 64 KiB buffer, which the pure-Go SQLite's allocator maps
 // and unmaps from the kernel for every such statement. wal_autocheckpoint is the backstop of the
 // log's checkpointer (checkpoint.go), for writers that leave it no moment to copy the log whole.
-const sqliteParams = "_pragma=busy_timeout(10000)" +
-	"&_pragma=journal_mode(WAL)" +
+// A busy timeout the URL sets itself (sqlite://data/svc.db?_pragma=busy_timeout(2000)) replaces
+// this one: the driver runs the busy_timeout pragmas first in no set order, so both cannot be
+// given.
+const sqliteParams = sqliteBusyTimeout + "&_pragma=journal_mode(WAL)" +
 	"&_pragma=synchronous(NORMAL)" +
 	"&_pragma=foreign_keys(1)" +
 	"&_pragma=temp_store(MEMORY)" +
 	"&_pragma=wal_autocheckpoint(4000)" +
 	"&_txlock=immediate"
+
+// sqliteBusyTimeout is how long a connection waits for another process's write lock before it
+// fails with SQLITE_BUSY (busy: 503 service_unavailable).
+const sqliteBusyTimeout = "_pragma=busy_timeout(10000)"
 
 // Open connects to the database at databaseURL, the store its scheme names (OpenSQLite or
 // OpenPostgres), and checks that it answers. The programs do not use it: their injectors name the
@@ -119,7 +125,11 @@ func openSQLite(rest string) (*bun.DB, *sqliteWatch, *logCheckpointer, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, nil, nil, fmt.Errorf("store: create the SQLite directory: %w", err)
 	}
-	dsn := path + "?" + sqliteParams
+	params := sqliteParams
+	if strings.Contains(strings.ToLower(query), "busy_timeout") {
+		params = strings.TrimPrefix(params, sqliteBusyTimeout+"&")
+	}
+	dsn := path + "?" + params
 	if query != "" {
 		dsn += "&" + query
 	}

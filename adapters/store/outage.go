@@ -27,20 +27,45 @@ const retryAfterOutage = 2 * time.Second
 // down or starting up), and err itself otherwise. The original error stays in the chain, so that
 // database/sql still recognizes driver.ErrBadConn and discards the connection.
 func unavailable(err error) error {
-	if err == nil || !isOutage(err) || domain.ErrorCode(err) == domain.CodeServiceUnavailable {
-		return err
-	}
-	return &domain.Error{
-		Code:       domain.CodeServiceUnavailable,
-		Message:    "the database cannot be reached right now; try again shortly",
-		RetryAfter: retryAfterOutage,
-		Err:        err,
-	}
+	return classify(err, isOutage, "the database cannot be reached right now; try again shortly")
 }
 
-// isOutage reports whether err is a failure of the connection to the database rather than of the
-// statement: the SQL errors a query can cause, a canceled context and SQLite's "database is
-// locked" (a busy database that answers) are not.
+// classify returns err as a service_unavailable domain error saying message when is says so of
+// it (and it is not one already), and err itself otherwise.
+func classify(err error, is func(error) bool, message string) error {
+	if err == nil || !is(err) || domain.ErrorCode(err) == domain.CodeServiceUnavailable {
+		return err
+	}
+	return &domain.Error{Code: domain.CodeServiceUnavailable, Message: message, RetryAfter: retryAfterOutage, Err: err}
+}
+
+// busy returns err as a service_unavailable domain error when it says that SQLite's database
+// stayed locked past the wait for it (SQLITE_BUSY after the busy timeout: another process, such
+// as svcctl or an operator's sqlite3, holds the write lock; or this process's writer gate after
+// gateWait), and err itself otherwise. To the caller a locked database is a temporary
+// unavailability, as a Postgres that cannot be reached is (unavailable), not a bug: 503 with
+// Retry-After, never a 500 logged as an internal error. The original error stays in the chain.
+func busy(err error) error {
+	return classify(err, isBusy, "the database is busy right now; try again shortly")
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY (any of its extended codes) or the writer
+// gate's timeout.
+func isBusy(err error) bool {
+	if errors.Is(err, errGateTimeout) {
+		return true
+	}
+	var lite interface{ Code() int }
+	return errors.As(err, &lite) && lite.Code()&0xff == sqliteBusy
+}
+
+// sqliteBusy is SQLite's primary result code SQLITE_BUSY; its extended codes keep it in the low
+// byte.
+const sqliteBusy = 5
+
+// isOutage reports whether err is a failure of the connection to Postgres rather than of the
+// statement: the SQL errors a query can cause and a canceled context are not. (SQLite has no
+// connection to lose; its locked database is classified by busy.)
 func isOutage(err error) bool {
 	if errors.Is(err, context.Canceled) {
 		return false

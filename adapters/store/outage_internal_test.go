@@ -21,6 +21,34 @@ type sqlState string
 func (s sqlState) Error() string       { return "ERROR: (SQLSTATE=" + string(s) + ")" }
 func (s sqlState) Field(k byte) string { return map[byte]string{'C': string(s)}[k] }
 
+// liteError is an error with a SQLite result code, as the driver's *sqlite.Error reports one.
+type liteError int
+
+func (e liteError) Error() string { return fmt.Sprintf("sqlite error (%d)", int(e)) }
+func (e liteError) Code() int     { return int(e) }
+
+func TestBusy(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		busy bool
+	}{
+		{"SQLITE_BUSY", liteError(5), true},
+		{"SQLITE_BUSY, wrapped", fmt.Errorf("insert: %w", liteError(5)), true},
+		{"SQLITE_BUSY_SNAPSHOT", liteError(5 | 2<<8), true},
+		{"SQLITE_BUSY_TIMEOUT", liteError(5 | 3<<8), true},
+		{"the writer gate's timeout", fmt.Errorf("begin: %w", errGateTimeout), true},
+		{"SQLITE_ERROR", liteError(1), false},
+		{"SQLITE_CONSTRAINT_UNIQUE", liteError(2067), false},
+		{"the words alone", errors.New("database is locked"), false},
+		{"canceled by the caller", context.Canceled, false},
+		{"nil", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { wantClassified(t, busy, tt.err, tt.busy) })
+	}
+}
+
 func TestUnavailable(t *testing.T) {
 	refused := &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
 	reset := &net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}}
@@ -47,31 +75,36 @@ func TestUnavailable(t *testing.T) {
 		{"syntax error", sqlState("42601"), false},
 		{"NUL in text", sqlState("22021"), false},
 		{"statement timeout", sqlState("57014"), false},
-		{"SQLite busy beyond the busy timeout", errors.New("database is locked (5) (SQLITE_BUSY)"), false},
+		{"SQLite busy (busy's, not a connection's)", liteError(5), false},
 		{"canceled by the caller", context.Canceled, false},
 		{"not found", domain.NotFound("key"), false},
 		{"nil", nil, false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := unavailable(tt.err)
-			if !tt.outage {
-				if err != tt.err { //nolint:errorlint // the same error must come back
-					t.Fatalf("unavailable(%v) = %v, want the error unchanged", tt.err, err)
-				}
-				return
-			}
-			e, ok := domain.AsError(err)
-			if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter <= 0 {
-				t.Fatalf("unavailable(%v) = %#v, want service_unavailable with a retry", tt.err, err)
-			}
-			if !errors.Is(err, tt.err) {
-				t.Fatalf("unavailable(%v) lost the original error from the chain", tt.err)
-			}
-			if unavailable(err) != err { //nolint:errorlint // classified once
-				t.Fatal("classified twice")
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { wantClassified(t, unavailable, tt.err, tt.outage) })
+	}
+}
+
+// wantClassified checks classify's err: a service_unavailable error with a retry, err kept in its
+// chain and classified once, when want; err itself unchanged otherwise.
+func wantClassified(t *testing.T, classify func(error) error, err error, want bool) {
+	t.Helper()
+	got := classify(err)
+	if !want {
+		if got != err { //nolint:errorlint // the same error must come back
+			t.Fatalf("%v became %v, want the error unchanged", err, got)
+		}
+		return
+	}
+	e, ok := domain.AsError(got)
+	if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter <= 0 {
+		t.Fatalf("%v became %#v, want service_unavailable with a retry", err, got)
+	}
+	if !errors.Is(got, err) {
+		t.Fatalf("%v lost the original error from the chain", err)
+	}
+	if classify(got) != got { //nolint:errorlint // classified once
+		t.Fatal("classified twice")
 	}
 }
 

@@ -2,11 +2,14 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"net/url"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/driver/sqliteshim"
 
 	"github.com/svcagent/svc/adapters/store"
 	"github.com/svcagent/svc/domain"
@@ -89,5 +92,63 @@ func fillPool(t *testing.T, db *bun.DB, n int) {
 	}
 	if idle := db.Stats().Idle; idle < n {
 		t.Fatalf("%d idle connections in the pool, want %d", idle, n)
+	}
+}
+
+// TestSQLiteBusy holds the SQLite file with another connection's BEGIN EXCLUSIVE (what svcctl or
+// an operator's sqlite3 may do) past the store's busy timeout: a write, a transaction and a
+// writing query fail with service_unavailable and a retry (a 503 with Retry-After, not a 500),
+// reads go on, and once the lock is let go the same writes succeed.
+func TestSQLiteBusy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "busy.db")
+	ctx := context.Background()
+	db, closeDB, err := store.OpenSQLite(ctx, "sqlite://"+path+"?_pragma=busy_timeout(100)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeDB)
+	if _, err := db.ExecContext(ctx, "CREATE TABLE t (x INTEGER)"); err != nil {
+		t.Fatal(err)
+	}
+
+	other, err := sql.Open(sqliteshim.ShimName, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = other.Close() })
+	hold, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hold.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+
+	wantBusy := func(what string, err error) {
+		t.Helper()
+		e, ok := domain.AsError(err)
+		if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter <= 0 {
+			t.Fatalf("%s with the database locked: %v, want service_unavailable with a retry", what, err)
+		}
+	}
+	_, err = db.ExecContext(ctx, "INSERT INTO t VALUES (1)")
+	wantBusy("insert", err)
+	_, err = db.BeginTx(ctx, nil)
+	wantBusy("begin", err)
+	var n int
+	err = db.NewRaw("INSERT INTO t VALUES (2) RETURNING x").Scan(ctx, &n)
+	wantBusy("insert returning", err)
+	if err := db.NewSelect().ColumnExpr("count(*)").TableExpr("t").Scan(ctx, &n); err != nil || n != 0 {
+		t.Fatalf("read with the database locked: %d, %v", n, err)
+	}
+
+	if _, err := hold.ExecContext(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO t VALUES (1)"); err != nil {
+		t.Fatalf("insert after the lock was let go: %v", err)
+	}
+	if err := db.NewRaw("INSERT INTO t VALUES (2) RETURNING x").Scan(ctx, &n); err != nil || n != 2 {
+		t.Fatalf("insert returning after the lock was let go: %d, %v", n, err)
 	}
 }

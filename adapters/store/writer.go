@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"io"
 	"strings"
 	"time"
 )
@@ -137,12 +138,12 @@ func (c *gatedConn) Begin() (driver.Tx, error) {
 // BeginTx takes the gate for the transaction's whole life.
 func (c *gatedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	if err := c.gate.enter(ctx); err != nil {
-		return nil, err
+		return nil, busy(err)
 	}
 	tx, err := c.sqliteConn.BeginTx(ctx, opts)
 	if err != nil {
 		c.gate.leave()
-		return nil, err
+		return nil, busy(err)
 	}
 	c.inTx = true
 	return &gatedTx{Tx: tx, conn: c}, nil
@@ -154,26 +155,31 @@ func (c *gatedConn) outside(query string) bool { return !c.inTx && writes(query)
 
 func (c *gatedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	if !c.outside(query) {
-		return c.sqliteConn.ExecContext(ctx, query, args)
+		res, err := c.sqliteConn.ExecContext(ctx, query, args)
+		return res, busy(err)
 	}
 	if err := c.gate.enter(ctx); err != nil {
-		return nil, err
+		return nil, busy(err)
 	}
 	defer c.gate.leave()
-	return c.sqliteConn.ExecContext(ctx, query, args)
+	res, err := c.sqliteConn.ExecContext(ctx, query, args)
+	return res, busy(err)
 }
 
 func (c *gatedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	if !c.outside(query) {
-		return c.sqliteConn.QueryContext(ctx, query, args)
+		// A read's rows are not wrapped (one allocation a query): in WAL mode a reader does not
+		// wait for the write lock, so its steps do not meet SQLITE_BUSY.
+		rows, err := c.sqliteConn.QueryContext(ctx, query, args)
+		return rows, busy(err)
 	}
 	if err := c.gate.enter(ctx); err != nil {
-		return nil, err
+		return nil, busy(err)
 	}
 	rows, err := c.sqliteConn.QueryContext(ctx, query, args)
 	if err != nil {
 		c.gate.leave()
-		return nil, err
+		return nil, busy(err)
 	}
 	return &gatedRows{Rows: rows, gate: c.gate}, nil
 }
@@ -188,7 +194,7 @@ func (c *gatedConn) PrepareContext(ctx context.Context, query string) (driver.St
 		s, err = c.sqliteConn.PrepareContext(ctx, query)
 	}
 	if err != nil {
-		return nil, err
+		return nil, busy(err)
 	}
 	ss, ok := s.(sqliteStmt)
 	if !ok {
@@ -225,12 +231,12 @@ type gatedTx struct {
 
 func (t *gatedTx) Commit() error {
 	defer t.end()
-	return t.Tx.Commit()
+	return busy(t.Tx.Commit())
 }
 
 func (t *gatedTx) Rollback() error {
 	defer t.end()
-	return t.Tx.Rollback()
+	return busy(t.Tx.Rollback())
 }
 
 func (t *gatedTx) end() {
@@ -254,26 +260,29 @@ type gatedStmt struct {
 
 func (s *gatedStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
 	if s.conn.inTx || !s.writes {
-		return s.sqliteStmt.ExecContext(ctx, args)
+		res, err := s.sqliteStmt.ExecContext(ctx, args)
+		return res, busy(err)
 	}
 	if err := s.conn.gate.enter(ctx); err != nil {
-		return nil, err
+		return nil, busy(err)
 	}
 	defer s.conn.gate.leave()
-	return s.sqliteStmt.ExecContext(ctx, args)
+	res, err := s.sqliteStmt.ExecContext(ctx, args)
+	return res, busy(err)
 }
 
 func (s *gatedStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
 	if s.conn.inTx || !s.writes {
-		return s.sqliteStmt.QueryContext(ctx, args)
+		rows, err := s.sqliteStmt.QueryContext(ctx, args)
+		return rows, busy(err)
 	}
 	if err := s.conn.gate.enter(ctx); err != nil {
-		return nil, err
+		return nil, busy(err)
 	}
 	rows, err := s.sqliteStmt.QueryContext(ctx, args)
 	if err != nil {
 		s.conn.gate.leave()
-		return nil, err
+		return nil, busy(err)
 	}
 	return &gatedRows{Rows: rows, gate: s.conn.gate}, nil
 }
@@ -292,7 +301,15 @@ func (r *gatedRows) Next(dest []driver.Value) error {
 	if err != nil {
 		r.ended = true
 	}
-	return err
+	return busyNext(err)
+}
+
+// busyNext classifies an error of Next; io.EOF, the end of the rows, stays as it is.
+func busyNext(err error) error {
+	if err == nil || err == io.EOF { //nolint:errorlint // database/sql compares with io.EOF itself
+		return err
+	}
+	return busy(err)
 }
 
 func (r *gatedRows) Close() error {

@@ -197,11 +197,12 @@ func (s *Service) Handshake(ctx context.Context, hook, mode, token string) error
 // Authenticate checks an app's webhook request to hook: for WhatsApp proof is the
 // X-Hub-Signature-256 header, the HMAC of body under the app secret; for Telegram the
 // X-Telegram-Bot-Api-Secret-Token header, the secret token given to setWebhook. It returns the
-// connection; unauthorized when the request cannot be trusted.
-func (s *Service) Authenticate(ctx context.Context, app messaging.App, hook string, body []byte, proof string) (messaging.Connection, error) {
+// connection as the inbox its messages are received in (Receive), with what of its secrets they
+// need; unauthorized when the request cannot be trusted.
+func (s *Service) Authenticate(ctx context.Context, app messaging.App, hook string, body []byte, proof string) (messaging.Inbox, error) {
 	c, sec, err := s.connection(ctx, app, hook)
 	if err != nil {
-		return messaging.Connection{}, err
+		return messaging.Inbox{}, err
 	}
 	ok := false
 	switch app {
@@ -211,9 +212,9 @@ func (s *Service) Authenticate(ctx context.Context, app messaging.App, hook stri
 		ok = messaging.SameSecret(sec.HookSecret, proof)
 	}
 	if !ok {
-		return messaging.Connection{}, refused()
+		return messaging.Inbox{}, refused()
 	}
-	return c, nil
+	return messaging.NewInbox(c, sec), nil
 }
 
 // Plan returns the plan of the connection's account, whose per-plan rate limits count the
@@ -240,20 +241,16 @@ type Received struct {
 	Reason  string // why it was ignored: "not_text" or the refusal's error code
 }
 
-// Receive hands a contact's message to the agent, on the contact's one conversation of the
-// messaging channel, recorded under its app id (messaging.InboxKey, for the app's InboxKeep) so
-// that a second delivery is not answered again.
+// Receive hands a contact's message, received in the inbox Authenticate returned, to the agent,
+// on the contact's one conversation of the messaging channel, recorded under its app id
+// (messaging.Inbox.Key, for the app's InboxKeep) so that a second delivery is not answered again.
 // Messages the agent does not answer (statuses, pictures, a channel switched off, no
 // interactions left, an inactive account) are acknowledged as Ignored: the app must not deliver
 // them again. Only a failure of the service is an error (the app delivers the message again,
 // and the record makes sure it is answered once).
-func (s *Service) Receive(ctx context.Context, c messaging.Connection, in messaging.Inbound) (Received, error) {
+func (s *Service) Receive(ctx context.Context, c messaging.Inbox, in messaging.Inbound) (Received, error) {
 	if !in.Answerable() {
 		return Received{Outcome: Ignored, Reason: "not_text"}, nil
-	}
-	sec, err := open(s.d.Vault, c)
-	if err != nil {
-		return Received{}, err
 	}
 	acct, err := s.d.Accounts.Get(ctx, c.AccountID)
 	if err == nil {
@@ -262,7 +259,7 @@ func (s *Service) Receive(ctx context.Context, c messaging.Connection, in messag
 	if err == nil {
 		_, err = s.d.Agent.Post(ctx, chat.Request{Account: acct, Channel: conversation.ChannelMessaging,
 			ConversationID: messaging.ContactID(c.App, in.From), CustomerName: displayName(in.Name), Message: in.Text,
-			InboxKey: messaging.InboxKey(c.App, sec, in.ID), InboxKeep: c.App.InboxKeep()})
+			InboxKey: c.Key(in.ID), InboxKeep: c.App.InboxKeep()})
 	}
 	switch {
 	case err == nil:

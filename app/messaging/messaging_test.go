@@ -233,7 +233,7 @@ func TestReceive(t *testing.T) {
 			if tt.in.Kind == messaging.KindText {
 				e.accts.EXPECT().Get(gomock.Any(), "acct_1").Return(tt.acct, nil)
 			}
-			got, err := e.svc.Receive(t.Context(), e.conn, tt.in)
+			got, err := e.svc.Receive(t.Context(), messaging.NewInbox(e.conn, messaging.Secrets{}), tt.in)
 			if (err != nil) != tt.wantErr || got != tt.want {
 				t.Fatalf("Receive = %+v, %v; want %+v (error %v)", got, err, tt.want, tt.wantErr)
 			}
@@ -253,8 +253,9 @@ func TestReceive(t *testing.T) {
 
 // TestReceiveTelegramKeysByBot checks that a Telegram update is recorded under its bot's id, for
 // Telegram's keep: another bot's update of the same update_id is another message, while the same
-// bot reconnected under a new token keeps its key. A connection whose secrets cannot be read is
-// an error, and the agent is not asked.
+// bot reconnected under a new token keeps its key. The secrets are opened once, when the request
+// is authenticated, not again for each of its messages; a connection whose secrets cannot be read
+// is refused there, and the agent is not asked.
 func TestReceiveTelegramKeysByBot(t *testing.T) {
 	in := messaging.Inbound{ID: "7", From: "42", Kind: messaging.KindText, Text: "Do you deliver?"}
 	tests := []struct {
@@ -271,20 +272,34 @@ func TestReceiveTelegramKeysByBot(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
+			vault := &countingVault{}
+			e.svc = appmessaging.New(appmessaging.Deps{Accounts: e.accts, Connections: e.conns, Vault: vault,
+				Agent: agentFunc(func(req chat.Request) (chat.Reply, error) {
+					e.requests = append(e.requests, req)
+					return chat.Reply{Status: chat.StatusPending}, nil
+				})})
 			conn := messaging.Connection{AccountID: "acct_1", App: messaging.Telegram, Hook: messaging.HookPrefix + strings.Repeat("t", 43),
 				Sealed: []byte(tt.sealed)}
-			if !tt.wantErr {
-				e.accts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Active}, nil)
-			}
-			got, err := e.svc.Receive(t.Context(), conn, in)
+			e.conns.EXPECT().ByHook(gomock.Any(), messaging.Telegram, conn.Hook).Return(conn, nil)
+			inbox, err := e.svc.Authenticate(t.Context(), messaging.Telegram, conn.Hook, []byte(`{}`), "s")
 			if tt.wantErr {
 				if err == nil || len(e.requests) != 0 {
-					t.Fatalf("Receive = %+v, %v, the agent asked %d times; want an error, not asked", got, err, len(e.requests))
+					t.Fatalf("Authenticate = %+v, %v; want an error", inbox, err)
 				}
 				return
 			}
-			if err != nil || got.Outcome != appmessaging.Accepted || len(e.requests) != 1 {
-				t.Fatalf("Receive = %+v, %v; the agent asked %d times", got, err, len(e.requests))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.accts.EXPECT().Get(gomock.Any(), "acct_1").Return(account.Account{ID: "acct_1", Status: account.Active}, nil).Times(2)
+			for range 2 { // two updates of one request
+				got, err := e.svc.Receive(t.Context(), inbox, in)
+				if err != nil || got.Outcome != appmessaging.Accepted {
+					t.Fatalf("Receive = %+v, %v", got, err)
+				}
+			}
+			if vault.opens != 1 {
+				t.Errorf("the secrets were opened %d times for one request of two messages, want once", vault.opens)
 			}
 			if r := e.requests[0]; r.InboxKey != tt.wantKey || r.InboxKeep != messaging.TelegramKeep || r.ConversationID != "telegram:42" {
 				t.Errorf("request key %q keep %v conversation %q; want %q, %v, telegram:42", r.InboxKey, r.InboxKeep, r.ConversationID,
@@ -292,6 +307,17 @@ func TestReceiveTelegramKeysByBot(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countingVault is plainVault counting its Opens.
+type countingVault struct {
+	plainVault
+	opens int
+}
+
+func (v *countingVault) Open(b []byte) (string, error) {
+	v.opens++
+	return v.plainVault.Open(b)
 }
 
 func TestDeliver(t *testing.T) {

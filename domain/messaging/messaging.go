@@ -189,18 +189,35 @@ func ParseContact(id string) (app App, address string, ok bool) {
 	return App(a), addr, true
 }
 
-// InboxKey is the key an inbound message is recorded under, so that a second delivery of it is
+// Inbox is a connection whose webhook request was authenticated, with what its messages are
+// recorded under: Bot, the bot its Telegram token names (BotID; empty on WhatsApp), read from the
+// secrets when the request was checked, so that each message of the request does not open them
+// again.
+type Inbox struct {
+	Connection
+	Bot string
+}
+
+// NewInbox returns the inbox of c, whose secrets are sec.
+func NewInbox(c Connection, sec Secrets) Inbox {
+	if c.App == Telegram {
+		return Inbox{Connection: c, Bot: BotID(sec.BotToken)}
+	}
+	return Inbox{Connection: c}
+}
+
+// Key is the key an inbound message of id is recorded under, so that a second delivery of it is
 // answered once (per connection's account): a WhatsApp message id ("whatsapp:wamid.…") is
 // unique forever; a Telegram update_id only within one bot's sequence, so its key names the bot
 // ("telegram:<bot id>:<update_id>", BotID): a different bot connected since numbers its own
 // updates, which never match the first bot's records, while the same bot reconnected with a new
 // token keeps its bot id, and an update it delivers again is still known. Records are kept for
 // the app's InboxKeep only.
-func InboxKey(app App, sec Secrets, id string) string {
-	if app == Telegram {
-		return string(app) + ":" + BotID(sec.BotToken) + ":" + id
+func (b Inbox) Key(id string) string {
+	if b.App == Telegram {
+		return string(b.App) + ":" + b.Bot + ":" + id
 	}
-	return string(app) + ":" + id
+	return string(b.App) + ":" + id
 }
 
 // BotID returns the id of the bot of a Telegram bot token, the part before its ':'

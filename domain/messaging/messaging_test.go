@@ -237,8 +237,8 @@ func TestInboxKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := InboxKey(tt.app, tt.sec, tt.id); got != tt.want {
-				t.Errorf("InboxKey = %q, want %q", got, tt.want)
+			if got := NewInbox(Connection{App: tt.app}, tt.sec).Key(tt.id); got != tt.want {
+				t.Errorf("Key = %q, want %q", got, tt.want)
 			}
 		})
 	}

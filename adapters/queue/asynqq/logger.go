@@ -1,10 +1,18 @@
 package asynqq
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"net"
+	"slices"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -19,13 +27,19 @@ const redisCause = "redis"
 // configuration); those go to the worker's outage.Log as failures of Redis, so that an outage
 // makes one line, a reminder a minute and one line when Redis is back. Other warnings and errors
 // are logged as they come, without a stack trace.
+//
+// asynq hands its logger text only (it formats the error with %v first), so a message cannot be
+// told apart by its error's type. The worker's Redis client can: its hook (unreachable) keeps the
+// texts of the recent errors that said Redis cannot be reached, classified with errors.Is and
+// errors.As, and a message of asynq's that carries one of them is a failure of Redis.
 type asynqLog struct {
 	log     *zap.Logger
 	outages *outage.Log
+	seen    *unreachable
 }
 
-func newAsynqLog(log *zap.Logger, outages *outage.Log) asynqLog {
-	return asynqLog{log: log.WithOptions(zap.AddStacktrace(zapcore.FatalLevel), zap.AddCallerSkip(1)), outages: outages}
+func newAsynqLog(log *zap.Logger, outages *outage.Log, seen *unreachable) asynqLog {
+	return asynqLog{log: log.WithOptions(zap.AddStacktrace(zapcore.FatalLevel), zap.AddCallerSkip(1)), outages: outages, seen: seen}
 }
 
 // level is asynq's level for the logger's: asynq drops what zap would drop anyway.
@@ -50,7 +64,7 @@ func (l asynqLog) Fatal(args ...any) { l.log.Fatal(fmt.Sprint(args...)) }
 
 // problem logs a warning or an error of asynq, or counts it as a failure of Redis.
 func (l asynqLog) problem(level zapcore.Level, msg string) {
-	if unreachable(msg) {
+	if l.seen.carries(msg) {
 		l.outages.Failed(redisCause, asynqError(msg))
 		return
 	}
@@ -62,15 +76,79 @@ type asynqError string
 
 func (e asynqError) Error() string { return string(e) }
 
-// unreachable tells a message about Redis not answering: a connection refused, reset or timed
-// out, a name that does not resolve, a closed or full pool, a command out of time, a Redis
-// loading its data.
-func unreachable(msg string) bool {
-	for _, s := range []string{"connection refused", "connection reset", "broken pipe", "i/o timeout",
-		"no such host", "EOF", "dial tcp", "client is closed", "connection pool timeout", "deadline exceeded", "LOADING"} {
-		if strings.Contains(msg, s) {
+// unreachable is a hook of the worker's Redis client (redis.Hook) that keeps the texts of the
+// last few errors saying that Redis cannot be reached (unreachableErr). Safe for concurrent use.
+type unreachable struct {
+	mu    sync.Mutex
+	texts [8]string // a ring of distinct texts
+	next  int
+}
+
+// note keeps err's text when err says that Redis cannot be reached.
+func (u *unreachable) note(err error) {
+	if err == nil || !unreachableErr(err) {
+		return
+	}
+	text := err.Error()
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if slices.Contains(u.texts[:], text) {
+		return
+	}
+	u.texts[u.next] = text
+	u.next = (u.next + 1) % len(u.texts)
+}
+
+// carries reports whether msg holds the text of one of the kept errors.
+func (u *unreachable) carries(msg string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, text := range u.texts {
+		if text != "" && strings.Contains(msg, text) {
 			return true
 		}
 	}
 	return false
+}
+
+// unreachableErr reports whether err, an error of the Redis client, says that Redis cannot be
+// reached rather than that a command was refused: a network error (a dial refused, a connection
+// reset or timed out, a name that does not resolve), a connection that ended (EOF), a closed
+// client or a full pool, a command out of time, a Redis still loading its data.
+func unreachableErr(err error) bool {
+	if errors.Is(err, redis.ErrClosed) || errors.Is(err, redis.ErrPoolTimeout) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || redis.IsLoadingError(err) {
+		return true
+	}
+	var nerr net.Error
+	return errors.As(err, &nerr)
+}
+
+func (u *unreachable) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := next(ctx, network, addr)
+		u.note(err)
+		return conn, err
+	}
+}
+
+func (u *unreachable) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		u.note(err)
+		return err
+	}
+}
+
+func (u *unreachable) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		err := next(ctx, cmds)
+		u.note(err)
+		for _, c := range cmds {
+			u.note(c.Err())
+		}
+		return err
+	}
 }

@@ -55,7 +55,9 @@ func NewWorker(r asynq.RedisConnOpt, h ports.Handler, opts Options, log *zap.Log
 		panic(fmt.Sprintf("asynqq: unsupported RedisConnOpt %T", r))
 	}
 	w := &Worker{rdb: rdb, h: h, opts: opts, log: log, outages: outage.New(log, outage.System, outage.Reminder)}
-	alog := newAsynqLog(log.Named("asynq"), w.outages)
+	seen := &unreachable{}
+	rdb.AddHook(seen)
+	alog := newAsynqLog(log.Named("asynq"), w.outages, seen)
 	w.srv = asynq.NewServerFromRedisClient(rdb, asynq.Config{
 		Concurrency:              opts.Concurrency,
 		Queues:                   map[string]int{opts.Queue: 1},
