@@ -34,9 +34,9 @@ func TestConsoleSessionEndedFormBrowser(t *testing.T) {
 
 // TestConsoleFormLimitedBrowser: in headless Chromium, a console form sent over a limit (the
 // account's 10 crawls an hour, spent through the API) is not answered with a bare error page that
-// loses what was typed (the console's pages are no-store: Back may not bring it back): the page
-// says to try again in so many seconds (Retry-After), lists the address typed to copy, sends it
-// again with one button, and links back to the Brain.
+// loses what was typed (the console's pages are no-store: Back may not bring it back): the owner
+// gets the Brain page again with the crawl form refilled with the address typed, and at the top
+// of that form, focused, that nothing was sent and to try again in so many seconds (Retry-After).
 func TestConsoleFormLimitedBrowser(t *testing.T) {
 	binaries(t) // -short skips here
 	chromium := chromiumPath(t)
@@ -58,19 +58,34 @@ func TestConsoleFormLimitedBrowser(t *testing.T) {
 	runJS(t, ctx, "type an address", chromedp.Evaluate[chromedp.Void](`document.querySelector("#crawl-form").removeAttribute("data-progress")`),
 		chromedp.SendKeys(chromedp.CSS("#crawl-url"), "https://padaria-lu.example/menu/"))
 	submit(t, ctx, "send the crawl form", chromedp.Click(chromedp.CSS(`#crawl-form button[type=submit]`)))
-	waitJS(t, ctx, "the page says to wait", `!!document.querySelector("#expired-message") && /try again in [0-9]+ seconds/.test(document.querySelector("#expired-message").textContent)`)
-	wantJS(t, ctx, "a button that sends it again", `(() => { const f = document.querySelector("#expired-form"); return !!f && f.getAttribute("action") === "/app/brain/crawl" &&
-		f.querySelector('input[name="url"]').value === "https://padaria-lu.example/menu/" })()`)
-	wantJS(t, ctx, "a link back to the Brain", `!!document.querySelector('a[href="/app/brain"]')`)
-	keptTyped(t, ctx, "form-limited", "https://padaria-lu.example/menu/")
+	waitJS(t, ctx, "the crawl form says to wait", `!!document.querySelector("#crawl-error") && /try again in [0-9]+ seconds/.test(document.querySelector("#crawl-error").textContent)`)
+	keptInForm(t, ctx, "form-limited", "crawl", map[string]string{"#crawl-url": "https://padaria-lu.example/menu/"})
+}
+
+// keptInForm checks a form not sent shown again on its own page: the reason at the top of form
+// (its alert, inside the form's section, focused), each input of kept holding its value, the
+// other forms untouched, nothing wrong with the page (accessCheck), and its screenshot kept as shot.
+func keptInForm(t *testing.T, ctx context.Context, shot, form string, kept map[string]string) {
+	t.Helper()
+	wantJS(t, ctx, "the reason focused", `document.activeElement && document.activeElement.id === `+strconv.Quote(form+"-error")+
+		` && document.activeElement.getAttribute("role") === "alert"`)
+	wantJS(t, ctx, "no shared page", `!document.querySelector("#expired-form") && document.querySelectorAll("form").length > 2`)
+	wantJS(t, ctx, "one reason on the page", `document.querySelectorAll("p.alert, p.field-error").length === 1`)
+	for sel, v := range kept {
+		wantJS(t, ctx, "the value typed in "+sel, `document.querySelector(`+strconv.Quote(sel)+`).value === `+strconv.Quote(v))
+	}
+	if problems := evaluate[string](t, ctx, "check the page", accessCheck); problems != "" {
+		t.Errorf("the %s page:\n%s", shot, problems)
+	}
+	consoleShot(t, ctx, shot)
 }
 
 // TestConsoleFormFailedBrowser: in headless Chromium, a console form that meets a real failure
 // (the embedded SQLite file held by another connection's BEGIN EXCLUSIVE past the service's busy
 // timeout: a temporary unavailability, 503, not an internal error) is not answered with a bare
-// error page that loses what was typed: the page says the service is briefly unavailable (not
-// that something failed on our side), lists what was typed to copy, and once the database is free
-// again its one button sends it again and the FAQ item is saved.
+// error page that loses what was typed: the FAQ form's own page says at its top that the service
+// is briefly unavailable (not that something failed on our side) and holds what was typed, and
+// once the database is free again the form's own button sends it and the FAQ item is saved.
 func TestConsoleFormFailedBrowser(t *testing.T) {
 	binaries(t) // -short skips here
 	chromium := chromiumPath(t)
@@ -114,12 +129,11 @@ func TestConsoleFormFailedBrowser(t *testing.T) {
 	}
 
 	submit(t, ctx, "send the FAQ form", chromedp.Click(chromedp.CSS(`form[action="/app/brain/faq"] button[type=submit]`)))
-	waitJS(t, ctx, "the page says it failed", `!!document.querySelector("#expired-message") && /briefly unavailable/.test(document.querySelector("#expired-message").textContent)`)
-	wantJS(t, ctx, "a link back to the Brain", `!!document.querySelector('a[href="/app/brain"]')`)
-	keptTyped(t, ctx, "form-failed", "spelt bread on Fridays", "8am on Fridays")
+	waitJS(t, ctx, "the FAQ form says it is briefly unavailable", `!!document.querySelector("#faq-error") && /Not sent.*briefly unavailable/.test(document.querySelector("#faq-error").textContent)`)
+	keptInForm(t, ctx, "form-failed", "faq", map[string]string{"#faq-q": "Do you bake spelt bread on Fridays?", "#faq-a": "Yes, spelt loaves come out of the oven at 8am on Fridays."})
 
 	release()
-	submit(t, ctx, "send it again", chromedp.Click(chromedp.CSS(`#expired-form button[type=submit]`)))
+	submit(t, ctx, "send it again", chromedp.Click(chromedp.CSS(`form[action="/app/brain/faq"] button[type=submit]`)))
 	waitJS(t, ctx, "the FAQ item saved", `location.pathname === "/app/brain" && document.body.textContent.includes("Do you bake spelt bread on Fridays?")`)
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -107,6 +108,59 @@ func TestWidgetLateServiceBrowser(t *testing.T) {
 
 	start(t, "svc-api", env, waitHealthz)
 	waitJS(t, ctx, "the chat appears once the service is back", ready)
+}
+
+// TestWidgetLongOutageBrowser leaves a page open through an outage far longer than the widget's
+// first tries (two minutes: the service's time is sped up a hundredfold in the page, so that its
+// waits pass in a second or so): the widget keeps asking, at most about once a minute once its
+// waits have grown, asks nothing while the tab is hidden, and when the tab is shown again with the
+// service back, it asks at once and the chat appears.
+func TestWidgetLongOutageBrowser(t *testing.T) {
+	env, api, _, site := restartableWidgetSite(t)
+	ctx := browser(t, chromiumPath(t))
+	const ready = `!!document.querySelector("#svc-chat-widget[data-ready]")`
+	runJS(t, ctx, "open the page", chromedp.Navigate(site))
+	waitJS(t, ctx, "the widget is ready", ready)
+	// In the page: its timers a hundred times quicker, its calls to /info counted, and a hidden
+	// tab played by the test (window.hide).
+	const fast = `(() => {
+  const st = window.setTimeout.bind(window);
+  window.setTimeout = (f, ms, ...a) => st(f, (ms || 0) / 100, ...a);
+  const f = window.fetch.bind(window);
+  window.infoCalls = 0;
+  window.fetch = (u, o) => { if (String(u).includes("/info")) window.infoCalls++; return f(u, o); };
+  let hidden = false;
+  Object.defineProperty(document, "visibilityState", {configurable: true, get: () => hidden ? "hidden" : "visible"});
+  Object.defineProperty(document, "hidden", {configurable: true, get: () => hidden});
+  window.hide = h => { hidden = h; document.dispatchEvent(new Event("visibilitychange")); };
+})();`
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: fast}); err != nil {
+		t.Fatal(err)
+	}
+
+	api.stop(t)
+	runJS(t, ctx, "open the page again, the service down", chromedp.Navigate(site))
+	waitJS(t, ctx, "the widget asked in vain", `window.infoCalls > 0`)
+	// 3 s here are 300 s in the page: past the two minutes after which the widget used to stop.
+	time.Sleep(3 * time.Second)
+	n := evaluate[int](t, ctx, "count the calls", `window.infoCalls`)
+	// Waits of 1–2, 2–4, 4–8, 8–16, 16–32, 32–64 s, then 30–60 s: about 10 calls in 300 s.
+	if n < 8 || n > 16 {
+		t.Errorf("%d calls to /info in 300 s of outage, want 8 to 16 (more than the 7 of a widget that stops, at most one a minute once the waits have grown)", n)
+	}
+	wantJS(t, ctx, "no chat while the service is down", `!document.querySelector("#svc-chat-widget")`)
+
+	runJS(t, ctx, "hide the tab", chromedp.Evaluate[chromedp.Void](`window.hide(true)`))
+	time.Sleep(300 * time.Millisecond) // a call under way ends
+	hidden := evaluate[int](t, ctx, "count the calls", `window.infoCalls`)
+	start(t, "svc-api", env, waitHealthz)
+	time.Sleep(1500 * time.Millisecond) // 150 s in the page: two waits or more
+	if m := evaluate[int](t, ctx, "count the calls", `window.infoCalls`); m != hidden {
+		t.Errorf("a hidden tab asked %d times", m-hidden)
+	}
+	runJS(t, ctx, "show the tab", chromedp.Evaluate[chromedp.Void](`window.hide(false)`))
+	waitJS(t, ctx, "the chat appears once the tab is shown, the service back", ready)
+	wantJS(t, ctx, "one call more", `window.infoCalls === `+strconv.Itoa(hidden+1))
 }
 
 // restartableWidgetSite starts an embedded svc-api on a fixed address, so that a test can stop

@@ -177,8 +177,11 @@ func TestFormErrorRendered(t *testing.T) {
 				`<p class="field-error" id="key-name-error" role="alert">Corrija este valor: name must be &lt;short&gt;</p>`},
 			[]string{"<script>x", `id="key-error"`}},
 		{"above the form", &formState{Form: "key", Field: "plan", Message: "plan needed", Values: map[string][]string{"name": {"k1"}}},
-			[]string{`<p class="alert" id="key-error" role="alert">O formulário tem um valor que não podemos aceitar. <code>plan</code>: plan needed</p>`, `value="k1"`},
+			[]string{`<p class="alert" id="key-error" role="alert" tabindex="-1" autofocus>O formulário tem um valor que não podemos aceitar. <code>plan</code>: plan needed</p>`, `value="k1"`},
 			[]string{`aria-invalid`}},
+		{"not sent, a limit", &formState{Form: "key", Failed: "error.rate_limited", Wait: "7", Values: map[string][]string{"name": {"k1"}}},
+			[]string{`<p class="alert" id="key-error" role="alert" tabindex="-1" autofocus>Não foi enviado, nada foi guardado; o que escreveu está mantido abaixo. Demasiados pedidos: tente de novo daqui a 7 segundos.</p>`, `value="k1"`},
+			[]string{`aria-invalid`, "<code>"}},
 		{"another form's", &formState{Form: "webhook", Input: "url", Field: "url", Message: "url must use https", Values: map[string][]string{"url": {"http://x"}}},
 			nil, []string{`aria-invalid`, "url must use https", "http://x"}},
 	} {
@@ -296,5 +299,55 @@ func TestFailedForm(t *testing.T) {
 	c.fail(ctx, errors.New("disk I/O error"))
 	if w.Code != http.StatusInternalServerError || !strings.Contains(w.Body.String(), `id="error-message"`) {
 		t.Errorf("a GET answered %d:\n%s", w.Code, w.Body.String())
+	}
+}
+
+// TestRefuseFailed: a form that meets a limit, an outage or a failure renders its own page again
+// (show) with its status, Retry-After as the API answers, and the values typed but its secrets;
+// a GET meeting one gets the error page.
+func TestRefuseFailed(t *testing.T) {
+	p, err := parsePages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Console{pages: p, log: zap.NewNop(), host: "console.example"}
+	f := form{name: "faq", inputs: []string{"question", "answer", "token"}, secret: []string{"token"}}
+	body := url.Values{"question": {"Do you bake <spelt> bread?"}, "answer": {"Yes"}, "token": {"whsec_abc"}}
+	for _, tt := range []struct {
+		name        string
+		err         error
+		status      int
+		failed      string
+		wait, after string
+	}{
+		{"a limit", &domain.Error{Code: domain.CodeRateLimited, Message: "slow down", RetryAfter: 2500 * time.Millisecond}, http.StatusTooManyRequests, "error.rate_limited", "3", "3"},
+		{"an outage", &domain.Error{Code: domain.CodeServiceUnavailable, Message: "store down", RetryAfter: 5 * time.Second}, http.StatusServiceUnavailable, "error.unavailable", "", "5"},
+		{"a failure", errors.New("disk I/O error"), http.StatusInternalServerError, "error.internal", "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := httptest.NewRecorder()
+			ctx, _ := gin.CreateTestContext(w)
+			ctx.Request = httptest.NewRequest(http.MethodPost, "/app/brain/faq", strings.NewReader(body.Encode()))
+			ctx.Request.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			var got *formState
+			status := 0
+			c.refuse(ctx, tt.err, f, func(_ *gin.Context, s int, extra map[string]any) { status, got = s, extra[formKey].(*formState) })
+			if got == nil || status != tt.status || got.Failed != tt.failed || got.Wait != tt.wait || got.Input != "" {
+				t.Fatalf("%d %+v", status, got)
+			}
+			if want := map[string][]string{"question": {"Do you bake <spelt> bread?"}, "answer": {"Yes"}}; !reflect.DeepEqual(got.Values, want) {
+				t.Errorf("kept %v, want %v", got.Values, want)
+			}
+			if a := w.Header().Get("Retry-After"); a != tt.after {
+				t.Errorf("Retry-After %q, want %q", a, tt.after)
+			}
+		})
+	}
+	w := httptest.NewRecorder()
+	ctx, _ := gin.CreateTestContext(w)
+	ctx.Request = httptest.NewRequest(http.MethodGet, "/app/conversions?from=x", nil)
+	c.refuse(ctx, errors.New("disk I/O error"), f, func(*gin.Context, int, map[string]any) { t.Error("a GET's page shown again") })
+	if w.Code != http.StatusInternalServerError || !strings.Contains(w.Body.String(), `id="error-message"`) {
+		t.Errorf("a GET answered %d", w.Code)
 	}
 }

@@ -18,6 +18,13 @@ import (
 // aria-describedby on the input, the reason in an element with role="alert"), the input focused,
 // and every value the owner typed kept, secrets (a password) left out. A change that succeeds
 // still redirects (Post/Redirect/Get).
+//
+// A form that meets a limit (429), an outage (503) or a failure (500) is answered the same way:
+// its own page again with its status (and Retry-After, as the API answers), the values typed kept
+// (secrets left out), and what happened said at the top of the form (role="alert", focused), so
+// that the owner corrects nothing and sends it again with the form's own button. When that page
+// cannot be rendered either (the store it reads is down), the shared page of the form not sent
+// (failedForm) keeps what was typed.
 
 // form is one of the console's forms: its name (the ids of its messages start with it), its
 // inputs (the names of their fields), and those whose values are never sent back.
@@ -52,27 +59,45 @@ type formState struct {
 	Format  string // its form and values (domain.Error), for the page's language: reason
 	Args    []any
 	Values  map[string][]string // what was typed, secrets left out
+	// Failed is the message key of a limit, an outage or a failure that stopped the form (nothing
+	// was saved; Input is ""), Wait a limit's wait in seconds.
+	Failed, Wait string
 }
 
 // fieldError is what the "field-error" template shows next to an input, and "form-error" above
-// a form (with Field) when the field names none of its inputs.
+// a form (with Field) when the field names none of its inputs or the form was not sent.
 type fieldError struct{ ID, Lead, Field, Message string }
 
 // page renders a console page with its status and data added to the page's own.
 type page func(ctx *gin.Context, status int, extra map[string]any)
 
 // refuse answers err for form f: a bad value renders the form's page again (show) with the
-// reason next to the field and the values typed; anything else is answered as fail does.
+// reason next to the field and the values typed; a limit, an outage or a failure of a POST renders
+// it again with its status and what happened above the form; anything else is answered as fail
+// does.
 func (c *Console) refuse(ctx *gin.Context, err error, f form, show page) {
-	e, ok := domain.AsError(err)
-	if !ok || e.Code != domain.CodeInvalidRequest && e.Code != domain.CodeInputTooLarge {
-		c.fail(ctx, err)
+	st := &formState{Form: f.name, Values: typedValues(ctx, f)}
+	if e, ok := domain.AsError(err); ok && (e.Code == domain.CodeInvalidRequest || e.Code == domain.CodeInputTooLarge) {
+		st.Field, st.Message, st.Format, st.Args = e.Field, e.Message, e.Format, e.Args
+		if in := inputOf(e.Field); slices.Contains(f.inputs, in) {
+			st.Input = in
+		}
+		show(ctx, http.StatusBadRequest, map[string]any{formKey: st})
 		return
 	}
-	st := &formState{Form: f.name, Field: e.Field, Message: e.Message, Format: e.Format, Args: e.Args, Values: map[string][]string{}}
-	if in := inputOf(e.Field); slices.Contains(f.inputs, in) {
-		st.Input = in
+	status, msg := c.failure(ctx, err)
+	if ctx.Request.Method != http.MethodPost || status != http.StatusTooManyRequests && status < http.StatusInternalServerError {
+		c.answer(ctx, err, status, msg)
+		return
 	}
+	st.Failed, st.Wait = msg, c.setRetryAfter(ctx, err, status)
+	show(ctx, status, map[string]any{formKey: st})
+}
+
+// typedValues is what the owner typed in f's inputs (the query of a GET, else the body), secrets
+// left out, as valid UTF-8 without NULs.
+func typedValues(ctx *gin.Context, f form) map[string][]string {
+	values := map[string][]string{}
 	for _, in := range f.inputs {
 		if slices.Contains(f.secret, in) {
 			continue
@@ -84,10 +109,10 @@ func (c *Console) refuse(ctx *gin.Context, err error, f form, show page) {
 			vs = ctx.PostFormArray(in)
 		}
 		for _, v := range vs {
-			st.Values[in] = append(st.Values[in], strings.ToValidUTF8(strings.ReplaceAll(v, "\x00", ""), "\uFFFD"))
+			values[in] = append(values[in], strings.ToValidUTF8(strings.ReplaceAll(v, "\x00", ""), "\uFFFD"))
 		}
 	}
-	show(ctx, http.StatusBadRequest, map[string]any{formKey: st})
+	return values
 }
 
 // inputOf is the form input a field of the API names: its last part, without an index
@@ -144,10 +169,18 @@ func (v view) FieldError(form, input string) *fieldError {
 	return &fieldError{ID: errorID(form, input), Lead: v.T("form.fix"), Message: v.reason(st)}
 }
 
-// FormError returns the refusal of form whose field names none of its inputs (shown above it),
-// or nil.
+// FormError returns what stopped form when it is said above it, or nil: a limit, an outage or a
+// failure (nothing saved), or a refusal whose field names none of its inputs.
 func (v view) FormError(form string) *fieldError {
-	if st := v.refused(form); st != nil && st.Input == "" {
+	st := v.refused(form)
+	if st != nil && st.Failed != "" {
+		msg := v.T(st.Failed)
+		if st.Wait != "" {
+			msg = v.T("failed.wait", st.Wait)
+		}
+		return &fieldError{ID: errorID(form, ""), Lead: v.T("form.not_sent"), Message: msg}
+	}
+	if st != nil && st.Input == "" {
 		return &fieldError{ID: errorID(form, ""), Lead: v.T("error.invalid"), Field: st.Field, Message: v.reason(st)}
 	}
 	return nil

@@ -183,6 +183,11 @@ func (c *Console) errorPage(ctx *gin.Context, status int, msg string) {
 // (logged, never shown).
 func (c *Console) fail(ctx *gin.Context, err error) {
 	status, msg := c.failure(ctx, err)
+	c.answer(ctx, err, status, msg)
+}
+
+// answer is fail's answer once failure has said its status and message.
+func (c *Console) answer(ctx *gin.Context, err error, status int, msg string) {
 	if (status == http.StatusTooManyRequests || status >= http.StatusInternalServerError) && c.failedForm(ctx, err, status, msg) {
 		return
 	}
@@ -231,13 +236,25 @@ func (c *Console) failedForm(ctx *gin.Context, err error, status int, msg string
 		return false
 	}
 	data := map[string]any{"Failed": msg, "Action": r.URL.RequestURI(), "Fields": typedFields(r), "Back": c.backTo(r)}
-	if e, ok := domain.AsError(err); ok && e.RetryAfter > 0 && (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable) {
-		wait := retryAfter(e.RetryAfter)
-		ctx.Header("Retry-After", wait) // as the API answers both
-		if status == http.StatusTooManyRequests {
-			data["Wait"] = wait // an outage's end is not known: its page says to try again in a moment
-		}
+	if wait := c.setRetryAfter(ctx, err, status); wait != "" {
+		data["Wait"] = wait
 	}
 	c.render(ctx, status, "expired", data)
 	return true
+}
+
+// setRetryAfter sets Retry-After for a limit or an outage whose error says when to try again, as the
+// API answers both, and returns a limit's wait in seconds to say ("" for an outage, whose end is
+// not known: its page says to try again in a moment).
+func (c *Console) setRetryAfter(ctx *gin.Context, err error, status int) string {
+	e, ok := domain.AsError(err)
+	if !ok || e.RetryAfter <= 0 || status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
+		return ""
+	}
+	wait := retryAfter(e.RetryAfter)
+	ctx.Header("Retry-After", wait)
+	if status != http.StatusTooManyRequests {
+		return ""
+	}
+	return wait
 }

@@ -109,7 +109,7 @@
     ".h h2{flex:1;margin:0;font:600 16px/1.2 var(--ft,var(--fx))}" +
     ".x{background:transparent;border:0;color:inherit;font-size:22px;line-height:1;cursor:pointer;padding:2px 6px;border-radius:6px}" +
     ".g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}" +
-    ".m{position:relative;max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}" +
+    ".m{position:relative;max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}.m a{color:inherit;text-decoration:underline}" +
     ".m.agent{align-self:flex-start;background:var(--m)}" +
     /* Who speaks, for a screen reader (the log, the live announcement): generated text it reads
        and the screen does not show ("You: ", the agent's name). */
@@ -220,7 +220,8 @@
   /* A live reply (the answer to what was just asked) acts at once: its cart actions add to the
      cart, then its checkout action, once every add has succeeded, opens the checkout. */
   function add(role, content, actions, live) {
-    var m = el("div", "m " + role, { dir: "auto" }, content), go = null; // each in its text's direction
+    var m = el("div", "m " + role, { dir: "auto" }, role === "customer" ? content : null), go = null; // each in its text's direction
+    if (role !== "customer") links(m, content);
     carts = [];
     if (role !== "note") m.setAttribute("data-who", (role === "customer" ? t("you") : title.textContent) + ": ");
     (actions || []).forEach(function (a) {
@@ -234,6 +235,22 @@
     log.scrollTop = log.scrollHeight;
     if (live && go) Promise.all(carts).then(function (ok) { if (ok.every(Boolean)) location.assign(go); });
     return m;
+  }
+
+  /* An answer's addresses (http or https, bare or as markdown's [words](address)) are links, opened
+     in a new tab that gets no hold on this page (noopener, no referrer); any other scheme
+     (javascript:, data:) stays text. */
+  function links(m, s) {
+    var re = /\[([^\]\n]{1,300})\]\(([^\s)]{1,2000})\)|https?:\/\/[^\s<>"'()\[\]]*[^\s<>"'()\[\].,;:!?]/g, at = 0, x, u;
+    s = s == null ? "" : String(s);
+    while ((x = re.exec(s))) {
+      m.appendChild(document.createTextNode(s.slice(at, x.index)));
+      u = x[2] || x[0];
+      u = /^https?:\/\//i.test(u) && safe(u);
+      m.appendChild(u ? el("a", null, { href: u, target: "_blank", rel: "noopener noreferrer nofollow" }, x[1] || x[0]) : document.createTextNode(x[0]));
+      at = re.lastIndex;
+    }
+    m.appendChild(document.createTextNode(s.slice(at)));
   }
 
   function safe(u) {
@@ -447,14 +464,22 @@
   });
 
   /* The chat appears once the service answers: a page opened while it cannot be reached (the
-     network, or the service restarting) asks again, 2 s later, then twice as long each time (six
-     times, about two minutes in all), and at once when the browser is back online; a refusal
-     (the widget off) is final; too many calls (429: the token's limit, a busy site) is not. A page on a domain the account does not allow gets no answer the
-     browser lets it read, as when the service is down: it is told once on the console, and asks
-     again as few times. */
-  var retry = null, later = 2000, tries = 0;
+     network, or the service restarting) asks again about 2 s later, then twice as long each time
+     up to a minute, for as long as the page stays open (an outage of an hour ends with the chat
+     shown); each wait is drawn between its half and its whole, so that the tabs of many visitors
+     do not all come back at once. A hidden tab does not ask: it asks at once when shown again, as
+     at once when the browser is back online. A refusal (the widget off) is final; too many calls
+     (429: the token's limit, a busy site) is not. A page on a domain the account does not allow
+     gets no answer the browser lets it read, as when the service is down: it is told once on the
+     console, and asks again as seldom. */
+  var retry = null, later = 2000, tries = 0, booting = false, due = false;
+  function again() {
+    retry = null;
+    if (document.visibilityState === "hidden") due = true; else boot();
+  }
   function boot() {
-    clearTimeout(retry); retry = null;
+    if (booting || info) return;
+    clearTimeout(retry); retry = null; due = false; booting = true;
     call("GET", "/info").then(function (i) {
       info = i;
       style(i.style || {});
@@ -463,20 +488,23 @@
       (document.body || document.documentElement).appendChild(host);
       return call("GET", "/messages?visitor_id=" + visitor).then(function (c) { render(c.messages); }, function () { /* shown empty */ });
     }).then(function () {
+      booting = false;
       if (!info) return;
       greet();
       suggestions();
       if (load(openKey)) open(true, false);
       host.setAttribute("data-ready", "");
     }).catch(function (e) {
-      if (!tries) console.warn("svc widget: not available on this page (" + e.message + ")");
-      if (!info && (e.offline || e.status >= 500 || e.status === 429) && tries < 6) {
-        tries++;
-        retry = setTimeout(boot, later);
-        later *= 2;
+      booting = false;
+      if (!tries++) console.warn("svc widget: not available on this page (" + e.message + ")");
+      if (!info && (e.offline || e.status >= 500 || e.status === 429)) {
+        retry = setTimeout(again, later * (0.5 + Math.random() / 2));
+        later = Math.min(later * 2, 60000);
       }
     });
   }
-  window.addEventListener("online", function () { if (retry) boot(); });
+  function now() { if (retry || due) boot(); }
+  window.addEventListener("online", now);
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState !== "hidden") now(); });
   boot();
 })();
