@@ -39,6 +39,9 @@ func ReadBody(r io.Reader) ([]byte, error) {
 		if errors.As(err, &tooBig) {
 			return nil, domain.Invalid("", "request body is larger than %d bytes", tooBig.Limit)
 		}
+		if e, ok := domain.AsError(err); ok {
+			return nil, e // a body the server cannot decode (its Content-Encoding), named
+		}
 		return nil, domain.Invalid("", "request body could not be read")
 	}
 	return body, nil
