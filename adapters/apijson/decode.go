@@ -47,13 +47,23 @@ func ReadBody(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// Unmarshal is Decode's reading of a whole body.
+// utf8BOM is the byte order mark some editors put at the start of a UTF-8 file (Windows'
+// Notepad, PowerShell's Out-File), which `curl -d @body.json` then sends.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// Unmarshal is Decode's reading of a whole body. A UTF-8 byte order mark before the object is
+// ignored, as RFC 8259 (8.1) lets a parser do, rather than refused as a body that is not JSON.
 func Unmarshal(body []byte, dst any, strict bool) error {
+	body = bytes.TrimPrefix(body, utf8BOM)
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
 		return domain.Invalid("", "request body is required: send a JSON object")
 	}
 	if trimmed[0] != '{' {
+		if formLike(trimmed) {
+			// `curl -d message=hi` sends a form, as Stripe's API reads it.
+			return domain.Invalid("", "request body must be a JSON object, not form fields (name=value): send {\"name\":\"value\"}")
+		}
 		return domain.Invalid("", "request body must be a JSON object")
 	}
 	if err := checkJSONText(body); err != nil {
@@ -63,6 +73,23 @@ func Unmarshal(body []byte, dst any, strict bool) error {
 		return jsonError(err)
 	}
 	return nil
+}
+
+// formLike reports whether a body that is no JSON object reads as form fields: name=value pairs
+// joined by &, names of letters, digits, _, [ and ].
+func formLike(body []byte) bool {
+	for pair := range bytes.SplitSeq(body, []byte("&")) {
+		name, _, ok := bytes.Cut(pair, []byte("="))
+		if !ok || len(name) == 0 {
+			return false
+		}
+		for _, c := range name {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '[' || c == ']' || c == '%' || c == '.') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // UnmarshalForeign reads a JSON object another service wrote and signed (a messaging app's

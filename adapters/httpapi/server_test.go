@@ -726,3 +726,46 @@ func TestCompressedBody(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyAndRouteHints: a JSON body after a UTF-8 byte order mark is read (RFC 8259 lets a
+// parser ignore it; Windows editors write it, and `curl -d @body.json` sends it); form fields
+// (`curl -d message=hi`) are refused with a message that says JSON is wanted; a known path with
+// another method, or with a trailing slash, stays 404 but says what the path takes.
+func TestBodyAndRouteHints(t *testing.T) {
+	s, _ := newTestServer(t)
+	s.engine.POST("/test/echo", func(c *gin.Context) {
+		var v map[string]any
+		if err := decodeJSON(c, &v); err != nil {
+			s.fail(c, err)
+			return
+		}
+		c.JSON(200, v)
+	})
+	if rec := do(s, "POST", "/test/echo", nil, "\xef\xbb\xbf"+`{"a":"b"}`); rec.Code != 200 || rec.Body.String() != `{"a":"b"}` {
+		t.Fatalf("BOM: %d %s", rec.Code, rec.Body.String())
+	}
+	for body, want := range map[string]string{
+		"message=hello":         "not form fields",
+		"message=hi&name=Ana+B": "not form fields",
+		"[1]":                   "must be a JSON object",
+		"\xef\xbb\xbf":          "request body is required",
+	} {
+		rec := do(s, "POST", "/test/echo", nil, body)
+		if e := envelope(t, rec); rec.Code != 400 || !strings.Contains(e.Message, want) {
+			t.Errorf("%q: %d %s, want %q", body, rec.Code, rec.Body.String(), want)
+		}
+	}
+	for _, tt := range []struct{ method, path, want string }{
+		{"PUT", "/v1/chat", "/v1/chat takes POST"},
+		{"DELETE", "/v1/account", "/v1/account takes GET, HEAD"},
+		{"POST", "/v1/conversations/conv_1", "/v1/conversations/conv_1 takes GET"},
+		{"GET", "/v1/account/", "without the trailing slash: GET /v1/account"},
+		{"POST", "/v1/chat/", "without the trailing slash: POST /v1/chat"},
+		{"GET", "/v2/nothing", "no route GET /v2/nothing"},
+	} {
+		rec := do(s, tt.method, tt.path, nil, "")
+		if e := envelope(t, rec); rec.Code != 404 || e.Code != domain.CodeNotFound || !strings.Contains(e.Message, tt.want) {
+			t.Errorf("%s %s: %d %s, want %q", tt.method, tt.path, rec.Code, rec.Body.String(), tt.want)
+		}
+	}
+}
