@@ -309,15 +309,7 @@ func TestDecodeJSON(t *testing.T) {
 }
 
 func TestBodyCap(t *testing.T) {
-	s, _ := newTestServer(t)
-	s.engine.POST("/test/echo", func(c *gin.Context) {
-		var v map[string]any
-		if err := decodeJSON(c, &v); err != nil {
-			s.fail(c, err)
-			return
-		}
-		c.JSON(200, v)
-	})
+	s := echoServer(t)
 	rec := do(s, "POST", "/test/echo", nil, `{"a":"`+strings.Repeat("x", 2000)+`"}`)
 	if rec.Code != 400 || !strings.Contains(envelope(t, rec).Message, "larger than 1024 bytes") {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())
@@ -662,15 +654,7 @@ func TestOpenAPIIdempotentRoutes(t *testing.T) {
 // the decompressed bytes to the body cap (a zip bomb is the cap's 400, not memory), and refuses
 // any other coding, or a stream that does not decompress, by naming the header.
 func TestCompressedBody(t *testing.T) {
-	s, _ := newTestServer(t)
-	s.engine.POST("/test/echo", func(c *gin.Context) {
-		var v map[string]any
-		if err := decodeJSON(c, &v); err != nil {
-			s.fail(c, err)
-			return
-		}
-		c.JSON(200, v)
-	})
+	s := echoServer(t)
 	gz := func(b []byte) string {
 		var buf bytes.Buffer
 		w := gzip.NewWriter(&buf)
@@ -732,15 +716,7 @@ func TestCompressedBody(t *testing.T) {
 // (`curl -d message=hi`) are refused with a message that says JSON is wanted; a known path with
 // another method, or with a trailing slash, stays 404 but says what the path takes.
 func TestBodyAndRouteHints(t *testing.T) {
-	s, _ := newTestServer(t)
-	s.engine.POST("/test/echo", func(c *gin.Context) {
-		var v map[string]any
-		if err := decodeJSON(c, &v); err != nil {
-			s.fail(c, err)
-			return
-		}
-		c.JSON(200, v)
-	})
+	s := echoServer(t)
 	if rec := do(s, "POST", "/test/echo", nil, "\xef\xbb\xbf"+`{"a":"b"}`); rec.Code != 200 || rec.Body.String() != `{"a":"b"}` {
 		t.Fatalf("BOM: %d %s", rec.Code, rec.Body.String())
 	}
@@ -768,4 +744,19 @@ func TestBodyAndRouteHints(t *testing.T) {
 			t.Errorf("%s %s: %d %s, want %q", tt.method, tt.path, rec.Code, rec.Body.String(), tt.want)
 		}
 	}
+}
+
+// echoServer is a test server with a route POST /test/echo that answers the JSON object it reads
+// (decodeJSON), or the error.
+func echoServer(t *testing.T) *Server {
+	s, _ := newTestServer(t)
+	s.engine.POST("/test/echo", func(c *gin.Context) {
+		var v map[string]any
+		if err := decodeJSON(c, &v); err != nil {
+			s.fail(c, err)
+			return
+		}
+		c.JSON(200, v)
+	})
+	return s
 }
