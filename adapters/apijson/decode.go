@@ -47,14 +47,8 @@ func ReadBody(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// utf8BOM is the byte order mark some editors put at the start of a UTF-8 file (Windows'
-// Notepad, PowerShell's Out-File), which `curl -d @body.json` then sends.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
-// Unmarshal is Decode's reading of a whole body. A UTF-8 byte order mark before the object is
-// ignored, as RFC 8259 (8.1) lets a parser do, rather than refused as a body that is not JSON.
+// Unmarshal is Decode's reading of a whole body.
 func Unmarshal(body []byte, dst any, strict bool) error {
-	body = bytes.TrimPrefix(body, utf8BOM)
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
 		return domain.Invalid("", "request body is required: send a JSON object")

@@ -717,14 +717,10 @@ func TestCompressedBody(t *testing.T) {
 // another method, or with a trailing slash, stays 404 but says what the path takes.
 func TestBodyAndRouteHints(t *testing.T) {
 	s := echoServer(t)
-	if rec := do(s, "POST", "/test/echo", nil, "\xef\xbb\xbf"+`{"a":"b"}`); rec.Code != 200 || rec.Body.String() != `{"a":"b"}` {
-		t.Fatalf("BOM: %d %s", rec.Code, rec.Body.String())
-	}
 	for body, want := range map[string]string{
 		"message=hello":         "not form fields",
 		"message=hi&name=Ana+B": "not form fields",
 		"[1]":                   "must be a JSON object",
-		"\xef\xbb\xbf":          "request body is required",
 	} {
 		rec := do(s, "POST", "/test/echo", nil, body)
 		if e := envelope(t, rec); rec.Code != 400 || !strings.Contains(e.Message, want) {
