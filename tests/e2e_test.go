@@ -2,6 +2,7 @@ package tests
 
 import (
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"net/http"
 	"path/filepath"
@@ -125,12 +126,23 @@ func TestProduction(t *testing.T) {
 			{"widget token", bearer(acme.widgetToken)},
 			{"key without Bearer", []string{"Authorization", acme.key}},
 			{"basic scheme", []string{"Authorization", "Basic " + acme.key}},
+			{"basic with a password", []string{"Authorization", "Basic " + base64.StdEncoding.EncodeToString([]byte(acme.key+":x"))}},
+			{"basic with a wrong key", []string{"Authorization", "Basic " + base64.StdEncoding.EncodeToString([]byte("svc_live_"+randomHex(t, 32)+":"))}},
 			{"empty bearer", []string{"Authorization", "Bearer "}},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				r := call(t, "GET", api.URL()+"/v1/account", tc.headers...)
 				wantError(t, r, http.StatusUnauthorized, "unauthorized")
 			})
+		}
+	})
+
+	// Basic with the key as user name and no password (`curl -u svc_live_…:`, as Stripe takes its
+	// keys) is the key itself.
+	t.Run("basic authentication", func(t *testing.T) {
+		r := call(t, "GET", api.URL()+"/v1/account", "Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(acme.key+":")))
+		if r.status != http.StatusOK || r.body.str("id") != acme.id {
+			t.Fatalf("basic with the key: %s, want 200 and the account", r)
 		}
 	})
 

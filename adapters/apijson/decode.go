@@ -39,6 +39,9 @@ func ReadBody(r io.Reader) ([]byte, error) {
 		if errors.As(err, &tooBig) {
 			return nil, domain.Invalid("", "request body is larger than %d bytes", tooBig.Limit)
 		}
+		if e, ok := domain.AsError(err); ok {
+			return nil, e // a body the server cannot decode (its Content-Encoding), named
+		}
 		return nil, domain.Invalid("", "request body could not be read")
 	}
 	return body, nil
@@ -51,6 +54,10 @@ func Unmarshal(body []byte, dst any, strict bool) error {
 		return domain.Invalid("", "request body is required: send a JSON object")
 	}
 	if trimmed[0] != '{' {
+		if formLike(trimmed) {
+			// `curl -d message=hi` sends a form, as Stripe's API reads it.
+			return domain.Invalid("", "request body must be a JSON object, not form fields (name=value): send {\"name\":\"value\"}")
+		}
 		return domain.Invalid("", "request body must be a JSON object")
 	}
 	if err := checkJSONText(body); err != nil {
@@ -60,6 +67,23 @@ func Unmarshal(body []byte, dst any, strict bool) error {
 		return jsonError(err)
 	}
 	return nil
+}
+
+// formLike reports whether a body that is no JSON object reads as form fields: name=value pairs
+// joined by &, names of letters, digits, _, [ and ].
+func formLike(body []byte) bool {
+	for pair := range bytes.SplitSeq(body, []byte("&")) {
+		name, _, ok := bytes.Cut(pair, []byte("="))
+		if !ok || len(name) == 0 {
+			return false
+		}
+		for _, c := range name {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '[' || c == ']' || c == '%' || c == '.') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // UnmarshalForeign reads a JSON object another service wrote and signed (a messaging app's

@@ -116,7 +116,7 @@ func responsesRequestOf(in responsesIn) (model.Request, error) {
 	req.Messages = append(req.Messages, msgs...)
 	for i, t := range in.Tools {
 		if t.Type != "function" {
-			return model.Request{}, domain.Invalid("tools", "tools[%d]: only function tools are supported; the built-in tool %s does not exist here", i, domain.Quote(t.Type))
+			return model.Request{}, domain.Invalid(fmt.Sprintf("tools[%d].type", i), "tools[%d]: only function tools are supported; the built-in tool %s does not exist here", i, domain.Quote(t.Type))
 		}
 		tool, err := toolOf(fmt.Sprintf("tools[%d]", i), t.Name, t.Description, t.Parameters, t.Strict)
 		if err != nil {

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"errors"
-	"io"
 	"net/http"
 	"strconv"
 
@@ -202,14 +200,9 @@ func (s *Server) telegramWebhook(c *gin.Context) {
 // not answered twice).
 func (s *Server) messagingWebhook(c *gin.Context, app messaging.App, header string,
 	parse func(body []byte, conn messaging.Connection) ([]messaging.Inbound, error)) {
-	body, err := io.ReadAll(c.Request.Body)
+	body, err := apijson.ReadBody(c.Request.Body)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			s.fail(c, domain.Invalid("", "request body is larger than %d bytes", tooBig.Limit))
-			return
-		}
-		s.fail(c, domain.Invalid("", "request body could not be read"))
+		s.fail(c, err)
 		return
 	}
 	ctx := c.Request.Context()

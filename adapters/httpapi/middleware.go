@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -125,10 +126,20 @@ func (s *Server) recovery(c *gin.Context) {
 	c.Next()
 }
 
-// limitBody caps the request body; reading past the cap fails the decoding with a 400.
+// limitBody caps the request body and decompresses one sent with Content-Encoding gzip or
+// deflate (decodedBody), capped again once decompressed; reading past a cap fails the decoding
+// with a 400, and so does reading a body of another coding (naming the header).
 func (s *Server) limitBody(c *gin.Context) {
-	if c.Request.Body != nil {
-		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.opts.MaxBodyBytes)
+	if c.Request.Body != nil && c.Request.Body != http.NoBody {
+		body := http.MaxBytesReader(c.Writer, c.Request.Body, s.opts.MaxBodyBytes)
+		if values, ok := c.Request.Header[headerContentEncoding]; ok {
+			decoded, err := decodedBody(c.Writer, body, values, s.opts.MaxBodyBytes)
+			if err != nil {
+				decoded = io.NopCloser(errReader{err})
+			}
+			body = decoded
+		}
+		c.Request.Body = body
 	}
 	c.Next()
 }
@@ -166,10 +177,17 @@ func (s *Server) cors(c *gin.Context) {
 	c.Next()
 }
 
-// bearer returns the token of an Authorization: Bearer header.
+// bearer returns the credential of an Authorization header: the token of Bearer, or, as Stripe
+// takes its secret key, the user name of Basic with an empty password (`curl -u svc_live_…:`).
+// Either goes through the same check; anything else is no credential ("").
 func bearer(c *gin.Context) string {
-	h := c.GetHeader("Authorization")
-	scheme, token, ok := strings.Cut(h, " ")
+	if user, password, ok := c.Request.BasicAuth(); ok {
+		if password != "" {
+			return "" // a password is no part of the credential: refused as none, not ignored
+		}
+		return user
+	}
+	scheme, token, ok := strings.Cut(c.GetHeader("Authorization"), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return ""
 	}

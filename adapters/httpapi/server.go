@@ -13,6 +13,8 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/wire"
@@ -221,6 +223,51 @@ func (s *Server) mcp(c *gin.Context) {
 	s.uc.MCP.Serve(c.Writer, c.Request, p)
 }
 
+// notFound answers an unknown route 404 not_found, saying which methods the path takes when it is
+// a route's with another method ("no route PUT /v1/chat; /v1/chat takes POST"), or the path
+// without its trailing slash when that is a route's: the answer stays 404 (see README, "Interface
+// decisions"), but says what to send instead.
 func (s *Server) notFound(c *gin.Context) {
-	s.fail(c, domain.Errorf(domain.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
+	method, path := c.Request.Method, c.Request.URL.Path
+	if methods := s.methodsOf(path); len(methods) > 0 {
+		s.fail(c, domain.Errorf(domain.CodeNotFound, "no route %s %s; %s takes %s", method, path, path, strings.Join(methods, ", ")))
+		return
+	}
+	if bare := strings.TrimRight(path, "/"); bare != path && bare != "" {
+		if methods := s.methodsOf(bare); slices.Contains(methods, method) {
+			s.fail(c, domain.Errorf(domain.CodeNotFound, "no route %s %s; send it without the trailing slash: %s %s", method, path, method, bare))
+			return
+		}
+	}
+	s.fail(c, domain.Errorf(domain.CodeNotFound, "no route %s %s", method, path))
+}
+
+// methodsOf lists the methods of the routes whose pattern path matches (HEAD with GET, as
+// AnswerHead serves it), in the router's order.
+func (s *Server) methodsOf(path string) []string {
+	var out []string
+	for _, r := range s.engine.Routes() {
+		if !slices.Contains(out, r.Method) && routeMatches(r.Path, path) {
+			out = append(out, r.Method)
+		}
+	}
+	if slices.Contains(out, http.MethodGet) {
+		out = append(out, http.MethodHead)
+	}
+	return out
+}
+
+// routeMatches reports whether path is one of pattern's (gin's: ":name" one segment, "*name"
+// the rest).
+func routeMatches(pattern, path string) bool {
+	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	for i, p := range ps {
+		if strings.HasPrefix(p, "*") {
+			return true
+		}
+		if i >= len(xs) || (p != xs[i] && !(strings.HasPrefix(p, ":") && xs[i] != "")) {
+			return false
+		}
+	}
+	return len(ps) == len(xs)
 }

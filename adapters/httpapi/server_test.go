@@ -1,7 +1,12 @@
 package httpapi
 
 import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -304,15 +309,7 @@ func TestDecodeJSON(t *testing.T) {
 }
 
 func TestBodyCap(t *testing.T) {
-	s, _ := newTestServer(t)
-	s.engine.POST("/test/echo", func(c *gin.Context) {
-		var v map[string]any
-		if err := decodeJSON(c, &v); err != nil {
-			s.fail(c, err)
-			return
-		}
-		c.JSON(200, v)
-	})
+	s := echoServer(t)
 	rec := do(s, "POST", "/test/echo", nil, `{"a":"`+strings.Repeat("x", 2000)+`"}`)
 	if rec.Code != 400 || !strings.Contains(envelope(t, rec).Message, "larger than 1024 bytes") {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())
@@ -336,6 +333,23 @@ func TestAccountRoute(t *testing.T) {
 		// mock limiter fails the test on any call).
 		{name: "no header", status: 401, code: domain.CodeUnauthorized},
 		{name: "basic auth", header: "Basic dXNlcjpwYXNz", status: 401, code: domain.CodeUnauthorized},
+		// Basic with the key as its user name and no password (Stripe's `curl -u sk_…:`) is the
+		// same credential as Bearer, through the same check; a password makes it none.
+		{name: "basic auth key with a password", header: "Basic " + base64.StdEncoding.EncodeToString([]byte(testKey+":x")), status: 401, code: domain.CodeUnauthorized},
+		{name: "basic auth wrong key", header: "Basic " + base64.StdEncoding.EncodeToString([]byte(testKey+":")), status: 401, code: domain.CodeUnauthorized, setup: func(d deps) {
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{}, domain.NotFound("key"))
+			failureCounted(d)
+		}},
+		{name: "basic auth key", header: "Basic " + base64.StdEncoding.EncodeToString([]byte(testKey+":")), status: 200, setup: func(d deps) {
+			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, ledger.PeriodAt(testNow)).Return(ports.Credential{Key: key,
+				Account: account.Account{ID: "acct_1", Name: "Lu", Status: account.Active, Plan: "free", InteractionLimit: 50, CreatedAt: testNow}, Spent: 7}, nil)
+			d.limiter.EXPECT().AllowAll(gomock.Any(), []ratelimit.Check{{Subject: "key:key_1", Limit: ratelimit.PerKey}}).Return([]ratelimit.Result{{Allowed: true, Remaining: 119}}, nil)
+			d.profiles.EXPECT().Get(gomock.Any(), "acct_1").Return(profile.Profile{BusinessName: "Padaria Lu", Channels: profile.Channels{API: true}}, nil)
+		}, checkOK: func(t *testing.T, b map[string]any) {
+			if b["object"] != "account" || b["plan"] != "free" {
+				t.Fatalf("body %v", b)
+			}
+		}},
 		{name: "not a key", header: "Bearer svc_live_wrong", status: 401, code: domain.CodeUnauthorized},
 		{name: "wrong key", header: "Bearer " + testKey, status: 401, code: domain.CodeUnauthorized, setup: func(d deps) {
 			d.keys.EXPECT().Credential(gomock.Any(), key.Hash, gomock.Any()).Return(ports.Credential{}, domain.NotFound("key"))
@@ -634,4 +648,111 @@ func TestOpenAPIIdempotentRoutes(t *testing.T) {
 	if n != 11 {
 		t.Errorf("%d operations take Idempotency-Key, want the 11 POST routes README lists", n)
 	}
+}
+
+// TestCompressedBody reads a body sent with Content-Encoding gzip or deflate decompressed, holds
+// the decompressed bytes to the body cap (a zip bomb is the cap's 400, not memory), and refuses
+// any other coding, or a stream that does not decompress, by naming the header.
+func TestCompressedBody(t *testing.T) {
+	s := echoServer(t)
+	gz := func(b []byte) string {
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		w.Write(b)
+		w.Close()
+		return buf.String()
+	}
+	zl := func(b []byte) string {
+		var buf bytes.Buffer
+		w := zlib.NewWriter(&buf)
+		w.Write(b)
+		w.Close()
+		return buf.String()
+	}
+	fl := func(b []byte) string {
+		var buf bytes.Buffer
+		w, _ := flate.NewWriter(&buf, flate.BestCompression)
+		w.Write(b)
+		w.Close()
+		return buf.String()
+	}
+	body := []byte(`{"a":"b"}`)
+	for _, tt := range []struct{ coding, body string }{
+		{"gzip", gz(body)}, {"GZIP", gz(body)}, {"x-gzip", gz(body)}, {"deflate", zl(body)}, {"deflate", fl(body)},
+		{"identity", string(body)}, {"gzip, identity", gz(body)},
+	} {
+		rec := do(s, "POST", "/test/echo", map[string]string{"Content-Encoding": tt.coding}, tt.body)
+		if rec.Code != 200 || rec.Body.String() != `{"a":"b"}` {
+			t.Fatalf("%s: %d %s", tt.coding, rec.Code, rec.Body.String())
+		}
+	}
+	// 1 MB of spaces compresses to about 1 KB and would inflate past the 1024-byte cap.
+	bomb := gz([]byte(`{"a":"` + strings.Repeat(" ", 1<<20) + `"}`))
+	if len(bomb) > 4096 {
+		t.Fatalf("bomb of %d bytes", len(bomb))
+	}
+	for _, tt := range []struct{ coding, body string }{{"gzip", bomb}, {"deflate", zl([]byte(strings.Repeat(" ", 1<<20)))}} {
+		rec := do(s, "POST", "/test/echo", map[string]string{"Content-Encoding": tt.coding}, tt.body)
+		if e := envelope(t, rec); rec.Code != 400 || e.Code != domain.CodeInvalidRequest || !strings.Contains(e.Message, "larger than 1024 bytes") {
+			t.Fatalf("%s bomb: %d %s", tt.coding, rec.Code, rec.Body.String())
+		}
+	}
+	for _, tt := range []struct{ coding, body, want string }{
+		{"br", string(body), `"br" is not supported`},
+		{"gzip, gzip", gz([]byte(gz(body))), "one Content-Encoding"},
+		{"gzip", string(body), "not valid gzip"},
+		{"deflate", "x", "not valid deflate"},
+	} {
+		rec := do(s, "POST", "/test/echo", map[string]string{"Content-Encoding": tt.coding}, tt.body)
+		e := envelope(t, rec)
+		if rec.Code != 400 || e.Code != domain.CodeInvalidRequest || e.Param != "Content-Encoding" || !strings.Contains(e.Message, tt.want) {
+			t.Fatalf("%s: %d %s", tt.coding, rec.Code, rec.Body.String())
+		}
+	}
+}
+
+// TestBodyAndRouteHints: a JSON body after a UTF-8 byte order mark is read (RFC 8259 lets a
+// parser ignore it; Windows editors write it, and `curl -d @body.json` sends it); form fields
+// (`curl -d message=hi`) are refused with a message that says JSON is wanted; a known path with
+// another method, or with a trailing slash, stays 404 but says what the path takes.
+func TestBodyAndRouteHints(t *testing.T) {
+	s := echoServer(t)
+	for body, want := range map[string]string{
+		"message=hello":         "not form fields",
+		"message=hi&name=Ana+B": "not form fields",
+		"[1]":                   "must be a JSON object",
+	} {
+		rec := do(s, "POST", "/test/echo", nil, body)
+		if e := envelope(t, rec); rec.Code != 400 || !strings.Contains(e.Message, want) {
+			t.Errorf("%q: %d %s, want %q", body, rec.Code, rec.Body.String(), want)
+		}
+	}
+	for _, tt := range []struct{ method, path, want string }{
+		{"PUT", "/v1/chat", "/v1/chat takes POST"},
+		{"DELETE", "/v1/account", "/v1/account takes GET, HEAD"},
+		{"POST", "/v1/conversations/conv_1", "/v1/conversations/conv_1 takes GET"},
+		{"GET", "/v1/account/", "without the trailing slash: GET /v1/account"},
+		{"POST", "/v1/chat/", "without the trailing slash: POST /v1/chat"},
+		{"GET", "/v2/nothing", "no route GET /v2/nothing"},
+	} {
+		rec := do(s, tt.method, tt.path, nil, "")
+		if e := envelope(t, rec); rec.Code != 404 || e.Code != domain.CodeNotFound || !strings.Contains(e.Message, tt.want) {
+			t.Errorf("%s %s: %d %s, want %q", tt.method, tt.path, rec.Code, rec.Body.String(), tt.want)
+		}
+	}
+}
+
+// echoServer is a test server with a route POST /test/echo that answers the JSON object it reads
+// (decodeJSON), or the error.
+func echoServer(t *testing.T) *Server {
+	s, _ := newTestServer(t)
+	s.engine.POST("/test/echo", func(c *gin.Context) {
+		var v map[string]any
+		if err := decodeJSON(c, &v); err != nil {
+			s.fail(c, err)
+			return
+		}
+		c.JSON(200, v)
+	})
+	return s
 }

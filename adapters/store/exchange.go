@@ -58,8 +58,8 @@ const pgExchange = `WITH room AS (
 	SELECT $24, $1, $2, $25, $26, $27, $28, $29, last.seq + 2 FROM counter, last
 ), job AS (
 	INSERT INTO reply_jobs (id, account_id, conversation_id, message_id, channel, status, lease_until, attempts,
-		reply_id, error, created_at, updated_at)
-	SELECT $30, $1, $2, $31, $32, $33, $34, $35, $36, $37, $38, $39 FROM counter
+		reply_id, error, created_at, updated_at, request_key)
+	SELECT $30, $1, $2, $31, $32, $33, $34, $35, $36, $37, $38, $39, $46 FROM counter
 ), event AS (
 	INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts, done_at)
 	SELECT $40, $41, $42, $43, $44, 0, CASE WHEN $45 AND NOT EXISTS (SELECT 1 FROM webhooks WHERE account_id = $41 AND active)
@@ -82,7 +82,7 @@ const (
 	UNION ALL
 	SELECT ?9, ?1, ?2, ?10, ?11, ?12, ?13, ?14, last.seq + 2 FROM last`
 	sqliteExchangeJob = `INSERT INTO reply_jobs (id, account_id, conversation_id, message_id, channel, status, lease_until, attempts,
-		reply_id, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		reply_id, error, created_at, updated_at, request_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqliteExchangeEvent = `INSERT INTO outbox (id, account_id, topic, payload, created_at, attempts, done_at)
 	VALUES (?1, ?2, ?3, ?4, ?5, 0, CASE WHEN ?6 AND NOT EXISTS (SELECT 1 FROM webhooks WHERE account_id = ?2 AND active) THEN ?5 END)
 	RETURNING done_at IS NULL`
@@ -109,7 +109,7 @@ func exchangeArgs(x ports.Exchange) ([]any, error) {
 		msg.ID, msg.Role, msg.Content, msg.Actions, msg.ReplyTo, msg.CreatedAt,
 		reply.ID, reply.Role, reply.Content, reply.Actions, reply.ReplyTo, reply.CreatedAt,
 		job.ID, job.MessageID, job.Channel, job.Status, job.LeaseUntil, job.Attempts, job.ReplyID, job.Error, job.CreatedAt, job.UpdatedAt,
-		ev.ID, ev.AccountID, ev.Topic, ev.Payload, ev.CreatedAt, x.HooksOnly,
+		ev.ID, ev.AccountID, ev.Topic, ev.Payload, ev.CreatedAt, x.HooksOnly, job.RequestKey,
 	}, nil
 }
 
@@ -291,7 +291,7 @@ func (r *Conversations) exchangePrepared(ctx context.Context, x ports.Exchange) 
 	}
 	j := toJobRow(x.Job)
 	if _, err := stmts[4].ExecContext(ctx, j.ID, j.AccountID, j.ConversationID, j.MessageID, j.Channel, j.Status,
-		sqliteTime(j.LeaseUntil), j.Attempts, j.ReplyID, j.Error, sqliteTime(j.CreatedAt), sqliteTime(j.UpdatedAt)); err != nil {
+		sqliteTime(j.LeaseUntil), j.Attempts, j.ReplyID, j.Error, sqliteTime(j.CreatedAt), sqliteTime(j.UpdatedAt), j.RequestKey); err != nil {
 		return written{}, true, fmt.Errorf("create reply job: %w", err)
 	}
 	for _, e := range x.Events {

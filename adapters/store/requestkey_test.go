@@ -1,6 +1,8 @@
 package store_test
 
 import (
+	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -8,6 +10,7 @@ import (
 	"github.com/svcagent/svc/adapters/store/storetest"
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/ledger"
 )
 
 // TestReplyJobsByRequestKey finds the job of a request sent with an Idempotency-Key
@@ -66,6 +69,43 @@ func TestReplyJobsByRequestKey(t *testing.T) {
 			}{{"acct_a", "k2", since}, {"acct_b", "k1", since}, {"acct_a", "", since}, {"acct_a", "k1", t0.Add(time.Hour)}} {
 				if got := find(c.acct, c.key, c.since); got != "" {
 					t.Errorf("ByRequestKey(%s, %q, %s) = %s, want none", c.acct, c.key, c.since, got)
+				}
+			}
+		})
+	}
+}
+
+// TestExchangeKeepsTheRequestKey: a reply stored in one exchange (the built-in engine's inline
+// path) keeps its job's request key, on both dialects and on each way Exchange stores (its own
+// statement or group, and within the caller's transaction), so that a retry of the request finds
+// the reply rather than store the message again.
+func TestExchangeKeepsTheRequestKey(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			db := newDB(t, d.url(t))
+			ctx := t.Context()
+			now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+			createAccount(t, db, "acct_k", now)
+			if _, ok, err := store.NewUsage(db).Charge(ctx, ledger.Charge{ID: "chg_open", AccountID: "acct_k", Action: ledger.ChatReply, Cost: 1, At: now},
+				ledger.PeriodAt(now), 100); err != nil || !ok {
+				t.Fatalf("opening charge: %t %v", ok, err)
+			}
+			convs, jobs := store.NewConversations(db), store.NewReplyJobs(db)
+			for i, inTx := range []bool{false, true} {
+				x := groupExchange(i, "acct_k", fmt.Sprint("c", i), fmt.Sprint("msg_c", i), fmt.Sprint("msg_r", i), 100, now)
+				x.Job.RequestKey = fmt.Sprint("ref-", i)
+				var err error
+				if inTx {
+					err = store.NewTx(db).InTx(ctx, func(ctx context.Context) error { _, _, _, err := convs.Exchange(ctx, x); return err })
+				} else {
+					_, _, _, err = convs.Exchange(ctx, x)
+				}
+				if err != nil {
+					t.Fatalf("exchange %d: %v", i, err)
+				}
+				j, err := jobs.ByRequestKey(ctx, "acct_k", x.Job.RequestKey, now.Add(-time.Hour))
+				if err != nil || j.ID != x.Job.ID || j.Status != conversation.JobDone {
+					t.Errorf("exchange %d (in a transaction: %t): job %+v, %v; want %s, done", i, inTx, j, err, x.Job.ID)
 				}
 			}
 		})

@@ -192,10 +192,14 @@ func (a *Agent) Post(ctx context.Context, req Request) (Reply, error) {
 func (a *Agent) send(ctx context.Context, req Request, wait time.Duration) (Reply, error) {
 	inline := a.opts.Inline && wait > 0 && req.InboxKey == "" && req.Channel != conversation.ChannelMessaging
 	if inline && req.RequestKey != "" {
-		// A retry of a request whose message the two-phase path stored (a reply that failed
-		// there) answers that message (accept), never stores it again inline.
-		_, err := a.jobs.ByRequestKey(ctx, req.Account.ID, req.RequestKey, idempotency.ExpiredBefore(a.clock.Now().UTC()))
+		// A retry of a request whose message was stored answers that message, never stores it
+		// again inline: a reply stored (inline or not, its answer not kept for the key) is
+		// answered as it was, whatever the allowance now; one that failed or is still being
+		// made is the two-phase path's (accept).
+		prior, err := a.jobs.ByRequestKey(ctx, req.Account.ID, req.RequestKey, idempotency.ExpiredBefore(a.clock.Now().UTC()))
 		switch {
+		case err == nil && prior.Status == conversation.JobDone:
+			return a.answered(ctx, req, prior)
 		case err == nil:
 			inline = false
 		case !domain.IsNotFound(err):
@@ -410,10 +414,25 @@ func (a *Agent) acceptAgain(ctx context.Context, t *task, prior conversation.Job
 // (pending, with usage, the account's as checked).
 func (a *Agent) retried(ctx context.Context, job conversation.Job, usage ledger.Usage) (Reply, error) {
 	if job.Status == conversation.JobDone {
-		return a.stored(ctx, job)
+		r, err := a.stored(ctx, job)
+		r.Usage = usage
+		return r, err
 	}
 	return Reply{Status: StatusPending, ConversationID: job.ConversationID, MessageID: job.MessageID, ReplyID: job.ReplyID,
 		Usage: usage, CreatedAt: job.CreatedAt}, nil
+}
+
+// answered answers a retried request whose reply was stored before, with the account's usage as
+// it stands.
+func (a *Agent) answered(ctx context.Context, req Request, job conversation.Job) (Reply, error) {
+	r, err := a.stored(ctx, job)
+	if err != nil {
+		return Reply{}, err
+	}
+	if r.Usage, err = a.ledger.Usage(ctx, req.Account); err != nil {
+		return Reply{}, err
+	}
+	return r, nil
 }
 
 // task is one reply to make: its job and what making it needs, loaded once (by Send from the

@@ -1000,3 +1000,46 @@ func testRetryAfterFailedReply(t *testing.T, opts chat.Options) {
 		t.Errorf("messages %+v; want the customer's once and its reply", msgs)
 	}
 }
+
+// TestRetryAfterAnswerNotKeptStoresTheMessageOnce: a reply stored (the built-in engine's inline
+// path stores the message, its reply and its charge at once) whose answer was then not kept for
+// its Idempotency-Key (keeping it failed, which frees the key, or the process died before it) is
+// retried with the same request key: the retry answers with the reply stored, neither storing
+// the message again nor charging it twice, even once the allowance is used up.
+func TestRetryAfterAnswerNotKeptStoresTheMessageOnce(t *testing.T) {
+	paths(t, testRetryAfterAnswerNotKept)
+}
+
+func testRetryAfterAnswerNotKept(t *testing.T, opts chat.Options) {
+	e := newEnv(t, false, opts)
+	e.configure("Padaria Lu", profile.AllOn)
+	req := chat.Request{Account: e.acct, Channel: conversation.ChannelAPI, ConversationID: "c", Message: "hello", RequestKey: "ref-1"}
+	first, err := e.agent.Send(t.Context(), req)
+	if err != nil || first.Status != chat.StatusCompleted {
+		t.Fatalf("first request: %+v, %v", first, err)
+	}
+	retry, err := e.agent.Send(t.Context(), req)
+	if err != nil || retry.ReplyID != first.ReplyID || retry.MessageID != first.MessageID || retry.Text != first.Text {
+		t.Fatalf("retry: %+v, %v; want the reply stored, %s", retry, err, first.ReplyID)
+	}
+	if retry.Usage.Spent != 1 || retry.Usage.Limit == 0 {
+		t.Errorf("retry's usage %+v, want 1 spent", retry.Usage)
+	}
+	msgs, err := e.convs.Messages(t.Context(), e.acct.ID, "c", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 2 {
+		t.Errorf("%d messages after the retry, want the customer's and its reply", len(msgs))
+	}
+	if e.spent() != 1 {
+		t.Errorf("%d spent, want 1: the reply charged once", e.spent())
+	}
+	if opts.Inline {
+		// The allowance used up meanwhile: the retry still answers what was made and paid for.
+		req.Account.InteractionLimit = 1
+		if again, err := e.agent.Send(t.Context(), req); err != nil || again.ReplyID != first.ReplyID {
+			t.Fatalf("retry at the limit: %+v, %v; want the reply stored", again, err)
+		}
+	}
+}

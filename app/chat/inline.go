@@ -63,7 +63,10 @@ func (a *Agent) sendInline(ctx context.Context, req Request, prof profile.Profil
 	now := a.clock.Now().UTC()
 	job := conversation.NewJob(ident.Ordered("job", now), acct.ID, convID, ident.Ordered("msg", now), ident.Ordered("msg", now), req.Channel, now, a.opts.Lease)
 	// The reply's job is recorded done, as the two-phase path leaves it: every answered message
-	// has one.
+	// has one. It carries the request's name (Request.RequestKey), so that a retry of a request
+	// whose answer was stored but not kept for its Idempotency-Key (the keeping failed, or the
+	// process died before it) finds this reply rather than store and charge the message again.
+	job.RequestKey = req.RequestKey
 	done, err := job.Complete(job.ReplyID, now)
 	if err != nil {
 		return Reply{}, err

@@ -644,8 +644,8 @@ func TestEmbed(t *testing.T) {
 		{"257 token lists", Embed{Tokens: make([][]int, 257)}, domain.CodeInvalidRequest, "input"},
 		{"32,001 characters", Embed{Texts: []string{strings.Repeat("x", 16001), strings.Repeat("y", 16000)}}, domain.CodeInputTooLarge, "input"},
 		{"no input", Embed{}, domain.CodeInvalidRequest, "input"},
-		{"an empty text", Embed{Texts: []string{"a", ""}}, domain.CodeInvalidRequest, "input"},
-		{"bad tokens", Embed{Tokens: [][]int{{-1}}}, domain.CodeInvalidRequest, "input"},
+		{"an empty text", Embed{Texts: []string{"a", ""}}, domain.CodeInvalidRequest, "input[1]"},
+		{"bad tokens", Embed{Tokens: [][]int{{-1}}}, domain.CodeInvalidRequest, "input[0]"},
 		{"negative dimensions", Embed{Texts: []string{"a"}, Dimensions: -1}, domain.CodeInvalidRequest, "dimensions"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -41,7 +41,7 @@ func (s *Service) Embed(ctx context.Context, c Caller, e Embed) (Vectors, error)
 			}
 			t, err := s.d.Tokens.Decode(ids)
 			if err != nil {
-				return Vectors{}, domain.Invalid("input", "input %d: %s", i, err.Error())
+				return Vectors{}, domain.Invalid(fmt.Sprintf("input[%d]", i), "input[%d]: %s", i, err.Error())
 			}
 			texts[i] = t
 		}
@@ -55,7 +55,7 @@ func (s *Service) Embed(ctx context.Context, c Caller, e Embed) (Vectors, error)
 	chars := 0
 	for i, t := range texts {
 		if t == "" {
-			return Vectors{}, domain.Invalid("input", "input %d is empty", i)
+			return Vectors{}, domain.Invalid(fmt.Sprintf("input[%d]", i), "input[%d] is empty", i)
 		}
 		chars += utf8.RuneCountInString(t)
 	}

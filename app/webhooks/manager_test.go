@@ -144,7 +144,7 @@ func TestCreateRefusesBadEventsAndTooMany(t *testing.T) {
 		field  string
 	}{
 		{"no events", 0, nil, "events"},
-		{"an unknown event", 0, []string{"message.sent"}, "events"},
+		{"an unknown event", 0, []string{"message.replied", "message.sent"}, "events[1]"},
 		{"* with others", 0, []string{"*", "message.replied"}, "events"},
 		{"one more than the maximum", webhook.MaxPerAccount, []string{"*"}, "url"},
 	}
@@ -235,7 +235,7 @@ func TestUpdate(t *testing.T) {
 		{"turning it off keeps them", func(w *webhook.Webhook) { w.Failures = 3 }, webhooks.Patch{Active: &off}, "", false, 3, "", nil},
 		{"an active one kept on keeps them", func(w *webhook.Webhook) { w.Failures = 3 }, webhooks.Patch{Active: &on}, "", true, 3, "", nil},
 		{"url and events", func(*webhook.Webhook) {}, webhooks.Patch{URL: &url, Events: &replied}, "", true, 0, url, replied},
-		{"unknown events change nothing", func(w *webhook.Webhook) { w.Failures = 3 }, webhooks.Patch{URL: &url, Events: &bad}, "events", true, 3, "", nil},
+		{"unknown events change nothing", func(w *webhook.Webhook) { w.Failures = 3 }, webhooks.Patch{URL: &url, Events: &bad}, "events[0]", true, 3, "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

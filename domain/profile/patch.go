@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -180,8 +181,8 @@ func (p *Profile) ApplyAppearance(ch AppearancePatch) error {
 				return domain.Invalid("suggestions."+code, "at most %d suggestions per language", MaxSuggestions)
 			}
 			list := make([]string, 0, len(*v))
-			for _, item := range *v {
-				t, err := text("suggestions."+code, item, MaxSuggestion, true)
+			for j, item := range *v {
+				t, err := text("suggestions."+code+"["+strconv.Itoa(j)+"]", item, MaxSuggestion, true)
 				if err != nil {
 					return err
 				}
@@ -255,10 +256,11 @@ func languages(in []string) ([]string, error) {
 		return nil, domain.Invalid("languages", "at most %d languages", MaxLanguages)
 	}
 	out := make([]string, 0, len(in))
-	for _, code := range in {
+	for i, code := range in {
 		norm, ok := NormalizeLanguage(code)
 		if !ok {
-			return nil, domain.Invalid("languages", "%s is not a language code such as en, pt, pt-BR or es", domain.Quote(code))
+			at := "languages[" + strconv.Itoa(i) + "]"
+			return nil, domain.Invalid(at, "%s is not a language code such as en, pt, pt-BR or es", domain.Quote(code))
 		}
 		if !slices.Contains(out, norm) {
 			out = append(out, norm)

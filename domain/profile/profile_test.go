@@ -52,7 +52,7 @@ func TestApply(t *testing.T) {
 				t.Fatalf("%v", p.Languages)
 			}
 		}},
-		{name: "bad language", patch: Patch{Languages: &[]string{"english"}}, wantField: "languages"},
+		{name: "bad language", patch: Patch{Languages: &[]string{"en", "english"}}, wantField: "languages[1]"},
 		{name: "no language", patch: Patch{Languages: &[]string{}}, wantField: "languages"},
 		{name: "tone in the owner's words", patch: Patch{Tone: ptr("  Warm and concise, like a neighbour ")}, check: func(t *testing.T, p Profile) {
 			if p.Tone != "Warm and concise, like a neighbour" {
@@ -141,6 +141,7 @@ func TestApplyAppearance(t *testing.T) {
 			}
 		}},
 		{name: "too many suggestions", patch: AppearancePatch{Suggestions: map[string]*[]string{"en": {"1", "2", "3", "4", "5", "6", "7"}}}, wantField: "suggestions.en"},
+		{name: "a suggestion too long", patch: AppearancePatch{Suggestions: map[string]*[]string{"en": {"1", strings.Repeat("x", MaxSuggestion+1)}}}, wantField: "suggestions.en[1]"},
 		{name: "an invisible display name is none", patch: AppearancePatch{Name: ptr("\u200b\u2060")}, check: func(t *testing.T, a Appearance) {
 			if a.Name != "" {
 				t.Fatalf("name %q, want none", a.Name)

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/svcagent/svc/domain"
@@ -69,18 +70,19 @@ func ValidateURL(raw string, allowPrivate bool) error {
 
 // ValidateEvents checks a webhook's event list and returns it without duplicates, in the given
 // order: a non-empty list of event types of the spec, or exactly ["*"]. Errors name the field
-// "events".
+// "events", or the entry at fault ("events[2]").
 func ValidateEvents(events []string) ([]string, error) {
 	if len(events) == 0 {
 		return nil, domain.Invalid("events", `events must list event types, or be ["*"]`)
 	}
 	out := make([]string, 0, len(events))
-	for _, e := range events {
+	for i, e := range events {
 		if e == AllEvents {
 			continue
 		}
 		if !event.Known(event.Type(e)) {
-			return nil, domain.Invalid("events", "unknown event type %s", domain.Quote(e))
+			at := "events[" + strconv.Itoa(i) + "]"
+			return nil, domain.Invalid(at, "unknown event type %s", domain.Quote(e))
 		}
 		if !slices.Contains(out, e) {
 			out = append(out, e)

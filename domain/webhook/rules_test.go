@@ -3,11 +3,13 @@ package webhook
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/event"
 )
 
 func TestValidateURL(t *testing.T) {
@@ -84,6 +86,7 @@ func TestValidateEvents(t *testing.T) {
 		{[]string{""}, nil},
 		{[]string{"message.sent"}, nil},
 		{[]string{"Message.Replied"}, nil},
+		{[]string{"message.replied", "booking.created", "message.sent"}, nil},
 		{[]string{"*", "message.replied"}, nil},
 		{[]string{"message.replied", "*"}, nil},
 		{[]string{"all"}, nil},
@@ -91,8 +94,17 @@ func TestValidateEvents(t *testing.T) {
 	for _, tt := range tests {
 		got, err := ValidateEvents(tt.in)
 		if tt.want == nil {
-			if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeInvalidRequest || e.Field != "events" {
-				t.Errorf("ValidateEvents(%q) = %q, %v; want invalid_request on events", tt.in, got, err)
+			// An unknown entry is named by its index (events[2]), as items[3].question is; a
+			// list that is wrong as a whole names events.
+			want := "events"
+			for i, e := range tt.in {
+				if e != AllEvents && !event.Known(event.Type(e)) {
+					want = fmt.Sprintf("events[%d]", i)
+					break
+				}
+			}
+			if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeInvalidRequest || e.Field != want {
+				t.Errorf("ValidateEvents(%q) = %q, %v; want invalid_request on %s", tt.in, got, err, want)
 			}
 			continue
 		}
