@@ -3,7 +3,6 @@ package knowledge_test
 import (
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/svcagent/svc/domain/knowledge"
@@ -29,21 +28,43 @@ func FuzzFollowUpIn(f *testing.F) {
 	})
 }
 
-// TestFollowUpInBounded: three customer messages of the longest length (conversation.MaxMessage,
-// 8,000 characters) are read in well under a millisecond or so each: the cost of a follow-up is
-// bounded by the chain (FollowChain) and the message's length, however long the conversation.
+// TestFollowUpInBounded: however long the conversation, FollowUpIn reads only the last
+// FollowChain messages: fifty customer messages of the longest length (conversation.MaxMessage,
+// 8,000 characters) give the reply and the allocations of the last three alone. Counted, not
+// timed (BenchmarkFollowUpIn times it).
 func TestFollowUpInBounded(t *testing.T) {
+	long := strings.Repeat("how much is a haircut for a man with long hair on saturday morning ", 8000/67)
+	many := make([]string, 50)
+	many[0] = long + "how much is a haircut?"
+	for i := 1; i < len(many); i++ {
+		many[i] = "and on saturdays?"
+		if i%2 == 0 {
+			many[i] = long + "and for kids?"
+		}
+	}
+	last := many[len(many)-knowledge.FollowChain:]
+	for _, msg := range []string{"and for kids?", "what time do you open?"} {
+		q, ok := knowledge.FollowUpIn(many, msg)
+		wq, wok := knowledge.FollowUpIn(last, msg)
+		if q != wq || ok != wok {
+			t.Errorf("FollowUpIn(50 messages, %q) = %.60q, %v; the last %d alone give %.60q, %v", msg, q, ok, knowledge.FollowChain, wq, wok)
+		}
+		all := testing.AllocsPerRun(5, func() { knowledge.FollowUpIn(many, msg) })
+		three := testing.AllocsPerRun(5, func() { knowledge.FollowUpIn(last, msg) })
+		if all != three {
+			t.Errorf("FollowUpIn(50 messages, %q): %v allocations, the last %d alone %v", msg, all, knowledge.FollowChain, three)
+		}
+	}
+}
+
+// BenchmarkFollowUpIn: a follow-up after fifty messages of the longest length.
+func BenchmarkFollowUpIn(b *testing.B) {
 	long := strings.Repeat("how much is a haircut for a man with long hair on saturday morning ", 8000/67)
 	many := make([]string, 50)
 	for i := range many {
 		many[i] = long
 	}
-	start := time.Now()
-	const n = 20
-	for range n {
+	for b.Loop() {
 		knowledge.FollowUpIn(many, "and for kids?")
-	}
-	if per := time.Since(start) / n; per > 50*time.Millisecond {
-		t.Errorf("FollowUpIn of 50 messages of %d characters took %v", len(long), per)
 	}
 }
