@@ -29,7 +29,7 @@ func FuzzFollowUpIn(f *testing.F) {
 }
 
 // TestFollowUpInBounded: however long the conversation, FollowUpIn reads only the last
-// FollowChain messages: fifty customer messages of the longest length (conversation.MaxMessage,
+// FollowChain messages: fifty customer messages, half of them of the longest length (conversation.MaxMessage,
 // 8,000 characters) give the reply and the allocations of the last three alone. Counted, not
 // timed (BenchmarkFollowUpIn times it).
 func TestFollowUpInBounded(t *testing.T) {
