@@ -674,7 +674,7 @@ func TestWebhookEndpoints(t *testing.T) {
 			{"credentials", map[string]any{"url": "https://user:pw@example.com/hook", "events": []string{"*"}}, "url"},
 			{"no events", map[string]any{"url": "https://example.com/hook"}, "events"},
 			{"empty events", map[string]any{"url": "https://example.com/hook", "events": []string{}}, "events"},
-			{"unknown event", map[string]any{"url": "https://example.com/hook", "events": []string{"order.shipped"}}, "events"},
+			{"unknown event", map[string]any{"url": "https://example.com/hook", "events": []string{"order.shipped"}}, "events[0]"},
 			{"star with others", map[string]any{"url": "https://example.com/hook", "events": []string{"*", "message.replied"}}, "events"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
@@ -740,7 +740,7 @@ func TestWebhookEndpoints(t *testing.T) {
 			param string
 		}{
 			{"http url", map[string]any{"url": "http://example.com/x"}, "url"},
-			{"unknown event", map[string]any{"events": []string{"nope"}}, "events"},
+			{"unknown event", map[string]any{"events": []string{"nope"}}, "events[0]"},
 			{"empty events", map[string]any{"events": []string{}}, "events"},
 		} {
 			r := callJSON(t, "PATCH", api.URL()+"/v1/webhooks/"+hookID, tc.body, bearer(a.key)...)
