@@ -469,13 +469,28 @@ func (s *Service) approve(ctx context.Context, c Caller, id string) (Reply, erro
 		if err := s.d.History.Add(ctx, c.Account.ID,
 			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleOwner, Content: "approve " + a.ID, CreatedAt: now},
 			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleAssistant, Content: content, Status: r.Status, CreatedAt: now}); err != nil {
-			return Reply{}, fmt.Errorf("keep conversation: %w", err)
+			return Reply{}, fmt.Errorf("%s: keep conversation: %w", ran(a.ID, r.Actions), err)
 		}
 	}
 	if r.Usage, err = s.d.Ledger.Usage(ctx, c.Account); err != nil {
-		return Reply{}, err
+		return Reply{}, fmt.Errorf("%s: read usage: %w", ran(a.ID, r.Actions), err)
 	}
 	return r, nil
+}
+
+// ran tells what an approval's actions did, for an error that comes after they ran: the
+// approval is used by then (a retry is approval_not_found, and must not run them twice), so the
+// error the request logs is where their outcome can still be read.
+func ran(id string, outcomes []assistant.Outcome) string {
+	parts := make([]string, 0, len(outcomes))
+	for _, o := range outcomes {
+		p := string(o.Action.Type) + " ok"
+		if !o.OK {
+			p = string(o.Action.Type) + " failed: " + string(o.Error)
+		}
+		parts = append(parts, p)
+	}
+	return fmt.Sprintf("approval %s used and its actions ran (%s)", id, strings.Join(parts, "; "))
 }
 
 // replyLang is the language of the reply (spec 4.7): the message's, and when the message does

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -223,6 +224,22 @@ func TestApprovedActionErrors(t *testing.T) {
 				t.Errorf("an approval spent %d", f.ledger.spent)
 			}
 		})
+	}
+}
+
+// TestApprovalErrorAfterActionsRan: when the conversation cannot be kept after an approval's
+// actions ran, the error (the request logs it; a retry is approval_not_found) still tells the
+// approval and what each action did.
+func TestApprovalErrorAfterActionsRan(t *testing.T) {
+	f := newFixture(t, false)
+	a := approval.New("apr_1", "acct_a", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "friendly"}}, now)
+	a.Status, a.ConversationID = approval.Used, "asc_1"
+	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(a, nil)
+	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(errors.New("disk full"))
+	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
+	if err == nil || !strings.Contains(err.Error(), "approval apr_1 used and its actions ran (settings ok)") ||
+		!strings.Contains(err.Error(), "disk full") {
+		t.Errorf("approve with the conversation not kept: %v, want the approval and its actions' outcome told", err)
 	}
 }
 

@@ -48,8 +48,12 @@ func (m *Mailboxes) Set(ctx context.Context, accountID string, s assistant.MailS
 	return box, nil
 }
 
-// Get returns the account's mailbox (its password stays sealed); not_found when none.
+// Get returns the account's mailbox (its password stays sealed); not_found when none. An
+// account that does not exist is said so, not that it has no mailbox (as Set and Delete have it).
 func (m *Mailboxes) Get(ctx context.Context, accountID string) (assistant.Mailbox, error) {
+	if _, err := m.accounts.Get(ctx, accountID); err != nil {
+		return assistant.Mailbox{}, err
+	}
 	return m.store.Get(ctx, accountID)
 }
 

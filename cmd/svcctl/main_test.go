@@ -158,6 +158,17 @@ func TestSQLiteDatabase(t *testing.T) {
 	if !strings.Contains(out.String(), `"from": "Padaria Lu <lu@example.com>"`) {
 		t.Errorf("mail set printed %s, want the from address as given", out.String())
 	}
+	// An account that does not exist is named as such by every command taking --account, not
+	// taken for an account without a mailbox (or keys).
+	for _, cmd := range [][]string{{"mail", "show"}, {"mail", "delete"}, {"mail", "set", "--host", "smtp.example.com", "--from", "lu@example.com"},
+		{"key", "list"}, {"key", "create"}, {"account", "show"}, {"account", "set-status", "--status", "inactive"},
+		{"account", "set-plan", "--plan", "pro"}, {"owner", "set-password", "--email", "lu@example.com", "--password", "0123456789ab"},
+		{"channel", "connect", "telegram", "--bot-token", "123:abc"}} {
+		err := run(ctx, append(cmd, "--account", "acct_nobody"), io.Discard, lookup, nil)
+		if msg := message(err); !strings.Contains(msg, "account not found") || errors.Is(err, errUsage) {
+			t.Errorf("%s --account acct_nobody: %q, want that the account does not exist", strings.Join(cmd, " "), msg)
+		}
+	}
 	// --password-stdin on an empty line (an unset variable piped in) stores nothing.
 	r, w, err := os.Pipe()
 	if err != nil {

@@ -289,7 +289,7 @@ func SameSecret(stored, sent string) bool {
 }
 
 // SendError is an app's refusal of a message sent to it: Status is the HTTP status of its answer
-// (0 when none came), RetryAfter the wait it asked for.
+// (0 when none came: then it is no refusal, and is said so), RetryAfter the wait it asked for.
 type SendError struct {
 	App        App
 	Status     int
@@ -298,9 +298,10 @@ type SendError struct {
 }
 
 func (e *SendError) Error() string {
-	msg := string(e.App) + " refused the message"
-	if e.Status != 0 {
-		msg += ": status " + strconv.Itoa(e.Status)
+	msg := string(e.App) + " refused the message: status " + strconv.Itoa(e.Status)
+	if e.Status == 0 {
+		// A DNS failure, a refused connection, a timeout: the app refused nothing.
+		msg = string(e.App) + " could not be reached or did not answer"
 	}
 	if e.Reason != "" {
 		msg += ": " + e.Reason

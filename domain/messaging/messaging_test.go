@@ -182,6 +182,20 @@ func TestSendErrorRetryable(t *testing.T) {
 	}
 }
 
+// TestSendErrorWithoutAnswer: an app that gave no answer (Status 0: a DNS failure, a refused
+// connection, a timeout) is said not to have been reached, not to have refused the message.
+func TestSendErrorWithoutAnswer(t *testing.T) {
+	e := &SendError{App: Telegram, Reason: "dial tcp: lookup api.telegram.org: no such host"}
+	if msg := e.Error(); strings.Contains(msg, "refused the message") || !strings.Contains(msg, "telegram could not be reached") ||
+		!strings.Contains(msg, "no such host") {
+		t.Errorf("Error() = %q, want that telegram could not be reached, with the cause", msg)
+	}
+	e = &SendError{App: WhatsApp, Status: 400, Reason: "Invalid parameter"}
+	if msg := e.Error(); msg != "whatsapp refused the message: status 400: Invalid parameter" {
+		t.Errorf("Error() = %q, want the refusal with its status and reason", msg)
+	}
+}
+
 func TestCleanText(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"Do you have bread?", "Do you have bread?"},

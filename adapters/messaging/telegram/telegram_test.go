@@ -145,3 +145,19 @@ func TestSendCountsUTF16(t *testing.T) {
 		t.Errorf("sent %d UTF-16 code units (valid UTF-8 %v), want at most %d of the text", n, utf8.ValidString(sent), telegram.MaxText)
 	}
 }
+
+// TestSendUnreachable: an API that does not answer (nothing listens) is said to be out of reach,
+// not to have "refused the message"; the error stays retryable and the secret stays out of it.
+func TestSendUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close() // nothing listens there now
+	c := telegram.New(telegram.Options{BaseURL: srv.URL, AllowPrivate: true}, zap.NewNop())
+	err := c.Send(t.Context(), messaging.Connection{AccountID: "acct_x"}, messaging.Secrets{BotToken: token}, "42", "Hello")
+	var refusal *messaging.SendError
+	if !errors.As(err, &refusal) || !refusal.Retryable() {
+		t.Fatalf("send to nowhere: %v, want a retryable *messaging.SendError", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "could not be reached") || strings.Contains(msg, "refused the message") || strings.Contains(msg, "SECRET") {
+		t.Errorf("send to nowhere: %q, want that telegram could not be reached, without the secret", msg)
+	}
+}

@@ -80,3 +80,19 @@ func TestRefusesPrivateTargetsByDefault(t *testing.T) {
 		t.Fatal("a loopback Graph API was reached without SVC_ALLOW_PRIVATE_TARGETS")
 	}
 }
+
+// TestSendUnreachable: an API that does not answer (nothing listens) is said to be out of reach,
+// not to have "refused the message"; the error stays retryable and the secret stays out of it.
+func TestSendUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close() // nothing listens there now
+	c := whatsapp.New(whatsapp.Options{BaseURL: srv.URL, AllowPrivate: true}, zap.NewNop())
+	err := c.Send(t.Context(), messaging.Connection{AccountID: "acct_x", PhoneNumberID: "1055501"}, messaging.Secrets{AccessToken: "SECRET-token"}, "5511999999999", "Hello")
+	var refusal *messaging.SendError
+	if !errors.As(err, &refusal) || !refusal.Retryable() {
+		t.Fatalf("send to nowhere: %v, want a retryable *messaging.SendError", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "could not be reached") || strings.Contains(msg, "refused the message") || strings.Contains(msg, "SECRET") {
+		t.Errorf("send to nowhere: %q, want that whatsapp could not be reached, without the secret", msg)
+	}
+}
