@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"net/http"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -12,19 +11,10 @@ import (
 // snake_case_words, an unclosed **, a price's footnote star) stays as written, and so does
 // everything the visitor writes.
 func TestWidgetMarkdownBrowser(t *testing.T) {
-	api, _, key := styledWidget(t, map[string]any{"position": "right"})
 	const greeting = "**Hours** today:\n- *Mon* 9–5\n* _Tue_ closed\n\n1. Call `a_b_c` or **[us](https://lu.example/c)**\n2. Visit\n\n" +
 		"2 * 3 * 4, snake_case_words, **unclosed, *€10* and €10* (*tax) <img src=x onerror=alert(1)>"
-	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent/appearance", map[string]any{"greeting": map[string]string{"en": greeting}}, key...); r.status != http.StatusOK {
-		t.Fatalf("PATCH /v1/agent/appearance: %s", r)
-	}
-	page := servePage(t, "127.0.0.1", api.URL(), call(t, "GET", api.URL()+"/v1/widget?framework=html", key...).body.str("code"))
-	ctx := browser(t, chromiumPath(t))
-	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
-	runJS(t, ctx, "open the page", chromedp.Navigate(page))
-	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
-	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
-	waitJS(t, ctx, "the greeting", `!!`+sr+`.querySelector(".m.agent")`)
+	ctx := greetedChat(t, greeting)
+	const sr = widgetRoot
 	const want = `<b>Hours</b> today:<ul><li><i>Mon</i> 9–5</li><li><i>Tue</i> closed</li></ul>` +
 		`<ol start="1"><li>Call <code>a_b_c</code> or <b><a href="https://lu.example/c" target="_blank" rel="noopener noreferrer nofollow">us</a></b></li><li>Visit</li></ol>` +
 		"\n2 * 3 * 4, snake_case_words, **unclosed, <i>€10</i> and €10* (*tax) &lt;img src=x onerror=alert(1)&gt;"
