@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -14,18 +15,9 @@ import (
 // noreferrer); an address of another scheme (javascript:, data:) stays text, and the message's
 // text is there as written (a markdown link as its words).
 func TestWidgetLinksBrowser(t *testing.T) {
-	api, _, key := styledWidget(t, map[string]any{"position": "right"})
 	const greeting = "Hours: https://lu.example/hours. Our [menu](https://lu.example/menu?d=1), not [this](javascript:alert(1)) nor javascript:alert(2) nor [that](data:text/html,x)."
-	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent/appearance", map[string]any{"greeting": map[string]string{"en": greeting}}, key...); r.status != http.StatusOK {
-		t.Fatalf("PATCH /v1/agent/appearance: %s", r)
-	}
-	page := servePage(t, "127.0.0.1", api.URL(), call(t, "GET", api.URL()+"/v1/widget?framework=html", key...).body.str("code"))
-	ctx := browser(t, chromiumPath(t))
-	const sr = `document.querySelector("#svc-chat-widget").shadowRoot`
-	runJS(t, ctx, "open the page", chromedp.Navigate(page))
-	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
-	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(sr+`.querySelector("button.l")`)))
-	waitJS(t, ctx, "the greeting", `!!`+sr+`.querySelector(".m.agent")`)
+	ctx := greetedChat(t, greeting)
+	const sr = widgetRoot
 	if text := evaluate[string](t, ctx, "the greeting's text", sr+`.querySelector(".m.agent").textContent`); text != strings.Replace(greeting, "[menu](https://lu.example/menu?d=1)", "menu", 1) {
 		t.Errorf("the greeting reads %q (its markdown link as its words, the rest as written)", text)
 	}
@@ -37,6 +29,24 @@ func TestWidgetLinksBrowser(t *testing.T) {
 	}
 	wantJS(t, ctx, "the links underlined in the message's colour", `(() => { const a = `+sr+`.querySelector(".m.agent a"), m = a.closest(".m");
 		return getComputedStyle(a).color === getComputedStyle(m).color && getComputedStyle(a).textDecorationLine === "underline" })()`)
+}
+
+const widgetRoot = `document.querySelector("#svc-chat-widget").shadowRoot`
+
+// greetedChat opens, in a browser, a page with the widget of an agent whose greeting is greeting,
+// and the chat, once the greeting shows.
+func greetedChat(t *testing.T, greeting string) context.Context {
+	api, _, key := styledWidget(t, map[string]any{"position": "right"})
+	if r := callJSON(t, "PATCH", api.URL()+"/v1/agent/appearance", map[string]any{"greeting": map[string]string{"en": greeting}}, key...); r.status != http.StatusOK {
+		t.Fatalf("PATCH /v1/agent/appearance: %s", r)
+	}
+	page := servePage(t, "127.0.0.1", api.URL(), call(t, "GET", api.URL()+"/v1/widget?framework=html", key...).body.str("code"))
+	ctx := browser(t, chromiumPath(t))
+	runJS(t, ctx, "open the page", chromedp.Navigate(page))
+	waitJS(t, ctx, "the widget is ready", `!!document.querySelector("#svc-chat-widget[data-ready]")`)
+	runJS(t, ctx, "open the chat", chromedp.Click(chromedp.JSPath(widgetRoot+`.querySelector("button.l")`)))
+	waitJS(t, ctx, "the greeting", `!!`+widgetRoot+`.querySelector(".m.agent")`)
+	return ctx
 }
 
 func asJSON(v any) string {

@@ -89,9 +89,8 @@
     return n;
   }
 
-  /* The page's styles stop at the shadow root's host: `all:initial!important` there wins over any
-     rule of the page (an important declaration of the shadow tree beats the page's, important or
-     not), so that neither `div{transform:…}` nor `body *{letter-spacing:…}` reaches the chat. */
+  /* The page's styles stop at the host: `all:initial!important` there beats any rule of the page
+     (`div{transform:…}`, `body *{letter-spacing:…}`). */
   var CSS = ":host{all:initial!important}@media print{:host{display:none!important}}" + // not on paper
     ".w{--a:#2563eb;--on:#fff;--at:#2563eb;--i:#111827;--p:#ffffff;--m:#f3f4f6;--b:#e5e7eb;--fx:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
     "font:14px/1.45 var(--fx);color:var(--i);position:fixed;bottom:20px;z-index:2147483000}" +
@@ -109,7 +108,7 @@
     ".h h2{flex:1;margin:0;font:600 16px/1.2 var(--ft,var(--fx))}" +
     ".x{background:transparent;border:0;color:inherit;font-size:22px;line-height:1;cursor:pointer;padding:2px 6px;border-radius:6px}" +
     ".g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}" +
-    ".m{position:relative;max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}.m a{color:inherit;text-decoration:underline}" +
+    ".m{position:relative;max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}.m a{color:inherit;text-decoration:underline}.m ul,.m ol{margin:4px 0;padding-inline-start:20px}.m code{font-family:monospace}" +
     ".m.agent{align-self:flex-start;background:var(--m)}" +
     /* Who speaks, for a screen reader (the log, the live announcement): generated text it reads
        and the screen does not show ("You: ", the agent's name). */
@@ -221,7 +220,7 @@
      cart, then its checkout action, once every add has succeeded, opens the checkout. */
   function add(role, content, actions, live) {
     var m = el("div", "m " + role, { dir: "auto" }, role === "customer" ? content : null), go = null; // each in its text's direction
-    if (role !== "customer") links(m, content);
+    if (role !== "customer") md(m, content);
     carts = [];
     if (role !== "note") m.setAttribute("data-who", (role === "customer" ? t("you") : title.textContent) + ": ");
     (actions || []).forEach(function (a) {
@@ -237,17 +236,33 @@
     return m;
   }
 
-  /* An answer's addresses (http or https, bare or as markdown's [words](address)) are links, opened
-     in a new tab that gets no hold on this page (noopener, no referrer); any other scheme
-     (javascript:, data:) stays text. */
-  function links(m, s) {
-    var re = /\[([^\]\n]{1,300})\]\(([^\s)]{1,2000})\)|https?:\/\/[^\s<>"'()\[\]]*[^\s<>"'()\[\].,;:!?]/g, at = 0, x, u;
-    s = s == null ? "" : String(s);
+  /* Agent text: a little markdown as elements (never HTML): "- ", "* ", "1. " lines are lists;
+     **bold**, *italic*, _italic_, `code`; http(s) addresses, bare or [words](address), are links
+     in a new tab (noopener); javascript:, data: and the rest stay as written. */
+  function md(m, s) {
+    var l, x;
+    String(s == null ? "" : s).split("\n").forEach(function (line, i) {
+      if ((x = /^\s*(?:[-*]|(\d{1,9})[.)])\s+(.*)/.exec(line))) {
+        if (!l || l.tagName != (x[1] ? "OL" : "UL")) l = m.appendChild(x[1] ? el("ol", 0, { start: x[1] }) : el("ul"));
+        return inl(l.appendChild(el("li")), x[2]);
+      }
+      if (i && !l) m.appendChild(document.createTextNode("\n"));
+      l = 0;
+      inl(m, line);
+    });
+  }
+
+  function inl(m, s) {
+    var re = /`([^`]+)`|\*\*(\S(?:.*?\S)?)\*\*(?!\w)|\B\*([^\s*](?:[^*]*?[^\s*])?)\*(?!\w)|\b_([^\s_](?:[^_]*?[^\s_])?)_\b|\[([^\]]{1,300})\]\(([^\s)]{1,2000})\)|https?:\/\/[^\s<>"'()\[\]]*[^\s<>"'()\[\].,;:!?]/g, at = 0, x, u;
     while ((x = re.exec(s))) {
       m.appendChild(document.createTextNode(s.slice(at, x.index)));
-      u = x[2] || x[0];
-      u = /^https?:\/\//i.test(u) && safe(u);
-      m.appendChild(u ? el("a", null, { href: u, target: "_blank", rel: "noopener noreferrer nofollow" }, x[1] || x[0]) : document.createTextNode(x[0]));
+      if (x[1]) m.appendChild(el("code", 0, 0, x[1]));
+      else if ((u = x[2] || x[3] || x[4])) inl(m.appendChild(el(x[2] ? "b" : "i")), u);
+      else {
+        u = x[6] || x[0];
+        u = /^https?:\/\//i.test(u) && safe(u);
+        m.appendChild(u ? el("a", 0, { href: u, target: "_blank", rel: "noopener noreferrer nofollow" }, x[5] || x[0]) : document.createTextNode(x[0]));
+      }
       at = re.lastIndex;
     }
     m.appendChild(document.createTextNode(s.slice(at)));
@@ -337,9 +352,8 @@
     return t("error");
   }
 
-  /* Each message goes with an Idempotency-Key; a message not answered keeps it, so that sending
-     the same text again runs it once: an answer lost on its way (the connection cut, no answer in
-     time) is answered again, not the message stored and charged twice. */
+  /* Each message goes with an Idempotency-Key, kept while not answered: the same text sent again
+     after a lost answer is answered again, not stored and charged twice. */
   var unsent = null;
   function ask(q) {
     q = clean(q);
@@ -383,11 +397,9 @@
   if (others) others.onmessage = refresh;
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") refresh(); });
 
-  /* A reply still being made (202): the message was taken, so a look at the conversation that
-     fails (the network for a moment, too many looks) is tried again, not a reason to send the
-     message again. The looks come 2 s apart, then further apart (up to 10 s: well within the
-     visitor's 30 calls a minute); after 3 minutes (past the service's longest reply) the chat
-     says no answer came. */
+  /* A reply still being made (202): the message was taken; a failed look is tried again, not the
+     message sent again. Looks 2 s apart, growing to 10 s (within 30 calls a minute); after 3
+     minutes (past the longest reply) the chat says no answer came. */
   function wait(id, gap, until) {
     return new Promise(function (res) { setTimeout(res, gap); }).then(function () {
       return call("GET", "/messages?visitor_id=" + visitor).then(function (c) {
@@ -463,15 +475,12 @@
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); ask(input.value); }
   });
 
-  /* The chat appears once the service answers: a page opened while it cannot be reached (the
-     network, or the service restarting) asks again about 2 s later, then twice as long each time
-     up to a minute, for as long as the page stays open (an outage of an hour ends with the chat
-     shown); each wait is drawn between its half and its whole, so that the tabs of many visitors
-     do not all come back at once. A hidden tab does not ask: it asks at once when shown again, as
-     at once when the browser is back online. A refusal (the widget off) is final; too many calls
-     (429: the token's limit, a busy site) is not. A page on a domain the account does not allow
-     gets no answer the browser lets it read, as when the service is down: it is told once on the
-     console, and asks again as seldom. */
+  /* The chat appears once the service answers: while it cannot be reached the page asks again
+     after about 2 s, then twice as long each time up to a minute, as long as it stays open; each
+     wait is drawn between its half and its whole, so many visitors' tabs do not come back at once.
+     A hidden tab asks when shown again, or when the browser is back online. A refusal (the widget
+     off) is final; 429 is not. A domain the account does not allow gets no readable answer, as when
+     the service is down: told once on the console, it asks as seldom. */
   var retry = null, later = 2000, tries = 0, booting = false, due = false;
   function again() {
     retry = null;
