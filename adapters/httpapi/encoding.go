@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bufio"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
@@ -57,42 +58,15 @@ func decodedBody(w http.ResponseWriter, raw io.ReadCloser, values []string, limi
 // openDeflate reads HTTP's deflate: the zlib format (RFC 9110), or, as some clients send it, raw
 // deflate data; the first two bytes tell them apart.
 func openDeflate(r io.Reader) (io.ReadCloser, error) {
-	br := &peekReader{r: r}
-	head, err := br.peek(2)
-	if err != nil && len(head) < 2 {
+	br := bufio.NewReader(r)
+	head, err := br.Peek(2)
+	if err != nil {
 		return nil, io.ErrUnexpectedEOF
 	}
 	if head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
 		return zlib.NewReader(br)
 	}
 	return flate.NewReader(br), nil
-}
-
-// peekReader is a reader whose first bytes may be looked at before they are read.
-type peekReader struct {
-	r    io.Reader
-	head []byte
-}
-
-func (p *peekReader) peek(n int) ([]byte, error) {
-	for len(p.head) < n {
-		buf := make([]byte, n-len(p.head))
-		k, err := p.r.Read(buf)
-		p.head = append(p.head, buf[:k]...)
-		if err != nil {
-			return p.head, err
-		}
-	}
-	return p.head, nil
-}
-
-func (p *peekReader) Read(b []byte) (int, error) {
-	if len(p.head) > 0 {
-		n := copy(b, p.head)
-		p.head = p.head[n:]
-		return n, nil
-	}
-	return p.r.Read(b)
 }
 
 // inflating decompresses a body on its first read (so that a bad stream is the decoding's 400,
