@@ -298,10 +298,10 @@ type SendError struct {
 }
 
 func (e *SendError) Error() string {
-	msg := string(e.App) + " refused the message: status " + strconv.Itoa(e.Status)
-	if e.Status == 0 {
-		// A DNS failure, a refused connection, a timeout: the app refused nothing.
-		msg = string(e.App) + " could not be reached or did not answer"
+	// No status: a DNS failure, a refused connection, a timeout; the app refused nothing.
+	msg := string(e.App) + " could not be reached or did not answer"
+	if e.Status != 0 {
+		msg = string(e.App) + " refused the message: status " + strconv.Itoa(e.Status)
 	}
 	if e.Reason != "" {
 		msg += ": " + e.Reason
