@@ -42,10 +42,11 @@ func keyWatchOf(db *bun.DB) keyWatch {
 }
 
 // sqliteDriver is the driver of a SQLite pool opened by this package, carrying its watch so that
-// a repository finds it from its bun.DB (keyWatchOf).
+// a repository finds it from its bun.DB (keyWatchOf), and its gate (ReportRefusals).
 type sqliteDriver struct {
 	driver.Driver
 	watch *sqliteWatch
+	gate  *gate // its writers' turn, and the report of their refusals (ReportRefusals)
 }
 
 // sqlitePoll is how often the SQLite watch reads the counter of changes (auth_changes): another

@@ -59,9 +59,40 @@ func isBusy(err error) bool {
 	return errors.As(err, &lite) && lite.Code()&0xff == sqliteBusy
 }
 
-// sqliteBusy is SQLite's primary result code SQLITE_BUSY; its extended codes keep it in the low
-// byte.
-const sqliteBusy = 5
+// SQLite's primary result codes SQLITE_BUSY, SQLITE_READONLY and SQLITE_FULL; their extended
+// codes keep them in the low byte.
+const (
+	sqliteBusy     = 5
+	sqliteReadonly = 8
+	sqliteFull     = 13
+)
+
+// refusal names what an error of SQLite says when the database file cannot take writes, in the
+// words an operator acts on: "disk full" (SQLITE_FULL: the disk, or a max_page_count, has no room
+// for the pages a write needs) or "database file is read-only" (SQLITE_READONLY, any of its
+// extended codes: the file, its directory or its mount made read-only, the file opened read-only
+// or replaced under the process); "" for any other error. This store never makes a database
+// read-only itself, so either is the environment's doing, never a bug of the statement.
+func refusal(err error) string {
+	var lite interface{ Code() int }
+	if err == nil || !errors.As(err, &lite) {
+		return ""
+	}
+	switch lite.Code() & 0xff {
+	case sqliteFull:
+		return "disk full"
+	case sqliteReadonly:
+		return "database file is read-only"
+	}
+	return ""
+}
+
+// refused returns err as a service_unavailable domain error when the database file cannot take
+// writes (refusal), and err itself otherwise.
+func refused(err error) error {
+	return classify(err, func(err error) bool { return refusal(err) != "" },
+		"the database cannot store changes right now; try again later")
+}
 
 // isOutage reports whether err is a failure of the connection to Postgres rather than of the
 // statement: the SQL errors a query can cause and a canceled context are not. (SQLite has no

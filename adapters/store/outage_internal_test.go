@@ -2,15 +2,22 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/driver/sqliteshim"
 
 	"github.com/svcagent/svc/domain"
 )
@@ -162,5 +169,123 @@ func waitErr(t *testing.T, c net.Conn, what string) {
 			t.Fatalf("%s: connAlive still nil after 5 s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestRefused(t *testing.T) {
+	tests := []struct {
+		name    string
+		err     error
+		refused bool
+	}{
+		{"SQLITE_FULL", liteError(13), true},
+		{"SQLITE_FULL, wrapped", fmt.Errorf("insert: %w", liteError(13)), true},
+		{"SQLITE_READONLY", liteError(8), true},
+		{"SQLITE_READONLY_DBMOVED", liteError(8 | 4<<8), true},
+		{"SQLITE_READONLY_DIRECTORY", liteError(8 | 6<<8), true},
+		{"SQLITE_BUSY (busy's)", liteError(5), false},
+		{"SQLITE_IOERR", liteError(10), false},
+		{"SQLITE_CONSTRAINT_UNIQUE", liteError(2067), false},
+		{"SQLITE_ERROR", liteError(1), false},
+		{"the words alone", errors.New("database or disk is full"), false},
+		{"nil", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { wantClassified(t, refused, tt.err, tt.refused) })
+	}
+}
+
+// TestSQLiteRefusals makes the database file refuse writes as an operator meets it: a disk full
+// (max_page_count leaves no room for the pages a write needs: SQLITE_FULL) and a file opened
+// read-only (SQLITE_READONLY, what a read-only file, directory or mount gives a process that
+// cannot write it; the tests run as root, whom chmod does not stop). A write, a transaction's
+// statement and a writing query answer service_unavailable with a retry (503, not a 500 logged as
+// an internal error), reads go on, the cause is reported once per refusal in the operator's words,
+// and the first write that succeeds reports it back.
+func TestSQLiteRefusals(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "refuse.db")
+	db, closeDB, err := OpenSQLite(ctx, "sqlite://"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "CREATE TABLE t (x TEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	var pages int
+	if err := db.NewRaw("PRAGMA page_count").Scan(ctx, &pages); err != nil {
+		t.Fatal(err)
+	}
+	closeDB()
+
+	big := strings.Repeat("x", 64<<10)
+	for _, tt := range []struct{ name, dsn, cause string }{
+		{"disk full", path + "?" + sqliteParams + fmt.Sprintf("&_pragma=max_page_count(%d)", pages+2), "SQLite: disk full"},
+		{"read-only", "file:" + path + "?mode=ro&" + sqliteParams, "SQLite: database file is read-only"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGate(newLogCheckpointer())
+			sqldb := sql.OpenDB(gatedConnector{drv: sqliteshim.Driver(), dsn: tt.dsn, gate: g, watch: newSQLiteWatch()})
+			t.Cleanup(func() { _ = sqldb.Close() })
+			db := bun.NewDB(sqldb, sqlitedialect.New())
+			var reports []string
+			ReportRefusals(db, func(cause string, err error) {
+				reports = append(reports, fmt.Sprintf("%s: %v", cause, err != nil))
+			})
+
+			wantRefused := func(what string, err error) {
+				t.Helper()
+				e, ok := domain.AsError(err)
+				if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter <= 0 {
+					t.Fatalf("%s: %v, want service_unavailable with a retry", what, err)
+				}
+			}
+			_, err := db.ExecContext(ctx, "INSERT INTO t VALUES (?)", big)
+			wantRefused("insert", err)
+			tx, err := db.BeginTx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = tx.ExecContext(ctx, "INSERT INTO t VALUES (?)", big)
+			wantRefused("insert in a transaction", err)
+			_ = tx.Rollback()
+			var n int
+			err = db.NewRaw("INSERT INTO t VALUES (?) RETURNING 1", big).Scan(ctx, &n)
+			wantRefused("insert returning", err)
+			if err := db.NewRaw("SELECT count(*) FROM t").Scan(ctx, &n); err != nil {
+				t.Fatalf("read: %v", err)
+			}
+			if len(reports) != 3 || reports[0] != tt.cause+": true" {
+				t.Fatalf("reported %q, want %q three times", reports, tt.cause+": true")
+			}
+		})
+	}
+
+	// Room again (no max_page_count): the first write that succeeds reports the cause back.
+	g := newGate(newLogCheckpointer())
+	sqldb := sql.OpenDB(gatedConnector{drv: sqliteshim.Driver(), dsn: path + "?" + sqliteParams + fmt.Sprintf("&_pragma=max_page_count(%d)", pages+2), gate: g, watch: newSQLiteWatch()})
+	t.Cleanup(func() { _ = sqldb.Close() })
+	sqldb.SetMaxOpenConns(1) // max_page_count is a connection's: the one connection is raised below
+	db = bun.NewDB(sqldb, sqlitedialect.New())
+	var back []string
+	ReportRefusals(db, func(cause string, err error) {
+		if err == nil {
+			back = append(back, cause)
+		}
+	})
+	if _, err := db.ExecContext(ctx, "INSERT INTO t VALUES (?)", big); domain.ErrorCode(err) != domain.CodeServiceUnavailable {
+		t.Fatalf("insert with the disk full: %v", err)
+	}
+	if _, err := db.ExecContext(ctx, "PRAGMA max_page_count = 100000"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO t VALUES (?)", big); err != nil {
+		t.Fatalf("insert with room again: %v", err)
+	}
+	if len(back) != 2 || back[0] != "SQLite: disk full" {
+		t.Fatalf("reported back %q, want both refusals' causes once", back)
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO t VALUES ('y')"); err != nil || len(back) != 2 {
+		t.Fatalf("a second write: %v, back reported %d times, want 2", err, len(back))
 	}
 }

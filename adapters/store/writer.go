@@ -6,7 +6,10 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"github.com/uptrace/bun"
 )
 
 // SQLite lets one connection write at a time. Left to itself, a connection that wants to write
@@ -29,6 +32,63 @@ var errGateTimeout = errors.New("store: database is busy: waited 10s for the wri
 type gate struct {
 	turn chan struct{}
 	log  *logCheckpointer // told of every write
+
+	report  atomic.Pointer[Report] // the operator's log of refused writes (ReportRefusals); nil: none
+	refused atomic.Bool            // a write was refused (refusal) and none succeeded since
+}
+
+// Report is told of a cause that failed (err not nil) or works again (err nil), as
+// outage.Log.Report is.
+type Report func(cause string, err error)
+
+// failed classifies err of a statement: a database locked past the wait (busy) or one whose file
+// cannot take writes (refused, reported to the operator as the cause "SQLite: disk full" or
+// "SQLite: database file is read-only") is service_unavailable; any other error stays as it is.
+func (g *gate) failed(err error) error {
+	if err == nil {
+		return nil
+	}
+	cause := refusal(err)
+	if cause == "" {
+		return busy(err)
+	}
+	g.refused.Store(true)
+	if r := g.report.Load(); r != nil {
+		(*r)(refusalCause(cause), err)
+	}
+	return refused(err)
+}
+
+// written classifies err of a write that ended (failed); one that succeeded ends the refusal
+// reported, if any.
+func (g *gate) written(err error) error {
+	if err != nil {
+		return g.failed(err)
+	}
+	if g.refused.Load() && g.refused.CompareAndSwap(true, false) {
+		if r := g.report.Load(); r != nil {
+			for _, cause := range refusals {
+				(*r)(refusalCause(cause), nil)
+			}
+		}
+	}
+	return nil
+}
+
+// refusals are the causes refusal names.
+var refusals = [...]string{"disk full", "database file is read-only"}
+
+func refusalCause(cause string) string { return "SQLite: " + cause }
+
+// ReportRefusals has the SQLite database db's writes that its file refuses (disk full, a
+// read-only file) reported to report, and the first write that succeeds after them, so that an
+// operator reads the cause to act on (outage.Log: "SQLite: disk full: failing", "…: still
+// failing", "…: back"); the callers get 503 service_unavailable. A database of another kind is
+// left as it is.
+func ReportRefusals(db *bun.DB, report Report) {
+	if d, ok := db.DB.Driver().(sqliteDriver); ok {
+		d.gate.report.Store(&report)
+	}
 }
 
 func newGate(log *logCheckpointer) *gate { return &gate{turn: make(chan struct{}, 1), log: log} }
@@ -101,7 +161,9 @@ func (c gatedConnector) Connect(ctx context.Context) (driver.Conn, error) {
 }
 
 // Driver is the SQLite driver, carrying the watch (keyWatchOf).
-func (c gatedConnector) Driver() driver.Driver { return sqliteDriver{Driver: c.drv, watch: c.watch} }
+func (c gatedConnector) Driver() driver.Driver {
+	return sqliteDriver{Driver: c.drv, watch: c.watch, gate: c.gate}
+}
 
 // sqliteConn is what the SQLite driver's connections implement.
 type sqliteConn interface {
@@ -138,12 +200,12 @@ func (c *gatedConn) Begin() (driver.Tx, error) {
 // BeginTx takes the gate for the transaction's whole life.
 func (c *gatedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	if err := c.gate.enter(ctx); err != nil {
-		return nil, busy(err)
+		return nil, c.gate.failed(err)
 	}
 	tx, err := c.sqliteConn.BeginTx(ctx, opts)
 	if err != nil {
 		c.gate.leave()
-		return nil, busy(err)
+		return nil, c.gate.failed(err)
 	}
 	c.inTx = true
 	return &gatedTx{Tx: tx, conn: c}, nil
@@ -156,14 +218,14 @@ func (c *gatedConn) outside(query string) bool { return !c.inTx && writes(query)
 func (c *gatedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	if !c.outside(query) {
 		res, err := c.sqliteConn.ExecContext(ctx, query, args)
-		return res, busy(err)
+		return res, c.gate.failed(err)
 	}
 	if err := c.gate.enter(ctx); err != nil {
-		return nil, busy(err)
+		return nil, c.gate.failed(err)
 	}
 	defer c.gate.leave()
 	res, err := c.sqliteConn.ExecContext(ctx, query, args)
-	return res, busy(err)
+	return res, c.gate.written(err)
 }
 
 func (c *gatedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
@@ -171,15 +233,15 @@ func (c *gatedConn) QueryContext(ctx context.Context, query string, args []drive
 		// A read's rows are not wrapped (one allocation a query): in WAL mode a reader does not
 		// wait for the write lock, so its steps do not meet SQLITE_BUSY.
 		rows, err := c.sqliteConn.QueryContext(ctx, query, args)
-		return rows, busy(err)
+		return rows, c.gate.failed(err)
 	}
 	if err := c.gate.enter(ctx); err != nil {
-		return nil, busy(err)
+		return nil, c.gate.failed(err)
 	}
 	rows, err := c.sqliteConn.QueryContext(ctx, query, args)
 	if err != nil {
 		c.gate.leave()
-		return nil, busy(err)
+		return nil, c.gate.failed(err)
 	}
 	return &gatedRows{Rows: rows, gate: c.gate}, nil
 }
@@ -194,7 +256,7 @@ func (c *gatedConn) PrepareContext(ctx context.Context, query string) (driver.St
 		s, err = c.sqliteConn.PrepareContext(ctx, query)
 	}
 	if err != nil {
-		return nil, busy(err)
+		return nil, c.gate.failed(err)
 	}
 	ss, ok := s.(sqliteStmt)
 	if !ok {
@@ -231,12 +293,12 @@ type gatedTx struct {
 
 func (t *gatedTx) Commit() error {
 	defer t.end()
-	return busy(t.Tx.Commit())
+	return t.conn.gate.written(t.Tx.Commit())
 }
 
 func (t *gatedTx) Rollback() error {
 	defer t.end()
-	return busy(t.Tx.Rollback())
+	return t.conn.gate.failed(t.Tx.Rollback())
 }
 
 func (t *gatedTx) end() {
@@ -261,28 +323,28 @@ type gatedStmt struct {
 func (s *gatedStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
 	if s.conn.inTx || !s.writes {
 		res, err := s.sqliteStmt.ExecContext(ctx, args)
-		return res, busy(err)
+		return res, s.conn.gate.failed(err)
 	}
 	if err := s.conn.gate.enter(ctx); err != nil {
-		return nil, busy(err)
+		return nil, s.conn.gate.failed(err)
 	}
 	defer s.conn.gate.leave()
 	res, err := s.sqliteStmt.ExecContext(ctx, args)
-	return res, busy(err)
+	return res, s.conn.gate.written(err)
 }
 
 func (s *gatedStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
 	if s.conn.inTx || !s.writes {
 		rows, err := s.sqliteStmt.QueryContext(ctx, args)
-		return rows, busy(err)
+		return rows, s.conn.gate.failed(err)
 	}
 	if err := s.conn.gate.enter(ctx); err != nil {
-		return nil, busy(err)
+		return nil, s.conn.gate.failed(err)
 	}
 	rows, err := s.sqliteStmt.QueryContext(ctx, args)
 	if err != nil {
 		s.conn.gate.leave()
-		return nil, busy(err)
+		return nil, s.conn.gate.failed(err)
 	}
 	return &gatedRows{Rows: rows, gate: s.conn.gate}, nil
 }
@@ -301,15 +363,15 @@ func (r *gatedRows) Next(dest []driver.Value) error {
 	if err != nil {
 		r.ended = true
 	}
-	return busyNext(err)
+	return r.gate.failedNext(err)
 }
 
-// busyNext classifies an error of Next; io.EOF, the end of the rows, stays as it is.
-func busyNext(err error) error {
+// failedNext classifies an error of Next (failed); io.EOF, the end of the rows, stays as it is.
+func (g *gate) failedNext(err error) error {
 	if err == nil || err == io.EOF { //nolint:errorlint // database/sql compares with io.EOF itself
 		return err
 	}
-	return busy(err)
+	return g.failed(err)
 }
 
 func (r *gatedRows) Close() error {

@@ -54,7 +54,7 @@ import (
 // engine: the default, nothing else needed.
 func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.MigratedSQLite(ctx, cfg)
+	db, cleanup, err := boot.MigratedSQLite(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -326,7 +326,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 // upstream model.
 func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.MigratedSQLite(ctx, cfg)
+	db, cleanup, err := boot.MigratedSQLite(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1743,7 +1743,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 // with the built-in engine.
 func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.CurrentSQLite(ctx, cfg)
+	db, cleanup, err := boot.CurrentSQLite(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -2042,7 +2042,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 // migrate) with the upstream model.
 func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.CurrentSQLite(ctx, cfg)
+	db, cleanup, err := boot.CurrentSQLite(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}

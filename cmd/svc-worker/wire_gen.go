@@ -327,7 +327,7 @@ func initWorkerSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.CurrentSQLite(ctx, cfg)
+	db, cleanup, err := boot.CurrentSQLite(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -470,7 +470,7 @@ func initWorkerSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap.L
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.CurrentSQLite(ctx, cfg)
+	db, cleanup, err := boot.CurrentSQLite(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -52,7 +52,7 @@ func initConnector(ctx context.Context, cfg config.Config, log *zap.Logger, db *
 
 // initCtlSQLite assembles svcctl on SQLite.
 func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {
-	db, cleanup, err := boot.SQLite(ctx, cfg)
+	db, cleanup, err := boot.SQLite(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -42,6 +42,7 @@ import (
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/outbox"
 	"github.com/svcagent/svc/domain/push"
+	"github.com/svcagent/svc/internal/outage"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -81,9 +82,16 @@ func SignalContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
 
-// SQLite opens the SQLite store at SVC_DATABASE_URL.
-func SQLite(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
-	return store.OpenSQLite(ctx, cfg.DatabaseURL)
+// SQLite opens the SQLite store at SVC_DATABASE_URL. Writes its file refuses (disk full, a
+// read-only file) are logged as an outage of their cause ("SQLite: disk full: failing", "…:
+// still failing" at most once a minute, "…: back" at the first write that succeeds).
+func SQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*bun.DB, func(), error) {
+	db, closeDB, err := store.OpenSQLite(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	store.ReportRefusals(db, outage.New(log.Named("store"), outage.System, outage.Reminder).Report)
+	return db, closeDB, nil
 }
 
 // Postgres opens the PostgreSQL store at SVC_DATABASE_URL.
@@ -93,8 +101,8 @@ func Postgres(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
 
 // MigratedSQLite opens the SQLite store and brings its schema up to date: the embedded
 // environment migrates by itself, before anything reads the store.
-func MigratedSQLite(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
-	return migrated(ctx, cfg, SQLite)
+func MigratedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*bun.DB, func(), error) {
+	return migrated(ctx, cfg, withLog(SQLite, log))
 }
 
 // MigratedPostgres opens the PostgreSQL store and brings its schema up to date, as
@@ -111,8 +119,14 @@ func CurrentPostgres(ctx context.Context, cfg config.Config) (*bun.DB, func(), e
 }
 
 // CurrentSQLite opens the SQLite store and checks its schema, as CurrentPostgres does.
-func CurrentSQLite(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
-	return current(ctx, cfg, SQLite)
+func CurrentSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*bun.DB, func(), error) {
+	return current(ctx, cfg, withLog(SQLite, log))
+}
+
+// withLog is open given its logger.
+func withLog(open func(context.Context, config.Config, *zap.Logger) (*bun.DB, func(), error),
+	log *zap.Logger) func(context.Context, config.Config) (*bun.DB, func(), error) {
+	return func(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) { return open(ctx, cfg, log) }
 }
 
 func current(ctx context.Context, cfg config.Config,
