@@ -361,8 +361,28 @@ func (c Config) Plans() ledger.Plans {
 	}
 }
 
+// testFamilies are the words after SVC_ of the variables that belong to the test suites, not to
+// the programs: SVC_TEST_* (the suites' services and binaries), SVC_EVAL and SVC_EVAL_* (the
+// answer-quality evaluations), SVC_BENCH and SVC_BENCH_* (the load harness). Unknown leaves
+// them out: an environment that runs the suites beside a program is not misconfigured.
+var testFamilies = [...]string{"TEST", "EVAL", "BENCH"}
+
+// testOnly reports whether name is of a test suite's family (testFamilies).
+func testOnly(name string) bool {
+	rest, ok := strings.CutPrefix(name, "SVC_")
+	if !ok {
+		return false
+	}
+	for _, f := range testFamilies {
+		if after, ok := strings.CutPrefix(rest, f); ok && (after == "" || after[0] == '_') {
+			return true
+		}
+	}
+	return false
+}
+
 // Unknown returns the SVC_* variables set in environ (KEY=VALUE pairs) that Config does not read,
-// so a typo can be reported. SVC_TEST_* variables belong to the test suites and are ignored.
+// so a typo can be reported. The test suites' variables (testFamilies) are not reported.
 func Unknown(environ []string) []string {
 	known := map[string]bool{}
 	for _, n := range Names() {
@@ -371,7 +391,7 @@ func Unknown(environ []string) []string {
 	var out []string
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "SVC_") && !strings.HasPrefix(name, "SVC_TEST_") && !known[name] {
+		if strings.HasPrefix(name, "SVC_") && !testOnly(name) && !known[name] {
 			out = append(out, name)
 		}
 	}

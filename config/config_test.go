@@ -163,8 +163,9 @@ func TestNamesAndUnknown(t *testing.T) {
 	if len(names) < 7 || names[0] > names[len(names)-1] {
 		t.Fatalf("Names() = %v", names)
 	}
-	got := Unknown([]string{"SVC_DATABSE_URL=x", "SVC_ENV=dev", "SVC_TEST_REDIS_URL=y", "HOME=/root"})
-	if strings.Join(got, ",") != "SVC_DATABSE_URL" {
+	got := Unknown([]string{"SVC_DATABSE_URL=x", "SVC_ENV=dev", "SVC_TEST_REDIS_URL=y", "HOME=/root",
+		"SVC_EVAL=1", "SVC_EVAL_SPLITS=tune,held-out", "SVC_BENCH=1", "SVC_BENCHMARK=1", "SVC_EVALUATE=1", "SVC_TESTING=1"})
+	if strings.Join(got, ",") != "SVC_BENCHMARK,SVC_DATABSE_URL,SVC_EVALUATE,SVC_TESTING" {
 		t.Fatalf("Unknown() = %v", got)
 	}
 }
