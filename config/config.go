@@ -35,9 +35,12 @@ type Config struct {
 	MetricsAddr string `env:"SVC_METRICS_ADDR"` // DefaultMetricsAddr when unset; set empty: no metrics
 	// Profiling serves Go's pprof profiles (/debug/pprof/) on the metrics listener and records
 	// the block and mutex profiles, which cost a little on every wait: for measuring only.
-	Profiling           bool          `env:"SVC_PROFILING" envDefault:"false"`
-	DatabaseURL         string        `env:"SVC_DATABASE_URL" envDefault:"sqlite://data/svc.db"`
-	RedisURL            string        `env:"SVC_REDIS_URL"`
+	Profiling   bool   `env:"SVC_PROFILING" envDefault:"false"`
+	DatabaseURL string `env:"SVC_DATABASE_URL" envDefault:"sqlite://data/svc.db"`
+	RedisURL    string `env:"SVC_REDIS_URL"`
+	// RedisTimeout bounds how long a request's rate-limit check waits for Redis before it is
+	// counted in the process (ratelimit.Fallback); the try of Redis after an outage waits half.
+	RedisTimeout        time.Duration `env:"SVC_REDIS_TIMEOUT" envDefault:"1s"`
 	PublicURL           string        `env:"SVC_PUBLIC_URL"` // localPublicURL(HTTPAddr) when unset or empty
 	LogLevel            string        `env:"SVC_LOG_LEVEL" envDefault:"info"`
 	Env                 string        `env:"SVC_ENV" envDefault:"dev"`
@@ -252,6 +255,9 @@ func (c *Config) validate() error {
 	}
 	if c.WorkerConcurrency < 1 || c.WorkerConcurrency > 1000 {
 		bad("SVC_WORKER_CONCURRENCY", "must be between 1 and 1000")
+	}
+	if c.RedisTimeout < 10*time.Millisecond || c.RedisTimeout > 10*time.Second {
+		bad("SVC_REDIS_TIMEOUT", "must be between 10ms and 10s")
 	}
 	if c.RelayInterval < 10*time.Millisecond {
 		bad("SVC_RELAY_INTERVAL", "must be at least 10ms")

@@ -88,6 +88,8 @@ func TestLoadErrors(t *testing.T) {
 		{"bad duration", "SVC_SHUTDOWN_TIMEOUT", "soon"},
 		{"negative plan", "SVC_PLAN_PRO_INTERACTIONS", "-1"},
 		{"zero concurrency", "SVC_WORKER_CONCURRENCY", "0"},
+		{"redis timeout too short", "SVC_REDIS_TIMEOUT", "1ms"},
+		{"redis timeout too long", "SVC_REDIS_TIMEOUT", "1m"},
 		{"bad model url", "SVC_MODEL_BASE_URL", "localhost:11434"},
 		{"bad smtp url", "SVC_SMTP_URL", "mail.example.com"},
 		{"production without a secret key", "SVC_ENV", "production"},

@@ -18,20 +18,25 @@ import (
 // be reached. It needs a redis.UniversalClient, a ports.Clock and a *zap.Logger.
 var FallbackSet = wire.NewSet(NewRedis, NewMemory, NewFallback, wire.Bind(new(ports.RateLimiter), new(*Fallback)))
 
-const (
-	// fallbackFor is how long the limits are counted in memory after Redis failed, before one
-	// request tries Redis again: a Redis that is down costs one failed try per interval, not one
-	// per request.
-	fallbackFor = 2 * time.Second
-	// probeTimeout bounds the one request that tries Redis again, so that a Redis that does not
-	// answer at all (rather than refusing) delays it by this much at most.
-	probeTimeout = 500 * time.Millisecond
-	// callTimeout bounds every other request's use of Redis, so that a Redis that stops answering
-	// without closing its connections (a network partition, a hung server) delays the requests of
-	// that moment by this much, not by the client's read timeouts and retries (about 10 s), before
-	// they fall back to memory. A Redis that answers takes well under a millisecond.
-	callTimeout = time.Second
-)
+// fallbackFor is how long the limits are counted in memory after Redis failed, before one
+// request tries Redis again: a Redis that is down costs one failed try per interval, not one per
+// request.
+const fallbackFor = 2 * time.Second
+
+// DefaultTimeout is Options.Timeout when it is not set (SVC_REDIS_TIMEOUT's default).
+const DefaultTimeout = time.Second
+
+// Options are the fallback's settings.
+type Options struct {
+	// Timeout bounds every request's use of Redis, so that a Redis that stops answering without
+	// closing its connections (a network partition, a hung or stalled server) delays the
+	// requests of that moment by this much, not by the client's read timeouts and retries
+	// (about 10 s), before they fall back to memory. A Redis that answers takes well under a
+	// millisecond. The one request that tries Redis again after a failure waits half of it, so
+	// that a Redis that does not answer at all delays it by that much at most. Zero:
+	// DefaultTimeout.
+	Timeout time.Duration
+}
 
 // Fallback counts requests with Redis (shared by every replica) and, while Redis cannot be
 // reached, with a limiter in this process, so that an outage of Redis never takes the API down:
@@ -47,6 +52,9 @@ type Fallback struct {
 	clock  ports.Clock
 	log    *outage.Log
 
+	callTimeout  time.Duration // Options.Timeout
+	probeTimeout time.Duration // half of it
+
 	mu      sync.Mutex
 	down    bool      // Redis failed and has not answered since
 	retryAt time.Time // while down: when a request may try Redis again
@@ -58,13 +66,17 @@ type Fallback struct {
 }
 
 // NewFallback returns a limiter that counts with r, and with m while r cannot be reached.
-func NewFallback(r *Redis, m *Memory, clock ports.Clock, log *zap.Logger) *Fallback {
-	return newFallback(r, m, clock, log)
+func NewFallback(r *Redis, m *Memory, clock ports.Clock, log *zap.Logger, opts Options) *Fallback {
+	return newFallback(r, m, clock, log, opts)
 }
 
-func newFallback(r, m ports.RateLimiter, clock ports.Clock, log *zap.Logger) *Fallback {
+func newFallback(r, m ports.RateLimiter, clock ports.Clock, log *zap.Logger, opts Options) *Fallback {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
 	return &Fallback{
 		redis: r, memory: m, clock: clock, log: outage.New(log.Named("ratelimit"), clock, outage.Reminder),
+		callTimeout: opts.Timeout, probeTimeout: opts.Timeout / 2,
 		degraded: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "svc_ratelimit_degraded",
 			Help: "1 while Redis cannot be reached and the rate limits are counted in this process, else 0.",
@@ -122,9 +134,9 @@ func through[T any](ctx context.Context, f *Fallback, inRedis func(context.Conte
 		f.counted.Inc()
 		return inMemory()
 	}
-	timeout := callTimeout
+	timeout := f.callTimeout
 	if probe {
-		timeout = probeTimeout
+		timeout = f.probeTimeout
 	}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -197,7 +209,7 @@ func (f *Fallback) Check(ctx context.Context, ping func(context.Context) error) 
 	if !useRedis {
 		return
 	}
-	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	pctx, cancel := context.WithTimeout(ctx, f.probeTimeout)
 	defer cancel()
 	err := ping(pctx)
 	if err != nil && ctx.Err() == nil {

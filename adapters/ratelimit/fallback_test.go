@@ -71,7 +71,7 @@ func TestFallback(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	primary := &switchable{}
 	core, logs := observer.New(zapcore.InfoLevel)
-	f := newFallback(primary, NewMemory(clock), clock, zap.New(core))
+	f := newFallback(primary, NewMemory(clock), clock, zap.New(core), Options{})
 	limit := rl.Limit{Name: "test", Count: 3, Period: time.Minute}
 	allow := func(what string) rl.Result {
 		t.Helper()
@@ -188,7 +188,7 @@ func gather(t *testing.T, f *Fallback) map[string]float64 {
 func TestFallbackOneProbe(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	primary := &blocking{entered: make(chan struct{}), release: make(chan struct{})}
-	f := newFallback(primary, NewMemory(clock), clock, zap.NewNop())
+	f := newFallback(primary, NewMemory(clock), clock, zap.NewNop(), Options{})
 	f.failed(errors.New("down"))
 	clock.advance(fallbackFor)
 	limit := rl.Limit{Name: "test", Count: 100, Period: time.Minute}
@@ -217,7 +217,7 @@ func TestFallbackOneProbe(t *testing.T) {
 }
 
 // TestFallbackRedisStalls checks that a Redis that stops answering without refusing (its
-// connections kept open, no reply) holds a request for callTimeout at most, not the client's
+// connections kept open, no reply) holds a request for DefaultTimeout at most, not the client's
 // read timeouts and retries: the request is counted in memory and the limiter is degraded.
 func TestFallbackRedisStalls(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
@@ -229,7 +229,7 @@ func TestFallbackRedisStalls(t *testing.T) {
 			return err
 		},
 	} {
-		f := newFallback(stalled{}, NewMemory(clock), clock, zap.NewNop())
+		f := newFallback(stalled{}, NewMemory(clock), clock, zap.NewNop(), Options{})
 		done := make(chan error, 1)
 		start := time.Now()
 		go func() { done <- allow(f) }()
@@ -238,11 +238,11 @@ func TestFallbackRedisStalls(t *testing.T) {
 			if err != nil {
 				t.Fatalf("a request while Redis stalls: %v, want it counted in memory", err)
 			}
-			if took := time.Since(start); took > callTimeout+time.Second {
-				t.Errorf("a request waited %v for a stalled Redis, want at most about %v", took, callTimeout)
+			if took := time.Since(start); took > DefaultTimeout+time.Second {
+				t.Errorf("a request waited %v for a stalled Redis, want at most about %v", took, DefaultTimeout)
 			}
-		case <-time.After(callTimeout + 5*time.Second):
-			t.Fatalf("a request still waits for a stalled Redis after %v", callTimeout+5*time.Second)
+		case <-time.After(DefaultTimeout + 5*time.Second):
+			t.Fatalf("a request still waits for a stalled Redis after %v", DefaultTimeout+5*time.Second)
 		}
 		if !f.Degraded() {
 			t.Error("not degraded after Redis stalled")
@@ -293,7 +293,7 @@ func TestFallbackRedisDown(t *testing.T) {
 	client := redis.NewClient(&redis.Options{Addr: addr})
 	t.Cleanup(func() { _ = client.Close() })
 	portstest.RunRateLimiter(t, func(*testing.T) ports.RateLimiter {
-		return NewFallback(NewRedis(client), NewMemory(systemClock{}), systemClock{}, zap.NewNop())
+		return NewFallback(NewRedis(client), NewMemory(systemClock{}), systemClock{}, zap.NewNop(), Options{})
 	})
 }
 
@@ -306,7 +306,7 @@ func TestFallbackRedisUp(t *testing.T) {
 	client := redis.NewClient(opts)
 	t.Cleanup(func() { _ = client.Close() })
 	portstest.RunRateLimiter(t, func(*testing.T) ports.RateLimiter {
-		f := NewFallback(NewRedis(client), NewMemory(systemClock{}), systemClock{}, zap.NewNop())
+		f := NewFallback(NewRedis(client), NewMemory(systemClock{}), systemClock{}, zap.NewNop(), Options{})
 		t.Cleanup(func() {
 			if f.Degraded() {
 				t.Error("fell back with Redis up")
@@ -322,7 +322,7 @@ func TestFallbackCheck(t *testing.T) {
 	for _, down := range []bool{false, true} {
 		clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 		core, logs := observer.New(zapcore.InfoLevel)
-		f := newFallback(&switchable{}, NewMemory(clock), clock, zap.New(core))
+		f := newFallback(&switchable{}, NewMemory(clock), clock, zap.New(core), Options{})
 		f.Check(context.Background(), func(context.Context) error {
 			if down {
 				return errors.New("dial tcp 127.0.0.1:6379: connect: connection refused")

@@ -169,13 +169,13 @@ func openPostgres(databaseURL string) (db *bun.DB, err error) {
 		}
 		params["synchronous_commit"] = "off"
 		lazy := sql.OpenDB(outageConnector{Connector: pgdriver.NewConnector(pgdriver.WithDSN(databaseURL),
-			pgdriver.WithConnParams(params), pgdriver.WithResetSessionFunc(dropDeadConn))})
+			pgdriver.WithConnParams(params), pgdriver.WithResetSessionFunc(dropDeadConn)), report: &extras.report})
 		lazy.SetMaxOpenConns(n / 2)
 		lazy.SetMaxIdleConns(n / 2)
 		lazy.SetConnMaxIdleTime(5 * time.Minute)
 		extras.lazy = lazy
 	}
-	sqldb := sql.OpenDB(outageConnector{Connector: main, extras: extras})
+	sqldb := sql.OpenDB(outageConnector{Connector: main, extras: extras, report: &extras.report})
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -80,18 +81,77 @@ func refusal(err error) string {
 	}
 	switch lite.Code() & 0xff {
 	case sqliteFull:
-		return "disk full"
+		return diskFull
 	case sqliteReadonly:
-		return "database file is read-only"
+		return readOnly
 	}
 	return ""
 }
+
+// The refusals, in the words of the log.
+const (
+	diskFull = "disk full"
+	readOnly = "database file is read-only"
+)
 
 // refused returns err as a service_unavailable domain error when the database file cannot take
 // writes (refusal), and err itself otherwise.
 func refused(err error) error {
 	return classify(err, func(err error) bool { return refusal(err) != "" },
 		"the database cannot store changes right now; try again later")
+}
+
+// Report is told of a cause that failed (err not nil) or works again (err nil), as
+// outage.Log.Report is.
+type Report func(cause string, err error)
+
+// reporter holds the Report of one kind of outage of a database, set once the program has its
+// log.
+type reporter struct {
+	report  atomic.Pointer[Report]
+	failing atomic.Bool // failed was told and worked not since
+}
+
+// failed reports a failure of cause.
+func (r *reporter) failed(cause string, err error) {
+	r.failing.Store(true)
+	if f := r.report.Load(); f != nil {
+		(*f)(cause, err)
+	}
+}
+
+// worked reports the end of causes' failures, when failed was told since the last time: on the
+// hot path, one atomic load.
+func (r *reporter) worked(causes ...string) {
+	if !r.failing.Load() || !r.failing.CompareAndSwap(true, false) {
+		return
+	}
+	if f := r.report.Load(); f != nil {
+		for _, cause := range causes {
+			(*f)(cause, nil)
+		}
+	}
+}
+
+// pgConnects is the cause under which Postgres refusing new connections is reported: the server
+// cannot be reached, is at its connection limit (53300, "too many clients" or "too many
+// connections for role"), or is shutting down or starting up (57P01–57P03).
+const pgConnects = "Postgres: new connections"
+
+// ReportOutages has report told of db's outages that a caller meets as 503 service_unavailable
+// and an operator must act on, in the words of their cause (outage.Log writes them: "…: failing",
+// "…: still failing" at most once a minute, "…: back"). On SQLite: writes the file refuses,
+// "SQLite: disk full" or "SQLite: database file is read-only", back at the first write that
+// succeeds. On Postgres: new connections that fail (pgConnects), back at the next one made; the
+// error says why ("too many connections for role", "the database system is shutting down",
+// "connection refused").
+func ReportOutages(db *bun.DB, report Report) {
+	switch d := db.DB.Driver().(type) {
+	case sqliteDriver:
+		d.gate.report.report.Store(&report)
+	case extrasDriver:
+		d.extras.report.report.Store(&report)
+	}
 }
 
 // isOutage reports whether err is a failure of the connection to Postgres rather than of the
@@ -134,14 +194,16 @@ func outageState(code string) bool {
 type outageConnector struct {
 	driver.Connector
 	extras *pgExtras // what the main pool's repositories share (pgExtrasOf); nil on other pools
+	report *reporter // of failed connections (pgConnects): the main pool's extras' own
 }
 
 // pgExtras is what the repositories of one Postgres database share beside its pool: the pool
 // whose commits do not wait for the WAL flush (lazyPool) and the watch of changes to keys and
 // accounts (keyWatchOf).
 type pgExtras struct {
-	lazy *sql.DB    // nil when the database URL sets synchronous_commit itself
-	auth *authWatch // never nil
+	lazy   *sql.DB    // nil when the database URL sets synchronous_commit itself
+	auth   *authWatch // never nil
+	report reporter   // of the database's outages (ReportOutages)
 }
 
 // Driver is the wrapped connector's driver, carrying the extras when there are any, so that a
@@ -187,8 +249,13 @@ func (x *pgExtras) close() {
 func (c outageConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	cn, err := c.Connector.Connect(ctx)
 	if err != nil {
-		return nil, unavailable(err)
+		err = unavailable(err)
+		if domain.ErrorCode(err) == domain.CodeServiceUnavailable {
+			c.report.failed(pgConnects, err)
+		}
+		return nil, err
 	}
+	c.report.worked(pgConnects)
 	pc, ok := cn.(*pgdriver.Conn)
 	if !ok {
 		return cn, nil

@@ -229,7 +229,7 @@ func TestSQLiteRefusals(t *testing.T) {
 			t.Cleanup(func() { _ = sqldb.Close() })
 			db := bun.NewDB(sqldb, sqlitedialect.New())
 			var reports []string
-			ReportRefusals(db, func(cause string, err error) {
+			ReportOutages(db, func(cause string, err error) {
 				reports = append(reports, fmt.Sprintf("%s: %v", cause, err != nil))
 			})
 
@@ -268,7 +268,7 @@ func TestSQLiteRefusals(t *testing.T) {
 	sqldb.SetMaxOpenConns(1) // max_page_count is a connection's: the one connection is raised below
 	db = bun.NewDB(sqldb, sqlitedialect.New())
 	var back []string
-	ReportRefusals(db, func(cause string, err error) {
+	ReportOutages(db, func(cause string, err error) {
 		if err == nil {
 			back = append(back, cause)
 		}

@@ -4,11 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"net/url"
+	"path"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/driver/pgdriver"
 	"github.com/uptrace/bun/driver/sqliteshim"
 
 	"github.com/svcagent/svc/adapters/store"
@@ -150,5 +155,116 @@ func TestSQLiteBusy(t *testing.T) {
 	}
 	if err := db.NewRaw("INSERT INTO t VALUES (2) RETURNING x").Scan(ctx, &n); err != nil || n != 2 {
 		t.Fatalf("insert returning after the lock was let go: %d, %v", n, err)
+	}
+}
+
+// TestPostgresRefusesConnections meets Postgres refusing the pool's connections as an operator
+// does: a role at its connection limit (53300, what "too many clients" is too) and connections
+// terminated by an administrator (57P01, as at a fast shutdown). A call that needs a new
+// connection answers service_unavailable with a retry, the refusal is reported with the server's
+// words, and the next connection made reports it back; a query whose connection is terminated
+// answers service_unavailable, and the idle connections terminated with it are dropped before
+// use.
+func TestPostgresRefusesConnections(t *testing.T) {
+	dbURL := testenv.Postgres(t)
+	ctx := context.Background()
+	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbURL)))
+	t.Cleanup(func() { _ = admin.Close() })
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	role := "svc_limited_" + strings.TrimPrefix(path.Base(u.Path), "svc_test_") // the test database's own
+	if _, err := admin.ExecContext(ctx, "CREATE ROLE "+role+" LOGIN CONNECTION LIMIT 2"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = admin.ExecContext(context.Background(), "DROP ROLE IF EXISTS "+role) })
+	u.User = url.User(role)
+	db, closeDB, err := store.OpenPostgres(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeDB)
+	var mu sync.Mutex
+	var reports []string
+	store.ReportOutages(db, func(cause string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			reports = append(reports, cause+": "+err.Error())
+		} else {
+			reports = append(reports, cause+": back")
+		}
+	})
+	reported := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(reports)
+	}
+
+	var txs []bun.Tx
+	for range 2 {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		txs = append(txs, tx)
+	}
+	_, err = db.BeginTx(ctx, nil)
+	if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter <= 0 {
+		t.Fatalf("begin past the role's connection limit: %v, want service_unavailable with a retry", err)
+	}
+	if r := reported(); len(r) != 1 || !strings.HasPrefix(r[0], "Postgres: new connections: ") ||
+		!strings.Contains(r[0], "too many connections") || !strings.Contains(r[0], "53300") {
+		t.Fatalf("reported %q, want the refused connection with the server's words", r)
+	}
+	for _, tx := range txs {
+		_ = tx.Rollback()
+	}
+	// Free one of the two connections for good: the next call makes a new one.
+	db.SetMaxIdleConns(1)
+	db.SetMaxIdleConns(2)
+	// Terminate the idle connections, and wait until their backends are gone: until then they
+	// count against the role's limit.
+	backends := func(query string) int {
+		t.Helper()
+		var n int
+		if err := admin.QueryRowContext(ctx, query, role).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	wait := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !ok(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited 10 s for %s", what)
+			}
+		}
+	}
+	_ = backends("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = $1")
+	wait("the terminated backends to end", func() bool {
+		return backends("SELECT count(*) FROM pg_stat_activity WHERE usename = $1") == 0
+	})
+
+	done := make(chan error, 1)
+	go func() { _, err := db.ExecContext(ctx, "SELECT pg_sleep(10)"); done <- err }()
+	wait("the sleeping query to be terminated", func() bool {
+		return backends("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = $1 AND query LIKE 'SELECT pg_sleep%'") > 0
+	})
+	wait("the terminated backend to end", func() bool {
+		return backends("SELECT count(*) FROM pg_stat_activity WHERE usename = $1 AND query LIKE 'SELECT pg_sleep%'") == 0
+	})
+	if err := <-done; domain.ErrorCode(err) != domain.CodeServiceUnavailable || !strings.Contains(err.Error(), "57P01") {
+		t.Fatalf("query terminated by an administrator: %v, want service_unavailable (57P01)", err)
+	}
+	var n int
+	for i := range 3 {
+		if err := db.NewSelect().ColumnExpr("1").Scan(ctx, &n); err != nil {
+			t.Fatalf("select %d after the connections were terminated: %v", i+1, err)
+		}
+	}
+	if r := reported(); len(r) != 2 || r[1] != "Postgres: new connections: back" {
+		t.Fatalf("reported %q, want the refusal and then its end", r)
 	}
 }

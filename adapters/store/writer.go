@@ -6,10 +6,7 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync/atomic"
 	"time"
-
-	"github.com/uptrace/bun"
 )
 
 // SQLite lets one connection write at a time. Left to itself, a connection that wants to write
@@ -33,13 +30,8 @@ type gate struct {
 	turn chan struct{}
 	log  *logCheckpointer // told of every write
 
-	report  atomic.Pointer[Report] // the operator's log of refused writes (ReportRefusals); nil: none
-	refused atomic.Bool            // a write was refused (refusal) and none succeeded since
+	report reporter // the operator's log of refused writes (ReportOutages)
 }
-
-// Report is told of a cause that failed (err not nil) or works again (err nil), as
-// outage.Log.Report is.
-type Report func(cause string, err error)
 
 // failed classifies err of a statement: a database locked past the wait (busy) or one whose file
 // cannot take writes (refused, reported to the operator as the cause "SQLite: disk full" or
@@ -52,10 +44,7 @@ func (g *gate) failed(err error) error {
 	if cause == "" {
 		return busy(err)
 	}
-	g.refused.Store(true)
-	if r := g.report.Load(); r != nil {
-		(*r)(refusalCause(cause), err)
-	}
+	g.report.failed(refusalCause(cause), err)
 	return refused(err)
 }
 
@@ -65,31 +54,15 @@ func (g *gate) written(err error) error {
 	if err != nil {
 		return g.failed(err)
 	}
-	if g.refused.Load() && g.refused.CompareAndSwap(true, false) {
-		if r := g.report.Load(); r != nil {
-			for _, cause := range refusals {
-				(*r)(refusalCause(cause), nil)
-			}
-		}
-	}
+	g.report.worked(refusalCauses[:]...)
 	return nil
 }
 
-// refusals are the causes refusal names.
-var refusals = [...]string{"disk full", "database file is read-only"}
+// refusalCauses are the causes of refusal as reported.
+var refusalCauses = [...]string{refusalCause(diskFull), refusalCause(readOnly)}
 
-func refusalCause(cause string) string { return "SQLite: " + cause }
-
-// ReportRefusals has the SQLite database db's writes that its file refuses (disk full, a
-// read-only file) reported to report, and the first write that succeeds after them, so that an
-// operator reads the cause to act on (outage.Log: "SQLite: disk full: failing", "…: still
-// failing", "…: back"); the callers get 503 service_unavailable. A database of another kind is
-// left as it is.
-func ReportRefusals(db *bun.DB, report Report) {
-	if d, ok := db.DB.Driver().(sqliteDriver); ok {
-		d.gate.report.Store(&report)
-	}
-}
+// refusalCause is the cause a refusal is reported as.
+func refusalCause(refusal string) string { return "SQLite: " + refusal }
 
 func newGate(log *logCheckpointer) *gate { return &gate{turn: make(chan struct{}, 1), log: log} }
 

@@ -87,7 +87,7 @@ var production = wire.NewSet(
 	boot.RedisConnOpt, boot.AsynqOptions,
 	asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)),
 	newNoJobs, wire.Bind(new(jobs), new(noJobs)),
-	boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet,
+	boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet, boot.RateLimitOptions,
 	boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors, redisStartCheck,
 )
 

@@ -599,7 +599,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 // built-in engine.
 func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.MigratedPostgres(ctx, cfg)
+	db, cleanup, err := boot.MigratedPostgres(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -871,7 +871,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 // the upstream model.
 func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.MigratedPostgres(ctx, cfg)
+	db, cleanup, err := boot.MigratedPostgres(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1144,7 +1144,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 // migrate) with the built-in engine.
 func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.CurrentPostgres(ctx, cfg)
+	db, cleanup, err := boot.CurrentPostgres(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1157,7 +1157,8 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 	redis := ratelimit.NewRedis(client)
 	system := clock.New()
 	memory := ratelimit.NewMemory(system)
-	fallback := ratelimit.NewFallback(redis, memory, system, log)
+	ratelimitOptions := boot.RateLimitOptions(cfg)
+	fallback := ratelimit.NewFallback(redis, memory, system, log, ratelimitOptions)
 	plans := boot.Plans(cfg)
 	access := accounts.NewAccess(keys, fallback, plans, system)
 	tx := store.NewTx(db)
@@ -1443,7 +1444,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 // svcctl migrate) with the upstream model.
 func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log *zap.Logger) (*program, func(), error) {
 	options := boot.HTTPOptions(cfg)
-	db, cleanup, err := boot.CurrentPostgres(ctx, cfg)
+	db, cleanup, err := boot.CurrentPostgres(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1456,7 +1457,8 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 	redis := ratelimit.NewRedis(client)
 	system := clock.New()
 	memory := ratelimit.NewMemory(system)
-	fallback := ratelimit.NewFallback(redis, memory, system, log)
+	ratelimitOptions := boot.RateLimitOptions(cfg)
+	fallback := ratelimit.NewFallback(redis, memory, system, log, ratelimitOptions)
 	plans := boot.Plans(cfg)
 	access := accounts.NewAccess(keys, fallback, plans, system)
 	tx := store.NewTx(db)
@@ -1756,7 +1758,8 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 	redis := ratelimit.NewRedis(client)
 	system := clock.New()
 	memory := ratelimit.NewMemory(system)
-	fallback := ratelimit.NewFallback(redis, memory, system, log)
+	ratelimitOptions := boot.RateLimitOptions(cfg)
+	fallback := ratelimit.NewFallback(redis, memory, system, log, ratelimitOptions)
 	plans := boot.Plans(cfg)
 	access := accounts.NewAccess(keys, fallback, plans, system)
 	tx := store.NewTx(db)
@@ -2055,7 +2058,8 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 	redis := ratelimit.NewRedis(client)
 	system := clock.New()
 	memory := ratelimit.NewMemory(system)
-	fallback := ratelimit.NewFallback(redis, memory, system, log)
+	ratelimitOptions := boot.RateLimitOptions(cfg)
+	fallback := ratelimit.NewFallback(redis, memory, system, log, ratelimitOptions)
 	plans := boot.Plans(cfg)
 	access := accounts.NewAccess(keys, fallback, plans, system)
 	tx := store.NewTx(db)
@@ -2351,7 +2355,7 @@ var embedded = wire.NewSet(boot.InprocOptions, inproc.Set, wire.Bind(new(jobs), 
 // production is the production environment: asynq on Redis, whose tasks svc-worker runs, and the
 // Redis rate limiter (counting in the process while Redis cannot be reached); readiness is the
 // store's, and Redis's as a degradation.
-var production = wire.NewSet(boot.RedisConnOpt, boot.AsynqOptions, asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)), newNoJobs, wire.Bind(new(jobs), new(noJobs)), boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet, boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors, redisStartCheck)
+var production = wire.NewSet(boot.RedisConnOpt, boot.AsynqOptions, asynqq.NewClient, asynqq.NewInspector, asynqq.NewQueue, wire.Bind(new(ports.Queue), new(*asynqq.Queue)), newNoJobs, wire.Bind(new(jobs), new(noJobs)), boot.Redis, wire.Bind(new(redis.UniversalClient), new(*redis.Client)), ratelimit.FallbackSet, boot.RateLimitOptions, boot.NewRedisPinger, boot.ProductionReadiness, boot.ProductionCollectors, redisStartCheck)
 
 // builtin is the built-in engine: it writes the agent's replies and answers svc-assistant; the
 // model svc answers 503 model_unavailable.

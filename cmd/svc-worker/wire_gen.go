@@ -40,7 +40,7 @@ func initWorkerPostgres(ctx context.Context, cfg config.Config, log *zap.Logger)
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.CurrentPostgres(ctx, cfg)
+	db, cleanup, err := boot.CurrentPostgres(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,7 +183,7 @@ func initWorkerPostgresUpstream(ctx context.Context, cfg config.Config, log *zap
 	if err != nil {
 		return nil, nil, err
 	}
-	db, cleanup, err := boot.CurrentPostgres(ctx, cfg)
+	db, cleanup, err := boot.CurrentPostgres(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}

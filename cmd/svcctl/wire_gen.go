@@ -89,7 +89,7 @@ func initCtlSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*ct
 
 // initCtlPostgres assembles svcctl on PostgreSQL.
 func initCtlPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*ctl, func(), error) {
-	db, cleanup, err := boot.Postgres(ctx, cfg)
+	db, cleanup, err := boot.Postgres(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -90,13 +90,26 @@ func SQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*bun.DB, f
 	if err != nil {
 		return nil, nil, err
 	}
-	store.ReportRefusals(db, outage.New(log.Named("store"), outage.System, outage.Reminder).Report)
+	reportOutages(db, log)
 	return db, closeDB, nil
 }
 
-// Postgres opens the PostgreSQL store at SVC_DATABASE_URL.
-func Postgres(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
-	return store.OpenPostgres(ctx, cfg.DatabaseURL)
+// Postgres opens the PostgreSQL store at SVC_DATABASE_URL. New connections that fail (the
+// server at its connection limit, shutting down or starting up, or not reached) are logged as an
+// outage ("Postgres: new connections: failing", … "back" at the next one made).
+func Postgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*bun.DB, func(), error) {
+	db, closeDB, err := store.OpenPostgres(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	reportOutages(db, log)
+	return db, closeDB, nil
+}
+
+// reportOutages logs the outages of db the store tells of (store.ReportOutages) under the
+// logger "store".
+func reportOutages(db *bun.DB, log *zap.Logger) {
+	store.ReportOutages(db, outage.New(log.Named("store"), outage.System, outage.Reminder).Report)
 }
 
 // MigratedSQLite opens the SQLite store and brings its schema up to date: the embedded
@@ -107,15 +120,15 @@ func MigratedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*b
 
 // MigratedPostgres opens the PostgreSQL store and brings its schema up to date, as
 // MigratedSQLite does.
-func MigratedPostgres(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
-	return migrated(ctx, cfg, Postgres)
+func MigratedPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*bun.DB, func(), error) {
+	return migrated(ctx, cfg, withLog(Postgres, log))
 }
 
 // CurrentPostgres opens the PostgreSQL store and checks that its schema is this version's: the
 // production environment never migrates by itself (svcctl migrate does), and a program on a
 // schema it does not know would fail on every call that reaches a missing table or column.
-func CurrentPostgres(ctx context.Context, cfg config.Config) (*bun.DB, func(), error) {
-	return current(ctx, cfg, Postgres)
+func CurrentPostgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*bun.DB, func(), error) {
+	return current(ctx, cfg, withLog(Postgres, log))
 }
 
 // CurrentSQLite opens the SQLite store and checks its schema, as CurrentPostgres does.
@@ -248,6 +261,11 @@ func Redis(cfg config.Config) (*redis.Client, func(), error) {
 	opt.DialerRetries = 1
 	c := redis.NewClient(opt)
 	return c, func() { _ = c.Close() }, nil
+}
+
+// RateLimitOptions returns the rate limiter's settings: how long a check waits for Redis.
+func RateLimitOptions(cfg config.Config) ratelimit.Options {
+	return ratelimit.Options{Timeout: cfg.RedisTimeout}
 }
 
 // RedisPinger checks Redis.
