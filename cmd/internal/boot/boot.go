@@ -86,30 +86,26 @@ func SignalContext(ctx context.Context) (context.Context, context.CancelFunc) {
 // read-only file) are logged as an outage of their cause ("SQLite: disk full: failing", "…:
 // still failing" at most once a minute, "…: back" at the first write that succeeds).
 func SQLite(ctx context.Context, cfg config.Config, log *zap.Logger) (*bun.DB, func(), error) {
-	db, closeDB, err := store.OpenSQLite(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return nil, nil, err
-	}
-	reportOutages(db, log)
-	return db, closeDB, nil
+	return reportOutages(log)(store.OpenSQLite(ctx, cfg.DatabaseURL))
 }
 
 // Postgres opens the PostgreSQL store at SVC_DATABASE_URL. New connections that fail (the
 // server at its connection limit, shutting down or starting up, or not reached) are logged as an
 // outage ("Postgres: new connections: failing", … "back" at the next one made).
 func Postgres(ctx context.Context, cfg config.Config, log *zap.Logger) (*bun.DB, func(), error) {
-	db, closeDB, err := store.OpenPostgres(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return nil, nil, err
-	}
-	reportOutages(db, log)
-	return db, closeDB, nil
+	return reportOutages(log)(store.OpenPostgres(ctx, cfg.DatabaseURL))
 }
 
-// reportOutages logs the outages of db the store tells of (store.ReportOutages) under the
-// logger "store".
-func reportOutages(db *bun.DB, log *zap.Logger) {
-	store.ReportOutages(db, outage.New(log.Named("store"), outage.System, outage.Reminder).Report)
+// reportOutages returns what has the outages of a database just opened, that the store tells of
+// (store.ReportOutages), logged to log's logger "store".
+func reportOutages(log *zap.Logger) func(*bun.DB, func(), error) (*bun.DB, func(), error) {
+	return func(db *bun.DB, closeDB func(), err error) (*bun.DB, func(), error) {
+		if err != nil {
+			return nil, nil, err
+		}
+		store.ReportOutages(db, outage.New(log.Named("store"), outage.System, outage.Reminder).Report)
+		return db, closeDB, nil
+	}
 }
 
 // MigratedSQLite opens the SQLite store and brings its schema up to date: the embedded
