@@ -621,3 +621,43 @@ func TestSQLiteLocked(t *testing.T) {
 		return n == 1, strconv.Itoa(n) + " lines"
 	})
 }
+
+// TestSQLiteDiskFull: svc-api on a SQLite file with no room left for the pages a write needs
+// (max_page_count, what a full disk gives: SQLITE_FULL) answers a write 503 service_unavailable
+// with Retry-After, not a 500 logged as an internal error; reads go on; the log names the cause
+// once, as an outage an operator acts on.
+func TestSQLiteDiskFull(t *testing.T) {
+	s := newEmbedded(t)
+	path := strings.TrimPrefix(s.env["SVC_DATABASE_URL"], "sqlite://")
+	s.startAPI(t).stop(t) // migrated
+	a := s.newAccount(t)
+	db, err := sql.Open(sqliteshim.ShimName, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages int
+	if err := db.QueryRowContext(t.Context(), "PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	_ = db.Close()
+	api := s.startAPI(t, "SVC_DATABASE_URL", s.env["SVC_DATABASE_URL"]+fmt.Sprintf("?_pragma=max_page_count(%d)", pages+32))
+
+	content := strings.Repeat("We bake bread every morning from six. ", 5000) // 190 kB: more than 32 pages
+	for i := range 2 {
+		r := callJSON(t, "PUT", api.URL()+"/v1/knowledge/pages", map[string]any{"pages": []map[string]any{
+			{"url": "https://full.example/p", "title": "Bread", "content": content}}}, bearer(a.key)...)
+		wantError(t, r, http.StatusServiceUnavailable, "service_unavailable")
+		if secs, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || secs < 1 {
+			t.Errorf("write %d: Retry-After %q, want whole seconds", i+1, r.header.Get("Retry-After"))
+		}
+	}
+	if r := call(t, "GET", api.URL()+"/v1/agent", bearer(a.key)...); r.status != http.StatusOK {
+		t.Errorf("GET /v1/agent with the disk full: %s, want 200 (reads go on)", r)
+	}
+	if n := logCount(api.log, "request failed"); n != 0 {
+		t.Errorf("%d requests failed with an internal error with the disk full, want none", n)
+	}
+	if n := logCount(api.log, "SQLite: disk full: failing"); n != 1 {
+		t.Errorf("%d lines say the disk is full, want one:\n%s", n, api.log)
+	}
+}
