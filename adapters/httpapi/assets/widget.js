@@ -61,7 +61,7 @@
      anything else answers at once. */
   function msgs() { return call("GET", "/messages?visitor_id=" + visitor); }
   function call(method, path, body, key) {
-    var init = { method: method, headers: {}, credentials: "omit" }, timer = null;
+    var init = { method: method, headers: {}, credentials: "omit" }, timer;
     if (body) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
     if (key) init.headers["Idempotency-Key"] = key;
     if (window.AbortController) {
@@ -97,13 +97,13 @@
     ".w{--a:#2563eb;--on:#fff;--at:#2563eb;--i:#111827;--p:#ffffff;--m:#f3f4f6;--b:#e5e7eb;--fx:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
     "font:14px/1.45 var(--fx);color:var(--i);position:fixed;bottom:20px;z-index:2147483000}" +
     ".w.dark{--i:#f3f4f6;--p:#111827;--m:#1f2937;--b:#374151}" +
-    ".w.right{right:20px}.w.left{left:20px}" +
-    ".l{width:56px;height:56px;border-radius:50%;border:0;background:var(--a);color:var(--on);cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}" +
+    ".right,.right .pn{right:20px}.left,.left .pn{left:20px}" +
+    ".l{width:56px;height:56px;border-radius:50%;border:0;background:var(--a);color:var(--on);cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:grid;place-items:center}" +
     ".l svg{width:26px;height:26px;fill:currentColor}" +
     "button:focus-visible,.act:focus-visible{outline:3px solid var(--a);outline-offset:2px}" +
     ".pn{position:fixed;bottom:88px;width:370px;max-width:calc(100vw - 24px);height:540px;max-height:calc(100vh - 110px);max-height:calc(100dvh - 110px);background:var(--p);color:var(--i);" +
     "border:1px solid var(--b);border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.25);display:flex;flex-direction:column;overflow:hidden}" +
-    ".right .pn{right:20px}.left .pn{left:20px}[hidden]{display:none!important}.pn:focus{outline:none}" +
+    "[hidden]{display:none!important}.pn:focus{outline:none}" +
     ".h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--a);color:var(--on);user-select:none}" +
     ".h.drag{cursor:move;touch-action:none}" +
     ".h img{width:32px;height:32px;border-radius:50%;object-fit:cover;background:#fff}" +
@@ -151,7 +151,7 @@
   var title = el("h2", null, { id: "svc-title" }, t("title"));
   var closer = el("button", "x", { type: "button", "aria-label": t("close") }, "×");
   head.append(avatar, title, closer);
-  var log = el("div", "g", { role: "log", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0" });
+  var log = el("div", "g", { role: "log", "aria-label": t("title"), "aria-live": "polite", "aria-relevant": "additions", tabindex: "0" });
   var typing = el("div", "ty", { role: "status", hidden: "" }, t("typing"));
   var sugg = el("div", "s", { role: "group", "aria-label": t("suggestions") });
   var form = el("form", "f");
@@ -206,7 +206,7 @@
 
   function text(map) {
     if (!map) return "";
-    return map[lang] || map[base] || map[Object.keys(map).filter(function (k) { return k.slice(0, 2) === base; })[0]] || map.en || map[Object.keys(map)[0]] || "";
+    return map[lang] || map[base] || map[Object.keys(map).find(function (k) { return k.slice(0, 2) === base; })] || map.en || map[Object.keys(map)[0]] || "";
   }
 
   /* A live reply (the answer to what was just asked) acts at once: its cart actions add to the
@@ -220,8 +220,7 @@
       var b = action(a, live);
       if (!b) return;
       if (a.type === "checkout") go = b.href;
-      var box = m.querySelector(".acts") || m.appendChild(el("div", "acts"));
-      box.appendChild(b);
+      (m.querySelector(".acts") || m.appendChild(el("div", "acts"))).appendChild(b);
     });
     log.appendChild(m);
     log.scrollTop = log.scrollHeight;
@@ -315,8 +314,6 @@
     }).catch(function () { b.textContent = t("error"); return false; });
   }
 
-  function note(s) { add("note", s); }
-
   /* Messages not shown yet; the one whose id is live answers what was just asked (its actions act). */
   function render(msgs, live) {
     (msgs || []).forEach(function (m) {
@@ -338,7 +335,7 @@
     if (!list || !list.length || log.querySelector(".m.customer")) return;
     list.slice(0, 4).forEach(function (q) {
       var b = el("button", null, { type: "button" }, q);
-      on(b, "click", function () { ask(q); });
+      on(b, "click", function () { ask(q); home(); }); // the focus kept in the chat
       sugg.appendChild(b);
     });
   }
@@ -367,9 +364,8 @@
   function ask(q) {
     q = clean(q);
     if (!q || busy) return;
-    if (Array.from(q).length > MAX) { note(t("long")); input.focus(); return; }
-    busy = true;
-    send.disabled = true;
+    if (Array.from(q).length > MAX) { add("note", t("long")); input.focus(); return; }
+    send.disabled = busy = true;
     sugg.textContent = "";
     var mine = add("customer", q), key = unsent && unsent.q === q ? unsent.key : uuid();
     unsent = null;
@@ -378,18 +374,17 @@
     typing.hidden = false;
     log.appendChild(typing);
     call("POST", "/chat", { message: q, visitor_id: visitor }, key).then(function (r) {
-      if (r.customer_message_id) { seen[r.customer_message_id] = true; }
+      if (r.customer_message_id) seen[r.customer_message_id] = true;
       if (r.status === "pending") return wait(r.message_id, 2000, Date.now() + 180000);
       seen[r.message_id] = true;
       add("agent", r.reply || "", r.actions, true);
     }).then(tell, function (e) {
       mine.classList.add("failed");
-      note(failure(e));
+      add("note", failure(e));
       unsent = { q: q, key: key };
       if (!input.value.trim()) { input.value = q; grow(); }
     }).then(function () {
-      busy = false;
-      send.disabled = false;
+      send.disabled = busy = false;
       typing.hidden = true;
       if (!coarse.matches) input.focus();
     });
@@ -425,12 +420,13 @@
   /* On a touch screen the chat opens with the focus on the dialog, not the input: the phone's
      keyboard would cover the answers; a screen reader still lands in the chat. */
   var coarse = window.matchMedia("(pointer: coarse)");
+  function home() { (coarse.matches ? panel : input).focus(); }
   function open(on, focus) {
     panel.hidden = !on;
     launcher.setAttribute("aria-expanded", String(on));
-    launcher.setAttribute("aria-label", on ? t("close") : t("open"));
+    launcher.setAttribute("aria-label", t(on ? "close" : "open"));
     store(openKey, on ? "1" : null);
-    if (on) { place(); log.scrollTop = log.scrollHeight; if (focus) (coarse.matches ? panel : input).focus(); } else if (focus) launcher.focus();
+    if (on) { place(); log.scrollTop = log.scrollHeight; if (focus) home(); } else if (focus) launcher.focus();
   }
 
   /* Dragging by the top bar on screens 900 px and wider, remembered per site; below, the corner. */
