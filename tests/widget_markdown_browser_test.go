@@ -36,7 +36,7 @@ func TestWidgetMarkdownBrowser(t *testing.T) {
 // as the rule row says, a short row filled) are elements made from text, and a blank line before a
 // list stays; what only looks like them stays as written (a table whose rule row has another count
 // of cells, #hashtag, C# code, a bar in a sentence, seven #). On a phone's screen a table with a
-// long address stays inside its bubble.
+// long address stays inside its bubble, the address broken, not the short words of its header.
 func TestWidgetMarkdownBlocksBrowser(t *testing.T) {
 	const greeting = "Opening times:\n\n- Mon\n## Our *menu* ##\n| Day | Opens | Note |\n|:--|--:|:-:|\n| Mon | 9 | `a\\|b` https://lu.example/a/very/long/address/for/the/menu/of/the/day |\n| Tue |\n" +
 		"Not a table:\n| a | b |\n|---|\n#hashtag, C# code, a | b in a sentence\n####### seven"
@@ -57,6 +57,8 @@ func TestWidgetMarkdownBlocksBrowser(t *testing.T) {
 	wantJS(t, ctx, "the heading is a bold line of the answer's size", `(() => { const h = getComputedStyle(`+sr+`.querySelector(".m.agent h3")), m = getComputedStyle(`+sr+`.querySelector(".m.agent"));
 		return h.fontWeight >= 600 && h.fontSize === m.fontSize && h.marginTop === "0px" })()`)
 	runJS(t, ctx, "a phone's screen", chromedp.EmulateViewport(375, 667))
-	waitJS(t, ctx, "the table stays in its bubble, its cells ruled", `innerWidth === 375 && (() => { const b = `+sr+`.querySelector(".m.agent table"), m = b.closest(".m").getBoundingClientRect(), r = b.getBoundingClientRect();
-		return r.left >= m.left && r.right <= m.right && m.right <= innerWidth && getComputedStyle(b.querySelector("td")).borderTopStyle === "solid" })()`)
+	waitJS(t, ctx, "the table stays in its bubble, its cells ruled, its header cells one line each", `innerWidth === 375 && (() => { const b = `+sr+`.querySelector(".m.agent table"), m = b.closest(".m").getBoundingClientRect(), r = b.getBoundingClientRect();
+		return r.left >= m.left && r.right <= m.right && m.right <= innerWidth && getComputedStyle(b.querySelector("td")).borderTopStyle === "solid" &&
+		[...b.querySelectorAll("th")].every(c => c.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(c).lineHeight)) })()`)
+	keepShot(t, ctx, "", "widget-markdown-phone.png", 100)
 }

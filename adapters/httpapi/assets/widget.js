@@ -110,7 +110,7 @@
     ".h h2{flex:1;margin:0;font:600 16px/1.2 var(--ft,var(--fx))}" +
     ".x{background:transparent;border:0;color:inherit;font-size:22px;line-height:1;cursor:pointer;padding:2px 6px;border-radius:6px}" +
     ".g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}" +
-    ".m{position:relative;max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}.m a{color:inherit;text-decoration:underline}.m ul,.m ol,.m table{margin:4px 0;padding-inline-start:20px}.m table{border-collapse:collapse}.m th,.m td{border:1px solid rgba(127,127,127,.5);padding:2px 6px}.m h3,.m h4,.m h5,.m h6{margin:0;font-size:1em}.m code{font-family:monospace}" +
+    ".m{position:relative;max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}.m a{color:inherit;text-decoration:underline}.m ul,.m ol,.m table{margin:4px 0;padding-inline-start:20px}.m table{border-collapse:collapse}.m th,.m td{border:1px solid #8888;padding:2px 6px;overflow-wrap:break-word}.m td a{overflow-wrap:anywhere}.m :is(h3,h4,h5,h6){margin:0;font-size:1em}.m code{font-family:monospace}" +
     ".m.agent{align-self:flex-start;background:var(--m)}" +
     /* Who speaks, for a screen reader (the log, the live announcement): generated text it reads
        and the screen does not show ("You: ", the agent's name). */
