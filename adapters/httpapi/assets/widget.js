@@ -27,8 +27,8 @@
       move: "Arraste para mover a conversa" },
     "pt-BR": { typing: "Digitando…", error: "Algo deu errado. Tente de novo.", slow: "Muitas mensagens. Aguarde um momento.",
       offline: "Não foi possível conectar ao chat. Verifique sua conexão e tente de novo.",
-      late: "A resposta não chegou a tempo. Tente de novo.", long: "A mensagem é longa demais: no máximo 8.000 caracteres.", invalid: "Não foi possível enviar esta mensagem. Altere-a e tente de novo." },
-    es: { open: "Abrir chat", close: "Cerrar chat", title: "Chat", input: "Escribe un mensaje", send: "Enviar",
+      long: "A mensagem é longa demais: no máximo 8.000 caracteres." }, // the rest as in pt
+    es: { open: "Abrir chat", close: "Cerrar chat", input: "Escribe un mensaje", send: "Enviar",
       typing: "Escribiendo…", unavailable: "El asistente no está disponible ahora.", error: "Algo salió mal. Inténtalo de nuevo.",
       slow: "Demasiados mensajes. Espera un momento.", offline: "No se pudo conectar con el chat. Revisa tu conexión e inténtalo de nuevo.",
       late: "La respuesta no llegó a tiempo. Inténtalo de nuevo.", long: "El mensaje es demasiado largo: como máximo 8000 caracteres.", invalid: "No se pudo enviar este mensaje. Cámbialo e inténtalo de nuevo.",
@@ -59,8 +59,9 @@
 
   /* A call that gets no answer gives up: a chat waits up to 40 seconds for its reply (then 202),
      anything else answers at once. */
+  function msgs() { return call("GET", "/messages?visitor_id=" + visitor); }
   function call(method, path, body, key) {
-    var init = { method: method, headers: {}, credentials: "omit" }, timer = null;
+    var init = { method: method, headers: {}, credentials: "omit" }, timer;
     if (body) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
     if (key) init.headers["Idempotency-Key"] = key;
     if (window.AbortController) {
@@ -81,13 +82,14 @@
   }
 
   /* Elements: made with createElement and textContent only; nothing from the service becomes HTML. */
-  function el(tag, cls, attrs, text) {
-    var n = document.createElement(tag);
+  function el(tag, cls, attrs, text, ns) {
+    var n = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
     if (cls) n.className = cls;
     for (var k in attrs || {}) n.setAttribute(k, attrs[k]);
     if (text != null) n.textContent = text;
     return n;
   }
+  function on(n, type, f) { n.addEventListener(type, f); }
 
   /* The page's styles stop at the host: `all:initial!important` there beats any rule of the page
      (`div{transform:…}`, `body *{letter-spacing:…}`). */
@@ -95,32 +97,32 @@
     ".w{--a:#2563eb;--on:#fff;--at:#2563eb;--i:#111827;--p:#ffffff;--m:#f3f4f6;--b:#e5e7eb;--fx:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;" +
     "font:14px/1.45 var(--fx);color:var(--i);position:fixed;bottom:20px;z-index:2147483000}" +
     ".w.dark{--i:#f3f4f6;--p:#111827;--m:#1f2937;--b:#374151}" +
-    ".w.right{right:20px}.w.left{left:20px}" +
-    ".l{width:56px;height:56px;border-radius:50%;border:0;background:var(--a);color:var(--on);cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}" +
+    ".right,.right .pn{right:20px}.left,.left .pn{left:20px}" +
+    ".l{width:56px;height:56px;border-radius:50%;border:0;background:var(--a);color:var(--on);cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:grid;place-items:center}" +
     ".l svg{width:26px;height:26px;fill:currentColor}" +
-    ".l:focus-visible,.x:focus-visible,.s button:focus-visible,.f button:focus-visible,.act:focus-visible{outline:3px solid var(--a);outline-offset:2px}" +
+    "button:focus-visible,.act:focus-visible{outline:3px solid var(--a);outline-offset:2px}" +
     ".pn{position:fixed;bottom:88px;width:370px;max-width:calc(100vw - 24px);height:540px;max-height:calc(100vh - 110px);max-height:calc(100dvh - 110px);background:var(--p);color:var(--i);" +
     "border:1px solid var(--b);border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.25);display:flex;flex-direction:column;overflow:hidden}" +
-    ".right .pn{right:20px}.left .pn{left:20px}.pn[hidden]{display:none}.pn:focus{outline:none}" +
+    "[hidden]{display:none!important}.pn:focus{outline:none}" +
     ".h{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--a);color:var(--on);user-select:none}" +
     ".h.drag{cursor:move;touch-action:none}" +
     ".h img{width:32px;height:32px;border-radius:50%;object-fit:cover;background:#fff}" +
     ".h h2{flex:1;margin:0;font:600 16px/1.2 var(--ft,var(--fx))}" +
     ".x{background:transparent;border:0;color:inherit;font-size:22px;line-height:1;cursor:pointer;padding:2px 6px;border-radius:6px}" +
     ".g{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}" +
-    ".m{position:relative;max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}.m a{color:inherit;text-decoration:underline}.m ul,.m ol{margin:4px 0;padding-inline-start:20px}.m code{font-family:monospace}" +
+    ".m{position:relative;max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}.m a{color:inherit;text-decoration:underline}.m ul,.m ol,.m table{margin:4px 0;padding-inline-start:20px}.m table{border-collapse:collapse}.m th,.m td{border:1px solid #8888;padding:2px 6px;overflow-wrap:break-word}.m td a{overflow-wrap:anywhere}.m :is(h3,h4,h5,h6){margin:0;font-size:1em}.m code{font-family:monospace}" +
     ".m.agent{align-self:flex-start;background:var(--m)}" +
     /* Who speaks, for a screen reader (the log, the live announcement): generated text it reads
        and the screen does not show ("You: ", the agent's name). */
     ".m[data-who]::before{content:attr(data-who);position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}" +
     ".m.customer{align-self:flex-end;background:var(--a);color:var(--on)}" +
-    ".m.customer.failed{opacity:.6}" +
+    ".failed{opacity:.6}" +
     ".m.note{align-self:center;background:transparent;color:inherit;opacity:.75;font-size:13px;text-align:center}" +
     ".acts{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}" +
-    ".act{font:inherit;font-size:13px;border:1px solid var(--a);color:var(--at);background:var(--p);border-radius:999px;padding:3px 10px;cursor:pointer;text-decoration:none}" +
-    ".ty{align-self:flex-start;opacity:.7;font-style:italic;padding:0 4px}.ty[hidden]{display:none}" +
+    ".act,.s button{font:inherit;font-size:13px;border:1px solid var(--b);background:var(--p);color:var(--i);border-radius:999px;padding:4px 10px;cursor:pointer}" +
+    ".act{border-color:var(--a);color:var(--at);padding:3px 10px;text-decoration:none}" +
+    ".ty{align-self:flex-start;opacity:.7;font-style:italic;padding:0 4px}" +
     ".s{display:flex;flex-wrap:wrap;gap:6px;padding:0 14px 8px}" +
-    ".s button{font:inherit;font-size:13px;border:1px solid var(--b);background:var(--p);color:var(--i);border-radius:999px;padding:4px 10px;cursor:pointer}" +
     ".f{display:flex;gap:8px;padding:10px;border-top:1px solid var(--b)}" +
     /* The input grows with its text up to 5 lines (120 px where the lh unit is unknown), then scrolls. */
     ".f textarea{flex:1;resize:none;font:inherit;color:var(--i);background:var(--p);border:1px solid var(--b);border-radius:10px;padding:8px 10px;" +
@@ -140,32 +142,27 @@
   }
   var w = el("div", "w", { lang: lang }); // its words are read in their language, whatever the page's
   var launcher = el("button", "l", { type: "button", "aria-label": t("open"), "aria-expanded": "false", "aria-controls": "svc-panel" });
-  var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  var path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  path.setAttribute("d", "M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z");
-  svg.appendChild(path);
-  launcher.appendChild(svg);
+  var SVG = "http://www.w3.org/2000/svg";
+  launcher.appendChild(el("svg", 0, { viewBox: "0 0 24 24", "aria-hidden": "true" }, null, SVG))
+    .appendChild(el("path", 0, { d: "M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z" }, null, SVG));
   var panel = el("div", "pn", { id: "svc-panel", role: "dialog", "aria-labelledby": "svc-title", tabindex: "-1", hidden: "" });
   var head = el("div", "h");
   var avatar = el("img", null, { alt: "", hidden: "" });
   var title = el("h2", null, { id: "svc-title" }, t("title"));
   var closer = el("button", "x", { type: "button", "aria-label": t("close") }, "×");
-  head.appendChild(avatar); head.appendChild(title); head.appendChild(closer);
-  var log = el("div", "g", { role: "log", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0" });
+  head.append(avatar, title, closer);
+  var log = el("div", "g", { role: "log", "aria-label": t("title"), "aria-live": "polite", "aria-relevant": "additions", tabindex: "0" });
   var typing = el("div", "ty", { role: "status", hidden: "" }, t("typing"));
   var sugg = el("div", "s", { role: "group", "aria-label": t("suggestions") });
   var form = el("form", "f");
   var input = el("textarea", null, { "aria-label": t("input"), placeholder: t("input"), rows: "1", dir: "auto" }); // Arabic, Hebrew: right to left
   var send = el("button", null, { type: "submit" }, t("send"));
-  form.appendChild(input); form.appendChild(send);
-  panel.appendChild(head); panel.appendChild(log); panel.appendChild(sugg); panel.appendChild(form);
-  w.appendChild(panel); w.appendChild(launcher);
+  form.append(input, send);
+  panel.append(head, log, sugg, form);
+  w.append(panel, launcher);
   root.appendChild(w);
 
-  var info = null, seen = {}, busy = false, canDrag = false;
-  var carts = [];
+  var info = null, seen = {}, busy = false, canDrag = false, carts = [];
   var posKey = "svc_widget_pos:" + token, openKey = "svc_widget_open:" + token;
 
   function store(k, v) { try { v == null ? localStorage.removeItem(k) : localStorage.setItem(k, v); } catch (e) { /* storage off */ } }
@@ -175,9 +172,7 @@
      colour as text on the chat's paper (a page link) gives way to the ink when it reads poorly
      there (under 4.5:1); a page's own ink or paper tints the bubbles and borders from the two. */
   function hex(c) { // as a site owner writes it: "#0a8f3c", "0a8f3c", " #0A8F3C "
-    c = c == null ? "" : String(c).trim();
-    if (c && c.charAt(0) !== "#") c = "#" + c;
-    return HEX.test(c) ? c : null;
+    return HEX.test(c = "#" + String(c || "").trim().replace(/^#/, "")) ? c : null;
   }
   function rgb(c) {
     c = c.slice(1);
@@ -197,23 +192,21 @@
   }
 
   function style(s) {
-    var pos = data.position === "left" || data.position === "right" ? data.position : s.position === "left" ? "left" : "right";
+    var pos = /^(left|right)$/.test(data.position) ? data.position : s.position === "left" ? "left" : "right";
     var dark = s.theme === "dark";
     w.className = "w " + pos + (dark ? " dark" : "");
     var a = hex(data.accent) || hex(s.accent) || "#2563eb", ink = hex(data.ink), paper = hex(data.paper);
     var i = ink || (dark ? "#f3f4f6" : "#111827"), p = paper || (dark ? "#111827" : "#ffffff");
     var vars = { "--a": a, "--on": contrast(a, "#ffffff") >= contrast(a, "#111827") ? "#ffffff" : "#111827",
-      "--at": contrast(a, p) >= 4.5 ? a : i, "--i": ink, "--p": paper };
+      "--at": contrast(a, p) >= 4.5 ? a : i, "--i": ink, "--p": paper, "--ft": data.fontTitle, "--fx": data.fontText };
     if (ink || paper) { vars["--m"] = mix(p, i, 0.08); vars["--b"] = mix(p, i, 0.2); }
     for (var k in vars) if (vars[k]) w.style.setProperty(k, vars[k]);
-    if (data.fontTitle) w.style.setProperty("--ft", data.fontTitle);
-    if (data.fontText) w.style.setProperty("--fx", data.fontText);
     canDrag = s.drag !== false;
   }
 
   function text(map) {
     if (!map) return "";
-    return map[lang] || map[base] || map[Object.keys(map).filter(function (k) { return k.slice(0, 2) === base; })[0]] || map.en || map[Object.keys(map)[0]] || "";
+    return map[lang] || map[base] || map[Object.keys(map).find(function (k) { return k.slice(0, 2) === base; })] || map.en || map[Object.keys(map)[0]] || "";
   }
 
   /* A live reply (the answer to what was just asked) acts at once: its cart actions add to the
@@ -227,8 +220,7 @@
       var b = action(a, live);
       if (!b) return;
       if (a.type === "checkout") go = b.href;
-      var box = m.querySelector(".acts") || m.appendChild(el("div", "acts"));
-      box.appendChild(b);
+      (m.querySelector(".acts") || m.appendChild(el("div", "acts"))).appendChild(b);
     });
     log.appendChild(m);
     log.scrollTop = log.scrollHeight;
@@ -236,36 +228,55 @@
     return m;
   }
 
-  /* Agent text: a little markdown as elements (never HTML): "- ", "* ", "1. " lines are lists;
-     **bold**, *italic*, _italic_, `code`; http(s) addresses, bare or [words](address), are links
-     in a new tab (noopener); javascript:, data: and the rest stay as written. */
+  /* Agent text: a little markdown as elements (never HTML): "- ", "* ", "1. " lines are lists,
+     "## " lines headings (h3 to h6, under the chat's h2), "| a | b |" over "|---|:-:|" (as many
+     cells) a table of the lines with a bar; a blank line stays; **bold**, *italic*, _italic_,
+     `code`; http(s) addresses, bare or [words](address), are links in a new tab (noopener);
+     javascript:, data: and the rest stay as written. */
   function md(m, s) {
-    var l, x;
-    String(s == null ? "" : s).split("\n").forEach(function (line, i) {
-      if ((x = /^\s*(?:[-*]|(\d{1,9})[.)])\s+(.*)/.exec(line))) {
-        if (!l || l.tagName != (x[1] ? "OL" : "UL")) l = m.appendChild(x[1] ? el("ol", 0, { start: x[1] }) : el("ul"));
-        return inl(l.appendChild(el("li")), x[2]);
+    var a = String(s == null ? "" : s).split("\n"), l, x, h, k, i = 0, b, al;
+    function blk(e) { if (i && !/\S/.test(a[i - 1])) m.appendChild(tx("\n")); return m.appendChild(e); }
+    function tr(p, r, c) { p = p.appendChild(el("tr")); h.forEach(function (_, j) { inl(p.appendChild(el(c)), r[j] || "").parentNode.style.textAlign = al[j]; }); }
+    for (; i < a.length; i++) {
+      s = a[i];
+      if ((x = /^\s*(?:[-*]|(\d{1,9})[.)])\s+(.*)/.exec(s))) {
+        if (!l || l.tagName != (x[1] ? "OL" : "UL")) l = blk(x[1] ? el("ol", 0, { start: x[1] }) : el("ul"));
+        inl(l.appendChild(el("li")), x[2]);
+      } else if ((x = /^ {0,3}(#{1,6})\s+(.*?\S)(?:\s+#+)?\s*$/.exec(s))) {
+        inl(l = blk(el("h" + Math.max(3, x[1].length + 1))), x[2]);
+      } else if ((h = cells(s)) && (k = cells(a[i + 1])) && h.length == k.length && k.every(function (c) { return /^:?-+:?$/.test(c); })) {
+        al = k.map(function (c) { return /^:-*:$/.test(c) ? "center" : /:$/.test(c) ? "right" : /^:/.test(c) ? "left" : ""; });
+        tr((l = blk(el("table"))).appendChild(el("thead")), h, "th");
+        for (b = 0, i += 2; (x = cells(a[i])); i++) tr(b = b || l.appendChild(el("tbody")), x, "td");
+        i--;
+      } else {
+        if (i && !l) m.appendChild(tx("\n"));
+        l = 0;
+        inl(m, s);
       }
-      if (i && !l) m.appendChild(document.createTextNode("\n"));
-      l = 0;
-      inl(m, line);
-    });
+    }
   }
+
+  function cells(r) {
+    return r != null && /\|/.test(r) && r.replace(/\\\|/g, "\0").trim().replace(/^\||\|$/g, "").split("|").map(function (c) { return c.replace(/\0/g, "|").trim(); });
+  }
+
+  function tx(s) { return document.createTextNode(s); }
 
   function inl(m, s) {
     var re = /`([^`]+)`|\*\*(\S(?:.*?\S)?)\*\*(?!\w)|\B\*([^\s*](?:[^*]*?[^\s*])?)\*(?!\w)|\b_([^\s_](?:[^_]*?[^\s_])?)_\b|\[([^\]]{1,300})\]\(([^\s)]{1,2000})\)|https?:\/\/[^\s<>"'()\[\]]*[^\s<>"'()\[\].,;:!?]/g, at = 0, x, u;
     while ((x = re.exec(s))) {
-      m.appendChild(document.createTextNode(s.slice(at, x.index)));
+      m.appendChild(tx(s.slice(at, x.index)));
       if (x[1]) m.appendChild(el("code", 0, 0, x[1]));
       else if ((u = x[2] || x[3] || x[4])) inl(m.appendChild(el(x[2] ? "b" : "i")), u);
       else {
         u = x[6] || x[0];
         u = /^https?:\/\//i.test(u) && safe(u);
-        m.appendChild(u ? el("a", 0, { href: u, target: "_blank", rel: "noopener noreferrer nofollow" }, x[5] || x[0]) : document.createTextNode(x[0]));
+        m.appendChild(u ? el("a", 0, { href: u, target: "_blank", rel: "noopener noreferrer nofollow" }, x[5] || x[0]) : tx(x[0]));
       }
       at = re.lastIndex;
     }
-    m.appendChild(document.createTextNode(s.slice(at)));
+    return m.appendChild(tx(s.slice(at)));
   }
 
   function safe(u) {
@@ -284,7 +295,7 @@
         return el("a", "act", { href: "/?add-to-cart=" + encodeURIComponent(a.product_id) + "&quantity=" + qty }, t("cart"));
       }
       var b = el("button", "act", { type: "button" }, t("cart"));
-      b.addEventListener("click", function () { addToCart(a.product_id, qty, b); });
+      on(b, "click", function () { addToCart(a.product_id, qty, b); });
       if (live) carts.push(addToCart(a.product_id, qty, b));
       return b;
     }
@@ -292,10 +303,7 @@
   }
 
   function addToCart(id, qty, b) {
-    var body = new URLSearchParams();
-    body.set("product_id", id);
-    body.set("quantity", String(qty));
-    return fetch("/?wc-ajax=add_to_cart", { method: "POST", body: body, credentials: "same-origin" }).then(function (r) {
+    return fetch("/?wc-ajax=add_to_cart", { method: "POST", body: new URLSearchParams({ product_id: id, quantity: qty }), credentials: "same-origin" }).then(function (r) {
       if (!r.ok) throw new Error("cart");
       b.textContent = t("added");
       b.disabled = true;
@@ -305,8 +313,6 @@
       return true;
     }).catch(function () { b.textContent = t("error"); return false; });
   }
-
-  function note(s) { add("note", s); }
 
   /* Messages not shown yet; the one whose id is live answers what was just asked (its actions act). */
   function render(msgs, live) {
@@ -329,7 +335,7 @@
     if (!list || !list.length || log.querySelector(".m.customer")) return;
     list.slice(0, 4).forEach(function (q) {
       var b = el("button", null, { type: "button" }, q);
-      b.addEventListener("click", function () { ask(q); });
+      on(b, "click", function () { ask(q); home(); }); // the focus kept in the chat
       sugg.appendChild(b);
     });
   }
@@ -348,7 +354,7 @@
     if (e.offline) return t("offline");
     if (e.status === 429) return t("slow");
     if (e.status === 400) return t("invalid");
-    if (e.status === 402 || e.status === 403 || e.status === 404 || e.status === 409 || e.status === 503) return t("unavailable");
+    if ([402, 403, 404, 409, 503].indexOf(e.status) >= 0) return t("unavailable");
     return t("error");
   }
 
@@ -358,9 +364,8 @@
   function ask(q) {
     q = clean(q);
     if (!q || busy) return;
-    if (Array.from(q).length > MAX) { note(t("long")); input.focus(); return; }
-    busy = true;
-    send.disabled = true;
+    if (Array.from(q).length > MAX) { add("note", t("long")); input.focus(); return; }
+    send.disabled = busy = true;
     sugg.textContent = "";
     var mine = add("customer", q), key = unsent && unsent.q === q ? unsent.key : uuid();
     unsent = null;
@@ -369,18 +374,17 @@
     typing.hidden = false;
     log.appendChild(typing);
     call("POST", "/chat", { message: q, visitor_id: visitor }, key).then(function (r) {
-      if (r.customer_message_id) { seen[r.customer_message_id] = true; }
+      if (r.customer_message_id) seen[r.customer_message_id] = true;
       if (r.status === "pending") return wait(r.message_id, 2000, Date.now() + 180000);
       seen[r.message_id] = true;
       add("agent", r.reply || "", r.actions, true);
     }).then(tell, function (e) {
       mine.classList.add("failed");
-      note(failure(e));
+      add("note", failure(e));
       unsent = { q: q, key: key };
       if (!input.value.trim()) { input.value = q; grow(); }
     }).then(function () {
-      busy = false;
-      send.disabled = false;
+      send.disabled = busy = false;
       typing.hidden = true;
       if (!coarse.matches) input.focus();
     });
@@ -392,17 +396,17 @@
   function tell() { if (others) others.postMessage("messages"); }
   function refresh() {
     if (!info || busy) return;
-    call("GET", "/messages?visitor_id=" + visitor).then(function (c) { render(c.messages); suggestions(); }, function () { /* kept as is */ });
+    msgs().then(function (c) { render(c.messages); suggestions(); }, function () { /* kept as is */ });
   }
   if (others) others.onmessage = refresh;
-  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") refresh(); });
+  on(document, "visibilitychange", function () { if (document.visibilityState === "visible") refresh(); });
 
   /* A reply still being made (202): the message was taken; a failed look is tried again, not the
      message sent again. Looks 2 s apart, growing to 10 s (within 30 calls a minute); after 3
      minutes (past the longest reply) the chat says no answer came. */
   function wait(id, gap, until) {
     return new Promise(function (res) { setTimeout(res, gap); }).then(function () {
-      return call("GET", "/messages?visitor_id=" + visitor).then(function (c) {
+      return msgs().then(function (c) {
         render(c.messages, id);
         return (c.messages || []).some(function (m) { return m.id === id; });
       }, function () { return false; });
@@ -416,12 +420,13 @@
   /* On a touch screen the chat opens with the focus on the dialog, not the input: the phone's
      keyboard would cover the answers; a screen reader still lands in the chat. */
   var coarse = window.matchMedia("(pointer: coarse)");
+  function home() { (coarse.matches ? panel : input).focus(); }
   function open(on, focus) {
     panel.hidden = !on;
     launcher.setAttribute("aria-expanded", String(on));
-    launcher.setAttribute("aria-label", on ? t("close") : t("open"));
+    launcher.setAttribute("aria-label", t(on ? "close" : "open"));
     store(openKey, on ? "1" : null);
-    if (on) { place(); log.scrollTop = log.scrollHeight; if (focus) (coarse.matches ? panel : input).focus(); } else if (focus) launcher.focus();
+    if (on) { place(); log.scrollTop = log.scrollHeight; if (focus) home(); } else if (focus) launcher.focus();
   }
 
   /* Dragging by the top bar on screens 900 px and wider, remembered per site; below, the corner. */
@@ -431,47 +436,51 @@
     try { p = JSON.parse(load(posKey) || "null"); } catch (e) { p = null; }
     head.classList.toggle("drag", canDrag && wide.matches);
     head.title = canDrag && wide.matches ? t("move") : "";
-    if (!canDrag || !wide.matches || !p) { panel.style.left = panel.style.top = panel.style.right = panel.style.bottom = ""; return; }
-    var x = Math.max(0, Math.min(innerWidth - panel.offsetWidth, p.x)), y = Math.max(0, Math.min(innerHeight - panel.offsetHeight, p.y));
-    panel.style.left = x + "px"; panel.style.top = y + "px"; panel.style.right = "auto"; panel.style.bottom = "auto";
+    if (!canDrag || !wide.matches || !p) return at(0, 0, "");
+    at(p.x, p.y, panel.getBoundingClientRect());
   }
-  head.addEventListener("pointerdown", function (e) {
+  /* The chat at x, y, kept in the window (r its box); r "": back in its corner. */
+  function at(x, y, r) {
+    var s = panel.style;
+    s.left = r && Math.max(0, Math.min(innerWidth - r.width, x)) + "px"; s.top = r && Math.max(0, Math.min(innerHeight - r.height, y)) + "px";
+    s.right = s.bottom = r && "auto";
+  }
+  on(head, "pointerdown", function (e) {
     if (!canDrag || !wide.matches || e.target === closer || e.button !== 0) return;
     var r = panel.getBoundingClientRect(), dx = e.clientX - r.left, dy = e.clientY - r.top;
     head.setPointerCapture(e.pointerId);
     function move(ev) {
       if (ev.pointerId !== e.pointerId) return;
-      var x = Math.max(0, Math.min(innerWidth - r.width, ev.clientX - dx)), y = Math.max(0, Math.min(innerHeight - r.height, ev.clientY - dy));
-      panel.style.left = x + "px"; panel.style.top = y + "px"; panel.style.right = "auto"; panel.style.bottom = "auto";
+      at(ev.clientX - dx, ev.clientY - dy, r);
     }
     /* The drag ends when the button is let go, and when the browser takes the pointer back
        (pointercancel: a touch turned into a scroll, a gesture of the system; the capture lost):
        where the chat is then, kept in the window, is remembered. */
     function up(ev) {
       if (ev.pointerId !== e.pointerId) return;
-      for (var n in on) head.removeEventListener(n, on[n]);
+      for (var n in hs) head.removeEventListener(n, hs[n]);
       if (head.hasPointerCapture(e.pointerId)) head.releasePointerCapture(e.pointerId);
       var b = panel.getBoundingClientRect();
       store(posKey, JSON.stringify({ x: Math.round(b.left), y: Math.round(b.top) }));
       place();
     }
-    var on = { pointermove: move, pointerup: up, pointercancel: up, lostpointercapture: up };
-    for (var n in on) head.addEventListener(n, on[n]);
+    var hs = { pointermove: move, pointerup: up, pointercancel: up, lostpointercapture: up };
+    for (var n in hs) on(head, n, hs[n]);
   });
   if (wide.addEventListener) wide.addEventListener("change", place);
-  window.addEventListener("resize", function () { if (!panel.hidden) place(); }); // a smaller window keeps the chat in sight
+  on(window, "resize", function () { if (!panel.hidden) place(); }); // a smaller window keeps the chat in sight
 
-  launcher.addEventListener("click", function () { open(panel.hidden, true); });
-  closer.addEventListener("click", function () { open(false, true); });
-  w.addEventListener("keydown", function (e) { if (e.key === "Escape" && !panel.hidden) open(false, true); }); // the launcher too
-  form.addEventListener("submit", function (e) { e.preventDefault(); ask(input.value); });
+  on(launcher, "click", function () { open(panel.hidden, true); });
+  on(closer, "click", function () { open(false, true); });
+  on(w, "keydown", function (e) { if (e.key === "Escape" && !panel.hidden) open(false, true); }); // the launcher too
+  on(form, "submit", function (e) { e.preventDefault(); ask(input.value); });
   /* The input is as tall as its text (Shift+Enter makes a new line), up to its greatest height. */
   function grow() {
     input.style.height = "";
     if (input.scrollHeight > input.clientHeight) input.style.height = input.scrollHeight + input.offsetHeight - input.clientHeight + "px";
   }
-  input.addEventListener("input", grow);
-  input.addEventListener("keydown", function (e) {
+  on(input, "input", grow);
+  on(input, "keydown", function (e) {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); ask(input.value); }
   });
 
@@ -495,7 +504,7 @@
       if (i.name) title.textContent = i.name;
       if (i.avatar_url && safe(i.avatar_url)) { avatar.src = safe(i.avatar_url); avatar.hidden = false; }
       (document.body || document.documentElement).appendChild(host);
-      return call("GET", "/messages?visitor_id=" + visitor).then(function (c) { render(c.messages); }, function () { /* shown empty */ });
+      return msgs().then(function (c) { render(c.messages); }, function () { /* shown empty */ });
     }).then(function () {
       booting = false;
       if (!info) return;
@@ -513,7 +522,7 @@
     });
   }
   function now() { if (retry || due) boot(); }
-  window.addEventListener("online", now);
-  document.addEventListener("visibilitychange", function () { if (document.visibilityState !== "hidden") now(); });
+  on(window, "online", now);
+  on(document, "visibilitychange", function () { if (document.visibilityState !== "hidden") now(); });
   boot();
 })();
