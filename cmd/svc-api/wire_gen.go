@@ -201,6 +201,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -474,6 +475,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, client)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -746,6 +748,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -1019,6 +1022,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, client)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -1288,6 +1292,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -1588,6 +1593,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, openaiClient)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -1887,6 +1893,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -2187,6 +2194,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, openaiClient)
 	assistantService := assistant.New(assistantDeps, assistantOptions)

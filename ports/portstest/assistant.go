@@ -34,6 +34,7 @@ func RunAssistantStores(t *testing.T, newStores func(t *testing.T) AssistantStor
 		{"Records", testRecords},
 		{"Approvals", testApprovals},
 		{"ApprovalsConcurrent", testApprovalsConcurrent},
+		{"ApprovalOutcome", testApprovalOutcome},
 		{"History", testHistory},
 		{"HistoryConcurrent", testHistoryConcurrent},
 		{"HistoryConversation", testHistoryConversation},
@@ -180,6 +181,72 @@ func testApprovalsConcurrent(t *testing.T, s AssistantStores) {
 	wg.Wait()
 	if wins.Load() != 1 || misses.Load() != 99 {
 		t.Errorf("100 concurrent uses: %d won, %d not found; want 1 and 99", wins.Load(), misses.Load())
+	}
+}
+
+// testApprovalOutcome: a used approval keeps its actions' outcome, answered once; another
+// account's is approval_not_found at every step.
+func testApprovalOutcome(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	a := newApproval("apr_o", "acct_a", t0)
+	if err := s.Approvals.Create(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	out := approval.Outcome{Status: assistant.StatusFailed, Actions: []assistant.Outcome{
+		{Action: a.Actions[0], Error: assistant.SendFailed}, {Action: a.Actions[1], OK: true}}}
+	if err := s.Approvals.Record(ctx, "acct_a", "apr_o", out); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("Record of a pending approval = %v, want approval_not_found", err)
+	}
+	if _, err := s.Approvals.Use(ctx, "acct_a", "apr_o", t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.Approvals.Answer(ctx, "acct_a", "apr_o", t0.Add(time.Minute)); ok || err != nil {
+		t.Errorf("Answer without an outcome = %v, %v; want false", ok, err)
+	}
+	if err := s.Approvals.Record(ctx, "acct_b", "apr_o", out); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("Record of another account's = %v, want approval_not_found", err)
+	}
+	if err := s.Approvals.Record(ctx, "acct_a", "apr_o", out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Approvals.Get(ctx, "acct_b", "apr_o"); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("Get of another account's = %v, want approval_not_found", err)
+	}
+	got, err := s.Approvals.Get(ctx, "acct_a", "apr_o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, ok := got.Unanswered("acct_a"); !ok {
+		t.Errorf("recorded approval %+v not unanswered", got)
+	} else {
+		equal(t, "outcome", o, out)
+	}
+	if ok, err := s.Approvals.Answer(ctx, "acct_b", "apr_o", t0.Add(time.Minute)); ok || err != nil {
+		t.Errorf("Answer of another account's = %v, %v; want false", ok, err)
+	}
+	var wins atomic.Int32
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			ok, err := s.Approvals.Answer(ctx, "acct_a", "apr_o", t0.Add(2*time.Minute))
+			if err != nil {
+				t.Errorf("Answer: %v", err)
+			}
+			if ok {
+				wins.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if wins.Load() != 1 {
+		t.Errorf("20 concurrent answers: %d won, want 1", wins.Load())
+	}
+	got, err = s.Approvals.Get(ctx, "acct_a", "apr_o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got.Unanswered("acct_a"); ok || !got.AnsweredAt.Equal(t0.Add(2*time.Minute)) {
+		t.Errorf("answered approval %+v", got)
 	}
 }
 
