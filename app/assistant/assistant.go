@@ -147,8 +147,11 @@ func (s *Service) instruct(ctx context.Context, c Caller, in assistant.Instructi
 		}
 		return Reply{}, err
 	}
+	if len(r.Actions) > 0 {
+		ctx = context.WithoutCancel(ctx)
+	}
 	if err := s.d.Ledger.Keep(ctx, acct, hold); err != nil {
-		return Reply{}, err
+		return Reply{}, afterRunAtOnce(r.Actions, "charge the reply", err)
 	}
 	if r.Usage == (ledger.Usage{}) { // no action that costs more than the reply was charged (runPaid)
 		r.Usage = hold.Usage
@@ -221,20 +224,24 @@ func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction,
 	if err != nil {
 		return Reply{}, err
 	}
+	if len(r.Actions) > 0 {
+		// actions ran: the turn is kept even when the caller goes away meanwhile
+		ctx = context.WithoutCancel(ctx)
+	}
 	r.Status = assistant.StatusOf(it.Missing != "" || !it.Understood() && in.Mode == assistant.Do, r.Actions, waiting, r.Blocked)
 	if r.Status == assistant.StatusNeedsInput && r.ConversationID == "" || in.NewConversation {
 		r.ConversationID = ident.New("asc")
 	}
 	text, err := s.text(ctx, c.Account.ID, it, r, waiting, lang, now)
 	if err != nil {
-		return Reply{}, err
+		return Reply{}, afterRunAtOnce(r.Actions, "write the reply", err)
 	}
 	r.Text = &text
 	if len(waiting) > 0 {
 		a := approval.New(ident.New("apr"), c.Account.ID, waiting, now)
 		a.Lang, a.ConversationID = lang, r.ConversationID
 		if err := s.d.Approvals.Create(ctx, a); err != nil {
-			return Reply{}, fmt.Errorf("create approval: %w", err)
+			return Reply{}, afterRunAtOnce(r.Actions, "create approval", fmt.Errorf("create approval: %w", err))
 		}
 		r.Approval = &a
 	}
@@ -247,7 +254,7 @@ func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction,
 			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleOwner, Content: in.Message, CreatedAt: now},
 			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleAssistant, Content: text, Status: r.Status,
 				Missing: missing, CreatedAt: now}); err != nil {
-			return Reply{}, fmt.Errorf("keep conversation: %w", err)
+			return Reply{}, afterRunAtOnce(r.Actions, "keep conversation", fmt.Errorf("keep conversation: %w", err))
 		}
 	}
 	return r, nil
@@ -547,25 +554,39 @@ func (s *Service) answerApproval(ctx context.Context, c Caller, a approval.Reque
 // again cannot answer it.
 const stepKeepOutcome = "keep their outcome"
 
-// afterRun is the error of a step that failed after an approval's actions ran: it tells the
-// approval and what each action did, to the caller when err carries a code of the service (a 503
-// while the database cannot be reached), and in the log otherwise. When the outcome is kept,
-// the approve sent again answers it.
+// afterRun is the error of a step that failed after an approval's actions ran (told).
 func afterRun(id string, outcomes []assistant.Outcome, step string, err error) error {
-	told := fmt.Sprintf("%s; %s failed (approving again answers this outcome)", ran(id, outcomes), step)
+	hint := "approving again answers this outcome"
 	if step == stepKeepOutcome {
-		told = fmt.Sprintf("%s; %s failed (approving again cannot tell it: this is the only report of what ran)", ran(id, outcomes), step)
+		hint = "approving again cannot tell it: this is the only report of what ran"
 	}
-	if e, ok := domain.AsError(err); ok && e.Code != domain.CodeInternal {
-		c := *e
-		c.Message, c.Format, c.Args, c.Err = told+": "+e.Message, "", nil, err
-		return &c
-	}
-	return fmt.Errorf("%s: %w", told, err)
+	return told(fmt.Sprintf("approval %s used and its actions ran %s; %s failed (%s)", id, ran(outcomes), step, hint), err)
 }
 
-// ran tells what an approval's actions did, for an error that comes after they ran.
-func ran(id string, outcomes []assistant.Outcome) string {
+// afterRunAtOnce is the error of a step that failed after actions of an instruction ran at once
+// (mode do): they are done, and the instruction sent again would do them again (told).
+func afterRunAtOnce(outcomes []assistant.Outcome, step string, err error) error {
+	if len(outcomes) == 0 {
+		return err
+	}
+	return told(fmt.Sprintf("the instruction's actions ran %s; %s failed (they are done: check them before sending the instruction again)",
+		ran(outcomes), step), err)
+}
+
+// told returns err with what already happened said first: to the caller when err carries a code
+// of the service (a 503 while the database cannot be reached, with its Retry-After), and in the
+// log otherwise.
+func told(what string, err error) error {
+	if e, ok := domain.AsError(err); ok && e.Code != domain.CodeInternal {
+		c := *e
+		c.Message, c.Format, c.Args, c.Err = what+": "+e.Message, "", nil, err
+		return &c
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// ran tells what actions did: (email ok; task failed: failed).
+func ran(outcomes []assistant.Outcome) string {
 	parts := make([]string, 0, len(outcomes))
 	for _, o := range outcomes {
 		p := string(o.Action.Type) + " ok"
@@ -574,7 +595,7 @@ func ran(id string, outcomes []assistant.Outcome) string {
 		}
 		parts = append(parts, p)
 	}
-	return fmt.Sprintf("approval %s used and its actions ran (%s)", id, strings.Join(parts, "; "))
+	return "(" + strings.Join(parts, "; ") + ")"
 }
 
 // replyLang is the language of the reply (spec 4.7): the message's, and when the message does

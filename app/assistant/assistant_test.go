@@ -521,3 +521,23 @@ func TestAgentNotConfigured(t *testing.T) {
 		t.Errorf("empty = %v, want invalid_request", err)
 	}
 }
+
+// TestErrorAfterActionsRanAtOnce: in mode do, when the conversation cannot be kept after an
+// action ran at once, the 503 says what ran (the instruction sent again would do it again), and
+// the reply is not charged.
+func TestErrorAfterActionsRanAtOnce(t *testing.T) {
+	f := newFixture(t, false)
+	f.records.EXPECT().Save(gomock.Any(), gomock.Any()).Return(nil)
+	outage := &domain.Error{Code: domain.CodeServiceUnavailable, Message: "the database cannot be reached right now", RetryAfter: 2 * time.Second}
+	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(outage)
+	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("add a note: call the baker"), Mode: sp("do"),
+		NewConversation: new(true)})
+	e, ok := domain.AsError(err)
+	if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter != 2*time.Second ||
+		!strings.Contains(e.Message, "the instruction's actions ran (note ok); keep conversation failed") {
+		t.Errorf("do with the conversation not kept: %v, want 503 telling what ran", err)
+	}
+	if f.ledger.spent != 0 {
+		t.Errorf("spent %d on a failed reply", f.ledger.spent)
+	}
+}
