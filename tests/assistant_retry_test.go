@@ -1,7 +1,11 @@
 package tests
 
 import (
+	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,4 +76,62 @@ CREATE TRIGGER test_refuse_turns BEFORE INSERT ON assistant_turns FOR EACH ROW E
 	}
 	return `CREATE TRIGGER test_refuse_turns BEFORE INSERT ON assistant_turns WHEN NEW.content LIKE 'approve apr_%'
 BEGIN SELECT RAISE(ABORT, 'test: turns refused'); END`, `DROP TRIGGER test_refuse_turns`
+}
+
+// TestAssistantPostgresCutMidTurn: Postgres goes away while a turn of the owner's assistant
+// waits for its upstream model (after it read the profile and held the reply's interaction):
+// the turn answers 503 service_unavailable with Retry-After, never 500, and once the database
+// is back the failed turn is not charged and left no conversation behind.
+func TestAssistantPostgresCutMidTurn(t *testing.T) {
+	s, proxy := postgresViaProxy(t)
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case entered <- struct{}{}:
+		default:
+		}
+		<-release
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-test","choices":[{"index":0,`+
+			`"message":{"role":"assistant","content":"Noted, I will remember it."},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+	}))
+	t.Cleanup(up.Close)
+	api := s.startAPI(t, "SVC_MODEL_BASE_URL", up.URL+"/v1", "SVC_MODEL_API_KEY", "sk-test", "SVC_MODEL_NAME", "gpt-test")
+	a := newOwner(t, s, api, nil, false)
+	before := spentOf(t, api, a.key)
+
+	done := make(chan response, 1)
+	go func() {
+		done <- callJSON(t, "POST", api.URL()+"/v1/assistant", map[string]any{"message": "what should I remember today?",
+			"new_conversation": true}, bearer(a.key)...)
+	}()
+	select {
+	case <-entered:
+	case <-time.After(20 * time.Second):
+		close(release)
+		t.Fatal("the turn never reached the upstream model")
+	}
+	proxy.Cut()
+	close(release)
+	r := <-done
+	wantError(t, r, http.StatusServiceUnavailable, "service_unavailable")
+	if secs, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || secs < 1 {
+		t.Errorf("Retry-After %q, want whole seconds", r.header.Get("Retry-After"))
+	}
+	proxy.Restore()
+	waitFor(t, 10*time.Second, "the API to recover after the database returned", func() (bool, string) {
+		r := call(t, "GET", api.URL()+"/v1/account", bearer(a.key)...)
+		return r.status == http.StatusOK, r.String()
+	})
+	waitFor(t, 10*time.Second, "the failed turn's interaction to be given back", func() (bool, string) {
+		after := spentOf(t, api, a.key)
+		return after == before, fmt.Sprintf("spent %d more", after-before)
+	})
+	if l := call(t, "GET", api.URL()+"/v1/conversations?channel=assistant", bearer(a.key)...); strings.Contains(l.String(), "asc_") {
+		t.Errorf("the failed turn left a conversation: %s", l)
+	}
+	if n := logCount(api.log, "request failed"); n != 0 {
+		t.Errorf("%d requests failed with an internal error, want none", n)
+	}
 }
