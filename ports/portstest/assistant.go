@@ -35,6 +35,7 @@ func RunAssistantStores(t *testing.T, newStores func(t *testing.T) AssistantStor
 		{"Approvals", testApprovals},
 		{"ApprovalsConcurrent", testApprovalsConcurrent},
 		{"ApprovalOutcome", testApprovalOutcome},
+		{"ApprovalsUseAtExpiry", testApprovalsUseAtExpiry},
 		{"History", testHistory},
 		{"HistoryConcurrent", testHistoryConcurrent},
 		{"HistoryConversation", testHistoryConversation},
@@ -181,6 +182,52 @@ func testApprovalsConcurrent(t *testing.T, s AssistantStores) {
 	wg.Wait()
 	if wins.Load() != 1 || misses.Load() != 99 {
 		t.Errorf("100 concurrent uses: %d won, %d not found; want 1 and 99", wins.Load(), misses.Load())
+	}
+}
+
+// testApprovalsUseAtExpiry: approvals sent at the moment an approval expires, some at its
+// last valid instant and some just after: exactly one of the first wins, every other is
+// approval_not_found, and one sent only after it expired never wins.
+func testApprovalsUseAtExpiry(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	for round := range 5 {
+		id := fmt.Sprintf("apr_x%d", round)
+		a := newApproval(id, "acct_a", t0)
+		if err := s.Approvals.Create(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		var wins, late, misses atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 40 {
+			at := a.ExpiresAt
+			if i%2 == 1 {
+				at = at.Add(time.Millisecond)
+			}
+			wg.Go(func() {
+				_, err := s.Approvals.Use(ctx, "acct_a", id, at)
+				switch {
+				case err == nil && at.After(a.ExpiresAt):
+					late.Add(1)
+				case err == nil:
+					wins.Add(1)
+				case domain.ErrorCode(err) == domain.CodeApprovalNotFound:
+					misses.Add(1)
+				default:
+					t.Errorf("Use: %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if wins.Load() != 1 || late.Load() != 0 || misses.Load() != 39 {
+			t.Errorf("round %d: %d won in time, %d won expired, %d not found; want 1, 0, 39", round, wins.Load(), late.Load(), misses.Load())
+		}
+	}
+	a := newApproval("apr_late", "acct_a", t0)
+	if err := s.Approvals.Create(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Approvals.Use(ctx, "acct_a", "apr_late", a.ExpiresAt.Add(time.Millisecond)); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("Use 1 ms after expiry = %v, want approval_not_found", err)
 	}
 }
 
