@@ -21,14 +21,7 @@ func TestPluginParallelCalls(t *testing.T) {
 			a := newOwner(t, s, api, nil, false)
 			email, password := ownerLogin(t, s, a.id)
 			const site = "https://shop-par.example"
-			back := approveHTTP(t, api, email, password, api.URL()+"/cms/connect?"+url.Values{"site": {site},
-				"return": {site + "/wp-admin/admin.php"}, "state": {"s"}, "woo": {"1"}}.Encode())
-			u, _ := url.Parse(back)
-			ex := callJSON(t, "POST", api.URL()+"/cms/exchange", map[string]any{"code": u.Query().Get("svc_code"), "site": site})
-			if ex.status != http.StatusOK {
-				t.Fatalf("POST /cms/exchange: %s", ex)
-			}
-			token := ex.body.str("token")
+			token := pluginToken(t, api, email, password, site)
 
 			var mu sync.Mutex
 			codes, ids := map[int]int{}, map[string]bool{}
@@ -86,4 +79,18 @@ func TestPluginParallelCalls(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pluginToken connects site to the account whose owner signs in with email and password, as its
+// plugin does (connect, the owner's approval, exchange), and returns the plugin token.
+func pluginToken(t *testing.T, api *proc, email, password, site string) string {
+	t.Helper()
+	back := approveHTTP(t, api, email, password, api.URL()+"/cms/connect?"+url.Values{"site": {site},
+		"return": {site + "/wp-admin/admin.php"}, "state": {"s"}, "woo": {"1"}}.Encode())
+	u, _ := url.Parse(back)
+	ex := callJSON(t, "POST", api.URL()+"/cms/exchange", map[string]any{"code": u.Query().Get("svc_code"), "site": site})
+	if ex.status != http.StatusOK {
+		t.Fatalf("POST /cms/exchange: %s", ex)
+	}
+	return ex.body.str("token")
 }

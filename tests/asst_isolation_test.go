@@ -2,7 +2,6 @@ package tests
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 )
@@ -67,15 +66,8 @@ func TestOwnerChannelsCrossAccount(t *testing.T) {
 	// B's site plugin reports a sale with A's visitor: A's conversation is not tagged, and B's
 	// conversion names no conversation of A.
 	email, password := ownerLogin(t, s, b.id)
-	const site = "https://shop-b.example"
-	back := approveHTTP(t, api, email, password, api.URL()+"/cms/connect?"+url.Values{"site": {site},
-		"return": {site + "/wp-admin/admin.php"}, "state": {"s"}, "woo": {"1"}}.Encode())
-	u, _ := url.Parse(back)
-	ex := callJSON(t, "POST", api.URL()+"/cms/exchange", map[string]any{"code": u.Query().Get("svc_code"), "site": site})
-	if ex.status != http.StatusOK {
-		t.Fatalf("POST /cms/exchange: %s", ex)
-	}
-	sale := callJSON(t, "POST", api.URL()+"/cms/sale", map[string]any{"token": ex.body.str("token"), "visitor_id": visitor, "order_id": 9,
+	token := pluginToken(t, api, email, password, "https://shop-b.example")
+	sale := callJSON(t, "POST", api.URL()+"/cms/sale", map[string]any{"token": token, "visitor_id": visitor, "order_id": 9,
 		"order_name": "#9", "total": "3.00", "currency": "EUR", "items": []any{map[string]any{"name": "Bread", "qty": 1}}})
 	if sale.status != http.StatusCreated || sale.body.str("conversation_id") != "" {
 		t.Errorf("B's sale with A's visitor: %s, want a conversion naming no conversation", sale)

@@ -121,6 +121,9 @@ func newFixture(t *testing.T, upstream bool) *fixture {
 	return f
 }
 
+// outage is the store's error while the database cannot be reached.
+var outage = &domain.Error{Code: domain.CodeServiceUnavailable, Message: "the database cannot be reached right now", RetryAfter: 2 * time.Second}
+
 // directTx runs fn at once (the real transaction is tested in adapters/store).
 type directTx struct{}
 
@@ -263,7 +266,6 @@ func TestApprovalErrorAfterActionsRan(t *testing.T) {
 	f.approvals.EXPECT().Record(gomock.Any(), "acct_a", "apr_1", gomock.Any()).DoAndReturn(
 		func(_ context.Context, _, _ string, o approval.Outcome) error { kept = o; return nil })
 	f.approvals.EXPECT().Answer(gomock.Any(), "acct_a", "apr_1", now).Return(true, nil).Times(2)
-	outage := &domain.Error{Code: domain.CodeServiceUnavailable, Message: "the database cannot be reached right now", RetryAfter: 2 * time.Second}
 	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(fmt.Errorf("add turns: %w", outage))
 	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
 	e, ok := domain.AsError(err)
@@ -299,7 +301,6 @@ func TestApprovalOutcomeNotKept(t *testing.T) {
 	a := approval.New("apr_1", "acct_a", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "formal"}}, now)
 	a.Status = approval.Used
 	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(a, nil)
-	outage := &domain.Error{Code: domain.CodeServiceUnavailable, Message: "the database cannot be reached right now", RetryAfter: 2 * time.Second}
 	f.approvals.EXPECT().Record(gomock.Any(), "acct_a", "apr_1", gomock.Any()).Return(outage).Times(2)
 	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
 	if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeServiceUnavailable ||
@@ -528,7 +529,6 @@ func TestAgentNotConfigured(t *testing.T) {
 func TestErrorAfterActionsRanAtOnce(t *testing.T) {
 	f := newFixture(t, false)
 	f.records.EXPECT().Save(gomock.Any(), gomock.Any()).Return(nil)
-	outage := &domain.Error{Code: domain.CodeServiceUnavailable, Message: "the database cannot be reached right now", RetryAfter: 2 * time.Second}
 	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(outage)
 	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("add a note: call the baker"), Mode: sp("do"),
 		NewConversation: new(true)})

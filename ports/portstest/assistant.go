@@ -185,6 +185,16 @@ func testApprovalsConcurrent(t *testing.T, s AssistantStores) {
 	}
 }
 
+// createApproval stores acct_a's approval id, made at t0.
+func createApproval(t *testing.T, s AssistantStores, id string) approval.Request {
+	t.Helper()
+	a := newApproval(id, "acct_a", t0)
+	if err := s.Approvals.Create(t.Context(), a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 // testApprovalsUseAtExpiry: approvals sent at the moment an approval expires, some at its
 // last valid instant and some just after: exactly one of the first wins, every other is
 // approval_not_found, and one sent only after it expired never wins.
@@ -192,10 +202,7 @@ func testApprovalsUseAtExpiry(t *testing.T, s AssistantStores) {
 	ctx := t.Context()
 	for round := range 5 {
 		id := fmt.Sprintf("apr_x%d", round)
-		a := newApproval(id, "acct_a", t0)
-		if err := s.Approvals.Create(ctx, a); err != nil {
-			t.Fatal(err)
-		}
+		a := createApproval(t, s, id)
 		var wins, late, misses atomic.Int32
 		var wg sync.WaitGroup
 		for i := range 40 {
@@ -222,10 +229,7 @@ func testApprovalsUseAtExpiry(t *testing.T, s AssistantStores) {
 			t.Errorf("round %d: %d won in time, %d won expired, %d not found; want 1, 0, 39", round, wins.Load(), late.Load(), misses.Load())
 		}
 	}
-	a := newApproval("apr_late", "acct_a", t0)
-	if err := s.Approvals.Create(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	a := createApproval(t, s, "apr_late")
 	if _, err := s.Approvals.Use(ctx, "acct_a", "apr_late", a.ExpiresAt.Add(time.Millisecond)); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
 		t.Errorf("Use 1 ms after expiry = %v, want approval_not_found", err)
 	}
@@ -235,10 +239,7 @@ func testApprovalsUseAtExpiry(t *testing.T, s AssistantStores) {
 // account's is approval_not_found at every step.
 func testApprovalOutcome(t *testing.T, s AssistantStores) {
 	ctx := t.Context()
-	a := newApproval("apr_o", "acct_a", t0)
-	if err := s.Approvals.Create(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	a := createApproval(t, s, "apr_o")
 	out := approval.Outcome{Status: assistant.StatusFailed, Actions: []assistant.Outcome{
 		{Action: a.Actions[0], Error: assistant.SendFailed}, {Action: a.Actions[1], OK: true}}}
 	if err := s.Approvals.Record(ctx, "acct_a", "apr_o", out); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
