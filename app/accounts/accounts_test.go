@@ -441,7 +441,9 @@ func TestHold(t *testing.T) {
 // TestReleaseDuringAnOutage: a refund the database cannot take (service_unavailable) is tried
 // again until it is back, so that work that failed because of the outage is not charged.
 func TestReleaseDuringAnOutage(t *testing.T) {
+	was := refundPauses
 	refundPauses = []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
+	t.Cleanup(func() { refundPauses = was })
 	acct := account.Account{ID: "a", Plan: "starter", InteractionLimit: 2}
 	f := newFixture(t)
 	l := NewLedger(f.tx, f.accounts, f.usage, f.events, plans, f.clock)

@@ -124,6 +124,15 @@ func newFixture(t *testing.T, upstream bool) *fixture {
 // outage is the store's error while the database cannot be reached.
 var outage = &domain.Error{Code: domain.CodeServiceUnavailable, Message: "the database cannot be reached right now", RetryAfter: 2 * time.Second}
 
+// want503 checks that err is the outage's 503, its Retry-After kept, with a message telling what.
+func want503(t *testing.T, what string, err error, tells string) {
+	t.Helper()
+	if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter != outage.RetryAfter ||
+		!strings.Contains(e.Message, tells) {
+		t.Fatalf("%s: %v, want 503 telling %q", what, err, tells)
+	}
+}
+
 // directTx runs fn at once (the real transaction is tested in adapters/store).
 type directTx struct{}
 
@@ -268,11 +277,7 @@ func TestApprovalErrorAfterActionsRan(t *testing.T) {
 	f.approvals.EXPECT().Answer(gomock.Any(), "acct_a", "apr_1", now).Return(true, nil).Times(2)
 	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(fmt.Errorf("add turns: %w", outage))
 	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
-	e, ok := domain.AsError(err)
-	if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter != 2*time.Second ||
-		!strings.Contains(e.Message, "approval apr_1 used and its actions ran (settings ok)") {
-		t.Fatalf("approve with the conversation not kept: %v, want 503 telling the approval and its actions' outcome", err)
-	}
+	want503(t, "approve with the conversation not kept", err, "approval apr_1 used and its actions ran (settings ok)")
 	if f.profiles.updated != 1 {
 		t.Fatalf("the setting changed %d times", f.profiles.updated)
 	}
@@ -297,7 +302,9 @@ func TestApprovalErrorAfterActionsRan(t *testing.T) {
 // says what ran and that approving again cannot tell it.
 func TestApprovalOutcomeNotKept(t *testing.T) {
 	f := newFixture(t, false)
+	was := recordTries
 	recordTries = []time.Duration{0, time.Millisecond}
+	t.Cleanup(func() { recordTries = was })
 	a := approval.New("apr_1", "acct_a", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "formal"}}, now)
 	a.Status = approval.Used
 	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(a, nil)
@@ -532,11 +539,7 @@ func TestErrorAfterActionsRanAtOnce(t *testing.T) {
 	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(outage)
 	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("add a note: call the baker"), Mode: sp("do"),
 		NewConversation: new(true)})
-	e, ok := domain.AsError(err)
-	if !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter != 2*time.Second ||
-		!strings.Contains(e.Message, "the instruction's actions ran (note ok); keep conversation failed") {
-		t.Errorf("do with the conversation not kept: %v, want 503 telling what ran", err)
-	}
+	want503(t, "do with the conversation not kept", err, "the instruction's actions ran (note ok); keep conversation failed")
 	if f.ledger.spent != 0 {
 		t.Errorf("spent %d on a failed reply", f.ledger.spent)
 	}

@@ -160,29 +160,36 @@ func testApprovals(t *testing.T, s AssistantStores) {
 }
 
 func testApprovalsConcurrent(t *testing.T, s AssistantStores) {
-	ctx := t.Context()
-	if err := s.Approvals.Create(ctx, newApproval("apr_c", "acct_a", t0)); err != nil {
-		t.Fatal(err)
+	createApproval(t, s, "apr_c")
+	wins, late, misses := useAtOnce(t, s, "apr_c", 100, func(int) time.Time { return t0.Add(time.Minute) }, t0.Add(approval.Lifetime))
+	if wins != 1 || late != 0 || misses != 99 {
+		t.Errorf("100 concurrent uses: %d won, %d not found; want 1 and 99", wins, misses)
 	}
-	var wins, misses atomic.Int32
+}
+
+// useAtOnce sends n uses of acct_a's approval id at once, the i-th at at(i), and counts those
+// that won at or before expires, those that won after it, and those approval_not_found.
+func useAtOnce(t *testing.T, s AssistantStores, id string, n int, at func(i int) time.Time, expires time.Time) (wins, late, misses int32) {
+	var w, l, m atomic.Int32
 	var wg sync.WaitGroup
-	for range 100 {
+	for i := range n {
+		when := at(i)
 		wg.Go(func() {
-			_, err := s.Approvals.Use(ctx, "acct_a", "apr_c", t0.Add(time.Minute))
+			_, err := s.Approvals.Use(t.Context(), "acct_a", id, when)
 			switch {
+			case err == nil && when.After(expires):
+				l.Add(1)
 			case err == nil:
-				wins.Add(1)
+				w.Add(1)
 			case domain.ErrorCode(err) == domain.CodeApprovalNotFound:
-				misses.Add(1)
+				m.Add(1)
 			default:
 				t.Errorf("Use: %v", err)
 			}
 		})
 	}
 	wg.Wait()
-	if wins.Load() != 1 || misses.Load() != 99 {
-		t.Errorf("100 concurrent uses: %d won, %d not found; want 1 and 99", wins.Load(), misses.Load())
-	}
+	return w.Load(), l.Load(), m.Load()
 }
 
 // createApproval stores acct_a's approval id, made at t0.
@@ -203,30 +210,11 @@ func testApprovalsUseAtExpiry(t *testing.T, s AssistantStores) {
 	for round := range 5 {
 		id := fmt.Sprintf("apr_x%d", round)
 		a := createApproval(t, s, id)
-		var wins, late, misses atomic.Int32
-		var wg sync.WaitGroup
-		for i := range 40 {
-			at := a.ExpiresAt
-			if i%2 == 1 {
-				at = at.Add(time.Millisecond)
-			}
-			wg.Go(func() {
-				_, err := s.Approvals.Use(ctx, "acct_a", id, at)
-				switch {
-				case err == nil && at.After(a.ExpiresAt):
-					late.Add(1)
-				case err == nil:
-					wins.Add(1)
-				case domain.ErrorCode(err) == domain.CodeApprovalNotFound:
-					misses.Add(1)
-				default:
-					t.Errorf("Use: %v", err)
-				}
-			})
-		}
-		wg.Wait()
-		if wins.Load() != 1 || late.Load() != 0 || misses.Load() != 39 {
-			t.Errorf("round %d: %d won in time, %d won expired, %d not found; want 1, 0, 39", round, wins.Load(), late.Load(), misses.Load())
+		wins, late, misses := useAtOnce(t, s, id, 40, func(i int) time.Time {
+			return a.ExpiresAt.Add(time.Duration(i%2) * time.Millisecond)
+		}, a.ExpiresAt)
+		if wins != 1 || late != 0 || misses != 39 {
+			t.Errorf("round %d: %d won in time, %d won expired, %d not found; want 1, 0, 39", round, wins, late, misses)
 		}
 	}
 	a := createApproval(t, s, "apr_late")
