@@ -28,6 +28,15 @@ type Approvals interface {
 	// expiry, in one conditional write, and returns it: of concurrent calls exactly one gets it.
 	// approval_not_found otherwise (another account's, used, expired, or none).
 	Use(ctx context.Context, accountID, id string, now time.Time) (approval.Request, error)
+	// Get returns the account's approval id, with its outcome and when it was answered;
+	// approval_not_found when the account has none.
+	Get(ctx context.Context, accountID, id string) (approval.Request, error)
+	// Record keeps the outcome of the account's used approval id once its actions ran;
+	// approval_not_found when the account has no used approval id.
+	Record(ctx context.Context, accountID, id string, o approval.Outcome) error
+	// Answer marks the account's used approval id, whose outcome is kept, answered at now, when
+	// it was not yet, in one conditional write: of concurrent calls exactly one gets ok true.
+	Answer(ctx context.Context, accountID, id string, now time.Time) (ok bool, err error)
 }
 
 // AssistantHistory stores the assistant's conversations (not the customers').

@@ -9,7 +9,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -254,14 +253,7 @@ func TestEdgeInputs(t *testing.T) {
 			token := createSession(t, api, a.key, map[string]any{"conversation_id": "edge-client", "customer_name": "Ana"}).str("token")
 			email, password := ownerLogin(t, s, a.id)
 			plugin := func(site string) string { // a plugin token of its own site: 60 calls a minute each
-				back := approveHTTP(t, api, email, password, api.URL()+"/cms/connect?"+url.Values{"site": {site},
-					"return": {site + "/wp-admin/admin.php"}, "state": {"s"}, "woo": {"1"}}.Encode())
-				u, _ := url.Parse(back)
-				ex := callJSON(t, "POST", api.URL()+"/cms/exchange", map[string]any{"code": u.Query().Get("svc_code"), "site": site})
-				if ex.status != http.StatusOK {
-					t.Fatalf("POST /cms/exchange: %s", ex)
-				}
-				return ex.body.str("token")
+				return pluginToken(t, api, email, password, site)
 			}
 			visitor := "0b0f6f1e-8a5b-4c1e-9c1a-1d2e3f4a5b6c"
 

@@ -169,22 +169,80 @@ type approvalRow struct {
 	CreatedAt      time.Time `bun:"created_at"`
 	ExpiresAt      time.Time `bun:"expires_at"`
 	UsedAt         time.Time `bun:"used_at,nullzero"`
+	Outcome        string    `bun:"outcome"` // approvalOutcomeJSON; "" before the actions ran
+	AnsweredAt     time.Time `bun:"answered_at,nullzero"`
+}
+
+// approvalOutcomeJSON is how an approval's outcome is kept.
+type approvalOutcomeJSON struct {
+	Status  string                      `json:"status"`
+	Actions []approvalActionOutcomeJSON `json:"actions"`
+	Text    string                      `json:"text,omitempty"`
+}
+
+type approvalActionOutcomeJSON struct {
+	Action approvalActionJSON `json:"action"`
+	OK     bool               `json:"ok"`
+	Error  string             `json:"error,omitempty"`
+}
+
+func approvalActionOf(a assistant.Action) approvalActionJSON {
+	return approvalActionJSON{Type: string(a.Type), To: a.To, Cc: a.Cc, Subject: a.Subject, Text: a.Text, Name: a.Name,
+		Email: a.Email, Phone: a.Phone, Date: a.Date, Setting: a.Setting, Value: a.Value, Question: a.Question,
+		Answer: a.Answer, Query: a.Query, Target: a.Target, URL: a.URL, ToOwner: a.ToOwner}
+}
+
+func (a approvalActionJSON) domain() assistant.Action {
+	return assistant.Action{Type: assistant.Type(a.Type), To: a.To, Cc: a.Cc, Subject: a.Subject, Text: a.Text,
+		Name: a.Name, Email: a.Email, Phone: a.Phone, Date: a.Date, Setting: a.Setting, Value: a.Value,
+		Question: a.Question, Answer: a.Answer, Query: a.Query, Target: a.Target, URL: a.URL, ToOwner: a.ToOwner}
+}
+
+func encodeOutcome(o approval.Outcome) (string, error) {
+	m := approvalOutcomeJSON{Status: string(o.Status), Text: o.Text, Actions: make([]approvalActionOutcomeJSON, len(o.Actions))}
+	for i, a := range o.Actions {
+		m.Actions[i] = approvalActionOutcomeJSON{Action: approvalActionOf(a.Action), OK: a.OK, Error: string(a.Error)}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("encode approval outcome: %w", err)
+	}
+	return string(b), nil
+}
+
+func decodeOutcome(id, s string) (*approval.Outcome, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var m approvalOutcomeJSON
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		return nil, fmt.Errorf("decode approval %s outcome: %w", id, err)
+	}
+	o := &approval.Outcome{Status: assistant.Status(m.Status), Text: m.Text, Actions: make([]assistant.Outcome, len(m.Actions))}
+	for i, a := range m.Actions {
+		o.Actions[i] = assistant.Outcome{Action: a.Action.domain(), OK: a.OK, Error: assistant.ActionError(a.Error)}
+	}
+	return o, nil
 }
 
 func toApprovalRow(r approval.Request) (*approvalRow, error) {
 	as := make([]approvalActionJSON, len(r.Actions))
 	for i, a := range r.Actions {
-		as[i] = approvalActionJSON{Type: string(a.Type), To: a.To, Cc: a.Cc, Subject: a.Subject, Text: a.Text, Name: a.Name,
-			Email: a.Email, Phone: a.Phone, Date: a.Date, Setting: a.Setting, Value: a.Value, Question: a.Question,
-			Answer: a.Answer, Query: a.Query, Target: a.Target, URL: a.URL, ToOwner: a.ToOwner}
+		as[i] = approvalActionOf(a)
 	}
 	b, err := json.Marshal(as)
 	if err != nil {
 		return nil, fmt.Errorf("encode approval actions: %w", err)
 	}
-	return &approvalRow{ID: r.ID, AccountID: r.AccountID, Actions: string(b), Hash: r.Hash, Status: string(r.Status),
+	m := &approvalRow{ID: r.ID, AccountID: r.AccountID, Actions: string(b), Hash: r.Hash, Status: string(r.Status),
 		Lang: r.Lang, ConversationID: r.ConversationID, CreatedAt: dbTime(r.CreatedAt), ExpiresAt: dbTime(r.ExpiresAt),
-		UsedAt: dbTime(r.UsedAt)}, nil
+		UsedAt: dbTime(r.UsedAt), AnsweredAt: dbTime(r.AnsweredAt)}
+	if r.Outcome != nil {
+		if m.Outcome, err = encodeOutcome(*r.Outcome); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }
 
 func (m *approvalRow) domain() (approval.Request, error) {
@@ -194,13 +252,15 @@ func (m *approvalRow) domain() (approval.Request, error) {
 	}
 	actions := make([]assistant.Action, len(as))
 	for i, a := range as {
-		actions[i] = assistant.Action{Type: assistant.Type(a.Type), To: a.To, Cc: a.Cc, Subject: a.Subject, Text: a.Text,
-			Name: a.Name, Email: a.Email, Phone: a.Phone, Date: a.Date, Setting: a.Setting, Value: a.Value,
-			Question: a.Question, Answer: a.Answer, Query: a.Query, Target: a.Target, URL: a.URL, ToOwner: a.ToOwner}
+		actions[i] = a.domain()
+	}
+	out, err := decodeOutcome(m.ID, m.Outcome)
+	if err != nil {
+		return approval.Request{}, err
 	}
 	return approval.Request{ID: m.ID, AccountID: m.AccountID, Actions: actions, Hash: m.Hash, Status: approval.Status(m.Status),
 		Lang: m.Lang, ConversationID: m.ConversationID, CreatedAt: domainTime(m.CreatedAt), ExpiresAt: domainTime(m.ExpiresAt),
-		UsedAt: domainTime(m.UsedAt)}, nil
+		UsedAt: domainTime(m.UsedAt), Outcome: out, AnsweredAt: domainTime(m.AnsweredAt)}, nil
 }
 
 // Approvals implements ports.Approvals.
@@ -241,6 +301,56 @@ func (r *Approvals) Use(ctx context.Context, accountID, id string, now time.Time
 		return approval.Request{}, fmt.Errorf("use approval: %w", err)
 	}
 	return m.domain()
+}
+
+// Get returns the account's approval id; approval_not_found when the account has none.
+func (r *Approvals) Get(ctx context.Context, accountID, id string) (approval.Request, error) {
+	var m approvalRow
+	err := idb(ctx, r.db).NewSelect().Model(&m).Where("account_id = ?", accountID).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return approval.Request{}, approval.NotFound()
+	}
+	if err != nil {
+		return approval.Request{}, fmt.Errorf("get approval: %w", err)
+	}
+	return m.domain()
+}
+
+// Record keeps the outcome of the account's used approval (one UPDATE … WHERE status = 'used').
+func (r *Approvals) Record(ctx context.Context, accountID, id string, o approval.Outcome) error {
+	enc, err := encodeOutcome(o)
+	if err != nil {
+		return err
+	}
+	res, err := idb(ctx, r.db).NewUpdate().Table("approvals").Set("outcome = ?", enc).
+		Where("account_id = ?", accountID).Where("id = ?", id).Where("status = ?", string(approval.Used)).
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("record approval outcome: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("record approval outcome: %w", err)
+	} else if n == 0 {
+		return approval.NotFound()
+	}
+	return nil
+}
+
+// Answer is one conditional UPDATE … WHERE answered_at IS NULL AND outcome <> ”: of concurrent
+// calls the first to write wins.
+func (r *Approvals) Answer(ctx context.Context, accountID, id string, now time.Time) (bool, error) {
+	res, err := idb(ctx, r.db).NewUpdate().Table("approvals").Set("answered_at = ?", dbTime(now)).
+		Where("account_id = ?", accountID).Where("id = ?", id).Where("status = ?", string(approval.Used)).
+		Where("outcome <> ''").Where("answered_at IS NULL").
+		Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("answer approval: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("answer approval: %w", err)
+	}
+	return n == 1, nil
 }
 
 type turnRow struct {

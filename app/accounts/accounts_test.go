@@ -438,6 +438,39 @@ func TestHold(t *testing.T) {
 	}
 }
 
+// TestReleaseDuringAnOutage: a refund the database cannot take (service_unavailable) is tried
+// again until it is back, so that work that failed because of the outage is not charged.
+func TestReleaseDuringAnOutage(t *testing.T) {
+	was := refundPauses
+	refundPauses = []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
+	t.Cleanup(func() { refundPauses = was })
+	acct := account.Account{ID: "a", Plan: "starter", InteractionLimit: 2}
+	f := newFixture(t)
+	l := NewLedger(f.tx, f.accounts, f.usage, f.events, plans, f.clock)
+	f.usage.EXPECT().Charge(gomock.Any(), gomock.Any(), gomock.Any(), 2).Return(1, true, nil)
+	h, err := l.Hold(t.Context(), acct, ledger.AssistantReply, "", ledger.Labels{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outage := &domain.Error{Code: domain.CodeServiceUnavailable, Message: "the database cannot be reached"}
+	refunded := make(chan struct{})
+	gomock.InOrder(
+		f.usage.EXPECT().Refund(gomock.Any(), "a", h.Charge.ID).Return(outage).Times(2),
+		f.usage.EXPECT().Refund(gomock.Any(), "a", h.Charge.ID).DoAndReturn(func(context.Context, string, string) error {
+			close(refunded)
+			return nil
+		}),
+	)
+	if err := l.Release(t.Context(), h); domain.ErrorCode(err) != domain.CodeServiceUnavailable {
+		t.Fatalf("release during the outage: %v", err)
+	}
+	select {
+	case <-refunded:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the refund was not tried again once the database was back")
+	}
+}
+
 // TestSettleOnlyAHeldHold checks that keeping or releasing a hold that is not held (one refused
 // for want of interactions, or one settled already) is refused and touches nothing: no refund,
 // no limit.reached event.

@@ -3,8 +3,10 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/svcagent/svc/app/ident"
+	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/ledger"
@@ -144,9 +146,34 @@ func (l *Ledger) Release(ctx context.Context, h ledger.Hold) error {
 		return fmt.Errorf("release: %w", err)
 	}
 	if err := l.usage.Refund(ctx, h.Charge.AccountID, h.Charge.ID); err != nil {
+		if domain.ErrorCode(err) == domain.CodeServiceUnavailable {
+			// the work failed because the database went away: the refund is taken when it is back
+			go l.refundLater(context.WithoutCancel(ctx), h.Charge)
+		}
 		return fmt.Errorf("release the interaction held: %w", err)
 	}
 	return nil
+}
+
+// refundPauses are the pauses between the tries of a refund the database could not take
+// (Release): a failed reply is not charged once the database is back, within about two minutes.
+// The refund goes by the charge's id, so that a try that did reach the database is harmless.
+var refundPauses = func() []time.Duration {
+	ps := []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second}
+	for len(ps) < 4+24 {
+		ps = append(ps, 5*time.Second)
+	}
+	return ps
+}()
+
+// refundLater tries the refund of charge again while the database cannot be reached.
+func (l *Ledger) refundLater(ctx context.Context, charge ledger.Charge) {
+	for _, pause := range refundPauses {
+		time.Sleep(pause)
+		if err := l.usage.Refund(ctx, charge.AccountID, charge.ID); domain.ErrorCode(err) != domain.CodeServiceUnavailable {
+			return
+		}
+	}
 }
 
 // limitReached marks the period's allowance as used up and, the first time, writes the

@@ -59,6 +59,7 @@ type Deps struct {
 	Conversations ports.Conversations
 	Conversions   ports.Conversions
 	Clock         ports.Clock
+	Tx            ports.Tx
 }
 
 // Options tune the Service.
@@ -146,8 +147,11 @@ func (s *Service) instruct(ctx context.Context, c Caller, in assistant.Instructi
 		}
 		return Reply{}, err
 	}
+	if len(r.Actions) > 0 {
+		ctx = context.WithoutCancel(ctx)
+	}
 	if err := s.d.Ledger.Keep(ctx, acct, hold); err != nil {
-		return Reply{}, err
+		return Reply{}, afterRunAtOnce(r.Actions, "charge the reply", err)
 	}
 	if r.Usage == (ledger.Usage{}) { // no action that costs more than the reply was charged (runPaid)
 		r.Usage = hold.Usage
@@ -220,20 +224,24 @@ func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction,
 	if err != nil {
 		return Reply{}, err
 	}
+	if len(r.Actions) > 0 {
+		// actions ran: the turn is kept even when the caller goes away meanwhile
+		ctx = context.WithoutCancel(ctx)
+	}
 	r.Status = assistant.StatusOf(it.Missing != "" || !it.Understood() && in.Mode == assistant.Do, r.Actions, waiting, r.Blocked)
 	if r.Status == assistant.StatusNeedsInput && r.ConversationID == "" || in.NewConversation {
 		r.ConversationID = ident.New("asc")
 	}
 	text, err := s.text(ctx, c.Account.ID, it, r, waiting, lang, now)
 	if err != nil {
-		return Reply{}, err
+		return Reply{}, afterRunAtOnce(r.Actions, "write the reply", err)
 	}
 	r.Text = &text
 	if len(waiting) > 0 {
 		a := approval.New(ident.New("apr"), c.Account.ID, waiting, now)
 		a.Lang, a.ConversationID = lang, r.ConversationID
 		if err := s.d.Approvals.Create(ctx, a); err != nil {
-			return Reply{}, fmt.Errorf("create approval: %w", err)
+			return Reply{}, afterRunAtOnce(r.Actions, "create approval", fmt.Errorf("create approval: %w", err))
 		}
 		r.Approval = &a
 	}
@@ -246,7 +254,7 @@ func (s *Service) think(ctx context.Context, c Caller, in assistant.Instruction,
 			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleOwner, Content: in.Message, CreatedAt: now},
 			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleAssistant, Content: text, Status: r.Status,
 				Missing: missing, CreatedAt: now}); err != nil {
-			return Reply{}, fmt.Errorf("keep conversation: %w", err)
+			return Reply{}, afterRunAtOnce(r.Actions, "keep conversation", fmt.Errorf("keep conversation: %w", err))
 		}
 	}
 	return r, nil
@@ -437,51 +445,148 @@ func countOf(q assistant.Query, total int, filtered []assistant.Record) int {
 }
 
 // approve runs the actions of a pending approval, once: the store's conditional write lets one
-// of concurrent approvals through. It costs no interaction.
+// of concurrent approvals through. It costs no interaction. Once its actions ran, their outcome
+// is kept before anything else can fail, so that an approve sent again after a failure (the
+// conversation not kept, the database gone) answers what they did, and never runs them twice.
 func (s *Service) approve(ctx context.Context, c Caller, id string) (Reply, error) {
 	if !approval.ValidID(id) {
 		return Reply{}, approval.NotFound()
 	}
 	now := s.d.Clock.Now()
 	a, err := s.d.Approvals.Use(ctx, c.Account.ID, id, now)
+	if domain.ErrorCode(err) == domain.CodeApprovalNotFound {
+		return s.again(ctx, c, id, now, err)
+	}
 	if err != nil {
 		return Reply{}, err
 	}
 	if a.AccountID != c.Account.ID || approval.Hash(a.Actions) != a.Hash {
 		return Reply{}, approval.NotFound()
 	}
-	r := Reply{Mode: assistant.Do, ConversationID: a.ConversationID}
+	// The approval is used: its actions run and their outcome is kept even when the caller goes
+	// away meanwhile.
+	ctx = context.WithoutCancel(ctx)
+	o := approval.Outcome{}
 	for _, act := range a.Actions {
-		r.Actions = append(r.Actions, s.run(ctx, c.Account, act, now))
+		o.Actions = append(o.Actions, s.run(ctx, c.Account, act, now))
 	}
-	r.Status = assistant.ApprovedStatus(r.Actions)
-	if r.Status == assistant.StatusCompleted {
-		text := assistant.Summary(a.Lang, r.Actions, nil, nil)
-		r.Text = &text
+	o.Status = assistant.ApprovedStatus(o.Actions)
+	if o.Status == assistant.StatusCompleted {
+		o.Text = assistant.Summary(a.Lang, o.Actions, nil, nil)
 	}
-	if r.ConversationID != "" {
-		content := ""
-		if r.Text != nil {
-			content = *r.Text
-		} else {
-			content = assistant.Summary(a.Lang, r.Actions, nil, nil)
+	if err := s.record(ctx, c.Account.ID, a.ID, o); err != nil {
+		return Reply{}, afterRun(a.ID, o.Actions, stepKeepOutcome, err)
+	}
+	return s.answerApproval(ctx, c, a, o, now)
+}
+
+// again answers an approve of an approval Use did not let through: the outcome of one whose
+// actions ran for this account and whose reply was never given (the call that ran them failed
+// after), or notFound.
+func (s *Service) again(ctx context.Context, c Caller, id string, now time.Time, notFound error) (Reply, error) {
+	a, err := s.d.Approvals.Get(ctx, c.Account.ID, id)
+	if domain.ErrorCode(err) == domain.CodeApprovalNotFound {
+		return Reply{}, notFound
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	o, ok := a.Unanswered(c.Account.ID)
+	if !ok {
+		return Reply{}, notFound
+	}
+	return s.answerApproval(context.WithoutCancel(ctx), c, a, o, now)
+}
+
+// recordTries are the pauses before each try to keep an approval's outcome: its actions ran,
+// and a database that went away for a moment should not lose what they did.
+var recordTries = []time.Duration{0, 250 * time.Millisecond, time.Second}
+
+// record keeps an approval's outcome, trying again while the database cannot be reached.
+func (s *Service) record(ctx context.Context, accountID, id string, o approval.Outcome) error {
+	var err error
+	for _, pause := range recordTries {
+		time.Sleep(pause)
+		if err = s.d.Approvals.Record(ctx, accountID, id, o); domain.ErrorCode(err) != domain.CodeServiceUnavailable {
+			return err
 		}
-		if err := s.d.History.Add(ctx, c.Account.ID,
-			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleOwner, Content: "approve " + a.ID, CreatedAt: now},
-			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleAssistant, Content: content, Status: r.Status, CreatedAt: now}); err != nil {
-			return Reply{}, fmt.Errorf("%s: keep conversation: %w", ran(a.ID, r.Actions), err)
-		}
 	}
+	return err
+}
+
+// answerApproval gives the reply of an approval whose outcome is kept: it reads the usage, then
+// in one transaction marks the approval answered and keeps the turns of its conversation, so
+// that a failure before leaves it to be answered again, and after, nothing half-written.
+// approval_not_found when another call answered it meanwhile.
+func (s *Service) answerApproval(ctx context.Context, c Caller, a approval.Request, o approval.Outcome, now time.Time) (Reply, error) {
+	r := Reply{Mode: assistant.Do, ConversationID: a.ConversationID, Status: o.Status, Actions: o.Actions}
+	if o.Text != "" {
+		r.Text = &o.Text
+	}
+	var err error
 	if r.Usage, err = s.d.Ledger.Usage(ctx, c.Account); err != nil {
-		return Reply{}, fmt.Errorf("%s: read usage: %w", ran(a.ID, r.Actions), err)
+		return Reply{}, afterRun(a.ID, o.Actions, "read usage", err)
+	}
+	answered := false
+	err = s.d.Tx.InTx(ctx, func(ctx context.Context) error {
+		var err error
+		if answered, err = s.d.Approvals.Answer(ctx, c.Account.ID, a.ID, now); err != nil || !answered || r.ConversationID == "" {
+			return err
+		}
+		content := o.Text
+		if content == "" {
+			content = assistant.Summary(a.Lang, o.Actions, nil, nil)
+		}
+		return s.d.History.Add(ctx, c.Account.ID,
+			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleOwner, Content: "approve " + a.ID, CreatedAt: now},
+			assistant.Turn{ConversationID: r.ConversationID, Role: assistant.RoleAssistant, Content: content, Status: r.Status, CreatedAt: now})
+	})
+	if err != nil {
+		return Reply{}, afterRun(a.ID, o.Actions, "keep conversation", err)
+	}
+	if !answered {
+		return Reply{}, approval.NotFound()
 	}
 	return r, nil
 }
 
-// ran tells what an approval's actions did, for an error that comes after they ran: the
-// approval is used by then (a retry is approval_not_found, and must not run them twice), so the
-// error the request logs is where their outcome can still be read.
-func ran(id string, outcomes []assistant.Outcome) string {
+// stepKeepOutcome is the step that keeps an approval's outcome: when it fails, an approve sent
+// again cannot answer it.
+const stepKeepOutcome = "keep their outcome"
+
+// afterRun is the error of a step that failed after an approval's actions ran (told).
+func afterRun(id string, outcomes []assistant.Outcome, step string, err error) error {
+	hint := "approving again answers this outcome"
+	if step == stepKeepOutcome {
+		hint = "approving again cannot tell it: this is the only report of what ran"
+	}
+	return told(fmt.Sprintf("approval %s used and its actions ran %s; %s failed (%s)", id, ran(outcomes), step, hint), err)
+}
+
+// afterRunAtOnce is the error of a step that failed after actions of an instruction ran at once
+// (mode do): they are done, and the instruction sent again would do them again (told).
+func afterRunAtOnce(outcomes []assistant.Outcome, step string, err error) error {
+	if len(outcomes) == 0 {
+		return err
+	}
+	return told(fmt.Sprintf("the instruction's actions ran %s; %s failed (they are done: check them before sending the instruction again)",
+		ran(outcomes), step), err)
+}
+
+// told returns err with what already happened said first: to the caller when err carries a code
+// of the service (a 503 while the database cannot be reached, with its Retry-After), and in the
+// log otherwise.
+func told(what string, err error) error {
+	if e, ok := domain.AsError(err); ok && e.Code != domain.CodeInternal {
+		c := *e
+		c.Message, c.Format, c.Args, c.Err = what+": "+e.Message, "", nil, err
+		return &c
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// ran tells what actions did: (email ok; task failed: failed).
+func ran(outcomes []assistant.Outcome) string {
 	parts := make([]string, 0, len(outcomes))
 	for _, o := range outcomes {
 		p := string(o.Action.Type) + " ok"
@@ -490,7 +595,7 @@ func ran(id string, outcomes []assistant.Outcome) string {
 		}
 		parts = append(parts, p)
 	}
-	return fmt.Sprintf("approval %s used and its actions ran (%s)", id, strings.Join(parts, "; "))
+	return "(" + strings.Join(parts, "; ") + ")"
 }
 
 // replyLang is the language of the reply (spec 4.7): the message's, and when the message does

@@ -3,6 +3,7 @@ package assistant
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -116,8 +117,34 @@ func newFixture(t *testing.T, upstream bool) *fixture {
 	f.svc = New(Deps{Ledger: f.ledger, Profiles: f.profiles, Brain: fakeBrain{}, Records: f.records, Approvals: f.approvals,
 		History: f.history, Mailboxes: f.mailboxes, Mail: f.mail, Vault: f.vault, Connectors: mock.NewMockConnectors(ctrl),
 		Images: mock.NewMockImages(ctrl), Conversations: mock.NewMockConversations(ctrl), Conversions: mock.NewMockConversions(ctrl),
-		Clock: clock}, opts)
+		Clock: clock, Tx: directTx{}}, opts)
 	return f
+}
+
+// outage is the store's error while the database cannot be reached.
+var outage = &domain.Error{Code: domain.CodeServiceUnavailable, Message: "the database cannot be reached right now", RetryAfter: 2 * time.Second}
+
+// want503 checks that err is the outage's 503, its Retry-After kept, with a message telling what.
+func want503(t *testing.T, what string, err error, tells string) {
+	t.Helper()
+	if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeServiceUnavailable || e.RetryAfter != outage.RetryAfter ||
+		!strings.Contains(e.Message, tells) {
+		t.Fatalf("%s: %v, want 503 telling %q", what, err, tells)
+	}
+}
+
+// directTx runs fn at once (the real transaction is tested in adapters/store).
+type directTx struct{}
+
+func (directTx) InTx(ctx context.Context, fn func(ctx context.Context) error) error { return fn(ctx) }
+
+// answered expects an approval's outcome kept and the approval answered once.
+func (f *fixture) answered(id string) *approval.Outcome {
+	var kept approval.Outcome
+	f.approvals.EXPECT().Record(gomock.Any(), "acct_a", id, gomock.Any()).DoAndReturn(
+		func(_ context.Context, _, _ string, o approval.Outcome) error { kept = o; return nil })
+	f.approvals.EXPECT().Answer(gomock.Any(), "acct_a", id, now).Return(true, nil)
+	return &kept
 }
 
 var owner = Caller{Account: account.Account{ID: "acct_a", OwnerEmail: "lu@example.com", Plan: "pro"}}
@@ -154,6 +181,7 @@ func TestDoEmailWaitsThenApproveSendsOnce(t *testing.T) {
 	f.vault.EXPECT().Open([]byte("sealed")).Return("secret", nil)
 	f.mail.EXPECT().SendVia(gomock.Any(), assistant.MailServer{Host: "smtp.example", Port: 587, Username: "lu", Password: "secret",
 		From: "lu@example.com", Security: assistant.StartTLS}, assistant.Mail{To: "ana@example.com", Subject: "Hi", Text: "Hello"}).Return(nil).Times(1)
+	kept := f.answered(created.ID)
 	r, err = f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp(created.ID)})
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +190,13 @@ func TestDoEmailWaitsThenApproveSendsOnce(t *testing.T) {
 		t.Errorf("approve: %+v, spent %d", r, f.ledger.spent)
 	}
 
+	if kept.Status != assistant.StatusCompleted || len(kept.Actions) != 1 || kept.Text == "" || *r.Text != kept.Text {
+		t.Errorf("kept outcome %+v, reply %+v", kept, r)
+	}
+	answered := used
+	answered.Outcome, answered.AnsweredAt = kept, now
 	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", created.ID, now).Return(approval.Request{}, approval.NotFound())
+	f.approvals.EXPECT().Get(gomock.Any(), "acct_a", created.ID).Return(answered, nil)
 	if _, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp(created.ID)}); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
 		t.Errorf("approve again = %v", err)
 	}
@@ -208,6 +242,7 @@ func TestApprovedActionErrors(t *testing.T) {
 			a := approval.New("apr_1", "acct_a", tt.actions, now)
 			a.Status = approval.Used
 			f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(a, nil)
+			f.answered("apr_1")
 			r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
 			if err != nil {
 				t.Fatal(err)
@@ -228,18 +263,56 @@ func TestApprovedActionErrors(t *testing.T) {
 }
 
 // TestApprovalErrorAfterActionsRan: when the conversation cannot be kept after an approval's
-// actions ran, the error (the request logs it; a retry is approval_not_found) still tells the
-// approval and what each action did.
+// actions ran, the error tells the approval and what each action did (to the caller when it is
+// the database's 503), and the approve sent again answers the kept outcome without running the
+// actions twice.
 func TestApprovalErrorAfterActionsRan(t *testing.T) {
 	f := newFixture(t, false)
-	a := approval.New("apr_1", "acct_a", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "friendly"}}, now)
+	a := approval.New("apr_1", "acct_a", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "formal"}}, now)
 	a.Status, a.ConversationID = approval.Used, "asc_1"
 	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(a, nil)
-	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(errors.New("disk full"))
+	var kept approval.Outcome
+	f.approvals.EXPECT().Record(gomock.Any(), "acct_a", "apr_1", gomock.Any()).DoAndReturn(
+		func(_ context.Context, _, _ string, o approval.Outcome) error { kept = o; return nil })
+	f.approvals.EXPECT().Answer(gomock.Any(), "acct_a", "apr_1", now).Return(true, nil).Times(2)
+	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(fmt.Errorf("add turns: %w", outage))
 	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
-	if err == nil || !strings.Contains(err.Error(), "approval apr_1 used and its actions ran (settings ok)") ||
-		!strings.Contains(err.Error(), "disk full") {
-		t.Errorf("approve with the conversation not kept: %v, want the approval and its actions' outcome told", err)
+	want503(t, "approve with the conversation not kept", err, "approval apr_1 used and its actions ran (settings ok)")
+	if f.profiles.updated != 1 {
+		t.Fatalf("the setting changed %d times", f.profiles.updated)
+	}
+
+	// the approve sent again: Use refuses (used), the kept outcome is answered, nothing runs
+	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(approval.Request{}, approval.NotFound())
+	stored := a
+	stored.Outcome = &kept
+	f.approvals.EXPECT().Get(gomock.Any(), "acct_a", "apr_1").Return(stored, nil)
+	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(nil)
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
+	if err != nil {
+		t.Fatalf("approve again after the failure: %v, want the kept outcome", err)
+	}
+	if r.Status != assistant.StatusCompleted || len(r.Actions) != 1 || !r.Actions[0].OK || r.Text == nil || r.ConversationID != "asc_1" ||
+		f.profiles.updated != 1 || f.profiles.prof.Tone != "formal" {
+		t.Errorf("approve again: %+v (setting changed %d times)", r, f.profiles.updated)
+	}
+}
+
+// TestApprovalOutcomeNotKept: when the outcome cannot be kept even after trying again, the 503
+// says what ran and that approving again cannot tell it.
+func TestApprovalOutcomeNotKept(t *testing.T) {
+	f := newFixture(t, false)
+	was := recordTries
+	recordTries = []time.Duration{0, time.Millisecond}
+	t.Cleanup(func() { recordTries = was })
+	a := approval.New("apr_1", "acct_a", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "formal"}}, now)
+	a.Status = approval.Used
+	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(a, nil)
+	f.approvals.EXPECT().Record(gomock.Any(), "acct_a", "apr_1", gomock.Any()).Return(outage).Times(2)
+	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
+	if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeServiceUnavailable ||
+		!strings.Contains(e.Message, "(settings ok); keep their outcome failed (approving again cannot tell it") {
+		t.Errorf("approve with the outcome not kept: %v", err)
 	}
 }
 
@@ -454,5 +527,20 @@ func TestAgentNotConfigured(t *testing.T) {
 	}
 	if _, err := f.svc.Handle(t.Context(), owner, assistant.Request{}); domain.ErrorCode(err) != domain.CodeInvalidRequest {
 		t.Errorf("empty = %v, want invalid_request", err)
+	}
+}
+
+// TestErrorAfterActionsRanAtOnce: in mode do, when the conversation cannot be kept after an
+// action ran at once, the 503 says what ran (the instruction sent again would do it again), and
+// the reply is not charged.
+func TestErrorAfterActionsRanAtOnce(t *testing.T) {
+	f := newFixture(t, false)
+	f.records.EXPECT().Save(gomock.Any(), gomock.Any()).Return(nil)
+	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).Return(outage)
+	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("add a note: call the baker"), Mode: sp("do"),
+		NewConversation: new(true)})
+	want503(t, "do with the conversation not kept", err, "the instruction's actions ran (note ok); keep conversation failed")
+	if f.ledger.spent != 0 {
+		t.Errorf("spent %d on a failed reply", f.ledger.spent)
 	}
 }

@@ -98,6 +98,8 @@ func TestContactSettingWaitsThenChanges(t *testing.T) {
 			want := created.Actions[0].Value
 			created.Status = approval.Used
 			f.approvals.EXPECT().Use(gomock.Any(), "acct_a", created.ID, now).Return(created, nil).Times(2)
+			f.approvals.EXPECT().Record(gomock.Any(), "acct_a", created.ID, gomock.Any()).Return(nil).Times(2)
+			f.approvals.EXPECT().Answer(gomock.Any(), "acct_a", created.ID, now).Return(true, nil).Times(2)
 			r, err = f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp(created.ID)})
 			if err != nil || r.Status != assistant.StatusCompleted || !r.Actions[0].OK || tt.check(f.profiles.prof) != want {
 				t.Fatalf("approve: %+v, %v; profile %+v, want %q", r, err, f.profiles.prof, want)

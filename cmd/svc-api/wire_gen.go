@@ -201,6 +201,7 @@ func initEmbeddedSQLite(ctx context.Context, cfg config.Config, log *zap.Logger)
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -474,6 +475,7 @@ func initEmbeddedSQLiteUpstream(ctx context.Context, cfg config.Config, log *zap
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, client)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -746,6 +748,7 @@ func initEmbeddedPostgres(ctx context.Context, cfg config.Config, log *zap.Logge
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -1019,6 +1022,7 @@ func initEmbeddedPostgresUpstream(ctx context.Context, cfg config.Config, log *z
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, client)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -1289,6 +1293,7 @@ func initProductionPostgres(ctx context.Context, cfg config.Config, log *zap.Log
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -1590,6 +1595,7 @@ func initProductionPostgresUpstream(ctx context.Context, cfg config.Config, log 
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, openaiClient)
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -1890,6 +1896,7 @@ func initProductionSQLite(ctx context.Context, cfg config.Config, log *zap.Logge
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.BuiltinAssistant()
 	assistantService := assistant.New(assistantDeps, assistantOptions)
@@ -2191,6 +2198,7 @@ func initProductionSQLiteUpstream(ctx context.Context, cfg config.Config, log *z
 		Conversations: conversations,
 		Conversions:   storeConversions,
 		Clock:         system,
+		Tx:            tx,
 	}
 	assistantOptions := boot.UpstreamAssistant(cfg, openaiClient)
 	assistantService := assistant.New(assistantDeps, assistantOptions)

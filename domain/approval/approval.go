@@ -1,9 +1,15 @@
 // Package approval holds the approval of the owner's assistant (spec 3.2): the actions a `do`
 // request left waiting, shown in full, which one approve call may run within 60 minutes.
 //
-//	pending ──Use (within Lifetime)──▶ used
+//	pending ──Use (within Lifetime)──▶ used ──its actions ran: Outcome kept──▶ ──reply given──▶ answered
 //	pending ──Lifetime passes──▶ expired
-//	used, expired ──Use──▶ approval_not_found
+//	answered, expired, used without an outcome ──Use──▶ approval_not_found
+//	used with an outcome, never answered ──Use──▶ that outcome again (Unanswered)
+//
+// A used approval whose actions ran keeps their outcome. When the call that ran them failed
+// after (the reply could not be stored, the database went away), the owner never got it: the
+// approve sent again by the account gets that outcome, and the actions never run twice. Once a
+// reply has been given, approving again is approval_not_found (spec 3.2).
 //
 // An approval belongs to one account and is bound to the exact actions it showed: their hash is
 // kept with it and checked before they run.
@@ -48,6 +54,28 @@ type Request struct {
 	CreatedAt      time.Time
 	ExpiresAt      time.Time
 	UsedAt         time.Time
+	// Outcome is what the actions did, kept once they ran; nil before.
+	Outcome *Outcome
+	// AnsweredAt is when the reply to the approve call was given; zero before.
+	AnsweredAt time.Time
+}
+
+// Outcome is what an approval's actions did, as the approve call's reply tells it (spec 2.12).
+type Outcome struct {
+	Status  assistant.Status // completed, or failed when an action has ok false
+	Actions []assistant.Outcome
+	Text    string // the reply; "" when failed (reply null)
+}
+
+// Unanswered returns the outcome of the account's approval whose actions ran and whose reply was
+// never given (the approve call that ran them failed after): what an approve sent again
+// answers. ok is false for another account's approval, one not used, one without an outcome
+// (its actions are still running, or their outcome could not be kept), and one answered.
+func (r Request) Unanswered(accountID string) (Outcome, bool) {
+	if r.AccountID != accountID || r.Status != Used || r.Outcome == nil || !r.AnsweredAt.IsZero() {
+		return Outcome{}, false
+	}
+	return *r.Outcome, true
 }
 
 // New returns a pending approval of actions for an account, made at now.

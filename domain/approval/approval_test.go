@@ -85,3 +85,34 @@ func TestValidID(t *testing.T) {
 		}
 	}
 }
+
+func TestUnanswered(t *testing.T) {
+	made := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	pending := New("apr_1", "acct_a", []assistant.Action{{Type: assistant.Email, To: "a@b.c", Text: "x"}}, made)
+	used, _ := pending.Use("acct_a", made.Add(time.Minute))
+	out := Outcome{Status: assistant.StatusCompleted, Actions: []assistant.Outcome{{Action: pending.Actions[0], OK: true}}, Text: "Done."}
+	ran := used
+	ran.Outcome = &out
+	answered := ran
+	answered.AnsweredAt = made.Add(2 * time.Minute)
+	tests := []struct {
+		name    string
+		r       Request
+		account string
+		ok      bool
+	}{
+		{"pending", pending, "acct_a", false},
+		{"used, actions running or outcome lost", used, "acct_a", false},
+		{"ran, never answered", ran, "acct_a", true},
+		{"ran, another account", ran, "acct_b", false},
+		{"answered", answered, "acct_a", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := tt.r.Unanswered(tt.account)
+			if ok != tt.ok || ok && got.Text != "Done." {
+				t.Errorf("Unanswered(%s) = %+v, %v; want ok %v", tt.account, got, ok, tt.ok)
+			}
+		})
+	}
+}

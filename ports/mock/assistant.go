@@ -91,6 +91,21 @@ func (m *MockApprovals) EXPECT() *MockApprovalsMockRecorder {
 	return m.recorder
 }
 
+// Answer mocks base method.
+func (m *MockApprovals) Answer(ctx context.Context, accountID, id string, now time.Time) (bool, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Answer", ctx, accountID, id, now)
+	ret0, _ := ret[0].(bool)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Answer indicates an expected call of Answer.
+func (mr *MockApprovalsMockRecorder) Answer(ctx, accountID, id, now interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Answer", reflect.TypeOf((*MockApprovals)(nil).Answer), ctx, accountID, id, now)
+}
+
 // Create mocks base method.
 func (m *MockApprovals) Create(ctx context.Context, r approval.Request) error {
 	m.ctrl.T.Helper()
@@ -103,6 +118,35 @@ func (m *MockApprovals) Create(ctx context.Context, r approval.Request) error {
 func (mr *MockApprovalsMockRecorder) Create(ctx, r interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Create", reflect.TypeOf((*MockApprovals)(nil).Create), ctx, r)
+}
+
+// Get mocks base method.
+func (m *MockApprovals) Get(ctx context.Context, accountID, id string) (approval.Request, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Get", ctx, accountID, id)
+	ret0, _ := ret[0].(approval.Request)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Get indicates an expected call of Get.
+func (mr *MockApprovalsMockRecorder) Get(ctx, accountID, id interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Get", reflect.TypeOf((*MockApprovals)(nil).Get), ctx, accountID, id)
+}
+
+// Record mocks base method.
+func (m *MockApprovals) Record(ctx context.Context, accountID, id string, o approval.Outcome) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Record", ctx, accountID, id, o)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// Record indicates an expected call of Record.
+func (mr *MockApprovalsMockRecorder) Record(ctx, accountID, id, o interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Record", reflect.TypeOf((*MockApprovals)(nil).Record), ctx, accountID, id, o)
 }
 
 // Use mocks base method.

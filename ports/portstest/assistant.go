@@ -34,6 +34,8 @@ func RunAssistantStores(t *testing.T, newStores func(t *testing.T) AssistantStor
 		{"Records", testRecords},
 		{"Approvals", testApprovals},
 		{"ApprovalsConcurrent", testApprovalsConcurrent},
+		{"ApprovalOutcome", testApprovalOutcome},
+		{"ApprovalsUseAtExpiry", testApprovalsUseAtExpiry},
 		{"History", testHistory},
 		{"HistoryConcurrent", testHistoryConcurrent},
 		{"HistoryConversation", testHistoryConversation},
@@ -158,28 +160,129 @@ func testApprovals(t *testing.T, s AssistantStores) {
 }
 
 func testApprovalsConcurrent(t *testing.T, s AssistantStores) {
-	ctx := t.Context()
-	if err := s.Approvals.Create(ctx, newApproval("apr_c", "acct_a", t0)); err != nil {
-		t.Fatal(err)
+	createApproval(t, s, "apr_c")
+	wins, late, misses := useAtOnce(t, s, "apr_c", 100, func(int) time.Time { return t0.Add(time.Minute) }, t0.Add(approval.Lifetime))
+	if wins != 1 || late != 0 || misses != 99 {
+		t.Errorf("100 concurrent uses: %d won, %d not found; want 1 and 99", wins, misses)
 	}
-	var wins, misses atomic.Int32
+}
+
+// useAtOnce sends n uses of acct_a's approval id at once, the i-th at at(i), and counts those
+// that won at or before expires, those that won after it, and those approval_not_found.
+func useAtOnce(t *testing.T, s AssistantStores, id string, n int, at func(i int) time.Time, expires time.Time) (wins, late, misses int32) {
+	var w, l, m atomic.Int32
 	var wg sync.WaitGroup
-	for range 100 {
+	for i := range n {
+		when := at(i)
 		wg.Go(func() {
-			_, err := s.Approvals.Use(ctx, "acct_a", "apr_c", t0.Add(time.Minute))
+			_, err := s.Approvals.Use(t.Context(), "acct_a", id, when)
 			switch {
+			case err == nil && when.After(expires):
+				l.Add(1)
 			case err == nil:
-				wins.Add(1)
+				w.Add(1)
 			case domain.ErrorCode(err) == domain.CodeApprovalNotFound:
-				misses.Add(1)
+				m.Add(1)
 			default:
 				t.Errorf("Use: %v", err)
 			}
 		})
 	}
 	wg.Wait()
-	if wins.Load() != 1 || misses.Load() != 99 {
-		t.Errorf("100 concurrent uses: %d won, %d not found; want 1 and 99", wins.Load(), misses.Load())
+	return w.Load(), l.Load(), m.Load()
+}
+
+// createApproval stores acct_a's approval id, made at t0.
+func createApproval(t *testing.T, s AssistantStores, id string) approval.Request {
+	t.Helper()
+	a := newApproval(id, "acct_a", t0)
+	if err := s.Approvals.Create(t.Context(), a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// testApprovalsUseAtExpiry: approvals sent at the moment an approval expires, some at its
+// last valid instant and some just after: exactly one of the first wins, every other is
+// approval_not_found, and one sent only after it expired never wins.
+func testApprovalsUseAtExpiry(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	for round := range 5 {
+		id := fmt.Sprintf("apr_x%d", round)
+		a := createApproval(t, s, id)
+		wins, late, misses := useAtOnce(t, s, id, 40, func(i int) time.Time {
+			return a.ExpiresAt.Add(time.Duration(i%2) * time.Millisecond)
+		}, a.ExpiresAt)
+		if wins != 1 || late != 0 || misses != 39 {
+			t.Errorf("round %d: %d won in time, %d won expired, %d not found; want 1, 0, 39", round, wins, late, misses)
+		}
+	}
+	a := createApproval(t, s, "apr_late")
+	if _, err := s.Approvals.Use(ctx, "acct_a", "apr_late", a.ExpiresAt.Add(time.Millisecond)); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("Use 1 ms after expiry = %v, want approval_not_found", err)
+	}
+}
+
+// testApprovalOutcome: a used approval keeps its actions' outcome, answered once; another
+// account's is approval_not_found at every step.
+func testApprovalOutcome(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	a := createApproval(t, s, "apr_o")
+	out := approval.Outcome{Status: assistant.StatusFailed, Actions: []assistant.Outcome{
+		{Action: a.Actions[0], Error: assistant.SendFailed}, {Action: a.Actions[1], OK: true}}}
+	if err := s.Approvals.Record(ctx, "acct_a", "apr_o", out); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("Record of a pending approval = %v, want approval_not_found", err)
+	}
+	if _, err := s.Approvals.Use(ctx, "acct_a", "apr_o", t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.Approvals.Answer(ctx, "acct_a", "apr_o", t0.Add(time.Minute)); ok || err != nil {
+		t.Errorf("Answer without an outcome = %v, %v; want false", ok, err)
+	}
+	if err := s.Approvals.Record(ctx, "acct_b", "apr_o", out); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("Record of another account's = %v, want approval_not_found", err)
+	}
+	if err := s.Approvals.Record(ctx, "acct_a", "apr_o", out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Approvals.Get(ctx, "acct_b", "apr_o"); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("Get of another account's = %v, want approval_not_found", err)
+	}
+	got, err := s.Approvals.Get(ctx, "acct_a", "apr_o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, ok := got.Unanswered("acct_a"); !ok {
+		t.Errorf("recorded approval %+v not unanswered", got)
+	} else {
+		equal(t, "outcome", o, out)
+	}
+	if ok, err := s.Approvals.Answer(ctx, "acct_b", "apr_o", t0.Add(time.Minute)); ok || err != nil {
+		t.Errorf("Answer of another account's = %v, %v; want false", ok, err)
+	}
+	var wins atomic.Int32
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			ok, err := s.Approvals.Answer(ctx, "acct_a", "apr_o", t0.Add(2*time.Minute))
+			if err != nil {
+				t.Errorf("Answer: %v", err)
+			}
+			if ok {
+				wins.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if wins.Load() != 1 {
+		t.Errorf("20 concurrent answers: %d won, want 1", wins.Load())
+	}
+	got, err = s.Approvals.Get(ctx, "acct_a", "apr_o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got.Unanswered("acct_a"); ok || !got.AnsweredAt.Equal(t0.Add(2*time.Minute)) {
+		t.Errorf("answered approval %+v", got)
 	}
 }
 
