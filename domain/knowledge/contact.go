@@ -260,3 +260,38 @@ func NamesOpening(question, sentence, hours string) bool {
 	}
 	return false
 }
+
+// hourWords are the words of a time asked ("what time", "que horas") that name no thing.
+var hourWords = []string{"time", "times", "hour", "hours", "hora", "horas", "horario", "horarios"}
+
+// HoursName reports whether a question asking the hours names a thing of its own that the
+// profile's hours name and a sentence of the Brain does not: "what time does the pro shop open"
+// with the hours "Course open dawn to dusk; pro shop daily 7am–7pm" and the range's "The range is
+// open every day from 8am to 9pm". The thing is a content word of the question (Tokens) other
+// than its open and when words; every such word is held by hours, at least one of them not by
+// the sentence. The profile's hours answer it (the mirror of NamesOpening).
+func HoursName(question, sentence, hours string) bool {
+	held, profile := Tokens(sentence), Tokens(hours)
+	var own, other bool
+	for _, w := range strings.Fields(NormalizeQuestion(question)) {
+		if full, ok := chatSpellings[w]; ok {
+			w = full
+		}
+		if openIndex.find([]string{w}) != 0 || whenIndex.find([]string{w}) != 0 || slices.Contains(hourWords, w) {
+			continue
+		}
+		for _, t := range Tokens(w) {
+			if _, light := lightWords[t]; light || hasDigit(t) {
+				continue
+			}
+			if !slices.Contains(profile, t) {
+				return false
+			}
+			own = true
+			if !slices.Contains(held, t) {
+				other = true
+			}
+		}
+	}
+	return own && other
+}

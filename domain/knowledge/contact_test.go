@@ -116,3 +116,27 @@ func TestNamesOpening(t *testing.T) {
 		}
 	}
 }
+
+// TestHoursName checks that a question asking when a thing opens that the profile's hours name,
+// and the Brain's sentence does not, is told by the profile's hours.
+func TestHoursName(t *testing.T) {
+	const hours = "Course open dawn to dusk; pro shop daily 7am–7pm"
+	const rangeHours = "The range is open every day from 8am to 9pm, and until 6pm from November to February."
+	for _, c := range []struct {
+		question, sentence, hours string
+		want                      bool
+	}{
+		{"what time does the pro shop open", rangeHours, hours, true},
+		{"when does the pro shop close?", rangeHours, hours, true},
+		{"a que horas abre a farmácia?", "A clínica abre às 9h.", "Farmácia: seg–sáb 8h–20h", true},
+		// The sentence names it too, or the question names nothing, or a thing the hours do not.
+		{"what time does the pro shop open", "The pro shop opens at 7am every day.", hours, false},
+		{"what time do you open", rangeHours, hours, false},
+		{"what time does the range open", rangeHours, hours, false},
+		{"when does the bar open", rangeHours, hours, false},
+	} {
+		if got := HoursName(c.question, c.sentence, c.hours); got != c.want {
+			t.Errorf("HoursName(%q, %q) = %v, want %v", c.question, c.sentence, got, c.want)
+		}
+	}
+}

@@ -151,7 +151,12 @@ func reply(turn conversation.Turn, lim limits) string {
 		// owner's own answer to the question or tells the detail, or when the question is long
 		// enough to ask more than the detail; else it answers another question ("when are you
 		// open" and a page's "Puncture repair: 10 euros…").
-		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) && !knowledge.StatesDetail(actionToken.ReplaceAllString(a, ""), asked) &&
+		// So does a sentence of another thing's hours when the question names a thing the
+		// profile's hours name ("what time does the pro shop open" and "The range is open every
+		// day from 8am to 9pm", the hours "…pro shop daily 7am–7pm").
+		told := actionToken.ReplaceAllString(a, "")
+		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) &&
+			(!knowledge.StatesDetail(told, asked) || asked&knowledge.DetailHours != 0 && h.Kind == knowledge.KindChunk && knowledge.HoursName(query, h.Sentence, p.Contact.Hours)) &&
 			len(strings.Fields(query)) <= detailWords {
 			return detail
 		}
