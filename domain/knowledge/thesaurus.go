@@ -238,7 +238,7 @@ precio, precios, coste, costo, cuesta, cuestan, tarifa, tarifas, importe, cuanto
 barato, barata, economico, asequible
 caro, cara
 reserva, reservas, reservar, cita, turno, agendar, plaza
-cancelar, cancelación, anular, faltar, dar de baja, darme de baja, darse de baja
+cancelar, cancelación, anular, faltar, dar de baja, darme de baja, darse de baja, me doy de baja, darte de baja, te das de baja, se da de baja
 cambiar la fecha, aplazar, mover
 abierto, abiertos, abrir, abren, abre, horario, horarios
 cerrado, cerrados, cerrar, cierran, cierra

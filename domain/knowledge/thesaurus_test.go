@@ -220,3 +220,20 @@ func firstSentences(t *testing.T, cases []pageQuery) {
 		}
 	}
 }
+
+// TestThesaurusPhrases checks that a customer's phrase of a group finds the sentence saying it in
+// other words: a verb's form the phrase of the group is written with ("me doy de baja" for "dar
+// de baja", "cancelar").
+func TestThesaurusPhrases(t *testing.T) {
+	for _, c := range []struct {
+		query, content, want string
+	}{
+		{"¿cómo me doy de baja?", "Las clases de grupo duran una hora. Para cancelar la mensualidad, avísanos por escrito antes del día 25.", "cancelar"},
+		{"si te das de baja, qué pasa?", "Las clases de grupo duran una hora. Si cancelas, se cobra el mes siguiente.", "cancelas"},
+	} {
+		ix := NewIndex(pageDocs([]Page{{URL: "https://escuela.example/normas", Title: "Normas", Content: c.content}}), nil, lightStemmer{}, nil)
+		if hits := ix.Search(c.query, nil, 1); len(hits) == 0 || !strings.Contains(hits[0].Sentence, c.want) {
+			t.Errorf("Search(%q) = %+v, want the sentence of %q", c.query, hits, c.want)
+		}
+	}
+}
