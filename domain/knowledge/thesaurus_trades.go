@@ -192,6 +192,7 @@ supermercado, supermercados, mercearia, minimercado, fazer compras
 miúdo, miúdos, miúda, miúdas, criança, crianças
 contribuinte, número de contribuinte, nif
 equitação, equitacao, montar a cavalo, andar a cavalo, cavalgar, hipismo
+hoje, hoje mesmo, ainda hoje, mesmo dia, no mesmo dia, no próprio dia
 `,
 	"es": `
 ponchar, ponchó, ponchada, ponchadura, pinchar, pinchó, pinchazo, pinchadura, pinchaduras, llanta, llantas, neumatico, neumático, goma, rueda

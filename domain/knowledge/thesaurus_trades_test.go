@@ -117,6 +117,7 @@ func TestTradeThesaurus(t *testing.T) {
 		{"es", "aparco", "aparcamiento"},
 		{"en", "buggy", "pushchair"},
 		{"es", "cochecito", "carriola"},
+		{"pt", "hoje", "mesmo dia"},
 		{"en", "zeppelin", ""},
 	} {
 		s := thesauri[c.lang]
