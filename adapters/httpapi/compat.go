@@ -52,16 +52,18 @@ func (s *Server) compatLimit(c *gin.Context) {
 // refused within the last minute (accounts.Admission.Limited), so that a caller above its limit
 // costs the store nothing, nor when the request could not use it (its labels or plan refused).
 func (s *Server) holdEarly(c *gin.Context, ad accounts.Admission) func() {
-	var ref string
+	var newRef func() string
 	switch c.FullPath() {
 	case "/v1/chat/completions":
-		ref = newCompletionID()
+		newRef = newCompletionID
 	case "/v1/responses":
-		ref = newResponseID()
+		newRef = newResponseID
 	default:
 		return nil
 	}
-	if ad.Limited || s.uc.Access.RequireWebChannels(ad.Principal.Account) != nil {
+	// Embedded, the reply holds inline (HoldsEarly false): its id and labels are made once, by
+	// the handler, not here as well.
+	if ad.Limited || s.uc.Access.RequireWebChannels(ad.Principal.Account) != nil || !s.uc.Compat.HoldsEarly() {
 		return nil
 	}
 	who, err := caller(c)
@@ -69,7 +71,7 @@ func (s *Server) holdEarly(c *gin.Context, ad accounts.Admission) func() {
 		return nil
 	}
 	ctx := c.Request.Context()
-	e := s.uc.Compat.HoldEarly(ctx, who, ledger.ModelReply, ref)
+	e := s.uc.Compat.HoldEarly(ctx, who, ledger.ModelReply, newRef())
 	if e == nil {
 		return nil
 	}
