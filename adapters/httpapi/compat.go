@@ -128,7 +128,7 @@ func caller(c *gin.Context) (compat.Caller, error) {
 		{headerWorkflowID, &l.WorkflowID, false},
 		{headerExecutionID, &l.ExecutionID, false},
 	} {
-		v := strings.TrimSpace(c.GetHeader(h.name))
+		v := strings.TrimSpace(requestHeader(c, h.name))
 		if h.decode {
 			if d, err := url.PathUnescape(v); err == nil {
 				v = strings.TrimSpace(d)
