@@ -238,6 +238,7 @@ type sse struct {
 	c       *gin.Context
 	started bool
 	buf     bytes.Buffer
+	enc     *json.Encoder // writes into buf: an event's JSON is encoded in place, not allocated apart
 }
 
 func (w *sse) start() {
@@ -260,19 +261,24 @@ func (w *sse) event(name string, v any) error {
 	w.start()
 	w.buf.Reset()
 	if name != "" {
-		w.buf.WriteString("event: " + name + "\n")
+		w.buf.WriteString("event: ")
+		w.buf.WriteString(name)
+		w.buf.WriteByte('\n')
 	}
 	w.buf.WriteString("data: ")
 	if s, ok := v.(string); ok {
 		w.buf.WriteString(s)
+		w.buf.WriteString("\n\n")
 	} else {
-		b, err := json.Marshal(v)
-		if err != nil {
+		if w.enc == nil {
+			w.enc = json.NewEncoder(&w.buf)
+		}
+		// Encode writes what json.Marshal returns (HTML escaped alike) and a line break.
+		if err := w.enc.Encode(v); err != nil {
 			return err
 		}
-		w.buf.Write(b)
+		w.buf.WriteByte('\n')
 	}
-	w.buf.WriteString("\n\n")
 	if _, err := w.c.Writer.Write(w.buf.Bytes()); err != nil {
 		return err
 	}
