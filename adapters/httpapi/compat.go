@@ -52,16 +52,18 @@ func (s *Server) compatLimit(c *gin.Context) {
 // refused within the last minute (accounts.Admission.Limited), so that a caller above its limit
 // costs the store nothing, nor when the request could not use it (its labels or plan refused).
 func (s *Server) holdEarly(c *gin.Context, ad accounts.Admission) func() {
-	var ref string
+	var newRef func() string
 	switch c.FullPath() {
 	case "/v1/chat/completions":
-		ref = newCompletionID()
+		newRef = newCompletionID
 	case "/v1/responses":
-		ref = newResponseID()
+		newRef = newResponseID
 	default:
 		return nil
 	}
-	if ad.Limited || s.uc.Access.RequireWebChannels(ad.Principal.Account) != nil {
+	// Embedded, the reply holds inline (HoldsEarly false): its id and labels are made once, by
+	// the handler, not here as well.
+	if ad.Limited || s.uc.Access.RequireWebChannels(ad.Principal.Account) != nil || !s.uc.Compat.HoldsEarly() {
 		return nil
 	}
 	who, err := caller(c)
@@ -69,7 +71,7 @@ func (s *Server) holdEarly(c *gin.Context, ad accounts.Admission) func() {
 		return nil
 	}
 	ctx := c.Request.Context()
-	e := s.uc.Compat.HoldEarly(ctx, who, ledger.ModelReply, ref)
+	e := s.uc.Compat.HoldEarly(ctx, who, ledger.ModelReply, newRef())
 	if e == nil {
 		return nil
 	}
@@ -126,7 +128,7 @@ func caller(c *gin.Context) (compat.Caller, error) {
 		{headerWorkflowID, &l.WorkflowID, false},
 		{headerExecutionID, &l.ExecutionID, false},
 	} {
-		v := strings.TrimSpace(c.GetHeader(h.name))
+		v := strings.TrimSpace(requestHeader(c, h.name))
 		if h.decode {
 			if d, err := url.PathUnescape(v); err == nil {
 				v = strings.TrimSpace(d)
@@ -236,6 +238,7 @@ type sse struct {
 	c       *gin.Context
 	started bool
 	buf     bytes.Buffer
+	enc     *json.Encoder // writes into buf: an event's JSON is encoded in place, not allocated apart
 }
 
 func (w *sse) start() {
@@ -258,19 +261,24 @@ func (w *sse) event(name string, v any) error {
 	w.start()
 	w.buf.Reset()
 	if name != "" {
-		w.buf.WriteString("event: " + name + "\n")
+		w.buf.WriteString("event: ")
+		w.buf.WriteString(name)
+		w.buf.WriteByte('\n')
 	}
 	w.buf.WriteString("data: ")
 	if s, ok := v.(string); ok {
 		w.buf.WriteString(s)
+		w.buf.WriteString("\n\n")
 	} else {
-		b, err := json.Marshal(v)
-		if err != nil {
+		if w.enc == nil {
+			w.enc = json.NewEncoder(&w.buf)
+		}
+		// Encode writes what json.Marshal returns (HTML escaped alike) and a line break.
+		if err := w.enc.Encode(v); err != nil {
 			return err
 		}
-		w.buf.Write(b)
+		w.buf.WriteByte('\n')
 	}
-	w.buf.WriteString("\n\n")
 	if _, err := w.c.Writer.Write(w.buf.Bytes()); err != nil {
 		return err
 	}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/app/compat"
@@ -154,14 +156,15 @@ func chatRequestOf(in chatCompletionIn) (model.Request, error) {
 }
 
 func chatMessageOf(i int, m chatMessageIn) (model.Message, error) {
-	at := fmt.Sprintf("messages[%d]", i)
+	// at names the message in an error; made only for one.
+	at := func() string { return "messages[" + strconv.Itoa(i) + "]" }
 	if present(m.FunctionCall) {
-		return model.Message{}, domain.Invalid(at+".function_call", "function_call is not supported; use tool_calls")
+		return model.Message{}, domain.Invalid(at()+".function_call", "function_call is not supported; use tool_calls")
 	}
 	msg := model.Message{Role: m.Role, Name: m.Name, ToolCallID: m.ToolCallID}
 	for j, tc := range m.ToolCalls {
 		if tc.Type != "" && tc.Type != "function" {
-			return model.Message{}, domain.Invalid(fmt.Sprintf("%s.tool_calls[%d].type", at, j), "only function tool calls are supported")
+			return model.Message{}, domain.Invalid(fmt.Sprintf("%s.tool_calls[%d].type", at(), j), "only function tool calls are supported")
 		}
 		msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
@@ -169,37 +172,52 @@ func chatMessageOf(i int, m chatMessageIn) (model.Message, error) {
 	switch {
 	case !present(raw):
 	case raw[0] == '"':
-		if err := json.Unmarshal(raw, &msg.Content); err != nil {
-			return model.Message{}, domain.Invalid(at+".content", "content must be a string or an array of parts")
+		var err error
+		if msg.Content, err = jsonString(raw); err != nil {
+			return model.Message{}, domain.Invalid(at()+".content", "content must be a string or an array of parts")
 		}
 	case raw[0] == '[':
 		var parts []contentPartIn
 		if err := json.Unmarshal(raw, &parts); err != nil {
-			return model.Message{}, domain.Invalid(at+".content", "content must be a string or an array of parts")
+			return model.Message{}, domain.Invalid(at()+".content", "content must be a string or an array of parts")
 		}
 		for j, p := range parts {
-			part, err := partOf(fmt.Sprintf("%s.content[%d]", at, j), p)
+			part, err := partOf(func() string { return fmt.Sprintf("%s.content[%d]", at(), j) }, p)
 			if err != nil {
 				return model.Message{}, err
 			}
 			msg.Parts = append(msg.Parts, part)
 		}
 	default:
-		return model.Message{}, domain.Invalid(at+".content", "content must be a string or an array of parts")
+		return model.Message{}, domain.Invalid(at()+".content", "content must be a string or an array of parts")
 	}
 	return msg, nil
 }
 
-func partOf(at string, p contentPartIn) (model.Part, error) {
+// jsonString is the string the JSON string literal raw holds, as json.Unmarshal reads it into a
+// string: unquoted directly when raw is valid (a body's strings always are: apijson.Unmarshal read
+// the whole body before), without json.Unmarshal's validating scan and reflection; any other is
+// left to json.Unmarshal, which says what it says of it.
+func jsonString(raw []byte) (string, error) {
+	if b, err := jsontext.AppendUnquote(nil, raw); err == nil {
+		return string(b), nil
+	}
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err
+}
+
+// partOf reads a content part; at names it in an error.
+func partOf(at func() string, p contentPartIn) (model.Part, error) {
 	switch p.Type {
 	case "text":
 		if p.Text == nil {
-			return model.Part{}, domain.Invalid(at+".text", "a text part needs its text")
+			return model.Part{}, domain.Invalid(at()+".text", "a text part needs its text")
 		}
 		return model.Part{Type: "text", Text: *p.Text}, nil
 	case "refusal":
 		if p.Refusal == nil {
-			return model.Part{}, domain.Invalid(at+".refusal", "a refusal part needs its refusal")
+			return model.Part{}, domain.Invalid(at()+".refusal", "a refusal part needs its refusal")
 		}
 		return model.Part{Type: "text", Text: *p.Refusal}, nil
 	case "image_url":
@@ -216,11 +234,11 @@ func partOf(at string, p contentPartIn) (model.Part, error) {
 			err = json.Unmarshal(raw, &img)
 		}
 		if err != nil || img.URL == "" {
-			return model.Part{}, domain.Invalid(at+".image_url", "an image part needs image_url.url")
+			return model.Part{}, domain.Invalid(at()+".image_url", "an image part needs image_url.url")
 		}
 		return model.Part{Type: "image_url", ImageURL: img.URL, Detail: img.Detail}, nil
 	}
-	return model.Part{}, domain.Invalid(at+".type", "a content part is text or image_url, not %s", domain.Quote(p.Type))
+	return model.Part{}, domain.Invalid(at()+".type", "a content part is text or image_url, not %s", domain.Quote(p.Type))
 }
 
 func stopOf(raw json.RawMessage) ([]string, error) {

@@ -33,10 +33,30 @@ const (
 	headerRequestID = "X-Request-Id"
 )
 
+// The headers every request of an API key reads or writes, in canonical form
+// (http.CanonicalHeaderKey), so that requestHeader and the rate limit's headers index the header
+// maps directly rather than canonicalizing the name again on each use as Header.Get and Set do.
+// On the wire the rate limit's are written as they always were: X-Ratelimit-Limit and so on.
+const (
+	headerAuthorization      = "Authorization"
+	headerRateLimitLimit     = "X-Ratelimit-Limit"
+	headerRateLimitRemaining = "X-Ratelimit-Remaining"
+	headerRateLimitReset     = "X-Ratelimit-Reset"
+)
+
+// requestHeader is the request's first value of the header named key, which must be in canonical
+// form (TestCanonicalHeaders): Header.Get without the canonicalization.
+func requestHeader(c *gin.Context, key string) string {
+	if v := c.Request.Header[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // requestID takes the caller's X-Request-Id when it is sane, else makes one, and sets it on the
 // response and on the request's logger.
 func (s *Server) requestID(c *gin.Context) {
-	id := c.GetHeader(headerRequestID)
+	id := requestHeader(c, headerRequestID)
 	if !saneRequestID(id) {
 		id = ident.New("req")
 	}
@@ -187,7 +207,7 @@ func bearer(c *gin.Context) string {
 		}
 		return user
 	}
-	scheme, token, ok := strings.Cut(c.GetHeader("Authorization"), " ")
+	scheme, token, ok := strings.Cut(requestHeader(c, headerAuthorization), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return ""
 	}
@@ -263,9 +283,10 @@ func (s *Server) limit(c *gin.Context, plan, subject string, l ratelimit.Limit) 
 func (s *Server) applyLimit(c *gin.Context, l ratelimit.Limit, res ratelimit.Result, err error) bool {
 	code := domain.ErrorCode(err)
 	if (l.Name == ratelimit.PerKey.Name && code != domain.CodeInternal) || code == domain.CodeRateLimited {
-		c.Header("X-RateLimit-Limit", strconv.Itoa(res.Limit))
-		c.Header("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
-		c.Header("X-RateLimit-Reset", strconv.Itoa(int((res.ResetAfter+time.Second-1)/time.Second)))
+		h := c.Writer.Header()
+		h[headerRateLimitLimit] = []string{strconv.Itoa(res.Limit)}
+		h[headerRateLimitRemaining] = []string{strconv.Itoa(res.Remaining)}
+		h[headerRateLimitReset] = []string{strconv.Itoa(int((res.ResetAfter + time.Second - 1) / time.Second))}
 	}
 	if err != nil {
 		s.fail(c, err)

@@ -291,13 +291,17 @@ func (e *Early) take(action ledger.Action, ref string, stop context.CancelFunc) 
 // checks) or the ledger's store is in this process (a hold there is made inline, before the
 // work: see hold).
 func (s *Service) HoldEarly(ctx context.Context, c Caller, action ledger.Action, ref string) *Early {
-	if affordable(c, action) != nil || ports.IsInProcess(s.d.Ledger) {
+	if affordable(c, action) != nil || !s.HoldsEarly() {
 		return nil
 	}
 	e := &Early{h: &held{done: make(chan struct{})}, action: action, ref: ref}
 	go s.take(ctx, c, e.h, action, ref)
 	return e
 }
+
+// HoldsEarly reports whether HoldEarly may hold at all: not when the ledger's store is in this
+// process, so that a caller need not make a reply's id and labels for nothing.
+func (s *Service) HoldsEarly() bool { return !ports.IsInProcess(s.d.Ledger) }
 
 // Drop gives back an early hold no reply used (see HoldEarly), waiting for it to be made; it
 // does nothing for one a reply used, which settled it.

@@ -3,37 +3,59 @@ package ident
 
 import (
 	"crypto/rand"
+	"strings"
 	"time"
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 // New returns prefix, an underscore and 24 random base62 characters (about 142 bits): "acct_…".
-func New(prefix string) string { return prefix + "_" + random(24) }
+func New(prefix string) string {
+	var b randomBuf
+	return prefix + "_" + string(b.random(24))
+}
 
 // Secret returns prefix followed by 43 random base62 characters (about 256 bits), for credentials
 // such as "svc_live_…" keys. Only its hash is ever stored.
-func Secret(prefix string) string { return prefix + random(43) }
+func Secret(prefix string) string {
+	var b randomBuf
+	var s strings.Builder // prefix + string(…) would allocate twice: the runtime may return either part alone
+	s.Grow(len(prefix) + 43)
+	s.WriteString(prefix)
+	s.Write(b.random(43))
+	return s.String()
+}
 
-// random returns n base62 characters drawn uniformly (rejection sampling keeps it unbiased).
-func random(n int) string {
-	out := make([]byte, 0, n)
-	buf := make([]byte, n+n/4+8)
+// randomBuf holds random's characters and the random bytes they are drawn from, on the caller's
+// stack: an identifier is then one allocation, the string itself (its parts are joined in one).
+type randomBuf struct {
+	out [maxRandom]byte
+	src [maxRandom + maxRandom/4 + 8]byte
+}
+
+// maxRandom is the most characters random draws at once (Secret's 43).
+const maxRandom = 43
+
+// random returns n (at most maxRandom) base62 characters drawn uniformly (rejection sampling keeps
+// it unbiased), in b.
+func (b *randomBuf) random(n int) []byte {
+	out := b.out[:0:n]
+	buf := b.src[:n+n/4+8]
 	for len(out) < n {
 		if _, err := rand.Read(buf); err != nil {
 			panic("ident: the random source failed: " + err.Error()) // crypto/rand.Read never fails on supported systems
 		}
-		for _, b := range buf {
-			if b >= 248 { // 248 = 4 × 62: keep the modulo unbiased
+		for _, c := range buf {
+			if c >= 248 { // 248 = 4 × 62: keep the modulo unbiased
 				continue
 			}
-			out = append(out, alphabet[b%62])
+			out = append(out, alphabet[c%62])
 			if len(out) == n {
 				break
 			}
 		}
 	}
-	return string(out)
+	return out
 }
 
 // orderedTimeChars is the number of leading characters of Ordered that hold the time.
@@ -52,5 +74,6 @@ func Ordered(prefix string, at time.Time) string {
 		head[i] = alphabet[ms%62]
 		ms /= 62
 	}
-	return prefix + "_" + string(head[:]) + random(24-orderedTimeChars)
+	var b randomBuf
+	return prefix + "_" + string(head[:]) + string(b.random(24-orderedTimeChars))
 }

@@ -47,3 +47,18 @@ func TestOrdered(t *testing.T) {
 		t.Fatalf("Ordered = %q, %q", a, b)
 	}
 }
+
+// TestAllocations checks that an identifier costs one allocation, the string itself: its random
+// characters are drawn on the stack (every request makes several: its id, the reply's, the
+// charge's).
+func TestAllocations(t *testing.T) {
+	for name, make := range map[string]func() string{
+		"New":     func() string { return New("acct") },
+		"Secret":  func() string { return Secret("svc_live_") },
+		"Ordered": func() string { return Ordered("msg", time.Unix(1767225600, 0)) },
+	} {
+		if n := testing.AllocsPerRun(100, func() { _ = make() }); n != 1 {
+			t.Errorf("%s: %v allocations, want 1", name, n)
+		}
+	}
+}

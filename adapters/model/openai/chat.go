@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/model"
 	"github.com/svcagent/svc/internal/safehttp"
@@ -126,7 +129,7 @@ func (c *Client) Complete(ctx context.Context, req model.Request) (model.Respons
 			return &failure{err: fmt.Errorf("reading the model's reply: %w", err), retry: !errors.Is(err, safehttp.ErrTooLarge)}
 		}
 		var w chatResponse
-		if err := json.Unmarshal(b, &w); err != nil {
+		if err := unmarshal(b, &w); err != nil {
 			return &failure{err: fmt.Errorf("decoding the model's reply: %w", err)}
 		}
 		if len(w.Choices) == 0 {
@@ -160,6 +163,13 @@ func (c *Client) Complete(ctx context.Context, req model.Request) (model.Respons
 	}
 	return out, nil
 }
+
+// unmarshal reads the upstream's JSON into v exactly as encoding/json's Unmarshal reads it (the
+// v1 options: names matched without regard to case, duplicate names, invalid UTF-8 replaced, and
+// so on), with go-json-experiment's decoder, which does it without encoding/json's separate
+// validating scan of the whole text and with fewer allocations. Only the wording of its errors
+// differs, which the failure wraps and logs.
+func unmarshal(b []byte, v any) error { return jsonv2.Unmarshal(b, v, jsonv1.DefaultOptionsV1()) }
 
 // refused is the content_policy error for a reply that holds nothing but a refusal: the safety
 // filter's (finish_reason content_filter) or the model's own (refusal, with structured output).

@@ -101,7 +101,7 @@ func BenchmarkWire(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			var w chatResponse
-			if err := json.Unmarshal([]byte(wireReply), &w); err != nil || len(w.Choices) != 1 {
+			if err := unmarshal([]byte(wireReply), &w); err != nil || len(w.Choices) != 1 {
 				b.Fatal(err)
 			}
 		}

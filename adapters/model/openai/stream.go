@@ -138,7 +138,7 @@ func (s *stream) dispatch(event string, data []byte) error {
 		return nil
 	}
 	var ev chunk
-	if err := json.Unmarshal(data, &ev); err != nil {
+	if err := unmarshal(data, &ev); err != nil {
 		return &failure{err: fmt.Errorf("decoding the model's stream: %w", err)}
 	}
 	if len(ev.Error) > 0 && string(ev.Error) != "null" {
