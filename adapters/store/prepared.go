@@ -92,55 +92,11 @@ func scanOne(ctx context.Context, db *bun.DB, stmt *sql.Stmt, dest any, args ...
 	return rows.Close()
 }
 
-// sqliteTimeLayout is how bun writes a time into a SQLite query.
-const sqliteTimeLayout = "2006-01-02 15:04:05.999999-07:00"
-
-// sqliteTime is t as bun writes a time into a SQLite query (t.UTC().Format(sqliteTimeLayout)),
-// for a statement's argument that is compared with stored times. The charge and the key's read
-// pass one or two on every request, so the usual case, a year of four digits, is written digit
-// by digit rather than by interpreting the layout (TestSQLiteTime checks it against Format).
+// sqliteTime is t as bun writes a time into a SQLite query, for a statement's argument that is
+// compared with stored times.
 func sqliteTime(t time.Time) string {
-	t = t.UTC()
-	year, month, day := t.Date()
-	if year < 0 || year > 9999 {
-		return t.Format(sqliteTimeLayout)
-	}
-	hour, minute, sec := t.Clock()
-	var b [32]byte
-	buf := append(b[:0], digits(year/100)...)
-	buf = append(buf, digits(year%100)...)
-	buf = append(buf, '-')
-	buf = append(buf, digits(int(month))...)
-	buf = append(buf, '-')
-	buf = append(buf, digits(day)...)
-	buf = append(buf, ' ')
-	buf = append(buf, digits(hour)...)
-	buf = append(buf, ':')
-	buf = append(buf, digits(minute)...)
-	buf = append(buf, ':')
-	buf = append(buf, digits(sec)...)
-	if us := t.Nanosecond() / 1000; us > 0 { // .999999: microseconds, trailing zeros dropped
-		frac := [7]byte{'.'}
-		for i := 6; i > 0; i-- {
-			frac[i] = byte('0' + us%10)
-			us /= 10
-		}
-		n := 7
-		for frac[n-1] == '0' {
-			n--
-		}
-		buf = append(buf, frac[:n]...)
-	}
-	buf = append(buf, "+00:00"...)
-	return string(buf)
+	return t.UTC().Format("2006-01-02 15:04:05.999999-07:00")
 }
-
-// digits is n, from 0 to 99, in two digits.
-func digits(n int) string { return twoDigits[2*n : 2*n+2] }
-
-const twoDigits = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
-	"8081828384858687888990919293949596979899"
 
 // byAccount is the statement selecting model's row of one account (its one argument), as bun
 // would select it, prepared on either database.
