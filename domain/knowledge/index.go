@@ -73,6 +73,13 @@ type Hit struct {
 	// ("necesito una 4x4 para ir a la nieve, que precio tiene?" and "¿Dan cadenas para la
 	// nieve?", whose answer is "Sí, gratis…").
 	Unstated bool
+	// Other is, for an FAQ item of a small Brain, whether the query and the item name two
+	// things of one kind: the item's question and answer hold every content word of the query
+	// but one, which no entry holds (nor a synonym of it, nor a word near it: a misspelling, a
+	// prefix), and the item's question names a thing of its own that the query does not (a
+	// content term after its verb, near none of the query's words). "dais clases de tango?"
+	// and "¿Dais clases online?": no page names tango, the item answers about online classes.
+	Other bool
 	// Plain is, for an FAQ item that Covers the query, whether the query asks no kind of fact by
 	// its form (neither a price, a place, a time, a duration, a way to do something nor whether
 	// the customer may: "do i have to get the tap myself", "do u do vegan pizza"): a question of
@@ -564,8 +571,10 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	var content [][]int32
 	contentUnknown := 0
 	small := ix.sents != nil || ix.faq.cls == nil && ix.titleTerms != nil
+	var strange [][2]int
 	if small {
-		content, contentUnknown = ix.contentTerms(q)
+		content, strange = ix.contentWords(q)
+		contentUnknown = len(strange)
 	}
 	cover := candidate{entry: -1}
 	for _, c := range ix.matchFAQ(q, raw, known, unknown, qv, bm25, content, contentUnknown, &buf.faq) {
@@ -606,6 +615,7 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	all = ix.hits(all, top, content, contentUnknown, small)
 	hits = all[:len(top):len(top)]
 	if small {
+		ix.namesOther(hits, top, q, content, strange)
 		chunkFirst(hits)
 	}
 	return hits, ix.hits(all, rest, nil, 0, false)
@@ -779,6 +789,14 @@ func (ix *Index) held(e int32, words [][]int32, unknown int) float64 {
 // thesaurus's phrases of the query that hold it: "pay monthly"); and how many content words have
 // neither, adjacent ones counting as one (a run of them names one thing: "shih tzu").
 func (ix *Index) contentTerms(q *query) (words [][]int32, unknown int) {
+	words, strange := ix.contentWords(q)
+	return words, len(strange)
+}
+
+// contentWords returns contentTerms' words, and the first and last place in the query's words
+// (q.folded) of each run of content words that have neither a term nor a synonym's (contentTerms'
+// unknown).
+func (ix *Index) contentWords(q *query) (words [][]int32, strange [][2]int) {
 	lang := q.lang
 	syn := thesauri[lang]
 	phrases := phraseGroups(syn, q.folded)
@@ -803,14 +821,14 @@ func (ix *Index) contentTerms(q *query) (words [][]int32, unknown int) {
 		}
 		if len(ids) == 0 {
 			if last != i-1 {
-				unknown++ // a run of such words names one thing ("shih tzu")
+				strange = append(strange, [2]int{i, i}) // a run of such words names one thing ("shih tzu")
 			}
-			last = i
+			last, strange[len(strange)-1][1] = i, i
 			continue
 		}
 		words = append(words, ids)
 	}
-	return words, unknown
+	return words, strange
 }
 
 // binaryHas reports whether sorted entries hold e.

@@ -367,7 +367,9 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // (knowledge.Hit.Thin: "tienen motos o scooters para alquilar?" and "¿Cuál es la edad mínima
 // para alquilar?", holding a third of the question's words at confidence 0.15), nor one sharing
 // only the verb of the service asked and naming another thing (knowledge.AsksOther: "do you
-// install security cameras" and "Do you install smart locks?").
+// install security cameras" and "Do you install smart locks?"), nor one naming another kind of
+// the thing asked when no entry of the Brain knows the kind asked (knowledge.Hit.Other: "dais
+// clases de tango?" and "¿Dais clases online?").
 func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool) {
 	var faq, chunk, near, sure knowledge.Hit
 	for _, h := range hits {
@@ -394,9 +396,10 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// A loose item that neither asks nor states the price or duration the question asks for
 	// answers another question: it only says the question is on the Brain's topics. So does a
 	// thin one, holding under half of the question's content words at a low confidence
-	// (knowledge.Hit.Thin), and one sharing only the verb of the service asked
-	// (knowledge.AsksOther).
-	off := faq.Unstated && faq.Overlap <= LooseOverlap || faq.Thin(LooseOverlap) ||
+	// (knowledge.Hit.Thin), one sharing only the verb of the service asked
+	// (knowledge.AsksOther), and one naming another kind of the thing asked, a kind the Brain does
+	// not know (knowledge.Hit.Other).
+	off := faq.Unstated && faq.Overlap <= LooseOverlap || faq.Thin(LooseOverlap) || faq.Other ||
 		faq.Measured && faq.Overlap <= LooseOverlap && !faq.Meant && !faq.Covers && knowledge.AsksOther(message, faq.FAQ)
 	switch {
 	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:

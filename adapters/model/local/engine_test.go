@@ -907,3 +907,30 @@ func TestBestAsksOther(t *testing.T) {
 		}
 	}
 }
+
+// TestBestOther checks that an FAQ item naming another kind of the thing asked, which the
+// Brain does not know (knowledge.Hit.Other: "dais clases de tango?" and "¿Dais clases online?"),
+// is not answered however well it matches, nor a chunk under the least score, and that the same
+// item not naming another kind is.
+func TestBestOther(t *testing.T) {
+	online := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "b4", Question: "¿Dais clases online?", Answer: "No, todas nuestras clases son presenciales en la escuela."},
+		Score: 0.351, Confidence: 0.55, Overlap: 0.67, Held: 0.67, Measured: true}
+	page := knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{URL: "clases"}, Sentence: "Las clases de grupo duran una hora.", Score: 0.071, Held: 0.33, Measured: true}
+	for _, tt := range []struct {
+		message string
+		other   bool
+		want    knowledge.Kind
+	}{
+		{"dais clases de tango?", true, ""},
+		{"hay clases de zumba?", true, ""},
+		{"dais clases online?", false, knowledge.KindFAQ},
+		{"hay clases por zoom?", false, knowledge.KindFAQ},
+	} {
+		i := online
+		i.Other = tt.other
+		h, ok := best([]knowledge.Hit{i, page}, tt.message, shipped)
+		if got := h.Kind; got != tt.want || ok != (tt.want != "") {
+			t.Errorf("%q (Other %v): best = %q %v; want %q", tt.message, tt.other, got, ok, tt.want)
+		}
+	}
+}

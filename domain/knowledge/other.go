@@ -1,0 +1,90 @@
+package knowledge
+
+import "slices"
+
+// namesOther sets Hit.Other of the FAQ items among hits (top's candidates, in its order) for the
+// query q, whose content words are words and strange the runs of those no entry holds
+// (contentWords).
+func (ix *Index) namesOther(hits []Hit, top topK, q *query, words [][]int32, strange [][2]int) {
+	if len(strange) != 1 || len(words) == 0 {
+		return
+	}
+	first, last := strange[0][0], strange[0][1]
+	noun := kindOf(q.folded, first, last, q.lang)
+	if noun == "" {
+		return
+	}
+	for _, w := range q.folded[first : last+1] {
+		if ix.nearKnown(stem(w)) {
+			return
+		}
+	}
+	said := make([]string, len(q.folded))
+	for i, f := range q.folded {
+		said[i] = stem(f)
+	}
+	for i, c := range top {
+		if hits[i].Kind == KindFAQ && ix.holdsAll(c.entry, words) {
+			hits[i].Other = ownKind(foldWords(hits[i].FAQ.Question), stem(noun), said, q.lang)
+		}
+	}
+}
+
+// kindOf returns the content word of words that the run words[first:last+1] says a kind of: in
+// English the word after it ("tango lessons"), in Portuguese and Spanish the word before "de"
+// before it ("clases de tango"); "" when there is none.
+func kindOf(words []string, first, last int, lang string) string {
+	switch {
+	case lang == "en" && last+1 < len(words) && contentWord(words[last+1], lang):
+		return words[last+1]
+	case lang != "en" && first >= 2 && words[first-1] == "de" && contentWord(words[first-2], lang):
+		return words[first-2]
+	}
+	return ""
+}
+
+// ownKind reports whether an FAQ question (its words, foldWords) says a kind of the noun (a stem)
+// that the query's words (said, stems) do not: the content word that says it, as kindOf reads
+// them or an adjective after the noun in Portuguese and Spanish ("¿Dais clases online?"), is near
+// none of them.
+func ownKind(question []string, noun string, said []string, lang string) bool {
+	for j, w := range question {
+		if !nearTerm(stem(w), noun) {
+			continue
+		}
+		var kind string
+		switch {
+		case lang == "en" && j > 0:
+			kind = question[j-1]
+		case lang != "en" && j+2 < len(question) && question[j+1] == "de":
+			kind = question[j+2]
+		case lang != "en" && j+1 < len(question):
+			kind = question[j+1]
+		}
+		if kind != "" && contentWord(kind, lang) && !slices.ContainsFunc(said, func(s string) bool { return nearTerm(stem(kind), s) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// nearKnown reports whether a term is near (nearTerm: a prefix, a misspelling) one of the index's
+// terms: a word the customer misspelt or cut short, not a thing the Brain does not know.
+func (ix *Index) nearKnown(t string) bool {
+	for id := range int32(ix.terms.len()) {
+		if nearTerm(t, ix.terms.key(id)) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsAll reports whether entry e holds each of the query's content words (contentWords).
+func (ix *Index) holdsAll(e int32, words [][]int32) bool {
+	for _, ids := range words {
+		if !ix.holds(e, ids) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,41 @@
+package knowledge
+
+import "testing"
+
+// TestOther checks Hit.Other: an FAQ item holding every content word of the query but one, a
+// kind of the noun they share that no entry of the Brain holds, while the item's question names
+// a kind of its own. A word near one of the Brain's (a misspelling), one the item's question says
+// too, or one that names no kind of the shared noun ("por zoom") does not make it so.
+func TestOther(t *testing.T) {
+	es := NewIndex(pageDocs([]Page{{URL: "https://baile.example/clases", Title: "Clases",
+		Content: "Damos clases de flamenco, sevillanas, salsa y bachata para todos los niveles. Las clases de grupo duran una hora."}}),
+		[]FAQ{
+			{ID: "online", Question: "¿Dais clases online?", Answer: "No, todas nuestras clases son presenciales en la escuela."},
+			{ID: "parking", Question: "¿Hay aparcamiento?", Answer: "Sí, en la calle de atrás."},
+		}, lightStemmer{}, nil)
+	en := NewIndex(pageDocs([]Page{{URL: "https://dance.example/classes", Title: "Classes",
+		Content: "We teach salsa and swing classes for every level. Group lessons last an hour."}}),
+		[]FAQ{
+			{ID: "online", Question: "Do you do online lessons?", Answer: "No, all our lessons are in the studio."},
+			{ID: "parking", Question: "Is there parking?", Answer: "Yes, behind the studio."},
+		}, lightStemmer{}, nil)
+	for _, tt := range []struct {
+		ix          *Index
+		query, item string
+		want        bool
+	}{
+		{es, "dais clases de tango?", "online", true},
+		{es, "hay clases de zumba?", "online", true},
+		{en, "do you do tango lessons?", "online", true},
+		{es, "dais clases de flamnco?", "online", false},   // a misspelling of a word of the Brain
+		{es, "dais clases online?", "online", false},       // the item's question says it
+		{es, "hay clases por zoom?", "online", false},      // no kind of "clases": the item answers it
+		{es, "dais clases de salsa?", "online", false},     // the Brain holds it
+		{en, "do you do online lessons?", "online", false}, // the same question
+		{en, "do you do lessons on zoom?", "online", false},
+	} {
+		if h, ok := itemHit(t, tt.ix, tt.query, tt.item); ok && h.Other != tt.want {
+			t.Errorf("Search(%q): %s Other %v, want %v", tt.query, tt.item, h.Other, tt.want)
+		}
+	}
+}
