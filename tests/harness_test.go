@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -486,6 +487,13 @@ type runResult struct {
 func run(t testing.TB, timeout time.Duration, name string, env map[string]string, args ...string) runResult {
 	t.Helper()
 	bin := filepath.Join(binaries(t), name)
+	if dir := env[binDirEnv]; dir != "" { // the load harness's base: its own svcctl, which knows its schema
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			bin = filepath.Join(dir, name)
+		}
+		env = maps.Clone(env)
+		delete(env, binDirEnv)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)

@@ -374,6 +374,9 @@ func (h *loadHarness) startSystem(t *testing.T, env, name, bin string) *loadSyst
 		relayStack = newWebhookProduction(t, webhookBenchRedisDB)
 		chatStack = relayStack // one Postgres database and Redis for the three programs
 	}
+	if bin != "" { // provisioned by the base's own svcctl (run), which knows the schema its svc-api made
+		relayStack.env[binDirEnv], chatStack.env[binDirEnv] = bin, bin
+	}
 	relay := relayStack.startAPI(t, append(common,
 		"SVC_MODEL_BASE_URL", h.upstream.URL+"/v1", "SVC_MODEL_API_KEY", mcUpstreamKey, "SVC_MODEL_NAME", mcUpstreamModel)...)
 	chatEnv := common
