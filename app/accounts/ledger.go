@@ -3,6 +3,7 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/svcagent/svc/app/ident"
@@ -10,6 +11,7 @@ import (
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/ledger"
+	"github.com/svcagent/svc/internal/outage"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -158,22 +160,12 @@ func (l *Ledger) Release(ctx context.Context, h ledger.Hold) error {
 // refundPauses are the pauses between the tries of a refund the database could not take
 // (Release): a failed reply is not charged once the database is back, within about two minutes.
 // The refund goes by the charge's id, so that a try that did reach the database is harmless.
-var refundPauses = func() []time.Duration {
-	ps := []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second}
-	for len(ps) < 4+24 {
-		ps = append(ps, 5*time.Second)
-	}
-	return ps
-}()
+var refundPauses = append([]time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second},
+	slices.Repeat([]time.Duration{5 * time.Second}, 24)...)
 
 // refundLater tries the refund of charge again while the database cannot be reached.
 func (l *Ledger) refundLater(ctx context.Context, charge ledger.Charge) {
-	for _, pause := range refundPauses {
-		time.Sleep(pause)
-		if err := l.usage.Refund(ctx, charge.AccountID, charge.ID); domain.ErrorCode(err) != domain.CodeServiceUnavailable {
-			return
-		}
-	}
+	_ = outage.Retry(refundPauses, func() error { return l.usage.Refund(ctx, charge.AccountID, charge.ID) })
 }
 
 // limitReached marks the period's allowance as used up and, the first time, writes the

@@ -20,6 +20,7 @@ import (
 	"github.com/svcagent/svc/domain/language"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/profile"
+	unavailable "github.com/svcagent/svc/internal/outage"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -504,14 +505,7 @@ var recordTries = []time.Duration{0, 250 * time.Millisecond, time.Second}
 
 // record keeps an approval's outcome, trying again while the database cannot be reached.
 func (s *Service) record(ctx context.Context, accountID, id string, o approval.Outcome) error {
-	var err error
-	for _, pause := range recordTries {
-		time.Sleep(pause)
-		if err = s.d.Approvals.Record(ctx, accountID, id, o); domain.ErrorCode(err) != domain.CodeServiceUnavailable {
-			return err
-		}
-	}
-	return err
+	return unavailable.Retry(recordTries, func() error { return s.d.Approvals.Record(ctx, accountID, id, o) })
 }
 
 // answerApproval gives the reply of an approval whose outcome is kept: it reads the usage, then
