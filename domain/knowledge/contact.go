@@ -205,18 +205,29 @@ var (
 	weekdayFact = regexp.MustCompile(`\b(?:mon|tue|wed|thu|fri|sat|sun)(?:day)?s?\b|\b(?:segunda|terca|quarta|quinta|sexta|sabado|domingo|lunes|martes|miercoles|jueves|viernes|domingo)s?\b|\b(?:daily|weekdays?|weekends?|holidays?|feriados?|festivos?)\b`)
 )
 
+// A street named in a passage: its word written with a capital ("Kinnickinnic Ave", "Rua
+// Augusta", "Paseo de la Barra"), or with a number at most two words from it ("42 oak street",
+// "rua augusta 120"); not a lower-case "lane" of a bowling alley or a pool, a "road" of a driving
+// test, a "square" of a tile. placeFact's words, in the text as written (streetName) and folded
+// (streetNumber).
+var (
+	streetName   = regexp.MustCompile(`\b(?:Street|St|Avenue|Ave|Road|Rd|Lane|Parade|Square|Boulevard|Blvd|Rua|Avenida|Av|Praça|Praca|Largo|Travessa|Estrada|Calle|Plaza|Paseo|Carrer|Camino)\b`)
+	streetNumber = regexp.MustCompile(`\d\w*\s(?:\w+\s){0,2}(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b|\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\s(?:\w+\s){0,2}\d`)
+)
+
 // StatesDetail reports whether text (an FAQ answer or a page's passage) tells one of the details
 // asked: a day or whether it is open or closed for the hours (a time of day alone is no
 // opening hour: "Los pedidos hechos antes de las 13:00 se entregan el mismo día" tells when an
-// order must be in, not when the shop opens), a phone number, an e-mail address, a street for the
-// address, any of these for how to reach the business. A Brain's answer that tells the detail
-// is the business's own word on it; one that does not answers another question.
+// order must be in, not when the shop opens), a phone number, an e-mail address, a street named
+// for the address (streetName, streetNumber: "You can rent a lane by the hour" names none), any
+// of these for how to reach the business. A Brain's answer that tells the detail is the
+// business's own word on it; one that does not answers another question.
 func StatesDetail(text string, asked Detail) bool {
 	folded := strings.ToLower(text)
 	norm := NormalizeQuestion(text)
 	phone := phoneFact.MatchString(folded)
 	email := strings.Contains(folded, "@")
-	place := placeFact.MatchString(norm)
+	place := placeFact.MatchString(norm) && (streetName.MatchString(text) || streetNumber.MatchString(norm))
 	switch {
 	case asked&DetailHours != 0 && (weekdayFact.MatchString(norm) || openIndex.find(strings.Fields(norm)) != 0):
 		return true

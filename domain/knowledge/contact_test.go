@@ -82,6 +82,11 @@ func TestStatesDetail(t *testing.T) {
 		{"Write to hello@example.com.", DetailEmail, true},
 		{"Our clinic is at 42 Oak Street.", DetailAddress, true},
 		{"We are in the centre of town.", DetailAddress, false},
+		{"You can also rent a lane by the hour: $42 per hour for up to 6 bowlers.", DetailAddress, false},
+		{"Book a road test two weeks ahead.", DetailAddress, false},
+		{"We're on Kinnickinnic Ave, next to the library.", DetailAddress, true},
+		{"Fica na rua augusta 120, no centro.", DetailAddress, true},
+		{"Estamos en el Paseo de la Barra, junto al puerto.", DetailAddress, true},
 		{"Write to hello@example.com.", DetailReach, true},
 		{"Walk-ins are welcome.", DetailReach, false},
 	}
