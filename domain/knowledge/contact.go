@@ -141,6 +141,9 @@ func AskedDetails(question string) Detail {
 	if d, ok := detailQuestions[norm]; ok {
 		return d
 	}
+	if d, ok := detailQuestions[withoutPlease(norm)]; ok {
+		return d
+	}
 	words := strings.Fields(norm)
 	for i, w := range words {
 		if full, ok := chatSpellings[w]; ok {
@@ -152,6 +155,26 @@ func AskedDetails(question string) Detail {
 		d |= DetailHours
 	}
 	return d
+}
+
+// pleaseWords are the words of politeness around a question of a word or two ("address pls",
+// "telefone por favor", "por favor, horário?"), in en, pt and es, folded.
+var pleaseWords = []string{"please", "pls", "plz", "plse", "por favor", "pf", "pfv", "pfvr", "porfa", "porfavor", "thanks", "thx", "obrigado", "obrigada", "gracias"}
+
+// withoutPlease returns a folded question without the words of politeness it begins or ends with.
+func withoutPlease(norm string) string {
+	for again := true; again; {
+		again = false
+		for _, p := range pleaseWords {
+			if t, ok := strings.CutSuffix(norm, " "+p); ok {
+				norm, again = t, true
+			}
+			if t, ok := strings.CutPrefix(norm, p+" "); ok {
+				norm, again = t, true
+			}
+		}
+	}
+	return norm
 }
 
 // chatSpellings are the short forms customers type for the words of the phrases above ("where r

@@ -40,6 +40,9 @@ func TestAskedDetails(t *testing.T) {
 		{"where r u", DetailAddress},
 		{"wat time do u close", DetailHours},
 		{"What is your address and phone number?", DetailAddress | DetailPhone},
+		{"address pls", DetailAddress},
+		{"telefone, por favor", DetailPhone},
+		{"por favor, horário?", DetailHours},
 		// Words that ask for something else.
 		{"Can I open an account?", 0},
 		{"Do you fix phone screens?", 0},
@@ -57,6 +60,7 @@ func TestAskedDetails(t *testing.T) {
 		{"when can you start the work?", 0},
 		{"¿trabajan con seguros?", 0},
 		{"atendem convênio?", 0},
+		{"please", 0},
 	}
 	for _, tt := range tests {
 		if got := AskedDetails(tt.question); got != tt.want {
