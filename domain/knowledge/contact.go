@@ -43,6 +43,12 @@ var detailPhrases = map[Detail][]string{
 		"telefone para contacto", "telefone para contato", "ligar para voces", "ligar vos", "ligar para a loja",
 		"numero de telefono", "su telefono", "vuestro telefono", "tu telefono", "telefono de contacto",
 		"llamarles", "llamaros", "llamarlos", "llamar a la tienda",
+		// WhatsApp, "whats" and "zap" in Brazil, asked as a number ("qual o whats de vcs"); not
+		// "pelo whatsapp", "por whatsapp", which ask a way of doing something.
+		"your whatsapp", "whatsapp number", "qual o whatsapp", "qual e o whatsapp", "qual o whats", "qual o zap",
+		"seu whatsapp", "seu whats", "seu zap", "vosso whatsapp", "whatsapp de voces", "whats de voces", "zap de voces",
+		"numero do whatsapp", "numero de whatsapp", "numero do whats", "numero do zap",
+		"su whatsapp", "vuestro whatsapp", "tu whatsapp", "cual es el whatsapp",
 	},
 	DetailEmail: {
 		"your email", "your e mail", "email address", "e mail address", "contact email", "email you", "e mail you",

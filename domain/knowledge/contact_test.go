@@ -43,6 +43,8 @@ func TestAskedDetails(t *testing.T) {
 		{"address pls", DetailAddress},
 		{"telefone, por favor", DetailPhone},
 		{"por favor, horário?", DetailHours},
+		{"qual o whats de vcs", DetailPhone},
+		{"¿cuál es su WhatsApp?", DetailPhone},
 		// Words that ask for something else.
 		{"Can I open an account?", 0},
 		{"Do you fix phone screens?", 0},
@@ -60,6 +62,7 @@ func TestAskedDetails(t *testing.T) {
 		{"when can you start the work?", 0},
 		{"¿trabajan con seguros?", 0},
 		{"atendem convênio?", 0},
+		{"posso reservar pelo whatsapp?", 0},
 		{"please", 0},
 	}
 	for _, tt := range tests {
