@@ -335,3 +335,46 @@ func HoursName(question, sentence, hours string) bool {
 	}
 	return own && other
 }
+
+// OtherSchedule reports whether a question asking the business's hours and naming nothing of
+// its own ("are you open sunday": only open, when and hour words, light words, figures) meets a
+// sentence that tells a schedule by its days but not an opening: no open or close word, no hours
+// noun, no word of the business speaking of itself (weSpeak: "Abrimos de lunes a sábado…", "No
+// trabajamos domingos"), as "Kids' birthday parties are on Saturdays and Sundays from 10am to
+// 6pm". It tells when something of the business happens, not when the business is open: the
+// profile's hours answer.
+func OtherSchedule(question, sentence string) bool {
+	for _, w := range strings.Fields(NormalizeQuestion(question)) {
+		if full, ok := chatSpellings[w]; ok {
+			w = full
+		}
+		if openIndex.find([]string{w}) != 0 || whenIndex.find([]string{w}) != 0 || slices.Contains(hourWords, w) {
+			continue
+		}
+		for _, t := range Tokens(w) {
+			if _, light := lightWords[t]; !light && !hasDigit(t) {
+				return false
+			}
+		}
+	}
+	words := strings.Fields(NormalizeQuestion(sentence))
+	if openIndex.find(words) != 0 || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(hourWords, w) || weSpeak(w) }) {
+		return false
+	}
+	return weekdayFact.MatchString(strings.Join(words, " "))
+}
+
+// weWords are the words by which a business speaks of itself in en, pt and es, folded ("we're"
+// is "were").
+var weWords = []string{"we", "were", "our", "ours", "us", "nos", "nosso", "nossa", "nossos", "nossas",
+	"nosotros", "nosotras", "nuestro", "nuestra", "nuestros", "nuestras"}
+
+// weSpeak reports whether a folded word is the business speaking of itself: a word of weWords,
+// or a Portuguese or Spanish verb of the first person plural ("abrimos", "trabajamos",
+// "atendemos", "fechamos").
+func weSpeak(w string) bool {
+	if slices.Contains(weWords, w) {
+		return true
+	}
+	return len(w) > 5 && (strings.HasSuffix(w, "amos") || strings.HasSuffix(w, "emos") || strings.HasSuffix(w, "imos"))
+}

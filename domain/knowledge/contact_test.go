@@ -152,3 +152,29 @@ func TestHoursName(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherSchedule checks that a sentence telling when something of the business happens by its
+// days, not an opening, yields to the profile's hours when the question names nothing but them.
+func TestOtherSchedule(t *testing.T) {
+	for _, c := range []struct {
+		question, sentence string
+		want               bool
+	}{
+		{"are you open sunday", "Kids' birthday parties are on Saturdays and Sundays from 10am to 6pm.", true},
+		{"abren los sabados?", "Las clases de grupo son de lunes a sábado por la mañana.", true},
+		// The sentence tells an opening, the hours, or the business speaks of itself.
+		{"are you open sunday", "The shop is open Sundays from 10am to 4pm.", false},
+		{"a que hora abris el domingo?", "Abrimos de lunes a sábado de 10:00 a 21:00 y los domingos de 11:00 a 14:00.", false},
+		{"trabajáis los domingos?", "No trabajamos domingos ni festivos.", false},
+		{"are you open sunday", "Our team works Monday to Saturday.", false},
+		{"are you open sunday", "Sunday hours are shorter in winter.", false},
+		// The question names a thing of its own.
+		{"is the kitchen open sunday", "Kids' birthday parties are on Saturdays and Sundays from 10am to 6pm.", false},
+		// No day: no schedule.
+		{"are you open sunday", "Parties must be booked at least 7 days ahead.", false},
+	} {
+		if got := OtherSchedule(c.question, c.sentence); got != c.want {
+			t.Errorf("OtherSchedule(%q, %q) = %v, want %v", c.question, c.sentence, got, c.want)
+		}
+	}
+}

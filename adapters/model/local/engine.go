@@ -156,7 +156,8 @@ func reply(turn conversation.Turn, lim limits) string {
 		// day from 8am to 9pm", the hours "…pro shop daily 7am–7pm").
 		told := actionToken.ReplaceAllString(a, "")
 		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) &&
-			(!knowledge.StatesDetail(told, asked) || asked&knowledge.DetailHours != 0 && h.Kind == knowledge.KindChunk && knowledge.HoursName(query, h.Sentence, p.Contact.Hours)) &&
+			(!knowledge.StatesDetail(told, asked) || asked&knowledge.DetailHours != 0 && h.Kind == knowledge.KindChunk &&
+				(knowledge.HoursName(query, h.Sentence, p.Contact.Hours) || knowledge.OtherSchedule(query, h.Sentence))) &&
 			len(strings.Fields(query)) <= detailWords {
 			return detail
 		}
