@@ -312,7 +312,23 @@ var hourWords = []string{"time", "times", "hour", "hours", "hora", "horas", "hor
 // the sentence. The profile's hours answer it (the mirror of NamesOpening).
 func HoursName(question, sentence, hours string) bool {
 	held, profile := Tokens(sentence), Tokens(hours)
-	var own, other bool
+	var other bool
+	own := namedTokens(question)
+	for _, t := range own {
+		if !slices.Contains(profile, t) {
+			return false
+		}
+		if !slices.Contains(held, t) {
+			other = true
+		}
+	}
+	return len(own) > 0 && other
+}
+
+// namedTokens returns the content words (Tokens, neither light nor figures) of a question asking
+// the hours other than its open, when and hour words: the things it names.
+func namedTokens(question string) []string {
+	var own []string
 	for _, w := range strings.Fields(NormalizeQuestion(question)) {
 		if full, ok := chatSpellings[w]; ok {
 			w = full
@@ -321,19 +337,12 @@ func HoursName(question, sentence, hours string) bool {
 			continue
 		}
 		for _, t := range Tokens(w) {
-			if _, light := lightWords[t]; light || hasDigit(t) {
-				continue
-			}
-			if !slices.Contains(profile, t) {
-				return false
-			}
-			own = true
-			if !slices.Contains(held, t) {
-				other = true
+			if _, light := lightWords[t]; !light && !hasDigit(t) {
+				own = append(own, t)
 			}
 		}
 	}
-	return own && other
+	return own
 }
 
 // OtherSchedule reports whether a question asking the business's hours and naming nothing of
@@ -344,18 +353,8 @@ func HoursName(question, sentence, hours string) bool {
 // 6pm". It tells when something of the business happens, not when the business is open: the
 // profile's hours answer.
 func OtherSchedule(question, sentence string) bool {
-	for _, w := range strings.Fields(NormalizeQuestion(question)) {
-		if full, ok := chatSpellings[w]; ok {
-			w = full
-		}
-		if openIndex.find([]string{w}) != 0 || whenIndex.find([]string{w}) != 0 || slices.Contains(hourWords, w) {
-			continue
-		}
-		for _, t := range Tokens(w) {
-			if _, light := lightWords[t]; !light && !hasDigit(t) {
-				return false
-			}
-		}
+	if len(namedTokens(question)) > 0 {
+		return false
 	}
 	words := strings.Fields(NormalizeQuestion(sentence))
 	if openIndex.find(words) != 0 || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(hourWords, w) || weSpeak(w) }) {
