@@ -1,6 +1,9 @@
 package knowledge
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // namesOther sets Hit.Other of the FAQ items among hits (top's candidates, in its order) for the
 // query q, whose content words are words and strange the runs of those no entry holds
@@ -11,7 +14,8 @@ func (ix *Index) namesOther(hits []Hit, top topK, q *query, words [][]int32, str
 	}
 	first, last := strange[0][0], strange[0][1]
 	noun := kindOf(q.folded, first, last, q.lang)
-	if noun == "" {
+	thing := noun == "" && asksThing(q.folded, first, q.lang)
+	if noun == "" && !thing {
 		return
 	}
 	for _, w := range q.folded[first : last+1] {
@@ -25,7 +29,10 @@ func (ix *Index) namesOther(hits []Hit, top topK, q *query, words [][]int32, str
 	}
 	for i, c := range top {
 		if hits[i].Kind == KindFAQ && ix.holdsAll(c.entry, words) {
-			hits[i].Other = ownKind(foldWords(hits[i].FAQ.Question), stem(noun), said, q.lang)
+			// The thing asked for is one no entry knows: the item holding the rest of the
+			// question ("is there a cafe at the pool?" and "Is the pool heated?") is about
+			// something else there.
+			hits[i].Other = thing || ownKind(foldWords(hits[i].FAQ.Question), stem(noun), said, q.lang)
 		}
 	}
 }
@@ -41,6 +48,45 @@ func kindOf(words []string, first, last int, lang string) string {
 		return words[first-2]
 	}
 	return ""
+}
+
+// thingAsked holds, per language, the phrases (folded) by which a question asks whether a thing
+// is there or offered ("is there", "do you have", "tem", "hay"), and the articles or quantifiers
+// that may stand between such a phrase and the thing.
+var thingAsked = map[string]struct{ asks, between []string }{
+	"en": {
+		asks:    []string{"is there", "are there", "do you have", "do you guys have", "have you got", "do you sell", "you got"},
+		between: []string{"a", "an", "any", "some"},
+	},
+	"pt": {
+		asks:    []string{"tem", "tens", "ha", "existe", "existem", "voces tem", "vcs tem", "vendem", "vende"},
+		between: []string{"um", "uma", "uns", "umas", "algum", "alguma", "alguns", "algumas"},
+	},
+	"es": {
+		asks:    []string{"hay", "tienen", "teneis", "tienes", "tiene", "venden", "vendeis"},
+		between: []string{"un", "una", "unos", "unas", "algun", "alguna", "algunos", "algunas"},
+	},
+}
+
+// asksThing reports whether the word at first of words (folded) is the thing a question asks to
+// be there or offered: it follows, at the question's start, one of thingAsked's phrases and at
+// most one of its articles ("is there a cafe at the pool?", "tem cafetaria?", "hay cafetería en
+// la piscina?").
+func asksThing(words []string, first int, lang string) bool {
+	t, ok := thingAsked[lang]
+	if !ok {
+		return false
+	}
+	end := first
+	if end > 0 && slices.Contains(t.between, words[end-1]) {
+		end--
+	}
+	for _, a := range t.asks {
+		if strings.Join(words[:end], " ") == a {
+			return true
+		}
+	}
+	return false
 }
 
 // ownKind reports whether an FAQ question (its words, foldWords) says a kind of the noun (a stem)
