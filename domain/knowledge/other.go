@@ -91,8 +91,9 @@ func asksThing(words []string, first int, lang string) bool {
 
 // ownKind reports whether an FAQ question (its words, foldWords) says a kind of the noun (a stem)
 // that the query's words (said, stems) do not: the content word that says it, as kindOf reads
-// them or an adjective after the noun in Portuguese and Spanish ("¿Dais clases online?"), is near
-// none of them.
+// them, an adjective after the noun in Portuguese and Spanish ("¿Dais clases online?") or, in
+// English, whom the noun is for when no word before it says a kind ("Do you do taxes for
+// Americans who live abroad?"), is near none of them.
 func ownKind(question []string, noun string, said []string, lang string) bool {
 	for j, w := range question {
 		if !nearTerm(stem(w), noun) {
@@ -100,6 +101,9 @@ func ownKind(question []string, noun string, said []string, lang string) bool {
 		}
 		var kind string
 		switch {
+		case lang == "en" && j+2 < len(question) && question[j+1] == "for" && contentWord(question[j+2], lang) &&
+			(j == 0 || !contentWord(question[j-1], lang)):
+			kind = question[j+2] // "taxes for Americans": whom the thing is for, with no kind before it
 		case lang == "en" && j > 0:
 			kind = question[j-1]
 		case lang != "en" && j+2 < len(question) && question[j+1] == "de":
