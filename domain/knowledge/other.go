@@ -51,27 +51,33 @@ func kindOf(words []string, first, last int, lang string) string {
 }
 
 // thingAsked holds, per language, the phrases (folded) by which a question asks whether a thing
-// is there or offered ("is there", "do you have", "tem", "hay"), and the articles or quantifiers
-// that may stand between such a phrase and the thing.
-var thingAsked = map[string]struct{ asks, between []string }{
+// is there or offered ("is there", "do you have", "tem", "hay"), the articles or quantifiers
+// that may stand between such a phrase and the thing, and the subjects after which a verb asks
+// for a service on the thing ("do you", "voces", "ustedes").
+var thingAsked = map[string]struct{ asks, between, subjects []string }{
 	"en": {
-		asks:    []string{"is there", "are there", "do you have", "do you guys have", "have you got", "do you sell", "you got"},
-		between: []string{"a", "an", "any", "some"},
+		asks:     []string{"is there", "are there", "do you have", "do you guys have", "have you got", "do you sell", "you got"},
+		between:  []string{"a", "an", "any", "some"},
+		subjects: []string{"do you", "can you", "could you", "do u", "can u", "do you guys", "can you guys"},
 	},
 	"pt": {
-		asks:    []string{"tem", "tens", "ha", "existe", "existem", "voces tem", "vcs tem", "vendem", "vende"},
-		between: []string{"um", "uma", "uns", "umas", "algum", "alguma", "alguns", "algumas"},
+		asks:     []string{"tem", "tens", "ha", "existe", "existem", "voces tem", "vcs tem", "vendem", "vende"},
+		between:  []string{"um", "uma", "uns", "umas", "algum", "alguma", "alguns", "algumas"},
+		subjects: []string{"voces", "vcs", "vc", "voce"},
 	},
 	"es": {
-		asks:    []string{"hay", "tienen", "teneis", "tienes", "tiene", "venden", "vendeis"},
-		between: []string{"un", "una", "unos", "unas", "algun", "alguna", "algunos", "algunas"},
+		asks:     []string{"hay", "tienen", "teneis", "tienes", "tiene", "venden", "vendeis"},
+		between:  []string{"un", "una", "unos", "unas", "algun", "alguna", "algunos", "algunas"},
+		subjects: []string{"ustedes", "vosotros"},
 	},
 }
 
 // asksThing reports whether the word at first of words (folded) is the thing a question asks to
 // be there or offered: it follows, at the question's start, one of thingAsked's phrases and at
 // most one of its articles ("is there a cafe at the pool?", "tem cafetaria?", "hay cafetería en
-// la piscina?").
+// la piscina?"), or the verb of a service, after a subject asked (thingAsked's subjects: "do you
+// install solar panels") or, in Portuguese and Spanish, opening the question ("consertam
+// impressoras?").
 func asksThing(words []string, first int, lang string) bool {
 	t, ok := thingAsked[lang]
 	if !ok {
@@ -81,12 +87,16 @@ func asksThing(words []string, first int, lang string) bool {
 	if end > 0 && slices.Contains(t.between, words[end-1]) {
 		end--
 	}
-	for _, a := range t.asks {
-		if strings.Join(words[:end], " ") == a {
-			return true
-		}
+	before := strings.Join(words[:end], " ")
+	if slices.Contains(t.asks, before) {
+		return true
 	}
-	return false
+	// The thing a service is asked on: its verb after the one asked ("do you fix", "vocês
+	// consertam", "ustedes arreglan") or opening the question ("consertam", "arreglan").
+	if end == 0 || !contentWord(words[end-1], lang) {
+		return false
+	}
+	return end == 1 && lang != "en" || slices.Contains(t.subjects, strings.Join(words[:end-1], " "))
 }
 
 // ownKind reports whether an FAQ question (its words, foldWords) says a kind of the noun (a stem)

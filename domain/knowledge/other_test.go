@@ -75,3 +75,36 @@ func TestOtherThing(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherService checks Hit.Other for the thing a service is asked on, after its verb ("do you
+// install solar panels", "vocês consertam impressoras?", "arreglan impresoras?"), when no entry
+// of the Brain holds it: the item holding the verb is about another thing.
+func TestOtherService(t *testing.T) {
+	en := NewIndex(pageDocs([]Page{{URL: "https://plumb.example/services", Title: "Services",
+		Content: "We fix leaks, unblock drains and service boilers across the city."}}),
+		[]FAQ{{ID: "boiler", Question: "Which boiler brands do you install?", Answer: "We install Worcester Bosch and Vaillant."}}, lightStemmer{}, nil)
+	pt := NewIndex(pageDocs([]Page{{URL: "https://repara.example/servicos", Title: "Serviços",
+		Content: "Reparamos telemóveis, tablets e computadores na hora."}}),
+		[]FAQ{{ID: "consolas", Question: "Vocês consertam consolas?", Answer: "Sim, PlayStation e Xbox."}}, lightStemmer{}, nil)
+	es := NewIndex(pageDocs([]Page{{URL: "https://arregla.example/servicios", Title: "Servicios",
+		Content: "Reparamos móviles, tablets y ordenadores en el día."}}),
+		[]FAQ{{ID: "consolas", Question: "¿Arreglan consolas?", Answer: "Sí, PlayStation y Xbox."}}, lightStemmer{}, nil)
+	for _, tt := range []struct {
+		ix          *Index
+		query, item string
+		want        bool
+	}{
+		{en, "do you install solar panels", "boiler", true},
+		{pt, "vocês consertam impressoras?", "consolas", true},
+		{pt, "consertam impressoras?", "consolas", true},
+		{es, "arreglan impresoras?", "consolas", true},
+		{en, "do you install boilers", "boiler", false},          // the Brain holds it
+		{en, "do you install vaillant boilers", "boiler", false}, // the same
+		{en, "which boilers do you install", "boiler", false},
+		{es, "arreglan consolas?", "consolas", false},
+	} {
+		if h, ok := itemHit(t, tt.ix, tt.query, tt.item); ok && h.Other != tt.want {
+			t.Errorf("Search(%q): %s Other %v, want %v", tt.query, tt.item, h.Other, tt.want)
+		}
+	}
+}
