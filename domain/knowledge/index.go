@@ -79,6 +79,8 @@ type Hit struct {
 	// prefix), and the item's question names a thing of its own that the query does not (a
 	// content term after its verb, near none of the query's words). "dais clases de tango?"
 	// and "¿Dais clases online?": no page names tango, the item answers about online classes.
+	// Or the word no entry holds is the thing the query asks to be there, or a service on
+	// (asksThing): "is there a cafe at the pool?" and "Is the pool heated?".
 	Other bool
 	// Plain is, for an FAQ item that Covers the query, whether the query asks no kind of fact by
 	// its form (neither a price, a place, a time, a duration, a way to do something nor whether

@@ -39,3 +39,72 @@ func TestOther(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherThing checks Hit.Other for a thing asked to be there or offered ("is there a …", "tem
+// …", "hay …") that no entry of the Brain holds: the item holding the rest of the question is
+// about something else. A thing the Brain knows, a misspelling of one, an unknown word that is
+// not the thing asked for, or no question of that form, does not make it so.
+func TestOtherThing(t *testing.T) {
+	en := NewIndex(pageDocs([]Page{{URL: "https://swim.example/lessons", Title: "Lessons",
+		Content: "Lessons run in our indoor pool for babies, children and adults. There are lockers and showers."}}),
+		[]FAQ{{ID: "heated", Question: "Is the pool heated?", Answer: "Yes, it is kept at 32°C."}}, lightStemmer{}, nil)
+	pt := NewIndex(pageDocs([]Page{{URL: "https://natacao.example/aulas", Title: "Aulas",
+		Content: "As aulas são na nossa piscina coberta, para bebés, crianças e adultos. Há cacifos e duches."}}),
+		[]FAQ{{ID: "aquecida", Question: "A piscina é aquecida?", Answer: "Sim, a 32°C."}}, lightStemmer{}, nil)
+	es := NewIndex(pageDocs([]Page{{URL: "https://natacion.example/clases", Title: "Clases",
+		Content: "Las clases son en nuestra piscina cubierta, para bebés, niños y adultos. Hay taquillas y duchas."}}),
+		[]FAQ{{ID: "climatizada", Question: "¿La piscina está climatizada?", Answer: "Sí, a 32°C."}}, lightStemmer{}, nil)
+	for _, tt := range []struct {
+		ix          *Index
+		query, item string
+		want        bool
+	}{
+		{en, "is there a cafe at the pool?", "heated", true},
+		{en, "do you have a sauna at the pool", "heated", true},
+		{pt, "tem cafetaria na piscina?", "aquecida", true},
+		{es, "hay cafetería en la piscina?", "climatizada", true},
+		{en, "is there a shower at the pool?", "heated", false},     // the Brain holds it
+		{en, "is there a locke at the pool?", "heated", false},      // a misspelling of a word of the Brain
+		{en, "how warm is the pool?", "heated", false},              // no thing asked for
+		{en, "is the pool heated in winter mate?", "heated", false}, // the unknown words are no thing asked for
+		{es, "la piscina está climatizada?", "climatizada", false},  // the same question
+		{pt, "a piscina e aquecida no inverno?", "aquecida", false}, // no thing asked for
+	} {
+		if h, ok := itemHit(t, tt.ix, tt.query, tt.item); ok && h.Other != tt.want {
+			t.Errorf("Search(%q): %s Other %v, want %v", tt.query, tt.item, h.Other, tt.want)
+		}
+	}
+}
+
+// TestOtherService checks Hit.Other for the thing a service is asked on, after its verb ("do you
+// install solar panels", "vocês consertam impressoras?", "arreglan impresoras?"), when no entry
+// of the Brain holds it: the item holding the verb is about another thing.
+func TestOtherService(t *testing.T) {
+	en := NewIndex(pageDocs([]Page{{URL: "https://plumb.example/services", Title: "Services",
+		Content: "We fix leaks, unblock drains and service boilers across the city."}}),
+		[]FAQ{{ID: "boiler", Question: "Which boiler brands do you install?", Answer: "We install Worcester Bosch and Vaillant."}}, lightStemmer{}, nil)
+	pt := NewIndex(pageDocs([]Page{{URL: "https://repara.example/servicos", Title: "Serviços",
+		Content: "Reparamos telemóveis, tablets e computadores na hora."}}),
+		[]FAQ{{ID: "consolas", Question: "Vocês consertam consolas?", Answer: "Sim, PlayStation e Xbox."}}, lightStemmer{}, nil)
+	es := NewIndex(pageDocs([]Page{{URL: "https://arregla.example/servicios", Title: "Servicios",
+		Content: "Reparamos móviles, tablets y ordenadores en el día."}}),
+		[]FAQ{{ID: "consolas", Question: "¿Arreglan consolas?", Answer: "Sí, PlayStation y Xbox."}}, lightStemmer{}, nil)
+	for _, tt := range []struct {
+		ix          *Index
+		query, item string
+		want        bool
+	}{
+		{en, "do you install solar panels", "boiler", true},
+		{pt, "vocês consertam impressoras?", "consolas", true},
+		{pt, "consertam impressoras?", "consolas", true},
+		{es, "arreglan impresoras?", "consolas", true},
+		{en, "do you install boilers", "boiler", false},          // the Brain holds it
+		{en, "do you install vaillant boilers", "boiler", false}, // the same
+		{en, "which boilers do you install", "boiler", false},
+		{es, "arreglan consolas?", "consolas", false},
+	} {
+		if h, ok := itemHit(t, tt.ix, tt.query, tt.item); ok && h.Other != tt.want {
+			t.Errorf("Search(%q): %s Other %v, want %v", tt.query, tt.item, h.Other, tt.want)
+		}
+	}
+}
