@@ -2,7 +2,6 @@ package apijson
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/svcagent/svc/domain"
@@ -16,7 +15,7 @@ import (
 // neither, the current period), kind, and the page: limit (1 to 100, default 20) and cursor (the
 // next_cursor of the page before).
 func ConversionsQuery(get Params) (conversion.Query, error) {
-	q := conversion.Query{Limit: conversion.DefaultLimit}
+	var q conversion.Query
 	var err error
 	if q.From, q.To, err = ConversionsPeriod(get); err != nil {
 		return q, err
@@ -27,19 +26,6 @@ func ConversionsQuery(get Params) (conversion.Query, error) {
 		}
 		q.Kind = kind
 	}
-	if raw, ok := get("limit"); ok {
-		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 || n > conversion.MaxLimit {
-			return q, domain.Invalid("limit", "limit must be an integer between 1 and %d", conversion.MaxLimit)
-		}
-		q.Limit = n
-	}
-	if raw, _ := get("cursor"); raw != "" {
-		cur, ok := DecodeCursor(raw)
-		if !ok {
-			return q, domain.Invalid("cursor", "cursor is not one this API returned")
-		}
-		q.After = &cur
-	}
-	return q, nil
+	q.Limit, q.After, err = listPage(get, conversion.DefaultLimit)
+	return q, err
 }
