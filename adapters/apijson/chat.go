@@ -115,21 +115,30 @@ func ConversationsQuery(get Params) (conversation.ListQuery, error) {
 	default:
 		return q, domain.Invalid("channel", "channel must be api, web, messaging or assistant")
 	}
+	var err error
+	q.Limit, q.After, err = listPage(get, 0)
+	return q, err
+}
+
+// listPage reads the page a list's query asks for: limit (1 to conversation.MaxListLimit; def
+// when it is not given) and cursor (the next_cursor of the page before; nil when not given).
+func listPage(get Params, def int) (limit int, after *conversation.Cursor, err error) {
+	limit = def
 	if raw, ok := get("limit"); ok {
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 1 || n > conversation.MaxListLimit {
-			return q, domain.Invalid("limit", "limit must be an integer between 1 and %d", conversation.MaxListLimit)
+			return 0, nil, domain.Invalid("limit", "limit must be an integer between 1 and %d", conversation.MaxListLimit)
 		}
-		q.Limit = n
+		limit = n
 	}
 	if raw, _ := get("cursor"); raw != "" {
 		cur, ok := DecodeCursor(raw)
 		if !ok {
-			return q, domain.Invalid("cursor", "cursor is not one this API returned")
+			return 0, nil, domain.Invalid("cursor", "cursor is not one this API returned")
 		}
-		q.After = &cur
+		after = &cur
 	}
-	return q, nil
+	return limit, after, nil
 }
 
 func encodeCursor(c conversation.Cursor) string {

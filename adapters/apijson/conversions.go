@@ -5,6 +5,7 @@ import (
 
 	appconversions "github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/conversion"
 )
 
@@ -78,7 +79,13 @@ func ConversionReportOf(r appconversions.Report) ConversionReport {
 	for _, t := range r.Totals {
 		totals = append(totals, ConversionTotal{Kind: t.Kind, Count: t.Count, Amount: t.Amount, Currency: Label(t.Currency)})
 	}
-	return ConversionReport{List: ListOf(data), Period: Period{From: Stamp(r.From), To: Stamp(r.To)}, Totals: totals}
+	list := ListOf(data)
+	if r.HasMore && len(r.Conversions) > 0 {
+		last := r.Conversions[len(r.Conversions)-1]
+		cur := encodeCursor(conversation.Cursor{CreatedAt: last.CreatedAt, ID: last.ID})
+		list.HasMore, list.NextCursor = true, &cur
+	}
+	return ConversionReport{List: list, Period: Period{From: Stamp(r.From), To: Stamp(r.To)}, Totals: totals}
 }
 
 // ConversionsPeriod reads the query of GET /v1/conversions (from, to) from get: both or neither.

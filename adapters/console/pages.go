@@ -4,7 +4,6 @@ import (
 	"maps"
 	"net/http"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
@@ -18,6 +17,7 @@ import (
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/conversation"
+	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/event"
 	kdomain "github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/profile"
@@ -427,13 +427,13 @@ func (c *Console) conversions(ctx *gin.Context) {
 	from, to, err := apijson.ConversionsPeriod(ctx.GetQuery)
 	if err == nil {
 		var r conversions.Report
-		if r, err = c.uc.Conversions.Report(ctx, acct.ID, from, to); err == nil {
+		if r, err = c.uc.Conversions.Report(ctx, acct.ID, conversion.Query{From: from, To: to}); err == nil {
 			c.renderConversions(ctx, http.StatusOK, r, nil)
 			return
 		}
 	}
 	c.refuse(ctx, err, periodForm, func(ctx *gin.Context, status int, extra map[string]any) {
-		r, err := c.uc.Conversions.Report(ctx, acct.ID, time.Time{}, time.Time{})
+		r, err := c.uc.Conversions.Report(ctx, acct.ID, conversion.Query{})
 		if err != nil {
 			c.fail(ctx, err)
 			return

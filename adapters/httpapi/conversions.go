@@ -32,12 +32,12 @@ func (s *Server) createConversion(c *gin.Context) {
 
 func (s *Server) listConversions(c *gin.Context) {
 	p, _ := principal(c)
-	from, to, err := apijson.ConversionsPeriod(c.GetQuery)
+	q, err := apijson.ConversionsQuery(c.GetQuery)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	r, err := s.uc.Conversions.Report(c.Request.Context(), p.Account.ID, from, to)
+	r, err := s.uc.Conversions.Report(c.Request.Context(), p.Account.ID, q)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -78,6 +78,9 @@ type whatsappNotification struct {
 					Button struct {
 						Text string `json:"text"`
 					} `json:"button"`
+					Image    whatsappMedia `json:"image"`
+					Video    whatsappMedia `json:"video"`
+					Document whatsappMedia `json:"document"`
 				} `json:"messages"`
 			} `json:"value"`
 		} `json:"changes"`
@@ -90,6 +93,13 @@ type whatsappChoice struct {
 	ID          string `json:"id"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
+}
+
+// whatsappMedia is the part of a picture, video or document a contact sent that the service reads:
+// the caption typed with it, which the agent answers as the contact's text (it cannot see the
+// file). Without a caption the message is acknowledged without an answer, as a sticker is.
+type whatsappMedia struct {
+	Caption string `json:"caption"`
 }
 
 // inbound returns the messages of a notification sent to the connection's phone number: statuses
@@ -121,6 +131,12 @@ func (n whatsappNotification) inbound(phoneNumberID string) []messaging.Inbound 
 					}
 				case "button": // a template's quick-reply button
 					text = messaging.Choice(m.Button.Text, "")
+				case "image": // a file: the words typed with it
+					text = messaging.Caption(m.Image.Caption)
+				case "video":
+					text = messaging.Caption(m.Video.Caption)
+				case "document":
+					text = messaging.Caption(m.Document.Caption)
 				}
 				if m.Type == "text" || text != "" {
 					in.Kind, in.Text = messaging.KindText, text
@@ -144,6 +160,9 @@ type telegramUpdate struct {
 			LastName  string `json:"last_name"`
 		} `json:"from"`
 		Text *string `json:"text"`
+		// Caption is the text typed with a photo, video, document or audio file: the agent
+		// answers it as the contact's text (it cannot see the file).
+		Caption string `json:"caption"`
 	} `json:"message"`
 }
 
@@ -160,8 +179,11 @@ func (u telegramUpdate) inbound() []messaging.Inbound {
 			in.Name += " " + m.From.LastName
 		}
 	}
-	if m.Text != nil {
+	switch caption := messaging.Caption(m.Caption); {
+	case m.Text != nil:
 		in.Kind, in.Text = messaging.KindText, *m.Text
+	case caption != "":
+		in.Kind, in.Text = messaging.KindText, caption
 	}
 	return []messaging.Inbound{in.Cleaned()}
 }

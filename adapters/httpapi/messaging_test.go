@@ -42,6 +42,14 @@ func TestTelegramUpdateInbound(t *testing.T) {
 		{"a photo", `{"update_id":9002,"message":{"message_id":2,"chat":{"id":42},"photo":[{"file_id":"x"}]}}`,
 			[]messaging.Inbound{{ID: "9002", From: "42", Kind: messaging.KindOther}}},
 		{"an edit", `{"update_id":9003,"edited_message":{"message_id":1,"chat":{"id":42},"text":"changed"}}`, nil},
+		{"a photo with a caption", `{"update_id":9004,"message":{"message_id":3,"chat":{"id":42},"photo":[{"file_id":"x"}],"caption":"do you have this in blue?"}}`,
+			[]messaging.Inbound{{ID: "9004", From: "42", Kind: messaging.KindText, Text: "do you have this in blue?"}}},
+		{"a document with a caption", `{"update_id":9005,"message":{"message_id":4,"chat":{"id":42},"document":{"file_id":"y"},"caption":"my order"}}`,
+			[]messaging.Inbound{{ID: "9005", From: "42", Kind: messaging.KindText, Text: "my order"}}},
+		{"a blank caption", `{"update_id":9006,"message":{"message_id":5,"chat":{"id":42},"photo":[{"file_id":"x"}],"caption":" \n "}}`,
+			[]messaging.Inbound{{ID: "9006", From: "42", Kind: messaging.KindOther}}},
+		{"a voice note", `{"update_id":9007,"message":{"message_id":6,"chat":{"id":42},"voice":{"file_id":"z","duration":3}}}`,
+			[]messaging.Inbound{{ID: "9007", From: "42", Kind: messaging.KindOther}}},
 	}
 	for _, tt := range tests {
 		var u telegramUpdate
@@ -80,6 +88,18 @@ func TestWhatsAppChoiceInbound(t *testing.T) {
 		{"blank title", `{"from":"1555","id":"wamid.6","type":"interactive",
 			"interactive":{"type":"button_reply","button_reply":{"id":"b","title":" "}}}`,
 			messaging.Inbound{ID: "wamid.6", From: "1555", Name: "Ana", Kind: messaging.KindOther}},
+		{"a picture with a caption", `{"from":"1555","id":"wamid.7","type":"image",
+			"image":{"caption":"Do you have this in blue?","mime_type":"image/jpeg","sha256":"h","id":"m1"}}`,
+			messaging.Inbound{ID: "wamid.7", From: "1555", Name: "Ana", Kind: messaging.KindText, Text: "Do you have this in blue?"}},
+		{"a video with a caption", `{"from":"1555","id":"wamid.8","type":"video","video":{"caption":"is this broken?","id":"m2"}}`,
+			messaging.Inbound{ID: "wamid.8", From: "1555", Name: "Ana", Kind: messaging.KindText, Text: "is this broken?"}},
+		{"a document with a caption", `{"from":"1555","id":"wamid.9","type":"document",
+			"document":{"caption":"my invoice, is it paid?","filename":"inv.pdf","id":"m3"}}`,
+			messaging.Inbound{ID: "wamid.9", From: "1555", Name: "Ana", Kind: messaging.KindText, Text: "my invoice, is it paid?"}},
+		{"a picture without a caption", `{"from":"1555","id":"wamid.10","type":"image","image":{"id":"m4"}}`,
+			messaging.Inbound{ID: "wamid.10", From: "1555", Name: "Ana", Kind: messaging.KindOther}},
+		{"a sticker", `{"from":"1555","id":"wamid.11","type":"sticker","sticker":{"id":"m5","animated":false}}`,
+			messaging.Inbound{ID: "wamid.11", From: "1555", Name: "Ana", Kind: messaging.KindOther}},
 	}
 	for _, tt := range tests {
 		body := []byte(`{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{

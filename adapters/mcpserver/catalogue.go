@@ -16,10 +16,19 @@ import (
 // The tools, by the REST route each stands for (none for search_knowledge and preview_reply,
 // which only MCP has).
 
-// periodIn is the input schema of the tools of GET /v1/usage and GET /v1/conversions.
+// periodIn is the input schema of the tool of GET /v1/usage.
 type periodIn struct {
 	From string `json:"from,omitempty" jsonschema:"start: an RFC 3339 time or a date (YYYY-MM-DD)"`
 	To   string `json:"to,omitempty" jsonschema:"end: an RFC 3339 time or a date (YYYY-MM-DD)"`
+}
+
+// listConversionsIn is the input schema of list_conversions: GET /v1/conversions's query.
+type listConversionsIn struct {
+	From   string `json:"from,omitempty" jsonschema:"start: an RFC 3339 time or a date (YYYY-MM-DD)"`
+	To     string `json:"to,omitempty" jsonschema:"end: an RFC 3339 time or a date (YYYY-MM-DD)"`
+	Kind   string `json:"kind,omitempty" jsonschema:"only this kind: sale, lead, signup or booking"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"how many, newest first, 1 to 100 (default 20)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"the next_cursor of the page before, for the next page"`
 }
 
 func (s *Server) accountTools(srv *mcp.Server) {
@@ -226,14 +235,14 @@ func (s *Server) businessTools(srv *mcp.Server) {
 			stored, err := s.uc.Conversions.Record(ctx, p.Account.ID, cv)
 			return apijson.ConversionOf(stored), err
 		})
-	add[periodIn](s, srv, &mcp.Tool{Name: "list_conversions", Annotations: readOnly("Conversions"),
-		Description: "List the conversions between from and to (GET /v1/conversions; both or neither: the current period) with totals per kind and currency."},
-		webChannels, params("from", "to"), func(ctx context.Context, p accounts.Principal, in apijson.Params) (apijson.ConversionReport, error) {
-			from, to, err := apijson.ConversionsPeriod(in)
+	add[listConversionsIn](s, srv, &mcp.Tool{Name: "list_conversions", Annotations: readOnly("Conversions"),
+		Description: "List the conversions between from and to (GET /v1/conversions; both or neither: the current period), newest first, optionally of one kind, with totals per kind and currency of the whole period; next_cursor pages on."},
+		webChannels, params("from", "to", "kind", "limit", "cursor"), func(ctx context.Context, p accounts.Principal, in apijson.Params) (apijson.ConversionReport, error) {
+			q, err := apijson.ConversionsQuery(in)
 			if err != nil {
 				return apijson.ConversionReport{}, err
 			}
-			r, err := s.uc.Conversions.Report(ctx, p.Account.ID, from, to)
+			r, err := s.uc.Conversions.Report(ctx, p.Account.ID, q)
 			return apijson.ConversionReportOf(r), err
 		})
 	add[noInput](s, srv, &mcp.Tool{Name: "list_webhooks", Annotations: readOnly("Webhooks"),

@@ -79,16 +79,23 @@ func body(c conversion.Conversion) string {
 	return b + "."
 }
 
-// Report is the owner report of a period.
+// Report is the owner report of a period: a page of its conversions (all of them when the query
+// names no limit), whether more follow, and the totals of the whole period.
 type Report struct {
 	From, To    time.Time
 	Conversions []conversion.Conversion
+	HasMore     bool
 	Totals      []conversion.Total
 }
 
-// Report lists the account's conversions in [from, to) with their totals; zero times mean the
-// current billing period.
-func (s *Service) Report(ctx context.Context, accountID string, from, to time.Time) (Report, error) {
+// Report lists the account's conversions in [q.From, q.To) (zero times: the current billing
+// period), of q.Kind when given, newest first, a page of q.Limit after q.After, with the totals
+// of the period (of that kind).
+func (s *Service) Report(ctx context.Context, accountID string, q conversion.Query) (Report, error) {
+	if err := q.Validate(); err != nil {
+		return Report{}, err
+	}
+	from, to := q.From, q.To
 	if from.IsZero() && to.IsZero() {
 		p := ledger.PeriodAt(s.clock.Now())
 		from, to = p.Start, p.End
@@ -100,5 +107,7 @@ func (s *Service) Report(ctx context.Context, accountID string, from, to time.Ti
 	if err != nil {
 		return Report{}, err
 	}
-	return Report{From: from, To: to, Conversions: cs, Totals: conversion.Totals(cs)}, nil
+	cs = conversion.OfKind(cs, q.Kind)
+	page, more := conversion.Page(cs, q.After, q.Limit)
+	return Report{From: from, To: to, Conversions: page, HasMore: more, Totals: conversion.Totals(cs)}, nil
 }

@@ -252,7 +252,7 @@ func TestReport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := e.svc.Report(t.Context(), "acct_a", tt.from, tt.to)
+			r, err := e.svc.Report(t.Context(), "acct_a", conversion.Query{From: tt.from, To: tt.to})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -277,7 +277,74 @@ func TestReport(t *testing.T) {
 		})
 	}
 	for _, bad := range [][2]time.Time{{now, now}, {now, now.Add(-time.Second)}} {
-		_, err := e.svc.Report(t.Context(), "acct_a", bad[0], bad[1])
+		_, err := e.svc.Report(t.Context(), "acct_a", conversion.Query{From: bad[0], To: bad[1]})
 		wantCode(t, err, domain.CodeInvalidRequest, "to")
 	}
+}
+
+// TestReportPages: a report lists a page of its conversions, newest first, after a cursor (the
+// last of the page before), with has_more; the totals are the whole period's (of the kind asked,
+// when one is). Every conversion here has the same time: the id orders them.
+func TestReportPages(t *testing.T) {
+	e := newEnv(t)
+	var ids []string
+	for i := range 7 {
+		c := conversion.Conversion{Kind: conversion.KindSale, HasAmount: true, Amount: 1, Currency: "EUR"}
+		if i%3 == 2 {
+			c = conversion.Conversion{Kind: conversion.KindLead}
+		}
+		stored, err := e.svc.Record(t.Context(), "acct_a", c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, stored.ID)
+	}
+	all, err := e.svc.Report(t.Context(), "acct_a", conversion.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Conversions) != 7 || all.HasMore {
+		t.Fatalf("without a limit: %d conversions, has_more %v; want 7, false", len(all.Conversions), all.HasMore)
+	}
+	var seen []string
+	q := conversion.Query{Limit: 3}
+	for pages := 0; ; pages++ {
+		if pages > 3 {
+			t.Fatal("more pages than 7 conversions in 3s make")
+		}
+		r, err := e.svc.Report(t.Context(), "acct_a", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Conversions) > 3 {
+			t.Fatalf("page of %d, want at most 3", len(r.Conversions))
+		}
+		if !slices.Equal(r.Totals, all.Totals) {
+			t.Errorf("a page's totals %+v, want the period's %+v", r.Totals, all.Totals)
+		}
+		for _, c := range r.Conversions {
+			seen = append(seen, c.ID)
+		}
+		if !r.HasMore {
+			break
+		}
+		last := r.Conversions[len(r.Conversions)-1]
+		q.After = &conversation.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}
+	}
+	var want []string
+	for _, c := range all.Conversions {
+		want = append(want, c.ID)
+	}
+	if !slices.Equal(seen, want) {
+		t.Errorf("pages listed %v, want %v", seen, want)
+	}
+	leads, err := e.svc.Report(t.Context(), "acct_a", conversion.Query{Kind: conversion.KindLead})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(leads.Conversions) != 2 || !slices.Equal(leads.Totals, []conversion.Total{{Kind: conversion.KindLead, Count: 2}}) {
+		t.Errorf("kind lead: %d conversions, totals %+v; want 2 leads", len(leads.Conversions), leads.Totals)
+	}
+	_, err = e.svc.Report(t.Context(), "acct_a", conversion.Query{Kind: "refund"})
+	wantCode(t, err, domain.CodeInvalidRequest, "kind")
 }

@@ -244,7 +244,7 @@ type Received struct {
 // Receive hands a contact's message, received in the inbox Authenticate returned, to the agent,
 // on the contact's one conversation of the messaging channel, recorded under its app id
 // (messaging.Inbox.Key, for the app's InboxKeep) so that a second delivery is not answered again.
-// Messages the agent does not answer (statuses, pictures, a channel switched off, no
+// Messages the agent does not answer (statuses, files without a caption, a channel switched off, no
 // interactions left, an inactive account) are acknowledged as Ignored: the app must not deliver
 // them again. Only a failure of the service is an error (the app delivers the message again,
 // and the record makes sure it is answered once).

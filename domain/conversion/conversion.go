@@ -134,3 +134,71 @@ var currencies = func() map[string]struct{} {
 	}
 	return m
 }()
+
+// How many conversions a page of a report lists: DefaultLimit when the caller names no limit,
+// at most MaxLimit (as the conversations' list).
+const (
+	DefaultLimit = conversation.DefaultLimit
+	MaxLimit     = conversation.MaxListLimit
+)
+
+// Query selects the conversions of a report: those created in [From, To) (zero times: the
+// current period), of Kind when it is given, a page of at most Limit (0: all of them) after the
+// cursor After (the last of the page before, in the list's order, newest first).
+type Query struct {
+	From, To time.Time
+	Kind     string
+	Limit    int
+	After    *conversation.Cursor
+}
+
+// Validate checks the query's kind and limit, naming the parameter at fault.
+func (q Query) Validate() error {
+	if q.Kind != "" && !slices.Contains(Kinds, q.Kind) {
+		return domain.Invalid("kind", "kind must be one of %s", strings.Join(Kinds, ", "))
+	}
+	if q.Limit < 0 || q.Limit > MaxLimit {
+		return domain.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+	}
+	return nil
+}
+
+// OfKind returns the conversions of cs of kind, all of them when kind is "".
+func OfKind(cs []Conversion, kind string) []Conversion {
+	if kind == "" {
+		return cs
+	}
+	out := make([]Conversion, 0, len(cs))
+	for _, c := range cs {
+		if c.Kind == kind {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Page returns the conversions of cs, newest first (ties by id, descending, byte by byte: an
+// order that does not depend on a database's collation), that come after the cursor, at most
+// limit of them (0: all), and whether more follow.
+func Page(cs []Conversion, after *conversation.Cursor, limit int) (page []Conversion, more bool) {
+	cs = slices.SortedStableFunc(slices.Values(cs), func(a, b Conversion) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	if after != nil {
+		start := len(cs)
+		for i, c := range cs {
+			if c.CreatedAt.Before(after.CreatedAt) || c.CreatedAt.Equal(after.CreatedAt) && c.ID < after.ID {
+				start = i
+				break
+			}
+		}
+		cs = cs[start:]
+	}
+	if limit > 0 && len(cs) > limit {
+		return cs[:limit], true
+	}
+	return cs, false
+}

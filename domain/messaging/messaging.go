@@ -131,6 +131,16 @@ func Choice(title, description string) string {
 	return title + " — " + description
 }
 
+// Caption returns the text a contact typed with a picture, video or document, which the agent
+// answers as the contact's words (it cannot see the file): the caption, or "" when it is blank
+// (the file alone is acknowledged without an answer).
+func Caption(caption string) string {
+	if strings.TrimSpace(caption) == "" {
+		return ""
+	}
+	return caption
+}
+
 // Cleaned returns m with its text and name as the service keeps them: the app's own notification
 // may carry control characters a customer typed or pasted (JSON escapes, signed by the app), which
 // are dropped rather than the notification refused. See CleanText.
