@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,6 +60,26 @@ func TestMinifyKeepsES5(t *testing.T) {
 	for _, src := range []string{"(function () { const a = 1; window.a = a; })();", "(function () { let a = 1; window.a = a; })();", "(function ( {"} {
 		if got, err := minify("a.js", []byte(src)); err == nil || !strings.Contains(err.Error(), "a.js") {
 			t.Errorf("%s: %q, %v; want an error naming the file", src, got, err)
+		}
+	}
+}
+
+// TestProgramsDoNotLinkEsbuild: the minifier is a build tool; the programs embed its output and
+// link none of it.
+func TestProgramsDoNotLinkEsbuild(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "./cmd/...")
+	cmd.Dir = filepath.Join("..", "..", "..")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./cmd/...: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !strings.Contains(string(out), "github.com/svcagent/svc/adapters/httpapi\n") {
+		t.Fatalf("go list -deps ./cmd/... lists no adapters/httpapi among %d packages", len(deps))
+	}
+	for _, p := range deps {
+		if strings.HasPrefix(p, "github.com/evanw/esbuild") || strings.HasSuffix(p, "/internal/tools/jsmin") {
+			t.Errorf("the programs link %s", p)
 		}
 	}
 }
