@@ -70,14 +70,15 @@ fuzz:
 		done; \
 	done
 
-## generate: regenerate the wire injectors and the gomock mocks
+## generate: regenerate the wire injectors, the gomock mocks and the minified widget script
+## (adapters/httpapi/assets/widget.min.js, from widget.js by internal/tools/jsmin)
 generate:
-	$(GO) generate ./ports/...
+	$(GO) generate ./ports/... ./adapters/httpapi/
 	$(GO) tool wire gen $(WIRE)
 
 ## check-generate: fail when the generated code differs from what `make generate` writes
 check-generate: generate
-	@git diff --exit-code -- ports/mock $(addsuffix /wire_gen.go,$(WIRE)) || \
+	@git diff --exit-code -- ports/mock $(addsuffix /wire_gen.go,$(WIRE)) adapters/httpapi/assets/widget.min.js || \
 		(echo "generated code is stale: run make generate and commit" >&2; exit 1)
 
 ## lint: go vet, gofmt and the architecture test
