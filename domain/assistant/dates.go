@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -20,8 +21,10 @@ type dateMatcher func(text string, now time.Time) (at int, day time.Time, ok boo
 
 // word is a case-insensitive regexp of s as whole words: Go's \b knows only ASCII letters, and
 // "amanhã", "sábado" end or start with others. A match may start with the character before.
-func word(s string) *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(?:` + s + `)(?:[^\p{L}\p{N}]|$)`)
+func word(s string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { // compiled on first use, as re's
+		return regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(?:` + s + `)(?:[^\p{L}\p{N}]|$)`)
+	})
 }
 
 var (
@@ -74,19 +77,19 @@ func at(s string, m []int) int {
 
 var dateMatchers = []dateMatcher{
 	func(s string, now time.Time) (int, time.Time, bool) {
-		if m := afterTomorrowWord.FindStringIndex(s); m != nil {
+		if m := afterTomorrowWord().FindStringIndex(s); m != nil {
 			return at(s, m), now.AddDate(0, 0, 2), true
 		}
 		return 0, time.Time{}, false
 	},
 	func(s string, now time.Time) (int, time.Time, bool) {
-		if m := todayDate.FindStringIndex(s); m != nil {
+		if m := todayDate().FindStringIndex(s); m != nil {
 			return at(s, m), now, true
 		}
 		return 0, time.Time{}, false
 	},
 	func(s string, now time.Time) (int, time.Time, bool) {
-		for _, m := range tomorrowDate.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range tomorrowDate().FindAllStringSubmatchIndex(s, -1) {
 			if m[2] < 0 { // not "la mañana" (the morning)
 				return at(s, m), now.AddDate(0, 0, 1), true
 			}
@@ -94,7 +97,7 @@ var dateMatchers = []dateMatcher{
 		return 0, time.Time{}, false
 	},
 	func(s string, now time.Time) (int, time.Time, bool) {
-		m := isoDate.FindStringIndex(s)
+		m := isoDate().FindStringIndex(s)
 		if m == nil {
 			return 0, time.Time{}, false
 		}
@@ -102,7 +105,7 @@ var dateMatchers = []dateMatcher{
 		return at(s, m), d, err == nil
 	},
 	func(s string, now time.Time) (int, time.Time, bool) {
-		for _, m := range slashDate.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range slashDate().FindAllStringSubmatchIndex(s, -1) {
 			a, _ := strconv.Atoi(s[m[2]:m[3]])
 			b, _ := strconv.Atoi(s[m[4]:m[5]])
 			day, month := a, b
@@ -123,7 +126,7 @@ var dateMatchers = []dateMatcher{
 		return 0, time.Time{}, false
 	},
 	func(s string, now time.Time) (int, time.Time, bool) {
-		for _, m := range weekdayDate.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range weekdayDate().FindAllStringSubmatchIndex(s, -1) {
 			var name string
 			switch {
 			case m[4] >= 0:
@@ -150,8 +153,8 @@ var dateMatchers = []dateMatcher{
 		}
 		return 0, time.Time{}, false
 	},
-	func(s string, now time.Time) (int, time.Time, bool) { return namedMonth(s, now, dayMonth, 2, 4) },
-	func(s string, now time.Time) (int, time.Time, bool) { return namedMonth(s, now, monthDay, 4, 2) },
+	func(s string, now time.Time) (int, time.Time, bool) { return namedMonth(s, now, dayMonth(), 2, 4) },
+	func(s string, now time.Time) (int, time.Time, bool) { return namedMonth(s, now, monthDay(), 4, 2) },
 }
 
 // namedMonth finds a day with a month's name with re, whose groups at day and month (indexes

@@ -2,6 +2,7 @@ package assistant
 
 import (
 	"reflect"
+	"regexp"
 	"testing"
 	"time"
 )
@@ -414,6 +415,21 @@ func TestDateIn(t *testing.T) {
 	for _, tt := range tests {
 		if got := DateIn(tt.text, now); got != tt.want {
 			t.Errorf("DateIn(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestExpressionsCompile compiles every rule's expression and the dates' (each compiled on its
+// first use, not at package initialization).
+func TestExpressionsCompile(t *testing.T) {
+	for _, r := range rules {
+		if r.re() == nil {
+			t.Fatal("a rule has no expression")
+		}
+	}
+	for _, w := range []func() *regexp.Regexp{afterTomorrowWord, todayDate, tomorrowDate, isoDate, slashDate, weekdayDate, dayMonth, monthDay} {
+		if w() == nil {
+			t.Fatal("a date has no expression")
 		}
 	}
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -260,9 +261,46 @@ func TestCompile(t *testing.T) {
 		{"^ system", " the system ", false},
 	}
 	for _, tt := range tests {
-		if got := compile(tt.pattern).MatchString(tt.text); got != tt.want {
+		if got := compile(tt.pattern).get().MatchString(tt.text); got != tt.want {
 			t.Errorf("compile(%q) on %q = %v, want %v", tt.pattern, tt.text, got, tt.want)
 		}
+	}
+}
+
+// TestRulesCompile compiles every rule's expression, which Screen compiles only when a message
+// first gets past the rule's needs.
+func TestRulesCompile(t *testing.T) {
+	for _, l := range []lexicon{english, portuguese, spanish} {
+		for _, rules := range [][]rule{l.claims, l.ownerOnly, l.override, l.prompt, l.settings, l.others} {
+			for _, r := range rules {
+				if _, err := regexp.Compile(r.re.expr); err != nil {
+					t.Errorf("%q: %v", r.re.expr, err)
+				}
+				if r.unless != nil {
+					if _, err := regexp.Compile(r.unless.expr); err != nil {
+						t.Errorf("%q: %v", r.unless.expr, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRulesCompiledWhenNeeded checks that a rule's expression is compiled only for a message
+// that holds a word of each of the rule's needs.
+func TestRulesCompiledWhenNeeded(t *testing.T) {
+	rules := except("of", own("change|update ~2 price|prices"))
+	if fires(rules, newInput("What time do you open on Sunday?")) {
+		t.Fatal("a question about opening hours fired the rule")
+	}
+	if rules[0].re.re != nil || rules[0].unless.re != nil {
+		t.Fatal("the rule was compiled for a message that lacks the words it needs")
+	}
+	if !fires(rules, newInput("Please change the prices")) {
+		t.Fatal("the rule did not fire")
+	}
+	if rules[0].re.re == nil {
+		t.Fatal("the rule that fired has no compiled expression")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A rule recognises one phrasing in a normalized message. Rules are written in a small pattern
@@ -18,7 +19,7 @@ import (
 //	$                  the end of the message (also as an alternative: "above|$")
 //	^                  the start of the message (first token only)
 type rule struct {
-	re *regexp.Regexp
+	re *lazyRegexp
 	// needs lists, for each word the pattern requires, the first words of its alternatives (a
 	// final '*' matches any ending) by their numbers in vocab: a message lacking all of one list
 	// cannot match, so the regular expression is run only on messages that hold one word of each.
@@ -27,7 +28,23 @@ type rule struct {
 	// hit: "cancel all my bookings" is a customer's request, "cancel all bookings" is not.
 	mine bool
 	// unless, when set, makes a match followed by it no hit ("I'm the owner" of a shop).
-	unless *regexp.Regexp
+	unless *lazyRegexp
+}
+
+// lazyRegexp is a rule's regular expression, compiled when a message first gets past the rule's
+// needs: compiled, the rules of all languages hold about 3.8 MB of heap (a word's every letter is
+// an instruction), and most are never run, as the few words they need rarely all meet in one
+// message. The expression's text is made, and the pattern checked, at package initialization.
+type lazyRegexp struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// get returns the compiled expression, compiling it on the first call.
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
 }
 
 // strict compiles rules that fire on any match.
@@ -125,11 +142,11 @@ func (r rule) hit(m input) bool {
 			return false
 		}
 	}
-	for _, loc := range r.re.FindAllStringIndex(m.text, -1) {
+	for _, loc := range r.re.get().FindAllStringIndex(m.text, -1) {
 		if r.mine && namesOwn(m.text[loc[0]:loc[1]]) {
 			continue
 		}
-		if r.unless != nil && r.unless.MatchString(m.text[loc[1]-1:]) {
+		if r.unless != nil && r.unless.get().MatchString(m.text[loc[1]-1:]) {
 			continue
 		}
 		return true
@@ -192,8 +209,9 @@ func needs(pattern string) [][]string {
 }
 
 // compile turns a pattern (see rule) into a regular expression over a normalized message, whose
-// words are each followed by one space and which starts with a space.
-func compile(pattern string) *regexp.Regexp {
+// words are each followed by one space and which starts with a space; the expression is compiled
+// when first used (lazyRegexp).
+func compile(pattern string) *lazyRegexp {
 	var b strings.Builder
 	tokens := strings.Fields(pattern)
 	if len(tokens) > 0 && tokens[0] == "^" {
@@ -236,5 +254,5 @@ func compile(pattern string) *regexp.Regexp {
 		}
 		b.WriteString(group)
 	}
-	return regexp.MustCompile(b.String())
+	return &lazyRegexp{expr: b.String()}
 }
