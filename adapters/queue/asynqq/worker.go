@@ -137,10 +137,16 @@ func (w *Worker) Shutdown() error {
 		<-w.watched
 	}
 	w.srv.Shutdown()
-	// asynq stops waiting at the timeout without waiting for the handlers it canceled: one that
-	// has not returned yet was cut short too.
+	// asynq stops waiting at the timeout without waiting for the handlers it canceled (it has
+	// put their tasks back in the queue): one that has not returned yet was cut short too. They
+	// are given CutGrace to return, so that none is still writing when the program closes the
+	// store after Shutdown (a write it finished would otherwise fail on a closed database).
 	// running is read first: a handler counts itself cut before it stops counting as running.
 	cut := w.running.Load() > 0
+	if cut && !w.waitHandlers(CutGrace) {
+		w.log.Warn("tasks still running after the shutdown timeout and their cancellation",
+			zap.Int64("tasks", w.running.Load()), zap.Duration("waited", CutGrace))
+	}
 	cut = w.cut.Load() || cut
 	if err := w.rdb.Close(); err != nil {
 		w.log.Warn("close redis", zap.Error(err))
@@ -149,6 +155,22 @@ func (w *Worker) Shutdown() error {
 		return fmt.Errorf("%w (after %s; they go back to the queue)", ErrCutShort, w.opts.ShutdownTimeout)
 	}
 	return nil
+}
+
+// CutGrace bounds the wait, after the shutdown timeout, for the handlers whose context was
+// canceled then: a handler cut short returns in about a round trip to the store.
+const CutGrace = 5 * time.Second
+
+// waitHandlers waits until no handler runs, for at most d; it reports whether none does.
+func (w *Worker) waitHandlers(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for w.running.Load() > 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
 }
 
 // process decodes a task, waits for the exact time of a retry and calls the handler. On failure
