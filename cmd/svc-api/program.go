@@ -9,7 +9,6 @@ import (
 	"net/http/pprof"
 	"runtime"
 	"runtime/debug"
-	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -220,10 +219,10 @@ const requestGrace = 5 * time.Second
 // its error as the last event) and gives back what it held, and they are waited for up to
 // requestGrace; the connections still open then are closed.
 func (p *program) stopRequests(srv *http.Server, running *inflight, stop context.CancelCauseFunc) {
-	n := running.count()
+	n := running.Count()
 	stop(outage.ShuttingDown)
-	if !running.wait(requestGrace) {
-		p.log.Warn("requests still running after the drain and their cancellation", zap.Int64("requests", running.count()),
+	if !running.Wait(requestGrace) {
+		p.log.Warn("requests still running after the drain and their cancellation", zap.Int64("requests", running.Count()),
 			zap.Duration("waited", requestGrace))
 	}
 	_ = srv.Close()
@@ -231,29 +230,15 @@ func (p *program) stopRequests(srv *http.Server, running *inflight, stop context
 }
 
 // inflight counts the requests whose handlers are running.
-type inflight struct{ n atomic.Int64 }
+type inflight struct{ outage.Running }
 
 // wrap counts the requests h serves.
 func (f *inflight) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.n.Add(1)
-		defer f.n.Add(-1)
+		f.Add(1)
+		defer f.Add(-1)
 		h.ServeHTTP(w, r)
 	})
-}
-
-func (f *inflight) count() int64 { return f.n.Load() }
-
-// wait waits until no handler runs, for at most d; it reports whether none does.
-func (f *inflight) wait(d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for f.n.Load() > 0 {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
 }
 
 // serveMetrics serves /metrics on SVC_METRICS_ADDR, a listener of its own so that the metrics are

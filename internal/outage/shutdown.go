@@ -3,6 +3,7 @@ package outage
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/svcagent/svc/domain"
@@ -30,3 +31,25 @@ func Cut(ctx context.Context, err error) error {
 
 // Stopping reports whether ctx was cancelled by ShuttingDown.
 func Stopping(ctx context.Context) bool { return errors.Is(context.Cause(ctx), ShuttingDown) }
+
+// Running counts the work in progress (requests, tasks) that a shutdown waits for once it has
+// cancelled it, so that none is still writing when the store closes.
+type Running struct{ n atomic.Int64 }
+
+// Add adds delta (1 when a piece of work starts, -1 when it ends).
+func (r *Running) Add(delta int64) { r.n.Add(delta) }
+
+// Count is the work in progress.
+func (r *Running) Count() int64 { return r.n.Load() }
+
+// Wait waits until no work is in progress, for at most d; it reports whether none is.
+func (r *Running) Wait(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for r.n.Load() > 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}

@@ -41,7 +41,7 @@ type Worker struct {
 	stopWatch context.CancelFunc // ends watch
 	watched   chan struct{}      // closed when watch returned
 	stopping  atomic.Bool        // Shutdown began
-	running   atomic.Int64       // handlers running
+	running   outage.Running     // handlers running
 	cut       atomic.Bool        // a handler's context was canceled by Shutdown
 }
 
@@ -142,10 +142,10 @@ func (w *Worker) Shutdown() error {
 	// are given CutGrace to return, so that none is still writing when the program closes the
 	// store after Shutdown (a write it finished would otherwise fail on a closed database).
 	// running is read first: a handler counts itself cut before it stops counting as running.
-	cut := w.running.Load() > 0
-	if cut && !w.waitHandlers(CutGrace) {
+	cut := w.running.Count() > 0
+	if cut && !w.running.Wait(CutGrace) {
 		w.log.Warn("tasks still running after the shutdown timeout and their cancellation",
-			zap.Int64("tasks", w.running.Load()), zap.Duration("waited", CutGrace))
+			zap.Int64("tasks", w.running.Count()), zap.Duration("waited", CutGrace))
 	}
 	cut = w.cut.Load() || cut
 	if err := w.rdb.Close(); err != nil {
@@ -160,18 +160,6 @@ func (w *Worker) Shutdown() error {
 // CutGrace bounds the wait, after the shutdown timeout, for the handlers whose context was
 // canceled then: a handler cut short returns in about a round trip to the store.
 const CutGrace = 5 * time.Second
-
-// waitHandlers waits until no handler runs, for at most d; it reports whether none does.
-func (w *Worker) waitHandlers(d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for w.running.Load() > 0 {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
-}
 
 // process decodes a task, waits for the exact time of a retry and calls the handler. On failure
 // it keeps the time of the next attempt, and hands the delay to retryDelay in the error.
