@@ -217,7 +217,7 @@ const requestGrace = 5 * time.Second
 // relay, the jobs and then the store stop under them: their context is cancelled with
 // outage.ShuttingDown, so that each answers 503 service_unavailable with Retry-After (a stream,
 // its error as the last event) and gives back what it held, and they are waited for up to
-// requestGrace; the connections still open then are closed.
+// requestGrace; the connections still open a second after that are closed.
 func (p *program) stopRequests(srv *http.Server, running *inflight, stop context.CancelCauseFunc) {
 	n := running.Count()
 	stop(outage.ShuttingDown)
@@ -225,6 +225,12 @@ func (p *program) stopRequests(srv *http.Server, running *inflight, stop context
 		p.log.Warn("requests still running after the drain and their cancellation", zap.Int64("requests", running.Count()),
 			zap.Duration("waited", requestGrace))
 	}
+	// A handler that returned has not always sent its answer yet (net/http flushes it after):
+	// the connections are let close by themselves, as they do once answered, before the rest
+	// is closed.
+	sent, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = srv.Shutdown(sent)
 	_ = srv.Close()
 	p.log.Info("requests cut short by the shutdown timeout", zap.Int64("requests", n))
 }
