@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/internal/outage"
 )
 
 // pages are the parsed templates: each page is the layout with its own content.
@@ -206,7 +207,8 @@ func (c *Console) answer(ctx *gin.Context, err error, status int, msg string) {
 // failure is how fail answers err: its status and the key of its message (an internal error is
 // logged here).
 func (c *Console) failure(ctx *gin.Context, err error) (status int, msg string) {
-	switch domain.ErrorCode(err) {
+	// A request cut short by the shutdown (its drain ran out) answers 503, not 500.
+	switch domain.ErrorCode(outage.Cut(ctx.Request.Context(), err)) {
 	case domain.CodeInvalidRequest, domain.CodeInputTooLarge:
 		return http.StatusBadRequest, "error.invalid"
 	case domain.CodeNotFound:
@@ -247,7 +249,7 @@ func (c *Console) failedForm(ctx *gin.Context, err error, status int, msg string
 // API answers both, and returns a limit's wait in seconds to say ("" for an outage, whose end is
 // not known: its page says to try again in a moment).
 func (c *Console) setRetryAfter(ctx *gin.Context, err error, status int) string {
-	e, ok := domain.AsError(err)
+	e, ok := domain.AsError(outage.Cut(ctx.Request.Context(), err))
 	if !ok || e.RetryAfter <= 0 || status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
 		return ""
 	}

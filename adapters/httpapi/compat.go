@@ -20,6 +20,7 @@ import (
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/model"
 	"github.com/svcagent/svc/domain/ratelimit"
+	"github.com/svcagent/svc/internal/outage"
 )
 
 // The model-compatible endpoints (spec part 4.8) speak the wire format of OpenAI's API, so that
@@ -306,9 +307,11 @@ func (s *Server) streamFail(c *gin.Context, w *sse, err error, name string, shap
 		s.compatFail(c, err)
 		return
 	}
-	if c.Request.Context().Err() != nil {
+	if ctx := c.Request.Context(); ctx.Err() != nil && !outage.Stopping(ctx) {
 		return // the caller left
 	}
+	// A stream cut short by the shutdown ends with the 503's error as its last event, so that the
+	// caller still there knows that the answer is incomplete and to ask again.
 	_, body := s.errorOf(c, err)
 	_ = w.event(name, shape(body))
 }

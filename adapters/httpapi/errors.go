@@ -9,6 +9,7 @@ import (
 
 	"github.com/svcagent/svc/adapters/apijson"
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/internal/outage"
 )
 
 // statusOf maps every error code to its HTTP status: the one place that does.
@@ -43,6 +44,8 @@ func (s *Server) fail(c *gin.Context, err error) {
 // errorOf maps err to its status and the envelope's inner object, setting the headers that go
 // with it; fail writes them, and a stream that has begun writes the object as its last event.
 func (s *Server) errorOf(c *gin.Context, err error) (int, apijson.ErrorBody) {
+	// A request cut short by the shutdown (its drain ran out) answers 503, not 500.
+	err = outage.Cut(c.Request.Context(), err)
 	e, ok := domain.AsError(err)
 	if !ok || e.Code == domain.CodeInternal {
 		logger(c).Error("request failed", zap.Error(err))

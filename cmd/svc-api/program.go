@@ -135,8 +135,14 @@ func (p *program) serve(ctx context.Context) error {
 	if msrv != nil {
 		defer func() { _ = msrv.Close() }() // a scrape in progress is not worth waiting for
 	}
+	// Requests run under a context of their own, cancelled when the drain at shutdown runs out
+	// (see stopRequests), never by the signal itself: a request in flight at SIGTERM finishes.
+	requests, stopRequests := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer stopRequests(nil)
+	running := &inflight{}
 	srv := &http.Server{
-		Handler:           p.handler(),
+		Handler:           running.wrap(p.handler()),
+		BaseContext:       func(net.Listener) context.Context { return requests },
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -189,6 +195,7 @@ func (p *program) serve(ctx context.Context) error {
 	var errs []error
 	if err := srv.Shutdown(drain); err != nil {
 		errs = append(errs, fmt.Errorf("drain http: %w", err))
+		p.stopRequests(srv, running, stopRequests)
 	}
 	cancel()
 	<-relayDone
@@ -199,6 +206,45 @@ func (p *program) serve(ctx context.Context) error {
 	}
 	p.log.Info("stopped")
 	return errors.Join(errs...)
+}
+
+// requestGrace bounds the wait for the requests cancelled when the drain ran out
+// (stopRequests): a request given up on gives back what it held (a charge for a reply not
+// given) and answers 503 in about a round trip to the store.
+const requestGrace = 5 * time.Second
+
+// stopRequests ends the requests still running when the drain at shutdown ran out, before the
+// relay, the jobs and then the store stop under them: their context is cancelled with
+// outage.ShuttingDown, so that each answers 503 service_unavailable with Retry-After (a stream,
+// its error as the last event) and gives back what it held, and they are waited for up to
+// requestGrace; the connections still open a second after that are closed.
+func (p *program) stopRequests(srv *http.Server, running *inflight, stop context.CancelCauseFunc) {
+	n := running.Count()
+	stop(outage.ShuttingDown)
+	if !running.Wait(requestGrace) {
+		p.log.Warn("requests still running after the drain and their cancellation", zap.Int64("requests", running.Count()),
+			zap.Duration("waited", requestGrace))
+	}
+	// A handler that returned has not always sent its answer yet (net/http flushes it after):
+	// the connections are let close by themselves, as they do once answered, before the rest
+	// is closed.
+	sent, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = srv.Shutdown(sent)
+	_ = srv.Close()
+	p.log.Info("requests cut short by the shutdown timeout", zap.Int64("requests", n))
+}
+
+// inflight counts the requests whose handlers are running.
+type inflight struct{ outage.Running }
+
+// wrap counts the requests h serves.
+func (f *inflight) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.Add(1)
+		defer f.Add(-1)
+		h.ServeHTTP(w, r)
+	})
 }
 
 // serveMetrics serves /metrics on SVC_METRICS_ADDR, a listener of its own so that the metrics are

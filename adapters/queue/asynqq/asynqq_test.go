@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -285,10 +286,13 @@ func TestShutdownCutShort(t *testing.T) {
 			r := redisOpt(t)
 			opts := asynqq.Options{Queue: testName("cut"), ShutdownTimeout: 300 * time.Millisecond}
 			started, handled := make(chan struct{}, 1), make(chan struct{}, 1)
+			var returned atomic.Bool
 			h := handlerFunc(func(ctx context.Context, _ outbox.Message) error {
 				started <- struct{}{}
 				if c.block {
 					<-ctx.Done()
+					time.Sleep(200 * time.Millisecond) // what a handler cut short still writes
+					returned.Store(true)
 					return ctx.Err()
 				}
 				handled <- struct{}{}
@@ -319,6 +323,17 @@ func TestShutdownCutShort(t *testing.T) {
 			err := w.Shutdown()
 			if c.block != errors.Is(err, asynqq.ErrCutShort) || (!c.block && err != nil) {
 				t.Errorf("Shutdown: %v, want ErrCutShort %v", err, c.block)
+			}
+			if !c.block {
+				return
+			}
+			// The handler cut short has returned (the program closes the store after Shutdown),
+			// and its task is back in the queue, to run again.
+			if !returned.Load() {
+				t.Error("Shutdown returned before the handler it cut short did")
+			}
+			if info, err := inspector.GetQueueInfo(opts.Queue); err != nil || info.Pending != 1 {
+				t.Errorf("queue after the task was cut short: %+v, %v; want 1 pending", info, err)
 			}
 		})
 	}

@@ -41,7 +41,7 @@ type Worker struct {
 	stopWatch context.CancelFunc // ends watch
 	watched   chan struct{}      // closed when watch returned
 	stopping  atomic.Bool        // Shutdown began
-	running   atomic.Int64       // handlers running
+	running   outage.Running     // handlers running
 	cut       atomic.Bool        // a handler's context was canceled by Shutdown
 }
 
@@ -137,10 +137,16 @@ func (w *Worker) Shutdown() error {
 		<-w.watched
 	}
 	w.srv.Shutdown()
-	// asynq stops waiting at the timeout without waiting for the handlers it canceled: one that
-	// has not returned yet was cut short too.
+	// asynq stops waiting at the timeout without waiting for the handlers it canceled (it has
+	// put their tasks back in the queue): one that has not returned yet was cut short too. They
+	// are given CutGrace to return, so that none is still writing when the program closes the
+	// store after Shutdown (a write it finished would otherwise fail on a closed database).
 	// running is read first: a handler counts itself cut before it stops counting as running.
-	cut := w.running.Load() > 0
+	cut := w.running.Count() > 0
+	if cut && !w.running.Wait(CutGrace) {
+		w.log.Warn("tasks still running after the shutdown timeout and their cancellation",
+			zap.Int64("tasks", w.running.Count()), zap.Duration("waited", CutGrace))
+	}
 	cut = w.cut.Load() || cut
 	if err := w.rdb.Close(); err != nil {
 		w.log.Warn("close redis", zap.Error(err))
@@ -150,6 +156,10 @@ func (w *Worker) Shutdown() error {
 	}
 	return nil
 }
+
+// CutGrace bounds the wait, after the shutdown timeout, for the handlers whose context was
+// canceled then: a handler cut short returns in about a round trip to the store.
+const CutGrace = 5 * time.Second
 
 // process decodes a task, waits for the exact time of a retry and calls the handler. On failure
 // it keeps the time of the next attempt, and hands the delay to retryDelay in the error.

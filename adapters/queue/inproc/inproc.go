@@ -125,8 +125,8 @@ func (q *Queue) Start(ctx context.Context) {
 }
 
 // Stop stops taking work, drops pending retries and waiting messages (the outbox claims them
-// again) and waits for running handlers until ctx ends, when it cancels their context and
-// returns ctx's error.
+// again) and waits for running handlers until ctx ends, when it cancels their context, waits up
+// to CutGrace for them to return, and returns ctx's error.
 func (q *Queue) Stop(ctx context.Context) error {
 	q.mu.Lock()
 	if !q.stopped {
@@ -153,9 +153,22 @@ func (q *Queue) Stop(ctx context.Context) error {
 		if cancel != nil {
 			cancel()
 		}
+		// The handlers canceled are given CutGrace to return, so that none is still writing
+		// when the program closes the store after Stop.
+		t := time.NewTimer(CutGrace)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+			q.log.Warn("handlers still running after the queue's stop and their cancellation", zap.Duration("waited", CutGrace))
+		}
 		return fmt.Errorf("stop inproc queue: %w", ctx.Err())
 	}
 }
+
+// CutGrace bounds Stop's wait, once its context ended, for the handlers it canceled then: a
+// handler cut short returns in about a round trip to the store.
+const CutGrace = 5 * time.Second
 
 // Enqueue adds m unless its id is already waiting, running or waiting for a retry. It never
 // blocks: it fails with ErrFull when the queue holds Capacity messages, ErrStopped after Stop.
@@ -227,7 +240,14 @@ func (q *Queue) run(ctx context.Context, j job) {
 		zap.Int("attempt", j.retried+1),
 		zap.Error(err),
 	}
-	if j.retried >= q.opts.MaxRetry || q.stopped {
+	if q.stopped {
+		// Cut short by Stop (or failed while the queue stops): never confirmed, so the outbox
+		// claims it again once its lease runs out, in this process restarted or another.
+		delete(q.held, j.m.ID)
+		q.log.Warn("message failed while the queue stopped; the outbox hands it over again", fields...)
+		return
+	}
+	if j.retried >= q.opts.MaxRetry {
 		delete(q.held, j.m.ID)
 		q.log.Error("message failed; giving up", fields...)
 		return

@@ -83,6 +83,33 @@ func TestStopGivesUpWithContext(t *testing.T) {
 	}
 }
 
+// TestStopWaitsForCanceledHandler: a handler canceled when Stop gave up has returned when Stop
+// returns (up to CutGrace), so that the program closes the store after it, not under it.
+func TestStopWaitsForCanceledHandler(t *testing.T) {
+	started := make(chan struct{})
+	var returned atomic.Bool
+	q := inproc.New(handlerFunc(func(ctx context.Context, _ outbox.Message) error {
+		close(started)
+		<-ctx.Done()
+		time.Sleep(200 * time.Millisecond) // what a handler cut short still writes
+		returned.Store(true)
+		return ctx.Err()
+	}), inproc.Options{}, zap.NewNop())
+	q.Start(context.Background())
+	if err := q.Enqueue(context.Background(), outbox.Message{ID: "slow to stop"}); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := q.Stop(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Stop: %v, want deadline exceeded", err)
+	}
+	if !returned.Load() {
+		t.Error("Stop returned before the handler it canceled did")
+	}
+}
+
 func TestEnqueueFailsWhenFull(t *testing.T) {
 	q := inproc.New(handlerFunc(func(context.Context, outbox.Message) error { return nil }),
 		inproc.Options{Capacity: 2}, zaptest.NewLogger(t)) // not started: nothing drains
