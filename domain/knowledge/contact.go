@@ -357,10 +357,29 @@ func OtherSchedule(question, sentence string) bool {
 		return false
 	}
 	words := strings.Fields(NormalizeQuestion(sentence))
-	if openIndex.find(words) != 0 || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(hourWords, w) || weSpeak(w) }) {
+	if words = untilClose(words); openIndex.find(words) != 0 || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(hourWords, w) || weSpeak(w) }) {
 		return false
 	}
 	return weekdayFact.MatchString(strings.Join(words, " "))
+}
+
+// closeEnds are the phrases (folded) by which a thing runs until the business closes, in en, pt
+// and es: "from 9pm to close", "até o fechamento", "hasta el cierre". Their close word tells the
+// end of that thing, not the business's hours.
+var closeEnds = []string{"to close", "til close", "till close", "until close", "ate o fechamento",
+	"ate fechar", "ate o fecho", "hasta el cierre", "hasta cerrar"}
+
+// untilClose returns words without the phrases of closeEnds.
+func untilClose(words []string) []string {
+	text := " " + strings.Join(words, " ") + " "
+	cut := text
+	for _, p := range closeEnds {
+		cut = strings.ReplaceAll(cut, " "+p+" ", " ")
+	}
+	if cut == text {
+		return words
+	}
+	return strings.Fields(cut)
 }
 
 // weWords are the words by which a business speaks of itself in en, pt and es, folded ("we're"

@@ -162,7 +162,13 @@ func TestOtherSchedule(t *testing.T) {
 	}{
 		{"are you open sunday", "Kids' birthday parties are on Saturdays and Sundays from 10am to 6pm.", true},
 		{"abren los sabados?", "Las clases de grupo son de lunes a sábado por la mañana.", true},
+		// A thing running until the business closes tells its own schedule, not the closing.
+		{"what time do you close on saturday", "Cosmic Bowling runs Friday and Saturday from 9pm to close, with music.", true},
+		{"que horas fecham no sabado", "O karaokê é às sextas e sábados, das 22h até o fechamento.", true},
+		{"a que hora cierran el viernes", "La música en vivo es los viernes desde las 21:00 hasta el cierre.", true},
 		// The sentence tells an opening, the hours, or the business speaks of itself.
+		{"what time do you close on saturday", "On Saturdays the doors close at 1am.", false},
+		{"what time do you close on saturday", "The bar is open Friday and Saturday from 9pm to close.", false},
 		{"are you open sunday", "The shop is open Sundays from 10am to 4pm.", false},
 		{"a que hora abris el domingo?", "Abrimos de lunes a sábado de 10:00 a 21:00 y los domingos de 11:00 a 14:00.", false},
 		{"trabajáis los domingos?", "No trabajamos domingos ni festivos.", false},
