@@ -195,6 +195,15 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 			}
 		}
 	}
+	if kinds := phraseKinds(q, s.text, sim); kinds != nil {
+		// A sentence naming a kind of the question's phrase that it does not say ("Advanced Open
+		// Water" for "curso open water") yields to one naming the phrase plain.
+		for i, k := range kinds {
+			if k && !s.title[i] {
+				sim[i] = max(sim[i]-cueBoost, 0)
+			}
+		}
+	}
 	if part := q.dayParts(); part != 0 {
 		// A question about a part of the day ("classes in the morning") is answered by the
 		// sentence stating times in it, not by one of the same words at other hours only.
