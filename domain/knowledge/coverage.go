@@ -132,16 +132,7 @@ func formOnly(q *query) bool {
 // a stop word, a light word (lightWords) or a word that asks a kind of fact (askingWord), nor a
 // single letter or a number (allDigits).
 func contentWord(folded, lang string) bool {
-	if len(folded) < 2 || allDigits(folded) {
-		return false
-	}
-	if _, stop := stopwords[folded]; stop {
-		return false
-	}
-	if _, stop := chatStopwords[folded]; stop {
-		return false
-	}
-	if _, fn := functionWords[lang][folded]; fn {
+	if !runWord(folded, lang) {
 		return false
 	}
 	_, light := lightWords[stem(folded)]

@@ -64,7 +64,8 @@ func phraseKinds(q *query, texts []string, sim []float64) []bool {
 }
 
 // runWord reports whether a word (folded) of a question may be of a phrase it names: no stop or
-// function word, single letter or number (a light word or an asking word may: "open water").
+// function word, single letter or number (a light word or an asking word may: "open water"); a
+// content word (contentWord) is one of them.
 func runWord(folded, lang string) bool {
 	if len(folded) < 2 || allDigits(folded) {
 		return false
