@@ -50,8 +50,14 @@ type Deliveries interface {
 // Conversions stores conversions.
 type Conversions interface {
 	Create(ctx context.Context, c conversion.Conversion) error
-	// List returns the account's conversions created in [from, to), newest first.
-	List(ctx context.Context, accountID string, from, to time.Time) ([]conversion.Conversion, error)
+	// List pages through the account's conversions created in [q.From, q.To) (both given), of
+	// q.Kind when it is given, newest first (by created_at, then id), after q.After: at most
+	// q.Limit of them (at least 1), and whether more follow. It reads no more than the page (and
+	// the one after it that says so), through the index (account_id, created_at, id).
+	List(ctx context.Context, accountID string, q conversion.Query) (conversion.Page, error)
+	// Totals sums the account's conversions created in [from, to), of kind when it is given (""
+	// for all), by kind and currency, in conversion.SortTotals' order, with one aggregate query.
+	Totals(ctx context.Context, accountID string, from, to time.Time, kind string) ([]conversion.Total, error)
 }
 
 // Notifications stores the owner's notifications.

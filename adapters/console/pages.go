@@ -427,6 +427,8 @@ func (c *Console) conversions(ctx *gin.Context) {
 	from, to, err := apijson.ConversionsPeriod(ctx.GetQuery)
 	if err == nil {
 		var r conversions.Report
+		// no limit: the page lists the period whole, read from the store by pages of
+		// conversion.MaxLimit (Report), its totals summed by the store
 		if r, err = c.uc.Conversions.Report(ctx, acct.ID, conversion.Query{From: from, To: to}); err == nil {
 			c.renderConversions(ctx, http.StatusOK, r, nil)
 			return

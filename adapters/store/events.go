@@ -242,20 +242,57 @@ func (r *Conversions) Create(ctx context.Context, c conversion.Conversion) error
 	return nil
 }
 
-// List returns the account's conversions in [from, to), newest first.
-func (r *Conversions) List(ctx context.Context, accountID string, from, to time.Time) ([]conversion.Conversion, error) {
-	var ms []conversionRow
-	if err := idb(ctx, r.db).NewSelect().Model(&ms).Where("account_id = ?", accountID).
-		Where("created_at >= ?", dbTime(from)).Where("created_at < ?", dbTime(to)).
-		OrderExpr("created_at DESC, id DESC").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("list conversions: %w", err)
+// List reads a page of the account's conversions in [q.From, q.To), of q.Kind when given, newest
+// first, after q.After: q.Limit+1 rows through conversions_page (account_id, created_at, id), the
+// last only to say whether more follow.
+func (r *Conversions) List(ctx context.Context, accountID string, q conversion.Query) (conversion.Page, error) {
+	sel := idb(ctx, r.db).NewSelect().Model((*conversionRow)(nil)).Where("account_id = ?", accountID).
+		Where("created_at >= ?", dbTime(q.From)).Where("created_at < ?", dbTime(q.To))
+	if q.Kind != "" {
+		sel = sel.Where("kind = ?", q.Kind)
 	}
-	out := make([]conversion.Conversion, len(ms))
+	if q.After != nil {
+		at := dbTime(q.After.CreatedAt)
+		sel = sel.Where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, q.After.ID)
+	}
+	var ms []conversionRow
+	if err := sel.OrderExpr("created_at DESC, id DESC").Limit(int64(q.Limit+1)).Scan(ctx, &ms); err != nil {
+		return conversion.Page{}, fmt.Errorf("list conversions: %w", err)
+	}
+	page := conversion.Page{HasMore: len(ms) > q.Limit}
+	ms = ms[:min(len(ms), q.Limit)]
+	page.Conversions = make([]conversion.Conversion, len(ms))
 	for i, m := range ms {
-		out[i] = conversion.Conversion{ID: m.ID, AccountID: m.AccountID, Kind: m.Kind, Amount: m.Amount.Float64, HasAmount: m.Amount.Valid,
+		page.Conversions[i] = conversion.Conversion{ID: m.ID, AccountID: m.AccountID, Kind: m.Kind, Amount: m.Amount.Float64, HasAmount: m.Amount.Valid,
 			Currency: m.Currency, Reference: m.Reference, ConversationID: m.ConversationID, CreatedAt: domainTime(m.CreatedAt)}
 	}
-	return out, nil
+	return page, nil
+}
+
+// Totals sums the account's conversions in [from, to) (of kind when given) by kind and currency
+// in one aggregate query: a row per group, whatever the number of conversions.
+func (r *Conversions) Totals(ctx context.Context, accountID string, from, to time.Time, kind string) ([]conversion.Total, error) {
+	sel := idb(ctx, r.db).NewSelect().Model((*conversionRow)(nil)).
+		ColumnExpr("kind, currency, COUNT(*) AS n, SUM(amount) AS total").
+		Where("account_id = ?", accountID).Where("created_at >= ?", dbTime(from)).Where("created_at < ?", dbTime(to)).
+		GroupExpr("kind, currency")
+	if kind != "" {
+		sel = sel.Where("kind = ?", kind)
+	}
+	var rows []struct {
+		Kind     string          `bun:"kind"`
+		Currency string          `bun:"currency"`
+		Count    int             `bun:"n"`
+		Amount   sql.NullFloat64 `bun:"total"` // NULL: none has an amount
+	}
+	if err := sel.Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("total conversions: %w", err)
+	}
+	out := make([]conversion.Total, len(rows))
+	for i, t := range rows {
+		out[i] = conversion.Total{Kind: t.Kind, Currency: t.Currency, Count: t.Count, Amount: t.Amount.Float64}
+	}
+	return conversion.SortTotals(out), nil
 }
 
 type notificationRow struct {

@@ -17,6 +17,7 @@ import (
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/approval"
 	"github.com/svcagent/svc/domain/assistant"
+	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/language"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/profile"
@@ -396,12 +397,22 @@ const answerList = 10
 func (s *Service) answer(ctx context.Context, accountID string, q assistant.Query, lang string, now time.Time) (string, error) {
 	switch q.Topic {
 	case assistant.TopicConversions:
-		cs, err := s.d.Conversions.List(ctx, accountID, ledger.PeriodAt(now).Start, now.Add(time.Second))
+		// the latest answerList of the period so far, and how many there are, summed by the store
+		from, to := ledger.PeriodAt(now).Start, now.Add(time.Second)
+		page, err := s.d.Conversions.List(ctx, accountID, conversion.Query{From: from, To: to, Limit: answerList})
 		if err != nil {
 			return "", err
 		}
-		rs := make([]assistant.Record, 0, min(len(cs), answerList))
-		for _, c := range cs[:min(len(cs), answerList)] {
+		totals, err := s.d.Conversions.Totals(ctx, accountID, from, to, "")
+		if err != nil {
+			return "", err
+		}
+		total := 0
+		for _, t := range totals {
+			total += t.Count
+		}
+		rs := make([]assistant.Record, 0, len(page.Conversions))
+		for _, c := range page.Conversions {
 			title := c.Kind
 			if c.HasAmount {
 				title += fmt.Sprintf(" %.2f %s", c.Amount, c.Currency)
@@ -409,7 +420,7 @@ func (s *Service) answer(ctx context.Context, accountID string, q assistant.Quer
 			rs = append(rs, assistant.Record{Title: title, Date: c.CreatedAt.UTC().Format(time.DateOnly), CreatedAt: c.CreatedAt})
 		}
 		rs = assistant.Filter(rs, q, now)
-		return assistant.Answer(lang, q, countOf(q, len(cs), rs), rs), nil
+		return assistant.Answer(lang, q, countOf(q, total, rs), rs), nil
 	case assistant.TopicConversations:
 		page, err := s.d.Conversations.List(ctx, accountID, conversationQuery())
 		if err != nil {

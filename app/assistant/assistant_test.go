@@ -16,6 +16,7 @@ import (
 	"github.com/svcagent/svc/domain/account"
 	"github.com/svcagent/svc/domain/approval"
 	"github.com/svcagent/svc/domain/assistant"
+	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/knowledge"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/model"
@@ -100,6 +101,7 @@ type fixture struct {
 	mail      *mock.MockMailSender
 	vault     *mock.MockVault
 	model     *mock.MockChatModel
+	convs     *mock.MockConversions
 }
 
 func newFixture(t *testing.T, upstream bool) *fixture {
@@ -108,7 +110,8 @@ func newFixture(t *testing.T, upstream bool) *fixture {
 	clock.EXPECT().Now().Return(now).AnyTimes()
 	f := &fixture{ledger: &fakeLedger{}, profiles: &fakeProfiles{prof: profile.Profile{BusinessName: "Padaria Lu", Languages: []string{"en"}}},
 		records: mock.NewMockRecords(ctrl), approvals: mock.NewMockApprovals(ctrl), history: mock.NewMockAssistantHistory(ctrl),
-		mailboxes: mock.NewMockMailboxes(ctrl), mail: mock.NewMockMailSender(ctrl), vault: mock.NewMockVault(ctrl)}
+		mailboxes: mock.NewMockMailboxes(ctrl), mail: mock.NewMockMailSender(ctrl), vault: mock.NewMockVault(ctrl),
+		convs: mock.NewMockConversions(ctrl)}
 	opts := Options{}
 	if upstream {
 		f.model = mock.NewMockChatModel(ctrl)
@@ -116,7 +119,7 @@ func newFixture(t *testing.T, upstream bool) *fixture {
 	}
 	f.svc = New(Deps{Ledger: f.ledger, Profiles: f.profiles, Brain: fakeBrain{}, Records: f.records, Approvals: f.approvals,
 		History: f.history, Mailboxes: f.mailboxes, Mail: f.mail, Vault: f.vault, Connectors: mock.NewMockConnectors(ctrl),
-		Images: mock.NewMockImages(ctrl), Conversations: mock.NewMockConversations(ctrl), Conversions: mock.NewMockConversions(ctrl),
+		Images: mock.NewMockImages(ctrl), Conversations: mock.NewMockConversations(ctrl), Conversions: f.convs,
 		Clock: clock, Tx: directTx{}}, opts)
 	return f
 }
@@ -326,6 +329,28 @@ func TestAskNeverActs(t *testing.T) {
 		if r.Status != assistant.StatusCompleted || len(r.Actions) != 0 || r.Approval != nil || len(r.Blocked) != 1 || r.Blocked[0].Reason != assistant.AnswerOnly {
 			t.Errorf("ask %q: %+v", msg, r)
 		}
+	}
+}
+
+// TestConversionsAnswerReadsAPage: a question about the conversions reads the latest 10 of the
+// period so far and the count from the store's totals, not the period's conversions whole.
+func TestConversionsAnswerReadsAPage(t *testing.T) {
+	f := newFixture(t, false)
+	from, to := ledger.PeriodAt(now).Start, now.Add(time.Second)
+	var page conversion.Page
+	for i := range 10 {
+		page.Conversions = append(page.Conversions, conversion.Conversion{ID: fmt.Sprint("cv_", i), Kind: conversion.KindLead, CreatedAt: now.Add(-time.Hour)})
+	}
+	page.HasMore = true
+	f.convs.EXPECT().List(gomock.Any(), "acct_a", conversion.Query{From: from, To: to, Limit: 10}).Return(page, nil)
+	f.convs.EXPECT().Totals(gomock.Any(), "acct_a", from, to, "").Return([]conversion.Total{
+		{Kind: conversion.KindSale, Currency: "EUR", Count: 30, Amount: 1}, {Kind: conversion.KindLead, Count: 7}}, nil)
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Message: sp("how many conversions this month?")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Text == nil || !strings.Contains(*r.Text, "37") {
+		t.Errorf("answer %+v, want the period's 37", r)
 	}
 }
 

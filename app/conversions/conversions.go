@@ -9,6 +9,7 @@ import (
 
 	"github.com/svcagent/svc/app/ident"
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/notification"
@@ -90,24 +91,42 @@ type Report struct {
 
 // Report lists the account's conversions in [q.From, q.To) (zero times: the current billing
 // period), of q.Kind when given, newest first, a page of q.Limit after q.After, with the totals
-// of the period (of that kind).
+// of the period (of that kind). The store reads the page (q.Limit+1 rows) and sums the totals;
+// no limit (the console's period, listed whole) reads the period in pages of MaxLimit.
 func (s *Service) Report(ctx context.Context, accountID string, q conversion.Query) (Report, error) {
 	if err := q.Validate(); err != nil {
 		return Report{}, err
 	}
-	from, to := q.From, q.To
-	if from.IsZero() && to.IsZero() {
+	if q.From.IsZero() && q.To.IsZero() {
 		p := ledger.PeriodAt(s.clock.Now())
-		from, to = p.Start, p.End
+		q.From, q.To = p.Start, p.End
 	}
-	if !to.After(from) {
+	if !q.To.After(q.From) {
 		return Report{}, domain.Invalid("to", "to must be after from")
 	}
-	cs, err := s.conversions.List(ctx, accountID, from, to)
+	r := Report{From: q.From, To: q.To}
+	whole := q.Limit == 0
+	if whole {
+		q.Limit = conversion.MaxLimit
+	}
+	for {
+		page, err := s.conversions.List(ctx, accountID, q)
+		if err != nil {
+			return Report{}, err
+		}
+		r.Conversions = append(r.Conversions, page.Conversions...)
+		r.HasMore = page.HasMore
+		if !whole || !page.HasMore || len(page.Conversions) == 0 {
+			break
+		}
+		last := page.Conversions[len(page.Conversions)-1]
+		q.After = &conversation.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}
+	}
+	r.HasMore = r.HasMore && !whole
+	totals, err := s.conversions.Totals(ctx, accountID, q.From, q.To, q.Kind)
 	if err != nil {
 		return Report{}, err
 	}
-	cs = conversion.OfKind(cs, q.Kind)
-	page, more := conversion.Page(cs, q.After, q.Limit)
-	return Report{From: from, To: to, Conversions: page, HasMore: more, Totals: conversion.Totals(cs)}, nil
+	r.Totals = totals
+	return r, nil
 }

@@ -69,11 +69,11 @@ func newEnv(t *testing.T) *env {
 // stored returns the account's conversions of the current period.
 func (e *env) stored(t *testing.T, accountID string) []conversion.Conversion {
 	t.Helper()
-	cs, err := e.conversions.List(t.Context(), accountID, now.Add(-time.Hour), now.Add(time.Hour))
+	page, err := e.conversions.List(t.Context(), accountID, conversion.Query{From: now.Add(-time.Hour), To: now.Add(time.Hour), Limit: conversion.MaxLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cs
+	return page.Conversions
 }
 
 func (e *env) tags(t *testing.T, accountID, convID string) []string {

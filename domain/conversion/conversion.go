@@ -103,16 +103,24 @@ func Totals(cs []Conversion) []Total {
 	}
 	out := make([]Total, 0, len(sums))
 	for _, t := range sums {
-		t.Amount = math.Round(t.Amount*100) / 100
 		out = append(out, *t)
 	}
-	slices.SortFunc(out, func(a, b Total) int {
+	return SortTotals(out)
+}
+
+// SortTotals rounds the amounts of ts to the cent and orders them as Totals does (Kinds' order,
+// then currency); a store that sums them itself gives its sums so.
+func SortTotals(ts []Total) []Total {
+	for i := range ts {
+		ts[i].Amount = math.Round(ts[i].Amount*100) / 100
+	}
+	slices.SortFunc(ts, func(a, b Total) int {
 		if d := slices.Index(Kinds, a.Kind) - slices.Index(Kinds, b.Kind); d != 0 {
 			return d
 		}
 		return strings.Compare(a.Currency, b.Currency)
 	})
-	return out
+	return ts
 }
 
 // IsCurrency reports whether code is an active ISO 4217 currency code.
@@ -143,7 +151,8 @@ const (
 )
 
 // Query selects the conversions of a report: those created in [From, To) (zero times: the
-// current period), of Kind when it is given, a page of at most Limit (0: all of them) after the
+// current period, for the report; a store is always given both), of Kind when it is given, a page
+// of at most Limit (0: all of them, for the report; a store is always given a limit) after the
 // cursor After (the last of the page before, in the list's order, newest first).
 type Query struct {
 	From, To time.Time
@@ -163,42 +172,8 @@ func (q Query) Validate() error {
 	return nil
 }
 
-// OfKind returns the conversions of cs of kind, all of them when kind is "".
-func OfKind(cs []Conversion, kind string) []Conversion {
-	if kind == "" {
-		return cs
-	}
-	out := make([]Conversion, 0, len(cs))
-	for _, c := range cs {
-		if c.Kind == kind {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// Page returns the conversions of cs, newest first (ties by id, descending, byte by byte: an
-// order that does not depend on a database's collation), that come after the cursor, at most
-// limit of them (0: all), and whether more follow.
-func Page(cs []Conversion, after *conversation.Cursor, limit int) (page []Conversion, more bool) {
-	cs = slices.SortedStableFunc(slices.Values(cs), func(a, b Conversion) int {
-		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(b.ID, a.ID)
-	})
-	if after != nil {
-		start := len(cs)
-		for i, c := range cs {
-			if c.CreatedAt.Before(after.CreatedAt) || c.CreatedAt.Equal(after.CreatedAt) && c.ID < after.ID {
-				start = i
-				break
-			}
-		}
-		cs = cs[start:]
-	}
-	if limit > 0 && len(cs) > limit {
-		return cs[:limit], true
-	}
-	return cs, false
+// Page is one page of a report's conversions, newest first, and whether more follow.
+type Page struct {
+	Conversions []Conversion
+	HasMore     bool
 }

@@ -269,18 +269,33 @@ func (mr *MockConversionsMockRecorder) Create(ctx, c interface{}) *gomock.Call {
 }
 
 // List mocks base method.
-func (m *MockConversions) List(ctx context.Context, accountID string, from, to time.Time) ([]conversion.Conversion, error) {
+func (m *MockConversions) List(ctx context.Context, accountID string, q conversion.Query) (conversion.Page, error) {
 	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "List", ctx, accountID, from, to)
-	ret0, _ := ret[0].([]conversion.Conversion)
+	ret := m.ctrl.Call(m, "List", ctx, accountID, q)
+	ret0, _ := ret[0].(conversion.Page)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
 
 // List indicates an expected call of List.
-func (mr *MockConversionsMockRecorder) List(ctx, accountID, from, to interface{}) *gomock.Call {
+func (mr *MockConversionsMockRecorder) List(ctx, accountID, q interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "List", reflect.TypeOf((*MockConversions)(nil).List), ctx, accountID, from, to)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "List", reflect.TypeOf((*MockConversions)(nil).List), ctx, accountID, q)
+}
+
+// Totals mocks base method.
+func (m *MockConversions) Totals(ctx context.Context, accountID string, from, to time.Time, kind string) ([]conversion.Total, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Totals", ctx, accountID, from, to, kind)
+	ret0, _ := ret[0].([]conversion.Total)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Totals indicates an expected call of Totals.
+func (mr *MockConversionsMockRecorder) Totals(ctx, accountID, from, to, kind interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Totals", reflect.TypeOf((*MockConversions)(nil).Totals), ctx, accountID, from, to, kind)
 }
 
 // MockNotifications is a mock of Notifications interface.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/conversion"
 	"github.com/svcagent/svc/domain/notification"
 	"github.com/svcagent/svc/domain/webhook"
@@ -369,13 +370,143 @@ func testConversions(t *testing.T, s Stores) {
 		{"unknown account", "acct_missing", from, to, nil},
 	}
 	for _, tt := range tests {
-		got, err := s.Conversions.List(ctx, tt.accountID, tt.from, tt.to)
+		got, err := s.Conversions.List(ctx, tt.accountID, conversion.Query{From: tt.from, To: tt.to, Limit: conversion.MaxLimit})
 		if err != nil {
 			t.Errorf("List %s: %v", tt.name, err)
 			continue
 		}
-		equalList(t, "List "+tt.name, got, tt.want)
+		if got.HasMore {
+			t.Errorf("List %s: has more, want the whole period", tt.name)
+		}
+		equalList(t, "List "+tt.name, got.Conversions, tt.want)
 	}
+}
+
+// testConversionPages checks List's pages and Totals: across pages of every size, of all kinds or
+// one, every conversion of the period is listed exactly once, newest first with equal times
+// ordered by id (descending), the last page says no more follow, and another account's
+// conversions or those outside the period are never seen; Totals sums the whole period (of the
+// kind) as conversion.Totals does, one aggregate per kind and currency.
+func testConversionPages(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	from := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	to := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+	// 23 conversions of acct_a in the period, in 4 instants (so that ties span pages), created in
+	// an order that is neither their time's nor their id's; acct_b's at the same instants, with
+	// ids between acct_a's, and acct_a's just outside the period.
+	instants := []time.Time{from, from.Add(time.Microsecond), t0, to.Add(-time.Microsecond)}
+	kinds := []string{conversion.KindSale, conversion.KindLead, conversion.KindSale, conversion.KindBooking, conversion.KindSignup}
+	var mine, all []conversion.Conversion
+	for i := range 23 {
+		j := (i * 7) % 23 // creation order shuffled
+		c := conversion.Conversion{ID: fmt.Sprintf("cv_a%02d", j), AccountID: "acct_a", Kind: kinds[j%len(kinds)],
+			CreatedAt: instants[j%len(instants)]}
+		switch j % 3 {
+		case 0:
+			c.HasAmount, c.Amount, c.Currency = true, float64(j)+0.25, "EUR"
+		case 1:
+			c.HasAmount, c.Amount, c.Currency = true, 0.1, "USD"
+		}
+		mine = append(mine, c)
+		other := c
+		other.ID, other.AccountID = fmt.Sprintf("cv_a%02db", j), "acct_b"
+		all = append(all, c, other)
+	}
+	outside := []conversion.Conversion{
+		{ID: "cv_before", AccountID: "acct_a", Kind: conversion.KindSale, CreatedAt: from.Add(-time.Microsecond), HasAmount: true, Amount: 5, Currency: "EUR"},
+		{ID: "cv_end", AccountID: "acct_a", Kind: conversion.KindLead, CreatedAt: to},
+	}
+	for _, c := range append(all, outside...) {
+		if err := s.Conversions.Create(ctx, c); err != nil {
+			t.Fatalf("Create(%s): %v", c.ID, err)
+		}
+	}
+	newestFirst := func(cs []conversion.Conversion) []conversion.Conversion {
+		return slices.SortedFunc(slices.Values(cs), func(a, b conversion.Conversion) int {
+			if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+				return c
+			}
+			return strings.Compare(b.ID, a.ID)
+		})
+	}
+	for _, kind := range append([]string{""}, conversion.Kinds...) {
+		var want []conversion.Conversion
+		for _, c := range mine {
+			if kind == "" || c.Kind == kind {
+				want = append(want, c)
+			}
+		}
+		want = newestFirst(want)
+		totals, err := s.Conversions.Totals(ctx, "acct_a", from, to, kind)
+		if err != nil {
+			t.Fatalf("Totals of kind %q: %v", kind, err)
+		}
+		equalList(t, fmt.Sprintf("Totals of kind %q", kind), totals, conversion.Totals(want))
+		for _, limit := range []int{1, 2, 3, 5, 22, 23, 24, conversion.MaxLimit} {
+			var got []conversion.Conversion
+			q := conversion.Query{From: from, To: to, Kind: kind, Limit: limit}
+			for pages := 0; ; pages++ {
+				if pages > len(want) {
+					t.Fatalf("kind %q limit %d: more pages than conversions", kind, limit)
+				}
+				page, err := s.Conversions.List(ctx, "acct_a", q)
+				if err != nil {
+					t.Fatalf("List kind %q limit %d: %v", kind, limit, err)
+				}
+				if len(page.Conversions) > limit || page.HasMore && len(page.Conversions) < limit {
+					t.Fatalf("kind %q limit %d: a page of %d, has more %v", kind, limit, len(page.Conversions), page.HasMore)
+				}
+				got = append(got, page.Conversions...)
+				if !page.HasMore {
+					break
+				}
+				last := page.Conversions[len(page.Conversions)-1]
+				q.After = &conversation.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}
+			}
+			equalList(t, fmt.Sprintf("pages of kind %q, limit %d", kind, limit), got, want)
+		}
+	}
+	// a cursor in another zone is the same instant; one after the last lists nothing
+	last := newestFirst(mine)[5]
+	east := time.FixedZone("UTC+5:30", 5*3600+30*60)
+	page, err := s.Conversions.List(ctx, "acct_a", conversion.Query{From: from.In(east), To: to.In(east), Limit: 1,
+		After: &conversation.Cursor{CreatedAt: last.CreatedAt.In(east), ID: last.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalList(t, "the page after a cursor given outside UTC", page.Conversions, newestFirst(mine)[6:7])
+	page, err = s.Conversions.List(ctx, "acct_a", conversion.Query{From: from, To: to, Limit: 5,
+		After: &conversation.Cursor{CreatedAt: from, ID: "cv_a00"}})
+	if err != nil || len(page.Conversions) != 0 || page.HasMore {
+		t.Errorf("after the oldest: %+v, %v; want an empty page", page, err)
+	}
+	// the totals of a period of none, and of another account
+	if totals, err := s.Conversions.Totals(ctx, "acct_missing", from, to, ""); err != nil || len(totals) != 0 {
+		t.Errorf("Totals of an unknown account: %+v, %v; want none", totals, err)
+	}
+	var theirs []conversion.Conversion
+	for _, c := range all {
+		if c.AccountID == "acct_b" {
+			theirs = append(theirs, c)
+		}
+	}
+	totals, err := s.Conversions.Totals(ctx, "acct_b", from, to, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalList(t, "Totals of acct_b", totals, conversion.Totals(theirs))
+	totals, err = s.Conversions.Totals(ctx, "acct_a", from.Add(-time.Hour), to.Add(time.Hour), conversion.KindSale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sales []conversion.Conversion
+	for _, c := range append(mine, outside...) {
+		if c.Kind == conversion.KindSale {
+			sales = append(sales, c)
+		}
+	}
+	equalList(t, "Totals of the sales of a wider period", totals, conversion.Totals(sales))
 }
 
 // testNotifications checks that List returns the account's notifications as created, newest

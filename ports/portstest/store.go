@@ -91,6 +91,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"WebhookLimitConcurrent", testWebhookLimitConcurrent},
 		{"Deliveries", testDeliveries},
 		{"Conversions", testConversions},
+		{"ConversionPages", testConversionPages},
 		{"Notifications", testNotifications},
 		{"Widgets", testWidgets},
 	}
