@@ -526,6 +526,12 @@ func TestConsoleCrawlProgress(t *testing.T) {
 	if len(names) != 1 || names[0] != "failed" || !strings.Contains(data[0].str("text"), "url must be an absolute http(s) URL") || data[0].str("field") != "url" {
 		t.Errorf("a bad address: %v %v, want one failed event with its reason and its field", names, data)
 	}
+	// With script (the crawl's progress), the reason is in the console's language, as the form
+	// without script gives it.
+	names, data = events(b.post("/app/brain", "/app/brain/crawl/progress?lang=pt", url.Values{"url": {"not an address"}}))
+	if len(names) != 1 || names[0] != "failed" || !strings.Contains(data[0].str("text"), "Dê um endereço completo (http:// ou https://).") || data[0].str("field") != "url" {
+		t.Errorf("a bad address in Portuguese: %v %v, want one failed event with its reason in Portuguese and its field", names, data)
+	}
 
 	names, data = events(b.post("/app/brain", "/app/brain/crawl/progress", url.Values{"url": {start}}))
 	if len(names) != len(siteInScope)+1 || names[len(names)-1] != "done" {
