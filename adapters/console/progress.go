@@ -49,7 +49,7 @@ func (c *Console) crawlProgress(ctx *gin.Context) {
 		e, ok := domain.AsError(err)
 		switch {
 		case ok && e.Code == domain.CodeCrawlFailed:
-			send("failed", map[string]any{"text": e.Message})
+			send("failed", map[string]any{"text": fmt.Sprintf(lang["brain.crawl_why"], e.Message)})
 			return
 		case ok && (e.Code == domain.CodeInvalidRequest || e.Code == domain.CodeInputTooLarge) && slices.Contains(crawlForm.inputs, inputOf(e.Field)):
 			// As the form without script shows it: the reason, in the page's language, and the
