@@ -35,7 +35,7 @@ func testConsoleFormErrors(t *testing.T, s stack) {
 		{"a widget domain", "/app/widget", "/app/widget/domains", url.Values{"domains": {"shop.example\nbad_host!"}},
 			"domains", "domains-domains-error", "host name", []string{">shop.example\nbad_host!</textarea>"}},
 		{"an FAQ question of blanks", "/app/brain", "/app/brain/faq", url.Values{"question": {"   "}, "answer": {"Yes, <i>we</i> deliver"}},
-			"faq-q", "faq-question-error", "question is required", []string{html.EscapeString("Yes, <i>we</i> deliver") + "</textarea>"}},
+			"faq-q", "faq-question-error", "Write the question.", []string{html.EscapeString("Yes, <i>we</i> deliver") + "</textarea>"}},
 		{"a test question with a control character", "/app/brain", "/app/brain/try", url.Values{"question": {"Do you open\x01 on Sundays?"}},
 			"try-q", "try-question-error", "control characters", []string{`Do you open`}},
 		{"a crawl of an ftp address", "/app/brain", "/app/brain/crawl", url.Values{"url": {"ftp://shop.example/"}},

@@ -526,6 +526,23 @@ func TestConsoleCrawlProgress(t *testing.T) {
 	if len(names) != 1 || names[0] != "failed" || !strings.Contains(data[0].str("text"), "url must be an absolute http(s) URL") || data[0].str("field") != "url" {
 		t.Errorf("a bad address: %v %v, want one failed event with its reason and its field", names, data)
 	}
+	// With script (the crawl's progress), the reason is in the console's language, as the form
+	// without script gives it.
+	names, data = events(b.post("/app/brain", "/app/brain/crawl/progress?lang=pt", url.Values{"url": {"not an address"}}))
+	if len(names) != 1 || names[0] != "failed" || !strings.Contains(data[0].str("text"), "Dê um endereço completo (http:// ou https://).") || data[0].str("field") != "url" {
+		t.Errorf("a bad address in Portuguese: %v %v, want one failed event with its reason in Portuguese and its field", names, data)
+	}
+
+	// A site that cannot be read: the console says so in its language, then the crawler's reason.
+	names, data = events(b.post("/app/brain", "/app/brain/crawl/progress?lang=pt", url.Values{"url": {site.URL() + "/nothing-here/"}}))
+	if len(names) != 1 || names[0] != "failed" || !strings.HasPrefix(data[0].str("text"), "Não foi possível ler o site. Nada foi guardado.") ||
+		!strings.Contains(data[0].str("text"), "404") {
+		t.Errorf("a crawl that fails, in Portuguese: %v %v, want one failed event saying so in Portuguese, with the reason", names, data)
+	}
+	if p := b.post("/app/brain", "/app/brain/crawl?lang=pt", url.Values{"url": {site.URL() + "/nothing-here/"}}); !strings.Contains(p.body, "Não foi possível ler o site. Nada foi guardado.") ||
+		!strings.Contains(p.body, "404") {
+		t.Errorf("a crawl that fails, in Portuguese, without script: %d %.2000s", p.status, p.body)
+	}
 
 	names, data = events(b.post("/app/brain", "/app/brain/crawl/progress", url.Values{"url": {start}}))
 	if len(names) != len(siteInScope)+1 || names[len(names)-1] != "done" {

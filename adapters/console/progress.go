@@ -31,7 +31,8 @@ const crawlKeepAlive = 15 * time.Second
 // Leaving the page cancels the crawl, and then nothing is stored.
 func (c *Console) crawlProgress(ctx *gin.Context) {
 	acct := c.acct(ctx)
-	lang := catalog[c.lang(ctx)]
+	langCode := c.lang(ctx)
+	lang := catalog[langCode]
 	w := ctx.Writer
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.Header().Set("X-Accel-Buffering", "no")
@@ -48,11 +49,13 @@ func (c *Console) crawlProgress(ctx *gin.Context) {
 		e, ok := domain.AsError(err)
 		switch {
 		case ok && e.Code == domain.CodeCrawlFailed:
-			send("failed", map[string]any{"text": e.Message})
+			send("failed", map[string]any{"text": fmt.Sprintf(lang["brain.crawl_why"], e.Message)})
 			return
 		case ok && (e.Code == domain.CodeInvalidRequest || e.Code == domain.CodeInputTooLarge) && slices.Contains(crawlForm.inputs, inputOf(e.Field)):
-			// As the form without script shows it: the reason, and the input console.js marks.
-			send("failed", map[string]any{"text": lang["form.fix"] + " " + e.Message, "field": inputOf(e.Field)})
+			// As the form without script shows it: the reason, in the page's language, and the
+			// input console.js marks.
+			reason := view{Lang: langCode}.reason(&formState{Message: e.Message, Format: e.Format, Args: e.Args})
+			send("failed", map[string]any{"text": lang["form.fix"] + " " + reason, "field": inputOf(e.Field)})
 			return
 		}
 		_, msg := c.failure(ctx, err)

@@ -9,6 +9,16 @@ import "fmt"
 // reason anyway). A form with no translation is shown as the API gives it. TestReasons checks
 // that every check the forms reach has one in each language and that each takes its values.
 var reasons = map[string]map[string]string{
+	// In English, only the forms whose API words name a field by its path in the request (an FAQ
+	// item's items[0].question): the page shows the reason next to its field, which the owner
+	// knows by its label.
+	"en": {
+		"%s.question is required":                            "Write the question.%.0[1]s",
+		"%s.question must be at most %d characters":          "The question is at most %[2]d characters.",
+		"%s.question must hold a word (a letter or a digit)": "The question needs a word (a letter or a digit).%.0[1]s",
+		"%s.answer is required":                              "Write the answer.%.0[1]s",
+		"%s.answer must be at most %d characters":            "The answer is at most %[2]d characters.",
+	},
 	"pt": {
 		// Any text of a form (pages.go) and the agent's profile and appearance (domain/profile).
 		"%s must be valid UTF-8":                                              "O texto não é UTF-8 válido.%.0[1]s",

@@ -84,12 +84,18 @@ func TestReasons(t *testing.T) {
 			}
 		}
 	}
+	// English has words only for some forms, each still one of the forms' checks.
+	for _, f := range slices.Sorted(maps.Keys(reasons["en"])) {
+		if !forms[f] {
+			t.Errorf("en: %q is no longer a message of the forms' checks", f)
+		}
+	}
 }
 
 // TestReasonValues formats every translation with values of the kinds its English form takes:
 // none is left over or missing, and every number and quoted value the English gives is said.
 func TestReasonValues(t *testing.T) {
-	for _, lang := range []string{"pt", "es"} {
+	for _, lang := range []string{"en", "pt", "es"} {
 		for f, tr := range reasons[lang] {
 			var args []any
 			var must []string
