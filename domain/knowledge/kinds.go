@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // phraseKinds returns, of each sentence (its text), whether it names a kind of a phrase of the
@@ -16,36 +17,48 @@ import (
 // marked.
 func phraseKinds(q *query, texts []string, sim []float64) []bool {
 	qw := q.folded
-	if !slices.ContainsFunc(qw, func(w string) bool { return runWord(w, q.lang) }) {
+	run := make([]bool, len(qw)) // of each word of the question: whether a phrase may hold it
+	pair := false                // whether two of them follow each other: a phrase to look for
+	for k, w := range qw {
+		run[k] = runWord(w, q.lang)
+		pair = pair || k > 0 && run[k-1] && run[k]
+	}
+	if !pair {
 		return nil
 	}
-	said := make([]string, len(qw))
-	for i, f := range qw {
-		said[i] = stem(f)
-	}
+	var said []string // the question's words' stems, made when a sentence may name a kind
 	// 0: holds no run; 1: names a run plain; 2: names a run only as a kind of it.
 	marks := make([]uint8, len(texts))
 	var plain, kind bool
+	var words []nameWord // one sentence's, the slice reused
 	for i, text := range texts {
 		if sim[i] <= 0 {
 			continue
 		}
-		words, capital, joined := nameWords(text)
+		words = nameWords(words[:0], text)
 		for j := range words {
 			for k := range qw {
 				n := 0
-				for j+n < len(words) && k+n < len(qw) && words[j+n] == qw[k+n] && runWord(qw[k+n], q.lang) {
+				for j+n < len(words) && k+n < len(qw) && run[k+n] && words[j+n].is(qw[k+n]) {
 					n++
 				}
-				if n < 2 || j > 0 && k > 0 && words[j-1] == qw[k-1] && runWord(qw[k-1], q.lang) {
+				if n < 2 || j > 0 && k > 0 && run[k-1] && words[j-1].is(qw[k-1]) {
 					continue // too short, or inside a longer run
 				}
-				if j > 0 && capital[j-1] && capital[j] && joined[j] && contentWord(words[j-1], q.lang) &&
-					!slices.ContainsFunc(said, func(s string) bool { return nearTerm(stem(words[j-1]), s) }) {
-					if marks[i] == 0 {
-						marks[i] = 2
+				if j > 0 && words[j-1].capital && words[j].capital && words[j].joined {
+					before := words[j-1].folded()
+					if said == nil {
+						said = make([]string, len(qw))
+						for k, f := range qw {
+							said[k] = stem(f)
+						}
 					}
-					continue
+					if contentWord(before, q.lang) && !slices.ContainsFunc(said, func(s string) bool { return nearTerm(stem(before), s) }) {
+						if marks[i] == 0 {
+							marks[i] = 2
+						}
+						continue
+					}
 				}
 				marks[i] = 1
 			}
@@ -80,11 +93,37 @@ func runWord(folded, lang string) bool {
 	return !fn
 }
 
-// nameWords returns the words of a text (lower case, folded), of each whether it is written with
-// a capital and whether only spaces part it from the word before.
-func nameWords(text string) (words []string, capital, joined []bool) {
+// A nameWord is a word of a sentence as written (nameWords), whether it is written with a capital
+// and whether only spaces part it from the word before.
+type nameWord struct {
+	text            string
+	capital, joined bool
+}
+
+// folded returns the word lower case, accents folded.
+func (w nameWord) folded() string { return foldWord(strings.ToLower(w.text)) }
+
+// is reports whether the word is folded, a word lower case with accents folded: without a copy
+// when it is written in ASCII.
+func (w nameWord) is(folded string) bool {
+	for i := 0; i < len(w.text); i++ {
+		if w.text[i] >= utf8.RuneSelf {
+			return w.folded() == folded
+		}
+	}
+	return strings.EqualFold(w.text, folded)
+}
+
+// nameWords appends the words of a text to words.
+func nameWords(words []nameWord, text string) []nameWord {
 	start, spaced := -1, true
-	for i, r := range text + " " {
+	end := func(i int) {
+		w := text[start:i]
+		first, _ := utf8.DecodeRuneInString(w)
+		words = append(words, nameWord{text: w, capital: unicode.IsUpper(first), joined: spaced && len(words) > 0})
+		start, spaced = -1, true
+	}
+	for i, r := range text {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			if start < 0 {
 				start = i
@@ -92,15 +131,14 @@ func nameWords(text string) (words []string, capital, joined []bool) {
 			continue
 		}
 		if start >= 0 {
-			w := text[start:i]
-			words = append(words, foldWord(strings.ToLower(w)))
-			capital = append(capital, unicode.IsUpper([]rune(w)[0]))
-			joined = append(joined, spaced && len(words) > 1)
-			start, spaced = -1, true
+			end(i)
 		}
 		if !unicode.IsSpace(r) {
 			spaced = false
 		}
 	}
-	return words, capital, joined
+	if start >= 0 {
+		end(len(text))
+	}
+	return words
 }
