@@ -208,22 +208,17 @@ func (p *program) serve(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// requestGrace bounds the wait for the requests cancelled when the drain ran out
-// (stopRequests): a request given up on gives back what it held (a charge for a reply not
-// given) and answers 503 in about a round trip to the store.
-const requestGrace = 5 * time.Second
-
 // stopRequests ends the requests still running when the drain at shutdown ran out, before the
 // relay, the jobs and then the store stop under them: their context is cancelled with
 // outage.ShuttingDown, so that each answers 503 service_unavailable with Retry-After (a stream,
 // its error as the last event) and gives back what it held, and they are waited for up to
-// requestGrace; the connections still open a second after that are closed.
+// outage.CutGrace; the connections still open a second after that are closed.
 func (p *program) stopRequests(srv *http.Server, running *inflight, stop context.CancelCauseFunc) {
 	n := running.Count()
 	stop(outage.ShuttingDown)
-	if !running.Wait(requestGrace) {
+	if !running.Wait(outage.CutGrace) {
 		p.log.Warn("requests still running after the drain and their cancellation", zap.Int64("requests", running.Count()),
-			zap.Duration("waited", requestGrace))
+			zap.Duration("waited", outage.CutGrace))
 	}
 	// A handler that returned has not always sent its answer yet (net/http flushes it after):
 	// the connections are let close by themselves, as they do once answered, before the rest

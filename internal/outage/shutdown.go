@@ -29,6 +29,11 @@ func Cut(ctx context.Context, err error) error {
 	return ShuttingDown
 }
 
+// CutGrace bounds a shutdown's wait, after it cancelled the work still running (requests, a
+// queue's handlers), for that work to return: a piece cut short returns in about a round trip to
+// the store, and none should still be writing when the program closes it.
+const CutGrace = 5 * time.Second
+
 // Stopping reports whether ctx was cancelled by ShuttingDown.
 func Stopping(ctx context.Context) bool { return errors.Is(context.Cause(ctx), ShuttingDown) }
 

@@ -139,13 +139,13 @@ func (w *Worker) Shutdown() error {
 	w.srv.Shutdown()
 	// asynq stops waiting at the timeout without waiting for the handlers it canceled (it has
 	// put their tasks back in the queue): one that has not returned yet was cut short too. They
-	// are given CutGrace to return, so that none is still writing when the program closes the
+	// are given outage.CutGrace to return, so that none is still writing when the program closes the
 	// store after Shutdown (a write it finished would otherwise fail on a closed database).
 	// running is read first: a handler counts itself cut before it stops counting as running.
 	cut := w.running.Count() > 0
-	if cut && !w.running.Wait(CutGrace) {
+	if cut && !w.running.Wait(outage.CutGrace) {
 		w.log.Warn("tasks still running after the shutdown timeout and their cancellation",
-			zap.Int64("tasks", w.running.Count()), zap.Duration("waited", CutGrace))
+			zap.Int64("tasks", w.running.Count()), zap.Duration("waited", outage.CutGrace))
 	}
 	cut = w.cut.Load() || cut
 	if err := w.rdb.Close(); err != nil {
@@ -156,10 +156,6 @@ func (w *Worker) Shutdown() error {
 	}
 	return nil
 }
-
-// CutGrace bounds the wait, after the shutdown timeout, for the handlers whose context was
-// canceled then: a handler cut short returns in about a round trip to the store.
-const CutGrace = 5 * time.Second
 
 // process decodes a task, waits for the exact time of a retry and calls the handler. On failure
 // it keeps the time of the next attempt, and hands the delay to retryDelay in the error.

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/domain/outbox"
+	"github.com/svcagent/svc/internal/outage"
 	"github.com/svcagent/svc/ports"
 )
 
@@ -126,7 +127,7 @@ func (q *Queue) Start(ctx context.Context) {
 
 // Stop stops taking work, drops pending retries and waiting messages (the outbox claims them
 // again) and waits for running handlers until ctx ends, when it cancels their context, waits up
-// to CutGrace for them to return, and returns ctx's error.
+// to outage.CutGrace for them to return, and returns ctx's error.
 func (q *Queue) Stop(ctx context.Context) error {
 	q.mu.Lock()
 	if !q.stopped {
@@ -153,22 +154,18 @@ func (q *Queue) Stop(ctx context.Context) error {
 		if cancel != nil {
 			cancel()
 		}
-		// The handlers canceled are given CutGrace to return, so that none is still writing
+		// The handlers canceled are given outage.CutGrace to return, so that none is still writing
 		// when the program closes the store after Stop.
-		t := time.NewTimer(CutGrace)
+		t := time.NewTimer(outage.CutGrace)
 		defer t.Stop()
 		select {
 		case <-done:
 		case <-t.C:
-			q.log.Warn("handlers still running after the queue's stop and their cancellation", zap.Duration("waited", CutGrace))
+			q.log.Warn("handlers still running after the queue's stop and their cancellation", zap.Duration("waited", outage.CutGrace))
 		}
 		return fmt.Errorf("stop inproc queue: %w", ctx.Err())
 	}
 }
-
-// CutGrace bounds Stop's wait, once its context ended, for the handlers it canceled then: a
-// handler cut short returns in about a round trip to the store.
-const CutGrace = 5 * time.Second
 
 // Enqueue adds m unless its id is already waiting, running or waiting for a retry. It never
 // blocks: it fails with ErrFull when the queue holds Capacity messages, ErrStopped after Stop.

@@ -84,7 +84,7 @@ func TestStopGivesUpWithContext(t *testing.T) {
 }
 
 // TestStopWaitsForCanceledHandler: a handler canceled when Stop gave up has returned when Stop
-// returns (up to CutGrace), so that the program closes the store after it, not under it.
+// returns (up to outage.CutGrace), so that the program closes the store after it, not under it.
 func TestStopWaitsForCanceledHandler(t *testing.T) {
 	started := make(chan struct{})
 	var returned atomic.Bool
