@@ -27,11 +27,6 @@ const (
 	classifierEpochs = 20
 	classifierStep   = 4.0
 	classifierL2     = 3e-5
-	// classifierSmoothing is the label smoothing of the training: each item's target is
-	// 1 - classifierSmoothing for its answer and classifierSmoothing shared by all the answers,
-	// so that the probabilities of answers the items barely tell apart stay apart less sharply
-	// (measured with hubWeight, testdata/eval/README.md).
-	classifierSmoothing = 0.1
 )
 
 // classifier is a multinomial logistic regression from the words of a question to the answer of
@@ -101,10 +96,7 @@ func newClassifier(m *faqMatcher, docs [][]feature, answers int) *classifier {
 				p[a] *= scale
 			}
 			softmax(p)
-			for a := range p {
-				p[a] -= classifierSmoothing / float64(answers)
-			}
-			p[m.answer[i]] -= 1 - classifierSmoothing
+			p[m.answer[i]]--
 			if scale *= 1 - step*classifierL2; scale < 1e-6 {
 				for j := range w {
 					w[j] *= scale

@@ -25,15 +25,6 @@ const (
 	faqBestWeight = 0.3
 	// faqMarginWeight weighs an answer's lead over the next one in its confidence.
 	faqMarginWeight = 3
-	// hubWeight weighs, in the confidence of an answer of an FAQ with the classifier, how near
-	// the answer comes to the other answers' items (faqMatcher.hub): a threshold of its own for
-	// each answer. hubConfidence then scales the confidence so that one threshold
-	// (MinConfidence) still serves all: with the classifier's label smoothing and the hub, the
-	// intent set's threshold of most right answers at the rate of wrong ones before was 0.1075.
-	hubWeight     = 0.5
-	hubConfidence = 0.15 / 0.1075
-	// hubBest is how many of an answer's best scores for the other answers' items make its hub.
-	hubBest = 10
 )
 
 // faqMatcher scores the answers of the FAQ items for a question. It compares the question with
@@ -81,11 +72,6 @@ type faqMatcher struct {
 	vecs      []float32
 	centroids []float32
 	members   [][]int32
-	// hub is, for an FAQ with the classifier, how near each answer comes to the other answers'
-	// items (by the words' similarity: the mean of its hubBest best scores for them, each asked
-	// as a question) less the mean of that over the answers: an answer near many others' items
-	// is given with a higher confidence than one near none (answerHubs).
-	hub []float64
 	// synonyms caches the keys of the stems of each thesaurus group's members that some item
 	// holds (expand), by language and group.
 	synonyms sync.Map
@@ -231,9 +217,6 @@ func newMatcher(faqs []FAQ, corpus string, stem Stemmer, wv WordVectors, stopWei
 	m.words, m.buf = nil, nil
 	m.indexDense(faqs, wv, len(answers))
 	m.cls = newClassifier(m, docs, len(answers))
-	if m.cls != nil {
-		m.hub = m.answerHubs(docs, len(answers))
-	}
 	return m
 }
 
@@ -405,10 +388,7 @@ func (m *faqMatcher) aggregate(sim, norm []float64, best float64, b *matchBuf) [
 // leads are sharper (its probabilities are peaked), so the confidence is scaled by
 // classifierConfidence to mean as much as without it, and one threshold serves both; so is the
 // confidence of a query matched with its vector of meaning (meant), by denseConfidence.
-//
-// For an FAQ with the classifier, the confidence of answer g is then lowered by hubWeight times
-// its hub (raised for an answer of a negative one) and scaled by hubConfidence.
-func (m *faqMatcher) confidence(score, other float64, meant bool, g int32) float64 {
+func (m *faqMatcher) confidence(score, other float64, meant bool) float64 {
 	c := (score + faqMarginWeight*(score-other)) / 2
 	if m.cls != nil {
 		c *= classifierConfidence
@@ -416,50 +396,7 @@ func (m *faqMatcher) confidence(score, other float64, meant bool, g int32) float
 	if meant {
 		c *= denseConfidence
 	}
-	c = min(max(c, 0), 1)
-	if m.hub != nil {
-		c = max(c-hubWeight*m.hub[g], 0) * hubConfidence
-	}
-	return min(c, 1)
-}
-
-// answerHubs returns each answer's hub: the mean of its hubBest best scores by the words'
-// similarity (aggregate: best item and centroid) for the items of the other answers asked as
-// questions (the item itself left out), less the mean of that over the answers. docs are the
-// items' features.
-func (m *faqMatcher) answerHubs(docs [][]feature, answers int) []float64 {
-	best := make([][]float64, answers) // the hubBest best scores of each answer, unordered
-	sim := make([]float64, len(m.answer))
-	b := &matchBuf{}
-	for i, doc := range docs {
-		clear(sim)
-		m.similarity(doc, sim)
-		sim[i] = 0
-		for g, s := range m.aggregate(sim, m.norm, faqBestWeight, b) {
-			if int32(g) == m.answer[i] {
-				continue
-			}
-			if len(best[g]) < hubBest {
-				best[g] = append(best[g], s)
-			} else if low := slices.Index(best[g], slices.Min(best[g])); s > best[g][low] {
-				best[g][low] = s
-			}
-		}
-	}
-	hub := make([]float64, answers)
-	mean := 0.0
-	for g, top := range best {
-		for _, s := range top {
-			hub[g] += s
-		}
-		hub[g] /= float64(max(len(top), 1))
-		mean += hub[g]
-	}
-	mean /= float64(answers)
-	for g := range hub {
-		hub[g] -= mean
-	}
-	return hub
+	return min(max(c, 0), 1)
 }
 
 // similarity adds to sim[i] the similarity of a query of features q with item i, in [0, 1].

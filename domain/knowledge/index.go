@@ -712,7 +712,7 @@ func (ix *Index) matchFAQ(q *query, raw []feature, known []int32, unknown int, q
 			if c.score == first {
 				other = second
 			}
-			c.confidence = ix.faq.confidence(c.score, other, meant, ix.faq.answer[int(c.entry)-len(ix.chunks)])
+			c.confidence = ix.faq.confidence(c.score, other, meant)
 			out = append(out, c)
 		}
 	}
