@@ -150,6 +150,9 @@ func AskedDetails(question string) Detail {
 	if d, ok := detailQuestions[withoutPlease(norm)]; ok {
 		return d
 	}
+	if d, ok := detailQuestions[withoutAsking(withoutPlease(norm))]; ok {
+		return d
+	}
 	words := strings.Fields(norm)
 	for i, w := range words {
 		if full, ok := chatSpellings[w]; ok {
@@ -178,6 +181,24 @@ func withoutPlease(norm string) string {
 			if t, ok := strings.CutPrefix(norm, p+" "); ok {
 				norm, again = t, true
 			}
+		}
+	}
+	return norm
+}
+
+// askingLeads are the words that ask "which is" before a detail named in a word ("qual o
+// telefone", "cual es el correo", "whats the address"), in en, pt and es, folded; the word
+// alone asks it (detailQuestions).
+// The longer leads come first.
+var askingLeads = []string{"what is the", "whats the", "what is your", "whats your", "what s the", "what s your",
+	"qual o seu", "qual e o seu", "qual a sua", "qual e a sua", "qual o", "qual e o", "qual a", "qual e a",
+	"cual es el", "cual es la", "cual es su", "cual es tu", "cual es vuestro", "cual es vuestra"}
+
+// withoutAsking returns a folded question without the words of askingLeads it begins with.
+func withoutAsking(norm string) string {
+	for _, l := range askingLeads {
+		if t, ok := strings.CutPrefix(norm, l+" "); ok {
+			return t
 		}
 	}
 	return norm

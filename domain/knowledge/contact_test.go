@@ -44,6 +44,13 @@ func TestAskedDetails(t *testing.T) {
 		{"telefone, por favor", DetailPhone},
 		{"por favor, horário?", DetailHours},
 		{"qual o whats de vcs", DetailPhone},
+		// A detail named in a word after the words asking which it is.
+		{"qual o telefone", DetailPhone},
+		{"qual é o telefone?", DetailPhone},
+		{"cual es el correo", DetailEmail},
+		{"whats the address", DetailAddress},
+		{"qual o preço", 0},
+		{"qual o telefone do veterinário de plantão", 0},
 		{"¿cuál es su WhatsApp?", DetailPhone},
 		// Words that ask for something else.
 		{"Can I open an account?", 0},
