@@ -378,7 +378,7 @@ func OtherSchedule(question, sentence string) bool {
 		return false
 	}
 	words := strings.Fields(NormalizeQuestion(sentence))
-	if words = untilClose(words); openIndex.find(words) != 0 || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(hourWords, w) || weSpeak(w) }) {
+	if words = opensThing(untilClose(words)); openIndex.find(words) != 0 || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(hourWords, w) || weSpeak(w) }) {
 		return false
 	}
 	return weekdayFact.MatchString(strings.Join(words, " "))
@@ -401,6 +401,42 @@ func untilClose(words []string) []string {
 		return words
 	}
 	return strings.Fields(cut)
+}
+
+// thingOpens are the words by which a business opens a thing it names next with an indefinite
+// article ("we open a flashlight maze from 6pm to 9pm", "abrimos una terraza los viernes", "abrimos
+// um bar aos sábados"), in en, pt and es, folded, and thingArticles those articles: the sentence
+// tells that thing's schedule, not the business's opening ("we open the doors at 9" is read as
+// the business's).
+var (
+	thingOpens    = []string{"open", "opens", "abrimos", "abre", "abrem", "abren"}
+	thingArticles = []string{"a", "an", "um", "uma", "un", "una"}
+)
+
+// opensThing returns words without each run of an open word of thingOpens followed by an article
+// of thingArticles, with the word of weWords before it ("we open a"); words itself when there is
+// none.
+func opensThing(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		if i+1 < len(words) && slices.Contains(thingOpens, words[i]) && slices.Contains(thingArticles, words[i+1]) {
+			if out == nil {
+				out = slices.Clone(words[:i])
+			}
+			if n := len(out); n > 0 && slices.Contains(weWords, out[n-1]) {
+				out = out[:n-1]
+			}
+			i++
+			continue
+		}
+		if out != nil {
+			out = append(out, words[i])
+		}
+	}
+	if out == nil {
+		return words
+	}
+	return out
 }
 
 // weWords are the words by which a business speaks of itself in en, pt and es, folded ("we're"

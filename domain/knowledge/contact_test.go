@@ -173,6 +173,10 @@ func TestOtherSchedule(t *testing.T) {
 		{"what time do you close on saturday", "Cosmic Bowling runs Friday and Saturday from 9pm to close, with music.", true},
 		{"que horas fecham no sabado", "O karaokê é às sextas e sábados, das 22h até o fechamento.", true},
 		{"a que hora cierran el viernes", "La música en vivo es los viernes desde las 21:00 hasta el cierre.", true},
+		// The business opens a thing named with an indefinite article: that thing's schedule.
+		{"what time do you close", "On the last Friday of October we open a flashlight maze from 6pm to 9pm, for ages 8 and up.", true},
+		{"a que hora cierran el sabado", "Los sábados abrimos una terraza de 20:00 a 23:00.", true},
+		{"what time do you open on saturday", "On Saturdays we open the doors at 9am.", false},
 		// The sentence tells an opening, the hours, or the business speaks of itself.
 		{"what time do you close on saturday", "On Saturdays the doors close at 1am.", false},
 		{"what time do you close on saturday", "The bar is open Friday and Saturday from 9pm to close.", false},
