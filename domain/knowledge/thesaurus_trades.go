@@ -125,6 +125,7 @@ matinee, matinees, daytime screening, daytime screenings
 film, films, movie, movies, flick, flicks
 subtitles, subtitled, captions, captioned, closed captions
 military, veterans, veteran, armed forces, service members
+hayride, hayrides, hay ride, hay rides, hay wagon
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão

@@ -83,6 +83,7 @@ func TestTradeThesaurus(t *testing.T) {
 		{"pt", "velho", "antigo"},
 		{"pt", "espessura", "mm"},
 		{"es", "menores", "niños"},
+		{"en", "hayride", "hay ride"},
 		{"es", "suscripcion", "club de vinos"},
 		{"es", "mandan", "envíos"},
 		{"pt", "rede", ""},
