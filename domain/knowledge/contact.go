@@ -261,8 +261,8 @@ var (
 // test, a "square" of a tile. placeFact's words, in the text as written (streetName) and folded
 // (streetNumber).
 var (
-	streetName   = regexp.MustCompile(`\b(?:Street|St|Avenue|Ave|Road|Rd|Lane|Parade|Square|Boulevard|Blvd|Rua|Avenida|Av|Praça|Praca|Largo|Travessa|Estrada|Calle|Plaza|Paseo|Carrer|Camino)\b`)
-	streetNumber = regexp.MustCompile(`\d\w*\s(?:\w+\s){0,2}(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b|\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\s(?:\w+\s){0,2}\d`)
+	streetName   = regexp.MustCompile(`\b(?:Street|St|Avenue|Ave|Road|Rd|Lane|Parade|Square|Boulevard|Blvd|Rua|Avenida|Av|Praça|Praca|Largo|Travessa|Estrada|Calle|Plaza|Paseo|Carrer|Camino|Route|Highway|Hwy|Rodovia|Ruta|Carretera|Autovía)\b`)
+	streetNumber = regexp.MustCompile(`\d\w*\s(?:\w+\s){0,2}(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino|route|highway|hwy|rodovia|ruta|carretera|autovia)\b|\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino|route|highway|hwy|rodovia|ruta|carretera|autovia)\s(?:\w+\s){0,2}\d`)
 )
 
 // StatesDetail reports whether text (an FAQ answer or a page's passage) tells one of the details

@@ -99,6 +99,11 @@ func TestStatesDetail(t *testing.T) {
 		{"You can also rent a lane by the hour: $42 per hour for up to 6 bowlers.", DetailAddress, false},
 		{"Book a road test two weeks ahead.", DetailAddress, false},
 		{"We're on Kinnickinnic Ave, next to the library.", DetailAddress, true},
+		// A road named: a route, a highway, "ruta", "rodovia", "carretera".
+		{"Estamos a 40 minutos de Montevideo por la Ruta 5.", DetailAddress, true},
+		{"We are 2 miles off Highway 35, past the fruit stand.", DetailAddress, true},
+		{"Ficamos no km 12 da rodovia 060, sentido Brasília.", DetailAddress, true},
+		{"Plan your route before you come.", DetailAddress, false},
 		{"Fica na rua augusta 120, no centro.", DetailAddress, true},
 		{"Estamos en el Paseo de la Barra, junto al puerto.", DetailAddress, true},
 		{"Write to hello@example.com.", DetailReach, true},
