@@ -317,6 +317,7 @@ const (
 	cueWay      // how to do something: book, order, reach the business (wayCue)
 	cueLeave    // whether the customer may or can do something: a rule (leaveCue)
 	cueAge      // from or up to what age: a person's age in years (ageFact)
+	cueSeason   // when in the year: months (monthRange)
 )
 
 // cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
@@ -331,6 +332,7 @@ var cueWords = map[string]map[cue][]string{
 		cueWay:      wayWords["en"],
 		cueLeave:    {"can i", "can we", "could i", "may i", "am i allowed", "are we allowed", "is it ok", "is it okay", "can u", "can my", "can someone", "can he", "can she", "can they", "could we"},
 		cueAge:      {"what age", "which age", "age", "ages"},
+		cueSeason:   {"when", "whens"},
 	},
 	"pt": {
 		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "quanto cobram", "quanto sai", "qto", "qnto", "qnt", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
@@ -340,6 +342,7 @@ var cueWords = map[string]map[cue][]string{
 		cueWay:      wayWords["pt"],
 		cueLeave:    {"posso", "podemos", "da para", "da pra", "e possivel", "e permitido", "pode se", "tem como", "pode", "podem"},
 		cueAge:      {"idade", "idades"},
+		cueSeason:   {"quando"},
 	},
 	"es": {
 		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "cuanto cobrais", "cuanto cobran", "cuanto sale", "cuanto me sale", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
@@ -349,6 +352,7 @@ var cueWords = map[string]map[cue][]string{
 		cueWay:      wayWords["es"],
 		cueLeave:    {"puedo", "podemos", "se puede", "es posible", "esta permitido", "podes", "puede", "pueden"},
 		cueAge:      {"edad", "edades"},
+		cueSeason:   {"cuando"},
 	},
 }
 
