@@ -126,6 +126,7 @@ film, films, movie, movies, flick, flicks
 subtitles, subtitled, captions, captioned, closed captions
 military, veterans, veteran, armed forces, service members
 hayride, hayrides, hay ride, hay rides, hay wagon
+wife, husband, spouse, hubby, boyfriend, girlfriend, carer, companion, someone
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão

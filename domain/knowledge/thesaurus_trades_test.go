@@ -84,6 +84,7 @@ func TestTradeThesaurus(t *testing.T) {
 		{"pt", "espessura", "mm"},
 		{"es", "menores", "niños"},
 		{"en", "hayride", "hay ride"},
+		{"en", "wife", "companion"},
 		{"es", "suscripcion", "club de vinos"},
 		{"es", "mandan", "envíos"},
 		{"pt", "rede", ""},
