@@ -127,6 +127,7 @@ subtitles, subtitled, captions, captioned, closed captions
 military, veterans, veteran, armed forces, service members
 hayride, hayrides, hay ride, hay rides, hay wagon
 wife, husband, spouse, hubby, boyfriend, girlfriend, carer, companion, someone
+referral, referrals, refer, refers, referred, refer me, referral letter
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão

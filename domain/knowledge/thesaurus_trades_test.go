@@ -85,6 +85,7 @@ func TestTradeThesaurus(t *testing.T) {
 		{"es", "menores", "niños"},
 		{"en", "hayride", "hay ride"},
 		{"en", "wife", "companion"},
+		{"en", "refer", "referral"},
 		{"es", "suscripcion", "club de vinos"},
 		{"es", "mandan", "envíos"},
 		{"pt", "rede", ""},
