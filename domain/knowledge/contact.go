@@ -150,6 +150,9 @@ func AskedDetails(question string) Detail {
 	if d, ok := detailQuestions[withoutPlease(norm)]; ok {
 		return d
 	}
+	if d, ok := detailQuestions[withoutAsking(withoutPlease(norm))]; ok {
+		return d
+	}
 	words := strings.Fields(norm)
 	for i, w := range words {
 		if full, ok := chatSpellings[w]; ok {
@@ -178,6 +181,24 @@ func withoutPlease(norm string) string {
 			if t, ok := strings.CutPrefix(norm, p+" "); ok {
 				norm, again = t, true
 			}
+		}
+	}
+	return norm
+}
+
+// askingLeads are the words that ask "which is" before a detail named in a word ("qual o
+// telefone", "cual es el correo", "whats the address"), in en, pt and es, folded; the word
+// alone asks it (detailQuestions).
+// The longer leads come first.
+var askingLeads = []string{"what is the", "whats the", "what is your", "whats your", "what s the", "what s your",
+	"qual o seu", "qual e o seu", "qual a sua", "qual e a sua", "qual o", "qual e o", "qual a", "qual e a",
+	"cual es el", "cual es la", "cual es su", "cual es tu", "cual es vuestro", "cual es vuestra"}
+
+// withoutAsking returns a folded question without the words of askingLeads it begins with.
+func withoutAsking(norm string) string {
+	for _, l := range askingLeads {
+		if t, ok := strings.CutPrefix(norm, l+" "); ok {
+			return t
 		}
 	}
 	return norm
@@ -240,8 +261,8 @@ var (
 // test, a "square" of a tile. placeFact's words, in the text as written (streetName) and folded
 // (streetNumber).
 var (
-	streetName   = regexp.MustCompile(`\b(?:Street|St|Avenue|Ave|Road|Rd|Lane|Parade|Square|Boulevard|Blvd|Rua|Avenida|Av|Praça|Praca|Largo|Travessa|Estrada|Calle|Plaza|Paseo|Carrer|Camino)\b`)
-	streetNumber = regexp.MustCompile(`\d\w*\s(?:\w+\s){0,2}(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b|\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\s(?:\w+\s){0,2}\d`)
+	streetName   = regexp.MustCompile(`\b(?:Street|St|Avenue|Ave|Road|Rd|Lane|Parade|Square|Boulevard|Blvd|Rua|Avenida|Av|Praça|Praca|Largo|Travessa|Estrada|Calle|Plaza|Paseo|Carrer|Camino|Route|Highway|Hwy|Rodovia|Ruta|Carretera|Autovía)\b`)
+	streetNumber = regexp.MustCompile(`\d\w*\s(?:\w+\s){0,2}(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino|route|highway|hwy|rodovia|ruta|carretera|autovia)\b|\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino|route|highway|hwy|rodovia|ruta|carretera|autovia)\s(?:\w+\s){0,2}\d`)
 )
 
 // StatesDetail reports whether text (an FAQ answer or a page's passage) tells one of the details
@@ -357,7 +378,7 @@ func OtherSchedule(question, sentence string) bool {
 		return false
 	}
 	words := strings.Fields(NormalizeQuestion(sentence))
-	if words = untilClose(words); openIndex.find(words) != 0 || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(hourWords, w) || weSpeak(w) }) {
+	if words = opensThing(untilClose(words)); openIndex.find(words) != 0 || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(hourWords, w) || weSpeak(w) }) {
 		return false
 	}
 	return weekdayFact.MatchString(strings.Join(words, " "))
@@ -380,6 +401,42 @@ func untilClose(words []string) []string {
 		return words
 	}
 	return strings.Fields(cut)
+}
+
+// thingOpens are the words by which a business opens a thing it names next with an indefinite
+// article ("we open a flashlight maze from 6pm to 9pm", "abrimos una terraza los viernes", "abrimos
+// um bar aos sábados"), in en, pt and es, folded, and thingArticles those articles: the sentence
+// tells that thing's schedule, not the business's opening ("we open the doors at 9" is read as
+// the business's).
+var (
+	thingOpens    = []string{"open", "opens", "abrimos", "abre", "abrem", "abren"}
+	thingArticles = []string{"a", "an", "um", "uma", "un", "una"}
+)
+
+// opensThing returns words without each run of an open word of thingOpens followed by an article
+// of thingArticles, with the word of weWords before it ("we open a"); words itself when there is
+// none.
+func opensThing(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		if i+1 < len(words) && slices.Contains(thingOpens, words[i]) && slices.Contains(thingArticles, words[i+1]) {
+			if out == nil {
+				out = slices.Clone(words[:i])
+			}
+			if n := len(out); n > 0 && slices.Contains(weWords, out[n-1]) {
+				out = out[:n-1]
+			}
+			i++
+			continue
+		}
+		if out != nil {
+			out = append(out, words[i])
+		}
+	}
+	if out == nil {
+		return words
+	}
+	return out
 }
 
 // weWords are the words by which a business speaks of itself in en, pt and es, folded ("we're"

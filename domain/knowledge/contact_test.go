@@ -44,6 +44,13 @@ func TestAskedDetails(t *testing.T) {
 		{"telefone, por favor", DetailPhone},
 		{"por favor, horário?", DetailHours},
 		{"qual o whats de vcs", DetailPhone},
+		// A detail named in a word after the words asking which it is.
+		{"qual o telefone", DetailPhone},
+		{"qual é o telefone?", DetailPhone},
+		{"cual es el correo", DetailEmail},
+		{"whats the address", DetailAddress},
+		{"qual o preço", 0},
+		{"qual o telefone do veterinário de plantão", 0},
 		{"¿cuál es su WhatsApp?", DetailPhone},
 		// Words that ask for something else.
 		{"Can I open an account?", 0},
@@ -92,6 +99,11 @@ func TestStatesDetail(t *testing.T) {
 		{"You can also rent a lane by the hour: $42 per hour for up to 6 bowlers.", DetailAddress, false},
 		{"Book a road test two weeks ahead.", DetailAddress, false},
 		{"We're on Kinnickinnic Ave, next to the library.", DetailAddress, true},
+		// A road named: a route, a highway, "ruta", "rodovia", "carretera".
+		{"Estamos a 40 minutos de Montevideo por la Ruta 5.", DetailAddress, true},
+		{"We are 2 miles off Highway 35, past the fruit stand.", DetailAddress, true},
+		{"Ficamos no km 12 da rodovia 060, sentido Brasília.", DetailAddress, true},
+		{"Plan your route before you come.", DetailAddress, false},
 		{"Fica na rua augusta 120, no centro.", DetailAddress, true},
 		{"Estamos en el Paseo de la Barra, junto al puerto.", DetailAddress, true},
 		{"Write to hello@example.com.", DetailReach, true},
@@ -166,6 +178,10 @@ func TestOtherSchedule(t *testing.T) {
 		{"what time do you close on saturday", "Cosmic Bowling runs Friday and Saturday from 9pm to close, with music.", true},
 		{"que horas fecham no sabado", "O karaokê é às sextas e sábados, das 22h até o fechamento.", true},
 		{"a que hora cierran el viernes", "La música en vivo es los viernes desde las 21:00 hasta el cierre.", true},
+		// The business opens a thing named with an indefinite article: that thing's schedule.
+		{"what time do you close", "On the last Friday of October we open a flashlight maze from 6pm to 9pm, for ages 8 and up.", true},
+		{"a que hora cierran el sabado", "Los sábados abrimos una terraza de 20:00 a 23:00.", true},
+		{"what time do you open on saturday", "On Saturdays we open the doors at 9am.", false},
 		// The sentence tells an opening, the hours, or the business speaks of itself.
 		{"what time do you close on saturday", "On Saturdays the doors close at 1am.", false},
 		{"what time do you close on saturday", "The bar is open Friday and Saturday from 9pm to close.", false},

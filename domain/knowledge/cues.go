@@ -93,11 +93,24 @@ const runnerRatio = 0.8
 // dias úteis", "quince minutos"), of sentences folded as NormalizeQuestion writes them.
 var spelledDuration = regexp.MustCompile(`\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|few|several|um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|dez|doze|quinze|vinte|trinta|alguns|algumas|un|uno|una|dos|cuatro|siete|ocho|nueve|diez|doce|quince|veinte|treinta|unos|unas)\s(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?|months?|meses|mes)\b`)
 
-// spelledTime returns cueDuration for a sentence that states a duration in words, else 0
-// (durationFact reads those in digits).
+// spelledTime returns cueDuration for a sentence that states a duration in words, and cueSeason
+// for one that tells a time of the year by its months (monthRange); else 0 (durationFact reads
+// durations in digits).
 func spelledTime(sentence string) cue {
+	var c cue
 	if spelledDuration.MatchString(NormalizeQuestion(sentence)) {
-		return cueDuration
+		c |= cueDuration
 	}
-	return 0
+	if monthRange.MatchString(sentence) {
+		c |= cueSeason
+	}
+	return c
 }
+
+// monthRange is a time of the year a sentence tells by its months, from one to another or from
+// one on ("from early June to early July", "from late September", "de março a novembro", "de
+// junio a septiembre", "a partir de outubro"): it answers "when" (cueSeason), not "are you open
+// on the 16th of September", which asks the hours of a day (cueTime). English months are read
+// with their capital, and "May" not at all (the modal); Portuguese and Spanish ones as written,
+// accents and all ("março", not the landmark "marco").
+var monthRange = regexp.MustCompile(`\b(?:from|until|till|to|through|de|desde|a|até|hasta|partir de|entre)\s(?:(?:early|mid|late|the end of|the start of|the beginning of|início de|meados de|final de|fim de|principios de|mediados de|finales de|fines de)\s)?(?:January|February|March|April|June|July|August|September|October|November|December|[Jj]aneiro|[Ff]evereiro|[Mm]arço|[Aa]bril|[Mm]aio|[Jj]unho|[Jj]ulho|[Aa]gosto|[Ss]etembro|[Oo]utubro|[Nn]ovembro|[Dd]ezembro|[Ee]nero|[Ff]ebrero|[Mm]arzo|[Mm]ayo|[Jj]unio|[Jj]ulio|[Ss]eptiembre|[Ss]etiembre|[Oo]ctubre|[Nn]oviembre|[Dd]iciembre)\b`)

@@ -317,6 +317,7 @@ const (
 	cueWay      // how to do something: book, order, reach the business (wayCue)
 	cueLeave    // whether the customer may or can do something: a rule (leaveCue)
 	cueAge      // from or up to what age: a person's age in years (ageFact)
+	cueSeason   // when in the year: months (monthRange)
 )
 
 // cueWords are the words and phrases (folded, as NormalizeQuestion writes them) by which a
@@ -331,6 +332,7 @@ var cueWords = map[string]map[cue][]string{
 		cueWay:      wayWords["en"],
 		cueLeave:    {"can i", "can we", "could i", "may i", "am i allowed", "are we allowed", "is it ok", "is it okay", "can u", "can my", "can someone", "can he", "can she", "can they", "could we"},
 		cueAge:      {"what age", "which age", "age", "ages"},
+		cueSeason:   {"when", "whens"},
 	},
 	"pt": {
 		cuePrice:    {"quanto custa", "quanto e", "quanto fica", "quanto cobram", "quanto sai", "qto", "qnto", "qnt", "preco", "precos", "custa", "custo", "valor", "caro", "barato"},
@@ -340,6 +342,7 @@ var cueWords = map[string]map[cue][]string{
 		cueWay:      wayWords["pt"],
 		cueLeave:    {"posso", "podemos", "da para", "da pra", "e possivel", "e permitido", "pode se", "tem como", "pode", "podem"},
 		cueAge:      {"idade", "idades"},
+		cueSeason:   {"quando"},
 	},
 	"es": {
 		cuePrice:    {"cuanto cuesta", "cuanto vale", "cuanto es", "cuanto cobrais", "cuanto cobran", "cuanto sale", "cuanto me sale", "precio", "precios", "cuesta", "coste", "costo", "caro", "barato", "tarifa"},
@@ -349,6 +352,7 @@ var cueWords = map[string]map[cue][]string{
 		cueWay:      wayWords["es"],
 		cueLeave:    {"puedo", "podemos", "se puede", "es posible", "esta permitido", "podes", "puede", "pueden"},
 		cueAge:      {"edad", "edades"},
+		cueSeason:   {"cuando"},
 	},
 }
 
@@ -400,7 +404,7 @@ var (
 	priceFact    = regexp.MustCompile(`[$€£]\s?\d|\d\s?[$€£]|\d\s?(?:euros?|eur|usd|dollars|reais|pounds|libras)\b`)
 	timeFact     = regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s?(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}h\d{2}\b|\b\d{1,2}(?:[:.]\d{2})?\s?[ap]\.m\.`)
 	durationFact = regexp.MustCompile(`\b\d+\s?(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?)\b`)
-	placeFact    = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino)\b`)
+	placeFact    = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino|route|highway|hwy|rodovia|ruta|carretera|autovia)\b`)
 	// ageFact is a person's age, in a sentence folded as NormalizeQuestion writes it: a number
 	// of years ("16 years old", "14 anos", "12 años"), or a number after the words that set an
 	// age ("age 3", "aged 25", "from 18", "under 12", "maiores de 60", "menores de 16", "a partir

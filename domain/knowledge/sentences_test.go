@@ -26,7 +26,8 @@ func TestCues(t *testing.T) {
 			{"what time do you close on saturday", cueTime},
 			{"is there parking", 0},
 			{"how long does a repair take", cueDuration},
-			{"when will i get my refund", cueTime | cueDuration},
+			{"when will i get my refund", cueTime | cueDuration | cueSeason},
+			{"when can we pick blueberries", cueTime | cueDuration | cueSeason | cueLeave},
 			{"how do i get an appointment", cueWay},
 			{"how far is the beach", cuePlace},
 			{"is there a bus stop nearby", cuePlace},
@@ -117,6 +118,12 @@ func TestCues(t *testing.T) {
 		{"Drivers aged 25 or over.", cueAge},
 		{"Menores de 16 anos precisam da autorização dos pais.", cueAge},
 		{"Our team has 3 vans.", 0},
+		// A time of the year by its months.
+		{"Pumpkins are in the patch from late September.", cueSeason},
+		{"O parque está aberto de março a novembro.", cueSeason},
+		{"En temporada de lluvias (junio a septiembre) llueve por la tarde.", cueSeason},
+		{"You may bring your own cake.", cueLeave}, // "may": no month
+		{"A marco on the trail.", 0},
 	} {
 		if got := statedCue(c.sentence); got != c.want {
 			t.Errorf("statedCue(%q) = %b, want %b", c.sentence, got, c.want)

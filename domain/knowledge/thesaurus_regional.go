@@ -59,7 +59,7 @@ nevera, neveras, frigorífico, refrigerador, heladera
 fontanero, fontaneros, plomero, plomeros, gasfitero
 grifo, grifos, canilla, canillas
 ascensor, ascensores, elevador, elevadores
-autobús, autobuses, bus
+autobús, autobuses, bus, ómnibus, omnibus
 ducha, duchas, regadera, regaderas
 aseo, aseos, sanitarios, wc, lavabo, lavabos
 chaqueta, chaquetas, chamarra, chamarras, campera, camperas

@@ -38,6 +38,7 @@ func TestRegionalThesaurus(t *testing.T) {
 		{"es", "reservación", "reserva"},
 		{"es", "alberca", "piscina"},
 		{"es", "regadera", "ducha"},
+		{"es", "ómnibus", "bus"},
 		{"es", "plomero", "fontanero"},
 		{"es", "maní", "cacahuete"},
 		{"es", "mesero", "camarero"},

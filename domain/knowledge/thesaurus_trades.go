@@ -125,6 +125,9 @@ matinee, matinees, daytime screening, daytime screenings
 film, films, movie, movies, flick, flicks
 subtitles, subtitled, captions, captioned, closed captions
 military, veterans, veteran, armed forces, service members
+hayride, hayrides, hay ride, hay rides, hay wagon
+wife, husband, spouse, hubby, boyfriend, girlfriend, carer, companion, someone
+referral, referrals, refer, refers, referred, refer me, referral letter
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão
@@ -193,6 +196,9 @@ miúdo, miúdos, miúda, miúdas, criança, crianças
 contribuinte, número de contribuinte, nif
 equitação, equitacao, montar a cavalo, andar a cavalo, cavalgar, hipismo
 hoje, hoje mesmo, ainda hoje, mesmo dia, no mesmo dia, no próprio dia
+água sanitária, cloro, alvejante, lixívia
+velho, velha, velhos, velhas, antigo, antiga, antigos, antigas
+espessura, grossura, milímetros, mm
 `,
 	"es": `
 ponchar, ponchó, ponchada, ponchadura, pinchar, pinchó, pinchazo, pinchadura, pinchaduras, llanta, llantas, neumatico, neumático, goma, rueda
@@ -231,7 +237,7 @@ regadera, regaderas, ducha, duchas, vestidor, vestidores
 inscripción, inscripcion, matrícula, matricula, cuota de inscripción
 examen de manejo, examen practico, prueba de manejo, licencia de manejo, licencia, permiso
 manejar, conducir, manejo
-niño, niños, niña, niñas, hijo, hija, sobrino, sobrina, peques
+niño, niños, niña, niñas, hijo, hija, sobrino, sobrina, peques, menores, menores de edad
 sofa, sofas, sofá, sofás, sillon, sillón, sillones, tapiceria, tapicería, tapicerías, tapizado, tapizados
 mudanza, mudanzas, mudarme, me mudo, mudarse, nos mudamos, traslado
 disponibilidad, hueco, huecos, plaza libre, fecha libre
@@ -260,5 +266,6 @@ estampar, estampáis, estampado, estampados, estampación, personalizar, persona
 tfg, tfm, trabajo de fin de grado, trabajo de fin de máster, tesis
 canarias, tenerife, gran canaria, lanzarote, fuerteventura, la palma, la gomera
 baleares, mallorca, menorca, ibiza, formentera
+club de vinos, club de vino, club del vino, suscripción, suscripcion
 `,
 }
