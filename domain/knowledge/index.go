@@ -82,6 +82,10 @@ type Hit struct {
 	// Or the word no entry holds is the thing the query asks to be there, or a service on
 	// (asksThing): "is there a cafe at the pool?" and "Is the pool heated?".
 	Other bool
+	// Bare is, for a small Brain, whether the hit is the Brain's one answer to a query that asks
+	// only a price or a least age, naming nothing it is of ("how much is it?", "a partir de que
+	// idade?"; Index.bare): its one price list, its one least age. Such a hit is the first.
+	Bare bool
 	// Plain is, for an FAQ item that Covers the query, whether the query asks no kind of fact by
 	// its form (neither a price, a place, a time, a duration, a way to do something nor whether
 	// the customer may: "do i have to get the tap myself", "do u do vegan pizza"): a question of
@@ -610,6 +614,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		top[k-1] = cover // the item that holds the question's words is among the hits (Hit.Covers)
 	}
 	if len(top) == 0 {
+		if h, ok := ix.bare(q); small && ok {
+			return []Hit{h}, []Hit{h}
+		}
 		return nil, nil
 	}
 	// Held is read by the engine, of the hits only: the entries after them go without it.
@@ -619,6 +626,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	if small {
 		ix.namesOther(hits, top, q, content, strange)
 		chunkFirst(hits)
+		if h, ok := ix.bare(q); ok {
+			hits = barest(hits, h)
+		}
 	}
 	return hits, ix.hits(all, rest, nil, 0, false)
 }
