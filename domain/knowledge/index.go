@@ -506,6 +506,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		return nil, nil
 	}
 	q := ix.faq.parse(query)
+	if bought, ok := withBuying(q); ok {
+		query, q = bought, ix.faq.parse(bought) // the customer sells: what the business buys
+	}
 	terms := Tokens(query)
 	if ix.sents != nil {
 		terms = withoutPhrasalTerms(q, terms, ix.sents.phrasal)
