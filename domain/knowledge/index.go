@@ -80,8 +80,15 @@ type Hit struct {
 	// content term after its verb, near none of the query's words). "dais clases de tango?"
 	// and "¿Dais clases online?": no page names tango, the item answers about online classes.
 	// Or the word no entry holds is the thing the query asks to be there, or a service on
-	// (asksThing): "is there a cafe at the pool?" and "Is the pool heated?".
+	// (asksThing): "is there a cafe at the pool?" and "Is the pool heated?". Or the query asks
+	// the business to offer a thing that the item's question does not name and its answer names
+	// only as required of the customer or forbidden (namesRequired): "do you sell bowling shirts"
+	// and "Is there a dress code?", "No dress code, but shirts are required…".
 	Other bool
+	// Bare is, for a small Brain, whether the hit is the Brain's one answer to a query that asks
+	// only a price or a least age, naming nothing it is of ("how much is it?", "a partir de que
+	// idade?"; Index.bare): its one price list, its one least age. Such a hit is the first.
+	Bare bool
 	// Plain is, for an FAQ item that Covers the query, whether the query asks no kind of fact by
 	// its form (neither a price, a place, a time, a duration, a way to do something nor whether
 	// the customer may: "do i have to get the tap myself", "do u do vegan pizza"): a question of
@@ -169,6 +176,7 @@ type Index struct {
 	questTerms [][]int32 // sorted distinct terms of each FAQ item's question
 	titleTerms [][]int32 // sorted distinct terms of each chunk's title, for coveringFAQ
 	facts      []cue     // of each FAQ item: the kinds of fact its question asks or its answer states
+	ruled      []bool    // of each FAQ item: whether its answer states a thing required or forbidden (requiredRule)
 	faq        *faqMatcher
 	sents      *sentenceMatcher // nil for a large Brain
 }
@@ -300,8 +308,10 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 	}
 	ix.faq = newFAQMatcher(faqs, corpus.String(), stem, words)
 	ix.facts = make([]cue, len(faqs))
+	ix.ruled = make([]bool, len(faqs))
 	for i, f := range faqs {
 		ix.facts[i] = askedBy(" "+ix.questions[i]+" ", cueWords[ix.faq.lang]) | statedCue(f.Answer)
+		ix.ruled[i] = requiredRule.MatchString(NormalizeQuestion(f.Answer))
 	}
 	ix.sents = newSentenceMatcher(ix.chunks, corpus.String(), stem)
 	if ix.sents != nil {
@@ -496,6 +506,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		return nil, nil
 	}
 	q := ix.faq.parse(query)
+	if bought, ok := withBuying(q); ok {
+		query, q = bought, ix.faq.parse(bought) // the customer sells: what the business buys
+	}
 	terms := Tokens(query)
 	if ix.sents != nil {
 		terms = withoutPhrasalTerms(q, terms, ix.sents.phrasal)
@@ -610,6 +623,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		top[k-1] = cover // the item that holds the question's words is among the hits (Hit.Covers)
 	}
 	if len(top) == 0 {
+		if h, ok := ix.bare(q); small && ok {
+			return []Hit{h}, []Hit{h}
+		}
 		return nil, nil
 	}
 	// Held is read by the engine, of the hits only: the entries after them go without it.
@@ -618,7 +634,11 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	hits = all[:len(top):len(top)]
 	if small {
 		ix.namesOther(hits, top, q, content, strange)
+		ix.namesRequired(hits, top, q)
 		chunkFirst(hits)
+		if h, ok := ix.bare(q); ok {
+			hits = barest(hits, h)
+		}
 	}
 	return hits, ix.hits(all, rest, nil, 0, false)
 }

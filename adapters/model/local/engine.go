@@ -128,6 +128,12 @@ func reply(turn conversation.Turn, lim limits) string {
 	}
 
 	turn.Hits = followedHits(turn)
+	if len(turn.Hits) > 0 && turn.Hits[0].Bare {
+		// The Brain's one answer to a question asking only a price or an age (knowledge.Hit.Bare).
+		if a := answer(turn.Hits[0], turn.Message); a != "" {
+			return a
+		}
+	}
 	for _, h := range turn.Hits {
 		if h.Kind == knowledge.KindFAQ && h.Strong {
 			if a := clean(h.FAQ.Answer, true); a != "" {

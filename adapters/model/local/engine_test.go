@@ -934,3 +934,29 @@ func TestBestOther(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyBare checks that the Brain's one answer to a question asking only a price or an age
+// (knowledge.Hit.Bare) is the reply, however little it scores; without the mark the same hit is
+// under MinScore and the reply is "I don't know".
+func TestReplyBare(t *testing.T) {
+	list := knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Title: "Preços", Text: "Pão de forma: 3 €. Bolo de chocolate: 18 €."},
+		Sentence: "Pão de forma: 3 €.", Score: 0.02}
+	other := knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "Abrimos às 7h."}, Score: 0.03}
+	bare := list
+	bare.Bare = true
+	for _, tt := range []struct {
+		name string
+		hits []knowledge.Hit
+		want string // the reply's beginning
+	}{
+		{"the price list", []knowledge.Hit{bare, other}, "Pão de forma: 3 €."},
+		{"no mark", []knowledge.Hit{list, other}, phrasebook["pt"].dontKnow},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := reply(conversation.Turn{Profile: lu, Message: "quanto é?", Hits: tt.hits, Lang: "pt"}, shipped)
+			if !strings.HasPrefix(got, tt.want) {
+				t.Errorf("reply = %q, want it to begin %q", got, tt.want)
+			}
+		})
+	}
+}

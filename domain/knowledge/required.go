@@ -1,0 +1,93 @@
+package knowledge
+
+import (
+	"regexp"
+	"slices"
+)
+
+// A question asking whether the business offers a thing ("do you sell bowling shirts", "vendéis
+// equipo de buceo?") is not answered by an FAQ item that names the thing only as something the
+// customer must bring, wear or not bring ("Is there a dress code?": "No dress code, but shirts are
+// required…"): the item tells a rule about the thing, not that the business has it.
+
+// requiredRule matches, in a sentence folded as NormalizeQuestion writes it, the words by which it
+// states a thing as required of the customer or forbidden to them, in en, pt and es.
+var requiredRule = regexp.MustCompile(`\b(?:required|requires|require|mandatory|compulsory|must|not allowed|forbidden|prohibited|banned|obrigatorio|obrigatoria|obrigatorios|obrigatorias|exigido|exigida|exigidos|exigidas|proibido|proibida|proibidos|proibidas|obligatorio|obligatoria|obligatorios|obligatorias|prohibido|prohibida|prohibidos|prohibidas|imprescindible|imprescindibles)\b`)
+
+// offerWords matches the words by which a sentence offers a thing: selling, renting, lending,
+// giving or stocking it.
+var offerWords = regexp.MustCompile(`\b(?:sell|sells|sold|stock|stocks|rent|rents|rental|hire|lend|lends|loan|loans|offer|offers|provide|provides|supply|supplies|vendemos|vende|vendem|alugamos|aluguel|aluga|alugam|emprestamos|oferecemos|fornecemos|damos|alquilamos|alquiler|alquila|alquilan|prestamos|ofrecemos|damos|vendemos|venden)\b`)
+
+// askedThing returns the place in the query's words (folded) of the thing it asks the business to
+// have or offer (asksThing: "do you sell bowling shirts", "vendéis equipo de buceo?"), and its
+// head noun: in English the last content word of the question, in Portuguese and Spanish the
+// first of the thing; -1 and "" when it asks no such thing.
+func askedThing(words []string, lang string) (int, string) {
+	tries := 0 // the thing follows the asking phrase or the verb: the first or second content word
+	for i := 1; i < len(words) && tries < 2; i++ {
+		if !contentWord(words[i], lang) {
+			continue
+		}
+		tries++
+		if !asksThing(words, i, lang) {
+			continue
+		}
+		if lang != "en" {
+			return i, words[i]
+		}
+		head := ""
+		for _, w := range words[i:] {
+			if contentWord(w, lang) {
+				head = w
+			}
+		}
+		return i, head
+	}
+	return -1, ""
+}
+
+// namesRequired sets Hit.Other of the FAQ items among hits (top's candidates, in its order) whose
+// question holds no word of the thing the query asks the business to offer (askedThing) and whose
+// answer names its head noun only in sentences stating it as required or forbidden (requiredRule)
+// that offer nothing (offerWords, an amount of money).
+func (ix *Index) namesRequired(hits []Hit, top topK, q *query) {
+	ruled := func(i int) bool {
+		e := int(top[i].entry) - len(ix.chunks)
+		return hits[i].Kind == KindFAQ && e >= 0 && e < len(ix.ruled) && ix.ruled[e]
+	}
+	any := false
+	for i := range hits {
+		any = any || ruled(i)
+	}
+	if !any {
+		return // no item states a rule: most often
+	}
+	at, head := askedThing(q.folded, q.lang)
+	if at < 0 || head == "" {
+		return
+	}
+	noun := stem(head)
+	var thing []string // the stems of the thing's content words
+	for _, w := range q.folded[at:] {
+		if contentWord(w, q.lang) {
+			thing = append(thing, stem(w))
+		}
+	}
+	for i, h := range hits {
+		if !ruled(i) || h.Other || slices.ContainsFunc(foldWords(h.FAQ.Question), func(w string) bool { return slices.Contains(thing, stem(w)) }) {
+			continue
+		}
+		named, rule := false, true
+		for _, s := range Sentences(h.FAQ.Answer) {
+			if !slices.ContainsFunc(foldWords(s), func(w string) bool { return stem(w) == noun }) {
+				continue
+			}
+			named = true
+			norm := NormalizeQuestion(s)
+			if !requiredRule.MatchString(norm) || offerWords.MatchString(norm) || statedCue(s)&cuePrice != 0 {
+				rule = false
+			}
+		}
+		hits[i].Other = named && rule
+	}
+}
