@@ -28,6 +28,13 @@ type Approvals interface {
 	// expiry, in one conditional write, and returns it: of concurrent calls exactly one gets it.
 	// approval_not_found otherwise (another account's, used, expired, or none).
 	Use(ctx context.Context, accountID, id string, now time.Time) (approval.Request, error)
+	// Refuse marks the account's approval id refused at now (its UsedAt), when it is pending and
+	// not past its expiry, in one conditional write, as Use does: of concurrent Use and Refuse
+	// calls exactly one gets it. approval_not_found otherwise.
+	Refuse(ctx context.Context, accountID, id string, now time.Time) (approval.Request, error)
+	// Pending returns the account's approvals pending at now (not past their expiry), the
+	// newest first, at most limit.
+	Pending(ctx context.Context, accountID string, now time.Time, limit int) ([]approval.Request, error)
 	// Get returns the account's approval id, with its outcome and when it was answered;
 	// approval_not_found when the account has none.
 	Get(ctx context.Context, accountID, id string) (approval.Request, error)

@@ -311,8 +311,12 @@ var consoleRoutes = []struct{ method, path string }{
 	{"POST", "/app/brain/faq"},
 	{"POST", "/app/brain/faq/{faq}/remove"},
 	{"POST", "/app/brain/try"},
+	{"POST", "/app/brain/pages"},
 	{"POST", "/app/brain/crawl"},
 	{"POST", "/app/brain/crawl/progress"},
+	{"GET", "/app/approvals"},
+	{"POST", "/app/approvals/{approval}/approve"},
+	{"POST", "/app/approvals/{approval}/refuse"},
 	{"GET", "/app/conversations"},
 	{"GET", "/app/conversations/{conversation}"},
 	{"GET", "/app/webhooks"},
@@ -377,7 +381,12 @@ func testConsoleIsolation(t *testing.T, s stack) {
 	if betaSite == nil {
 		t.Fatal("B's connected sites page lists no site")
 	}
-	ids := strings.NewReplacer("{connection}", betaSite[1], "{key}", b.keyID, "{conversation}", "beta-conv", "{webhook}", hook.str("id"), "{event}", "evt_none",
+	// B's assistant left a change waiting for approval.
+	betaApproval, _ := ask(t, api, b.key, map[string]any{"message": "change the tone to formal", "mode": "do"}, http.StatusOK)
+	if betaApproval.Approval == nil {
+		t.Fatalf("B's do: %+v, want an approval", betaApproval)
+	}
+	ids := strings.NewReplacer("{approval}", betaApproval.Approval.ID, "{connection}", betaSite[1], "{key}", b.keyID, "{conversation}", "beta-conv", "{webhook}", hook.str("id"), "{event}", "evt_none",
 		"{faq}", fmt.Sprint(betaFAQ[0]["id"]), "{push}", betaPush[1])
 
 	// Signed out: every owner route sends to the sign-in page (a POST with a valid CSRF token).
@@ -411,6 +420,12 @@ func testConsoleIsolation(t *testing.T, s stack) {
 		if p.status != http.StatusNotFound {
 			t.Errorf("A: %s %s: %d, want 404", r.method, path, p.status)
 		}
+	}
+	if p := a.get("/app/approvals"); strings.Contains(p.body, betaApproval.Approval.ID) {
+		t.Errorf("A: GET /app/approvals shows B's approval")
+	}
+	if r := callJSON(t, "POST", api.URL()+"/v1/assistant", map[string]any{"approve": betaApproval.Approval.ID}, bearer(b.key)...); r.status != http.StatusOK {
+		t.Errorf("B's approval after A's tries: %s", r)
 	}
 	for _, path := range []string{"/app/keys", "/app/brain", "/app/conversations", "/app/webhooks", "/app/", "/app/agent", "/app/notifications", "/app/connections"} {
 		p := a.get(path)

@@ -26,6 +26,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/svcagent/svc/app/accounts"
+	assistantapp "github.com/svcagent/svc/app/assistant"
 	"github.com/svcagent/svc/app/chat"
 	"github.com/svcagent/svc/app/conversions"
 	"github.com/svcagent/svc/app/knowledge"
@@ -62,6 +63,7 @@ type UseCases struct {
 	Profiles      *profiles.Service
 	Brain         *knowledge.Brain
 	Chat          *chat.Agent
+	Assistant     *assistantapp.Service
 	Widgets       *widgets.Service
 	Webhooks      *webhooks.Manager
 	Conversions   *conversions.Service
@@ -184,8 +186,12 @@ func (c *Console) routes() *gin.Engine {
 	owner.POST("/brain/faq", c.faq)
 	owner.POST("/brain/faq/:id/remove", c.removeFAQ)
 	owner.POST("/brain/try", c.tryQuestion)
+	owner.POST("/brain/pages", c.uploadPage)
 	owner.POST("/brain/crawl", c.crawl)
 	owner.POST("/brain/crawl/progress", c.crawlProgress)
+	owner.GET("/approvals", c.approvals)
+	owner.POST("/approvals/:id/approve", c.approve)
+	owner.POST("/approvals/:id/refuse", c.refuseApproval)
 	owner.GET("/conversations", c.conversations)
 	owner.GET("/conversations/:id", c.conversation)
 	owner.GET("/webhooks", c.webhooks)

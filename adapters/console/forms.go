@@ -45,6 +45,8 @@ var (
 	crawlForm    = form{name: "crawl", inputs: []string{"url"}}
 	channelsForm = form{name: "channels", inputs: []string{"api", "web", "messaging"}}
 	periodForm   = form{name: "period", inputs: []string{"from", "to"}}
+	pageForm     = form{name: "page", inputs: []string{"url", "title", "content"}}
+	approvalForm = form{name: "approval"}
 )
 
 // formKey is the page data's key of a refused form's state.

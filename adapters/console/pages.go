@@ -1,6 +1,7 @@
 package console
 
 import (
+	"errors"
 	"maps"
 	"net/http"
 	"strings"
@@ -43,6 +44,19 @@ func text(ctx *gin.Context, field string, max int, multiline bool) (string, erro
 		return "", domain.Invalid(field, "%s must be at most %d characters", field, max)
 	}
 	return v, nil
+}
+
+// bodyFits reads the form's body and returns 400 input_too_large naming field (the input that
+// makes a body large) when it is over the console's cap, which the form's inputs would
+// otherwise read as empty.
+func bodyFits(ctx *gin.Context, field string) error {
+	var tooLarge *http.MaxBytesError
+	if err := ctx.Request.ParseForm(); errors.As(err, &tooLarge) {
+		e := domain.Invalid(field, "%s makes the form larger than %d bytes", field, tooLarge.Limit)
+		e.Code = domain.CodeInputTooLarge
+		return e
+	}
+	return nil
 }
 
 // back redirects (303) to a console page after a change.
@@ -246,6 +260,44 @@ func (c *Console) removeFAQ(ctx *gin.Context) {
 	back(ctx, "/brain")
 }
 
+// uploadPage stores a page the owner wrote, as PUT /v1/knowledge/pages {"pages":[{url, title,
+// content}]} does: its text inputs checked at the edge, then the request as the API checks it,
+// then counted against the account's hourly page uploads, then knowledge.Brain.ReplacePages,
+// which replaces the pages uploaded before (through the API or this form; pages read from a site
+// and the FAQ stay).
+func (c *Console) uploadPage(ctx *gin.Context) {
+	acct := c.acct(ctx)
+	var page kdomain.Page
+	err := bodyFits(ctx, "content")
+	if err == nil {
+		page.URL, err = text(ctx, "url", 2000, false)
+	}
+	if err == nil {
+		if page.Title, err = text(ctx, "title", kdomain.MaxTitle, false); err == nil {
+			page.Content, err = text(ctx, "content", kdomain.MaxPageContent, true)
+		}
+	}
+	page.URL, page.Title = strings.TrimSpace(page.URL), strings.TrimSpace(page.Title)
+	page.Content = strings.ReplaceAll(page.Content, "\r\n", "\n")
+	in := knowledge.PagesInput{Pages: []kdomain.Page{page}}
+	if err == nil {
+		err = in.Validate()
+	}
+	if err == nil {
+		_, err = c.uc.Access.Limit(ctx, acct.Plan, acct.ID, ratelimit.PageUploads)
+	}
+	if err != nil {
+		c.refuse(ctx, err, pageForm, c.brainPage)
+		return
+	}
+	up, err := c.uc.Brain.ReplacePages(ctx, acct.ID, in)
+	if err != nil {
+		c.refuse(ctx, err, pageForm, c.brainPage)
+		return
+	}
+	c.brainPage(ctx, http.StatusOK, map[string]any{"Uploaded": up})
+}
+
 // crawl reads a site into the Brain, as POST /v1/knowledge/crawl: the request checked, then
 // counted against the account's hourly crawls, then the crawl; the page answers when it is done
 // (console.js shows that it is under way).
@@ -260,7 +312,7 @@ func (c *Console) crawl(ctx *gin.Context) {
 	if err != nil {
 		if domain.ErrorCode(err) == domain.CodeCrawlFailed {
 			e, _ := domain.AsError(err)
-			c.brainPage(ctx, http.StatusOK, map[string]any{"CrawlError": e.Message})
+			c.brainPage(ctx, http.StatusOK, map[string]any{"CrawlError": view{Lang: c.lang(ctx)}.crawlReason(e)})
 			return
 		}
 		c.fail(ctx, err)

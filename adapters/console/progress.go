@@ -33,6 +33,7 @@ func (c *Console) crawlProgress(ctx *gin.Context) {
 	acct := c.acct(ctx)
 	langCode := c.lang(ctx)
 	lang := catalog[langCode]
+	words := view{Lang: langCode, msgs: lang}
 	w := ctx.Writer
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.Header().Set("X-Accel-Buffering", "no")
@@ -49,7 +50,7 @@ func (c *Console) crawlProgress(ctx *gin.Context) {
 		e, ok := domain.AsError(err)
 		switch {
 		case ok && e.Code == domain.CodeCrawlFailed:
-			send("failed", map[string]any{"text": fmt.Sprintf(lang["brain.crawl_why"], e.Message)})
+			send("failed", map[string]any{"text": words.T("brain.crawl_why", words.crawlReason(e))})
 			return
 		case ok && (e.Code == domain.CodeInvalidRequest || e.Code == domain.CodeInputTooLarge) && slices.Contains(crawlForm.inputs, inputOf(e.Field)):
 			// As the form without script shows it: the reason, in the page's language, and the
@@ -89,7 +90,7 @@ func (c *Console) crawlProgress(ctx *gin.Context) {
 		done <- outcome{out, err}
 	}()
 	sendPage := func(p page) {
-		send("page", map[string]any{"read": p.read, "url": p.url, "text": fmt.Sprintf(lang["brain.crawl_read"], p.read, p.url)})
+		send("page", map[string]any{"read": p.read, "url": p.url, "text": words.T("brain.crawl_read", p.read, p.url)})
 	}
 	alive := time.NewTicker(crawlKeepAlive)
 	defer alive.Stop()
@@ -110,7 +111,7 @@ func (c *Console) crawlProgress(ctx *gin.Context) {
 				return
 			}
 			send("done", map[string]any{"pages": o.out.Pages, "chunks": o.out.Chunks,
-				"text": fmt.Sprintf(lang["brain.crawled"], o.out.Pages, o.out.Chunks)})
+				"text": words.T("brain.crawled", o.out.Pages, o.out.Chunks)})
 			return
 		}
 	}

@@ -1,6 +1,10 @@
 package console
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/svcagent/svc/domain"
+)
 
 // reasons says, in the console's other languages, why the service refused a value of a form: the
 // domain's message forms (domain.Error.Format, the English the API answers) of the checks the
@@ -18,6 +22,11 @@ var reasons = map[string]map[string]string{
 		"%s.question must hold a word (a letter or a digit)": "The question needs a word (a letter or a digit).%.0[1]s",
 		"%s.answer is required":                              "Write the answer.%.0[1]s",
 		"%s.answer must be at most %d characters":            "The answer is at most %[2]d characters.",
+		// A page written on the Brain page (PUT /v1/knowledge/pages with one page).
+		"%s.content is required":                            "Write the page's text.%.0[1]s",
+		"%s.content must be at most %d characters (got %d)": "The text is at most %[2]d characters (it has %[3]d).",
+		"%s.title must be at most %d characters":            "The title is at most %[2]d characters.",
+		"%s.url must be an absolute http(s) URL":            "Give a full address (http:// or https://).%.0[1]s",
 	},
 	"pt": {
 		// Any text of a form (pages.go) and the agent's profile and appearance (domain/profile).
@@ -65,6 +74,7 @@ var reasons = map[string]map[string]string{
 		"pages is required (an array of {url, title, content})":               "Dê as páginas.",
 		"at most %d pages per call (got %d)":                                  "No máximo %d páginas de cada vez (são %d).",
 		"%s.content is required":                                              "Dê o texto da página.%.0[1]s",
+		"%s makes the form larger than %d bytes":                              "O formulário ficou maior que %[2]d bytes.%.0[1]s",
 		"%s.content must be at most %d characters (got %d)":                   "O texto da página tem no máximo %[2]d caracteres (tem %[3]d).",
 		"%s.title must be at most %d characters":                              "O título tem no máximo %[2]d caracteres.",
 		"%s.url must be an absolute http(s) URL":                              "Dê um endereço completo (http:// ou https://).%.0[1]s",
@@ -146,6 +156,7 @@ var reasons = map[string]map[string]string{
 		"pages is required (an array of {url, title, content})":                      "Indica las páginas.",
 		"at most %d pages per call (got %d)":                                         "Como máximo %d páginas cada vez (hay %d).",
 		"%s.content is required":                                                     "Indica el texto de la página.%.0[1]s",
+		"%s makes the form larger than %d bytes":                                     "El formulario supera los %[2]d bytes.%.0[1]s",
 		"%s.content must be at most %d characters (got %d)":                          "El texto de la página tiene como máximo %[2]d caracteres (tiene %[3]d).",
 		"%s.title must be at most %d characters":                                     "El título tiene como máximo %[2]d caracteres.",
 		"%s.url must be an absolute http(s) URL":                                     "Indica una dirección completa (http:// o https://).%.0[1]s",
@@ -182,6 +193,74 @@ var reasons = map[string]map[string]string{
 		"%s must be between 1970-01-01 and 9999-12-31":                               "Indica una fecha entre 1970-01-01 y 9999-12-31.%.0[1]s",
 		"give both from and to, or neither (the current period)":                     "Indica el inicio y el final, o ninguno (el periodo actual).",
 	},
+}
+
+// crawlReasons say, in the console's other languages, why a crawl read no page: the forms of the
+// crawl_failed messages (domain.Error.Format, the English the API answers) of app/knowledge and
+// the crawler (adapters/crawl), each with its translation taking the same values.
+// TestCrawlReasons checks that every one the sources give has its words in each language.
+var crawlReasons = map[string]map[string]string{
+	"pt": {
+		"the crawl of %s was cancelled before it ended; nothing was stored":     "A leitura de %s foi cancelada antes de terminar; nada foi guardado.",
+		"no page of %s could be read":                                           "Nenhuma página de %s pôde ser lida.",
+		"no page could be read":                                                 "Nenhuma página pôde ser lida.",
+		"refused: the address is not public":                                    "Recusado: o endereço não é público.",
+		"refused: the host is private (%s)":                                     "Recusado: o servidor é privado (%s).",
+		"refused: the address is private (%s address %s)":                       "Recusado: o endereço é privado (endereço %s %s).",
+		"the site could not be reached: timed out":                              "Não foi possível acessar o site: o tempo se esgotou.",
+		"the site could not be reached: too many redirects":                     "Não foi possível acessar o site: redirecionamentos demais.",
+		"the site could not be reached: the host name %s does not exist":        "Não foi possível acessar o site: o nome %s não existe.",
+		"the site could not be reached: the host name %s could not be resolved": "Não foi possível acessar o site: o nome %s não pôde ser resolvido.",
+		"the site could not be reached: the connection was refused":             "Não foi possível acessar o site: a conexão foi recusada.",
+		"the site could not be reached: the host could not be reached":          "Não foi possível acessar o site: o servidor não respondeu.",
+		"the site could not be reached: %s":                                     "Não foi possível acessar o site: %s",
+		"robots.txt disallows %s":                                               "O robots.txt do site não permite ler %s.",
+		"%s answered HTTP %d":                                                   "%s respondeu HTTP %d.",
+		"%s redirects off the site to %s":                                       "%s redireciona para fora do site, para %s.",
+		"%s redirects outside the start path to %s":                             "%s redireciona para fora do caminho inicial, para %s.",
+		"%s redirects to %s, which robots.txt disallows":                        "%s redireciona para %s, que o robots.txt não permite ler.",
+		"the site answered HTTP %d for %s":                                      "O site respondeu HTTP %d para %s.",
+		"%s is not an HTML page (%s)":                                           "%s não é uma página HTML (%s).",
+		"%s is not an HTML page":                                                "%s não é uma página HTML.",
+		"%s could not be parsed as HTML":                                        "%s não pôde ser lido como HTML.",
+		"no readable text: the site may render only in a browser":               "Nenhum texto legível: o site talvez só apareça num navegador.",
+		"%s is larger than %d KiB":                                              "%s tem mais de %d KiB.",
+	},
+	"es": {
+		"the crawl of %s was cancelled before it ended; nothing was stored":     "La lectura de %s se canceló antes de terminar; no se guardó nada.",
+		"no page of %s could be read":                                           "No se pudo leer ninguna página de %s.",
+		"no page could be read":                                                 "No se pudo leer ninguna página.",
+		"refused: the address is not public":                                    "Rechazado: la dirección no es pública.",
+		"refused: the host is private (%s)":                                     "Rechazado: el servidor es privado (%s).",
+		"refused: the address is private (%s address %s)":                       "Rechazado: la dirección es privada (dirección %s %s).",
+		"the site could not be reached: timed out":                              "No se pudo acceder al sitio: se agotó el tiempo.",
+		"the site could not be reached: too many redirects":                     "No se pudo acceder al sitio: demasiadas redirecciones.",
+		"the site could not be reached: the host name %s does not exist":        "No se pudo acceder al sitio: el nombre %s no existe.",
+		"the site could not be reached: the host name %s could not be resolved": "No se pudo acceder al sitio: el nombre %s no se pudo resolver.",
+		"the site could not be reached: the connection was refused":             "No se pudo acceder al sitio: se rechazó la conexión.",
+		"the site could not be reached: the host could not be reached":          "No se pudo acceder al sitio: el servidor no respondió.",
+		"the site could not be reached: %s":                                     "No se pudo acceder al sitio: %s",
+		"robots.txt disallows %s":                                               "El robots.txt del sitio no permite leer %s.",
+		"%s answered HTTP %d":                                                   "%s respondió HTTP %d.",
+		"%s redirects off the site to %s":                                       "%s redirige fuera del sitio, a %s.",
+		"%s redirects outside the start path to %s":                             "%s redirige fuera de la ruta inicial, a %s.",
+		"%s redirects to %s, which robots.txt disallows":                        "%s redirige a %s, que el robots.txt no permite leer.",
+		"the site answered HTTP %d for %s":                                      "El sitio respondió HTTP %d para %s.",
+		"%s is not an HTML page (%s)":                                           "%s no es una página HTML (%s).",
+		"%s is not an HTML page":                                                "%s no es una página HTML.",
+		"%s could not be parsed as HTML":                                        "%s no se pudo leer como HTML.",
+		"no readable text: the site may render only in a browser":               "Ningún texto legible: puede que el sitio solo se muestre en un navegador.",
+		"%s is larger than %d KiB":                                              "%s tiene más de %d KiB.",
+	},
+}
+
+// crawlReason is why a crawl read no page (a crawl_failed error), in the page's language when
+// there are words for it there, else as the API gives it.
+func (v view) crawlReason(e *domain.Error) string {
+	if tr, ok := crawlReasons[v.Lang][e.Format]; ok && e.Format != "" {
+		return printerOf(v.Lang).Sprintf(tr, e.Args...)
+	}
+	return e.Message
 }
 
 // reason is why the service refused the form's value, in the page's language when there are words for it there,

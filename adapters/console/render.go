@@ -13,6 +13,8 @@ import (
 	"github.com/gin-gonic/gin"
 	"go.uber.org/zap"
 	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
 
 	"github.com/svcagent/svc/domain"
 	"github.com/svcagent/svc/internal/outage"
@@ -87,17 +89,47 @@ func (v view) LangHref(lang string) string {
 	return path + "?" + q.Encode()
 }
 
-// T returns the page's words for key, with args filled in (fmt verbs); the key itself when the
-// catalogue lacks it (TestCatalogue keeps them complete).
+// T returns the page's words for key, with args filled in (fmt verbs, numbers written as the
+// page's language writes them: 1,234 in English, 1.234 in Portuguese and Spanish); the key
+// itself when the catalogue lacks it (TestCatalogue keeps them complete).
 func (v view) T(key string, args ...any) string {
 	m, ok := v.msgs[key]
 	if !ok {
 		m = key
 	}
 	if len(args) > 0 {
-		return fmt.Sprintf(m, args...)
+		return printerOf(v.Lang).Sprintf(m, args...)
 	}
 	return m
+}
+
+// N writes a number as the page's language does: thousands grouped and the decimal mark (en
+// 1,234.5; pt and es 1.234,5), a fraction with at most 2 digits.
+func (v view) N(n any) string {
+	return printerOf(v.Lang).Sprint(number.Decimal(n, number.MaxFractionDigits(2)))
+}
+
+// Money writes an amount with 2 decimals as the page's language does (en 1,234.50; pt and es
+// 1.234,50).
+func (v view) Money(amount float64) string {
+	return printerOf(v.Lang).Sprintf("%.2f", amount)
+}
+
+// printers write numbers in each of the console's languages.
+var printers = func() map[string]*message.Printer {
+	m := map[string]*message.Printer{}
+	for _, t := range languages {
+		m[baseOf(t)] = message.NewPrinter(t)
+	}
+	return m
+}()
+
+// printerOf is lang's printer; English's for another.
+func printerOf(lang string) *message.Printer {
+	if p, ok := printers[lang]; ok {
+		return p
+	}
+	return printers["en"]
 }
 
 // languages are the console's languages; the first is the fallback.

@@ -200,36 +200,60 @@ func parseStart(raw string, allowPrivate bool) (*url.URL, error) {
 	return normalize(u), nil
 }
 
-// crawlFailed returns the crawl_failed error with message.
-func crawlFailed(message string) error {
-	return &domain.Error{Code: domain.CodeCrawlFailed, Message: message}
+// reason is why a crawl read nothing: its form and values, whose English (String) is the
+// crawl_failed message the API answers, kept as domain.Error's Format and Args for a page to say
+// it in its own language. A URL or a media type goes in as a value, never into the form.
+type reason struct {
+	format string
+	args   []any
 }
 
-// unreachable turns a request error into a crawl_failed message.
-func unreachable(err error) string {
+func because(format string, args ...any) reason { return reason{format: format, args: args} }
+
+// String is the reason in English.
+func (r reason) String() string {
+	if len(r.args) == 0 {
+		return r.format
+	}
+	return fmt.Sprintf(r.format, r.args...)
+}
+
+// empty reports whether no reason was given.
+func (r reason) empty() bool { return r.format == "" }
+
+// after returns prefix (a form without verbs) followed by r.
+func (r reason) after(prefix string) reason { return because(prefix+r.format, r.args...) }
+
+// crawlFailed returns the crawl_failed error of why.
+func crawlFailed(why reason) error {
+	return &domain.Error{Code: domain.CodeCrawlFailed, Message: why.String(), Format: why.format, Args: why.args}
+}
+
+// unreachable turns a request error into a crawl_failed reason.
+func unreachable(err error) reason {
 	var be *safehttp.BlockedError
 	if errors.As(err, &be) {
 		return refusedMessage(be)
 	}
 	if errors.Is(err, safehttp.ErrBlocked) {
-		return "refused: the address is not public"
+		return because("refused: the address is not public")
 	}
-	return "the site could not be reached: " + describe(err)
+	return describe(err).after("the site could not be reached: ")
 }
 
-func refusedMessage(be *safehttp.BlockedError) string {
+func refusedMessage(be *safehttp.BlockedError) reason {
 	if !be.Addr.IsValid() && strings.HasSuffix(be.Class, " name") {
-		return fmt.Sprintf("refused: the host is private (%s)", be.Class)
+		return because("refused: the host is private (%s)", be.Class)
 	}
 	what := be.Host
 	if be.Addr.IsValid() {
 		what = be.Addr.String()
 	}
-	return fmt.Sprintf("refused: the address is private (%s address %s)", be.Class, what)
+	return because("refused: the address is private (%s address %s)", be.Class, what)
 }
 
 // describe returns a short, log-safe description of a request error.
-func describe(err error) string {
+func describe(err error) reason {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
@@ -239,21 +263,21 @@ func describe(err error) string {
 	var op *net.OpError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &timeout) && timeout.Timeout():
-		return "timed out"
+		return because("timed out")
 	case errors.Is(err, safehttp.ErrTooManyRedirects):
-		return "too many redirects"
+		return because("too many redirects")
 	case errors.As(err, &dns):
 		// The resolver's own address is ours, not the caller's business.
 		if dns.IsNotFound {
-			return "the host name " + dns.Name + " does not exist"
+			return because("the host name %s does not exist", dns.Name)
 		}
-		return "the host name " + dns.Name + " could not be resolved"
+		return because("the host name %s could not be resolved", dns.Name)
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return "the connection was refused"
+		return because("the connection was refused")
 	case errors.As(err, &op) && op.Op == "dial":
-		return "the host could not be reached"
+		return because("the host could not be reached")
 	}
-	return err.Error()
+	return because("%s", err.Error())
 }
 
 // redact drops the query, which may carry tokens, from a URL for logs.

@@ -61,9 +61,9 @@ type run struct {
 	skipped []knowledge.Skip
 	omitted int // skips beyond maxSkips
 
-	startFailure string // why the start URL was not read
-	failures     []string
-	refused      string // set when any request was refused by the SSRF guard
+	startFailure reason // why the start URL was not read
+	failures     []reason
+	refused      reason // set when any request was refused by the SSRF guard
 }
 
 func newRun(c *Crawler, start *url.URL, maxPages int) *run {
@@ -152,14 +152,14 @@ func (r *run) fail(err error) error {
 // failure returns the crawl_failed error for a crawl that read no page.
 func (r *run) failure() error {
 	switch {
-	case r.refused != "":
+	case !r.refused.empty():
 		return crawlFailed(r.refused)
-	case r.startFailure != "":
+	case !r.startFailure.empty():
 		return crawlFailed(r.startFailure)
 	case len(r.failures) > 0:
 		return crawlFailed(r.failures[0])
 	}
-	return crawlFailed("no page could be read")
+	return crawlFailed(because("no page could be read"))
 }
 
 // enqueueStart queues the start URL, or records why robots.txt keeps it out.
@@ -167,7 +167,7 @@ func (r *run) enqueueStart() {
 	r.seen[key(r.start)] = true
 	if !r.allowed(r.start) {
 		r.skip(r.start, reasonRobots)
-		r.startFailure = "robots.txt disallows " + r.start.String()
+		r.startFailure = because("robots.txt disallows %s", r.start.String())
 		return
 	}
 	r.push(r.start)
@@ -250,8 +250,8 @@ type outcome struct {
 	doc     *document
 	links   []*url.URL // of a page not read for too little text: a home page of links is followed
 	skip    string     // short reason, when not read
-	failure string     // the crawl_failed message this would give if nothing is read
-	refused string     // set when the SSRF guard refused the request
+	failure reason     // the crawl_failed reason this would give if nothing is read
+	refused reason     // set when the SSRF guard refused the request
 	took    time.Duration
 	status  int
 }
@@ -314,10 +314,10 @@ func (r *run) record(o outcome) {
 		r.c.log.Debug("crawl page skipped", zap.String("url", redact(o.url)), zap.Int("status", o.status),
 			zap.String("reason", o.skip), zap.Duration("took", o.took))
 		r.skip(o.url, o.skip)
-		if o.refused != "" && r.refused == "" {
+		if !o.refused.empty() && r.refused.empty() {
 			r.refused = o.refused
 		}
-		if o.failure != "" {
+		if !o.failure.empty() {
 			if isStart {
 				r.startFailure = o.failure
 			}
@@ -367,11 +367,11 @@ func (r *run) fetch(ctx context.Context, u *url.URL) (o outcome) {
 	resp, err := r.get(ctx, r.pageClient, u)
 	if err != nil {
 		o.failure = unreachable(err)
-		o.skip = "could not be fetched: " + describe(err)
+		o.skip = "could not be fetched: " + describe(err).String()
 		var be *safehttp.BlockedError
 		if errors.As(err, &be) {
 			o.refused = refusedMessage(be)
-			o.skip = o.refused
+			o.skip = o.refused.String()
 		}
 		return o
 	}
@@ -383,24 +383,26 @@ func (r *run) fetch(ctx context.Context, u *url.URL) (o outcome) {
 		loc, err := resp.Location()
 		if err != nil {
 			o.skip = fmt.Sprintf("HTTP status %d without a valid Location", resp.StatusCode)
-			o.failure = fmt.Sprintf("%s answered HTTP %d", u, resp.StatusCode)
+			o.failure = because("%s answered HTTP %d", u.String(), resp.StatusCode)
 			return o
 		}
 		loc = normalize(loc)
+		var why reason
 		switch {
 		case !r.scope.SameSite(loc):
-			o.skip = "redirects off the site to " + loc.String()
+			why = because("redirects off the site to %s", loc.String())
 		case !r.scope.InPath(loc):
-			o.skip = "redirects outside the start path to " + loc.String()
+			why = because("redirects outside the start path to %s", loc.String())
 		default:
-			o.skip = "redirects to " + loc.String() + ", which robots.txt disallows"
+			why = because("redirects to %s, which robots.txt disallows", loc.String())
 		}
-		o.failure = fmt.Sprintf("%s %s", u, o.skip)
+		o.skip = why.String()
+		o.failure = because("%s "+why.format, append([]any{u.String()}, why.args...)...)
 		return o
 	}
 	if resp.StatusCode != http.StatusOK {
 		o.skip = fmt.Sprintf("HTTP status %d", resp.StatusCode)
-		o.failure = fmt.Sprintf("the site answered HTTP %d for %s", resp.StatusCode, u)
+		o.failure = because("the site answered HTTP %d for %s", resp.StatusCode, u.String())
 		return o
 	}
 
@@ -408,7 +410,7 @@ func (r *run) fetch(ctx context.Context, u *url.URL) (o outcome) {
 	if ctype != "" && !isHTML(ctype) {
 		mt, _, _ := mime.ParseMediaType(ctype)
 		o.skip = "not HTML (" + mt + ")"
-		o.failure = fmt.Sprintf("%s is not an HTML page (%s)", u, mt)
+		o.failure = because("%s is not an HTML page (%s)", u.String(), mt)
 		return o
 	}
 	limit := r.c.opts.MaxBodyBytes
@@ -420,15 +422,15 @@ func (r *run) fetch(ctx context.Context, u *url.URL) (o outcome) {
 		return tooLarge(o, u, limit)
 	}
 	if err != nil {
-		o.skip = "could not be read: " + describe(err)
-		o.failure = "the site could not be reached: " + describe(err)
+		o.skip = "could not be read: " + describe(err).String()
+		o.failure = describe(err).after("the site could not be reached: ")
 		return o
 	}
 	if ctype == "" {
 		ctype = http.DetectContentType(body)
 		if !isHTML(ctype) {
 			o.skip = "not HTML"
-			o.failure = fmt.Sprintf("%s is not an HTML page", u)
+			o.failure = because("%s is not an HTML page", u.String())
 			return o
 		}
 	}
@@ -436,14 +438,14 @@ func (r *run) fetch(ctx context.Context, u *url.URL) (o outcome) {
 	doc, err := parseHTML(body, ctype)
 	if err != nil {
 		o.skip = "unparsable HTML"
-		o.failure = fmt.Sprintf("%s could not be parsed as HTML", u)
+		o.failure = because("%s could not be parsed as HTML", u.String())
 		return o
 	}
 	d := extract(doc, o.final, r.c.opts.MinTextChars)
 	if utf8.RuneCountInString(d.text) < r.c.opts.MinTextChars {
 		o.links = d.links
 		o.skip = reasonNoText
-		o.failure = "no readable text: the site may render only in a browser"
+		o.failure = because("no readable text: the site may render only in a browser")
 		return o
 	}
 	o.doc = &d
@@ -452,7 +454,7 @@ func (r *run) fetch(ctx context.Context, u *url.URL) (o outcome) {
 
 func tooLarge(o outcome, u *url.URL, limit int64) outcome {
 	o.skip = fmt.Sprintf("too large (over %d KiB)", limit>>10)
-	o.failure = fmt.Sprintf("%s is larger than %d KiB", u, limit>>10)
+	o.failure = because("%s is larger than %d KiB", u.String(), limit>>10)
 	return o
 }
 

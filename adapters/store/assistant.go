@@ -284,9 +284,20 @@ func (r *Approvals) Create(ctx context.Context, a approval.Request) error {
 // Use is one conditional UPDATE … WHERE status = 'pending' AND expires_at >= now … RETURNING,
 // on both databases: of concurrent uses the first to write wins, the others match no row.
 func (r *Approvals) Use(ctx context.Context, accountID, id string, now time.Time) (approval.Request, error) {
+	return r.decide(ctx, accountID, id, now, approval.Used)
+}
+
+// Refuse is Use's conditional UPDATE with status 'refused': of a concurrent Use and Refuse, the
+// first to write wins and the other matches no row.
+func (r *Approvals) Refuse(ctx context.Context, accountID, id string, now time.Time) (approval.Request, error) {
+	return r.decide(ctx, accountID, id, now, approval.Refused)
+}
+
+// decide moves the account's pending approval id, not past its expiry at now, to status to.
+func (r *Approvals) decide(ctx context.Context, accountID, id string, now time.Time, to approval.Status) (approval.Request, error) {
 	var m approvalRow
 	err := idb(ctx, r.db).NewUpdate().Model(&m).
-		Set("status = ?", string(approval.Used)).
+		Set("status = ?", string(to)).
 		Set("used_at = ?", dbTime(now)).
 		Where("account_id = ?", accountID).
 		Where("id = ?", id).
@@ -298,9 +309,33 @@ func (r *Approvals) Use(ctx context.Context, accountID, id string, now time.Time
 		return approval.Request{}, approval.NotFound()
 	}
 	if err != nil {
-		return approval.Request{}, fmt.Errorf("use approval: %w", err)
+		return approval.Request{}, fmt.Errorf("mark approval %s: %w", to, err)
 	}
 	return m.domain()
+}
+
+// Pending lists the account's pending approvals not past their expiry at now, newest first (the
+// index approvals_account).
+func (r *Approvals) Pending(ctx context.Context, accountID string, now time.Time, limit int) ([]approval.Request, error) {
+	var ms []approvalRow
+	if err := idb(ctx, r.db).NewSelect().Model(&ms).
+		Where("account_id = ?", accountID).
+		Where("status = ?", string(approval.Pending)).
+		Where("expires_at >= ?", dbTime(now)).
+		OrderExpr("created_at DESC, id DESC").
+		Limit(int64(limit)).
+		Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list pending approvals: %w", err)
+	}
+	out := make([]approval.Request, 0, len(ms))
+	for i := range ms {
+		a, err := ms[i].domain()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
 }
 
 // Get returns the account's approval id; approval_not_found when the account has none.

@@ -492,6 +492,41 @@ func (s *Service) approve(ctx context.Context, c Caller, id string) (Reply, erro
 	return s.answerApproval(ctx, c, a, o, now)
 }
 
+// MaxPendingListed is the most pending approvals Pending lists.
+const MaxPendingListed = 50
+
+// Pending lists the account's approvals that an approve may still run (pending, not past their
+// 60 minutes), the newest first, at most MaxPendingListed: what the owner's console shows to
+// approve or refuse.
+func (s *Service) Pending(ctx context.Context, accountID string) ([]approval.Request, error) {
+	return s.d.Approvals.Pending(ctx, accountID, s.d.Clock.Now(), MaxPendingListed)
+}
+
+// Refuse turns down the caller's pending approval id: its actions never run, and an approve of
+// it afterwards is approval_not_found, as of a used one. The store's conditional write lets one
+// of a concurrent approve and refusal through; the other is approval_not_found. It costs no
+// interaction. When the approval belongs to a kept conversation, the refusal is added to it.
+func (s *Service) Refuse(ctx context.Context, c Caller, id string) (approval.Request, error) {
+	if !approval.ValidID(id) {
+		return approval.Request{}, approval.NotFound()
+	}
+	now := s.d.Clock.Now()
+	a, err := s.d.Approvals.Refuse(ctx, c.Account.ID, id, now)
+	if err != nil {
+		return approval.Request{}, err
+	}
+	if a.ConversationID != "" {
+		// The refusal is made: a conversation that could not be kept does not undo it.
+		ctx = context.WithoutCancel(ctx)
+		if err := s.d.History.Add(ctx, c.Account.ID,
+			assistant.Turn{ConversationID: a.ConversationID, Role: assistant.RoleOwner, Content: "refuse " + a.ID, CreatedAt: now},
+			assistant.Turn{ConversationID: a.ConversationID, Role: assistant.RoleAssistant, Content: assistant.RefusedText(a.Lang), Status: assistant.StatusCompleted, CreatedAt: now}); err != nil {
+			return a, told(fmt.Sprintf("approval %s refused: its actions will not run; keeping it in conversation %s failed", a.ID, a.ConversationID), err)
+		}
+	}
+	return a, nil
+}
+
 // again answers an approve of an approval Use did not let through: the outcome of one whose
 // actions ran for this account and whose reply was never given (the call that ran them failed
 // after), or notFound.

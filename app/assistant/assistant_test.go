@@ -569,3 +569,47 @@ func TestErrorAfterActionsRanAtOnce(t *testing.T) {
 		t.Errorf("spent %d on a failed reply", f.ledger.spent)
 	}
 }
+
+// TestRefuse: a refused approval runs nothing and costs nothing; the refusal is added to its
+// conversation; an approval already used or refused is approval_not_found, and a malformed id
+// never reaches the store.
+func TestRefuse(t *testing.T) {
+	f := newFixture(t, false)
+	a := approval.New("apr_r1", "acct_a", []assistant.Action{{Type: assistant.Email, To: "ana@example.com", Subject: "Hi", Text: "Hello"}}, now.Add(-time.Minute))
+	a.Lang, a.ConversationID = "pt", "asc_1"
+	refused := a
+	refused.Status, refused.UsedAt = approval.Refused, now
+	f.approvals.EXPECT().Refuse(gomock.Any(), "acct_a", "apr_r1", now).Return(refused, nil)
+	f.mail.EXPECT().SendVia(gomock.Any(), gomock.Any(), gomock.Any()).Times(0)
+	f.history.EXPECT().Add(gomock.Any(), "acct_a", gomock.Any()).DoAndReturn(func(_ context.Context, _ string, turns ...assistant.Turn) error {
+		if len(turns) != 2 || turns[0].Content != "refuse apr_r1" || turns[1].Content != "Recusado: nada foi feito." || turns[1].ConversationID != "asc_1" {
+			t.Errorf("turns %+v", turns)
+		}
+		return nil
+	})
+	got, err := f.svc.Refuse(t.Context(), owner, "apr_r1")
+	if err != nil || got.Status != approval.Refused {
+		t.Fatalf("Refuse = %+v, %v", got, err)
+	}
+	if f.ledger.spent != 0 || len(f.ledger.charges) != 0 {
+		t.Errorf("a refusal charged %d", f.ledger.spent)
+	}
+	f.approvals.EXPECT().Refuse(gomock.Any(), "acct_a", "apr_r1", now).Return(approval.Request{}, approval.NotFound())
+	if _, err := f.svc.Refuse(t.Context(), owner, "apr_r1"); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("refuse again = %v", err)
+	}
+	if _, err := f.svc.Refuse(t.Context(), owner, "nope"); domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+		t.Errorf("refuse a malformed id = %v", err)
+	}
+}
+
+// TestPending lists the account's pending approvals at the clock's now, at most MaxPendingListed.
+func TestPending(t *testing.T) {
+	f := newFixture(t, false)
+	want := []approval.Request{approval.New("apr_p", "acct_a", nil, now)}
+	f.approvals.EXPECT().Pending(gomock.Any(), "acct_a", now, MaxPendingListed).Return(want, nil)
+	got, err := f.svc.Pending(t.Context(), "acct_a")
+	if err != nil || len(got) != 1 || got[0].ID != "apr_p" {
+		t.Fatalf("Pending = %+v, %v", got, err)
+	}
+}

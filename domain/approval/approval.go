@@ -3,6 +3,7 @@
 //
 //	pending ──Use (within Lifetime)──▶ used ──its actions ran: Outcome kept──▶ ──reply given──▶ answered
 //	pending ──Lifetime passes──▶ expired
+//	pending ──Refuse (within Lifetime)──▶ refused: its actions never run
 //	answered, expired, used without an outcome ──Use──▶ approval_not_found
 //	used with an outcome, never answered ──Use──▶ that outcome again (Unanswered)
 //
@@ -40,6 +41,9 @@ const (
 	Pending Status = "pending"
 	Used    Status = "used"
 	Expired Status = "expired"
+	// Refused is an approval the owner turned down (the console's Refuse): its actions never
+	// run, and an approve of it is approval_not_found, as of a used one.
+	Refused Status = "refused"
 )
 
 // Request is an approval: what runs when the owner approves it.

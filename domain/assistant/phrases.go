@@ -9,6 +9,7 @@ import (
 
 type phrases struct {
 	done, waits, blocked, failed, nothing, help string
+	refused                                     string // an approval the owner refused
 	missing                                     map[string]string
 	records                                     string // "%d %s": count, topic
 	none                                        string // "%s": topic
@@ -22,7 +23,7 @@ type phrases struct {
 var byLang = map[string]phrases{
 	"en": {
 		done: "Done: %s.", waits: "Waiting for your approval: %s.", blocked: "Not done: %s.",
-		failed: "Not completed: %s.", nothing: "I answered without acting.",
+		failed: "Not completed: %s.", nothing: "I answered without acting.", refused: "Refused: nothing was done.",
 		help: `I did not understand. Try "add a note: …", "create a task: …", "email ana@example.com subject … text …", "change the tone to …", "add FAQ: question? answer" or "what are my tasks today?".`,
 		missing: map[string]string{"to": "Who should receive it? Give an e-mail address.", "text": "What should it say?",
 			"answer": "What is the answer? Write: add FAQ: question? answer", "value": "Which value?", "what": "About what?", "name": "What is the name?",
@@ -44,7 +45,7 @@ var byLang = map[string]phrases{
 	},
 	"pt": {
 		done: "Feito: %s.", waits: "Aguardando a sua aprovação: %s.", blocked: "Não feito: %s.",
-		failed: "Não concluído: %s.", nothing: "Respondi sem agir.",
+		failed: "Não concluído: %s.", nothing: "Respondi sem agir.", refused: "Recusado: nada foi feito.",
 		help: `Não entendi. Experimente "adicione uma nota: …", "crie uma tarefa: …", "envie um e-mail para ana@example.com assunto … texto …", "mude o tom para …", "adicione FAQ: pergunta? resposta" ou "quais são minhas tarefas de hoje?".`,
 		missing: map[string]string{"to": "Para quem? Indique um endereço de e-mail.", "text": "O que deve dizer?",
 			"answer": "Qual é a resposta? Escreva: adicione FAQ: pergunta? resposta", "value": "Qual valor?", "what": "Sobre o quê?", "name": "Qual é o nome?",
@@ -66,7 +67,7 @@ var byLang = map[string]phrases{
 	},
 	"es": {
 		done: "Hecho: %s.", waits: "Esperando tu aprobación: %s.", blocked: "No hecho: %s.",
-		failed: "No completado: %s.", nothing: "Respondí sin actuar.",
+		failed: "No completado: %s.", nothing: "Respondí sin actuar.", refused: "Rechazado: no se hizo nada.",
 		help: `No entendí. Prueba "añade una nota: …", "crea una tarea: …", "envía un correo a ana@example.com asunto … texto …", "cambia el tono a …", "añade FAQ: ¿pregunta? respuesta" o "¿cuáles son mis tareas de hoy?".`,
 		missing: map[string]string{"to": "¿Para quién? Indica una dirección de correo.", "text": "¿Qué debe decir?",
 			"answer": "¿Cuál es la respuesta? Escribe: añade FAQ: pregunta? respuesta", "value": "¿Qué valor?", "what": "¿Sobre qué?", "name": "¿Cuál es el nombre?",
@@ -95,6 +96,9 @@ func phrasesOf(lang string) phrases {
 	}
 	return byLang["en"]
 }
+
+// RefusedText is the assistant's reply, in lang, to an approval the owner refused.
+func RefusedText(lang string) string { return phrasesOf(lang).refused }
 
 // Describe names an action briefly, for a reply.
 func Describe(a Action) string {

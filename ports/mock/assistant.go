@@ -135,6 +135,21 @@ func (mr *MockApprovalsMockRecorder) Get(ctx, accountID, id interface{}) *gomock
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Get", reflect.TypeOf((*MockApprovals)(nil).Get), ctx, accountID, id)
 }
 
+// Pending mocks base method.
+func (m *MockApprovals) Pending(ctx context.Context, accountID string, now time.Time, limit int) ([]approval.Request, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Pending", ctx, accountID, now, limit)
+	ret0, _ := ret[0].([]approval.Request)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Pending indicates an expected call of Pending.
+func (mr *MockApprovalsMockRecorder) Pending(ctx, accountID, now, limit interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Pending", reflect.TypeOf((*MockApprovals)(nil).Pending), ctx, accountID, now, limit)
+}
+
 // Record mocks base method.
 func (m *MockApprovals) Record(ctx context.Context, accountID, id string, o approval.Outcome) error {
 	m.ctrl.T.Helper()
@@ -147,6 +162,21 @@ func (m *MockApprovals) Record(ctx context.Context, accountID, id string, o appr
 func (mr *MockApprovalsMockRecorder) Record(ctx, accountID, id, o interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Record", reflect.TypeOf((*MockApprovals)(nil).Record), ctx, accountID, id, o)
+}
+
+// Refuse mocks base method.
+func (m *MockApprovals) Refuse(ctx context.Context, accountID, id string, now time.Time) (approval.Request, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Refuse", ctx, accountID, id, now)
+	ret0, _ := ret[0].(approval.Request)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Refuse indicates an expected call of Refuse.
+func (mr *MockApprovalsMockRecorder) Refuse(ctx, accountID, id, now interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Refuse", reflect.TypeOf((*MockApprovals)(nil).Refuse), ctx, accountID, id, now)
 }
 
 // Use mocks base method.

@@ -36,6 +36,8 @@ func RunAssistantStores(t *testing.T, newStores func(t *testing.T) AssistantStor
 		{"ApprovalsConcurrent", testApprovalsConcurrent},
 		{"ApprovalOutcome", testApprovalOutcome},
 		{"ApprovalsUseAtExpiry", testApprovalsUseAtExpiry},
+		{"ApprovalsRefuse", testApprovalsRefuse},
+		{"ApprovalsPending", testApprovalsPending},
 		{"History", testHistory},
 		{"HistoryConcurrent", testHistoryConcurrent},
 		{"HistoryConversation", testHistoryConversation},
@@ -581,5 +583,113 @@ func testHistoryHold(t *testing.T, s AssistantStores) {
 	}
 	if _, err := s.History.Conversation(ctx, "acct_a", "asc_h"); err != nil {
 		t.Fatalf("the held conversation reads: %v", err)
+	}
+}
+
+// testApprovalsRefuse: a refused approval can no longer be used nor refused again; only a pending
+// one of the account, not past its expiry, can be refused; of uses and refusals sent at once,
+// exactly one wins.
+func testApprovalsRefuse(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	notFound := func(name string, err error) {
+		t.Helper()
+		if domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+			t.Errorf("%s: %v, want approval_not_found", name, err)
+		}
+	}
+	createApproval(t, s, "apr_r")
+	_, err := s.Approvals.Refuse(ctx, "acct_b", "apr_r", t0.Add(time.Minute))
+	notFound("another account's", err)
+	got, err := s.Approvals.Refuse(ctx, "acct_a", "apr_r", t0.Add(time.Minute))
+	if err != nil {
+		t.Fatalf("Refuse: %v", err)
+	}
+	want := newApproval("apr_r", "acct_a", t0)
+	want.Status, want.UsedAt = approval.Refused, t0.Add(time.Minute)
+	equal(t, "refused approval", got, want)
+	_, err = s.Approvals.Refuse(ctx, "acct_a", "apr_r", t0.Add(2*time.Minute))
+	notFound("refused again", err)
+	_, err = s.Approvals.Use(ctx, "acct_a", "apr_r", t0.Add(2*time.Minute))
+	notFound("used after refused", err)
+	if a, err := s.Approvals.Get(ctx, "acct_a", "apr_r"); err != nil || a.Status != approval.Refused {
+		t.Errorf("Get after Refuse = %+v, %v", a, err)
+	}
+
+	createApproval(t, s, "apr_u")
+	if _, err := s.Approvals.Use(ctx, "acct_a", "apr_u", t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Approvals.Refuse(ctx, "acct_a", "apr_u", t0.Add(2*time.Minute))
+	notFound("refused after used", err)
+
+	createApproval(t, s, "apr_e")
+	_, err = s.Approvals.Refuse(ctx, "acct_a", "apr_e", t0.Add(approval.Lifetime+time.Second))
+	notFound("refused after expiry", err)
+
+	createApproval(t, s, "apr_x")
+	var used, refused, misses atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			var err error
+			if i%2 == 0 {
+				if _, err = s.Approvals.Use(t.Context(), "acct_a", "apr_x", t0.Add(time.Minute)); err == nil {
+					used.Add(1)
+				}
+			} else if _, err = s.Approvals.Refuse(t.Context(), "acct_a", "apr_x", t0.Add(time.Minute)); err == nil {
+				refused.Add(1)
+			}
+			if err != nil {
+				if domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+					t.Errorf("Use or Refuse: %v", err)
+				}
+				misses.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if used.Load()+refused.Load() != 1 || misses.Load() != 39 {
+		t.Errorf("40 uses and refusals at once: %d used, %d refused, %d not found; want one winner", used.Load(), refused.Load(), misses.Load())
+	}
+}
+
+// testApprovalsPending: the account's pending approvals not past their expiry, newest first, at
+// most limit; never another account's, a used, a refused or an expired one.
+func testApprovalsPending(t *testing.T, s AssistantStores) {
+	ctx := t.Context()
+	for i, id := range []string{"apr_p1", "apr_p2", "apr_p3", "apr_p4", "apr_p5"} {
+		if err := s.Approvals.Create(ctx, newApproval(id, "acct_a", t0.Add(time.Duration(i)*time.Minute))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Approvals.Create(ctx, newApproval("apr_b", "acct_b", t0)); err != nil {
+		t.Fatal(err)
+	}
+	now := t0.Add(approval.Lifetime + 30*time.Second) // apr_p1 expired
+	if _, err := s.Approvals.Use(ctx, "acct_a", "apr_p3", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Approvals.Refuse(ctx, "acct_a", "apr_p4", now); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(limit int) []string {
+		t.Helper()
+		got, err := s.Approvals.Pending(ctx, "acct_a", now, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []string{}
+		for _, a := range got {
+			if a.Status != approval.Pending || approval.Hash(a.Actions) != a.Hash {
+				t.Errorf("Pending listed %s with status %s", a.ID, a.Status)
+			}
+			out = append(out, a.ID)
+		}
+		return out
+	}
+	equal(t, "pending", ids(10), []string{"apr_p5", "apr_p2"})
+	equal(t, "pending, limit 1", ids(1), []string{"apr_p5"})
+	if got, err := s.Approvals.Pending(ctx, "acct_c", now, 10); err != nil || len(got) != 0 {
+		t.Errorf("Pending of an account without approvals = %v, %v", got, err)
 	}
 }
