@@ -115,7 +115,7 @@ func testConsolePageUpload(t *testing.T, s stack) {
 	api, a, b := signedInOwner(t, s)
 	p := b.post("/app/brain", "/app/brain/pages", url.Values{"title": {"Opening hours"}, "url": {"https://padaria.example/hours"},
 		"content": {"We open every day from 7:00 to 19:00, and on holidays from 8:00 to 12:00."}})
-	if p.status != http.StatusOK || !strings.Contains(p.body, `id="page-status"`) || !strings.Contains(p.body, "Saved: 1 page(s)") {
+	if p.status != http.StatusOK || !strings.Contains(p.body, `id="page-status"`) || !strings.Contains(p.body, "Saved: 1 page,") {
 		t.Fatalf("upload a page: %d\n%s", p.status, p.body)
 	}
 	k := call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...)

@@ -38,6 +38,16 @@ func TestCatalogue(t *testing.T) {
 			used[m[1]] = true
 		}
 	}
+	plural := regexp.MustCompile(`\.P "([a-z_.]+)"`)
+	for _, f := range files {
+		b, err := fs.ReadFile(templateFiles, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range plural.FindAllStringSubmatch(string(b), -1) {
+			used[m[1]+".one"], used[m[1]+".other"] = true, true
+		}
+	}
 	if len(used) < 50 {
 		t.Fatalf("only %d keys found in the templates", len(used))
 	}

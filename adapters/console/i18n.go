@@ -6,7 +6,8 @@ var catalog = map[string]map[string]string{
 	"en": {
 		"nav.approvals":                       "Approvals",
 		"approvals.intro":                     "What your assistant prepared in mode do and waits for your approval. Each approval runs once, within %d minutes, and costs no interaction.",
-		"approvals.waiting":                   "%d action(s) waiting",
+		"approvals.waiting.one":               "%d action waiting",
+		"approvals.waiting.other":             "%d actions waiting",
 		"approvals.expires":                   "Expires",
 		"approvals.action":                    "Action",
 		"approvals.for":                       "For",
@@ -44,7 +45,8 @@ var catalog = map[string]map[string]string{
 		"brain.page_url":                      "Address of the page (optional)",
 		"brain.page_content":                  "Text",
 		"brain.upload_save":                   "Save the page",
-		"brain.uploaded":                      "Saved: %d page(s), %d characters, %d passages.",
+		"brain.uploaded.one":                  "Saved: %d page, %d characters, %d passages.",
+		"brain.uploaded.other":                "Saved: %d pages, %d characters, %d passages.",
 		"brain.chars":                         "%d characters",
 		// The agent page (agent.go).
 		"nav.agent":               "Agent",
@@ -280,7 +282,8 @@ var catalog = map[string]map[string]string{
 	"pt": {
 		"nav.approvals":                       "Aprovações",
 		"approvals.intro":                     "O que o seu assistente preparou no modo do e aguarda a sua aprovação. Cada aprovação roda uma vez, em até %d minutos, e não gasta interações.",
-		"approvals.waiting":                   "%d ação(ões) aguardando",
+		"approvals.waiting.one":               "%d ação aguardando",
+		"approvals.waiting.other":             "%d ações aguardando",
 		"approvals.expires":                   "Expira em",
 		"approvals.action":                    "Ação",
 		"approvals.for":                       "Para",
@@ -318,7 +321,8 @@ var catalog = map[string]map[string]string{
 		"brain.page_url":                      "Endereço da página (opcional)",
 		"brain.page_content":                  "Texto",
 		"brain.upload_save":                   "Guardar a página",
-		"brain.uploaded":                      "Guardado: %d página(s), %d caracteres, %d excertos.",
+		"brain.uploaded.one":                  "Guardado: %d página, %d caracteres, %d excertos.",
+		"brain.uploaded.other":                "Guardado: %d páginas, %d caracteres, %d excertos.",
 		"brain.chars":                         "%d caracteres",
 		// A página do agente (agent.go).
 		"nav.agent":               "Agente",
@@ -554,7 +558,8 @@ var catalog = map[string]map[string]string{
 	"es": {
 		"nav.approvals":                       "Aprobaciones",
 		"approvals.intro":                     "Lo que tu asistente preparó en modo do y espera tu aprobación. Cada aprobación se ejecuta una vez, en un máximo de %d minutos, y no gasta interacciones.",
-		"approvals.waiting":                   "%d acción(es) en espera",
+		"approvals.waiting.one":               "%d acción en espera",
+		"approvals.waiting.other":             "%d acciones en espera",
 		"approvals.expires":                   "Caduca el",
 		"approvals.action":                    "Acción",
 		"approvals.for":                       "Para",
@@ -592,7 +597,8 @@ var catalog = map[string]map[string]string{
 		"brain.page_url":                      "Dirección de la página (opcional)",
 		"brain.page_content":                  "Texto",
 		"brain.upload_save":                   "Guardar la página",
-		"brain.uploaded":                      "Guardado: %d página(s), %d caracteres, %d pasajes.",
+		"brain.uploaded.one":                  "Guardado: %d página, %d caracteres, %d pasajes.",
+		"brain.uploaded.other":                "Guardado: %d páginas, %d caracteres, %d pasajes.",
 		"brain.chars":                         "%d caracteres",
 		// La página del agente (agent.go).
 		"nav.agent":               "Agente",

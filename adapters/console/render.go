@@ -103,6 +103,15 @@ func (v view) T(key string, args ...any) string {
 	return m
 }
 
+// P is T for words that follow a count n: the catalogue's key.one when n is 1, key.other
+// otherwise (the plural of every language the console speaks takes the singular for 1 alone).
+func (v view) P(key string, n int, args ...any) string {
+	if n == 1 {
+		return v.T(key+".one", args...)
+	}
+	return v.T(key+".other", args...)
+}
+
 // N writes a number as the page's language does: thousands grouped and the decimal mark (en
 // 1,234.5; pt and es 1.234,5), a fraction with at most 2 digits.
 func (v view) N(n any) string {
