@@ -30,7 +30,7 @@ func TestConsoleApprovalsBrowser(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#page-url"), "https://padaria.example/horario"),
 		chromedp.SendKeys(chromedp.CSS("#page-content"), "Abrimos todos os dias das 7h às 19h; nos feriados das 8h às 12h."),
 		chromedp.Click(chromedp.CSS(`#page-form button[type=submit]`)))
-	waitJS(t, ctx, "the page saved, said in Portuguese", `document.querySelector("#page-status").textContent.startsWith("Guardado: 1 página,") &&
+	waitJS(t, ctx, "the page saved, said in Portuguese", `document.querySelector("#page-status").textContent.startsWith("Guardado: 1 página, 64 caracteres, 1 excerto.") &&
 		document.querySelector("#brain-pages").textContent.includes("Horário")`)
 	keepShot(t, ctx, "console", "brain-page-upload.png", 100)
 	pages := listOf(call(t, "GET", base+"/v1/knowledge", bearer(a.key)...).body, "pages")
