@@ -623,7 +623,10 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		top[k-1] = cover // the item that holds the question's words is among the hits (Hit.Covers)
 	}
 	if len(top) == 0 {
-		if h, ok := ix.bare(q); small && ok {
+		if !small {
+			return nil, nil
+		}
+		if h, ok := ix.bare(q); ok {
 			return []Hit{h}, []Hit{h}
 		}
 		return nil, nil

@@ -16,7 +16,7 @@ var requiredRule = regexp.MustCompile(`\b(?:required|requires|require|mandatory|
 
 // offerWords matches the words by which a sentence offers a thing: selling, renting, lending,
 // giving or stocking it.
-var offerWords = regexp.MustCompile(`\b(?:sell|sells|sold|stock|stocks|rent|rents|rental|hire|lend|lends|loan|loans|offer|offers|provide|provides|supply|supplies|vendemos|vende|vendem|alugamos|aluguel|aluga|alugam|emprestamos|oferecemos|fornecemos|damos|alquilamos|alquiler|alquila|alquilan|prestamos|ofrecemos|damos|vendemos|venden)\b`)
+var offerWords = regexp.MustCompile(`\b(?:sell|sells|sold|stock|stocks|rent|rents|rental|hire|lend|lends|loan|loans|offer|offers|provide|provides|supply|supplies|vendemos|vende|vendem|alugamos|aluguel|aluga|alugam|emprestamos|oferecemos|fornecemos|damos|alquilamos|alquiler|alquila|alquilan|prestamos|ofrecemos|venden)\b`)
 
 // askedThing returns the place in the query's words (folded) of the thing it asks the business to
 // have or offer (asksThing: "do you sell bowling shirts", "vendéis equipo de buceo?"), and its
@@ -55,11 +55,11 @@ func (ix *Index) namesRequired(hits []Hit, top topK, q *query) {
 		e := int(top[i].entry) - len(ix.chunks)
 		return hits[i].Kind == KindFAQ && e >= 0 && e < len(ix.ruled) && ix.ruled[e]
 	}
-	any := false
+	some := false
 	for i := range hits {
-		any = any || ruled(i)
+		some = some || ruled(i)
 	}
-	if !any {
+	if !some {
 		return // no item states a rule: most often
 	}
 	at, head := askedThing(q.folded, q.lang)
