@@ -33,7 +33,7 @@ func bareAsked(q *query) cue {
 		phrases []string
 	}{{cueAge, bareAgeWords[q.lang]}, {cuePrice, cueWords[q.lang][cuePrice]}} {
 		for _, p := range k.phrases {
-			if phraseIn(q.padded, p) {
+			if strings.Contains(q.padded, " "+p+" ") { // the phrase, whole (askedBy's test)
 				asked |= k.kind
 				if n < len(by) {
 					by[n], n = p, n+1
@@ -50,22 +50,6 @@ func bareAsked(q *query) cue {
 		}
 	}
 	return asked
-}
-
-// phraseIn reports whether padded (a question with a space on either side) holds the words of
-// phrase p, whole.
-func phraseIn(padded, p string) bool {
-	for i := strings.Index(padded, p); i >= 0; {
-		if padded[i-1] == ' ' && i+len(p) < len(padded) && padded[i+len(p)] == ' ' {
-			return true
-		}
-		j := strings.Index(padded[i+1:], p)
-		if j < 0 {
-			return false
-		}
-		i += 1 + j
-	}
-	return false
 }
 
 // wordOf reports whether w is one of the words of phrase p.

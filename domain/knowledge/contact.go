@@ -259,11 +259,26 @@ var (
 // Augusta", "Paseo de la Barra"), or with a number at most two words from it ("42 oak street",
 // "rua augusta 120"); not a lower-case "lane" of a bowling alley or a pool, a "road" of a driving
 // test, a "square" of a tile. placeFact's words, in the text as written (streetName) and folded
-// (streetNumber).
+// (streetNumber). streetWords are those words as written, in en, pt and es; streetFolded the
+// same folded (NormalizeQuestion), as an alternation of a regular expression.
 var (
-	streetName   = regexp.MustCompile(`\b(?:Street|St|Avenue|Ave|Road|Rd|Lane|Parade|Square|Boulevard|Blvd|Rua|Avenida|Av|Praça|Praca|Largo|Travessa|Estrada|Calle|Plaza|Paseo|Carrer|Camino|Route|Highway|Hwy|Rodovia|Ruta|Carretera|Autovía)\b`)
-	streetNumber = regexp.MustCompile(`\d\w*\s(?:\w+\s){0,2}(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino|route|highway|hwy|rodovia|ruta|carretera|autovia)\b|\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino|route|highway|hwy|rodovia|ruta|carretera|autovia)\s(?:\w+\s){0,2}\d`)
+	streetWords  = []string{"Street", "St", "Avenue", "Ave", "Road", "Rd", "Lane", "Parade", "Square", "Boulevard", "Blvd", "Rua", "Avenida", "Av", "Praça", "Praca", "Largo", "Travessa", "Estrada", "Calle", "Plaza", "Paseo", "Carrer", "Camino", "Route", "Highway", "Hwy", "Rodovia", "Ruta", "Carretera", "Autovía"}
+	streetFolded = foldedAlternation(streetWords)
+	streetName   = regexp.MustCompile(`\b(?:` + strings.Join(streetWords, "|") + `)\b`)
+	streetNumber = regexp.MustCompile(`\d\w*\s(?:\w+\s){0,2}(?:` + streetFolded + `)\b|\b(?:` + streetFolded + `)\s(?:\w+\s){0,2}\d`)
 )
+
+// foldedAlternation returns words folded as NormalizeQuestion writes them, each once, joined by
+// "|".
+func foldedAlternation(words []string) string {
+	var folded []string
+	for _, w := range words {
+		if f := NormalizeQuestion(w); !slices.Contains(folded, f) {
+			folded = append(folded, f)
+		}
+	}
+	return strings.Join(folded, "|")
+}
 
 // StatesDetail reports whether text (an FAQ answer or a page's passage) tells one of the details
 // asked: a day or whether it is open or closed for the hours (a time of day alone is no

@@ -404,7 +404,7 @@ var (
 	priceFact    = regexp.MustCompile(`[$€£]\s?\d|\d\s?[$€£]|\d\s?(?:euros?|eur|usd|dollars|reais|pounds|libras)\b`)
 	timeFact     = regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s?(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}h\d{2}\b|\b\d{1,2}(?:[:.]\d{2})?\s?[ap]\.m\.`)
 	durationFact = regexp.MustCompile(`\b\d+\s?(?:[a-z]+\s)?(?:minutes?|minutos?|hours?|horas?|days?|dias|weeks?|semanas?)\b`)
-	placeFact    = regexp.MustCompile(`\b(?:street|st|avenue|ave|road|rd|lane|parade|square|boulevard|blvd|rua|avenida|av|praca|largo|travessa|estrada|calle|plaza|paseo|carrer|camino|route|highway|hwy|rodovia|ruta|carretera|autovia)\b`)
+	placeFact    = regexp.MustCompile(`\b(?:` + streetFolded + `)\b`) // a street's word (contact.go)
 	// ageFact is a person's age, in a sentence folded as NormalizeQuestion writes it: a number
 	// of years ("16 years old", "14 anos", "12 años"), or a number after the words that set an
 	// age ("age 3", "aged 25", "from 18", "under 12", "maiores de 60", "menores de 16", "a partir
