@@ -35,6 +35,14 @@ const accountKey = "console.account"
 // it is refused with 403 and goes no further. Safe requests go on with a token CSRFField renders.
 func (c *Console) CSRF(ctx *gin.Context) {
 	r := ctx.Request
+	// The form is read here first, so a body over the console's cap is named as such (413)
+	// rather than read as a form without its token; the check below reads the parsed form.
+	var tooLarge *http.MaxBytesError
+	if err := r.ParseForm(); errors.As(err, &tooLarge) {
+		c.errorPage(ctx, http.StatusRequestEntityTooLarge, "error.too_large")
+		ctx.Abort()
+		return
+	}
 	if c.plaintext {
 		r = csrf.PlaintextHTTPRequest(r)
 	}

@@ -1,7 +1,6 @@
 package console
 
 import (
-	"errors"
 	"maps"
 	"net/http"
 	"strings"
@@ -44,19 +43,6 @@ func text(ctx *gin.Context, field string, max int, multiline bool) (string, erro
 		return "", domain.Invalid(field, "%s must be at most %d characters", field, max)
 	}
 	return v, nil
-}
-
-// bodyFits reads the form's body and returns 400 input_too_large naming field (the input that
-// makes a body large) when it is over the console's cap, which the form's inputs would
-// otherwise read as empty.
-func bodyFits(ctx *gin.Context, field string) error {
-	var tooLarge *http.MaxBytesError
-	if err := ctx.Request.ParseForm(); errors.As(err, &tooLarge) {
-		e := domain.Invalid(field, "%s makes the form larger than %d bytes", field, tooLarge.Limit)
-		e.Code = domain.CodeInputTooLarge
-		return e
-	}
-	return nil
 }
 
 // back redirects (303) to a console page after a change.
@@ -268,10 +254,8 @@ func (c *Console) removeFAQ(ctx *gin.Context) {
 func (c *Console) uploadPage(ctx *gin.Context) {
 	acct := c.acct(ctx)
 	var page kdomain.Page
-	err := bodyFits(ctx, "content")
-	if err == nil {
-		page.URL, err = text(ctx, "url", 2000, false)
-	}
+	var err error
+	page.URL, err = text(ctx, "url", 2000, false)
 	if err == nil {
 		if page.Title, err = text(ctx, "title", kdomain.MaxTitle, false); err == nil {
 			page.Content, err = text(ctx, "content", kdomain.MaxPageContent, true)
