@@ -41,6 +41,15 @@ func bareAsked(q *query) cue {
 			}
 		}
 	}
+	if asked == cuePrice {
+		// The words of a phrase asking the price of getting in ("how much to get in", "quanto é
+		// pra entrar") are the price's: the entry is what it is of (entryAsked).
+		for _, p := range entryPhrases[q.lang] {
+			if n < len(by) && strings.Contains(q.padded, " "+p+" ") {
+				by[n], n = p, n+1
+			}
+		}
+	}
 	if asked != cuePrice && asked != cueAge || q.cues()&^(asked|cueLeave) != 0 {
 		return 0 // none, both, or another kind besides ("how much notice": a duration)
 	}
@@ -87,6 +96,28 @@ func statesLeastAge(sentence string) string {
 	return ""
 }
 
+// entryPhrases are the phrases (folded) by which a question asking only a price asks the price
+// of getting in ("how much to get in", "quanto custa pra entrar", "cuánto cuesta entrar"): the
+// Brain's entry fee, not its price list.
+var entryPhrases = map[string][]string{
+	"en": {"get in", "go in", "come in", "to enter", "entry", "admission", "entrance"},
+	"pt": {"entrar", "entrada", "ingresso"},
+	"es": {"entrar", "entrada", "ingreso"},
+}
+
+// entryAsked reports whether a query holds a phrase asking to get in (entryPhrases).
+func entryAsked(q *query) bool {
+	return slices.ContainsFunc(entryPhrases[q.lang], func(p string) bool { return strings.Contains(q.padded, " "+p+" ") })
+}
+
+// entryFee matches, in a sentence folded as NormalizeQuestion writes it, one whose subject is the
+// entry (its first or second word: "Entry to the farm is free", "Admission is $12", "A entrada é
+// gratuita", "La entrada cuesta 5 €") and that says it is free or, with statedCue, priced.
+var entryFee = regexp.MustCompile(`^(?:\pL+\s)?(?:entry|admission|entrance|entrada|ingresso|ingreso)\b`)
+
+// freeWord matches a word saying a thing costs nothing, in a folded sentence.
+var freeWord = regexp.MustCompile(`\b(?:free|gratis|gratuito|gratuita|libre|sem custo|sin costo|sin cargo)\b`)
+
 // priceTitles are the words of a page's title (folded) that make it the Brain's price list.
 var priceTitles = []string{"price", "prices", "pricing", "rates", "fees", "tariffs", "preco", "precos", "valores", "tarifas", "tarifa", "precios", "precio", "tarifario"}
 
@@ -100,6 +131,30 @@ func (ix *Index) bare(q *query) (Hit, bool) {
 	asked := bareAsked(q)
 	if asked == 0 || ix.sents == nil {
 		return Hit{}, false
+	}
+	if asked == cuePrice && entryAsked(q) {
+		// The price of getting in: the one sentence or FAQ answer whose subject is the entry and
+		// that states it free or priced; else none (the price list is of other things).
+		var found []Hit
+		fee := func(s string) bool {
+			norm := NormalizeQuestion(s)
+			return entryFee.MatchString(norm) && (freeWord.MatchString(norm) || statedCue(s)&cuePrice != 0)
+		}
+		for i, text := range ix.sents.text {
+			if !ix.sents.title[i] && fee(text) && !slices.ContainsFunc(found, func(h Hit) bool { return h.Sentence == text }) {
+				found = append(found, Hit{Kind: KindChunk, Chunk: ix.chunks[ix.sents.chunk[i]], Sentence: text})
+			}
+		}
+		for _, f := range ix.faqs {
+			if slices.ContainsFunc(Sentences(f.Answer), fee) {
+				found = append(found, Hit{Kind: KindFAQ, FAQ: f})
+			}
+		}
+		if len(found) != 1 {
+			return Hit{}, false
+		}
+		found[0].Bare = true
+		return found[0], true
 	}
 	var found []Hit
 	var ages []string

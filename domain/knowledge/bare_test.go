@@ -53,6 +53,13 @@ func TestBare(t *testing.T) {
 	es := NewIndex(pageDocs([]Page{
 		{URL: "https://hostal.example/habitaciones", Title: "Habitaciones", Content: "Dormitorios desde 15 € por noche. En los dormitorios solo alojamos a mayores de 18 años."},
 	}), nil, lightStemmer{}, nil)
+	farm := NewIndex(pageDocs([]Page{
+		{URL: "https://farm.example/u-pick", Title: "U-pick", Content: "Entry to the farm is free. You pay only for what you pick: strawberries $4.50 a pound."},
+		{URL: "https://farm.example/store", Title: "Prices", Content: "Pies are $22. Festival tickets are $12; children under 3 get in free."},
+	}), nil, lightStemmer{}, nil)
+	granja := NewIndex(pageDocs([]Page{
+		{URL: "https://granja.example/visita", Title: "Visita", Content: "La entrada cuesta 5 € por persona. Las fresas salen a 4 € el kilo."},
+	}), nil, lightStemmer{}, nil)
 	for _, tt := range []struct {
 		ix       *Index
 		query    string
@@ -71,6 +78,11 @@ func TestBare(t *testing.T) {
 		{titled, "how much is a party?", "", ""},       // a thing named
 		{titled, "how much notice do i need?", "", ""}, // a duration asked
 		{titled, "what age do kids need to be for a party?", "", ""},
+		// The price of getting in: the entry's own sentence, not the price list.
+		{farm, "how much to get in", "Entry to the farm is free.", ""},
+		{farm, "how much is it?", "Pies are $22.", ""},
+		{granja, "¿cuánto cuesta entrar?", "La entrada cuesta 5 € por persona.", ""},
+		{one, "how much to get in?", "", ""}, // no sentence of the entry: not the plans' price
 	} {
 		hits := tt.ix.Search(tt.query, nil, 5)
 		var bare Hit

@@ -83,7 +83,10 @@ type Hit struct {
 	// (asksThing): "is there a cafe at the pool?" and "Is the pool heated?". Or the query asks
 	// the business to offer a thing that the item's question does not name and its answer names
 	// only as required of the customer or forbidden (namesRequired): "do you sell bowling shirts"
-	// and "Is there a dress code?", "No dress code, but shirts are required…".
+	// and "Is there a dress code?", "No dress code, but shirts are required…". For a chunk, its
+	// sentence names the thing the query asks the business to sell only as included in a service
+	// or rented (namesIncluded): "vendéis equipo de buceo?" and "Cuesta 75 € con todo el equipo
+	// incluido."; the engine does not answer from it.
 	Other bool
 	// Bare is, for a small Brain, whether the hit is the Brain's one answer to a query that asks
 	// only a price or a least age, naming nothing it is of ("how much is it?", "a partir de que
@@ -638,6 +641,7 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	if small {
 		ix.namesOther(hits, top, q, content, strange)
 		ix.namesRequired(hits, top, q)
+		namesIncluded(hits, q)
 		chunkFirst(hits)
 		if h, ok := ix.bare(q); ok {
 			hits = barest(hits, h)

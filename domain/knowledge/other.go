@@ -14,7 +14,12 @@ func (ix *Index) namesOther(hits []Hit, top topK, q *query, words [][]int32, str
 	}
 	first, last := strange[0][0], strange[0][1]
 	noun := kindOf(q.folded, first, last, q.lang)
-	thing := noun == "" && asksThing(q.folded, first, q.lang)
+	// The thing asked for, right after the asking phrase or the service's verb: the unknown run
+	// itself ("is there a cafe"), or in Portuguese and Spanish the noun the run after "de" says a
+	// kind of ("vcs fazem box de acrílico?": an acrylic box, which no entry knows; "Fazem
+	// manutenção de box?" is about the Brain's glass ones).
+	thing := noun == "" && asksThing(q.folded, first, q.lang) ||
+		noun != "" && q.lang != "en" && asksThing(q.folded, first-2, q.lang)
 	if noun == "" && !thing {
 		return
 	}
@@ -61,12 +66,12 @@ var thingAsked = map[string]struct{ asks, between, subjects []string }{
 		subjects: []string{"do you", "can you", "could you", "do u", "can u", "do you guys", "can you guys"},
 	},
 	"pt": {
-		asks:     []string{"tem", "tens", "ha", "existe", "existem", "voces tem", "vcs tem", "vendem", "vende"},
+		asks:     []string{"tem", "tens", "ha", "existe", "existem", "voces tem", "vcs tem", "vendem", "vende", "fazem", "voces fazem", "vcs fazem", "vc faz", "voce faz"},
 		between:  []string{"um", "uma", "uns", "umas", "algum", "alguma", "alguns", "algumas"},
 		subjects: []string{"voces", "vcs", "vc", "voce"},
 	},
 	"es": {
-		asks:     []string{"hay", "tienen", "teneis", "tienes", "tiene", "venden", "vendeis"},
+		asks:     []string{"hay", "tienen", "teneis", "tienes", "tiene", "venden", "vendeis", "hacen", "haceis", "ustedes hacen"},
 		between:  []string{"un", "una", "unos", "unas", "algun", "alguna", "algunos", "algunas"},
 		subjects: []string{"ustedes", "vosotros"},
 	},

@@ -108,3 +108,30 @@ func TestOtherService(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherKindAfter checks Hit.Other for a thing asked to be offered whose kind, after it and
+// "de" in Portuguese and Spanish, no entry knows ("vcs fazem box de acrílico?"): an item naming
+// the thing plain ("Fazem manutenção de box?") is about the Brain's own kind. A kind the Brain
+// holds, or a thing not asked after the asking phrase or the verb, does not make it so.
+func TestOtherKindAfter(t *testing.T) {
+	pt := NewIndex(pageDocs([]Page{{URL: "https://vidro.example/box", Title: "Box",
+		Content: "O box de vidro temperado de 8 mm sai a partir de R$ 900. Também fazemos box até o teto."}}),
+		[]FAQ{{ID: "manutencao", Question: "Fazem manutenção de box?", Answer: "Sim, trocamos roldanas e puxadores de box de qualquer marca."}}, lightStemmer{}, nil)
+	es := NewIndex(pageDocs([]Page{{URL: "https://gym.example/clases", Title: "Clases",
+		Content: "Damos clases de spinning y de pilates por la mañana y por la tarde."}}),
+		[]FAQ{{ID: "precio", Question: "¿Cuánto cuestan las clases?", Answer: "Cada clase cuesta 8 €; el bono de 10, 70 €."}}, lightStemmer{}, nil)
+	for _, tt := range []struct {
+		ix          *Index
+		query, item string
+		want        bool
+	}{
+		{pt, "vcs fazem box de acrílico?", "manutencao", true},
+		{es, "tienen clases de zumba?", "precio", true},
+		{pt, "vcs fazem box de vidro?", "manutencao", false}, // the Brain holds it
+		{es, "tienen clases de pilates?", "precio", false},
+	} {
+		if h, ok := itemHit(t, tt.ix, tt.query, tt.item); ok && h.Other != tt.want {
+			t.Errorf("Search(%q): %s Other %v, want %v", tt.query, tt.item, h.Other, tt.want)
+		}
+	}
+}

@@ -91,3 +91,43 @@ func (ix *Index) namesRequired(hits []Hit, top topK, q *query) {
 		hits[i].Other = named && rule
 	}
 }
+
+// sellAsked are the verbs (folded) by which a question asks the business to sell a thing ("do
+// you sell", "vendem", "vendéis"), before it.
+var sellAsked = map[string][]string{
+	"en": {"sell"},
+	"pt": {"vendem", "vende"},
+	"es": {"venden", "vendeis", "vende", "vendes"},
+}
+
+// notSold matches, in a sentence folded as NormalizeQuestion writes it, the words by which it
+// names a thing as included in something else or lent for a fee ("con todo el equipo incluido",
+// "equipment included", "65 € con el equipo de alquiler", "board hire"), and sold the words by
+// which it sells one.
+var (
+	notSold = regexp.MustCompile(`\b(?:included|includes|including|incluido|incluida|incluidos|incluidas|incluye|incluso|inclusa|inclui|incluem|rent|rents|rental|hire|alquiler|alquila|alquilan|alquilamos|aluguel|aluga|alugam|alugamos)\b`)
+	sold    = regexp.MustCompile(`\b(?:sell|sells|sold|for sale|shop|store|vendemos|vende|vendem|venden|venda|loja|venta|tienda)\b`)
+)
+
+// namesIncluded sets Hit.Other of the chunks among hits whose sentence names the thing the query
+// asks the business to sell (askedThing after a verb of sellAsked: "vendéis equipo de buceo?")
+// only as included in a service or rented ("Cuesta 75 € con todo el equipo incluido."), selling
+// nothing (sold): the page tells a service that comes with the thing, not that the business
+// sells it.
+func namesIncluded(hits []Hit, q *query) {
+	if !slices.ContainsFunc(q.folded, func(w string) bool { return slices.Contains(sellAsked[q.lang], w) }) {
+		return
+	}
+	at, head := askedThing(q.folded, q.lang)
+	if at < 0 || head == "" || !slices.Contains(sellAsked[q.lang], q.folded[at-1]) {
+		return
+	}
+	noun := stem(head)
+	for i, h := range hits {
+		if h.Kind != KindChunk || h.Sentence == "" || !slices.ContainsFunc(foldWords(h.Sentence), func(w string) bool { return stem(w) == noun }) {
+			continue
+		}
+		norm := NormalizeQuestion(h.Sentence)
+		hits[i].Other = notSold.MatchString(norm) && !sold.MatchString(norm)
+	}
+}

@@ -40,3 +40,43 @@ func TestNamesRequired(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesIncluded checks Hit.Other of a chunk whose sentence names the thing a question asks
+// the business to sell only as included in a service or rented ("vendéis equipo de buceo?" and
+// "Cuesta 75 € con todo el equipo incluido."); a sentence selling it, a question asking to rent
+// it or asking no thing for sale, is not marked.
+func TestNamesIncluded(t *testing.T) {
+	es := NewIndex(pageDocs([]Page{
+		{URL: "https://buceo.example/bautismo", Title: "Bautismo", Content: "Un bautismo dura dos horas en el mar. Cuesta 75 € con todo el equipo incluido."},
+		{URL: "https://buceo.example/tienda", Title: "Tienda", Content: "En la tienda vendemos máscaras y aletas."},
+	}), nil, lightStemmer{}, nil)
+	en := NewIndex(pageDocs([]Page{
+		{URL: "https://surf.example/lessons", Title: "Lessons", Content: "A surf lesson costs $60 with the board and wetsuit included."},
+		{URL: "https://surf.example/shop", Title: "Shop", Content: "Our shop sells wax and leashes."},
+	}), nil, lightStemmer{}, nil)
+	for _, tt := range []struct {
+		ix       *Index
+		query    string
+		sentence string
+		want     bool
+	}{
+		{es, "vendéis equipo de buceo?", "Cuesta 75 € con todo el equipo incluido.", true},
+		{en, "do you sell wetsuits?", "A surf lesson costs $60 with the board and wetsuit included.", true},
+		{es, "vendéis aletas?", "En la tienda vendemos máscaras y aletas.", false},                              // sold
+		{es, "alquiláis equipo?", "Cuesta 75 € con todo el equipo incluido.", false},                            // not asked for sale
+		{en, "is the wetsuit included?", "A surf lesson costs $60 with the board and wetsuit included.", false}, // no thing asked for sale
+	} {
+		found := false
+		for _, h := range tt.ix.Search(tt.query, nil, 5) {
+			if h.Kind == KindChunk && h.Sentence == tt.sentence {
+				found = true
+				if h.Other != tt.want {
+					t.Errorf("Search(%q): %q Other %v, want %v", tt.query, tt.sentence, h.Other, tt.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("Search(%q): %q not a hit's sentence", tt.query, tt.sentence)
+		}
+	}
+}

@@ -28,6 +28,10 @@ const (
 	// question asks for by its form (a price for "how much", a place for "where", a time for
 	// "when"; query.cues).
 	cueBoost = 0.1
+	// titleOnly is the least share of its similarity a sentence holding only its title's words
+	// of the question keeps when lowered (best): above nothing, so that it is still the chunk's
+	// sentence when no other holds a word of the question.
+	titleOnly = 0.01
 )
 
 // sentenceMatcher compares a query with each sentence of the chunks of a small Brain, the way
@@ -226,6 +230,19 @@ func (s *sentenceMatcher) best(q *query, raw []feature, n int) ([]float64, []int
 	for i, v := range sim {
 		if c := s.chunk[i]; v > out[c] {
 			out[c] = v
+		}
+	}
+	if cov != nil {
+		// A sentence holding no more of the question's content words than its chunk's title does
+		// ("We fit hearing aids from Phonak…" under "Hearing aids") holds only the page's topic,
+		// which every sentence of the page is about: it yields, as the chunk's sentence, to one
+		// holding the question's other words ("can i try hearing aids before buying" and "Every
+		// new pair comes with a 30-day trial…"). The chunk's score is unchanged. A sentence
+		// stating the fact asked holds the title's words already (coverageUnder).
+		for i, v := range sim {
+			if h := s.heading[i]; v > 0 && h >= 0 && cov[h] > 0 && cov[i] <= cov[h] && cues[i]&gate == 0 {
+				sim[i] = max(v-cueBoost, v*titleOnly)
+			}
 		}
 	}
 	passageSentences(sim, s.chunk, s.title, cues, asked, which, second)

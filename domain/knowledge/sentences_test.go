@@ -340,3 +340,21 @@ func TestAgeAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleOnlySentence checks that a sentence holding only the question's words that its
+// chunk's title holds ("We fit hearing aids from Phonak and Oticon." under "Hearing aids") is not
+// the chunk's sentence when another holds the question's other words (here by the thesaurus: "fix"
+// and "repair").
+func TestTitleOnlySentence(t *testing.T) {
+	ix := NewIndex(pageDocs([]Page{
+		{URL: "https://hear.example/aids", Title: "Hearing aids", Content: "We fit hearing aids from Phonak and Oticon. Every new pair comes with a warranty of three years. Out of warranty, a repair costs from $180, and we can lend you a loan aid while yours is away at the manufacturer, which usually takes 2 weeks."},
+		{URL: "https://hear.example/tests", Title: "Hearing tests", Content: "A hearing test takes 45 minutes."},
+	}), nil, lightStemmer{}, nil)
+	hits := ix.Search("me nan's hearing aid stopped working, can you fix it", nil, 3)
+	if len(hits) == 0 || hits[0].Chunk.URL != "https://hear.example/aids" {
+		t.Fatalf("hits = %+v, want the aids page first", hits)
+	}
+	if want := "Out of warranty, a repair costs from $180, and we can lend you a loan aid while yours is away at the manufacturer, which usually takes 2 weeks."; hits[0].Sentence != want {
+		t.Errorf("sentence %q, want %q", hits[0].Sentence, want)
+	}
+}

@@ -383,6 +383,12 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 		if h.Kind == knowledge.KindChunk && near.Kind == "" {
 			near = h
 		}
+		if h.Kind == knowledge.KindChunk && h.Other {
+			// Its sentence names the thing asked for sale only as included in a service or
+			// rented (knowledge.Hit.Other): near still, so that an item answering less of the
+			// question does not answer in its place, but no answer.
+			continue
+		}
 		if h.Kind == knowledge.KindFAQ && h.Confidence >= lim.confidence && h.Confidence > sure.Confidence {
 			sure = h
 		}
@@ -418,13 +424,13 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	case chunk.Kind != "":
 		return denser(hits, chunk, lim), true
 	case faq.Kind != "" && near.Kind != "" && (off || !faq.Covers && (near.Score*LooseMargin >= faq.Score && near.Held >= faq.Held || fewer)):
-		if near.Score >= lim.score-NearScore {
+		if near.Score >= lim.score-NearScore && !near.Other {
 			return near, true
 		}
 		return knowledge.Hit{}, false
 	case faq.Kind != "" && !off:
 		return faq, true
-	case sure.Kind != "" && near.Kind != "" && near.Score >= lim.score-AgreeNear && knowledge.Agree(sure.FAQ.Answer, near.Sentence) >= AgreeShare:
+	case sure.Kind != "" && near.Kind != "" && !near.Other && near.Score >= lim.score-AgreeNear && knowledge.Agree(sure.FAQ.Answer, near.Sentence) >= AgreeShare:
 		if near.Held > sure.Held {
 			// The passage says it too and holds more of the question's words: "tenho doença
 			// celíaca, têm sem glúten?" gets "Temos sempre um prato vegetariano e opções sem
@@ -446,7 +452,7 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 func denser(hits []knowledge.Hit, chunk knowledge.Hit, lim limits) knowledge.Hit {
 	best, n := chunk, utf8.RuneCountInString(chunk.Sentence)
 	for _, h := range hits {
-		if h.Kind != knowledge.KindChunk || h.Chunk.URL == "" || h.Chunk.URL != chunk.Chunk.URL || h.Sentence == "" ||
+		if h.Kind != knowledge.KindChunk || h.Other || h.Chunk.URL == "" || h.Chunk.URL != chunk.Chunk.URL || h.Sentence == "" ||
 			h.Score < lim.score || h.Score < chunk.Score*TieShare || h.Held < chunk.Held {
 			continue
 		}

@@ -935,6 +935,25 @@ func TestBestOther(t *testing.T) {
 	}
 }
 
+// TestBestOtherChunk checks that a chunk whose sentence names the thing asked for sale only as
+// included in a service (knowledge.Hit.Other: "vendéis equipo de buceo?" and "Cuesta 75 € con
+// todo el equipo incluido.") is not answered, and neither is a looser item in its place, while
+// the same chunk unmarked is.
+func TestBestOtherChunk(t *testing.T) {
+	page := knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{URL: "bautismo"}, Sentence: "Cuesta 75 € con todo el equipo incluido.",
+		Score: 0.145, Held: 1, Measured: true}
+	item := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "d2", Question: "¿Tenéis seguro de buceo?", Answer: "Todas nuestras actividades incluyen seguro de buceo."},
+		Score: 0.234, Confidence: 0.35, Overlap: 0.33, Held: 0.5, Measured: true}
+	for _, other := range []bool{true, false} {
+		p := page
+		p.Other = other
+		h, ok := best([]knowledge.Hit{p, item}, "vendéis equipo de buceo?", shipped)
+		if want := !other; ok != want || ok && h.Kind != knowledge.KindChunk {
+			t.Errorf("Other %v: best = %q %v; want the chunk %v", other, h.Kind, ok, want)
+		}
+	}
+}
+
 // TestReplyBare checks that the Brain's one answer to a question asking only a price or an age
 // (knowledge.Hit.Bare) is the reply, however little it scores; without the mark the same hit is
 // under MinScore and the reply is "I don't know".
