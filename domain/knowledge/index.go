@@ -175,6 +175,8 @@ type Index struct {
 	// English) miss, "aceitam" for the page's "aceitamos" or "compráis" for "compramos", counts
 	// in BM25 as the page's word, not as a word no entry holds (stemKnown).
 	stemTerms map[string]int32
+	// brainWords are the Brain's words stemTerms was made of, sorted, and brainStems their stems.
+	brainWords, brainStems []string
 
 	dims int       // of the vectors; 0 when there are none
 	vecs []float32 // entry i's unit vector at [i*dims, (i+1)*dims), zeros when it has none
@@ -375,10 +377,8 @@ func (ix *Index) lookup(tokens []string) (known []int32, unknown int) {
 	return known, unknown
 }
 
-// indexStems fills stemTerms with the words of docs and faqs. A stem names no term (-1) when
-// the words it stems are of two terms, or when it begins a word of the Brain that has another
-// stem: "pag" of "pagam" in a Brain that says "pagamento" (the customer's "pagar" may mean
-// either), "mont" of "montar" in one that says "montaje".
+// indexStems fills stemTerms, brainWords and brainStems with the words of docs and faqs. A stem
+// names no term (-1) when the words it stems are of two terms.
 func (ix *Index) indexStems(docs []Doc, faqs []FAQ) {
 	ix.stemTerms = map[string]int32{}
 	stems := map[string]string{} // of each word of the Brain
@@ -412,18 +412,36 @@ func (ix *Index) indexStems(docs []Doc, faqs []FAQ) {
 	for _, f := range faqs {
 		stemOf(f.Question + "\n" + f.Answer)
 	}
-	words := slices.Sorted(maps.Keys(stems))
-	for st, id := range ix.stemTerms {
-		if id < 0 {
-			continue
-		}
-		for i, _ := slices.BinarySearch(words, st); i < len(words) && strings.HasPrefix(words[i], st); i++ {
-			if stems[words[i]] != st {
-				ix.stemTerms[st] = -1
-				break
-			}
+	ix.brainWords = slices.Sorted(maps.Keys(stems))
+	ix.brainStems = make([]string, len(ix.brainWords))
+	for i, w := range ix.brainWords {
+		ix.brainStems[i] = stems[w]
+	}
+}
+
+// nearest reports whether, of the Brain's words that begin with st, one of stem st shares a
+// longer beginning with the question's word f than any of another stem: "compráis" is nearer
+// "compramos" than "comprobante", but "pagar" is as near "pagamento" as "pagam".
+func (ix *Index) nearest(f, st string) bool {
+	same, other := 0, 0
+	for i, _ := slices.BinarySearch(ix.brainWords, st); i < len(ix.brainWords) && strings.HasPrefix(ix.brainWords[i], st); i++ {
+		n := commonPrefix(f, ix.brainWords[i])
+		if ix.brainStems[i] == st {
+			same = max(same, n)
+		} else {
+			other = max(other, n)
 		}
 	}
+	return same > other
+}
+
+// commonPrefix returns the length of the bytes a and b begin with alike.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // stemSuffix is the most letters a question's word may have after its stem to be read by it
@@ -432,7 +450,9 @@ func (ix *Index) indexStems(docs []Doc, faqs []FAQ) {
 const stemSuffix = 4
 
 // stemKnown returns known and unknown (lookup's) with the content words of q that no term holds
-// but whose stem names one (stemTerms) among the known: the BM25 of "aceitam pix?" counts the
+// but whose stem names one (stemTerms) and that are nearer a word of that stem than any of
+// another (nearest: "pagar" may mean "pagamento" as well as "pagam", "montáis" "montaje" as well
+// as "montar") among the known: the BM25 of "aceitam pix?" counts the
 // page's "aceitamos", not a word no entry holds that lowers every entry's score alike.
 func (ix *Index) stemKnown(q *query, known []int32, unknown int) ([]int32, int) {
 	for _, f := range q.folded {
@@ -447,7 +467,7 @@ func (ix *Index) stemKnown(q *query, known []int32, unknown int) ([]int32, int) 
 		}
 		st := ix.faq.stemWord(f, q.lang)
 		id, ok := ix.stemTerms[st]
-		if !ok || id < 0 || len(f) > len(st)+stemSuffix {
+		if !ok || id < 0 || len(f) > len(st)+stemSuffix || !ix.nearest(f, st) {
 			continue
 		}
 		if at, found := slices.BinarySearch(known, id); !found {

@@ -19,8 +19,8 @@ func (verbStemmer) Stem(word, _ string) string {
 }
 
 // TestStemKnown: a form of a verb that Tokens' light stemming does not join to the Brain's word
-// counts in BM25 as that word's term (stemKnown), unless its stem begins a word of another stem
-// or more than stemSuffix letters follow the stem.
+// counts in BM25 as that word's term (stemKnown), unless a word of another stem is as near it
+// (nearest) or more than stemSuffix letters follow the stem.
 func TestStemKnown(t *testing.T) {
 	pages := func(texts ...string) *Index {
 		docs := make([]Doc, len(texts))
@@ -35,7 +35,9 @@ func TestStemKnown(t *testing.T) {
 		unknown  int // of the question's terms after stemKnown
 	}{
 		{[]string{"Aceitamos Pix, cartão de débito e cartão de crédito na loja.", "Os cães são bem-vindos na esplanada da nossa loja."}, "vocês aceitam pix?", 0},
-		// "pag" of "pagam" begins "pagamento", another stem: "pagar" may be either.
+		// "compram" is nearer "compramos" than "comprovante", a word of another stem.
+		{[]string{"Compramos livros usados em bom estado na nossa loja.", "Guarde o comprovante da compra na nossa loja."}, "vocês compram livros?", 0},
+		// "pagar" is as near "pagamento", another stem, as "pagam": it may mean either.
 		{[]string{"As faltas sem aviso pagam uma taxa de 20 reais na loja.", "O pagamento é feito com Pix ou cartão na nossa loja."}, "posso pagar no pix?", 1},
 		// "estacionamento" is no form of "estaciono".
 		{[]string{"Eu estaciono o carro na rua ao lado da nossa loja.", "Os cães são bem-vindos na esplanada da nossa loja."}, "tem estacionamento?", 1},
