@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -171,6 +172,14 @@ type Index struct {
 	postWeights []float32
 	// idfUnseen is the idf of a term no entry holds.
 	idfUnseen float64
+	// stemTerms, of a small Brain (its chunks matched by their sentences) in Portuguese or
+	// Spanish, gives the terms of the Brain's words by their stem as the matchers read them
+	// (faqMatcher.stemWord): a form of a verb that the terms (Tokens' light stemming, made for
+	// English) miss, "aceitam" for the page's "aceitamos" or "compráis" for "compramos", counts
+	// in BM25 as the page's word, not as a word no entry holds (stemKnown).
+	stemTerms map[string]int32
+	// brainWords are the Brain's words stemTerms was made of, sorted, and brainStems their stems.
+	brainWords, brainStems []string
 
 	dims int       // of the vectors; 0 when there are none
 	vecs []float32 // entry i's unit vector at [i*dims, (i+1)*dims), zeros when it has none
@@ -317,6 +326,9 @@ func NewIndex(docs []Doc, faqs []FAQ, stem Stemmer, words WordVectors) *Index {
 		ix.ruled[i] = requiredRule.MatchString(NormalizeQuestion(f.Answer))
 	}
 	ix.sents = newSentenceMatcher(ix.chunks, corpus.String(), stem)
+	if ix.sents != nil && stem != nil && ix.faq.lang != "en" {
+		ix.indexStems(docs, faqs)
+	}
 	if ix.sents != nil {
 		texts := slices.Clone(ix.sents.text)
 		for _, f := range faqs {
@@ -365,6 +377,107 @@ func (ix *Index) lookup(tokens []string) (known []int32, unknown int) {
 		}
 	}
 	slices.Sort(known)
+	return known, unknown
+}
+
+// indexStems fills stemTerms, brainWords and brainStems with the words of docs and faqs. A stem
+// names no term (-1) when the words it stems are of two terms.
+func (ix *Index) indexStems(docs []Doc, faqs []FAQ) {
+	ix.stemTerms = map[string]int32{}
+	stems := map[string]string{} // of each word of the Brain
+	stemOf := func(text string) {
+		eachWord(text, func(w []byte) {
+			if len(w) < 3 {
+				return
+			}
+			if _, stop := stopwords[string(w)]; stop {
+				return
+			}
+			if _, seen := stems[string(w)]; seen {
+				return
+			}
+			id, ok := ix.terms.get(stem(string(w)))
+			if !ok {
+				return
+			}
+			st := ix.faq.stemWord(string(w), ix.faq.lang)
+			stems[string(w)] = st
+			if had, seen := ix.stemTerms[st]; !seen {
+				ix.stemTerms[st] = id
+			} else if had != id {
+				ix.stemTerms[st] = -1
+			}
+		})
+	}
+	for _, d := range docs {
+		stemOf(d.Chunk.Title + "\n" + d.Chunk.Text)
+	}
+	for _, f := range faqs {
+		stemOf(f.Question + "\n" + f.Answer)
+	}
+	ix.brainWords = slices.Sorted(maps.Keys(stems))
+	ix.brainStems = make([]string, len(ix.brainWords))
+	for i, w := range ix.brainWords {
+		ix.brainStems[i] = stems[w]
+	}
+}
+
+// nearest reports whether, of the Brain's words that begin with st, one of stem st shares a
+// longer beginning with the question's word f than any of another stem: "compráis" is nearer
+// "compramos" than "comprobante", but "pagar" is as near "pagamento" as "pagam".
+func (ix *Index) nearest(f, st string) bool {
+	same, other := 0, 0
+	for i, _ := slices.BinarySearch(ix.brainWords, st); i < len(ix.brainWords) && strings.HasPrefix(ix.brainWords[i], st); i++ {
+		n := commonPrefix(f, ix.brainWords[i])
+		if ix.brainStems[i] == st {
+			same = max(same, n)
+		} else {
+			other = max(other, n)
+		}
+	}
+	return same > other
+}
+
+// commonPrefix returns the length of the bytes a and b begin with alike.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// stemSuffix is the most letters a question's word may have after its stem to be read by it
+// (stemKnown): an inflection ("aceitam", "compráis"), not a derived noun ("estacionamiento" is
+// no "estación").
+const stemSuffix = 4
+
+// stemKnown returns known and unknown (lookup's) with the content words of q that no term holds
+// but whose stem names one (stemTerms) and that are nearer a word of that stem than any of
+// another (nearest: "pagar" may mean "pagamento" as well as "pagam", "montáis" "montaje" as well
+// as "montar") among the known: the BM25 of "aceitam pix?" counts the
+// page's "aceitamos", not a word no entry holds that lowers every entry's score alike.
+func (ix *Index) stemKnown(q *query, known []int32, unknown int) ([]int32, int) {
+	for _, f := range q.folded {
+		if unknown == 0 {
+			break
+		}
+		if len(f) < 3 || !contentWord(f, q.lang) {
+			continue
+		}
+		if _, ok := ix.terms.get(stem(f)); ok {
+			continue
+		}
+		st := ix.faq.stemWord(f, q.lang)
+		id, ok := ix.stemTerms[st]
+		if !ok || id < 0 || len(f) > len(st)+stemSuffix || !ix.nearest(f, st) {
+			continue
+		}
+		if at, found := slices.BinarySearch(known, id); !found {
+			known = slices.Insert(known, at, id)
+			unknown--
+		}
+	}
 	return known, unknown
 }
 
@@ -517,6 +630,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 		terms = withoutPhrasalTerms(q, terms, ix.sents.phrasal)
 	}
 	known, unknown := ix.lookup(terms)
+	if unknown > 0 && ix.stemTerms != nil && q.lang == ix.faq.lang {
+		known, unknown = ix.stemKnown(q, known, unknown)
+	}
 
 	// BM25 of every entry, and the most any entry could score.
 	buf := searchBufs.Get().(*searchBuf)
