@@ -363,6 +363,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"tune-11", 183, 118, 18},
 		{"tune-12", 187, 112, 20},
 		{"tune-13", 182, 105, 13},
+		{"tune-14", 181, 85, 15},
 		{"held-out-5", 120, 49, 14},
 		{"held-out-6", 120, 41, 15},
 		{"held-out-7", 120, 24, 14},
