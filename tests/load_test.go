@@ -580,6 +580,13 @@ func (c *collector) done(wall time.Duration) phaseResult {
 // whatever the answers before it, and measures each from its intended send time: a system that
 // falls behind shows it in the latencies (no coordinated omission).
 func openLoop(rate float64, d time.Duration, do func(n uint64) error) phaseResult {
+	return openLoopTraced(rate, d, do, nil)
+}
+
+// openLoopTraced is openLoop that also hands each request's index, intended send time, how late
+// it was sent (the harness's own delay), latency and error to trace (when not nil), from the
+// request's goroutine.
+func openLoopTraced(rate float64, d time.Duration, do func(n uint64) error, trace func(n int, intended time.Time, late, d time.Duration, err error)) phaseResult {
 	n := int(rate * d.Seconds())
 	if n < 1 {
 		n = 1
@@ -596,8 +603,13 @@ func openLoop(rate float64, d time.Duration, do func(n uint64) error) phaseResul
 			time.Sleep(wait)
 		}
 		wg.Go(func() {
+			late := time.Since(intended)
 			err := do(uint64(i))
-			c.add(time.Since(intended), err)
+			took := time.Since(intended)
+			c.add(took, err)
+			if trace != nil {
+				trace(i, intended, late, took, err)
+			}
 		})
 	}
 	wg.Wait()
@@ -728,7 +740,18 @@ func (h *loadHarness) chatRound(r int) {
 	name = fmt.Sprintf("POST /v1/chat, fixed %g/s", cfg.chatRate)
 	for _, s := range h.inTurn(r, false) {
 		h.measure(name, s, func() phaseResult {
-			return openLoop(cfg.chatRate, cfg.duration, func(n uint64) error { return h.chat(s, n) })
+			var trace func(int, time.Time, time.Duration, time.Duration, error)
+			if f := h.traceFile(); f != nil { // BENCH_TRACE: every request of the fixed rate too
+				var mu sync.Mutex
+				defer func() { _ = f.Close() }()
+				trace = func(n int, intended time.Time, late, d time.Duration, err error) {
+					mu.Lock()
+					defer mu.Unlock()
+					fmt.Fprintf(f, "%s\t%d\t%s\t%d\t%.1f\t%.3f\t%v\t%.1f\n", name, r+1, s.name, n, float64(d)/float64(time.Microsecond),
+						float64(intended.UnixMicro())/1e6, err != nil, float64(late)/float64(time.Microsecond))
+				}
+			}
+			return openLoopTraced(cfg.chatRate, cfg.duration, func(n uint64) error { return h.chat(s, n) }, trace)
 		})
 	}
 }
@@ -790,7 +813,8 @@ const keyKeptFor = 10 * time.Second
 
 // traceFile opens BENCH_TRACE (when set) for appending one line per one-at-a-time request:
 // measure, round, system, index, latency µs, ms since the harness last sent its key (-1: never),
-// failed.
+// failed; and one per request of POST /v1/chat's fixed rate: measure, round, system, index,
+// latency µs, intended send time (Unix seconds), failed, how late the harness sent it µs.
 func (h *loadHarness) traceFile() *os.File {
 	path := os.Getenv("BENCH_TRACE")
 	if path == "" {
