@@ -144,8 +144,19 @@ func consoleWebhooks(t *testing.T, ctx context.Context, api *proc, a account, sh
 		return ok, "not yet"
 	})
 	shot("webhook-log")
+	// The attempt's row is written before the webhook's summary (two writes of the worker), so
+	// the list is read again until the summary shows it.
 	runJS(t, ctx, "back to the webhooks", chromedp.Navigate(base+"/app/webhooks"))
-	waitJS(t, ctx, "last status 200, no failure in a row", `(c => c[3] === "200" && c[4] === "0")(`+cells+`)`)
+	waitFor(t, 30*time.Second, "last status 200, no failure in a row", func() (bool, string) {
+		if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
+			return false, err.Error()
+		}
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(c => c[3] === "200" && c[4] === "0")(`+cells+`)`))
+		if err != nil {
+			return false, err.Error()
+		}
+		return ok, "not yet"
+	})
 
 	// Turned off (as after 20 failed deliveries, or by the API): the console turns it on again.
 	if r := callJSON(t, "PATCH", base+"/v1/webhooks/"+id, map[string]any{"active": false}, bearer(a.key)...); r.status != http.StatusOK {
