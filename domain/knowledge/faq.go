@@ -471,6 +471,10 @@ func (m *faqMatcher) queryFeatures(dst []feature, q *query) []feature {
 			return nil, false
 		}
 		_, stop := stopwords[q.folded[i]]
+		if q.abroad != nil && q.abroad[i] != "" {
+			t := q.abroad[i] // the Brain's word for a word of another language (abroadRead)
+			return featureKeys(m.stemFeature(t, t, m.lang), t), false
+		}
 		return featureKeys(q.stems[i], q.folded[i]), stop
 	})
 }

@@ -633,6 +633,9 @@ func (ix *Index) search(query string, queryVec []float32, k, more int) (hits, al
 	if unknown > 0 && ix.stemTerms != nil && q.lang == ix.faq.lang {
 		known, unknown = ix.stemKnown(q, known, unknown)
 	}
+	if ix.abroadRead(q) && unknown > 0 {
+		known, unknown = ix.abroadKnown(q, known, unknown)
+	}
 
 	// BM25 of every entry, and the most any entry could score.
 	buf := searchBufs.Get().(*searchBuf)

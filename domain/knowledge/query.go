@@ -20,6 +20,10 @@ type query struct {
 	// (storyWords); read once by story.
 	story     []bool
 	storyRead bool
+	// abroad is, of each word of a question in another language than the Brain's that the Brain
+	// does not hold, the Brain's word for its sense it is read as ("" for the others; nil when
+	// there is none): abroadRead.
+	abroad []string
 }
 
 // storyWords returns, of each word, whether it tells the customer's case (storyWords); nil when
