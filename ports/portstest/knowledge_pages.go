@@ -30,6 +30,16 @@ func pageKeys(t *testing.T, s Stores, acct string) []string {
 	return out
 }
 
+// brainVersion returns the account's Brain version.
+func brainVersion(t *testing.T, s Stores, acct string) int64 {
+	t.Helper()
+	st, err := s.Knowledge.State(t.Context(), acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Version
+}
+
 // chunkPages lists the page ids of the account's chunks, in order.
 func chunkPages(t *testing.T, s Stores, acct string) []string {
 	t.Helper()
@@ -65,13 +75,7 @@ func testKnowledgeAddPage(t *testing.T, s Stores) {
 		[]knowledge.StoredChunk{chunk("pg_b1", "b", 0)}, 10, t0); err != nil {
 		t.Fatal(err)
 	}
-	version := func(acct string) int64 {
-		st, err := s.Knowledge.State(ctx, acct)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st.Version
-	}
+	version := func(acct string) int64 { return brainVersion(t, s, acct) }
 	added := 0 // each add a minute later, so that Pages lists them in order
 	add := func(p knowledge.StoredPage, limit int, wantReplaced int) {
 		t.Helper()
