@@ -172,6 +172,10 @@ func testConsolePageUpload(t *testing.T, s stack) {
 	if p := b.get("/app/brain"); strings.Contains(p.body, "Delivery") || !strings.Contains(p.body, "Hours") {
 		t.Errorf("the Brain page after the removal:\n%s", p.body)
 	}
+	if try := b.post("/app/brain", "/app/brain/try", url.Values{"question": {"Do you deliver bread in Porto?"}}); try.status != http.StatusOK ||
+		strings.Contains(try.body, "We deliver bread in Porto") {
+		t.Errorf("the search still finds the page removed: %d\n%s", try.status, try.body)
+	}
 	if p := b.post("/app/brain", remove, url.Values{}); p.status != http.StatusNotFound {
 		t.Errorf("remove a page already removed: %d, want 404", p.status)
 	}
