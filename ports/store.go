@@ -141,6 +141,17 @@ type Knowledge interface {
 	// returning the item deleted and the new state; not_found (nothing changed) when the account
 	// has no such item.
 	DeleteFAQ(ctx context.Context, accountID, id string, at time.Time) (knowledge.FAQItem, knowledge.State, error)
+	// AddPage stores page (source pages, no site) with its chunks, replacing the account's uploaded
+	// pages of the same key (knowledge.Page.Key: its address, or its title when it has none), and
+	// increases the Brain's version, atomically: the account's Brain writes queue on its version
+	// row, so two concurrent adds of different pages both end up stored. When the account would
+	// then hold more than limit uploaded pages it answers invalid_request (field pages) and nothing
+	// changed. It returns the new state and how many stored pages the page replaced.
+	AddPage(ctx context.Context, accountID string, page knowledge.StoredPage, chunks []knowledge.StoredChunk, limit int, at time.Time) (knowledge.State, int, error)
+	// DeletePage deletes the account's uploaded page id (source pages) with its chunks and
+	// increases the Brain's version, atomically, returning the page deleted (without content) and
+	// the new state; not_found (nothing changed) when the account has no such uploaded page.
+	DeletePage(ctx context.Context, accountID, id string, at time.Time) (knowledge.StoredPage, knowledge.State, error)
 	// Pages lists the account's pages, without content, oldest first.
 	Pages(ctx context.Context, accountID string) ([]knowledge.StoredPage, error)
 	// FAQ lists the account's FAQ items with their vectors, oldest first.

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -36,6 +37,24 @@ func TestConsoleApprovalsBrowser(t *testing.T) {
 	pages := listOf(call(t, "GET", base+"/v1/knowledge", bearer(a.key)...).body, "pages")
 	if len(pages) != 1 || pages[0]["title"] != "Horário" {
 		t.Fatalf("GET /v1/knowledge after the console's page: %v", pages)
+	}
+	// A second page is added (the first stays), then removed with its Remove button.
+	submit(t, ctx, "write a second page",
+		chromedp.SendKeys(chromedp.CSS("#page-title"), "Entregas"),
+		chromedp.SendKeys(chromedp.CSS("#page-content"), "Entregamos pão no Porto antes das 9h."),
+		chromedp.Click(chromedp.CSS(`#page-form button[type=submit]`)))
+	waitJS(t, ctx, "both pages listed, each with a Remove button", `(l => l.textContent.includes("Horário") && l.textContent.includes("Entregas") &&
+		l.querySelectorAll('form[action$="/remove"] button').length === 2)(document.querySelector("#brain-pages"))`)
+	pages = listOf(call(t, "GET", base+"/v1/knowledge", bearer(a.key)...).body, "pages")
+	if len(pages) != 2 {
+		t.Fatalf("GET /v1/knowledge after the console's second page: %v", pages)
+	}
+	keepShot(t, ctx, "console", "brain-pages-two.png", 100)
+	runJS(t, ctx, "accept confirmations", chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`))
+	submit(t, ctx, "remove the second page", chromedp.Click(chromedp.CSS(`#page-`+fmt.Sprint(pages[1]["id"])+` form[action$="/remove"] button`)))
+	waitJS(t, ctx, "the second page gone, the first kept", `(l => l.textContent.includes("Horário") && !l.textContent.includes("Entregas"))(document.querySelector("#brain-pages"))`)
+	if pages := listOf(call(t, "GET", base+"/v1/knowledge", bearer(a.key)...).body, "pages"); len(pages) != 1 || pages[0]["title"] != "Horário" {
+		t.Fatalf("GET /v1/knowledge after the removal: %v", pages)
 	}
 
 	r, _ := ask(t, api, a.key, map[string]any{"message": "change the tone to formal", "mode": "do"}, http.StatusOK)

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"html"
 	"net/http"
 	"net/url"
@@ -106,7 +107,8 @@ func testConsoleApprovals(t *testing.T, s stack) {
 }
 
 // TestConsolePageUpload: a page written on the Brain page is stored as PUT /v1/knowledge/pages
-// stores it (the API lists it), and a bad value is answered on the page next to its field, in the
+// stores it (the API lists it) but added to the pages uploaded before (a page of the same address
+// replaces that one only), each with a Remove button (CSRF), and a bad value is answered on the page next to its field, in the
 // page's language, the values typed kept: no text, a NUL, invalid UTF-8, a title too long, an
 // address that is not http(s). Never a 500.
 func TestConsolePageUpload(t *testing.T) { onStacks(t, testConsolePageUpload) }
@@ -125,6 +127,57 @@ func testConsolePageUpload(t *testing.T, s stack) {
 	}
 	if p := b.get("/app/brain"); !strings.Contains(p.body, "Opening hours") {
 		t.Errorf("the Brain page does not list the page:\n%s", p.body)
+	}
+	// A second page is added: the first stays. A page of the same address replaces that one only.
+	for _, form := range []url.Values{
+		{"title": {"Delivery"}, "content": {"We deliver bread in Porto before 9:00."}},
+		{"title": {"Hours"}, "url": {"https://padaria.example/hours"}, "content": {"We open every day from 6:30 to 20:00."}},
+	} {
+		if p := b.post("/app/brain", "/app/brain/pages", form); p.status != http.StatusOK || !strings.Contains(p.body, "Saved: 1 page,") {
+			t.Fatalf("add the page %q: %d\n%s", form.Get("title"), p.status, p.body)
+		}
+	}
+	pages = listOf(call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...).body, "pages")
+	titles := map[string]string{}
+	for _, pg := range pages {
+		titles[fmt.Sprint(pg["title"])] = fmt.Sprint(pg["id"])
+	}
+	if len(pages) != 2 || titles["Delivery"] == "" || titles["Hours"] == "" {
+		t.Fatalf("GET /v1/knowledge after adding two pages and replacing one: %v", pages)
+	}
+	brain := b.get("/app/brain")
+	for _, title := range []string{"Delivery", "Hours"} {
+		if !strings.Contains(brain.body, fmt.Sprintf(`action="/app/brain/pages/%s/remove"`, titles[title])) {
+			t.Errorf("the Brain page has no Remove button for %q:\n%s", title, brain.body)
+		}
+	}
+	// The agent's search sees the pages added, and no longer the text replaced.
+	try := b.post("/app/brain", "/app/brain/try", url.Values{"question": {"Do you deliver bread in Porto?"}})
+	if !strings.Contains(try.body, "We deliver bread in Porto") {
+		t.Errorf("the search does not find the page added:\n%s", try.body)
+	}
+	// Removing a page needs the CSRF token; then it is gone from the Brain and the API, the other
+	// stays; a page gone (or never the account's) is not found.
+	remove := fmt.Sprintf("/app/brain/pages/%s/remove", titles["Delivery"])
+	if p := b.do(http.MethodPost, remove, url.Values{}); p.status != http.StatusForbidden {
+		t.Errorf("remove a page without a CSRF token: %d, want 403", p.status)
+	}
+	if p := b.post("/app/brain", remove, url.Values{}); p.status != http.StatusSeeOther {
+		t.Errorf("remove a page: %d, want 303\n%s", p.status, p.body)
+	}
+	pages = listOf(call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...).body, "pages")
+	if len(pages) != 1 || pages[0]["title"] != "Hours" {
+		t.Fatalf("GET /v1/knowledge after the removal: %v", pages)
+	}
+	if p := b.get("/app/brain"); strings.Contains(p.body, "Delivery") || !strings.Contains(p.body, "Hours") {
+		t.Errorf("the Brain page after the removal:\n%s", p.body)
+	}
+	if try := b.post("/app/brain", "/app/brain/try", url.Values{"question": {"Do you deliver bread in Porto?"}}); try.status != http.StatusOK ||
+		strings.Contains(try.body, "We deliver bread in Porto") {
+		t.Errorf("the search still finds the page removed: %d\n%s", try.status, try.body)
+	}
+	if p := b.post("/app/brain", remove, url.Values{}); p.status != http.StatusNotFound {
+		t.Errorf("remove a page already removed: %d, want 404", p.status)
 	}
 	for _, c := range []struct {
 		name, lang  string
@@ -160,7 +213,7 @@ func testConsolePageUpload(t *testing.T, s stack) {
 	if big.status != http.StatusRequestEntityTooLarge || !strings.Contains(big.body, "larger than the console accepts") {
 		t.Errorf("an oversized upload: %d\n%s", big.status, big.body)
 	}
-	if pages := listOf(call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...).body, "pages"); len(pages) != 1 || pages[0]["title"] != "Opening hours" {
+	if pages := listOf(call(t, "GET", api.URL()+"/v1/knowledge", bearer(a.key)...).body, "pages"); len(pages) != 1 || pages[0]["title"] != "Hours" {
 		t.Errorf("the refused uploads changed the Brain: %v", pages)
 	}
 	if p := b.do(http.MethodPost, "/app/brain/pages", url.Values{"title": {"x"}, "content": {"y"}}); p.status != http.StatusForbidden {

@@ -312,6 +312,7 @@ var consoleRoutes = []struct{ method, path string }{
 	{"POST", "/app/brain/faq/{faq}/remove"},
 	{"POST", "/app/brain/try"},
 	{"POST", "/app/brain/pages"},
+	{"POST", "/app/brain/pages/{page}/remove"},
 	{"POST", "/app/brain/crawl"},
 	{"POST", "/app/brain/crawl/progress"},
 	{"GET", "/app/approvals"},
@@ -351,6 +352,8 @@ func testConsoleIsolation(t *testing.T, s stack) {
 	}
 	mustOK(callJSON(t, "POST", api.URL()+"/v1/knowledge/faq", map[string]any{"items": []map[string]string{
 		{"question": "beta-secret-question?", "answer": "beta-secret-answer"}}}, bearer(b.key)...), "POST /v1/knowledge/faq")
+	mustOK(callJSON(t, "PUT", api.URL()+"/v1/knowledge/pages", map[string]any{"pages": []map[string]string{
+		{"title": "beta-secret-page", "content": "beta-secret-page-text"}}}, bearer(b.key)...), "PUT /v1/knowledge/pages")
 	if r := postChat(t, api, b.key, map[string]any{"message": "beta-secret-message", "conversation_id": "beta-conv", "customer_name": "Beta Customer"}); r.status != http.StatusOK {
 		t.Fatalf("POST /v1/chat: %s", r)
 	}
@@ -358,6 +361,10 @@ func testConsoleIsolation(t *testing.T, s stack) {
 	betaFAQ := listOf(mustOK(call(t, "GET", api.URL()+"/v1/knowledge", bearer(b.key)...), "GET /v1/knowledge"), "faq")
 	if len(betaFAQ) != 1 {
 		t.Fatalf("B's FAQ: %v", betaFAQ)
+	}
+	betaPages := listOf(mustOK(call(t, "GET", api.URL()+"/v1/knowledge", bearer(b.key)...), "GET /v1/knowledge"), "pages")
+	if len(betaPages) != 1 {
+		t.Fatalf("B's pages: %v", betaPages)
 	}
 	// B's owner has a browser alerted by Web Push.
 	beta := newOwnerBrowser(t, api.URL())
@@ -387,7 +394,7 @@ func testConsoleIsolation(t *testing.T, s stack) {
 		t.Fatalf("B's do: %+v, want an approval", betaApproval)
 	}
 	ids := strings.NewReplacer("{approval}", betaApproval.Approval.ID, "{connection}", betaSite[1], "{key}", b.keyID, "{conversation}", "beta-conv", "{webhook}", hook.str("id"), "{event}", "evt_none",
-		"{faq}", fmt.Sprint(betaFAQ[0]["id"]), "{push}", betaPush[1])
+		"{faq}", fmt.Sprint(betaFAQ[0]["id"]), "{push}", betaPush[1], "{page}", fmt.Sprint(betaPages[0]["id"]))
 
 	// Signed out: every owner route sends to the sign-in page (a POST with a valid CSRF token).
 	anon := newOwnerBrowser(t, api.URL())
@@ -464,6 +471,9 @@ func testConsoleIsolation(t *testing.T, s stack) {
 	}
 	if faq := listOf(mustOK(call(t, "GET", api.URL()+"/v1/knowledge", bearer(b.key)...), "GET /v1/knowledge"), "faq"); len(faq) != 1 {
 		t.Errorf("B's FAQ after A's tries: %v", faq)
+	}
+	if pages := listOf(mustOK(call(t, "GET", api.URL()+"/v1/knowledge", bearer(b.key)...), "GET /v1/knowledge"), "pages"); len(pages) != 1 {
+		t.Errorf("B's pages after A's tries: %v", pages)
 	}
 	// A's session cookie does not open B's console: the console shows A's account only.
 	if p := a.get("/app/"); !strings.Contains(p.body, "Alpha Bakery") {

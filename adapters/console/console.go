@@ -187,6 +187,7 @@ func (c *Console) routes() *gin.Engine {
 	owner.POST("/brain/faq/:id/remove", c.removeFAQ)
 	owner.POST("/brain/try", c.tryQuestion)
 	owner.POST("/brain/pages", c.uploadPage)
+	owner.POST("/brain/pages/:id/remove", c.removePage)
 	owner.POST("/brain/crawl", c.crawl)
 	owner.POST("/brain/crawl/progress", c.crawlProgress)
 	owner.GET("/approvals", c.approvals)

@@ -246,11 +246,11 @@ func (c *Console) removeFAQ(ctx *gin.Context) {
 	back(ctx, "/brain")
 }
 
-// uploadPage stores a page the owner wrote, as PUT /v1/knowledge/pages {"pages":[{url, title,
-// content}]} does: its text inputs checked at the edge, then the request as the API checks it,
-// then counted against the account's hourly page uploads, then knowledge.Brain.ReplacePages,
-// which replaces the pages uploaded before (through the API or this form; pages read from a site
-// and the FAQ stay).
+// uploadPage adds a page the owner wrote to the pages uploaded before (through the API or this
+// form): its text inputs checked at the edge, then the page as PUT /v1/knowledge/pages checks
+// it, then counted against the account's hourly page uploads, then knowledge.Brain.AddPage, which
+// replaces only the uploaded page of the same address (or, without one, of the same title);
+// pages read from a site and the FAQ stay. Unlike the API's PUT, it never drops the others.
 func (c *Console) uploadPage(ctx *gin.Context) {
 	acct := c.acct(ctx)
 	var page kdomain.Page
@@ -274,12 +274,24 @@ func (c *Console) uploadPage(ctx *gin.Context) {
 		c.refuse(ctx, err, pageForm, c.brainPage)
 		return
 	}
-	up, err := c.uc.Brain.ReplacePages(ctx, acct.ID, in)
+	up, err := c.uc.Brain.AddPage(ctx, acct.ID, page)
 	if err != nil {
 		c.refuse(ctx, err, pageForm, c.brainPage)
 		return
 	}
 	c.brainPage(ctx, http.StatusOK, map[string]any{"Uploaded": up})
+}
+
+// removePage deletes one page the owner uploaded (knowledge.Brain.RemovePage): the Brain's
+// version goes up, so the agent stops using its text at once. It is not counted against the
+// hourly page uploads: it reads and embeds no text, and an owner at the limit can still take a
+// wrong page down. A crawled or synced page is not one it removes (404).
+func (c *Console) removePage(ctx *gin.Context) {
+	if _, err := c.uc.Brain.RemovePage(ctx, c.acct(ctx).ID, ctx.Param("id")); err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	back(ctx, "/brain")
 }
 
 // crawl reads a site into the Brain, as POST /v1/knowledge/crawl: the request checked, then

@@ -155,31 +155,36 @@ func (r *Knowledge) Replace(ctx context.Context, accountID string, rep knowledge
 		if err := deleteReplaced(ctx, tx, accountID, rep); err != nil {
 			return err
 		}
-		if len(rep.Pages) > 0 {
-			pages := make([]pageRow, len(rep.Pages))
-			for i, p := range rep.Pages {
-				pages[i] = pageRow{ID: p.ID, AccountID: accountID, Source: string(rep.Source), Site: rep.Site,
-					URL: p.Page.URL, Title: p.Page.Title, Content: p.Page.Content, Chars: p.Chars, Position: i,
-					CreatedAt: dbTime(rep.At)}
-			}
-			if _, err := tx.NewInsert().Model(&pages).Exec(ctx); err != nil {
-				return fmt.Errorf("insert pages: %w", err)
-			}
-		}
-		for start := 0; start < len(rep.Chunks); start += 500 {
-			batch := rep.Chunks[start:min(start+500, len(rep.Chunks))]
-			chunks := make([]chunkRow, len(batch))
-			for i, c := range batch {
-				chunks[i] = chunkRow{ID: c.ID, AccountID: accountID, PageID: c.PageID, Source: string(rep.Source),
-					URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal, Cart: c.Cart, Vector: encodeVector(c.Vector)}
-			}
-			if _, err := tx.NewInsert().Model(&chunks).Exec(ctx); err != nil {
-				return fmt.Errorf("insert chunks: %w", err)
-			}
-		}
-		return nil
+		return insertPages(ctx, tx, accountID, rep)
 	})
 	return state, err
+}
+
+// insertPages inserts rep's pages and chunks, in tx.
+func insertPages(ctx context.Context, tx bun.IDB, accountID string, rep knowledge.Replacement) error {
+	if len(rep.Pages) > 0 {
+		pages := make([]pageRow, len(rep.Pages))
+		for i, p := range rep.Pages {
+			pages[i] = pageRow{ID: p.ID, AccountID: accountID, Source: string(rep.Source), Site: rep.Site,
+				URL: p.Page.URL, Title: p.Page.Title, Content: p.Page.Content, Chars: p.Chars, Position: i,
+				CreatedAt: dbTime(rep.At)}
+		}
+		if _, err := tx.NewInsert().Model(&pages).Exec(ctx); err != nil {
+			return fmt.Errorf("insert pages: %w", err)
+		}
+	}
+	for start := 0; start < len(rep.Chunks); start += 500 {
+		batch := rep.Chunks[start:min(start+500, len(rep.Chunks))]
+		chunks := make([]chunkRow, len(batch))
+		for i, c := range batch {
+			chunks[i] = chunkRow{ID: c.ID, AccountID: accountID, PageID: c.PageID, Source: string(rep.Source),
+				URL: c.URL, Title: c.Title, Text: c.Text, Ordinal: c.Ordinal, Cart: c.Cart, Vector: encodeVector(c.Vector)}
+		}
+		if _, err := tx.NewInsert().Model(&chunks).Exec(ctx); err != nil {
+			return fmt.Errorf("insert chunks: %w", err)
+		}
+	}
+	return nil
 }
 
 // deleteReplaced deletes the pages rep replaces with their chunks, in tx: its source's pages, of
@@ -298,6 +303,101 @@ func (r *Knowledge) DeleteFAQ(ctx context.Context, accountID, id string, at time
 	return item, state, nil
 }
 
+// AddPage adds one uploaded page with its chunks in one transaction: the version goes up first
+// (its row lock queues the account's Brain writes, so a concurrent add or delete reads the pages
+// this one leaves), then the uploaded pages of the same key are deleted with their chunks, the
+// rest counted against max, and the page inserted.
+func (r *Knowledge) AddPage(ctx context.Context, accountID string, page knowledge.StoredPage, chunks []knowledge.StoredChunk, limit int, at time.Time) (knowledge.State, int, error) {
+	var state knowledge.State
+	var replaced int
+	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		var err error
+		if state, err = bump(ctx, tx, accountID, nil, nil, at); err != nil {
+			return err
+		}
+		url, title := page.Page.Key()
+		same := tx.NewSelect().Model((*pageRow)(nil)).Column("id").
+			Where("account_id = ?", accountID).Where("source = ?", string(knowledge.SourcePages)).
+			Where("url = ?", url)
+		if url == "" {
+			same = same.Where("title = ?", title)
+		}
+		var ids []string
+		if err := same.Scan(ctx, &ids); err != nil {
+			return fmt.Errorf("pages of the same key: %w", err)
+		}
+		if len(ids) > 0 {
+			if err := deletePages(ctx, tx, accountID, ids); err != nil {
+				return err
+			}
+		}
+		replaced = len(ids)
+		kept, err := tx.NewSelect().Model((*pageRow)(nil)).
+			Where("account_id = ?", accountID).Where("source = ?", string(knowledge.SourcePages)).Count(ctx)
+		if err != nil {
+			return fmt.Errorf("count uploaded pages: %w", err)
+		}
+		if kept >= int64(limit) {
+			return domain.Invalid("pages", "at most %d uploaded pages (the account has %d); remove one first", limit, kept)
+		}
+		return insertPages(ctx, tx, accountID, knowledge.Replacement{Source: knowledge.SourcePages,
+			Pages: []knowledge.StoredPage{page}, Chunks: chunks, At: at})
+	})
+	if err != nil {
+		return knowledge.State{}, 0, err
+	}
+	return state, replaced, nil
+}
+
+// DeletePage deletes one uploaded page of the account with its chunks and bumps the version, in
+// one transaction (the version first, as every Brain write); when the account has no such
+// uploaded page the transaction rolls back and nothing changed.
+func (r *Knowledge) DeletePage(ctx context.Context, accountID, id string, at time.Time) (knowledge.StoredPage, knowledge.State, error) {
+	var out knowledge.StoredPage
+	var state knowledge.State
+	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		var err error
+		if state, err = bump(ctx, tx, accountID, nil, nil, at); err != nil {
+			return err
+		}
+		var m pageRow
+		err = tx.NewSelect().Model(&m).
+			Column("id", "source", "site", "url", "title", "chars", "created_at").
+			Where("account_id = ?", accountID).Where("source = ?", string(knowledge.SourcePages)).
+			Where("id = ?", id).Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return domain.NotFound("page")
+		}
+		if err != nil {
+			return fmt.Errorf("read page: %w", err)
+		}
+		out = m.domain()
+		return deletePages(ctx, tx, accountID, []string{id})
+	})
+	if err != nil {
+		return knowledge.StoredPage{}, knowledge.State{}, err
+	}
+	return out, state, nil
+}
+
+// deletePages deletes the account's pages ids with their chunks, in tx.
+func deletePages(ctx context.Context, tx bun.IDB, accountID string, ids []string) error {
+	if _, err := tx.NewDelete().Model((*chunkRow)(nil)).Where("account_id = ?", accountID).
+		Where("page_id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+		return fmt.Errorf("delete chunks: %w", err)
+	}
+	if _, err := tx.NewDelete().Model((*pageRow)(nil)).Where("account_id = ?", accountID).
+		Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+		return fmt.Errorf("delete pages: %w", err)
+	}
+	return nil
+}
+
+func (m *pageRow) domain() knowledge.StoredPage {
+	return knowledge.StoredPage{ID: m.ID, Source: knowledge.Source(m.Source), Site: m.Site,
+		Page: knowledge.Page{URL: m.URL, Title: m.Title}, Chars: m.Chars, CreatedAt: domainTime(m.CreatedAt)}
+}
+
 // Pages lists the account's pages without their content, in the order they were given.
 func (r *Knowledge) Pages(ctx context.Context, accountID string) ([]knowledge.StoredPage, error) {
 	var ms []pageRow
@@ -309,9 +409,8 @@ func (r *Knowledge) Pages(ctx context.Context, accountID string) ([]knowledge.St
 		return nil, fmt.Errorf("list pages: %w", err)
 	}
 	out := make([]knowledge.StoredPage, len(ms))
-	for i, m := range ms {
-		out[i] = knowledge.StoredPage{ID: m.ID, Source: knowledge.Source(m.Source), Site: m.Site,
-			Page: knowledge.Page{URL: m.URL, Title: m.Title}, Chars: m.Chars, CreatedAt: domainTime(m.CreatedAt)}
+	for i := range ms {
+		out[i] = ms[i].domain()
 	}
 	return out, nil
 }

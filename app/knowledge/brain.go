@@ -98,6 +98,66 @@ func (b *Brain) ReplacePages(ctx context.Context, accountID string, in PagesInpu
 	return b.apply(ctx, accountID, rep)
 }
 
+// AddPage adds page to the pages uploaded through the API or the console (source pages), as a
+// PUT of it with the pages uploaded before would, but in one transaction against the pages
+// stored when it commits: an uploaded page of the same address (or, for a page without one, of
+// the same title) is replaced, the others stay, and crawled pages, the plugin's and the FAQ are
+// untouched. It is checked as a page of PUT /v1/knowledge/pages (PagesInput{Pages: {page}}
+// .Validate, fields pages[0].…), and refused with invalid_request (field pages) when the account
+// would hold more uploaded pages than one PUT may carry (knowledge.MaxPages). It writes
+// knowledge.updated (source pages, pages 1, the page's characters) in the same transaction; the
+// Brain's version goes up, so the next search sees the page.
+func (b *Brain) AddPage(ctx context.Context, accountID string, page knowledge.Page) (Update, error) {
+	in := PagesInput{Pages: []knowledge.Page{page}}
+	if err := in.Validate(); err != nil {
+		return Update{}, err
+	}
+	rep, err := b.replacement(ctx, knowledge.SourcePages, "", in.Pages)
+	if err != nil {
+		return Update{}, err
+	}
+	up := Update{Source: knowledge.SourcePages, Pages: 1, Chars: rep.Pages[0].Chars, Chunks: len(rep.Chunks)}
+	err = b.tx.InTx(ctx, func(ctx context.Context) error {
+		state, _, err := b.store.AddPage(ctx, accountID, rep.Pages[0], rep.Chunks, knowledge.MaxPages, rep.At)
+		if err != nil {
+			return err
+		}
+		up.Version = state.Version
+		_, err = b.events.Publish(ctx, accountID, event.KnowledgeUpdated, map[string]any{
+			"source": string(knowledge.SourcePages), "pages": 1, "chars": up.Chars})
+		return err
+	})
+	if err != nil {
+		return Update{}, err
+	}
+	return up, nil
+}
+
+// RemovePage deletes the account's uploaded page id (source pages: a crawled or synced page is
+// not one) with its passages and writes knowledge.updated (source pages, pages 1, chars 0), in
+// one transaction, so the Brain's version goes up and the next search no longer finds it. An id
+// the account has no uploaded page of, or that could name none, is 404 not_found and changes
+// nothing.
+func (b *Brain) RemovePage(ctx context.Context, accountID, id string) (knowledge.StoredPage, error) {
+	if !plausibleID(id) {
+		return knowledge.StoredPage{}, domain.NotFound("page")
+	}
+	var page knowledge.StoredPage
+	err := b.tx.InTx(ctx, func(ctx context.Context) error {
+		var err error
+		if page, _, err = b.store.DeletePage(ctx, accountID, id, b.clock.Now()); err != nil {
+			return err
+		}
+		_, err = b.events.Publish(ctx, accountID, event.KnowledgeUpdated, map[string]any{
+			"source": string(knowledge.SourcePages), "pages": 1, "chars": 0})
+		return err
+	})
+	if err != nil {
+		return knowledge.StoredPage{}, err
+	}
+	return page, nil
+}
+
 // ReplacePlugin replaces the pages a site's plugin synced (source plugin, the site's key) with
 // pages, records siteURL as the Brain's site (the base of add-to-cart and checkout links), and
 // writes knowledge.updated with source plugin, in one transaction. The caller checked the pages.

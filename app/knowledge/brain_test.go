@@ -315,3 +315,98 @@ func TestRemoveFAQ(t *testing.T) {
 		})
 	}
 }
+
+func TestAddPage(t *testing.T) {
+	t.Run("adds one page of source pages with its chunks and writes knowledge.updated", func(t *testing.T) {
+		f := newFixture(t)
+		f.store.EXPECT().AddPage(gomock.Any(), "acct_1", gomock.Any(), gomock.Any(), knowledge.MaxPages, now).DoAndReturn(
+			func(_ context.Context, _ string, p knowledge.StoredPage, chunks []knowledge.StoredChunk, _ int, _ time.Time) (knowledge.State, int, error) {
+				if p.Source != knowledge.SourcePages || p.Site != "" || !strings.HasPrefix(p.ID, "pg_") || p.Page.Content != "We open at 8." ||
+					p.Page.URL != "https://lu.example/hours" || p.Chars != len("We open at 8.") {
+					t.Fatalf("page %+v", p)
+				}
+				if len(chunks) == 0 {
+					t.Fatal("no chunks")
+				}
+				for _, c := range chunks {
+					if c.PageID != p.ID || c.Vector == nil || c.Source != knowledge.SourcePages {
+						t.Fatalf("chunk %+v", c)
+					}
+				}
+				return knowledge.State{Version: 7}, 1, nil
+			})
+		up, err := f.brain.AddPage(context.Background(), "acct_1", knowledge.Page{URL: "https://lu.example/hours", Title: "Hours", Content: "  We open at 8.\n"})
+		if err != nil || up.Pages != 1 || up.Version != 7 || up.Chars != len("We open at 8.") || up.Chunks == 0 || up.Source != knowledge.SourcePages {
+			t.Fatalf("update %+v %v", up, err)
+		}
+		if len(f.events.events) != 1 || f.events.events[0]["source"] != "pages" || f.events.events[0]["pages"] != 1 || f.events.events[0]["chars"] != len("We open at 8.") {
+			t.Fatalf("events %v", f.events.events)
+		}
+	})
+	for _, tt := range []struct {
+		name  string
+		page  knowledge.Page
+		field string
+	}{
+		{"no text", knowledge.Page{Title: "x", Content: " \n"}, "pages[0].content"},
+		{"text too long", knowledge.Page{Content: strings.Repeat("a", knowledge.MaxPageContent+1)}, "pages[0].content"},
+		{"title too long", knowledge.Page{Title: strings.Repeat("t", knowledge.MaxTitle+1), Content: "y"}, "pages[0].title"},
+		{"bad address", knowledge.Page{URL: "ftp://x", Content: "y"}, "pages[0].url"},
+	} {
+		t.Run("refuses "+tt.name, func(t *testing.T) {
+			f := newFixture(t) // neither the store nor the embedder is asked
+			_, err := f.brain.AddPage(context.Background(), "acct_1", tt.page)
+			if e, ok := domain.AsError(err); !ok || e.Field != tt.field {
+				t.Fatalf("err %v, want field %q", err, tt.field)
+			}
+			if len(f.events.events) != 0 {
+				t.Fatal("an event was written for a refused page")
+			}
+		})
+	}
+	t.Run("the store's refusal (too many pages) writes no event", func(t *testing.T) {
+		f := newFixture(t)
+		f.store.EXPECT().AddPage(gomock.Any(), "acct_1", gomock.Any(), gomock.Any(), knowledge.MaxPages, now).
+			Return(knowledge.State{}, 0, domain.Invalid("pages", "at most 500 uploaded pages"))
+		_, err := f.brain.AddPage(context.Background(), "acct_1", knowledge.Page{Title: "x", Content: "y"})
+		if e, ok := domain.AsError(err); !ok || e.Field != "pages" {
+			t.Fatalf("err %v, want field pages", err)
+		}
+		if len(f.events.events) != 0 {
+			t.Fatalf("events %v", f.events.events)
+		}
+	})
+}
+
+func TestRemovePage(t *testing.T) {
+	t.Run("deletes the account's uploaded page and writes knowledge.updated", func(t *testing.T) {
+		f := newFixture(t)
+		f.store.EXPECT().DeletePage(gomock.Any(), "acct_1", "pg_1", now).
+			Return(knowledge.StoredPage{ID: "pg_1", Source: knowledge.SourcePages}, knowledge.State{Version: 3}, nil)
+		p, err := f.brain.RemovePage(context.Background(), "acct_1", "pg_1")
+		if err != nil || p.ID != "pg_1" {
+			t.Fatalf("%+v %v", p, err)
+		}
+		if len(f.events.events) != 1 || f.events.events[0]["source"] != "pages" || f.events.events[0]["pages"] != 1 || f.events.events[0]["chars"] != 0 {
+			t.Fatalf("events %v", f.events.events)
+		}
+	})
+	t.Run("another account's, a crawled or an unknown page is not found, without an event", func(t *testing.T) {
+		f := newFixture(t)
+		f.store.EXPECT().DeletePage(gomock.Any(), "acct_1", "pg_crawled", now).Return(knowledge.StoredPage{}, knowledge.State{}, domain.NotFound("page"))
+		if _, err := f.brain.RemovePage(context.Background(), "acct_1", "pg_crawled"); !domain.IsNotFound(err) {
+			t.Fatalf("err %v, want not_found", err)
+		}
+		if len(f.events.events) != 0 {
+			t.Fatalf("events %v", f.events.events)
+		}
+	})
+	for _, id := range []string{"", "pg\x00", "pg 1", "\xff", strings.Repeat("p", 101)} {
+		t.Run("id that names nothing "+strconv.Quote(id[:min(len(id), 8)]), func(t *testing.T) {
+			f := newFixture(t) // the store is not asked
+			if _, err := f.brain.RemovePage(context.Background(), "acct_1", id); !domain.IsNotFound(err) {
+				t.Fatalf("err %v, want not_found", err)
+			}
+		})
+	}
+}

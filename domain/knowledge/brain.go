@@ -144,6 +144,15 @@ type FAQUpsert struct {
 	Updated int
 }
 
+// Key is what names an uploaded page among the account's others: its address, or its title
+// when it has none (the console's form replaces the uploaded page of the same key).
+func (p Page) Key() (url, title string) {
+	if p.URL != "" {
+		return p.URL, ""
+	}
+	return "", p.Title
+}
+
 // ValidatePages checks the pages of PUT /v1/knowledge/pages, naming the field at fault.
 func ValidatePages(pages []Page) error {
 	if pages == nil {

@@ -666,6 +666,22 @@ func (m *MockKnowledge) EXPECT() *MockKnowledgeMockRecorder {
 	return m.recorder
 }
 
+// AddPage mocks base method.
+func (m *MockKnowledge) AddPage(ctx context.Context, accountID string, page knowledge.StoredPage, chunks []knowledge.StoredChunk, limit int, at time.Time) (knowledge.State, int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "AddPage", ctx, accountID, page, chunks, limit, at)
+	ret0, _ := ret[0].(knowledge.State)
+	ret1, _ := ret[1].(int)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// AddPage indicates an expected call of AddPage.
+func (mr *MockKnowledgeMockRecorder) AddPage(ctx, accountID, page, chunks, limit, at interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AddPage", reflect.TypeOf((*MockKnowledge)(nil).AddPage), ctx, accountID, page, chunks, limit, at)
+}
+
 // Chunks mocks base method.
 func (m *MockKnowledge) Chunks(ctx context.Context, accountID string) ([]knowledge.StoredChunk, error) {
 	m.ctrl.T.Helper()
@@ -695,6 +711,22 @@ func (m *MockKnowledge) DeleteFAQ(ctx context.Context, accountID, id string, at 
 func (mr *MockKnowledgeMockRecorder) DeleteFAQ(ctx, accountID, id, at interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DeleteFAQ", reflect.TypeOf((*MockKnowledge)(nil).DeleteFAQ), ctx, accountID, id, at)
+}
+
+// DeletePage mocks base method.
+func (m *MockKnowledge) DeletePage(ctx context.Context, accountID, id string, at time.Time) (knowledge.StoredPage, knowledge.State, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "DeletePage", ctx, accountID, id, at)
+	ret0, _ := ret[0].(knowledge.StoredPage)
+	ret1, _ := ret[1].(knowledge.State)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// DeletePage indicates an expected call of DeletePage.
+func (mr *MockKnowledgeMockRecorder) DeletePage(ctx, accountID, id, at interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DeletePage", reflect.TypeOf((*MockKnowledge)(nil).DeletePage), ctx, accountID, id, at)
 }
 
 // FAQ mocks base method.

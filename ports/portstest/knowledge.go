@@ -482,13 +482,7 @@ func testKnowledgeFAQDelete(t *testing.T, s Stores) {
 	if _, _, err := s.Knowledge.UpsertFAQ(ctx, "acct_b", []knowledge.FAQItem{{ID: "faq_b", Question: "Q", Normalized: "q", Answer: "A"}}, t0); err != nil {
 		t.Fatal(err)
 	}
-	version := func(acct string) int64 {
-		st, err := s.Knowledge.State(ctx, acct)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st.Version
-	}
+	version := func(acct string) int64 { return brainVersion(t, s, acct) }
 	if _, _, err := s.Knowledge.DeleteFAQ(ctx, "acct_b", "faq_1", t0); !domain.IsNotFound(err) {
 		t.Fatalf("B deleting A's item: %v, want not_found", err)
 	}

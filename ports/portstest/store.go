@@ -75,6 +75,8 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"KnowledgeFAQUpsert", testKnowledgeFAQ},
 		{"KnowledgeFAQUpsertConcurrent", testKnowledgeFAQConcurrent},
 		{"KnowledgeFAQDelete", testKnowledgeFAQDelete},
+		{"KnowledgeAddPage", testKnowledgeAddPage},
+		{"KnowledgeAddPageConcurrent", testKnowledgeAddPageConcurrent},
 		{"KnowledgeReplaceConcurrent", testKnowledgeReplaceConcurrent},
 		{"KnowledgeScopedToAccount", testKnowledgeScoped},
 		{"Conversations", testConversations},
