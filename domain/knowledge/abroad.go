@@ -14,7 +14,8 @@ import (
 // children, pets, parking and transport, delivery, lessons, stays and food: words of every trade,
 // not one business's nouns. A word marked "~" is one the Brain may write but a question is not
 // read by, its other sense being as common ("sinal" of a phone's signal, "seguro" for safe, "vale"
-// for "ok", "fecha" for a date in Spanish).
+// for "ok", "fecha" for a date in Spanish, "pequeno" of Portugal's "pequeno-almoço" for small,
+// "park" for a garden).
 const abroadLines = `pay, paying, paid, payment, payments | pagar, pagamento, pagamentos, pago, paga, pagam, pagamos | pagar, pago, pagos, paga, pagan, pagamos
 card, cards | cartao, cartoes | tarjeta, tarjetas
 credit | credito | credito
@@ -64,7 +65,7 @@ dog, dogs | cao, caes, cachorro, cachorros | perro, perros
 cat, cats | gato, gatos | gato, gatos
 pet, pets | animais, animal | mascota, mascotas, animales
 allowed, allow, permitted | permitido, permitida, permitidos, permitidas, permitem, permite | permitido, permitida, permitidos, permitidas, permiten, permite, admiten, admite
-parking, park | estacionamento, estacionar | aparcar, aparcamiento, estacionamiento, parking
+parking, ~park | estacionamento, estacionar | aparcar, aparcamiento, estacionamiento, parking
 car, cars | carro, carros | auto, autos, coche, coches
 rent, rental, hire | alugar, aluguer, aluguel | alquilar, alquiler, rentar, renta
 bike, bikes, bicycle | bicicleta, bicicletas | bici, bicis, bicicleta
@@ -95,7 +96,7 @@ pool | piscina | piscina
 shower, showers | chuveiro, duche | ducha, duchas
 kitchen | cozinha | cocina
 locker, lockers | cacifo, cacifos | taquilla, taquillas, casillero, casilleros
-breakfast | pequeno, almoco | desayuno
+breakfast | ~pequeno, ~almoco | desayuno
 lunch | almoco | almuerzo
 dinner | jantar | cena
 vegetarian, veggie | vegetariano, vegetariana, vegetarianos | vegetariano, vegetariana, vegetarianos

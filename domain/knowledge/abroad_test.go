@@ -44,4 +44,12 @@ func TestAbroadRead(t *testing.T) {
 			t.Errorf("%q: read as %q, want %q", c.query, q.abroad, c.want)
 		}
 	}
+	// A word of two senses is the Brain's word but never read from a question: Portugal's
+	// "pequeno-almoço" is breakfast, but a question's "pequeno" is "small".
+	ix = NewIndex([]Doc{{Chunk: Chunk{ID: "p", URL: "https://hostel.example/p", Title: "Rooms", Text: "Breakfast is served from 7. Every room has a fan."}}}, nil, lightStemmer{}, nil)
+	q := ix.faq.parse("vocês têm um quarto pequeno para duas pessoas?")
+	ix.abroadRead(q)
+	if got := strings.Join(q.abroad, ","); !strings.Contains(got, "room") || strings.Contains(got, "breakfast") {
+		t.Errorf("%q: read as %q, want room and no breakfast", "vocês têm um quarto pequeno para duas pessoas?", q.abroad)
+	}
 }
