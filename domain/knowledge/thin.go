@@ -9,9 +9,8 @@ const ThinHeld = 0.5
 // to answer with its question shown ("If you mean …") either: the one term it shares with the
 // question is all that ranked it ("can you book me a table at a restaurant in london" and "Is
 // there a restaurant?"; "tienen motos o scooters para alquilar?" and "¿Cuál es la edad mínima
-// para alquilar?"; "le pueden poner la foto de mi hija al pastel" and "¿Pueden copiar un diseño de
-// una foto?", at 0.26).
-const ThinConfidence = 0.28
+// para alquilar?").
+const ThinConfidence = 0.25
 
 // Thin reports whether an FAQ hit matched only loosely (Overlap at most looseOverlap) and not
 // covering the question (Covers) holds under ThinHeld of the query's content words at a

@@ -15,11 +15,7 @@ func TestHitThin(t *testing.T) {
 		// "do you have potted plants or just cut flowers" and "Do you sell plants?": half held.
 		{"holding half", Hit{Kind: KindFAQ, Measured: true, Overlap: 0.33, Held: 0.5, Confidence: 0.2}, false},
 		// "puedo llevar a mi perrito en la bici?" and "¿Puedo llevar a mi perro?": sure enough.
-		{"sure enough", Hit{Kind: KindFAQ, Measured: true, Overlap: 0.4, Held: 0.33, Confidence: 0.29}, false},
-		// "le pueden poner la foto de mi hija al pastel" and "¿Pueden copiar un diseño de una
-		// foto?"; "me avisáis antes de traerlo?" and "¿Puedo ver los muebles antes de comprar?".
-		{"loose, a quarter held, at 0.26", Hit{Kind: KindFAQ, Measured: true, Overlap: 0.29, Held: 0.25, Confidence: 0.26}, true},
-		{"loose, none held, at 0.27", Hit{Kind: KindFAQ, Measured: true, Overlap: 0.29, Held: 0, Confidence: 0.27}, true},
+		{"sure enough", Hit{Kind: KindFAQ, Measured: true, Overlap: 0.4, Held: 0.33, Confidence: 0.26}, false},
 		{"matched more than loosely", Hit{Kind: KindFAQ, Measured: true, Overlap: 0.6, Held: 0.25, Confidence: 0.2}, false},
 		// "do you take aetna": the insurance item's answer names Aetna.
 		{"covering the question", Hit{Kind: KindFAQ, Measured: true, Overlap: 0.2, Held: 0.25, Confidence: 0.2, Covers: true}, false},
