@@ -150,8 +150,20 @@ func reply(turn conversation.Turn, lim limits) string {
 		asked = knowledge.AskedDetails(query)
 	}
 	detail, hasDetail := contactAnswer(ph, p.Contact, business, asked)
-	if h, ok := best(turn.Hits, query, lim); ok {
-		a := answer(h, query)
+	h, ok := best(turn.Hits, query, lim)
+	a := ""
+	if ok {
+		a = answer(h, query)
+	}
+	for ok && h.Kind == knowledge.KindChunk && knowledge.NamedOnly(query, a, p.BusinessName) {
+		// A passage sharing only the business's name with the question answers none of it:
+		// the next best, or none.
+		turn.Hits = slices.DeleteFunc(slices.Clone(turn.Hits), func(o knowledge.Hit) bool { return o.Kind == h.Kind && o.Chunk.ID == h.Chunk.ID })
+		if h, ok = best(turn.Hits, query, lim); ok {
+			a = answer(h, query)
+		}
+	}
+	if ok {
 		loose := h.Kind == knowledge.KindFAQ && h.Overlap <= LooseOverlap
 		// Asked for a contact detail the profile holds, the Brain's answer stands when it is the
 		// owner's own answer to the question or tells the detail, or when the question is long
