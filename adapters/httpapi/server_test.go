@@ -590,6 +590,10 @@ func TestPublicDescriptionCORS(t *testing.T) {
 			if exposed := rec.Header().Get("Access-Control-Expose-Headers"); !strings.Contains(exposed, "X-Request-Id") {
 				t.Errorf("%s %s: Access-Control-Expose-Headers %q lacks X-Request-Id", method, path, exposed)
 			}
+			// the Content-Type of every other JSON answer, charset included
+			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+				t.Errorf("%s %s: Content-Type %q, want application/json; charset=utf-8", method, path, ct)
+			}
 		}
 		pre := do(s, http.MethodOptions, path, map[string]string{"Origin": "https://explorer.example",
 			"Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-request-id"}, "")
