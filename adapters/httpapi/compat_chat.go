@@ -104,6 +104,10 @@ func chatRequestOf(in chatCompletionIn) (model.Request, error) {
 		return model.Request{}, domain.Invalid("functions", "functions is not supported; use tools")
 	case present(in.FunctionCall):
 		return model.Request{}, domain.Invalid("function_call", "function_call is not supported; use tool_choice")
+	case in.StreamOptions != nil && (in.Stream == nil || !*in.Stream):
+		// OpenAI's answer (and vLLM's): options of a stream with no stream asked for are a
+		// mistake of the caller's, not something to ignore.
+		return model.Request{}, domain.Invalid("stream_options", "stream_options is only allowed when stream is true")
 	}
 	req := model.Request{Temperature: in.Temperature, TopP: in.TopP, Seed: in.Seed}
 	if err := checkSampling(in.Temperature, in.TopP); err != nil {

@@ -222,6 +222,8 @@ func TestModelEndpointErrors(t *testing.T) {
 		param            string
 	}{
 		{"n 2", "/v1/chat/completions", `{"model":"svc","n":2,"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "n"},
+		{"stream_options without stream", "/v1/chat/completions", `{"model":"svc","stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "stream_options"},
+		{"stream_options with stream false", "/v1/chat/completions", `{"model":"svc","stream":false,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "stream_options"},
 		{"functions", "/v1/chat/completions", `{"model":"svc","functions":[{"name":"f"}],"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "functions"},
 		{"function_call", "/v1/chat/completions", `{"model":"svc","function_call":"auto","messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "function_call"},
 		{"33,000 characters", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"` + long + `"}]}`, true, 400, domain.CodeInputTooLarge, "messages"},
