@@ -174,6 +174,10 @@ func chatMessageOf(i int, m chatMessageIn) (model.Message, error) {
 	}
 	raw := bytes.TrimSpace(m.Content)
 	switch {
+	case !present(raw) && (m.Role == model.RoleUser || m.Role == model.RoleSystem || m.Role == model.RoleDeveloper || m.Role == model.RoleTool):
+		// OpenAI's answer: only an assistant message (its tool calls) may come without content;
+		// a user, system, developer or tool message without it is a mistake, not an empty text.
+		return model.Message{}, domain.Invalid(at()+".content", "content is required in a %s message", m.Role)
 	case !present(raw):
 	case raw[0] == '"':
 		var err error
