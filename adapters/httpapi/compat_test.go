@@ -236,6 +236,7 @@ func TestModelEndpointErrors(t *testing.T) {
 		{"upstream content filter", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"bad"}]}`, true, 400, domain.CodeContentPolicy, ""},
 		{"previous_response_id", "/v1/responses", `{"model":"svc","input":"hi","previous_response_id":"resp_1"}`, true, 400, domain.CodeInvalidRequest, "previous_response_id"},
 		{"built-in tool", "/v1/responses", `{"model":"svc","input":"hi","tools":[{"type":"web_search"}]}`, true, 400, domain.CodeInvalidRequest, "tools[0].type"},
+		{"a function_call_output without output", "/v1/responses", `{"model":"svc","input":[{"role":"user","content":"hi"},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1"}]}`, true, 400, domain.CodeInvalidRequest, "input[2].output"},
 		{"an empty input list", "/v1/responses", `{"model":"svc","input":[]}`, true, 400, domain.CodeInvalidRequest, "input"},
 		{"33,000 characters of input", "/v1/responses", `{"model":"svc","input":"` + long + `"}`, true, 400, domain.CodeInputTooLarge, "input"},
 		{"33,000 characters of instructions", "/v1/responses", `{"model":"svc","instructions":"` + long + `","input":"hi"}`, true, 400, domain.CodeInputTooLarge, "instructions"},
