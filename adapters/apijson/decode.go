@@ -206,6 +206,9 @@ func cut(s string, n int) string {
 	return s
 }
 
+// maxDepth is the nesting of arrays and objects the JSON decoder reads (jsontext's limit).
+const maxDepth = 10000
+
 // paramOf turns a JSON pointer into the form of the error's param: /pages/0/url is pages[0].url.
 func paramOf(ptr jsontext.Pointer) string {
 	var b strings.Builder
@@ -252,6 +255,15 @@ func jsonError(err error) error {
 			return domain.Invalid(at, "%s holds an invalid escape sequence", at)
 		case errors.Is(syntax.Err, io.ErrUnexpectedEOF):
 			return domain.Invalid("", "malformed JSON: the body ends too early")
+		case syntax.Err != nil && syntax.Err.Error() == "exceeded max depth":
+			// Well-formed JSON nested past the decoder's 10,000 levels: said so, not "malformed",
+			// and named by its field of the body (the pointer down to it is 10,000 tokens long).
+			top := ""
+			for tok := range syntax.JSONPointer.Tokens() {
+				top = CapParam(tok)
+				break
+			}
+			return domain.Invalid(top, "%s is nested too deeply: at most %d levels of arrays and objects", orBody(top), maxDepth)
 		}
 		return domain.Invalid("", "malformed JSON at byte %d", syntax.ByteOffset)
 	case errors.As(err, &semantic):

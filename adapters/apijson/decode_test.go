@@ -1,6 +1,11 @@
 package apijson
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/svcagent/svc/domain"
+)
 
 func TestMayHoldControls(t *testing.T) {
 	tests := []struct {
@@ -23,5 +28,27 @@ func TestMayHoldControls(t *testing.T) {
 		if got := mayHoldControls([]byte(tt.in)); got != tt.want {
 			t.Errorf("mayHoldControls(%s) = %v, want %v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestDeepNesting: well-formed JSON nested past the decoder's depth is refused as too deep, naming
+// the body's field that holds it, not as "malformed JSON at byte …" with no field.
+func TestDeepNesting(t *testing.T) {
+	deep := strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)
+	var dst struct {
+		Message string `json:"message"`
+		Extra   any    `json:"extra"`
+	}
+	for _, strict := range []bool{true, false} {
+		err := Unmarshal([]byte(`{"message":"hi","extra":`+deep+`}`), &dst, strict)
+		e, ok := domain.AsError(err)
+		if !ok || e.Code != domain.CodeInvalidRequest || e.Field != "extra" || !strings.Contains(e.Message, "nested too deeply") {
+			t.Errorf("strict %v: %v, want 400 naming extra as nested too deeply", strict, err)
+		}
+	}
+	// One level less is read.
+	ok := strings.Repeat("[", maxDepth-1) + strings.Repeat("]", maxDepth-1)
+	if err := Unmarshal([]byte(`{"message":"hi","extra":`+ok+`}`), &dst, false); err != nil {
+		t.Errorf("%d levels: %v", maxDepth, err)
 	}
 }

@@ -104,6 +104,10 @@ func chatRequestOf(in chatCompletionIn) (model.Request, error) {
 		return model.Request{}, domain.Invalid("functions", "functions is not supported; use tools")
 	case present(in.FunctionCall):
 		return model.Request{}, domain.Invalid("function_call", "function_call is not supported; use tool_choice")
+	case in.StreamOptions != nil && (in.Stream == nil || !*in.Stream):
+		// OpenAI's answer (and vLLM's): options of a stream with no stream asked for are a
+		// mistake of the caller's, not something to ignore.
+		return model.Request{}, domain.Invalid("stream_options", "stream_options is only allowed when stream is true")
 	}
 	req := model.Request{Temperature: in.Temperature, TopP: in.TopP, Seed: in.Seed}
 	if err := checkSampling(in.Temperature, in.TopP); err != nil {
@@ -170,6 +174,10 @@ func chatMessageOf(i int, m chatMessageIn) (model.Message, error) {
 	}
 	raw := bytes.TrimSpace(m.Content)
 	switch {
+	case !present(raw) && (m.Role == model.RoleUser || m.Role == model.RoleSystem || m.Role == model.RoleDeveloper || m.Role == model.RoleTool):
+		// OpenAI's answer: only an assistant message (its tool calls) may come without content;
+		// a user, system, developer or tool message without it is a mistake, not an empty text.
+		return model.Message{}, domain.Invalid(at()+".content", "content is required in a %s message", m.Role)
 	case !present(raw):
 	case raw[0] == '"':
 		var err error

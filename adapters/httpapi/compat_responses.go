@@ -182,6 +182,10 @@ func inputOf(raw json.RawMessage) ([]model.Message, error) {
 			if it.CallID == "" {
 				return nil, domain.Invalid(at+".call_id", "a function_call_output item needs the call_id it answers")
 			}
+			if !present(it.Output) {
+				// OpenAI's answer: the result is required, not an empty text the model would read.
+				return nil, domain.Invalid(at+".output", "a function_call_output item needs its output")
+			}
 			out, err := callOutputOf(it.Output)
 			if err != nil {
 				return nil, domain.Invalid(at+".output", "output must be a string or a list of input_text parts")

@@ -222,6 +222,11 @@ func TestModelEndpointErrors(t *testing.T) {
 		param            string
 	}{
 		{"n 2", "/v1/chat/completions", `{"model":"svc","n":2,"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "n"},
+		{"stream_options without stream", "/v1/chat/completions", `{"model":"svc","stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "stream_options"},
+		{"stream_options with stream false", "/v1/chat/completions", `{"model":"svc","stream":false,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "stream_options"},
+		{"a user message without content", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user"}]}`, true, 400, domain.CodeInvalidRequest, "messages[0].content"},
+		{"a user message of content null", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"system","content":"be brief"},{"role":"user","content":null}]}`, true, 400, domain.CodeInvalidRequest, "messages[1].content"},
+		{"a tool message without content", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1"}]}`, true, 400, domain.CodeInvalidRequest, "messages[2].content"},
 		{"functions", "/v1/chat/completions", `{"model":"svc","functions":[{"name":"f"}],"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "functions"},
 		{"function_call", "/v1/chat/completions", `{"model":"svc","function_call":"auto","messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "function_call"},
 		{"33,000 characters", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"` + long + `"}]}`, true, 400, domain.CodeInputTooLarge, "messages"},
@@ -231,6 +236,7 @@ func TestModelEndpointErrors(t *testing.T) {
 		{"upstream content filter", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"bad"}]}`, true, 400, domain.CodeContentPolicy, ""},
 		{"previous_response_id", "/v1/responses", `{"model":"svc","input":"hi","previous_response_id":"resp_1"}`, true, 400, domain.CodeInvalidRequest, "previous_response_id"},
 		{"built-in tool", "/v1/responses", `{"model":"svc","input":"hi","tools":[{"type":"web_search"}]}`, true, 400, domain.CodeInvalidRequest, "tools[0].type"},
+		{"a function_call_output without output", "/v1/responses", `{"model":"svc","input":[{"role":"user","content":"hi"},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1"}]}`, true, 400, domain.CodeInvalidRequest, "input[2].output"},
 		{"an empty input list", "/v1/responses", `{"model":"svc","input":[]}`, true, 400, domain.CodeInvalidRequest, "input"},
 		{"33,000 characters of input", "/v1/responses", `{"model":"svc","input":"` + long + `"}`, true, 400, domain.CodeInputTooLarge, "input"},
 		{"33,000 characters of instructions", "/v1/responses", `{"model":"svc","instructions":"` + long + `","input":"hi"}`, true, 400, domain.CodeInputTooLarge, "instructions"},

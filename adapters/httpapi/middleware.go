@@ -199,8 +199,13 @@ func (s *Server) cors(c *gin.Context) {
 
 // bearer returns the credential of an Authorization header: the token of Bearer, or, as Stripe
 // takes its secret key, the user name of Basic with an empty password (`curl -u svc_live_…:`).
-// Either goes through the same check; anything else is no credential ("").
+// Either goes through the same check; anything else is no credential (""), and so are two
+// Authorization headers: they name no one credential (a proxy that checks the last header would
+// have checked another key than the first, which this would use).
 func bearer(c *gin.Context) string {
+	if len(c.Request.Header[headerAuthorization]) > 1 {
+		return ""
+	}
 	if user, password, ok := c.Request.BasicAuth(); ok {
 		if password != "" {
 			return "" // a password is no part of the credential: refused as none, not ignored

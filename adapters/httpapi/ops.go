@@ -117,6 +117,9 @@ func (s *Server) apiInfo(c *gin.Context) {
 //go:embed openapi.json
 var openAPISpec []byte
 
+// openAPI answers the description with the Content-Type of every other JSON answer (gin's
+// c.JSON writes "application/json; charset=utf-8"), so that a client or proxy that keys on the
+// header reads one form.
 func (s *Server) openAPI(c *gin.Context) {
-	c.Data(http.StatusOK, "application/json", openAPISpec)
+	c.Data(http.StatusOK, "application/json; charset=utf-8", openAPISpec)
 }

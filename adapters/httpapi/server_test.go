@@ -409,6 +409,27 @@ func TestAccountRoute(t *testing.T) {
 	}
 }
 
+// TestTwoAuthorizationHeaders: a request with two Authorization headers (a proxy's added to the
+// caller's, or two keys) names no one credential: 401 unauthorized at once, as a request with
+// none, on the key routes and the client routes alike, not the first header's key let in (a proxy
+// that reads the last header would have checked another credential than the one used). The mocks
+// fail the test on any read of the key.
+func TestTwoAuthorizationHeaders(t *testing.T) {
+	s, _ := newTestServer(t)
+	for _, path := range []string{"/v1/account", "/v1/client/messages"} {
+		for _, second := range []string{"Bearer " + testKey, "Bearer svc_live_wrong", "Basic " + base64.StdEncoding.EncodeToString([]byte(testKey+":"))} {
+			req := httptest.NewRequest(http.MethodGet, path, nil)
+			req.Header.Add("Authorization", "Bearer "+testKey)
+			req.Header.Add("Authorization", second)
+			rec := httptest.NewRecorder()
+			s.Handler().ServeHTTP(rec, req)
+			if rec.Code != http.StatusUnauthorized || envelope(t, rec).Code != domain.CodeUnauthorized {
+				t.Errorf("GET %s with Authorization twice (then %q): %d %s, want 401 unauthorized", path, second, rec.Code, rec.Body.String())
+			}
+		}
+	}
+}
+
 // failureCounted expects one failed authentication of httptest's client address, within the
 // allowance.
 func failureCounted(d deps) {
@@ -589,6 +610,10 @@ func TestPublicDescriptionCORS(t *testing.T) {
 			}
 			if exposed := rec.Header().Get("Access-Control-Expose-Headers"); !strings.Contains(exposed, "X-Request-Id") {
 				t.Errorf("%s %s: Access-Control-Expose-Headers %q lacks X-Request-Id", method, path, exposed)
+			}
+			// the Content-Type of every other JSON answer, charset included
+			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+				t.Errorf("%s %s: Content-Type %q, want application/json; charset=utf-8", method, path, ct)
 			}
 		}
 		pre := do(s, http.MethodOptions, path, map[string]string{"Origin": "https://explorer.example",

@@ -133,7 +133,7 @@ func writeRPCError(w http.ResponseWriter, status int, body []byte, reason string
 		out.ID = requestID(body)
 	}
 	data, _ := json.Marshal(out)
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(data)
 }

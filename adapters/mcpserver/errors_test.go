@@ -66,8 +66,9 @@ func TestMalformedRequests(t *testing.T) {
 			if w.Code != tt.status {
 				t.Fatalf("status %d %q, want %d", w.Code, w.Body.String(), tt.status)
 			}
-			if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-				t.Errorf("Content-Type %q, want application/json: %s", ct, w.Body.String())
+			// the Content-Type of every other JSON answer, the JSON-RPC errors' too
+			if ct := w.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+				t.Errorf("Content-Type %q, want application/json; charset=utf-8: %s", ct, w.Body.String())
 			}
 			if w.Header().Get("X-Content-Type-Options") != "" {
 				t.Errorf("X-Content-Type-Options of the plain-text refusal left")
