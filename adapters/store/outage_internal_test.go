@@ -159,6 +159,51 @@ func TestConnAlive(t *testing.T) {
 	waitErr(t, client2, "closed by the server")
 }
 
+// TestPooledConnAliveAfterReadDeadline: a pooled connection whose last read deadline (set by
+// pgdriver before each read) has passed while it was idle is still alive, and is still found
+// dead when the server closes it.
+func TestPooledConnAliveAfterReadDeadline(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			accepted <- c
+		}
+	}()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	server := <-accepted
+
+	if err := client.SetReadDeadline(time.Now().Add(-time.Second)); err != nil { // as after 10 s idle
+		t.Fatal(err)
+	}
+	if connAlive(client) == nil {
+		t.Fatal("connAlive of a connection past its read deadline: nil, want the deadline's error (the check this test is about)")
+	}
+	if err := client.SetReadDeadline(time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := pooledConnAlive(client); err != nil {
+		t.Fatalf("open idle connection past its read deadline: %v, want alive", err)
+	}
+	_ = server.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for pooledConnAlive(client) == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("closed by the server: pooledConnAlive still nil after 5 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // waitErr waits (bounded) until connAlive reports c dead: the bytes or the FIN take a moment to
 // arrive.
 func waitErr(t *testing.T, c net.Conn, what string) {
