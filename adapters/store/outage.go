@@ -336,10 +336,22 @@ func (r outageRows) Next(dest []driver.Value) error {
 // that the first query after an outage runs on a new connection instead of failing on the old
 // one.
 func dropDeadConn(_ context.Context, cn *pgdriver.Conn) error {
-	if err := connAlive(cn.Conn()); err != nil {
+	if err := pooledConnAlive(cn.Conn()); err != nil {
 		return driver.ErrBadConn
 	}
 	return nil
+}
+
+// pooledConnAlive is connAlive for a pooled Postgres connection. pgdriver sets the socket's read
+// deadline before each of its reads (its ReadTimeout, 10 s, or the query's context) and leaves it
+// there, so a connection idle for longer has a deadline in the past, and a read then fails with
+// a timeout without looking at the socket: every connection of the pool idle for over 10 s was
+// taken for dead and replaced by a new one (a backend started and authenticated) just when
+// requests came back after a quiet spell. The deadline is cleared first: pgdriver sets its own
+// again before it reads.
+func pooledConnAlive(c net.Conn) error {
+	_ = c.SetReadDeadline(time.Time{})
+	return connAlive(c)
 }
 
 // connAlive reads from an idle connection without blocking (netconn.Alive).

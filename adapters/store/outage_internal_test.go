@@ -115,7 +115,9 @@ func wantClassified(t *testing.T, classify func(error) error, err error, want bo
 	}
 }
 
-func TestConnAlive(t *testing.T) {
+// loopbackPair returns the two ends of a new TCP connection on loopback.
+func loopbackPair(t *testing.T) (client, server net.Conn) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -128,13 +130,17 @@ func TestConnAlive(t *testing.T) {
 			accepted <- c
 		}
 	}()
-	client, err := net.Dial("tcp", ln.Addr().String())
+	client, err = net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer client.Close()
-	server := <-accepted
+	server = <-accepted
+	t.Cleanup(func() { _, _ = client.Close(), server.Close() })
+	return client, server
+}
 
+func TestConnAlive(t *testing.T) {
+	client, server := loopbackPair(t)
 	if err := connAlive(client); err != nil {
 		t.Fatalf("open idle connection: %v, want alive", err)
 	}
@@ -143,20 +149,36 @@ func TestConnAlive(t *testing.T) {
 	}
 	waitErr(t, client, "unread data")
 
-	client2, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client2.Close()
-	go func() {
-		c, err := ln.Accept()
-		if err == nil {
-			accepted <- c
-		}
-	}()
-	server2 := <-accepted
+	client2, server2 := loopbackPair(t)
 	_ = server2.Close()
 	waitErr(t, client2, "closed by the server")
+}
+
+// TestPooledConnAliveAfterReadDeadline: a pooled connection whose last read deadline (set by
+// pgdriver before each read) has passed while it was idle is still alive, and is still found
+// dead when the server closes it.
+func TestPooledConnAliveAfterReadDeadline(t *testing.T) {
+	client, server := loopbackPair(t)
+	if err := client.SetReadDeadline(time.Now().Add(-time.Second)); err != nil { // as after 10 s idle
+		t.Fatal(err)
+	}
+	if connAlive(client) == nil {
+		t.Fatal("connAlive of a connection past its read deadline: nil, want the deadline's error (the check this test is about)")
+	}
+	if err := client.SetReadDeadline(time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := pooledConnAlive(client); err != nil {
+		t.Fatalf("open idle connection past its read deadline: %v, want alive", err)
+	}
+	_ = server.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for pooledConnAlive(client) == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("closed by the server: pooledConnAlive still nil after 5 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // waitErr waits (bounded) until connAlive reports c dead: the bytes or the FIN take a moment to
