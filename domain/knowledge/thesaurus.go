@@ -66,7 +66,8 @@ luxembourg, eu, europe, european union
 czechia, czech republic, eu, europe, european union
 parking, park, car park, parking lot, garage
 bus, train, metro, subway, tube, tram, public transport, transit
-accessible, accessibility, wheelchair, disabled, disability, step free, lift, elevator, ramp
+accessible, accessibility, wheelchair, disabled, disability, step free, lift, elevator, ramp, blue badge
+valid, validity, expire, expires, expired, expiry, expiration, expiry date
 pay, payment, payments, paying
 card, cards, credit card, debit card, contactless
 cash, notes, coins
