@@ -31,6 +31,7 @@ var detailPhrases = map[Detail][]string{
 		"opening hours", "opening times", "opening time", "closing time", "closing times", "business hours",
 		"open hours", "working hours", "office hours", "store hours", "shop hours", "your hours",
 		"what are the hours", "what hours", "hours of operation", "que horas fecha", "quando fecha", "horas fecha",
+		"fecha que horas", "fecha a que horas", "fecham que horas", "fecham a que horas",
 		"horario de funcionamento", "horario de atendimento", "horario de abertura", "horario da loja", "vosso horario",
 		"seu horario", "horas de abertura", "hora de abertura", "hora de fecho",
 		"horario de atencion", "horario de apertura", "horario de la tienda", "su horario", "vuestro horario",

@@ -66,7 +66,8 @@ luxembourg, eu, europe, european union
 czechia, czech republic, eu, europe, european union
 parking, park, car park, parking lot, garage
 bus, train, metro, subway, tube, tram, public transport, transit
-accessible, accessibility, wheelchair, disabled, disability, step free, lift, elevator, ramp
+accessible, accessibility, wheelchair, disabled, disability, step free, lift, elevator, ramp, blue badge
+valid, validity, expire, expires, expired, expiry, expiration, expiry date
 pay, payment, payments, paying
 card, cards, credit card, debit card, contactless
 cash, notes, coins
@@ -95,7 +96,7 @@ adult, adults, grown up
 people, ppl
 senior, seniors, pensioner, pensioners, elderly, oap, oaps, retired, retiree, retirees, older people
 student, students
-beginner, beginners, first time, new to, never done, no experience
+beginner, beginners, first time, new to, never done, no experience, intro, introduction, introductory
 pregnant, pregnancy, expecting, prenatal
 allergy, allergies, allergic, intolerance
 vegan, vegetarian, plant based, meat free, no meat, without meat, veggie
@@ -191,7 +192,7 @@ adolescente, adolescentes, jovens
 adulto, adultos
 idoso, idosos, senior, reformado, reformados, aposentado, aposentados, aposentada, terceira idade
 estudante, estudantes
-principiante, iniciante, primeira vez, nunca, sem experiencia
+principiante, iniciante, primeira vez, nunca, sem experiencia, introdução, introdutório, introdutória
 gravida, gravidez, pre natal, gestante, gestantes, gestação
 alergia, alergias, alergico, alergica, intolerancia
 vegano, vegana, vegetariano, vegetariana, sem carne
@@ -274,7 +275,7 @@ adolescente, adolescentes, jovenes
 adulto, adultos
 mayor, mayores, jubilado, jubilados, pensionista, pensionistas, tercera edad
 estudiante, estudiantes
-principiante, principiantes, primera vez, nunca, sin experiencia, iniciación
+principiante, principiantes, primera vez, nunca, sin experiencia, iniciación, introducción, introductorio, introductoria
 embarazada, embarazo, prenatal
 alergia, alergias, alergico, alergica, intolerancia
 vegano, vegana, vegetariano, vegetariana, sin carne

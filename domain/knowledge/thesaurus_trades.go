@@ -177,6 +177,7 @@ tensão, tensão arterial, pressão arterial, pressão alta, hipertensão
 injeção, injeções, injetável, injetáveis, injecção, injecções
 canadianas, canadiana, muletas, muleta
 fora do prazo, fora de prazo, expirado, expirados, caducado, caducados, validade
+validade, vence, vencem, vencer, vencimento, expira, expiram, expirar
 cartão de cliente, cartão de desconto, cartão de fidelização, cartão de pontos
 rulote, rulotes, roulotte, roulottes, caravana, caravanas, atrelado
 autocaravana, autocaravanas, auto caravana, motorhome, camper, campervan
@@ -230,7 +231,9 @@ boda, bodas, novia, novio, casarse
 funeral, funeraria, velorio, corona, condolencias, falleció
 gimnasio, gym, entrenar, entrenamiento, pesas
 clase, clases, sesión, sesiones, curso
-instructor, instructora, profesor, profesora, maestro, maestra, entrenador, entrenadora
+instructor, instructora, profesor, profesora, maestro, maestra, entrenador, entrenadora, profe, profes, monitor, monitora, monitores, monitoras
+validez, válido, válida, vence, vencen, vencimiento, caduca, caducan, caducidad
+snowboard, snow
 spinning, ciclismo indoor, bici fija
 casillero, casilleros, locker, lockers, taquilla, taquillas, candado
 regadera, regaderas, ducha, duchas, vestidor, vestidores

@@ -382,7 +382,9 @@ func greeting(p profile.Profile, lang string) (string, bool) {
 // "How do I cancel my membership?". A loose item that neither asks nor states the price or
 // duration the question asks for (knowledge.Hit.Unstated: "necesito una 4x4 para ir a la nieve,
 // que precio tiene?" and "¿Dan cadenas para la nieve?", answered "Sí, gratis…") is never
-// answered: the best chunk is, from lim.score less NearScore, else nothing; nor is a thin one
+// answered: the best chunk is, from lim.score less NearScore, else nothing; one matched closely
+// that does not state it yields to a chunk scoring as much and holding as many of the question's
+// words ("how much to rent a kayak" and "Do I need experience to rent a kayak?"); nor is a thin one
 // (knowledge.Hit.Thin: "tienen motos o scooters para alquilar?" and "¿Cuál es la edad mínima
 // para alquilar?", holding a third of the question's words at confidence 0.15), nor one sharing
 // only the verb of the service asked and naming another thing (knowledge.AsksOther: "do you
@@ -424,7 +426,12 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// (knowledge.Hit.Thin), one sharing only the verb of the service asked
 	// (knowledge.AsksOther), and one naming another kind of the thing asked, a kind the Brain does
 	// not know (knowledge.Hit.Other).
-	off := faq.Unstated && faq.Overlap <= LooseOverlap || faq.Thin(LooseOverlap) || faq.Other ||
+	// An item matched closely that states no price or duration asked yields, too, to a chunk
+	// scoring at least as much and holding as many of the question's words: "how much to rent a
+	// kayak" gets "Rent a kayak or a paddleboard for $30 an hour…", not "Do I need experience to
+	// rent a kayak?".
+	off := faq.Unstated && (faq.Overlap <= LooseOverlap || chunk.Kind != "" && chunk.Score >= faq.Score && chunk.Held >= faq.Held) ||
+		faq.Thin(LooseOverlap) || faq.Other ||
 		faq.Measured && faq.Overlap <= LooseOverlap && !faq.Meant && !faq.Covers && knowledge.AsksOther(message, faq.FAQ)
 	switch {
 	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:

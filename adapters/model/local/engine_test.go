@@ -767,6 +767,11 @@ func TestBestUnstated(t *testing.T) {
 		{"unstated, no chunk near enough", []knowledge.Hit{item(true, 0.22), chunk(0.10)}, ""},
 		{"stated", []knowledge.Hit{item(false, 0.22), chunk(0.157)}, "chains"},
 		{"unstated but matched by more than a loose overlap", []knowledge.Hit{item(true, 0.6), chunk(0.157)}, "chains"},
+		{"unstated, matched closely, a chunk scoring more and holding as much", []knowledge.Hit{
+			{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "SUV 4x4: $78.000 por día."}, Score: 0.25, Held: 1}, item(true, 0.6)}, "SUV 4x4: $78.000 por día."},
+		{"unstated, matched closely, a chunk scoring more but holding less", []knowledge.Hit{chunk(0.25), item(true, 0.6)}, "chains"},
+		{"stated, matched closely, a chunk scoring more and holding as much", []knowledge.Hit{
+			{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "SUV 4x4: $78.000 por día."}, Score: 0.25, Held: 1}, item(false, 0.6)}, "chains"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h, ok := best(tt.hits, "necesito una 4x4 para ir a la nieve, que precio tiene?", shipped)
