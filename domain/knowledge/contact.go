@@ -468,3 +468,94 @@ func weSpeak(w string) bool {
 	}
 	return len(w) > 5 && (strings.HasSuffix(w, "amos") || strings.HasSuffix(w, "emos") || strings.HasSuffix(w, "imos"))
 }
+
+// dayWords are the names of the days of the week in en, pt and es, folded, with their short
+// forms (dayShort: "Sun", "sáb", "mié"), numbered from Sunday (0). A question is read by the full
+// names only; a sentence and the profile's hours by both.
+var (
+	dayWords = map[string]uint8{
+		"sunday": 0, "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6,
+		"domingo": 0, "segunda": 1, "terca": 2, "quarta": 3, "quinta": 4, "sexta": 5, "sabado": 6,
+		"lunes": 1, "martes": 2, "miercoles": 3, "jueves": 4, "viernes": 5,
+	}
+	dayShort = map[string]uint8{
+		"sun": 0, "mon": 1, "tue": 2, "tues": 2, "wed": 3, "thu": 4, "thur": 4, "thurs": 4, "fri": 5, "sat": 6,
+		"dom": 0, "seg": 1, "ter": 2, "qua": 3, "qui": 4, "sex": 5, "sab": 6,
+		"lun": 1, "mar": 2, "mie": 3, "jue": 4, "vie": 5,
+	}
+	// dayRange are the words between two days that make a run of them ("Mon–Fri", "Monday to
+	// Saturday", "de segunda a sexta", "de lunes a viernes"); dayEvery those that name every day.
+	dayRange = []string{"to", "through", "thru", "till", "until", "a", "ate", "al", "hasta"}
+	dayEvery = []string{"daily", "everyday", "weekday", "weekdays", "weekend", "weekends", "diariamente", "diario"}
+)
+
+// dayOf returns the day a folded word names (a full name, plural too, or, with short, a short form).
+func dayOf(w string, short bool) (uint8, bool) {
+	if d, ok := dayWords[w]; ok {
+		return d, true
+	}
+	if d, ok := dayWords[strings.TrimSuffix(w, "s")]; ok && strings.HasSuffix(w, "s") {
+		return d, true
+	}
+	if short {
+		d, ok := dayShort[w]
+		return d, ok
+	}
+	return 0, false
+}
+
+// namedDays returns the days of the week a text names (a bit each, Sunday first), a run of days
+// counting every day in it ("Mon–Fri", "de segunda a sexta"); every true when it names every day
+// or a part of the week by a word ("daily", "weekends", "todos os dias", "fin de semana").
+func namedDays(text string, short bool) (days uint8, every bool) {
+	text = strings.NewReplacer("–", " to ", "—", " to ", "-", " to ").Replace(text)
+	words := strings.Fields(NormalizeQuestion(text))
+	last, from := -1, -1 // the last day's word and its day
+	for i, w := range words {
+		if w == "feira" || w == "feiras" {
+			if last == i-1 {
+				last = i
+			}
+			continue
+		}
+		if slices.Contains(dayEvery, w) ||
+			i > 0 && (w == "dias" || w == "days" || w == "day") && (words[i-1] == "todos" || words[i-1] == "every" || words[i-1] == "all") ||
+			i > 1 && w == "semana" && words[i-1] == "de" && (words[i-2] == "fim" || words[i-2] == "fin" || words[i-2] == "fines" || words[i-2] == "fins") {
+			every = true
+			continue
+		}
+		d, ok := dayOf(w, short)
+		if !ok {
+			continue
+		}
+		if last >= 0 && i-last == 2 && slices.Contains(dayRange, words[i-1]) {
+			for x := (uint8(from) + 1) % 7; x != d; x = (x + 1) % 7 {
+				days |= 1 << x
+			}
+		}
+		days |= 1 << d
+		last, from = i, int(d)
+	}
+	return days, every
+}
+
+// OtherDay reports whether a question asking the business's hours on a day of the week and naming
+// nothing of its own ("are you open on sunday") meets a sentence that names other days only (no
+// word of every day, no run of days holding it), while the profile's hours name that day:
+// "BJJ … no-gi on Friday at 8pm, with open mat on Saturday from 11am to 1pm" tells nothing of
+// Sunday, and the hours "Mon–Fri 4pm–9pm, Sat 9am–1pm, Sun closed" do. The profile's hours answer.
+func OtherDay(question, sentence, hours string) bool {
+	if len(namedTokens(question)) > 0 {
+		return false
+	}
+	asked, every := namedDays(question, false)
+	if asked == 0 || every {
+		return false
+	}
+	told, every := namedDays(sentence, true)
+	if told == 0 || every || told&asked != 0 {
+		return false
+	}
+	profile, every := namedDays(hours, true)
+	return every || profile&asked == asked
+}

@@ -200,3 +200,33 @@ func TestOtherSchedule(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherDay checks that a sentence naming other days only than the one a question of the
+// hours asks yields to the profile's hours when they name it.
+func TestOtherDay(t *testing.T) {
+	const hours = "Mon–Fri 4pm–9pm, Sat 9am–1pm, Sun closed"
+	for _, c := range []struct {
+		question, sentence, hours string
+		want                      bool
+	}{
+		{"are you open on sunday", "BJJ classes are in the gi on Tuesday and Thursday at 7pm and no-gi on Friday at 8pm, with open mat on Saturday from 11am to 1pm for members.", hours, true},
+		{"abren el miercoles?", "Las funciones son los sábados y domingos a las 12:00.", "Lunes a viernes de 10 a 20 h", true},
+		{"abrem à quarta?", "As visitas guiadas são ao sábado às 11h.", "Seg–Sex 9h–18h", true},
+		// The sentence names the day asked, in full, short or in a run of days.
+		{"are you open on sunday", "Open mat runs on Sundays from 10am.", hours, false},
+		{"are you open on wednesday", "Classes run Monday to Friday at 7pm.", hours, false},
+		{"abrem à quarta?", "A loja abre de segunda a sexta-feira, das 9h às 19h.", "Seg–Sex 9h–18h", false},
+		// Every day, or no day at all.
+		{"are you open on sunday", "Classes run daily at 7pm.", hours, false},
+		{"are you open on sunday", "Book at least a day ahead.", hours, false},
+		// The profile's hours do not name the day asked.
+		{"are you open on sunday", "Open mat is on Saturday from 11am.", "Mon–Sat 9am–6pm", false},
+		// The question names a thing of its own, or no day.
+		{"is the kitchen open on sunday", "Open mat is on Saturday from 11am.", hours, false},
+		{"are you open today", "Open mat is on Saturday from 11am.", hours, false},
+	} {
+		if got := OtherDay(c.question, c.sentence, c.hours); got != c.want {
+			t.Errorf("OtherDay(%q, %q, %q) = %v, want %v", c.question, c.sentence, c.hours, got, c.want)
+		}
+	}
+}

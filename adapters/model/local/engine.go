@@ -163,7 +163,8 @@ func reply(turn conversation.Turn, lim limits) string {
 		told := actionToken.ReplaceAllString(a, "")
 		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) &&
 			(!knowledge.StatesDetail(told, asked) || asked&knowledge.DetailHours != 0 && h.Kind == knowledge.KindChunk &&
-				(knowledge.HoursName(query, h.Sentence, p.Contact.Hours) || knowledge.OtherSchedule(query, h.Sentence))) &&
+				(knowledge.HoursName(query, h.Sentence, p.Contact.Hours) || knowledge.OtherSchedule(query, h.Sentence) ||
+					knowledge.OtherDay(query, h.Sentence, p.Contact.Hours))) &&
 			len(strings.Fields(query)) <= detailWords {
 			return detail
 		}
