@@ -104,6 +104,12 @@ var detailQuestions = map[string]Detail{
 	"estan abiertos": DetailHours, "esta abierto": DetailHours, "estais abiertos": DetailHours,
 	"address": DetailAddress, "location": DetailAddress, "morada": DetailAddress, "endereco": DetailAddress,
 	"localizacao": DetailAddress, "direccion": DetailAddress, "ubicacion": DetailAddress,
+	// The address's postcode asked alone ("whats the eircode", "qual o cep", "código postal?"):
+	// in a longer question it may name the customer's own ("do you deliver to my postcode").
+	"postcode": DetailAddress, "post code": DetailAddress, "postal code": DetailAddress, "zip code": DetailAddress,
+	"zipcode": DetailAddress, "zip": DetailAddress, "eircode": DetailAddress, "your postcode": DetailAddress,
+	"your zip code": DetailAddress, "your eircode": DetailAddress, "cep": DetailAddress, "codigo postal": DetailAddress,
+	"o codigo postal": DetailAddress, "el codigo postal": DetailAddress,
 	"phone": DetailPhone, "phone number": DetailPhone, "telefone": DetailPhone, "telefono": DetailPhone,
 	"email": DetailEmail, "e mail": DetailEmail, "correo": DetailEmail,
 	"contact": DetailReach, "contacts": DetailReach, "contacto": DetailReach, "contactos": DetailReach, "contato": DetailReach,

@@ -16,6 +16,12 @@ func TestAskedDetails(t *testing.T) {
 		{"¿Abren los sábados?", DetailHours},
 		{"a qué hora abrís los sábados?", DetailHours},
 		{"horário?", DetailHours},
+		// A postcode asked alone asks the address; in a longer question it may be the customer's.
+		{"whats the eircode", DetailAddress},
+		{"postcode?", DetailAddress},
+		{"qual o cep", DetailAddress},
+		{"cual es el codigo postal?", DetailAddress},
+		{"do you deliver to my postcode", 0},
 		{"trabajais los sabados?", DetailHours},
 		{"¿atienden los domingos?", DetailHours},
 		{"vocês atendem sábado?", DetailHours},
