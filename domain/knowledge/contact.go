@@ -565,3 +565,39 @@ func OtherDay(question, sentence, hours string) bool {
 	profile, every := namedDays(hours, true)
 	return every || profile&asked == asked
 }
+
+// whereLeads are the words that ask where a place is ("where is the", "onde fica a", "¿dónde
+// está el…?"), in en, pt and es, folded, and placeArticles the articles that may follow them.
+var (
+	whereLeads    = []string{"where is", "wheres", "where s", "where are", "onde fica", "onde e", "onde esta", "donde esta", "donde queda", "donde se encuentra", "donde se ubica"}
+	placeArticles = []string{"the", "o", "a", "el", "la"}
+)
+
+// AsksPlace reports whether a question asks where the business is by a word of its name ("¿dónde
+// está el teatro?" to Teatro La Encina, "onde fica a oficina" to Oficina Motos do Lis, "where is
+// the library" to a library of that name): a lead of whereLeads, an article or none, then only
+// words of the name. It asks the address the profile holds.
+func AsksPlace(question, name string) bool {
+	norm := withoutPlease(NormalizeQuestion(question))
+	var rest string
+	for _, l := range whereLeads {
+		if t, ok := strings.CutPrefix(norm, l+" "); ok {
+			rest = t
+			break
+		}
+	}
+	words := strings.Fields(rest)
+	if len(words) > 0 && slices.Contains(placeArticles, words[0]) {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return false
+	}
+	names := strings.Fields(NormalizeQuestion(name))
+	for _, w := range words {
+		if !slices.Contains(names, w) {
+			return false
+		}
+	}
+	return true
+}

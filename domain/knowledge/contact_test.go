@@ -236,3 +236,29 @@ func TestOtherDay(t *testing.T) {
 		}
 	}
 }
+
+// TestAsksPlace checks that a question asking where a place is by words of the business's name
+// only asks its address.
+func TestAsksPlace(t *testing.T) {
+	for _, c := range []struct {
+		question, name string
+		want           bool
+	}{
+		{"donde esta el teatro?", "Teatro La Encina", true},
+		{"¿Dónde está el Teatro La Encina?", "Teatro La Encina", true},
+		{"onde fica a oficina", "Oficina Motos do Lis", true},
+		{"where is the library", "Maitai Community Library", true},
+		{"where's hazel hill please", "Hazel Hill Dog Rescue", true},
+		// Another word than the name's: another place or thing.
+		{"donde esta el bar del teatro?", "Teatro La Encina", false},
+		{"where is the car park", "Maitai Community Library", false},
+		{"donde esta el teatro mas cerca", "Teatro La Encina", false},
+		// No lead asking where.
+		{"el teatro tiene bar?", "Teatro La Encina", false},
+		{"donde esta", "Teatro La Encina", false},
+	} {
+		if got := AsksPlace(c.question, c.name); got != c.want {
+			t.Errorf("AsksPlace(%q, %q) = %v, want %v", c.question, c.name, got, c.want)
+		}
+	}
+}

@@ -134,6 +134,9 @@ func reply(turn conversation.Turn, lim limits) string {
 			return a
 		}
 	}
+	if addr, ok := placeAnswer(ph, p, business, turn); ok {
+		return addr
+	}
 	for _, h := range turn.Hits {
 		if h.Kind == knowledge.KindFAQ && h.Strong {
 			if a := clean(h.FAQ.Answer, true); a != "" {
@@ -235,6 +238,22 @@ func followedHits(turn conversation.Turn) []knowledge.Hit {
 		}
 	}
 	return out
+}
+
+// placeAnswer answers from the profile's address a question asking where the business is by a
+// word of its name only ("¿dónde está el teatro?", knowledge.AsksPlace), which a Brain's item
+// sharing that word ("¿Se puede alquilar el teatro?") answers only when it asks the place itself.
+func placeAnswer(ph *phrases, p profile.Profile, business string, turn conversation.Turn) (string, bool) {
+	if p.Contact.Empty() || !knowledge.AsksPlace(turn.Question(), business) {
+		return "", false
+	}
+	if len(turn.Hits) > 0 && turn.Hits[0].Kind == knowledge.KindFAQ {
+		q := turn.Hits[0].FAQ.Question
+		if knowledge.AskedDetails(q)&knowledge.DetailAddress != 0 || knowledge.AsksPlace(q, business) {
+			return "", false
+		}
+	}
+	return contactAnswer(ph, p.Contact, business, knowledge.DetailAddress)
 }
 
 // detailWords is the most words of a question asking for a contact detail whose answer from the

@@ -979,3 +979,34 @@ func TestReplyBare(t *testing.T) {
 		})
 	}
 }
+
+// TestReplyPlace checks that a question asking where the business is by a word of its name only
+// ("onde fica a padaria?") gets the profile's address, over an FAQ item sharing that word, and
+// that an item asking the place itself keeps its answer.
+func TestReplyPlace(t *testing.T) {
+	p := lu
+	p.Contact = profile.Contact{Phone: "+351 900 000 000", Address: "Rua das Flores 12, Porto"}
+	other := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "f1", Question: "A padaria faz bolos de aniversário?", Answer: "Sim, por encomenda com 3 dias de antecedência."},
+		Score: 0.25, Confidence: 0.5, Overlap: 0.5, Held: 1, Strong: true, Measured: true}
+	where := other
+	where.FAQ = knowledge.FAQ{ID: "f2", Question: "Onde fica a padaria?", Answer: "Na Rua das Flores, ao lado do mercado."}
+	for _, tt := range []struct {
+		message string
+		hit     knowledge.Hit
+		want    string
+	}{
+		{"onde fica a padaria?", other, "Pode visitar Padaria Lu em Rua das Flores 12, Porto."},
+		{"where is padaria lu", other, "You can visit Padaria Lu at Rua das Flores 12, Porto."},
+		{"onde fica a padaria?", where, "Na Rua das Flores, ao lado do mercado."},
+		// More than the name after the lead: not the business's place.
+		{"onde fica a padaria mais perto do mercado?", other, "Sim, por encomenda com 3 dias de antecedência."},
+	} {
+		lang := "pt"
+		if strings.HasPrefix(tt.message, "where") {
+			lang = "en"
+		}
+		if got := say(t, conversation.Turn{Profile: p, Lang: lang, Message: tt.message, Hits: []knowledge.Hit{tt.hit}}); got != tt.want {
+			t.Errorf("reply to %q =\n%q\nwant\n%q", tt.message, got, tt.want)
+		}
+	}
+}
