@@ -434,6 +434,12 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// not know (knowledge.Hit.Other).
 	off := faq.Unstated && faq.Overlap <= LooseOverlap || faq.Thin(LooseOverlap) || faq.Other ||
 		faq.Measured && faq.Overlap <= LooseOverlap && !faq.Meant && !faq.Covers && knowledge.AsksOther(message, faq.FAQ)
+	// An item that neither asks nor states the price or duration asked, however closely matched,
+	// yields to a chunk sure enough that holds as many of the question's words ("how much does
+	// it cost to adopt a dog": "The adoption fee is €180…", not "Can I adopt a dog if I have cats?").
+	if faq.Unstated && chunk.Kind != "" && chunk.Held >= faq.Held {
+		fewer = true
+	}
 	switch {
 	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
 		return faq, true

@@ -1010,3 +1010,31 @@ func TestReplyPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestBestUnstatedClose checks that an FAQ item matched closely (more than loosely) that neither
+// asks nor states the price asked (knowledge.Hit.Unstated) yields to a chunk sure enough holding
+// as many of the question's words, and answers when the chunk holds fewer or it states the price.
+func TestBestUnstatedClose(t *testing.T) {
+	item := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "f4", Question: "Can I adopt a dog if I have cats?", Answer: "Yes, some of our dogs are cat-tested and live happily with cats."},
+		Score: 0.145, Confidence: 0.17, Overlap: 0.67, Held: 1, Measured: true}
+	fee := knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{URL: "adopt", Text: "The adoption fee is €180 for an adult dog."}, Sentence: "The adoption fee is €180 for an adult dog.", Score: 0.307, Held: 1, Measured: true}
+	for _, tt := range []struct {
+		name      string
+		unstated  bool
+		chunkHeld float64
+		want      knowledge.Kind
+	}{
+		{"unstated, the chunk holding as many", true, 1, knowledge.KindChunk},
+		{"unstated, the chunk holding fewer", true, 0.5, knowledge.KindFAQ},
+		{"stated", false, 1, knowledge.KindFAQ},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			i, c := item, fee
+			i.Unstated, c.Held = tt.unstated, tt.chunkHeld
+			h, ok := best([]knowledge.Hit{c, i}, "how much does it cost to adopt a dog", shipped)
+			if !ok || h.Kind != tt.want {
+				t.Errorf("best = %s %v; want %s", h.Kind, ok, tt.want)
+			}
+		})
+	}
+}
