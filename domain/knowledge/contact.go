@@ -492,6 +492,7 @@ var (
 	// dayRange are the words between two days that make a run of them ("Mon–Fri", "Monday to
 	// Saturday", "de segunda a sexta", "de lunes a viernes"); dayEvery those that name every day.
 	dayRange = []string{"to", "through", "thru", "till", "until", "a", "ate", "al", "hasta"}
+	dashes   = strings.NewReplacer("–", " to ", "—", " to ", "-", " to ")
 	dayEvery = []string{"daily", "everyday", "weekday", "weekdays", "weekend", "weekends", "diariamente", "diario"}
 )
 
@@ -514,7 +515,7 @@ func dayOf(w string, short bool) (uint8, bool) {
 // counting every day in it ("Mon–Fri", "de segunda a sexta"); every true when it names every day
 // or a part of the week by a word ("daily", "weekends", "todos os dias", "fin de semana").
 func namedDays(text string, short bool) (days uint8, every bool) {
-	text = strings.NewReplacer("–", " to ", "—", " to ", "-", " to ").Replace(text)
+	text = dashes.Replace(text)
 	words := strings.Fields(NormalizeQuestion(text))
 	last, from := -1, -1 // the last day's word and its day
 	for i, w := range words {
@@ -571,6 +572,7 @@ func OtherDay(question, sentence, hours string) bool {
 var (
 	whereLeads    = []string{"where is", "wheres", "where s", "where are", "onde fica", "onde e", "onde esta", "donde esta", "donde queda", "donde se encuentra", "donde se ubica"}
 	placeArticles = []string{"the", "o", "a", "el", "la"}
+	whereFirst    = map[string]struct{}{"where": {}, "wheres": {}, "onde": {}, "donde": {}}
 )
 
 // AsksPlace reports whether a question asks where the business is by a word of its name ("¿dónde
@@ -578,6 +580,17 @@ var (
 // the library" to a library of that name): a lead of whereLeads, an article or none, then only
 // words of the name. It asks the address the profile holds.
 func AsksPlace(question, name string) bool {
+	// Most questions begin with no lead: the first word tells, before any text is built.
+	first, n := false, 0
+	eachWord(question, func(w []byte) {
+		if n == 0 {
+			_, first = whereFirst[string(w)]
+		}
+		n++
+	})
+	if !first {
+		return false
+	}
 	norm := withoutPlease(NormalizeQuestion(question))
 	var rest string
 	for _, l := range whereLeads {
