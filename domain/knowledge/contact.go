@@ -105,6 +105,12 @@ var detailQuestions = map[string]Detail{
 	"estan abiertos": DetailHours, "esta abierto": DetailHours, "estais abiertos": DetailHours,
 	"address": DetailAddress, "location": DetailAddress, "morada": DetailAddress, "endereco": DetailAddress,
 	"localizacao": DetailAddress, "direccion": DetailAddress, "ubicacion": DetailAddress,
+	// The address's postcode asked alone ("whats the eircode", "qual o cep", "código postal?"):
+	// in a longer question it may name the customer's own ("do you deliver to my postcode").
+	"postcode": DetailAddress, "post code": DetailAddress, "postal code": DetailAddress, "zip code": DetailAddress,
+	"zipcode": DetailAddress, "zip": DetailAddress, "eircode": DetailAddress, "your postcode": DetailAddress,
+	"your zip code": DetailAddress, "your eircode": DetailAddress, "cep": DetailAddress, "codigo postal": DetailAddress,
+	"o codigo postal": DetailAddress, "el codigo postal": DetailAddress,
 	"phone": DetailPhone, "phone number": DetailPhone, "telefone": DetailPhone, "telefono": DetailPhone,
 	"email": DetailEmail, "e mail": DetailEmail, "correo": DetailEmail,
 	"contact": DetailReach, "contacts": DetailReach, "contacto": DetailReach, "contactos": DetailReach, "contato": DetailReach,
@@ -468,4 +474,144 @@ func weSpeak(w string) bool {
 		return true
 	}
 	return len(w) > 5 && (strings.HasSuffix(w, "amos") || strings.HasSuffix(w, "emos") || strings.HasSuffix(w, "imos"))
+}
+
+// dayWords are the names of the days of the week in en, pt and es, folded, with their short
+// forms (dayShort: "Sun", "sáb", "mié"), numbered from Sunday (0). A question is read by the full
+// names only; a sentence and the profile's hours by both.
+var (
+	dayWords = map[string]uint8{
+		"sunday": 0, "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6,
+		"domingo": 0, "segunda": 1, "terca": 2, "quarta": 3, "quinta": 4, "sexta": 5, "sabado": 6,
+		"lunes": 1, "martes": 2, "miercoles": 3, "jueves": 4, "viernes": 5,
+	}
+	dayShort = map[string]uint8{
+		"sun": 0, "mon": 1, "tue": 2, "tues": 2, "wed": 3, "thu": 4, "thur": 4, "thurs": 4, "fri": 5, "sat": 6,
+		"dom": 0, "seg": 1, "ter": 2, "qua": 3, "qui": 4, "sex": 5, "sab": 6,
+		"lun": 1, "mar": 2, "mie": 3, "jue": 4, "vie": 5,
+	}
+	// dayRange are the words between two days that make a run of them ("Mon–Fri", "Monday to
+	// Saturday", "de segunda a sexta", "de lunes a viernes"); dayEvery those that name every day.
+	dayRange = []string{"to", "through", "thru", "till", "until", "a", "ate", "al", "hasta"}
+	dashes   = strings.NewReplacer("–", " to ", "—", " to ", "-", " to ")
+	dayEvery = []string{"daily", "everyday", "weekday", "weekdays", "weekend", "weekends", "diariamente", "diario"}
+)
+
+// dayOf returns the day a folded word names (a full name, plural too, or, with short, a short form).
+func dayOf(w string, short bool) (uint8, bool) {
+	if d, ok := dayWords[w]; ok {
+		return d, true
+	}
+	if d, ok := dayWords[strings.TrimSuffix(w, "s")]; ok && strings.HasSuffix(w, "s") {
+		return d, true
+	}
+	if short {
+		d, ok := dayShort[w]
+		return d, ok
+	}
+	return 0, false
+}
+
+// namedDays returns the days of the week a text names (a bit each, Sunday first), a run of days
+// counting every day in it ("Mon–Fri", "de segunda a sexta"); every true when it names every day
+// or a part of the week by a word ("daily", "weekends", "todos os dias", "fin de semana").
+func namedDays(text string, short bool) (days uint8, every bool) {
+	text = dashes.Replace(text)
+	words := strings.Fields(NormalizeQuestion(text))
+	last, from := -1, -1 // the last day's word and its day
+	for i, w := range words {
+		if w == "feira" || w == "feiras" {
+			if last == i-1 {
+				last = i
+			}
+			continue
+		}
+		if slices.Contains(dayEvery, w) ||
+			i > 0 && (w == "dias" || w == "days" || w == "day") && (words[i-1] == "todos" || words[i-1] == "every" || words[i-1] == "all") ||
+			i > 1 && w == "semana" && words[i-1] == "de" && (words[i-2] == "fim" || words[i-2] == "fin" || words[i-2] == "fines" || words[i-2] == "fins") {
+			every = true
+			continue
+		}
+		d, ok := dayOf(w, short)
+		if !ok {
+			continue
+		}
+		if last >= 0 && i-last == 2 && slices.Contains(dayRange, words[i-1]) {
+			for x := (uint8(from) + 1) % 7; x != d; x = (x + 1) % 7 {
+				days |= 1 << x
+			}
+		}
+		days |= 1 << d
+		last, from = i, int(d)
+	}
+	return days, every
+}
+
+// OtherDay reports whether a question asking the business's hours on a day of the week and naming
+// nothing of its own ("are you open on sunday") meets a sentence that names other days only (no
+// word of every day, no run of days holding it), while the profile's hours name that day:
+// "BJJ … no-gi on Friday at 8pm, with open mat on Saturday from 11am to 1pm" tells nothing of
+// Sunday, and the hours "Mon–Fri 4pm–9pm, Sat 9am–1pm, Sun closed" do. The profile's hours answer.
+func OtherDay(question, sentence, hours string) bool {
+	if len(namedTokens(question)) > 0 {
+		return false
+	}
+	asked, every := namedDays(question, false)
+	if asked == 0 || every {
+		return false
+	}
+	told, every := namedDays(sentence, true)
+	if told == 0 || every || told&asked != 0 {
+		return false
+	}
+	profile, every := namedDays(hours, true)
+	return every || profile&asked == asked
+}
+
+// whereLeads are the words that ask where a place is ("where is the", "onde fica a", "¿dónde
+// está el…?"), in en, pt and es, folded, and placeArticles the articles that may follow them.
+var (
+	whereLeads    = []string{"where is", "wheres", "where s", "where are", "onde fica", "onde e", "onde esta", "donde esta", "donde queda", "donde se encuentra", "donde se ubica"}
+	placeArticles = []string{"the", "o", "a", "el", "la"}
+	whereFirst    = map[string]struct{}{"where": {}, "wheres": {}, "onde": {}, "donde": {}}
+)
+
+// AsksPlace reports whether a question asks where the business is by a word of its name ("¿dónde
+// está el teatro?" to Teatro La Encina, "onde fica a oficina" to Oficina Motos do Lis, "where is
+// the library" to a library of that name): a lead of whereLeads, an article or none, then only
+// words of the name. It asks the address the profile holds.
+func AsksPlace(question, name string) bool {
+	// Most questions begin with no lead: the first word tells, before any text is built.
+	first, n := false, 0
+	eachWord(question, func(w []byte) {
+		if n == 0 {
+			_, first = whereFirst[string(w)]
+		}
+		n++
+	})
+	if !first {
+		return false
+	}
+	norm := withoutPlease(NormalizeQuestion(question))
+	var rest string
+	for _, l := range whereLeads {
+		if t, ok := strings.CutPrefix(norm, l+" "); ok {
+			rest = t
+			break
+		}
+	}
+	words := strings.Fields(rest)
+	if len(words) > 0 && slices.Contains(placeArticles, words[0]) {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return false
+	}
+	names := strings.Fields(NormalizeQuestion(name))
+	for _, w := range words {
+		if !slices.Contains(names, w) {
+			return false
+		}
+	}
+	return true
 }

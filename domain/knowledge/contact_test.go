@@ -19,6 +19,12 @@ func TestAskedDetails(t *testing.T) {
 		{"¿Abren los sábados?", DetailHours},
 		{"a qué hora abrís los sábados?", DetailHours},
 		{"horário?", DetailHours},
+		// A postcode asked alone asks the address; in a longer question it may be the customer's.
+		{"whats the eircode", DetailAddress},
+		{"postcode?", DetailAddress},
+		{"qual o cep", DetailAddress},
+		{"cual es el codigo postal?", DetailAddress},
+		{"do you deliver to my postcode", 0},
 		{"trabajais los sabados?", DetailHours},
 		{"¿atienden los domingos?", DetailHours},
 		{"vocês atendem sábado?", DetailHours},
@@ -200,6 +206,62 @@ func TestOtherSchedule(t *testing.T) {
 	} {
 		if got := OtherSchedule(c.question, c.sentence); got != c.want {
 			t.Errorf("OtherSchedule(%q, %q) = %v, want %v", c.question, c.sentence, got, c.want)
+		}
+	}
+}
+
+// TestOtherDay checks that a sentence naming other days only than the one a question of the
+// hours asks yields to the profile's hours when they name it.
+func TestOtherDay(t *testing.T) {
+	const hours = "Mon–Fri 4pm–9pm, Sat 9am–1pm, Sun closed"
+	for _, c := range []struct {
+		question, sentence, hours string
+		want                      bool
+	}{
+		{"are you open on sunday", "BJJ classes are in the gi on Tuesday and Thursday at 7pm and no-gi on Friday at 8pm, with open mat on Saturday from 11am to 1pm for members.", hours, true},
+		{"abren el miercoles?", "Las funciones son los sábados y domingos a las 12:00.", "Lunes a viernes de 10 a 20 h", true},
+		{"abrem à quarta?", "As visitas guiadas são ao sábado às 11h.", "Seg–Sex 9h–18h", true},
+		// The sentence names the day asked, in full, short or in a run of days.
+		{"are you open on sunday", "Open mat runs on Sundays from 10am.", hours, false},
+		{"are you open on wednesday", "Classes run Monday to Friday at 7pm.", hours, false},
+		{"abrem à quarta?", "A loja abre de segunda a sexta-feira, das 9h às 19h.", "Seg–Sex 9h–18h", false},
+		// Every day, or no day at all.
+		{"are you open on sunday", "Classes run daily at 7pm.", hours, false},
+		{"are you open on sunday", "Book at least a day ahead.", hours, false},
+		// The profile's hours do not name the day asked.
+		{"are you open on sunday", "Open mat is on Saturday from 11am.", "Mon–Sat 9am–6pm", false},
+		// The question names a thing of its own, or no day.
+		{"is the kitchen open on sunday", "Open mat is on Saturday from 11am.", hours, false},
+		{"are you open today", "Open mat is on Saturday from 11am.", hours, false},
+	} {
+		if got := OtherDay(c.question, c.sentence, c.hours); got != c.want {
+			t.Errorf("OtherDay(%q, %q, %q) = %v, want %v", c.question, c.sentence, c.hours, got, c.want)
+		}
+	}
+}
+
+// TestAsksPlace checks that a question asking where a place is by words of the business's name
+// only asks its address.
+func TestAsksPlace(t *testing.T) {
+	for _, c := range []struct {
+		question, name string
+		want           bool
+	}{
+		{"donde esta el teatro?", "Teatro La Encina", true},
+		{"¿Dónde está el Teatro La Encina?", "Teatro La Encina", true},
+		{"onde fica a oficina", "Oficina Motos do Lis", true},
+		{"where is the library", "Maitai Community Library", true},
+		{"where's hazel hill please", "Hazel Hill Dog Rescue", true},
+		// Another word than the name's: another place or thing.
+		{"donde esta el bar del teatro?", "Teatro La Encina", false},
+		{"where is the car park", "Maitai Community Library", false},
+		{"donde esta el teatro mas cerca", "Teatro La Encina", false},
+		// No lead asking where.
+		{"el teatro tiene bar?", "Teatro La Encina", false},
+		{"donde esta", "Teatro La Encina", false},
+	} {
+		if got := AsksPlace(c.question, c.name); got != c.want {
+			t.Errorf("AsksPlace(%q, %q) = %v, want %v", c.question, c.name, got, c.want)
 		}
 	}
 }

@@ -134,6 +134,9 @@ func reply(turn conversation.Turn, lim limits) string {
 			return a
 		}
 	}
+	if addr, ok := placeAnswer(ph, p, business, turn); ok {
+		return addr
+	}
 	for _, h := range turn.Hits {
 		if h.Kind == knowledge.KindFAQ && h.Strong {
 			if a := clean(h.FAQ.Answer, true); a != "" {
@@ -175,7 +178,8 @@ func reply(turn conversation.Turn, lim limits) string {
 		told := actionToken.ReplaceAllString(a, "")
 		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) &&
 			(!knowledge.StatesDetail(told, asked) || asked&knowledge.DetailHours != 0 && h.Kind == knowledge.KindChunk &&
-				(knowledge.HoursName(query, h.Sentence, p.Contact.Hours) || knowledge.OtherSchedule(query, h.Sentence))) &&
+				(knowledge.HoursName(query, h.Sentence, p.Contact.Hours) || knowledge.OtherSchedule(query, h.Sentence) ||
+					knowledge.OtherDay(query, h.Sentence, p.Contact.Hours))) &&
 			len(strings.Fields(query)) <= detailWords {
 			return detail
 		}
@@ -246,6 +250,22 @@ func followedHits(turn conversation.Turn) []knowledge.Hit {
 		}
 	}
 	return out
+}
+
+// placeAnswer answers from the profile's address a question asking where the business is by a
+// word of its name only ("¿dónde está el teatro?", knowledge.AsksPlace), which a Brain's item
+// sharing that word ("¿Se puede alquilar el teatro?") answers only when it asks the place itself.
+func placeAnswer(ph *phrases, p profile.Profile, business string, turn conversation.Turn) (string, bool) {
+	if p.Contact.Empty() || !knowledge.AsksPlace(turn.Question(), business) {
+		return "", false
+	}
+	if len(turn.Hits) > 0 && turn.Hits[0].Kind == knowledge.KindFAQ {
+		q := turn.Hits[0].FAQ.Question
+		if knowledge.AskedDetails(q)&knowledge.DetailAddress != 0 || knowledge.AsksPlace(q, business) {
+			return "", false
+		}
+	}
+	return contactAnswer(ph, p.Contact, business, knowledge.DetailAddress)
 }
 
 // detailWords is the most words of a question asking for a contact detail whose answer from the
@@ -433,6 +453,12 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	off := faq.Unstated && (faq.Overlap <= LooseOverlap || chunk.Kind != "" && chunk.Score >= faq.Score && chunk.Held >= faq.Held) ||
 		faq.Thin(LooseOverlap) || faq.Other ||
 		faq.Measured && faq.Overlap <= LooseOverlap && !faq.Meant && !faq.Covers && knowledge.AsksOther(message, faq.FAQ)
+	// An item that neither asks nor states the price or duration asked, however closely matched,
+	// yields to a chunk sure enough that holds as many of the question's words ("how much does
+	// it cost to adopt a dog": "The adoption fee is €180…", not "Can I adopt a dog if I have cats?").
+	if faq.Unstated && chunk.Kind != "" && chunk.Held >= faq.Held {
+		fewer = true
+	}
 	switch {
 	case faq.Kind != "" && !off && (faq.Overlap > LooseOverlap || faq.Sole) && !fewer:
 		return faq, true

@@ -984,3 +984,62 @@ func TestReplyBare(t *testing.T) {
 		})
 	}
 }
+
+// TestReplyPlace checks that a question asking where the business is by a word of its name only
+// ("onde fica a padaria?") gets the profile's address, over an FAQ item sharing that word, and
+// that an item asking the place itself keeps its answer.
+func TestReplyPlace(t *testing.T) {
+	p := lu
+	p.Contact = profile.Contact{Phone: "+351 900 000 000", Address: "Rua das Flores 12, Porto"}
+	other := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "f1", Question: "A padaria faz bolos de aniversário?", Answer: "Sim, por encomenda com 3 dias de antecedência."},
+		Score: 0.25, Confidence: 0.5, Overlap: 0.5, Held: 1, Strong: true, Measured: true}
+	where := other
+	where.FAQ = knowledge.FAQ{ID: "f2", Question: "Onde fica a padaria?", Answer: "Na Rua das Flores, ao lado do mercado."}
+	for _, tt := range []struct {
+		message string
+		hit     knowledge.Hit
+		want    string
+	}{
+		{"onde fica a padaria?", other, "Pode visitar Padaria Lu em Rua das Flores 12, Porto."},
+		{"where is padaria lu", other, "You can visit Padaria Lu at Rua das Flores 12, Porto."},
+		{"onde fica a padaria?", where, "Na Rua das Flores, ao lado do mercado."},
+		// More than the name after the lead: not the business's place.
+		{"onde fica a padaria mais perto do mercado?", other, "Sim, por encomenda com 3 dias de antecedência."},
+	} {
+		lang := "pt"
+		if strings.HasPrefix(tt.message, "where") {
+			lang = "en"
+		}
+		if got := say(t, conversation.Turn{Profile: p, Lang: lang, Message: tt.message, Hits: []knowledge.Hit{tt.hit}}); got != tt.want {
+			t.Errorf("reply to %q =\n%q\nwant\n%q", tt.message, got, tt.want)
+		}
+	}
+}
+
+// TestBestUnstatedClose checks that an FAQ item matched closely (more than loosely) that neither
+// asks nor states the price asked (knowledge.Hit.Unstated) yields to a chunk sure enough holding
+// as many of the question's words, and answers when the chunk holds fewer or it states the price.
+func TestBestUnstatedClose(t *testing.T) {
+	item := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "f4", Question: "Can I adopt a dog if I have cats?", Answer: "Yes, some of our dogs are cat-tested and live happily with cats."},
+		Score: 0.145, Confidence: 0.17, Overlap: 0.67, Held: 1, Measured: true}
+	fee := knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{URL: "adopt", Text: "The adoption fee is €180 for an adult dog."}, Sentence: "The adoption fee is €180 for an adult dog.", Score: 0.307, Held: 1, Measured: true}
+	for _, tt := range []struct {
+		name      string
+		unstated  bool
+		chunkHeld float64
+		want      knowledge.Kind
+	}{
+		{"unstated, the chunk holding as many", true, 1, knowledge.KindChunk},
+		{"unstated, the chunk holding fewer", true, 0.5, knowledge.KindFAQ},
+		{"stated", false, 1, knowledge.KindFAQ},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			i, c := item, fee
+			i.Unstated, c.Held = tt.unstated, tt.chunkHeld
+			h, ok := best([]knowledge.Hit{c, i}, "how much does it cost to adopt a dog", shipped)
+			if !ok || h.Kind != tt.want {
+				t.Errorf("best = %s %v; want %s", h.Kind, ok, tt.want)
+			}
+		})
+	}
+}
