@@ -92,6 +92,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"WebhookLimit", testWebhookLimit},
 		{"WebhookLimitConcurrent", testWebhookLimitConcurrent},
 		{"Deliveries", testDeliveries},
+		{"WebhookRecord", testWebhookRecord},
 		{"Conversions", testConversions},
 		{"ConversionPages", testConversionPages},
 		{"Notifications", testNotifications},
