@@ -19,6 +19,12 @@ import (
 // (or a panic) rolls everything back. Nested calls join the outer transaction.
 type Tx interface {
 	InTx(ctx context.Context, fn func(ctx context.Context) error) error
+	// InSnapshot runs fn's reads in one read-only transaction that sees one state of the
+	// database: reads made with the ctx fn receives agree with each other whatever commits
+	// meanwhile (REPEATABLE READ, READ ONLY on Postgres; a deferred transaction on SQLite, whose
+	// snapshot is taken at its first read in WAL mode, and which waits for no writer). fn must
+	// not write. A ctx that already carries a transaction runs fn in it.
+	InSnapshot(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
 // Accounts stores business accounts. Get and Update return not_found for an unknown id.

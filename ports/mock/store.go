@@ -41,6 +41,20 @@ func (m *MockTx) EXPECT() *MockTxMockRecorder {
 	return m.recorder
 }
 
+// InSnapshot mocks base method.
+func (m *MockTx) InSnapshot(ctx context.Context, fn func(context.Context) error) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "InSnapshot", ctx, fn)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// InSnapshot indicates an expected call of InSnapshot.
+func (mr *MockTxMockRecorder) InSnapshot(ctx, fn interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "InSnapshot", reflect.TypeOf((*MockTx)(nil).InSnapshot), ctx, fn)
+}
+
 // InTx mocks base method.
 func (m *MockTx) InTx(ctx context.Context, fn func(context.Context) error) error {
 	m.ctrl.T.Helper()

@@ -426,6 +426,75 @@ func testWebhookRecord(t *testing.T, s Stores) {
 	}
 }
 
+// testConversionsSnapshot checks Tx.InSnapshot: a page of conversions and the totals read in it
+// agree (the page holds the whole period: the totals count what it lists) while conversions are
+// recorded concurrently; read apart, a conversion committed between them is in one and not the
+// other. Each round records into an account of its own while the reader reads again and again.
+func testConversionsSnapshot(t *testing.T, s Stores) {
+	ctx := t.Context()
+	const rounds, perRound = 8, 60
+	from, to := t0, t0.Add(time.Hour)
+	reads, mismatches := 0, 0
+	for r := range rounds {
+		accountID := fmt.Sprint("acct_", r)
+		createAccounts(t, s, accountID)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := range perRound {
+				c := conversion.Conversion{ID: fmt.Sprintf("cv_%d_%03d", r, i), AccountID: accountID, Kind: conversion.KindSale,
+					Amount: 2, HasAmount: true, Currency: "EUR", CreatedAt: t0.Add(time.Duration(i) * time.Second)}
+				if err := s.Conversions.Create(ctx, c); err != nil {
+					t.Errorf("Create: %v", err)
+					return
+				}
+			}
+		}()
+		for running := true; running; {
+			select {
+			case <-done:
+				running = false // one read more, after the last
+			default:
+			}
+			var page conversion.Page
+			var totals []conversion.Total
+			err := s.Tx.InSnapshot(ctx, func(ctx context.Context) error {
+				var err error
+				if page, err = s.Conversions.List(ctx, accountID, conversion.Query{From: from, To: to, Limit: 100}); err != nil {
+					return err
+				}
+				totals, err = s.Conversions.Totals(ctx, accountID, from, to, "")
+				return err
+			})
+			if err != nil {
+				t.Fatalf("InSnapshot: %v", err)
+			}
+			count, amount := 0, 0.0
+			for _, tt := range totals {
+				count, amount = count+tt.Count, amount+tt.Amount
+			}
+			reads++
+			if page.HasMore || count != len(page.Conversions) || amount != 2*float64(len(page.Conversions)) {
+				mismatches++
+				if mismatches == 1 {
+					t.Errorf("round %d: the page lists %d conversions (more: %t), the totals count %d worth %.0f",
+						r, len(page.Conversions), page.HasMore, count, amount)
+				}
+			}
+		}
+	}
+	if mismatches > 0 {
+		t.Errorf("%d of %d reads disagreed", mismatches, reads)
+	}
+	// A snapshot is read-only: a write in it fails, and nothing is kept.
+	err := s.Tx.InSnapshot(ctx, func(ctx context.Context) error {
+		return s.Conversions.Create(ctx, conversion.Conversion{ID: "cv_ro", AccountID: "acct_0", Kind: conversion.KindLead, CreatedAt: t0})
+	})
+	if err == nil {
+		t.Errorf("a write in a snapshot succeeded")
+	}
+}
+
 // testConversions checks that List returns the account's conversions as created, in [from, to)
 // (instants compared, whatever the zone), newest first.
 func testConversions(t *testing.T, s Stores) {

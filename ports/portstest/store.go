@@ -95,6 +95,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"WebhookRecord", testWebhookRecord},
 		{"Conversions", testConversions},
 		{"ConversionPages", testConversionPages},
+		{"ConversionsSnapshot", testConversionsSnapshot},
 		{"Notifications", testNotifications},
 		{"Widgets", testWidgets},
 	}
