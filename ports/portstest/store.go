@@ -77,6 +77,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"KnowledgeFAQDelete", testKnowledgeFAQDelete},
 		{"KnowledgeAddPage", testKnowledgeAddPage},
 		{"KnowledgeAddPageConcurrent", testKnowledgeAddPageConcurrent},
+		{"KnowledgeAddPageAdmit", testKnowledgeAddPageAdmit},
 		{"KnowledgeReplaceConcurrent", testKnowledgeReplaceConcurrent},
 		{"KnowledgeScopedToAccount", testKnowledgeScoped},
 		{"Conversations", testConversations},
