@@ -304,8 +304,9 @@ func (t readTx) Commit() error   { return t.end(t.Tx.Commit()) }
 func (t readTx) Rollback() error { return t.end(t.Tx.Rollback()) }
 
 func (t readTx) end(err error) error {
-	if _, perr := t.conn.ExecContext(context.Background(), "PRAGMA query_only = 0", nil); perr != nil && err == nil {
-		err = perr
+	if _, perr := t.conn.ExecContext(context.Background(), "PRAGMA query_only = 0", nil); perr != nil {
+		// A connection left read-only is dropped by the pool, not handed to a writer.
+		return errors.Join(err, perr, driver.ErrBadConn)
 	}
 	return err
 }
