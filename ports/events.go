@@ -37,6 +37,12 @@ type Webhooks interface {
 	List(ctx context.Context, accountID string) ([]webhook.Webhook, error)
 	// Update loads the webhook, lets fn change it and saves it, in one transaction.
 	Update(ctx context.Context, accountID, webhookID string, fn func(w *webhook.Webhook) error) (webhook.Webhook, error)
+	// Record logs attempt a in the delivery log and accounts for it on its webhook's summary
+	// (webhook.Webhook.Record with final: last status, last delivery, failures, active), in one
+	// transaction (the caller's when ctx carries one): a reader sees both or neither, and a
+	// failure writes neither. It returns the webhook as saved and whether this attempt turned it
+	// off; a webhook deleted since is not found, and nothing is written.
+	Record(ctx context.Context, accountID string, a webhook.Attempt, final bool) (w webhook.Webhook, deactivated bool, err error)
 	Delete(ctx context.Context, accountID, webhookID string) error
 }
 

@@ -19,6 +19,12 @@ import (
 // (or a panic) rolls everything back. Nested calls join the outer transaction.
 type Tx interface {
 	InTx(ctx context.Context, fn func(ctx context.Context) error) error
+	// InSnapshot runs fn's reads in one read-only transaction that sees one state of the
+	// database: reads made with the ctx fn receives agree with each other whatever commits
+	// meanwhile (REPEATABLE READ, READ ONLY on Postgres; a deferred transaction on SQLite, whose
+	// snapshot is taken at its first read in WAL mode, and which waits for no writer). fn must
+	// not write. A ctx that already carries a transaction runs fn in it.
+	InSnapshot(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
 // Accounts stores business accounts. Get and Update return not_found for an unknown id.
@@ -146,8 +152,12 @@ type Knowledge interface {
 	// increases the Brain's version, atomically: the account's Brain writes queue on its version
 	// row, so two concurrent adds of different pages both end up stored. When the account would
 	// then hold more than limit uploaded pages it answers invalid_request (field pages) and nothing
-	// changed. It returns the new state and how many stored pages the page replaced.
-	AddPage(ctx context.Context, accountID string, page knowledge.StoredPage, chunks []knowledge.StoredChunk, limit int, at time.Time) (knowledge.State, int, error)
+	// changed. Once the page fits, and before anything is written, it calls admit (when not nil)
+	// with the transaction's ctx, the account's Brain still locked: admit's error (an hourly
+	// upload limit) rolls back and is returned; so a page refused for the limit is never
+	// admitted (never counts as an upload), and concurrent adds are admitted one at a time. It
+	// returns the new state and how many stored pages the page replaced.
+	AddPage(ctx context.Context, accountID string, page knowledge.StoredPage, chunks []knowledge.StoredChunk, limit int, at time.Time, admit func(ctx context.Context) error) (knowledge.State, int, error)
 	// DeletePage deletes the account's uploaded page id (source pages) with its chunks and
 	// increases the Brain's version, atomically, returning the page deleted (without content) and
 	// the new state; not_found (nothing changed) when the account has no such uploaded page.

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"maps"
 	"net/http"
 	"strings"
@@ -248,7 +249,8 @@ func (c *Console) removeFAQ(ctx *gin.Context) {
 
 // uploadPage adds a page the owner wrote to the pages uploaded before (through the API or this
 // form): its text inputs checked at the edge, then the page as PUT /v1/knowledge/pages checks
-// it, then counted against the account's hourly page uploads, then knowledge.Brain.AddPage, which
+// it, then knowledge.Brain.AddPage, which counts it against the account's hourly page uploads
+// once it fits in the 500 uploaded pages (the Brain locked: a refused page uses none) and
 // replaces only the uploaded page of the same address (or, without one, of the same title);
 // pages read from a site and the FAQ stay. Unlike the API's PUT, it never drops the others.
 func (c *Console) uploadPage(ctx *gin.Context) {
@@ -267,14 +269,16 @@ func (c *Console) uploadPage(ctx *gin.Context) {
 	if err == nil {
 		err = in.Validate()
 	}
-	if err == nil {
-		_, err = c.uc.Access.Limit(ctx, acct.Plan, acct.ID, ratelimit.PageUploads)
-	}
 	if err != nil {
 		c.refuse(ctx, err, pageForm, c.brainPage)
 		return
 	}
-	up, err := c.uc.Brain.AddPage(ctx, acct.ID, page)
+	// The upload is counted once the page fits in the account's uploaded pages, with the Brain
+	// locked: a page refused (past 500) uses none of the hour's uploads.
+	up, err := c.uc.Brain.AddPage(ctx, acct.ID, page, func(context.Context) error {
+		_, err := c.uc.Access.Limit(ctx, acct.Plan, acct.ID, ratelimit.PageUploads)
+		return err
+	})
 	if err != nil {
 		c.refuse(ctx, err, pageForm, c.brainPage)
 		return

@@ -154,6 +154,38 @@ func (r *Webhooks) Update(ctx context.Context, accountID, webhookID string, fn f
 	return out, err
 }
 
+// Record logs attempt a and accounts for it on its webhook in one transaction: the attempt's row
+// first, then the webhook's row locked, changed by webhook.Webhook.Record and saved; a webhook
+// gone since fails after the attempt's row, and the rollback takes that row back with it.
+func (r *Webhooks) Record(ctx context.Context, accountID string, a webhook.Attempt, final bool) (webhook.Webhook, bool, error) {
+	var out webhook.Webhook
+	deactivated := false
+	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
+		if err := addDelivery(ctx, tx, accountID, a); err != nil {
+			return err
+		}
+		w, err := getWebhook(ctx, tx, accountID, a.WebhookID, true)
+		if err != nil {
+			return err
+		}
+		deactivated = w.Record(a, final)
+		m, err := toWebhookRow(w)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.NewUpdate().Model(m).Column("active", "failures", "last_status", "last_delivery_at").
+			WherePK().Where("account_id = ?", accountID).Exec(ctx); err != nil {
+			return fmt.Errorf("record webhook delivery: %w", err)
+		}
+		out = w
+		return nil
+	})
+	if err != nil {
+		return webhook.Webhook{}, false, err
+	}
+	return out, deactivated, nil
+}
+
 // Delete removes a webhook of the account.
 func (r *Webhooks) Delete(ctx context.Context, accountID, webhookID string) error {
 	res, err := idb(ctx, r.db).NewDelete().Model((*webhookRow)(nil)).Where("account_id = ?", accountID).Where("id = ?", webhookID).Exec(ctx)
@@ -189,10 +221,15 @@ func NewDeliveries(db *bun.DB) *Deliveries { return &Deliveries{db: db} }
 
 // Add records an attempt.
 func (r *Deliveries) Add(ctx context.Context, accountID string, a webhook.Attempt) error {
+	return addDelivery(ctx, idb(ctx, r.db), accountID, a)
+}
+
+// addDelivery inserts the row of attempt a (once: the same attempt again writes nothing).
+func addDelivery(ctx context.Context, db bun.IDB, accountID string, a webhook.Attempt) error {
 	m := deliveryRow{ID: fmt.Sprintf("%s:%s:%d:%d", a.WebhookID, a.EventID, a.Number, a.At.UnixNano()), AccountID: accountID,
 		WebhookID: a.WebhookID, EventID: a.EventID, EventType: a.EventType, Attempt: a.Number, StatusCode: a.StatusCode,
 		DurationMS: a.Duration.Milliseconds(), Error: a.Error, CreatedAt: dbTime(a.At)}
-	if _, err := idb(ctx, r.db).NewInsert().Model(&m).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+	if _, err := db.NewInsert().Model(&m).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
 		return fmt.Errorf("record delivery: %w", err)
 	}
 	return nil

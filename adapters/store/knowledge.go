@@ -306,8 +306,9 @@ func (r *Knowledge) DeleteFAQ(ctx context.Context, accountID, id string, at time
 // AddPage adds one uploaded page with its chunks in one transaction: the version goes up first
 // (its row lock queues the account's Brain writes, so a concurrent add or delete reads the pages
 // this one leaves), then the uploaded pages of the same key are deleted with their chunks, the
-// rest counted against max, and the page inserted.
-func (r *Knowledge) AddPage(ctx context.Context, accountID string, page knowledge.StoredPage, chunks []knowledge.StoredChunk, limit int, at time.Time) (knowledge.State, int, error) {
+// rest counted against limit, the page admitted (admit, the Brain's row still locked) and
+// inserted.
+func (r *Knowledge) AddPage(ctx context.Context, accountID string, page knowledge.StoredPage, chunks []knowledge.StoredChunk, limit int, at time.Time, admit func(ctx context.Context) error) (knowledge.State, int, error) {
 	var state knowledge.State
 	var replaced int
 	err := inTx(ctx, r.db, func(ctx context.Context, tx bun.IDB) error {
@@ -339,6 +340,11 @@ func (r *Knowledge) AddPage(ctx context.Context, accountID string, page knowledg
 		}
 		if kept >= int64(limit) {
 			return domain.Invalid("pages", "at most %d uploaded pages (the account has %d); remove one first", limit, kept)
+		}
+		if admit != nil {
+			if err := admit(ctx); err != nil {
+				return err
+			}
 		}
 		return insertPages(ctx, tx, accountID, knowledge.Replacement{Source: knowledge.SourcePages,
 			Pages: []knowledge.StoredPage{page}, Chunks: chunks, At: at})

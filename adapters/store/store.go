@@ -87,6 +87,22 @@ func (t *Tx) InTx(ctx context.Context, fn func(ctx context.Context) error) error
 	return inTx(ctx, t.db, func(ctx context.Context, _ bun.IDB) error { return fn(ctx) })
 }
 
+// InSnapshot runs fn in a read-only transaction of one snapshot: REPEATABLE READ on Postgres (its
+// snapshot is taken at the first statement), a deferred transaction on SQLite (the writer gate
+// is not taken: see gatedConn.BeginTx), or in the caller's transaction when ctx carries one.
+func (t *Tx) InSnapshot(ctx context.Context, fn func(ctx context.Context) error) error {
+	if _, ok := ctx.Value(txKey{t.db}).(bun.Tx); ok {
+		return fn(ctx)
+	}
+	opts := &sql.TxOptions{ReadOnly: true}
+	if t.db.Dialect().Name() == dialect.PG {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	return t.db.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+		return fn(context.WithValue(ctx, txKey{t.db}, tx))
+	})
+}
+
 // Pinger implements ports.Pinger for the database.
 type Pinger struct{ db *bun.DB }
 

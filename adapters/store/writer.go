@@ -170,8 +170,23 @@ func (c *gatedConn) Begin() (driver.Tx, error) {
 	return c.BeginTx(context.Background(), driver.TxOptions{})
 }
 
-// BeginTx takes the gate for the transaction's whole life.
+// BeginTx takes the gate for the transaction's whole life. A read-only transaction (Tx.InSnapshot)
+// takes none: the driver begins it deferred (not IMMEDIATE), and in WAL mode it reads one
+// snapshot beside the writer.
 func (c *gatedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if opts.ReadOnly {
+		// query_only refuses a write in it (SQLite's deferred transaction would otherwise
+		// take the write lock for it, beside the gate); the end of the transaction lifts it.
+		if _, err := c.sqliteConn.ExecContext(ctx, "PRAGMA query_only = 1", nil); err != nil {
+			return nil, c.gate.failed(err)
+		}
+		tx, err := c.sqliteConn.BeginTx(ctx, opts)
+		if err != nil {
+			_, _ = c.sqliteConn.ExecContext(context.Background(), "PRAGMA query_only = 0", nil)
+			return nil, c.gate.failed(err)
+		}
+		return readTx{Tx: tx, conn: c.sqliteConn}, nil
+	}
 	if err := c.gate.enter(ctx); err != nil {
 		return nil, c.gate.failed(err)
 	}
@@ -277,6 +292,23 @@ func (t *gatedTx) Rollback() error {
 func (t *gatedTx) end() {
 	t.conn.inTx = false
 	t.conn.gate.leave()
+}
+
+// readTx is a read-only transaction (no gate); its end lets the connection write again.
+type readTx struct {
+	driver.Tx
+	conn sqliteConn
+}
+
+func (t readTx) Commit() error   { return t.end(t.Tx.Commit()) }
+func (t readTx) Rollback() error { return t.end(t.Tx.Rollback()) }
+
+func (t readTx) end(err error) error {
+	if _, perr := t.conn.ExecContext(context.Background(), "PRAGMA query_only = 0", nil); perr != nil {
+		// A connection left read-only is dropped by the pool, not handed to a writer.
+		return errors.Join(err, perr, driver.ErrBadConn)
+	}
+	return err
 }
 
 // sqliteStmt is what the SQLite driver's prepared statements implement.

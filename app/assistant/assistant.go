@@ -397,13 +397,19 @@ const answerList = 10
 func (s *Service) answer(ctx context.Context, accountID string, q assistant.Query, lang string, now time.Time) (string, error) {
 	switch q.Topic {
 	case assistant.TopicConversions:
-		// the latest answerList of the period so far, and how many there are, summed by the store
+		// the latest answerList of the period so far, and how many there are, summed by the
+		// store, in one snapshot (a conversion recorded meanwhile is in both or neither)
 		from, to := ledger.PeriodAt(now).Start, now.Add(time.Second)
-		page, err := s.d.Conversions.List(ctx, accountID, conversion.Query{From: from, To: to, Limit: answerList})
-		if err != nil {
-			return "", err
-		}
-		totals, err := s.d.Conversions.Totals(ctx, accountID, from, to, "")
+		var page conversion.Page
+		var totals []conversion.Total
+		err := s.d.Tx.InSnapshot(ctx, func(ctx context.Context) error {
+			var err error
+			if page, err = s.d.Conversions.List(ctx, accountID, conversion.Query{From: from, To: to, Limit: answerList}); err != nil {
+				return err
+			}
+			totals, err = s.d.Conversions.Totals(ctx, accountID, from, to, "")
+			return err
+		})
 		if err != nil {
 			return "", err
 		}

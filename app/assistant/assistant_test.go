@@ -141,6 +141,10 @@ type directTx struct{}
 
 func (directTx) InTx(ctx context.Context, fn func(ctx context.Context) error) error { return fn(ctx) }
 
+func (directTx) InSnapshot(ctx context.Context, fn func(ctx context.Context) error) error {
+	return fn(ctx)
+}
+
 // answered expects an approval's outcome kept and the approval answered once.
 func (f *fixture) answered(id string) *approval.Outcome {
 	var kept approval.Outcome

@@ -91,7 +91,8 @@ type Report struct {
 
 // Report lists the account's conversions in [q.From, q.To) (zero times: the current billing
 // period), of q.Kind when given, newest first, a page of q.Limit after q.After, with the totals
-// of the period (of that kind). The store reads the page (q.Limit+1 rows) and sums the totals;
+// of the period (of that kind). The store reads the page (q.Limit+1 rows) and sums the totals,
+// in one read-only snapshot (ports.Tx.InSnapshot), so that the totals count what the pages list;
 // no limit (the console's period, listed whole) reads the period in pages of MaxLimit.
 func (s *Service) Report(ctx context.Context, accountID string, q conversion.Query) (Report, error) {
 	if err := q.Validate(); err != nil {
@@ -104,11 +105,24 @@ func (s *Service) Report(ctx context.Context, accountID string, q conversion.Que
 	if !q.To.After(q.From) {
 		return Report{}, domain.Invalid("to", "to must be after from")
 	}
-	r := Report{From: q.From, To: q.To}
 	whole := q.Limit == 0
 	if whole {
 		q.Limit = conversion.MaxLimit
 	}
+	// The page (or the pages of the whole period) and the totals are read in one snapshot: a
+	// conversion recorded meanwhile is in both or in neither.
+	var r Report
+	err := s.tx.InSnapshot(ctx, func(ctx context.Context) error {
+		var err error
+		r, err = s.read(ctx, accountID, q, whole)
+		return err
+	})
+	return r, err
+}
+
+// read reads the report's conversions and totals (Report's snapshot is ctx's transaction).
+func (s *Service) read(ctx context.Context, accountID string, q conversion.Query, whole bool) (Report, error) {
+	r := Report{From: q.From, To: q.To}
 	for {
 		page, err := s.conversions.List(ctx, accountID, q)
 		if err != nil {

@@ -3,6 +3,7 @@ package conversions_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -347,4 +348,43 @@ func TestReportPages(t *testing.T) {
 	}
 	_, err = e.svc.Report(t.Context(), "acct_a", conversion.Query{Kind: "refund"})
 	wantCode(t, err, domain.CodeInvalidRequest, "kind")
+}
+
+// TestReportTotalsCountItsConversions: the owner report of the whole period (the console's) lists
+// what its totals count while conversions are recorded meanwhile: the pages and the totals are
+// read in one snapshot.
+func TestReportTotalsCountItsConversions(t *testing.T) {
+	e := newEnv(t)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 150 {
+			c := conversion.Conversion{ID: fmt.Sprintf("cv_%03d", i), AccountID: "acct_a", Kind: conversion.KindLead, CreatedAt: now}
+			if err := e.conversions.Create(t.Context(), c); err != nil {
+				t.Errorf("Create: %v", err)
+				return
+			}
+		}
+	}()
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		r, err := e.svc.Report(t.Context(), "acct_a", conversion.Query{})
+		if err != nil {
+			t.Error(err)
+			break
+		}
+		count := 0
+		for _, tt := range r.Totals {
+			count += tt.Count
+		}
+		if count != len(r.Conversions) {
+			t.Errorf("the report lists %d conversions, its totals count %d", len(r.Conversions), count)
+			break
+		}
+	}
+	<-done
 }

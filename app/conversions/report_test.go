@@ -1,6 +1,7 @@
 package conversions_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -17,11 +18,14 @@ import (
 )
 
 // mockService returns the service over a mocked conversions store (the others are not used by
-// Report).
+// Report) and a snapshot that runs its function: each Report reads in one.
 func mockService(t *testing.T) (*conversions.Service, *mock.MockConversions) {
 	ctrl := gomock.NewController(t)
 	store := mock.NewMockConversions(ctrl)
-	return conversions.New(nil, store, nil, &notes{}, fixedClock{now}), store
+	tx := mock.NewMockTx(ctrl)
+	tx.EXPECT().InSnapshot(gomock.Any(), gomock.Any()).AnyTimes().DoAndReturn(
+		func(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) })
+	return conversions.New(tx, store, nil, &notes{}, fixedClock{now}), store
 }
 
 // TestReportAsksTheStoreAPage: a page of the report is one List of the store (the period

@@ -107,7 +107,13 @@ func (b *Brain) ReplacePages(ctx context.Context, accountID string, in PagesInpu
 // would hold more uploaded pages than one PUT may carry (knowledge.MaxPages). It writes
 // knowledge.updated (source pages, pages 1, the page's characters) in the same transaction; the
 // Brain's version goes up, so the next search sees the page.
-func (b *Brain) AddPage(ctx context.Context, accountID string, page knowledge.Page) (Update, error) {
+//
+// admit (when not nil) is called once the page fits in the account's uploaded pages, before
+// anything is written, in the transaction that locks the account's Brain: the console counts the
+// page against the hourly page uploads there, so a page refused (invalid, or past MaxPages) uses
+// none, and concurrent adds near both limits are counted one at a time. admit's error refuses the
+// page and nothing is written.
+func (b *Brain) AddPage(ctx context.Context, accountID string, page knowledge.Page, admit func(ctx context.Context) error) (Update, error) {
 	in := PagesInput{Pages: []knowledge.Page{page}}
 	if err := in.Validate(); err != nil {
 		return Update{}, err
@@ -118,7 +124,7 @@ func (b *Brain) AddPage(ctx context.Context, accountID string, page knowledge.Pa
 	}
 	up := Update{Source: knowledge.SourcePages, Pages: 1, Chars: rep.Pages[0].Chars, Chunks: len(rep.Chunks)}
 	err = b.tx.InTx(ctx, func(ctx context.Context) error {
-		state, _, err := b.store.AddPage(ctx, accountID, rep.Pages[0], rep.Chunks, knowledge.MaxPages, rep.At)
+		state, _, err := b.store.AddPage(ctx, accountID, rep.Pages[0], rep.Chunks, knowledge.MaxPages, rep.At, admit)
 		if err != nil {
 			return err
 		}

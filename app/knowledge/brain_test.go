@@ -319,8 +319,8 @@ func TestRemoveFAQ(t *testing.T) {
 func TestAddPage(t *testing.T) {
 	t.Run("adds one page of source pages with its chunks and writes knowledge.updated", func(t *testing.T) {
 		f := newFixture(t)
-		f.store.EXPECT().AddPage(gomock.Any(), "acct_1", gomock.Any(), gomock.Any(), knowledge.MaxPages, now).DoAndReturn(
-			func(_ context.Context, _ string, p knowledge.StoredPage, chunks []knowledge.StoredChunk, _ int, _ time.Time) (knowledge.State, int, error) {
+		f.store.EXPECT().AddPage(gomock.Any(), "acct_1", gomock.Any(), gomock.Any(), knowledge.MaxPages, now, gomock.Any()).DoAndReturn(
+			func(_ context.Context, _ string, p knowledge.StoredPage, chunks []knowledge.StoredChunk, _ int, _ time.Time, _ func(context.Context) error) (knowledge.State, int, error) {
 				if p.Source != knowledge.SourcePages || p.Site != "" || !strings.HasPrefix(p.ID, "pg_") || p.Page.Content != "We open at 8." ||
 					p.Page.URL != "https://lu.example/hours" || p.Chars != len("We open at 8.") {
 					t.Fatalf("page %+v", p)
@@ -335,7 +335,7 @@ func TestAddPage(t *testing.T) {
 				}
 				return knowledge.State{Version: 7}, 1, nil
 			})
-		up, err := f.brain.AddPage(context.Background(), "acct_1", knowledge.Page{URL: "https://lu.example/hours", Title: "Hours", Content: "  We open at 8.\n"})
+		up, err := f.brain.AddPage(context.Background(), "acct_1", knowledge.Page{URL: "https://lu.example/hours", Title: "Hours", Content: "  We open at 8.\n"}, nil)
 		if err != nil || up.Pages != 1 || up.Version != 7 || up.Chars != len("We open at 8.") || up.Chunks == 0 || up.Source != knowledge.SourcePages {
 			t.Fatalf("update %+v %v", up, err)
 		}
@@ -355,7 +355,7 @@ func TestAddPage(t *testing.T) {
 	} {
 		t.Run("refuses "+tt.name, func(t *testing.T) {
 			f := newFixture(t) // neither the store nor the embedder is asked
-			_, err := f.brain.AddPage(context.Background(), "acct_1", tt.page)
+			_, err := f.brain.AddPage(context.Background(), "acct_1", tt.page, nil)
 			if e, ok := domain.AsError(err); !ok || e.Field != tt.field {
 				t.Fatalf("err %v, want field %q", err, tt.field)
 			}
@@ -366,9 +366,9 @@ func TestAddPage(t *testing.T) {
 	}
 	t.Run("the store's refusal (too many pages) writes no event", func(t *testing.T) {
 		f := newFixture(t)
-		f.store.EXPECT().AddPage(gomock.Any(), "acct_1", gomock.Any(), gomock.Any(), knowledge.MaxPages, now).
+		f.store.EXPECT().AddPage(gomock.Any(), "acct_1", gomock.Any(), gomock.Any(), knowledge.MaxPages, now, gomock.Any()).
 			Return(knowledge.State{}, 0, domain.Invalid("pages", "at most 500 uploaded pages"))
-		_, err := f.brain.AddPage(context.Background(), "acct_1", knowledge.Page{Title: "x", Content: "y"})
+		_, err := f.brain.AddPage(context.Background(), "acct_1", knowledge.Page{Title: "x", Content: "y"}, nil)
 		if e, ok := domain.AsError(err); !ok || e.Field != "pages" {
 			t.Fatalf("err %v, want field pages", err)
 		}

@@ -100,19 +100,18 @@ func (m *Manager) Deliver(ctx context.Context, msg outbox.Message) error {
 		return err
 	}
 	final := a.OK() || number >= webhook.MaxAttempts
-	deactivated := false
-	updated, err := m.webhooks.Update(context.WithoutCancel(ctx), w.AccountID, w.ID, func(w *webhook.Webhook) error {
-		deactivated = w.Record(a, final)
-		return nil
+	// The attempt's log row, the webhook's summary and, when this attempt turned it off, the
+	// owner's notice are written in one transaction: none is seen or kept without the others.
+	err = m.tx.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
+		updated, deactivated, err := m.webhooks.Record(ctx, w.AccountID, a, final)
+		if err != nil || !deactivated {
+			return err
+		}
+		return m.notifier.Notify(ctx, w.AccountID, notification.KindWebhookDeactivated, "A webhook was turned off",
+			fmt.Sprintf("The webhook %s (%s) failed %d deliveries in a row and was turned off. Fix the receiver, then turn it on again with PATCH /v1/webhooks/%s {\"active\": true}.", w.ID, w.URL, updated.Failures, w.ID))
 	})
 	if err != nil && !domain.IsNotFound(err) {
 		return err
-	}
-	if deactivated {
-		if err := m.notifier.Notify(context.WithoutCancel(ctx), w.AccountID, notification.KindWebhookDeactivated, "A webhook was turned off",
-			fmt.Sprintf("The webhook %s (%s) failed %d deliveries in a row and was turned off. Fix the receiver, then turn it on again with PATCH /v1/webhooks/%s {\"active\": true}.", w.ID, w.URL, updated.Failures, w.ID)); err != nil {
-			return err
-		}
 	}
 	if !final {
 		return &ports.RetryLater{Delay: retryAfter(number), Err: errors.New("delivery failed: " + a.Error)}

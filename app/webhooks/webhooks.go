@@ -209,10 +209,8 @@ func (m *Manager) Test(ctx context.Context, accountID, id string) (TestResult, e
 		}
 	}
 	err = m.tx.InTx(context.WithoutCancel(ctx), func(ctx context.Context) error {
-		if _, err := m.webhooks.Update(ctx, accountID, id, func(w *webhook.Webhook) error {
-			w.Record(a, false) // a failed first attempt is not final: its retries follow
-			return nil
-		}); err != nil {
+		// A failed first attempt is not final: its retries follow.
+		if _, _, err := m.webhooks.Record(ctx, accountID, a, false); err != nil {
 			return err
 		}
 		if retries == nil {
@@ -275,7 +273,8 @@ type delivery struct {
 	Due   time.Time       `json:"due,omitzero"`
 }
 
-// attempt signs and sends one attempt, with a fresh timestamp, and logs it.
+// attempt signs and sends one attempt, with a fresh timestamp; the caller records it
+// (ports.Webhooks.Record: the log row and the webhook's summary together).
 func (m *Manager) attempt(ctx context.Context, w webhook.Webhook, eventID string, eventType event.Type, body []byte, number int) (webhook.Attempt, error) {
 	secret, err := m.vault.Open(w.SealedSecret)
 	if err != nil {
@@ -285,9 +284,6 @@ func (m *Manager) attempt(ctx context.Context, w webhook.Webhook, eventID string
 	sig := webhook.Sign(secret, now.Unix(), body)
 	a := m.sender.Send(ctx, webhook.Request{URL: w.URL, Body: body, Headers: webhook.Headers(eventID, string(eventType), sig)})
 	a.WebhookID, a.EventID, a.EventType, a.Number, a.At = w.ID, eventID, string(eventType), number, now
-	if err := m.deliveries.Add(context.WithoutCancel(ctx), w.AccountID, a); err != nil {
-		return a, err
-	}
 	return a, nil
 }
 

@@ -164,6 +164,22 @@ func (mr *MockWebhooksMockRecorder) List(ctx, accountID interface{}) *gomock.Cal
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "List", reflect.TypeOf((*MockWebhooks)(nil).List), ctx, accountID)
 }
 
+// Record mocks base method.
+func (m *MockWebhooks) Record(ctx context.Context, accountID string, a webhook.Attempt, final bool) (webhook.Webhook, bool, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Record", ctx, accountID, a, final)
+	ret0, _ := ret[0].(webhook.Webhook)
+	ret1, _ := ret[1].(bool)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// Record indicates an expected call of Record.
+func (mr *MockWebhooksMockRecorder) Record(ctx, accountID, a, final interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Record", reflect.TypeOf((*MockWebhooks)(nil).Record), ctx, accountID, a, final)
+}
+
 // Update mocks base method.
 func (m *MockWebhooks) Update(ctx context.Context, accountID, webhookID string, fn func(*webhook.Webhook) error) (webhook.Webhook, error) {
 	m.ctrl.T.Helper()

@@ -41,6 +41,20 @@ func (m *MockTx) EXPECT() *MockTxMockRecorder {
 	return m.recorder
 }
 
+// InSnapshot mocks base method.
+func (m *MockTx) InSnapshot(ctx context.Context, fn func(context.Context) error) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "InSnapshot", ctx, fn)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// InSnapshot indicates an expected call of InSnapshot.
+func (mr *MockTxMockRecorder) InSnapshot(ctx, fn interface{}) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "InSnapshot", reflect.TypeOf((*MockTx)(nil).InSnapshot), ctx, fn)
+}
+
 // InTx mocks base method.
 func (m *MockTx) InTx(ctx context.Context, fn func(context.Context) error) error {
 	m.ctrl.T.Helper()
@@ -667,9 +681,9 @@ func (m *MockKnowledge) EXPECT() *MockKnowledgeMockRecorder {
 }
 
 // AddPage mocks base method.
-func (m *MockKnowledge) AddPage(ctx context.Context, accountID string, page knowledge.StoredPage, chunks []knowledge.StoredChunk, limit int, at time.Time) (knowledge.State, int, error) {
+func (m *MockKnowledge) AddPage(ctx context.Context, accountID string, page knowledge.StoredPage, chunks []knowledge.StoredChunk, limit int, at time.Time, admit func(context.Context) error) (knowledge.State, int, error) {
 	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "AddPage", ctx, accountID, page, chunks, limit, at)
+	ret := m.ctrl.Call(m, "AddPage", ctx, accountID, page, chunks, limit, at, admit)
 	ret0, _ := ret[0].(knowledge.State)
 	ret1, _ := ret[1].(int)
 	ret2, _ := ret[2].(error)
@@ -677,9 +691,9 @@ func (m *MockKnowledge) AddPage(ctx context.Context, accountID string, page know
 }
 
 // AddPage indicates an expected call of AddPage.
-func (mr *MockKnowledgeMockRecorder) AddPage(ctx, accountID, page, chunks, limit, at interface{}) *gomock.Call {
+func (mr *MockKnowledgeMockRecorder) AddPage(ctx, accountID, page, chunks, limit, at, admit interface{}) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AddPage", reflect.TypeOf((*MockKnowledge)(nil).AddPage), ctx, accountID, page, chunks, limit, at)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AddPage", reflect.TypeOf((*MockKnowledge)(nil).AddPage), ctx, accountID, page, chunks, limit, at, admit)
 }
 
 // Chunks mocks base method.

@@ -1,6 +1,7 @@
 package portstest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -323,6 +324,174 @@ func testDeliveries(t *testing.T, s Stores) {
 			continue
 		}
 		equalList(t, "List "+tt.name, got, tt.want)
+	}
+}
+
+// testWebhookRecord checks Webhooks.Record: an attempt's log row and its webhook's summary are
+// written together, and a failure (a webhook gone, or the caller's transaction rolled back)
+// writes neither; concurrent attempts of one webhook all count.
+func testWebhookRecord(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a", "acct_b")
+	createWebhooks(t, s, newWebhook("wh_a1", "acct_a", t0), newWebhook("wh_a2", "acct_a", t0))
+	attempt := func(webhookID, eventID string, number, status int, at time.Time) webhook.Attempt {
+		a := webhook.Attempt{WebhookID: webhookID, EventID: eventID, EventType: "message.replied", Number: number,
+			StatusCode: status, Duration: 7 * time.Millisecond, At: at}
+		if status/100 != 2 {
+			a.Error = "http_status"
+		}
+		return a
+	}
+	logged := func(accountID, webhookID string) []webhook.Attempt {
+		t.Helper()
+		got, err := s.Deliveries.List(ctx, accountID, webhookID, 100)
+		if err != nil {
+			t.Fatalf("Deliveries.List: %v", err)
+		}
+		return got
+	}
+	summary := func(id string) webhook.Webhook {
+		t.Helper()
+		w, err := s.Webhooks.Get(ctx, "acct_a", id)
+		if err != nil {
+			t.Fatalf("Webhooks.Get(%s): %v", id, err)
+		}
+		return w
+	}
+
+	first := attempt("wh_a1", "evt_1", 1, 500, t0.Add(time.Second))
+	w, deactivated, err := s.Webhooks.Record(ctx, "acct_a", first, false)
+	if err != nil || deactivated || w.LastStatus != 500 || w.Failures != 0 || !w.LastDeliveryAt.Equal(first.At) {
+		t.Fatalf("Record(first, not final) = %+v, %t, %v; want status 500, no failure counted", w, deactivated, err)
+	}
+	equalList(t, "log after the first attempt", logged("acct_a", "wh_a1"), []webhook.Attempt{first})
+	equal(t, "summary after the first attempt", summary("wh_a1"), w)
+
+	last := attempt("wh_a1", "evt_1", 3, 502, t0.Add(7*time.Second))
+	if w, _, err := s.Webhooks.Record(ctx, "acct_a", last, true); err != nil || w.Failures != 1 || w.LastStatus != 502 {
+		t.Fatalf("Record(last, final) = %+v, %v; want 1 failure, status 502", w, err)
+	}
+	equalList(t, "log after the last attempt", logged("acct_a", "wh_a1"), []webhook.Attempt{last, first})
+
+	// A failure after the attempt's row: the webhook is another account's, or gone.
+	if _, _, err := s.Webhooks.Record(ctx, "acct_b", attempt("wh_a1", "evt_2", 1, 204, t0.Add(8*time.Second)), true); !domain.IsNotFound(err) {
+		t.Errorf("Record of another account's webhook: %v; want not found", err)
+	}
+	equalList(t, "log of another account's webhook", logged("acct_b", "wh_a1"), nil)
+	if err := s.Webhooks.Delete(ctx, "acct_a", "wh_a2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Webhooks.Record(ctx, "acct_a", attempt("wh_a2", "evt_2", 1, 204, t0.Add(8*time.Second)), true); !domain.IsNotFound(err) {
+		t.Errorf("Record of a deleted webhook: %v; want not found", err)
+	}
+	equalList(t, "log of a deleted webhook", logged("acct_a", "wh_a2"), nil)
+
+	// The caller's transaction rolled back takes back both.
+	before := summary("wh_a1")
+	err = s.Tx.InTx(ctx, func(ctx context.Context) error {
+		if _, _, err := s.Webhooks.Record(ctx, "acct_a", attempt("wh_a1", "evt_3", 1, 204, t0.Add(9*time.Second)), true); err != nil {
+			return err
+		}
+		return errBoom
+	})
+	if !errors.Is(err, errBoom) {
+		t.Fatalf("InTx = %v; want boom", err)
+	}
+	equalList(t, "log after a rollback", logged("acct_a", "wh_a1"), []webhook.Attempt{last, first})
+	equal(t, "summary after a rollback", summary("wh_a1"), before)
+
+	// The 20th failed delivery in a row turns the webhook off, once; concurrent attempts all
+	// count, each with its row.
+	const n = webhook.DeactivateAfter - 1
+	var wg sync.WaitGroup
+	var turnedOff atomic.Int32
+	for i := range n {
+		wg.Go(func() {
+			_, deactivated, err := s.Webhooks.Record(ctx, "acct_a", attempt("wh_a1", fmt.Sprint("evt_c", i), 3, 500, t0.Add(time.Minute)), true)
+			if err != nil {
+				t.Errorf("concurrent Record: %v", err)
+			}
+			if deactivated {
+				turnedOff.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if w := summary("wh_a1"); w.Failures != 1+n || w.Active || turnedOff.Load() != 1 {
+		t.Errorf("after %d concurrent final failures: failures %d, active %t, turned off %d times; want %d, false, once",
+			n, w.Failures, w.Active, turnedOff.Load(), 1+n)
+	}
+	if got := len(logged("acct_a", "wh_a1")); got != 2+n {
+		t.Errorf("log rows = %d; want %d", got, 2+n)
+	}
+}
+
+// testConversionsSnapshot checks Tx.InSnapshot: a page of conversions and the totals read in it
+// agree (the page holds the whole period: the totals count what it lists) while conversions are
+// recorded concurrently; read apart, a conversion committed between them is in one and not the
+// other. Each round records into an account of its own while the reader reads again and again.
+func testConversionsSnapshot(t *testing.T, s Stores) {
+	ctx := t.Context()
+	const rounds, perRound = 8, 60
+	from, to := t0, t0.Add(time.Hour)
+	reads, mismatches := 0, 0
+	for r := range rounds {
+		accountID := fmt.Sprint("acct_", r)
+		createAccounts(t, s, accountID)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := range perRound {
+				c := conversion.Conversion{ID: fmt.Sprintf("cv_%d_%03d", r, i), AccountID: accountID, Kind: conversion.KindSale,
+					Amount: 2, HasAmount: true, Currency: "EUR", CreatedAt: t0.Add(time.Duration(i) * time.Second)}
+				if err := s.Conversions.Create(ctx, c); err != nil {
+					t.Errorf("Create: %v", err)
+					return
+				}
+			}
+		}()
+		for running := true; running; {
+			select {
+			case <-done:
+				running = false // one read more, after the last
+			default:
+			}
+			var page conversion.Page
+			var totals []conversion.Total
+			err := s.Tx.InSnapshot(ctx, func(ctx context.Context) error {
+				var err error
+				if page, err = s.Conversions.List(ctx, accountID, conversion.Query{From: from, To: to, Limit: 100}); err != nil {
+					return err
+				}
+				totals, err = s.Conversions.Totals(ctx, accountID, from, to, "")
+				return err
+			})
+			if err != nil {
+				t.Fatalf("InSnapshot: %v", err)
+			}
+			count, amount := 0, 0.0
+			for _, tt := range totals {
+				count, amount = count+tt.Count, amount+tt.Amount
+			}
+			reads++
+			if page.HasMore || count != len(page.Conversions) || amount != 2*float64(len(page.Conversions)) {
+				mismatches++
+				if mismatches == 1 {
+					t.Errorf("round %d: the page lists %d conversions (more: %t), the totals count %d worth %.0f",
+						r, len(page.Conversions), page.HasMore, count, amount)
+				}
+			}
+		}
+	}
+	if mismatches > 0 {
+		t.Errorf("%d of %d reads disagreed", mismatches, reads)
+	}
+	// A snapshot is read-only: a write in it fails, and nothing is kept.
+	err := s.Tx.InSnapshot(ctx, func(ctx context.Context) error {
+		return s.Conversions.Create(ctx, conversion.Conversion{ID: "cv_ro", AccountID: "acct_0", Kind: conversion.KindLead, CreatedAt: t0})
+	})
+	if err == nil {
+		t.Errorf("a write in a snapshot succeeded")
 	}
 }
 

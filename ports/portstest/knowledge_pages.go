@@ -1,7 +1,10 @@
 package portstest
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,7 +75,7 @@ func testKnowledgeAddPage(t *testing.T, s Stores) {
 		t.Fatal(err)
 	}
 	if _, _, err := s.Knowledge.AddPage(ctx, "acct_b", uploaded("pg_b1", "https://lu.example/a", "B's", "b"),
-		[]knowledge.StoredChunk{chunk("pg_b1", "b", 0)}, 10, t0); err != nil {
+		[]knowledge.StoredChunk{chunk("pg_b1", "b", 0)}, 10, t0, nil); err != nil {
 		t.Fatal(err)
 	}
 	version := func(acct string) int64 { return brainVersion(t, s, acct) }
@@ -81,7 +84,7 @@ func testKnowledgeAddPage(t *testing.T, s Stores) {
 		t.Helper()
 		before := version("acct_a")
 		added++
-		st, replaced, err := s.Knowledge.AddPage(ctx, "acct_a", p, []knowledge.StoredChunk{chunk(p.ID, p.Page.Content, 0), chunk(p.ID, p.Page.Content+" 2", 1)}, limit, t0.Add(time.Duration(added)*time.Minute))
+		st, replaced, err := s.Knowledge.AddPage(ctx, "acct_a", p, []knowledge.StoredChunk{chunk(p.ID, p.Page.Content, 0), chunk(p.ID, p.Page.Content+" 2", 1)}, limit, t0.Add(time.Duration(added)*time.Minute), nil)
 		if err != nil || replaced != wantReplaced || st.Version != before+1 {
 			t.Fatalf("AddPage %s: state %+v, replaced %d, %v; want version %d, replaced %d", p.ID, st, replaced, err, before+1, wantReplaced)
 		}
@@ -105,7 +108,7 @@ func testKnowledgeAddPage(t *testing.T, s Stores) {
 
 	// At the limit (4 uploaded pages): a new page is refused, a page of the same key is not.
 	v := version("acct_a")
-	_, _, err := s.Knowledge.AddPage(ctx, "acct_a", uploaded("pg_X", "", "X", "x"), []knowledge.StoredChunk{chunk("pg_X", "x", 0)}, 4, t0)
+	_, _, err := s.Knowledge.AddPage(ctx, "acct_a", uploaded("pg_X", "", "X", "x"), []knowledge.StoredChunk{chunk("pg_X", "x", 0)}, 4, t0, nil)
 	if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeInvalidRequest || e.Field != "pages" {
 		t.Fatalf("add above the limit: %v, want invalid_request on pages", err)
 	}
@@ -153,7 +156,7 @@ func testKnowledgeAddPageConcurrent(t *testing.T, s Stores) {
 				url, title := key(i)
 				id := fmt.Sprintf("pg_%s_%d", acct, i)
 				_, _, err := s.Knowledge.AddPage(ctx, acct, uploaded(id, url, title, "text"),
-					[]knowledge.StoredChunk{chunk(id, "text", 0)}, limit, t0)
+					[]knowledge.StoredChunk{chunk(id, "text", 0)}, limit, t0, nil)
 				return err
 			})
 		}
@@ -192,7 +195,7 @@ func testKnowledgeAddPageConcurrent(t *testing.T, s Stores) {
 			return err
 		}, func() error {
 			id := fmt.Sprintf("pg_new_%d", i)
-			_, _, err := s.Knowledge.AddPage(ctx, "acct_a", uploaded(id, "", id, "text"), []knowledge.StoredChunk{chunk(id, "text", 0)}, 100, t0)
+			_, _, err := s.Knowledge.AddPage(ctx, "acct_a", uploaded(id, "", id, "text"), []knowledge.StoredChunk{chunk(id, "text", 0)}, 100, t0, nil)
 			return err
 		})
 	}
@@ -213,4 +216,64 @@ func unwrapJoined(err error) []error {
 		return j.Unwrap()
 	}
 	return []error{err}
+}
+
+// testKnowledgeAddPageAdmit: AddPage calls admit (an hourly upload limit) only for a page that
+// fits, with the Brain locked, before it writes: 16 concurrent adds of new pages near both
+// limits (3 of 5 pages stored, 3 uploads left) store 2, admit 2 (a page refused for the page
+// limit uses no upload: 1 is left), and an admit that refuses writes nothing.
+func testKnowledgeAddPageAdmit(t *testing.T, s Stores) {
+	ctx := t.Context()
+	createAccounts(t, s, "acct_a")
+	const limit, n = 5, 16
+	for i := range limit - 2 {
+		id := fmt.Sprint("pg_old_", i)
+		if _, _, err := s.Knowledge.AddPage(ctx, "acct_a", uploaded(id, "", id, "text"), []knowledge.StoredChunk{chunk(id, "text", 0)}, limit, t0, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var uploads, admitting atomic.Int32
+	uploads.Store(3)
+	errUploads := errors.New("uploads used up")
+	admit := func(context.Context) error {
+		if admitting.Add(1) != 1 {
+			t.Errorf("two admits at once: the Brain is not locked around them")
+		}
+		defer admitting.Add(-1)
+		time.Sleep(time.Millisecond) // a limiter's round trip, to let a race show
+		if uploads.Add(-1) < 0 {
+			uploads.Add(1)
+			return errUploads
+		}
+		return nil
+	}
+	var fns []func() error
+	for i := range n {
+		fns = append(fns, func() error {
+			id := fmt.Sprint("pg_new_", i)
+			_, _, err := s.Knowledge.AddPage(ctx, "acct_a", uploaded(id, "", id, "text"), []knowledge.StoredChunk{chunk(id, "text", 0)}, limit, t0, admit)
+			return err
+		})
+	}
+	err := concurrently(fns...)
+	refused := 0
+	for _, e := range unwrapJoined(err) {
+		if de, ok := domain.AsError(e); !ok || de.Field != "pages" {
+			t.Fatalf("concurrent adds near both limits: %v; want only the page limit's refusals", e)
+		}
+		refused++
+	}
+	if got := len(pageKeys(t, s, "acct_a")); got != limit || refused != n-2 || uploads.Load() != 1 {
+		t.Fatalf("concurrent adds near both limits: %d pages, %d refused, %d uploads left; want %d, %d, 1",
+			got, refused, uploads.Load(), limit, n-2)
+	}
+	// An admit that refuses: nothing written, its error returned. A page that replaces one of
+	// the same title fits, so it is admitted.
+	before, _ := s.Knowledge.State(ctx, "acct_a")
+	_, _, err = s.Knowledge.AddPage(ctx, "acct_a", uploaded("pg_again", "", "pg_old_0", "new text"), []knowledge.StoredChunk{chunk("pg_again", "new text", 0)}, limit, t0,
+		func(context.Context) error { return errUploads })
+	after, _ := s.Knowledge.State(ctx, "acct_a")
+	if !errors.Is(err, errUploads) || after.Version != before.Version || len(chunkPages(t, s, "acct_a")) != limit {
+		t.Fatalf("an admit refused: %v, version %d then %d; want its error, nothing written", err, before.Version, after.Version)
+	}
 }

@@ -77,6 +77,7 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"KnowledgeFAQDelete", testKnowledgeFAQDelete},
 		{"KnowledgeAddPage", testKnowledgeAddPage},
 		{"KnowledgeAddPageConcurrent", testKnowledgeAddPageConcurrent},
+		{"KnowledgeAddPageAdmit", testKnowledgeAddPageAdmit},
 		{"KnowledgeReplaceConcurrent", testKnowledgeReplaceConcurrent},
 		{"KnowledgeScopedToAccount", testKnowledgeScoped},
 		{"Conversations", testConversations},
@@ -92,8 +93,10 @@ func RunStores(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"WebhookLimit", testWebhookLimit},
 		{"WebhookLimitConcurrent", testWebhookLimitConcurrent},
 		{"Deliveries", testDeliveries},
+		{"WebhookRecord", testWebhookRecord},
 		{"Conversions", testConversions},
 		{"ConversionPages", testConversionPages},
+		{"ConversionsSnapshot", testConversionsSnapshot},
 		{"Notifications", testNotifications},
 		{"Widgets", testWidgets},
 	}
