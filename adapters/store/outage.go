@@ -269,9 +269,10 @@ type outageConn struct{ *pgdriver.Conn }
 func (c outageConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	st, err := c.Conn.PrepareContext(ctx, query)
 	if err != nil {
+		closeIfLost(c.Conn, err)
 		return nil, unavailable(err)
 	}
-	return outageStmt{st}, nil
+	return outageStmt{Stmt: st, cn: c.Conn}, nil
 }
 
 func (c outageConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
@@ -304,19 +305,53 @@ func (t outageTx) Rollback() error { return unavailable(t.Tx.Rollback()) }
 
 // outageStmt is a prepared statement of an outageConn (pgdriver's statements do the context
 // variants).
-type outageStmt struct{ driver.Stmt }
+type outageStmt struct {
+	driver.Stmt
+	cn *pgdriver.Conn
+}
 
 func (s outageStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
 	res, err := s.Stmt.(driver.StmtExecContext).ExecContext(ctx, args)
+	closeIfLost(s.cn, err)
 	return res, unavailable(err)
 }
 
 func (s outageStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
 	rows, err := s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
 	if err != nil {
+		closeIfLost(s.cn, err)
 		return nil, unavailable(err)
 	}
 	return outageRows{rows}, nil
+}
+
+func (s outageStmt) Close() error {
+	err := s.Stmt.Close()
+	closeIfLost(s.cn, err)
+	return err
+}
+
+// closeIfLost closes cn when err leaves it out of step with the server: a network error or a
+// timeout, after which the server's answer may still be on its way, or a fatal error (pgdriver's
+// own rule for its unprepared queries, which it applies itself). pgdriver does not for a
+// statement's preparation, execution or closing, and a connection left open would hand the late
+// answer to the next query run on it (after a stall: "query returned 22 columns, but Scan dest
+// has 12 items"). Closed, the pool drops it (its ResetSession and IsValid say so). An error the
+// server answered in step (a constraint, a bad value) keeps the connection.
+func closeIfLost(cn *pgdriver.Conn, err error) {
+	if err == nil {
+		return
+	}
+	var pe pgdriver.Error
+	if errors.As(err, &pe) {
+		switch {
+		case pe.Field('V') == "FATAL", pe.Field('V') == "PANIC",
+			pe.Field('C') == "25P02", pe.Field('C') == "57014": // as pgdriver's isBadConn
+		default:
+			return
+		}
+	}
+	_ = cn.Close()
 }
 
 // outageRows classifies a failure while the rows are read; io.EOF, the end of the rows, stays as
@@ -342,7 +377,9 @@ func dropDeadConn(_ context.Context, cn *pgdriver.Conn) error {
 	return nil
 }
 
-// pooledConnAlive is connAlive for a pooled Postgres connection. pgdriver sets the socket's read
+// pooledConnAlive is connAlive for a pooled Postgres connection (one whose last query ended in
+// step with the server: a connection a failed read left out of step is closed, by pgdriver or by
+// closeIfLost, and never reaches this check). pgdriver sets the socket's read
 // deadline before each of its reads (its ReadTimeout, 10 s, or the query's context) and leaves it
 // there, so a connection idle for longer has a deadline in the past, and a read then fails with
 // a timeout without looking at the socket: every connection of the pool idle for over 10 s was
