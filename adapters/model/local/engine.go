@@ -449,7 +449,8 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// An item matched closely that states no price or duration asked yields, too, to a chunk
 	// scoring at least as much and holding as many of the question's words: "how much to rent a
 	// kayak" gets "Rent a kayak or a paddleboard for $30 an hour…", not "Do I need experience to
-	// rent a kayak?".
+	// rent a kayak?". (The wider rule below, on fewer, covers the rest of this; here it still keeps
+	// a plain, confident item from answering by the case that ignores fewer.)
 	off := faq.Unstated && (faq.Overlap <= LooseOverlap || chunk.Kind != "" && chunk.Score >= faq.Score && chunk.Held >= faq.Held) ||
 		faq.Thin(LooseOverlap) || faq.Other ||
 		faq.Measured && faq.Overlap <= LooseOverlap && !faq.Meant && !faq.Covers && knowledge.AsksOther(message, faq.FAQ)

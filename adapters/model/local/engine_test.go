@@ -772,6 +772,11 @@ func TestBestUnstated(t *testing.T) {
 		{"unstated, matched closely, a chunk scoring more but holding less", []knowledge.Hit{chunk(0.25), item(true, 0.6)}, "chains"},
 		{"stated, matched closely, a chunk scoring more and holding as much", []knowledge.Hit{
 			{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "SUV 4x4: $78.000 por día."}, Score: 0.25, Held: 1}, item(false, 0.6)}, "chains"},
+		// The case round 49's wider rule (fewer) leaves to this one (off): a plain, confident item
+		// would answer as the chunk holds no more of the question's words than it does.
+		{"unstated, matched closely, plain and confident, a chunk scoring more and holding as much", []knowledge.Hit{
+			{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "SUV 4x4: $78.000 por día."}, Score: 0.25, Held: 1},
+			func() knowledge.Hit { h := item(true, 0.6); h.Plain = true; return h }()}, "SUV 4x4: $78.000 por día."},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h, ok := best(tt.hits, "necesito una 4x4 para ir a la nieve, que precio tiene?", shipped)
