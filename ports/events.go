@@ -46,9 +46,8 @@ type Webhooks interface {
 	Delete(ctx context.Context, accountID, webhookID string) error
 }
 
-// Deliveries keeps the log of delivery attempts.
+// Deliveries reads the log of delivery attempts (Webhooks.Record writes it).
 type Deliveries interface {
-	Add(ctx context.Context, accountID string, a webhook.Attempt) error
 	// List returns the webhook's latest attempts, newest first.
 	List(ctx context.Context, accountID, webhookID string, limit int) ([]webhook.Attempt, error)
 }

@@ -219,12 +219,8 @@ type Deliveries struct{ db *bun.DB }
 // NewDeliveries returns the delivery log of db.
 func NewDeliveries(db *bun.DB) *Deliveries { return &Deliveries{db: db} }
 
-// Add records an attempt.
-func (r *Deliveries) Add(ctx context.Context, accountID string, a webhook.Attempt) error {
-	return addDelivery(ctx, idb(ctx, r.db), accountID, a)
-}
-
-// addDelivery inserts the row of attempt a (once: the same attempt again writes nothing).
+// addDelivery inserts the row of attempt a (once: the same attempt again writes nothing), in
+// Webhooks.Record's transaction.
 func addDelivery(ctx context.Context, db bun.IDB, accountID string, a webhook.Attempt) error {
 	m := deliveryRow{ID: fmt.Sprintf("%s:%s:%d:%d", a.WebhookID, a.EventID, a.Number, a.At.UnixNano()), AccountID: accountID,
 		WebhookID: a.WebhookID, EventID: a.EventID, EventType: a.EventType, Attempt: a.Number, StatusCode: a.StatusCode,

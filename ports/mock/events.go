@@ -218,20 +218,6 @@ func (m *MockDeliveries) EXPECT() *MockDeliveriesMockRecorder {
 	return m.recorder
 }
 
-// Add mocks base method.
-func (m *MockDeliveries) Add(ctx context.Context, accountID string, a webhook.Attempt) error {
-	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "Add", ctx, accountID, a)
-	ret0, _ := ret[0].(error)
-	return ret0
-}
-
-// Add indicates an expected call of Add.
-func (mr *MockDeliveriesMockRecorder) Add(ctx, accountID, a interface{}) *gomock.Call {
-	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Add", reflect.TypeOf((*MockDeliveries)(nil).Add), ctx, accountID, a)
-}
-
 // List mocks base method.
 func (m *MockDeliveries) List(ctx context.Context, accountID, webhookID string, limit int) ([]webhook.Attempt, error) {
 	m.ctrl.T.Helper()

@@ -268,7 +268,7 @@ func testWebhookLimitConcurrent(t *testing.T, s Stores) {
 	}
 }
 
-// testDeliveries checks that List returns a webhook's attempts as added, newest first, at most
+// testDeliveries checks that List returns a webhook's attempts as recorded (Webhooks.Record), newest first, at most
 // limit of them, and only those of the account and webhook asked for.
 func testDeliveries(t *testing.T, s Stores) {
 	ctx := t.Context()
@@ -294,8 +294,8 @@ func testDeliveries(t *testing.T, s Stores) {
 		{"acct_a", e1n2}, {"acct_b", b}, {"acct_a", e2n1}, {"acct_a", e1n1}, {"acct_a", other}, {"acct_a", e1n3},
 	}
 	for _, add := range adds {
-		if err := s.Deliveries.Add(ctx, add.accountID, add.a); err != nil {
-			t.Fatalf("Add(%s #%d of %s): %v", add.a.WebhookID, add.a.Number, add.a.EventID, err)
+		if _, _, err := s.Webhooks.Record(ctx, add.accountID, add.a, false); err != nil {
+			t.Fatalf("Record(%s #%d of %s): %v", add.a.WebhookID, add.a.Number, add.a.EventID, err)
 		}
 	}
 	e2n1.At = e2n1.At.UTC()
