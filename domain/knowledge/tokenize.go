@@ -213,7 +213,7 @@ essas esse esses esta estas este estes eu foi for ha isso isto ja la lhe lhes ma
 meu meus minha minhas muito na nao nas nem no nos nossa nossas nosso nossos num numa o os ou
 para pela pelas pelo pelos por qual quando que quem se sem ser seu seus so sua suas tambem te
 tem tenho teu tua voce voces vos ola obrigado obrigada oi sao sim esta estao ser sera pode podem
-posso queria gostaria
+posso queria gostaria sou ta tb tbm pq
 
 al algo algunos alguna algunas alguno con cual cuando del desde donde el ella ellas ellos en es
 esa esas ese eso esos esta estan estas este esto estos fue ha han hay la las le les lo los mi mis
