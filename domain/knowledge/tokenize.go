@@ -195,7 +195,8 @@ func undouble(w string) string {
 }
 
 // stopwords are frequent English, Portuguese and Spanish words that say little about a topic,
-// folded like the words they are compared with (apostrophes dropped).
+// folded like the words they are compared with (apostrophes dropped). Brazilian chat forms of
+// stop words are stop words too: "sou", "ta" (tá, está), "tb" and "tbm" (também), "pq" (porque).
 var stopwords = func() map[string]struct{} {
 	const words = `
 a about above after again all also am an and any are as at be because been before being below
