@@ -62,7 +62,7 @@ var detailPhrases = map[Detail][]string{
 	DetailAddress: {
 		"your address", "what is the address", "whats the address", "you located", "is your shop located",
 		"is the shop located", "is the store located", "is the office located", "your location",
-		"where are you", "where is your", "where is the shop", "where is the store", "where is the office",
+		"where are you", "where is your", "wheres your", "where s your", "where is the shop", "where is the store", "where is the office",
 		"where can i find you", "find you", "directions to", "how do i get there", "how to get there",
 		"how do i get to you", "how can i get there", "get to your",
 		"vossa morada", "a morada da loja", "qual e a morada", "qual a morada", "endereco da loja", "vosso endereco",

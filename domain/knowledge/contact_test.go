@@ -36,6 +36,8 @@ func TestAskedDetails(t *testing.T) {
 		{"what's your email", DetailEmail},
 		{"¿Cuál es su correo electrónico?", DetailEmail},
 		{"Where are you located?", DetailAddress},
+		{"where's your office", DetailAddress},
+		{"wheres your shop?", DetailAddress},
 		{"where are you guys", DetailAddress},
 		{"Onde ficam?", DetailAddress},
 		{"¿Dónde están?", DetailAddress},

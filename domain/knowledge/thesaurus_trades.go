@@ -130,6 +130,7 @@ wife, husband, spouse, hubby, boyfriend, girlfriend, carer, companion, someone
 referral, referrals, refer, refers, referred, refer me, referral letter
 stuck, sticking, sticky, jammed
 second hand, secondhand, pre owned, preowned, preloved, pre loved, reconditioned, refurbished
+remote, remotely, video call, video calls, videocall, zoom, facetime
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão

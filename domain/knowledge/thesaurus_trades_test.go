@@ -145,6 +145,8 @@ func TestTradeThesaurus(t *testing.T) {
 		{"pt", "pulseira", "bijuteria"},
 		{"es", "ponen", "colocamos"},
 		{"es", "ponés", "colocar"},
+		{"en", "remotely", "video call"},
+		{"en", "zoom", "remote"},
 		{"es", "cochecito", "carriola"},
 		{"pt", "hoje", "mesmo dia"},
 		{"en", "zeppelin", ""},
