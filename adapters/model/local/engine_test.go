@@ -1048,3 +1048,32 @@ func TestBestUnstatedClose(t *testing.T) {
 		})
 	}
 }
+
+// TestBestPlainMargin checks that a plain item covering the question but matched loosely yields
+// to a chunk holding as many of the question's words that scores PlainMargin times as much: "tienen
+// llantas de aleacion?" gets the page's "…llantas de aleación nuevas y usadas", not "¿Reparan
+// llantas dobladas?"; a chunk scoring less leaves it the answer.
+func TestBestPlainMargin(t *testing.T) {
+	item := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "bent", Question: "¿Reparan llantas dobladas?", Answer: "Sí, enderezamos llantas de chapa y de aleación golpeadas desde $15.000."},
+		Score: 0.170, Confidence: 0.20, Overlap: 0.33, Held: 1, Covers: true, Plain: true}
+	chunk := func(score float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: "También vendemos llantas de aleación nuevas y usadas."}, Score: score, Held: 1}
+	}
+	for _, tt := range []struct {
+		name  string
+		score float64 // the chunk's
+		want  string
+	}{
+		{"the chunk scores a little more", 0.20, "bent"},
+		{"the chunk scores under PlainMargin times as much", 0.25, "bent"},
+		{"the chunk scores PlainMargin times as much", 0.26, "También vendemos llantas de aleación nuevas y usadas."},
+		{"the chunk scores nearly twice as much", 0.304, "También vendemos llantas de aleación nuevas y usadas."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := best([]knowledge.Hit{item, chunk(tt.score)}, "tienen llantas de aleacion?", shipped)
+			if got := cmpOr(h.FAQ.ID, h.Chunk.Text); !ok || got != tt.want {
+				t.Errorf("best = %q, %v; want %q", got, ok, tt.want)
+			}
+		})
+	}
+}
