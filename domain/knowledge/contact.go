@@ -62,7 +62,7 @@ var detailPhrases = map[Detail][]string{
 	DetailAddress: {
 		"your address", "what is the address", "whats the address", "you located", "is your shop located",
 		"is the shop located", "is the store located", "is the office located", "your location",
-		"where are you", "where is your", "where is the shop", "where is the store", "where is the office",
+		"where are you", "where is your", "wheres your", "where s your", "where is the shop", "where is the store", "where is the office",
 		"where can i find you", "find you", "directions to", "how do i get there", "how to get there",
 		"how do i get to you", "how can i get there", "get to your",
 		"vossa morada", "a morada da loja", "qual e a morada", "qual a morada", "endereco da loja", "vosso endereco",
@@ -275,6 +275,43 @@ var (
 	streetNumber = regexp.MustCompile(`\d\w*\s(?:\w+\s){0,2}(?:` + streetFolded + `)\b|\b(?:` + streetFolded + `)\s(?:\w+\s){0,2}\d`)
 )
 
+// measureWords are the units a number may be of (folded, in en, pt and es): a number of them near
+// a street's word is a distance or a time, not the street's number ("en la ruta salimos hasta 30
+// km de la ciudad", "20 minutes from the highway").
+var measureWords = map[string]struct{}{
+	"km": {}, "kms": {}, "kilometro": {}, "kilometros": {}, "kilometre": {}, "kilometres": {}, "kilometer": {},
+	"kilometers": {}, "mile": {}, "miles": {}, "mi": {}, "m": {}, "metro": {}, "metros": {}, "metre": {},
+	"metres": {}, "meter": {}, "meters": {}, "min": {}, "mins": {}, "minute": {}, "minutes": {}, "minuto": {},
+	"minutos": {}, "h": {}, "hr": {}, "hrs": {}, "hour": {}, "hours": {}, "hora": {}, "horas": {},
+}
+
+// streetNumbered reports whether folded text holds a street's word with a number near it
+// (streetNumber) that is no measure: the number's own letters ("30km") or the word after it
+// are not of measureWords.
+func streetNumbered(norm string) bool {
+	for _, m := range streetNumber.FindAllStringIndex(norm, -1) {
+		// The number begins the match, or ends it (its first digit).
+		at := m[0]
+		if !isDigit(norm[at]) {
+			at = m[1] - 1
+		}
+		end := at
+		for end < len(norm) && norm[end] != ' ' {
+			end++
+		}
+		unit := strings.TrimLeft(norm[at:end], "0123456789")
+		if unit == "" {
+			if rest := strings.Fields(norm[end:]); len(rest) > 0 {
+				unit = rest[0]
+			}
+		}
+		if _, measure := measureWords[unit]; !measure {
+			return true
+		}
+	}
+	return false
+}
+
 // foldedAlternation returns words folded as NormalizeQuestion writes them, each once, joined by
 // "|".
 func foldedAlternation(words []string) string {
@@ -299,7 +336,7 @@ func StatesDetail(text string, asked Detail) bool {
 	norm := NormalizeQuestion(text)
 	phone := phoneFact.MatchString(folded)
 	email := strings.Contains(folded, "@")
-	place := placeFact.MatchString(norm) && (streetName.MatchString(text) || streetNumber.MatchString(norm))
+	place := placeFact.MatchString(norm) && (streetName.MatchString(text) || streetNumbered(norm))
 	switch {
 	case asked&DetailHours != 0 && (weekdayFact.MatchString(norm) || openIndex.find(strings.Fields(norm)) != 0):
 		return true

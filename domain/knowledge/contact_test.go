@@ -36,6 +36,8 @@ func TestAskedDetails(t *testing.T) {
 		{"what's your email", DetailEmail},
 		{"¿Cuál es su correo electrónico?", DetailEmail},
 		{"Where are you located?", DetailAddress},
+		{"where's your office", DetailAddress},
+		{"wheres your shop?", DetailAddress},
 		{"where are you guys", DetailAddress},
 		{"Onde ficam?", DetailAddress},
 		{"¿Dónde están?", DetailAddress},
@@ -115,6 +117,11 @@ func TestStatesDetail(t *testing.T) {
 		{"Plan your route before you come.", DetailAddress, false},
 		{"Fica na rua augusta 120, no centro.", DetailAddress, true},
 		{"Estamos en el Paseo de la Barra, junto al puerto.", DetailAddress, true},
+		// A distance or a time near a road's word is no street's number.
+		{"En la ruta salimos hasta 30 km de la ciudad; más lejos, cotizamos el viaje.", DetailAddress, false},
+		{"en la ruta vamos hasta 30km", DetailAddress, false},
+		{"From the highway it takes 20 minutes.", DetailAddress, false},
+		{"estamos na estrada velha 45, em sintra", DetailAddress, true},
 		{"Write to hello@example.com.", DetailReach, true},
 		{"Walk-ins are welcome.", DetailReach, false},
 	}

@@ -128,6 +128,9 @@ military, veterans, veteran, armed forces, service members
 hayride, hayrides, hay ride, hay rides, hay wagon
 wife, husband, spouse, hubby, boyfriend, girlfriend, carer, companion, someone
 referral, referrals, refer, refers, referred, refer me, referral letter
+stuck, sticking, sticky, jammed
+second hand, secondhand, pre owned, preowned, preloved, pre loved, reconditioned, refurbished
+remote, remotely, video call, video calls, videocall, zoom, facetime
 `,
 	"pt": `
 trancar, trancamento, congelamento, congelar, pausar, suspender, suspensão
@@ -200,6 +203,7 @@ hoje, hoje mesmo, ainda hoje, mesmo dia, no mesmo dia, no próprio dia
 água sanitária, cloro, alvejante, lixívia
 velho, velha, velhos, velhas, antigo, antiga, antigos, antigas
 espessura, grossura, milímetros, mm
+brinco, brincos, colar, colares, pulseira, pulseiras, bijuteria, bijuterias, bijoux, joia, joias
 `,
 	"es": `
 ponchar, ponchó, ponchada, ponchadura, pinchar, pinchó, pinchazo, pinchadura, pinchaduras, llanta, llantas, neumatico, neumático, goma, rueda
@@ -270,5 +274,6 @@ tfg, tfm, trabajo de fin de grado, trabajo de fin de máster, tesis
 canarias, tenerife, gran canaria, lanzarote, fuerteventura, la palma, la gomera
 baleares, mallorca, menorca, ibiza, formentera
 club de vinos, club de vino, club del vino, suscripción, suscripcion
+poner, ponen, pones, ponés, ponemos, colocar, colocan, colocás, colocamos, coloca
 `,
 }

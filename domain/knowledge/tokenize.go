@@ -195,7 +195,8 @@ func undouble(w string) string {
 }
 
 // stopwords are frequent English, Portuguese and Spanish words that say little about a topic,
-// folded like the words they are compared with (apostrophes dropped).
+// folded like the words they are compared with (apostrophes dropped). Brazilian chat forms of
+// stop words are stop words too: "sou", "ta" (tá, está), "tb" and "tbm" (também), "pq" (porque).
 var stopwords = func() map[string]struct{} {
 	const words = `
 a about above after again all also am an and any are as at be because been before being below
@@ -213,7 +214,7 @@ essas esse esses esta estas este estes eu foi for ha isso isto ja la lhe lhes ma
 meu meus minha minhas muito na nao nas nem no nos nossa nossas nosso nossos num numa o os ou
 para pela pelas pelo pelos por qual quando que quem se sem ser seu seus so sua suas tambem te
 tem tenho teu tua voce voces vos ola obrigado obrigada oi sao sim esta estao ser sera pode podem
-posso queria gostaria
+posso queria gostaria sou ta tb tbm pq
 
 al algo algunos alguna algunas alguno con cual cuando del desde donde el ella ellas ellos en es
 esa esas ese eso esos esta estan estas este esto estos fue ha han hay la las le les lo los mi mis

@@ -30,6 +30,9 @@ func TestTokens(t *testing.T) {
 		{"other scripts", "Привет мир", []string{"привет", "мир"}},
 		{"short words kept", "bus gas tax", []string{"bus", "gas", "tax"}},
 		{"-ss -us -is kept", "class bonus analysis", []string{"class", "bonus", "analysis"}},
+		{"pt-BR chat forms", "quanto ta o platinado", []string{"quanto", "platinado"}},
+		{"pt-BR sou, tbm, pq", "sou celiaco, tbm pq", []string{"celiaco"}},
+		{"pt-BR tb", "tem garantia tb", []string{"garantia"}},
 	}
 	for _, tt := range tests {
 		if got := Tokens(tt.in); !slices.Equal(got, tt.want) {

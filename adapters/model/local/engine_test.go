@@ -811,10 +811,7 @@ func TestBestLooseHeld(t *testing.T) {
 		{"the chunk holds more", 1, "Piercings are walk-in."},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h, ok := best([]knowledge.Hit{item, chunk(tt.held)}, "can i just walk in and get a tattoo today", shipped)
-			if got := cmpOr(h.FAQ.ID, h.Chunk.Text); !ok || got != tt.want {
-				t.Errorf("best = %q, %v; want %q", got, ok, tt.want)
-			}
+			wantBest(t, []knowledge.Hit{item, chunk(tt.held)}, "can i just walk in and get a tattoo today", tt.want)
 		})
 	}
 }
@@ -1046,5 +1043,31 @@ func TestBestUnstatedClose(t *testing.T) {
 				t.Errorf("best = %s %v; want %s", h.Kind, ok, tt.want)
 			}
 		})
+	}
+}
+
+// TestBestPlainMargin checks that a plain item covering the question but matched loosely yields
+// to a chunk holding as many of the question's words that scores PlainMargin times as much: "tienen
+// llantas de aleacion?" gets the page's "…llantas de aleación nuevas y usadas", not "¿Reparan
+// llantas dobladas?"; a chunk scoring less leaves it the answer.
+func TestBestPlainMargin(t *testing.T) {
+	item := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "bent", Question: "¿Reparan llantas dobladas?", Answer: "Sí, enderezamos llantas de chapa y de aleación golpeadas desde $15.000."},
+		Score: 0.170, Confidence: 0.20, Overlap: 0.33, Held: 1, Covers: true, Plain: true}
+	const sells = "También vendemos llantas de aleación nuevas y usadas."
+	// The chunk's score: a little more than the item's, under PlainMargin times as much, that
+	// many times, nearly twice as much.
+	for score, want := range map[float64]string{0.20: "bent", 0.25: "bent", 0.26: sells, 0.304: sells} {
+		chunk := knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{Text: sells}, Score: score, Held: 1}
+		wantBest(t, []knowledge.Hit{item, chunk}, "tienen llantas de aleacion?", want)
+	}
+}
+
+// wantBest checks that best answers a message with the hit want names: an FAQ item's id or a
+// chunk's text.
+func wantBest(t *testing.T, hits []knowledge.Hit, message, want string) {
+	t.Helper()
+	h, ok := best(hits, message, shipped)
+	if got := cmpOr(h.FAQ.ID, h.Chunk.Text); !ok || got != want {
+		t.Errorf("best = %q, %v; want %q", got, ok, want)
 	}
 }
