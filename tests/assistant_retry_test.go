@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,6 +131,76 @@ func TestAssistantPostgresCutMidTurn(t *testing.T) {
 	})
 	if l := call(t, "GET", api.URL()+"/v1/conversations?channel=assistant", bearer(a.key)...); strings.Contains(l.String(), "asc_") {
 		t.Errorf("the failed turn left a conversation: %s", l)
+	}
+	if n := logCount(api.log, "request failed"); n != 0 {
+		t.Errorf("%d requests failed with an internal error, want none", n)
+	}
+}
+
+// TestAssistantApproveOutcomeAfterOutage: Postgres goes away right after an approval's actions
+// ran (the e-mail accepted by the SMTP server, the store cut before it answers) for longer than
+// the approve call tries to keep their outcome. The call answers 503 service_unavailable with
+// Retry-After saying what ran; an approve sent while the database is away is 503 too, never
+// approval_not_found; once the database is back the outcome is kept in the background, without
+// any call, and the approve sent again answers it, in the approval's conversation; a third
+// approve is approval_not_found (spec 3.2). The e-mail goes out exactly once.
+func TestAssistantApproveOutcomeAfterOutage(t *testing.T) {
+	s, proxy := postgresViaProxy(t)
+	var armed atomic.Bool
+	mail := testenv.NewSMTP(t, testenv.SMTPOptions{Received: func(testenv.Mail) {
+		if armed.CompareAndSwap(true, false) {
+			proxy.Cut()
+		}
+	}})
+	api := s.startAPI(t)
+	a := newOwner(t, s, api, mail, true)
+	r, _ := ask(t, api, a.key, map[string]any{"message": "email ana@example.com subject Hi text Hello", "mode": "do",
+		"new_conversation": true}, http.StatusOK)
+	if r.Status != "needs_approval" || r.Approval == nil || r.ConversationID == nil {
+		t.Fatalf("the e-mail: %+v, want it waiting in a kept conversation", r)
+	}
+	approve := map[string]any{"approve": r.Approval.ID}
+
+	armed.Store(true)
+	failed := callJSON(t, "POST", api.URL()+"/v1/assistant", approve, bearer(a.key)...)
+	wantError(t, failed, http.StatusServiceUnavailable, "service_unavailable")
+	if secs, err := strconv.Atoi(failed.header.Get("Retry-After")); err != nil || secs < 1 {
+		t.Errorf("Retry-After %q, want whole seconds", failed.header.Get("Retry-After"))
+	}
+	if !strings.Contains(failed.String(), "(email ok)") || !strings.Contains(failed.String(), "approving again answers it") {
+		t.Errorf("approve with the database gone: %s, want what ran and that approving again answers it", failed)
+	}
+	if n := mail.Count(); n != 1 {
+		t.Fatalf("the SMTP server got %d messages, want 1", n)
+	}
+	away := callJSON(t, "POST", api.URL()+"/v1/assistant", approve, bearer(a.key)...)
+	wantError(t, away, http.StatusServiceUnavailable, "service_unavailable")
+
+	time.Sleep(2 * time.Second) // away well past the approve call's tries
+	proxy.Restore()
+	db := openChatStore(t, s)
+	waitFor(t, 60*time.Second, "the outcome kept in the background", func() (bool, string) {
+		var outcome string
+		if err := db.db.QueryRow(`SELECT outcome FROM approvals WHERE id = $1`, r.Approval.ID).Scan(&outcome); err != nil {
+			return false, err.Error()
+		}
+		return outcome != "", "no outcome"
+	})
+
+	again, _ := ask(t, api, a.key, approve, http.StatusOK)
+	if again.Status != "completed" || len(again.Actions) != 1 || again.Actions[0].OK == nil || !*again.Actions[0].OK ||
+		again.Reply == nil || again.ConversationID == nil || *again.ConversationID != *r.ConversationID {
+		t.Errorf("approve sent again: %+v, want the e-mail's outcome", again)
+	}
+	conv := call(t, "GET", api.URL()+"/v1/conversations/"+*r.ConversationID, bearer(a.key)...)
+	if !strings.Contains(conv.String(), "approve "+r.Approval.ID) {
+		t.Errorf("the conversation after the approve sent again: %s, want its turns", conv)
+	}
+	_, third := ask(t, api, a.key, approve, http.StatusNotFound)
+	wantError(t, third, http.StatusNotFound, "approval_not_found")
+	time.Sleep(300 * time.Millisecond)
+	if n := mail.Count(); n != 1 {
+		t.Errorf("the SMTP server got %d messages, want 1", n)
 	}
 	if n := logCount(api.log, "request failed"); n != 0 {
 		t.Errorf("%d requests failed with an internal error, want none", n)

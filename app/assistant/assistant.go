@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/svcagent/svc/app/ident"
@@ -76,6 +77,9 @@ type Options struct {
 type Service struct {
 	d    Deps
 	opts Options
+	// held are the outcomes of approvals whose actions ran while the database could not take
+	// them, by heldKey, while a goroutine keeps trying to keep them (keepLater).
+	held sync.Map
 }
 
 // New returns a Service.
@@ -493,7 +497,14 @@ func (s *Service) approve(ctx context.Context, c Caller, id string) (Reply, erro
 		o.Text = assistant.Summary(a.Lang, o.Actions, nil, nil)
 	}
 	if err := s.record(ctx, c.Account.ID, a.ID, o); err != nil {
-		return Reply{}, afterRun(a.ID, o.Actions, stepKeepOutcome, err)
+		if domain.ErrorCode(err) != domain.CodeServiceUnavailable {
+			return Reply{}, afterRun(a.ID, o.Actions, stepKeepOutcome, err)
+		}
+		// The database is away for longer than the tries: the outcome is kept in the background,
+		// and the caller is told to approve again (503 with Retry-After) to get it.
+		s.keepLater(ctx, c.Account.ID, a.ID, o)
+		return Reply{}, told(fmt.Sprintf("approval %s used and its actions ran %s; their outcome is kept once the database is back "+
+			"(approving again answers it)", a.ID, ran(o.Actions)), err)
 	}
 	return s.answerApproval(ctx, c, a, o, now)
 }
@@ -544,11 +555,69 @@ func (s *Service) again(ctx context.Context, c Caller, id string, now time.Time,
 	if err != nil {
 		return Reply{}, err
 	}
+	ctx = context.WithoutCancel(ctx)
 	o, ok := a.Unanswered(c.Account.ID)
-	if !ok {
+	switch {
+	case ok:
+	case !a.Settling(c.Account.ID, now):
 		return Reply{}, notFound
+	default:
+		held, kept := s.held.Load(heldKey(c.Account.ID, id))
+		if !kept {
+			// its actions are running, or their outcome is on its way to the store (from this
+			// process's keepLater, or another's)
+			return Reply{}, settling(id)
+		}
+		// this process holds its outcome, waiting for the database, which answered Get: keep it now
+		o = held.(approval.Outcome)
+		if err := s.d.Approvals.Record(ctx, c.Account.ID, id, o); err != nil {
+			return Reply{}, afterRun(id, o.Actions, stepKeepOutcome, err)
+		}
 	}
-	return s.answerApproval(context.WithoutCancel(ctx), c, a, o, now)
+	return s.answerApproval(ctx, c, a, o, now)
+}
+
+// settling is the error of an approve of an approval whose actions are running, or ran and whose
+// outcome is not kept yet: 503 service_unavailable, to try again shortly.
+func settling(id string) error {
+	return &domain.Error{Code: domain.CodeServiceUnavailable, RetryAfter: settleRetryAfter,
+		Message: fmt.Sprintf("approval %s is used: its actions ran or are running, and their outcome is not kept yet; "+
+			"approve again shortly to get it (they never run twice)", id)}
+}
+
+// settleRetryAfter is the wait told to an approve of an approval whose outcome is not kept yet.
+const settleRetryAfter = 2 * time.Second
+
+// keepLaterPauses are the first and the longest pause between the tries of keepLater, and
+// keepLaterFor how long it tries: less than approval.Settle, so that an approve sent again is
+// told to try again (settling) only while an outcome may still come.
+var (
+	keepLaterPauses = [2]time.Duration{time.Second, 15 * time.Second}
+	keepLaterFor    = 10 * time.Minute
+)
+
+// heldKey is the key of an account's approval in Service.held.
+func heldKey(accountID, id string) string { return accountID + "/" + id }
+
+// keepLater keeps the outcome of the account's approval id in the background, trying again while
+// the database cannot be reached, the pause doubling from the first of keepLaterPauses to the
+// last, for keepLaterFor. Meanwhile the outcome is held, and an approve of it sent again to this
+// process keeps and answers it (again) as soon as the database answers.
+func (s *Service) keepLater(ctx context.Context, accountID, id string, o approval.Outcome) {
+	key := heldKey(accountID, id)
+	s.held.Store(key, o)
+	go func() {
+		defer s.held.Delete(key)
+		start, pause := time.Now(), keepLaterPauses[0]
+		for {
+			time.Sleep(pause)
+			err := s.d.Approvals.Record(ctx, accountID, id, o)
+			if domain.ErrorCode(err) != domain.CodeServiceUnavailable || time.Since(start) >= keepLaterFor {
+				return
+			}
+			pause = min(2*pause, keepLaterPauses[1])
+		}
+	}()
 }
 
 // recordTries are the pauses before each try to keep an approval's outcome: its actions ran,

@@ -305,21 +305,126 @@ func TestApprovalErrorAfterActionsRan(t *testing.T) {
 	}
 }
 
-// TestApprovalOutcomeNotKept: when the outcome cannot be kept even after trying again, the 503
-// says what ran and that approving again cannot tell it.
-func TestApprovalOutcomeNotKept(t *testing.T) {
+// quickKeep makes the tries of keeping an outcome quick: at once and after 1 ms while the
+// call waits, then in the background after pauses from first up to longest.
+func quickKeep(t *testing.T, first, longest time.Duration) {
+	tries, pauses, keepFor := recordTries, keepLaterPauses, keepLaterFor
+	recordTries, keepLaterPauses, keepLaterFor = []time.Duration{0, time.Millisecond}, [2]time.Duration{first, longest}, time.Minute
+	t.Cleanup(func() { recordTries, keepLaterPauses, keepLaterFor = tries, pauses, keepFor })
+}
+
+// usedSetting is the account's approval apr_1 of a change of tone, used at at.
+func usedSetting(at time.Time) approval.Request {
+	a := approval.New("apr_1", "acct_a", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "formal"}}, at)
+	a.Status, a.UsedAt = approval.Used, at
+	return a
+}
+
+// TestApprovalOutcomeKeptLater: when the outcome cannot be kept while the call waits (the
+// database away longer than its tries), the call answers 503 saying what ran and that
+// approving again answers it; the outcome is kept in the background once the database is back,
+// and the approve sent again answers it without running the actions twice.
+func TestApprovalOutcomeKeptLater(t *testing.T) {
 	f := newFixture(t, false)
-	was := recordTries
-	recordTries = []time.Duration{0, time.Millisecond}
-	t.Cleanup(func() { recordTries = was })
-	a := approval.New("apr_1", "acct_a", []assistant.Action{{Type: assistant.Settings, Setting: "tone", Value: "formal"}}, now)
-	a.Status = approval.Used
+	quickKeep(t, time.Millisecond, 2*time.Millisecond)
+	a := usedSetting(now)
+	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(a, nil)
+	var (
+		tries int
+		kept  approval.Outcome
+		done  = make(chan struct{})
+	)
+	f.approvals.EXPECT().Record(gomock.Any(), "acct_a", "apr_1", gomock.Any()).DoAndReturn(
+		func(_ context.Context, _, _ string, o approval.Outcome) error {
+			if tries++; tries <= 4 { // the 2 tries of the call, then 2 in the background
+				return outage
+			}
+			kept = o
+			close(done)
+			return nil
+		}).Times(5)
+	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
+	want503(t, "approve with the database away", err,
+		"approval apr_1 used and its actions ran (settings ok); their outcome is kept once the database is back (approving again answers it)")
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the outcome was never kept in the background")
+	}
+	if kept.Status != assistant.StatusCompleted || len(kept.Actions) != 1 || !kept.Actions[0].OK {
+		t.Fatalf("kept %+v", kept)
+	}
+
+	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(approval.Request{}, approval.NotFound())
+	stored := a
+	stored.Outcome = &kept
+	f.approvals.EXPECT().Get(gomock.Any(), "acct_a", "apr_1").Return(stored, nil)
+	f.approvals.EXPECT().Answer(gomock.Any(), "acct_a", "apr_1", now).Return(true, nil)
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
+	if err != nil {
+		t.Fatalf("approve again once the outcome was kept: %v", err)
+	}
+	if r.Status != assistant.StatusCompleted || len(r.Actions) != 1 || !r.Actions[0].OK || r.Text == nil || f.profiles.updated != 1 {
+		t.Errorf("approve again: %+v (setting changed %d times)", r, f.profiles.updated)
+	}
+}
+
+// TestApproveAgainKeepsTheHeldOutcome: an approve sent again while this process still holds the
+// outcome the database could not take (its background tries waiting) keeps it as soon as the
+// database answers, and answers it; the actions do not run again.
+func TestApproveAgainKeepsTheHeldOutcome(t *testing.T) {
+	f := newFixture(t, false)
+	quickKeep(t, time.Hour, time.Hour) // the background waits: the approve sent again keeps it
+	a := usedSetting(now)
 	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(a, nil)
 	f.approvals.EXPECT().Record(gomock.Any(), "acct_a", "apr_1", gomock.Any()).Return(outage).Times(2)
-	_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
-	if e, ok := domain.AsError(err); !ok || e.Code != domain.CodeServiceUnavailable ||
-		!strings.Contains(e.Message, "(settings ok); keep their outcome failed (approving again cannot tell it") {
-		t.Errorf("approve with the outcome not kept: %v", err)
+	if _, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")}); domain.ErrorCode(err) != domain.CodeServiceUnavailable {
+		t.Fatalf("approve with the database away: %v, want 503", err)
+	}
+
+	f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(approval.Request{}, approval.NotFound())
+	f.approvals.EXPECT().Get(gomock.Any(), "acct_a", "apr_1").Return(a, nil) // used, no outcome kept
+	var kept approval.Outcome
+	f.approvals.EXPECT().Record(gomock.Any(), "acct_a", "apr_1", gomock.Any()).DoAndReturn(
+		func(_ context.Context, _, _ string, o approval.Outcome) error { kept = o; return nil })
+	f.approvals.EXPECT().Answer(gomock.Any(), "acct_a", "apr_1", now).Return(true, nil)
+	r, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
+	if err != nil {
+		t.Fatalf("approve again: %v, want the held outcome", err)
+	}
+	if r.Status != assistant.StatusCompleted || len(r.Actions) != 1 || !r.Actions[0].OK || kept.Status != assistant.StatusCompleted ||
+		f.profiles.updated != 1 {
+		t.Errorf("approve again: %+v, kept %+v (setting changed %d times)", r, kept, f.profiles.updated)
+	}
+}
+
+// TestApproveAgainWhileSettling: an approve of an approval used without an outcome kept, which
+// this process does not hold (its actions still running, or another process keeping their
+// outcome), is 503 with Retry-After for approval.Settle after its use, running nothing; past it
+// (the outcome lost with the process that ran it), approval_not_found.
+func TestApproveAgainWhileSettling(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		used time.Time
+		want domain.Code
+	}{
+		{"used a minute ago", now.Add(-time.Minute), domain.CodeServiceUnavailable},
+		{"used just past Settle", now.Add(-approval.Settle - time.Second), domain.CodeApprovalNotFound},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, false)
+			f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(approval.Request{}, approval.NotFound())
+			f.approvals.EXPECT().Get(gomock.Any(), "acct_a", "apr_1").Return(usedSetting(tt.used), nil)
+			_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
+			e, _ := domain.AsError(err)
+			if domain.ErrorCode(err) != tt.want || tt.want == domain.CodeServiceUnavailable &&
+				(e.RetryAfter < time.Second || !strings.Contains(e.Message, "approval apr_1 is used: its actions ran or are running")) {
+				t.Errorf("approve: %v, want %s", err, tt.want)
+			}
+			if f.profiles.updated != 0 {
+				t.Errorf("the setting changed %d times", f.profiles.updated)
+			}
+		})
 	}
 }
 

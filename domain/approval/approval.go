@@ -6,11 +6,18 @@
 //	pending ──Refuse (within Lifetime)──▶ refused: its actions never run
 //	answered, expired, used without an outcome ──Use──▶ approval_not_found
 //	used with an outcome, never answered ──Use──▶ that outcome again (Unanswered)
+//	used without an outcome, within Settle ──Use──▶ 503 service_unavailable: try again (Settling)
 //
 // A used approval whose actions ran keeps their outcome. When the call that ran them failed
 // after (the reply could not be stored, the database went away), the owner never got it: the
 // approve sent again by the account gets that outcome, and the actions never run twice. Once a
 // reply has been given, approving again is approval_not_found (spec 3.2).
+//
+// Use is kept before any action runs: a used approval without an outcome is one whose actions
+// are running, or ran and whose outcome waits for the database to come back (kept in the
+// background). For Settle after its use, an approve sent again is told to try again shortly,
+// never approval_not_found and never a second run; past Settle its outcome is lost (the process
+// that ran it ended before it could keep it) and an approve is approval_not_found.
 //
 // An approval belongs to one account and is bound to the exact actions it showed: their hash is
 // kept with it and checked before they run.
@@ -80,6 +87,18 @@ func (r Request) Unanswered(accountID string) (Outcome, bool) {
 		return Outcome{}, false
 	}
 	return *r.Outcome, true
+}
+
+// Settle is how long after an approval was used its outcome may still be on its way to the
+// store: its actions running, or their outcome kept in the background while the database is away.
+const Settle = 15 * time.Minute
+
+// Settling reports whether the account's approval was used at most Settle before now and has
+// no outcome kept yet: its actions are running, or ran and their outcome is on its way to the
+// store. An approve sent again meanwhile is told to try again shortly.
+func (r Request) Settling(accountID string, now time.Time) bool {
+	return r.AccountID == accountID && r.Status == Used && r.Outcome == nil && r.AnsweredAt.IsZero() &&
+		!now.After(r.UsedAt.Add(Settle))
 }
 
 // New returns a pending approval of actions for an account, made at now.

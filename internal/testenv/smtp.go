@@ -24,6 +24,10 @@ type SMTPOptions struct {
 	Auth   bool
 	Reject string // a recipient (address) refused with 550
 	Hang   bool   // accept connections and never greet
+	// Received, when set, is called with each message received, after it is kept and before
+	// the server answers the client's DATA: what the test does there happens while the client
+	// waits for the message's acceptance.
+	Received func(Mail)
 }
 
 // Mail is one message an SMTP server received: the envelope, the data (dot-unstuffed) and
@@ -183,10 +187,13 @@ func (s *smtpSession) Data(r io.Reader) error {
 	}
 	s.cur.Data = string(b)
 	s.srv.mu.Lock()
-	defer s.srv.mu.Unlock()
 	s.srv.mails = append(s.srv.mails, s.cur)
 	close(s.srv.changed)
 	s.srv.changed = make(chan struct{})
+	s.srv.mu.Unlock()
+	if s.srv.opts.Received != nil {
+		s.srv.opts.Received(s.cur)
+	}
 	return nil
 }
 
