@@ -111,9 +111,9 @@ func TestMessaging(t *testing.T) {
 
 				// The same message delivered again (WhatsApp retries): acknowledged, not answered.
 				wantReceipt(t, postWA(t, waHook, body), 0, 1, 0)
-				// A status notification and a picture: acknowledged without an answer.
+				// A status notification and a sticker: acknowledged without an answer.
 				wantReceipt(t, postWA(t, waHook, waStatus("wamid.first")), 0, 0, 0)
-				wantReceipt(t, postWA(t, waHook, waImage("wamid.picture", waContact)), 0, 0, 1)
+				wantReceipt(t, postWA(t, waHook, waSticker("wamid.sticker", waContact)), 0, 0, 1)
 				waitIdle(t, api, "the duplicate handled")
 				if n := len(fake.sends("whatsapp")); n != 1 {
 					t.Errorf("%d messages sent to WhatsApp, want 1: %v", n, fake.sends("whatsapp"))
@@ -141,6 +141,26 @@ func TestMessaging(t *testing.T) {
 				acts, _ := last[1].get("actions")
 				if b, _ := json.Marshal(acts); !strings.Contains(string(b), `"open"`) {
 					t.Errorf("the stored reply's actions %s, want an open action", b)
+				}
+			})
+
+			t.Run("a picture without words", func(t *testing.T) {
+				// A picture sent alone is answered as any message is, by the agent: it asks for
+				// it in words; stored, charged (one interaction, spec 1), sent and announced.
+				const contact = "351910000009"
+				n := len(fake.sends("whatsapp"))
+				before := accountUsage(t, api, a.key)
+				wantReceipt(t, postWA(t, waHook, waImage("wamid.picture", contact)), 1, 0, 0)
+				sent := fake.waitSends(t, "whatsapp", n+1)
+				if m := sent[n]; m.to != contact || !strings.Contains(m.text, "describe in text") {
+					t.Errorf("sent %s, want the agent's ask for it in words to %s", m.raw, contact)
+				}
+				waitIdle(t, api, "the picture answered")
+				if got := accountUsage(t, api, a.key); got != before+1 {
+					t.Errorf("interactions_spent %v after the picture's reply, want %v", got, before+1)
+				}
+				if n := len(agentMessages(getConversation(t, api, a.key, "whatsapp:"+contact))); n != 1 {
+					t.Errorf("%d agent messages, want 1", n)
 				}
 			})
 
@@ -618,6 +638,13 @@ func waImage(id, from string) []byte {
 	return waNotification(map[string]any{
 		"messages": []any{map[string]any{"from": from, "id": id, "timestamp": "1764072000", "type": "image",
 			"image": map[string]any{"id": "img1", "mime_type": "image/jpeg"}}},
+	})
+}
+
+func waSticker(id, from string) []byte {
+	return waNotification(map[string]any{
+		"messages": []any{map[string]any{"from": from, "id": id, "timestamp": "1764072000", "type": "sticker",
+			"sticker": map[string]any{"id": "st1", "mime_type": "image/webp", "animated": false}}},
 	})
 }
 

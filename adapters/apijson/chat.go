@@ -124,12 +124,12 @@ func ConversationsQuery(get Params) (conversation.ListQuery, error) {
 // when it is not given) and cursor (the next_cursor of the page before; nil when not given).
 func listPage(get Params, def int) (limit int, after *conversation.Cursor, err error) {
 	limit = def
-	if raw, ok := get("limit"); ok {
-		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 || n > conversation.MaxListLimit {
-			return 0, nil, domain.Invalid("limit", "limit must be an integer between 1 and %d", conversation.MaxListLimit)
-		}
-		limit = n
+	n, given, err := Integer(get, "limit", 1, conversation.MaxListLimit)
+	if err != nil {
+		return 0, nil, err
+	}
+	if given {
+		limit = int(n)
 	}
 	if raw, _ := get("cursor"); raw != "" {
 		cur, ok := DecodeCursor(raw)

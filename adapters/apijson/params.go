@@ -2,6 +2,7 @@ package apijson
 
 import (
 	"slices"
+	"strconv"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -51,4 +52,41 @@ func ParamsOf(args []byte, names ...string) (Params, error) {
 		v, ok := vals[name]
 		return v, ok
 	}, nil
+}
+
+// Integer reads the whole-number parameter name from get: given is false when it is absent. Its
+// text must be the number written plainly, as JSON and this API's answers write it: decimal
+// digits, a - for a negative one, and no sign, leading zero, space, exponent or fraction
+// otherwise ("5", not "+5", "05", " 5", "5.0" or "5e0"), between lo and hi. Anything else is
+// refused naming the parameter, not read as some number it might mean (a repeated parameter is
+// refused before, at the edge). Every numeric parameter of a route (a query parameter, or a
+// tool's argument read as one) is read here.
+func Integer(get Params, name string, lo, hi int64) (n int64, given bool, err error) {
+	raw, given := get(name)
+	if !given {
+		return 0, false, nil
+	}
+	n, err = strconv.ParseInt(raw, 10, 64)
+	if err != nil || !canonicalInteger(raw) || n < lo || n > hi {
+		return 0, true, domain.Invalid(name, "%s must be an integer between %d and %d, written plainly (digits only, as in %s=%d)", name, lo, hi, name, max(lo, min(hi, 20)))
+	}
+	return n, true, nil
+}
+
+// canonicalInteger reports whether s is an integer as it is written plainly: 0, or digits not
+// starting with 0, after an optional -.
+func canonicalInteger(s string) bool {
+	digits := s
+	if len(s) > 1 && s[0] == '-' {
+		digits = s[1:]
+	}
+	if digits == "" || (digits[0] == '0' && (len(digits) > 1 || len(s) > 1)) {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

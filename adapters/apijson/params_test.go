@@ -1,6 +1,7 @@
 package apijson
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/svcagent/svc/domain"
@@ -50,5 +51,45 @@ func TestParamsOf(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIntegerWrittenPlainly: a numeric parameter (a list's limit, unix seconds of a period) is
+// read only as it is written plainly; "+5", "05", " 5" and the like are 400 naming it, not read
+// as 5, on every route that takes one (the REST query, and a tool's argument read as one).
+func TestIntegerWrittenPlainly(t *testing.T) {
+	one := func(name, v string) Params {
+		return func(n string) (string, bool) { return v, n == name }
+	}
+	for _, tc := range []struct {
+		v    string
+		want int64 // -1: refused
+	}{
+		{"5", 5}, {"1", 1}, {"100", 100}, {"10", 10},
+		{"+5", -1}, {"05", -1}, {"005", -1}, {" 5", -1}, {"5 ", -1}, {"5.0", -1}, {"5e0", -1},
+		{"0x5", -1}, {"-5", -1}, {"-0", -1}, {"0", -1}, {"101", -1}, {"", -1}, {"٥", -1},
+	} {
+		n, given, err := Integer(one("limit", tc.v), "limit", 1, 100)
+		var de *domain.Error
+		switch {
+		case !given:
+			t.Errorf("limit=%q: not given", tc.v)
+		case tc.want < 0 && (!errors.As(err, &de) || de.Field != "limit"):
+			t.Errorf("limit=%q: %d %v, want refused naming limit", tc.v, n, err)
+		case tc.want >= 0 && (err != nil || n != tc.want):
+			t.Errorf("limit=%q: %d %v, want %d", tc.v, n, err, tc.want)
+		}
+		if _, given, err := Integer(one("other", tc.v), "limit", 1, 100); given || err != nil {
+			t.Errorf("an absent limit: given %v, %v", given, err)
+		}
+	}
+	for _, v := range []string{"+1764000000", "01764000000", "1764000000.0"} {
+		var de *domain.Error
+		if _, _, err := StatementPeriod(one("from", v)); !errors.As(err, &de) || de.Field != "from" {
+			t.Errorf("from=%q: %v, want refused naming from", v, err)
+		}
+	}
+	if from, _, err := StatementPeriod(one("from", "1764000000")); err != nil || from.Unix() != 1764000000 {
+		t.Errorf("from=1764000000: %v %v", from, err)
 	}
 }

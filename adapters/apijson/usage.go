@@ -51,8 +51,8 @@ func StatementPeriod(get Params) (from, to time.Time, err error) {
 
 // timeParam reads a time parameter: RFC 3339, a date (midnight UTC), or unix seconds.
 func timeParam(get Params, name string) (time.Time, error) {
-	v, _ := get(name)
-	v = strings.TrimSpace(v)
+	raw, _ := get(name)
+	v := strings.TrimSpace(raw)
 	if v == "" {
 		return time.Time{}, nil
 	}
@@ -62,7 +62,7 @@ func timeParam(get Params, name string) (time.Time, error) {
 	if t, err := time.Parse(time.DateOnly, v); err == nil {
 		return t, queryTimeInRange(name, t)
 	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 && canonicalInteger(raw) { // written plainly, as Integer reads a number
 		t := time.Unix(n, 0).UTC()
 		return t, queryTimeInRange(name, t)
 	}

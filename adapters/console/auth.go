@@ -2,6 +2,7 @@ package console
 
 import (
 	"errors"
+	"fmt"
 	"html/template"
 	"maps"
 	"net/http"
@@ -35,11 +36,13 @@ const accountKey = "console.account"
 // it is refused with 403 and goes no further. Safe requests go on with a token CSRFField renders.
 func (c *Console) CSRF(ctx *gin.Context) {
 	r := ctx.Request
-	// The form is read here first, so a body over the console's cap is named as such (413)
-	// rather than read as a form without its token; the check below reads the parsed form.
+	// The form is read here first, so a body over the console's cap is named as such rather than
+	// read as a form without its token; the check below reads the parsed form. It is a 400 naming
+	// the cap, as the REST API and /mcp answer a body over it (spec 7: above a size limit, 400).
 	var tooLarge *http.MaxBytesError
 	if err := r.ParseForm(); errors.As(err, &tooLarge) {
-		c.errorPage(ctx, http.StatusRequestEntityTooLarge, "error.too_large")
+		c.render(ctx, http.StatusBadRequest, "error", map[string]any{"Status": http.StatusBadRequest, "Message": "error.too_large",
+			"Detail": fmt.Sprintf("request body is larger than %d bytes", tooLarge.Limit)})
 		ctx.Abort()
 		return
 	}

@@ -57,6 +57,12 @@ func paramsError(params gin.Params, rawQuery string) error {
 		if reason := apijson.BadText(name, false); reason != "" {
 			return domain.Invalid("", "a query parameter's name %s", reason)
 		}
+		if len(values) > 1 {
+			// No route takes a list in its query: a parameter given twice (limit=1&limit=2) is
+			// ambiguous, and is refused rather than read as one of its values.
+			at := apijson.CapParam(name)
+			return domain.Invalid(at, "%s is given %d times; give it once", at, len(values))
+		}
 		for _, v := range values {
 			if reason := apijson.BadText(v, false); reason != "" {
 				at := apijson.CapParam(name)

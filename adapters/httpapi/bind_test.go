@@ -155,6 +155,12 @@ func TestParams(t *testing.T) {
 		{"NUL in limit", "/v1/conversations?limit=1%00", "limit"},
 		{"invalid UTF-8 in a query value", "/v1/usage?from=%C3", "from"},
 		{"a control character in a query name", "/v1/usage?a%07=1", ""},
+		// a parameter is given once (no route takes a list in its query); a number written
+		// plainly: apijson's TestIntegerWrittenPlainly
+		{"limit given twice", "/v1/conversations?limit=1&limit=2", "limit"},
+		{"limit given twice, once empty", "/v1/conversions?limit=&limit=5", "limit"},
+		{"a channel given twice", "/v1/conversations?channel=api&channel=web", "channel"},
+		{"from given twice", "/v1/usage?from=2026-11-01&from=2026-11-02", "from"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -46,6 +46,12 @@ type chatCompletionIn struct {
 	N            *int            `json:"n"`
 	Functions    json.RawMessage `json:"functions"`
 	FunctionCall json.RawMessage `json:"function_call"`
+
+	ParallelToolCalls *bool    `json:"parallel_tool_calls"`
+	Logprobs          *bool    `json:"logprobs"`
+	TopLogprobs       *int     `json:"top_logprobs"`
+	FrequencyPenalty  *float64 `json:"frequency_penalty"`
+	PresencePenalty   *float64 `json:"presence_penalty"`
 }
 
 type chatMessageIn struct {
@@ -109,8 +115,13 @@ func chatRequestOf(in chatCompletionIn) (model.Request, error) {
 		// mistake of the caller's, not something to ignore.
 		return model.Request{}, domain.Invalid("stream_options", "stream_options is only allowed when stream is true")
 	}
-	req := model.Request{Temperature: in.Temperature, TopP: in.TopP, Seed: in.Seed}
+	req := model.Request{Temperature: in.Temperature, TopP: in.TopP, Seed: in.Seed,
+		ParallelToolCalls: in.ParallelToolCalls, Logprobs: in.Logprobs, TopLogprobs: in.TopLogprobs,
+		FrequencyPenalty: in.FrequencyPenalty, PresencePenalty: in.PresencePenalty}
 	if err := checkSampling(in.Temperature, in.TopP); err != nil {
+		return model.Request{}, err
+	}
+	if err := checkOutputOptions(in); err != nil {
 		return model.Request{}, err
 	}
 	for i, m := range in.Messages {
@@ -158,6 +169,32 @@ func chatRequestOf(in chatCompletionIn) (model.Request, error) {
 	}
 	return req, nil
 }
+
+// checkOutputOptions refuses, as OpenAI does, the penalties outside -2 to 2 and top_logprobs
+// outside 0 to 20 or without logprobs true; their types the decoding checked. Valid ones are
+// served: an upstream gets them as they came, the built-in engine has no use for them.
+func checkOutputOptions(in chatCompletionIn) error {
+	for _, p := range []struct {
+		name string
+		v    *float64
+	}{{"frequency_penalty", in.FrequencyPenalty}, {"presence_penalty", in.PresencePenalty}} {
+		if p.v != nil && (*p.v < -2 || *p.v > 2) {
+			return domain.Invalid(p.name, "%s must be between -2 and 2", p.name)
+		}
+	}
+	if n := in.TopLogprobs; n != nil {
+		if *n < 0 || *n > maxTopLogprobs {
+			return domain.Invalid("top_logprobs", "top_logprobs must be between 0 and %d", maxTopLogprobs)
+		}
+		if in.Logprobs == nil || !*in.Logprobs {
+			return domain.Invalid("top_logprobs", "top_logprobs is only allowed when logprobs is true")
+		}
+	}
+	return nil
+}
+
+// maxTopLogprobs is the most alternatives of a token top_logprobs may ask for (OpenAI's bound).
+const maxTopLogprobs = 20
 
 func chatMessageOf(i int, m chatMessageIn) (model.Message, error) {
 	// at names the message in an error; made only for one.
@@ -283,7 +320,7 @@ type chatCompletionJSON struct {
 type chatChoiceJSON struct {
 	Index        int                  `json:"index"`
 	Message      assistantMessageJSON `json:"message"`
-	Logprobs     *struct{}            `json:"logprobs"`
+	Logprobs     json.RawMessage      `json:"logprobs"` // the upstream's, as it came; null when none
 	FinishReason string               `json:"finish_reason"`
 }
 
@@ -333,8 +370,16 @@ func chatCompletionOf(r compat.Reply) chatCompletionJSON {
 		msg.ToolCalls = toolCallsOf(r.Message.ToolCalls)
 	}
 	return chatCompletionJSON{ID: r.ID, Object: "chat.completion", Created: r.Created.Unix(), Model: r.Model,
-		Choices: []chatChoiceJSON{{Index: 0, Message: msg, FinishReason: r.FinishReason}},
+		Choices: []chatChoiceJSON{{Index: 0, Message: msg, Logprobs: logprobsOf(r.Logprobs), FinishReason: r.FinishReason}},
 		Usage:   chatUsageOf(r.Usage), Svc: apijson.InteractionsOf(r.Interactions)}
+}
+
+// logprobsOf is a choice's logprobs: the upstream's JSON as it came, null when it gave none.
+func logprobsOf(raw []byte) json.RawMessage {
+	if len(raw) == 0 || !json.Valid(raw) {
+		return json.RawMessage("null")
+	}
+	return json.RawMessage(raw)
 }
 
 // chat.completion.chunk

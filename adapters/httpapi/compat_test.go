@@ -229,6 +229,17 @@ func TestModelEndpointErrors(t *testing.T) {
 		{"a tool message without content", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1"}]}`, true, 400, domain.CodeInvalidRequest, "messages[2].content"},
 		{"functions", "/v1/chat/completions", `{"model":"svc","functions":[{"name":"f"}],"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "functions"},
 		{"function_call", "/v1/chat/completions", `{"model":"svc","function_call":"auto","messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "function_call"},
+		// OpenAI's bounds of the options the built-in engine has no use for, and an upstream gets
+		{"frequency_penalty 2.5", "/v1/chat/completions", `{"model":"svc","frequency_penalty":2.5,"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "frequency_penalty"},
+		{"presence_penalty -2.01", "/v1/chat/completions", `{"model":"svc-assistant","presence_penalty":-2.01,"messages":[{"role":"user","content":"hi"}]}`, false, 400, domain.CodeInvalidRequest, "presence_penalty"},
+		{"presence_penalty a string", "/v1/chat/completions", `{"model":"svc","presence_penalty":"high","messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "presence_penalty"},
+		{"top_logprobs 21", "/v1/chat/completions", `{"model":"svc","logprobs":true,"top_logprobs":21,"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "top_logprobs"},
+		{"top_logprobs -1", "/v1/chat/completions", `{"model":"svc","logprobs":true,"top_logprobs":-1,"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "top_logprobs"},
+		{"top_logprobs without logprobs", "/v1/chat/completions", `{"model":"svc-assistant","top_logprobs":2,"messages":[{"role":"user","content":"hi"}]}`, false, 400, domain.CodeInvalidRequest, "top_logprobs"},
+		{"top_logprobs with logprobs false", "/v1/chat/completions", `{"model":"svc","logprobs":false,"top_logprobs":2,"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "top_logprobs"},
+		{"top_logprobs a fraction", "/v1/chat/completions", `{"model":"svc","logprobs":true,"top_logprobs":1.5,"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "top_logprobs"},
+		{"logprobs a string", "/v1/chat/completions", `{"model":"svc","logprobs":"yes","messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "logprobs"},
+		{"parallel_tool_calls a number", "/v1/chat/completions", `{"model":"svc","parallel_tool_calls":1,"messages":[{"role":"user","content":"hi"}]}`, true, 400, domain.CodeInvalidRequest, "parallel_tool_calls"},
 		{"33,000 characters", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"` + long + `"}]}`, true, 400, domain.CodeInputTooLarge, "messages"},
 		{"33,000 characters of tools", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","description":"` + long + `"}}]}`, true, 400, domain.CodeInputTooLarge, "tools"},
 		{"5 images", "/v1/chat/completions", `{"model":"svc","messages":[{"role":"user","content":[` + images + `]}]}`, true, 400, domain.CodeInvalidRequest, "messages"},
@@ -802,5 +813,35 @@ func TestUsageStatement(t *testing.T) {
 	}
 	if rec := do(f.s, "GET", "/v1/usage?from=yesterday", auth, ""); rec.Code != 400 || envelope(t, rec).Param != "from" {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+}
+
+// TestChatCompletionOutputOptions: parallel_tool_calls, logprobs, top_logprobs and the penalties,
+// valid, reach an upstream as they were sent, and its logprobs come back as it gave them; the
+// built-in engine (svc-assistant without an upstream) accepts them and answers logprobs null.
+func TestChatCompletionOutputOptions(t *testing.T) {
+	body := `{"model":"%s","messages":[{"role":"user","content":"hours?"}],"parallel_tool_calls":false,"logprobs":true,
+		"top_logprobs":20,"frequency_penalty":-2,"presence_penalty":1.5}`
+	f := newModelServer(t, true)
+	lp := `{"content":[{"token":"Hi","logprob":-0.25,"bytes":[72,105],"top_logprobs":[]}],"refusal":null}`
+	f.up.complete = model.Response{Message: model.Message{Role: "assistant", Content: "Hi"}, FinishReason: "stop",
+		Usage: model.Usage{PromptTokens: 1, CompletionTokens: 1, TotalTokens: 2}, Logprobs: []byte(lp)}
+	rec := do(f.s, "POST", "/v1/chat/completions", auth, fmt.Sprintf(body, "svc"))
+	if rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	sent := f.up.last
+	if sent.ParallelToolCalls == nil || *sent.ParallelToolCalls || sent.Logprobs == nil || !*sent.Logprobs ||
+		sent.TopLogprobs == nil || *sent.TopLogprobs != 20 || sent.FrequencyPenalty == nil || *sent.FrequencyPenalty != -2 ||
+		sent.PresencePenalty == nil || *sent.PresencePenalty != 1.5 {
+		t.Fatalf("sent %+v", sent)
+	}
+	if !strings.Contains(rec.Body.String(), `"logprobs":`+lp) {
+		t.Fatalf("the upstream's logprobs not relayed: %s", rec.Body.String())
+	}
+	f = newModelServer(t, false)
+	rec = do(f.s, "POST", "/v1/chat/completions", auth, fmt.Sprintf(body, "svc-assistant"))
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"logprobs":null`) {
+		t.Fatalf("the built-in engine: %d %s", rec.Code, rec.Body.String())
 	}
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/svcagent/svc/adapters/apijson"
 	appmessaging "github.com/svcagent/svc/app/messaging"
 	"github.com/svcagent/svc/domain"
+	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/messaging"
 	"github.com/svcagent/svc/domain/ratelimit"
 )
@@ -97,7 +99,8 @@ type whatsappChoice struct {
 
 // whatsappMedia is the part of a picture, video or document a contact sent that the service reads:
 // the caption typed with it, which the agent answers as the contact's text (it cannot see the
-// file). Without a caption the message is acknowledged without an answer, as a sticker is.
+// file). Without a caption (and a voice note or audio file has none) the file is answered as one
+// sent alone: the agent asks for it in words (conversation.AttachmentNote); a sticker is not.
 type whatsappMedia struct {
 	Caption string `json:"caption"`
 }
@@ -141,12 +144,21 @@ func (n whatsappNotification) inbound(phoneNumberID string) []messaging.Inbound 
 				if m.Type == "text" || text != "" {
 					in.Kind, in.Text = messaging.KindText, text
 				}
-				out = append(out, in.Cleaned())
+				in = in.Cleaned()
+				if in.Kind == messaging.KindOther && fileKinds[m.Type] != "" {
+					in.Kind, in.Text = messaging.KindFile, conversation.AttachmentNote(fileKinds[m.Type])
+				}
+				out = append(out, in)
 			}
 		}
 	}
 	return out
 }
+
+// fileKinds names the kind of a file a contact may send alone, by the app's word for it (a
+// WhatsApp message's type, a Telegram message's field): the agent answers it (KindFile).
+var fileKinds = map[string]string{"image": "image", "photo": "image", "video": "video", "video_note": "video",
+	"document": "document", "audio": "audio", "voice": "audio"}
 
 // telegramUpdate is the part of a Telegram update the service reads.
 type telegramUpdate struct {
@@ -163,7 +175,28 @@ type telegramUpdate struct {
 		// Caption is the text typed with a photo, video, document or audio file: the agent
 		// answers it as the contact's text (it cannot see the file).
 		Caption string `json:"caption"`
+		// The files a contact may send (present or not: the service cannot see them).
+		Photo     json.RawMessage `json:"photo"`
+		Video     json.RawMessage `json:"video"`
+		VideoNote json.RawMessage `json:"video_note"`
+		Document  json.RawMessage `json:"document"`
+		Audio     json.RawMessage `json:"audio"`
+		Voice     json.RawMessage `json:"voice"`
 	} `json:"message"`
+}
+
+// file returns the kind of the file m carries, in fileKinds' words, or "".
+func (u telegramUpdate) file() string {
+	m := u.Message
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"photo", m.Photo}, {"video", m.Video}, {"video_note", m.VideoNote}, {"document", m.Document}, {"audio", m.Audio}, {"voice", m.Voice}} {
+		if present(f.raw) {
+			return fileKinds[f.name]
+		}
+	}
+	return ""
 }
 
 // inbound returns the update's message: none for updates of other kinds (edits, channel posts).
@@ -185,7 +218,11 @@ func (u telegramUpdate) inbound() []messaging.Inbound {
 	case caption != "":
 		in.Kind, in.Text = messaging.KindText, caption
 	}
-	return []messaging.Inbound{in.Cleaned()}
+	in = in.Cleaned()
+	if kind := u.file(); in.Kind == messaging.KindOther && kind != "" {
+		in.Kind, in.Text = messaging.KindFile, conversation.AttachmentNote(kind)
+	}
+	return []messaging.Inbound{in}
 }
 
 // receiptJSON is the answer to an app's webhook request: what became of its messages.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/svcagent/svc/adapters/apijson"
+	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/messaging"
 )
 
@@ -24,7 +25,7 @@ func TestWhatsAppNotificationInbound(t *testing.T) {
 	}
 	want := []messaging.Inbound{
 		{ID: "wamid.a", From: "1555", Name: "Ana", Kind: messaging.KindText, Text: "hi"},
-		{ID: "wamid.b", From: "1555", Name: "Ana", Kind: messaging.KindOther},
+		{ID: "wamid.b", From: "1555", Name: "Ana", Kind: messaging.KindFile, Text: conversation.AttachmentNote("image")}, // answered: asked for in words
 	}
 	if got := n.inbound("1055"); !reflect.DeepEqual(got, want) {
 		t.Errorf("inbound = %+v\nwant %+v", got, want)
@@ -40,16 +41,22 @@ func TestTelegramUpdateInbound(t *testing.T) {
 		{"text", `{"update_id":9001,"message":{"message_id":1,"chat":{"id":-1004242},"from":{"id":42,"first_name":"Rui","last_name":"Sá"},"text":"olá"}}`,
 			[]messaging.Inbound{{ID: "9001", From: "-1004242", Name: "Rui Sá", Kind: messaging.KindText, Text: "olá"}}},
 		{"a photo", `{"update_id":9002,"message":{"message_id":2,"chat":{"id":42},"photo":[{"file_id":"x"}]}}`,
-			[]messaging.Inbound{{ID: "9002", From: "42", Kind: messaging.KindOther}}},
+			[]messaging.Inbound{{ID: "9002", From: "42", Kind: messaging.KindFile, Text: conversation.AttachmentNote("image")}}},
 		{"an edit", `{"update_id":9003,"edited_message":{"message_id":1,"chat":{"id":42},"text":"changed"}}`, nil},
 		{"a photo with a caption", `{"update_id":9004,"message":{"message_id":3,"chat":{"id":42},"photo":[{"file_id":"x"}],"caption":"do you have this in blue?"}}`,
 			[]messaging.Inbound{{ID: "9004", From: "42", Kind: messaging.KindText, Text: "do you have this in blue?"}}},
 		{"a document with a caption", `{"update_id":9005,"message":{"message_id":4,"chat":{"id":42},"document":{"file_id":"y"},"caption":"my order"}}`,
 			[]messaging.Inbound{{ID: "9005", From: "42", Kind: messaging.KindText, Text: "my order"}}},
 		{"a blank caption", `{"update_id":9006,"message":{"message_id":5,"chat":{"id":42},"photo":[{"file_id":"x"}],"caption":" \n "}}`,
-			[]messaging.Inbound{{ID: "9006", From: "42", Kind: messaging.KindOther}}},
+			[]messaging.Inbound{{ID: "9006", From: "42", Kind: messaging.KindFile, Text: conversation.AttachmentNote("image")}}},
 		{"a voice note", `{"update_id":9007,"message":{"message_id":6,"chat":{"id":42},"voice":{"file_id":"z","duration":3}}}`,
-			[]messaging.Inbound{{ID: "9007", From: "42", Kind: messaging.KindOther}}},
+			[]messaging.Inbound{{ID: "9007", From: "42", Kind: messaging.KindFile, Text: conversation.AttachmentNote("audio")}}},
+		{"a document alone", `{"update_id":9008,"message":{"message_id":7,"chat":{"id":42},"document":{"file_id":"y"}}}`,
+			[]messaging.Inbound{{ID: "9008", From: "42", Kind: messaging.KindFile, Text: conversation.AttachmentNote("document")}}},
+		{"a sticker", `{"update_id":9009,"message":{"message_id":8,"chat":{"id":42},"sticker":{"file_id":"s"}}}`,
+			[]messaging.Inbound{{ID: "9009", From: "42", Kind: messaging.KindOther}}},
+		{"a location", `{"update_id":9010,"message":{"message_id":9,"chat":{"id":42},"location":{"latitude":1,"longitude":2}}}`,
+			[]messaging.Inbound{{ID: "9010", From: "42", Kind: messaging.KindOther}}},
 	}
 	for _, tt := range tests {
 		var u telegramUpdate
@@ -97,7 +104,11 @@ func TestWhatsAppChoiceInbound(t *testing.T) {
 			"document":{"caption":"my invoice, is it paid?","filename":"inv.pdf","id":"m3"}}`,
 			messaging.Inbound{ID: "wamid.9", From: "1555", Name: "Ana", Kind: messaging.KindText, Text: "my invoice, is it paid?"}},
 		{"a picture without a caption", `{"from":"1555","id":"wamid.10","type":"image","image":{"id":"m4"}}`,
-			messaging.Inbound{ID: "wamid.10", From: "1555", Name: "Ana", Kind: messaging.KindOther}},
+			messaging.Inbound{ID: "wamid.10", From: "1555", Name: "Ana", Kind: messaging.KindFile, Text: conversation.AttachmentNote("image")}},
+		{"a voice note", `{"from":"1555","id":"wamid.12","type":"audio","audio":{"id":"m6","voice":true}}`,
+			messaging.Inbound{ID: "wamid.12", From: "1555", Name: "Ana", Kind: messaging.KindFile, Text: conversation.AttachmentNote("audio")}},
+		{"a video without a caption", `{"from":"1555","id":"wamid.13","type":"video","video":{"id":"m7"}}`,
+			messaging.Inbound{ID: "wamid.13", From: "1555", Name: "Ana", Kind: messaging.KindFile, Text: conversation.AttachmentNote("video")}},
 		{"a sticker", `{"from":"1555","id":"wamid.11","type":"sticker","sticker":{"id":"m5","animated":false}}`,
 			messaging.Inbound{ID: "wamid.11", From: "1555", Name: "Ana", Kind: messaging.KindOther}},
 	}

@@ -22,7 +22,8 @@ import (
 //     has no id") say: -32700 Parse error, -32600 Invalid Request or -32601 Method not found;
 //   - every other refusal, of the HTTP request rather than of a message (Content-Type, Accept,
 //     method, session, protocol version header, size), gets the REST API's error envelope:
-//     415, 405, 413 and 400 with invalid_request, 404 not_found for a session that is not there.
+//     415, 405 and 400 with invalid_request (a body over the cap too, as on the REST API), 404
+//     not_found for a session that is not there.
 //     An Accept without the media types MCP needs is 406 Not Acceptable (the SDK says 400), and
 //     another key's session is 404 not_found, as anything of another key is (the SDK says 403),
 //     which also tells the client to open a new session.
@@ -51,6 +52,7 @@ const (
 	codeParseError     = -32700
 	codeInvalidRequest = -32600
 	codeMethodNotFound = -32601
+	codeInvalidParams  = -32602
 )
 
 // header-level faults the SDK answers 400: each names what the request got wrong outside its
@@ -68,13 +70,19 @@ func jsonErrors(next http.Handler) http.Handler {
 			if err != nil {
 				var tooBig *http.MaxBytesError
 				if errors.As(err, &tooBig) {
-					writeEnvelope(w, http.StatusRequestEntityTooLarge, domain.Invalid("", "request body is larger than %d bytes", tooBig.Limit))
+					// 400 invalid_request, as every other surface answers a body over the cap (spec 7:
+					// above a size limit, 400)
+					writeEnvelope(w, http.StatusBadRequest, domain.Invalid("", "request body is larger than %d bytes", tooBig.Limit))
 					return
 				}
 				writeEnvelope(w, http.StatusBadRequest, domain.Invalid("", "request body could not be read"))
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			if reason, bad := badInitialize(body); bad {
+				writeInvalidParams(w, body, reason)
+				return
+			}
 		}
 		cw := &catcher{ResponseWriter: w}
 		next.ServeHTTP(cw, r)
@@ -135,6 +143,80 @@ func writeRPCError(w http.ResponseWriter, status int, body []byte, reason string
 	data, _ := json.Marshal(out)
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// badInitialize reports why body, an initialize request, has params the MCP schema refuses:
+// InitializeRequest's params are an object with protocolVersion (a string), capabilities (an
+// object) and clientInfo (an Implementation: name and version, strings). The SDK reads such a
+// request leniently (a missing protocolVersion is taken as its latest, missing capabilities as
+// none) and answers params of another JSON type with an error of code 0, which JSON-RPC 2.0 does
+// not define; checked here, before a session is opened for it, the request gets -32602 Invalid
+// params naming the member at fault. A body that is not a single initialize request is left to the
+// SDK.
+func badInitialize(body []byte) (string, bool) {
+	var msg struct {
+		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
+		Params json.RawMessage `json:"params"`
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &msg) != nil || msg.Method != "initialize" || len(msg.ID) == 0 {
+		return "", false
+	}
+	params, ok := jsonObject(msg.Params)
+	if !ok {
+		return `"params" must be an object with protocolVersion, capabilities and clientInfo`, true
+	}
+	if v, ok := jsonString(params["protocolVersion"]); !ok || strings.TrimSpace(v) == "" {
+		return `"params.protocolVersion" must be a non-empty string (the MCP version the client supports, e.g. "2025-06-18")`, true
+	}
+	if _, ok := jsonObject(params["capabilities"]); !ok {
+		return `"params.capabilities" must be an object (the client's capabilities; {} for none)`, true
+	}
+	info, ok := jsonObject(params["clientInfo"])
+	if !ok {
+		return `"params.clientInfo" must be an object with name and version`, true
+	}
+	for _, member := range []string{"name", "version"} {
+		if _, ok := jsonString(info[member]); !ok {
+			return `"params.clientInfo.` + member + `" must be a string`, true
+		}
+	}
+	return "", false
+}
+
+// jsonObject reads raw as a JSON object; false for anything else (null and absence included).
+func jsonObject(raw json.RawMessage) (map[string]json.RawMessage, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil, false
+	}
+	return m, true
+}
+
+// jsonString reads raw as a JSON string; false for anything else.
+func jsonString(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
+}
+
+// writeInvalidParams answers a request whose params are refused: -32602 with the request's id and
+// reason as the error's data, with the status of the other refused messages (400).
+func writeInvalidParams(w http.ResponseWriter, body []byte, reason string) {
+	out := rpcError{JSONRPC: jsonRPCVersion, ID: requestID(body),
+		Error: rpcErrorBody{Code: codeInvalidParams, Message: "Invalid params", Data: capText(reason)}}
+	data, _ := json.Marshal(out)
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusBadRequest)
 	_, _ = w.Write(data)
 }
 

@@ -38,6 +38,15 @@ func TestMalformedRequests(t *testing.T) {
 		{"a batch", "POST", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, []string{"Accept", both, "MCP-Protocol-Version", v}, 0, 400, -32600, "null", ""},
 		{"an unknown method", "POST", `{"jsonrpc":"2.0","id":7,"method":"nope/nope","params":{}}`, []string{"Accept", both}, 0, 400, -32601, "7", ""},
 		{"a request without params", "POST", `{"jsonrpc":"2.0","id":"a","method":"tools/call"}`, []string{"Accept", both}, 0, 400, -32600, `"a"`, ""},
+		{"initialize with params not an object", "POST", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":5}`, []string{"Accept", both}, 0, 400, -32602, "3", ""},
+		{"initialize with params an array", "POST", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":[]}`, []string{"Accept", both}, 0, 400, -32602, "3", ""},
+		{"initialize with params null", "POST", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":null}`, []string{"Accept", both}, 0, 400, -32602, "3", ""},
+		{"initialize without params", "POST", `{"jsonrpc":"2.0","id":"i","method":"initialize"}`, []string{"Accept", both}, 0, 400, -32602, `"i"`, ""},
+		{"initialize without protocolVersion", "POST", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`, []string{"Accept", both}, 0, 400, -32602, "3", ""},
+		{"initialize with a number for protocolVersion", "POST", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":20250618,"capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`, []string{"Accept", both}, 0, 400, -32602, "3", ""},
+		{"initialize without capabilities", "POST", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"x","version":"1"}}}`, []string{"Accept", both}, 0, 400, -32602, "3", ""},
+		{"initialize without clientInfo", "POST", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`, []string{"Accept", both}, 0, 400, -32602, "3", ""},
+		{"initialize with a clientInfo without version", "POST", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x"}}}`, []string{"Accept", both}, 0, 400, -32602, "3", ""},
 		{"Content-Type text/plain", "POST", `{}`, []string{"Content-Type", "text/plain", "Accept", both}, 0, 415, 0, "", "invalid_request"},
 		{"a POST accepting JSON only", "POST", `{}`, []string{"Accept", "application/json"}, 0, 406, 0, "", "invalid_request"},
 		{"a GET without Accept", "GET", ``, nil, 0, 406, 0, "", "invalid_request"},
@@ -47,7 +56,7 @@ func TestMalformedRequests(t *testing.T) {
 		{"a DELETE without a session", "DELETE", ``, nil, 0, 400, 0, "", "invalid_request"},
 		{"PUT", "PUT", `{}`, nil, 0, 405, 0, "", "invalid_request"},
 		{"an unknown protocol version", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, []string{"Accept", both, "MCP-Protocol-Version", "1999-01-01"}, 0, 400, 0, "", "invalid_request"},
-		{"a body over the limit", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, []string{"Accept", both}, 10, 413, 0, "", "invalid_request"},
+		{"a body over the limit", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, []string{"Accept", both}, 10, 400, 0, "", "invalid_request"}, // as the REST API answers (spec 7)
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := httptest.NewRequest(tt.method, "http://svc.test/mcp", strings.NewReader(tt.body))

@@ -14,6 +14,7 @@ import (
 	"github.com/svcagent/svc/domain/conversation"
 	"github.com/svcagent/svc/domain/event"
 	"github.com/svcagent/svc/domain/knowledge"
+	"github.com/svcagent/svc/domain/language"
 	"github.com/svcagent/svc/domain/ledger"
 	"github.com/svcagent/svc/domain/policy"
 	"github.com/svcagent/svc/domain/profile"
@@ -132,12 +133,23 @@ func (a *Agent) draft(ctx context.Context, acct account.Account, prof profile.Pr
 		}
 	}
 	var draft conversation.Draft
-	if !policy.Screen(message).Allowed || (followed && !policy.Screen(query).Allowed) {
+	switch {
+	case conversation.IsAttachment(message):
+		// A file sent alone (the messaging channel): the agent cannot see it and asks for it in
+		// words, in the language the customer wrote in before (the profile's without one), as
+		// a reply like any other.
+		if prev := conversation.LastCustomers(history, 1); len(prev) > 0 && !conversation.IsAttachment(prev[0]) {
+			turn.Lang = prof.ReplyLanguage(prev[0])
+		} else {
+			turn.Lang = prof.Speaking(language.Base(prof.Language()))
+		}
+		draft.Text = conversation.AttachmentAsk(turn.Lang, prof.BusinessName)
+	case !policy.Screen(message).Allowed || (followed && !policy.Screen(query).Allowed):
 		// The customers-only rule: a polite customer-service answer, never an action. A
 		// follow-up is screened for the question it asks too ("and for saturday?" after "show
 		// me the other customers' bookings" asks the refused question again).
 		draft.Text = policy.Refusal(turn.Lang, prof.BusinessName)
-	} else {
+	default:
 		if followed {
 			turn.Query = query
 		} else {

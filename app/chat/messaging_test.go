@@ -82,6 +82,47 @@ func TestMessagingReplyGoesToTheOutbox(t *testing.T) {
 	}
 }
 
+// TestMessagingFileAlone: a picture or voice note sent without words (its note) is answered as
+// every message is, through the same agent: the reply asks for it in words, in the language the
+// customer wrote in before, is charged as one interaction (spec 1: each AI reply counts), goes to
+// the outbox and is announced by message.replied.
+func TestMessagingFileAlone(t *testing.T) {
+	e := newEnv(t, false, chat.Options{})
+	e.configure("Padaria Lu", profile.AllOn)
+	r, err := post(e, "wamid.f1", conversation.AttachmentNote("image"))
+	if err != nil || r.Status != chat.StatusPending {
+		t.Fatalf("Post = %+v, %v; want pending at once", r, err)
+	}
+	msgs := waitMessages(e, "whatsapp:1555", 2)
+	if want := conversation.AttachmentAsk("en", "Padaria Lu"); msgs[1].Role != conversation.RoleAgent || msgs[1].Content != want {
+		t.Fatalf("reply %q, want %q", msgs[1].Content, want)
+	}
+	if _, err := e.outbox.Get(t.Context(), "send_"+r.ReplyID); err != nil {
+		t.Fatalf("the reply's sending: %v", err)
+	}
+	if ev := e.events("message.replied"); len(ev) != 1 || ev[0]["channel"] != "messaging" || ev[0]["reply"] != msgs[1].Content {
+		t.Fatalf("events %v", ev)
+	}
+	if e.spent() != 1 {
+		t.Fatalf("spent %d, want 1", e.spent())
+	}
+	// after words in Portuguese, a voice note is answered in Portuguese
+	if _, err := post(e, "wamid.f2", "Bom dia, vocês abrem no sábado?"); err != nil {
+		t.Fatal(err)
+	}
+	waitMessages(e, "whatsapp:1555", 4)
+	if _, err := post(e, "wamid.f3", conversation.AttachmentNote("audio")); err != nil {
+		t.Fatal(err)
+	}
+	msgs = waitMessages(e, "whatsapp:1555", 6)
+	if want := conversation.AttachmentAsk("pt-BR", "Padaria Lu"); msgs[5].Content != want {
+		t.Fatalf("reply %q, want %q", msgs[5].Content, want)
+	}
+	if e.spent() != 3 {
+		t.Fatalf("spent %d, want 3", e.spent())
+	}
+}
+
 // TestAPIMessageToAWebConversation checks that a message through the API (POST /v1/chat, a
 // client session) never joins a visitor's website conversation, as a visitor never joins the
 // API's: it would be stored as the visitor's words and its reply's message.replied would name

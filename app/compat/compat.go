@@ -153,6 +153,7 @@ type Reply struct {
 	FinishReason string
 	Usage        model.Usage
 	Interactions ledger.Usage
+	Logprobs     []byte // the upstream's, as it came (model.Response.Logprobs)
 }
 
 // Listed is a model of GET /v1/models.

@@ -541,7 +541,8 @@ func (s *Service) finish(p *prepared, resp model.Response, spent ledger.Usage) R
 	if usage.TotalTokens < usage.PromptTokens+usage.CompletionTokens {
 		usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
 	}
-	return Reply{ID: p.id, Model: p.model, Created: p.created, Message: msg, FinishReason: finish, Usage: usage, Interactions: spent}
+	return Reply{ID: p.id, Model: p.model, Created: p.created, Message: msg, FinishReason: finish, Usage: usage, Interactions: spent,
+		Logprobs: resp.Logprobs}
 }
 
 // promptTokens counts a conversation as OpenAI's chat models do: 3 tokens per message, its role,

@@ -223,14 +223,17 @@ func TestReceive(t *testing.T) {
 		{name: "inactive account", in: text, acct: account.Account{ID: "acct_1", Status: account.Inactive},
 			want: appmessaging.Received{Outcome: appmessaging.Ignored, Reason: "account_inactive"}},
 		{name: "the store fails", in: text, acct: account.Account{ID: "acct_1", Status: account.Active}, agentErr: boom, wantErr: true, asked: true},
-		{name: "a picture", in: messaging.Inbound{ID: "wamid.2", From: "1555", Kind: messaging.KindOther},
+		{name: "a sticker", in: messaging.Inbound{ID: "wamid.2", From: "1555", Kind: messaging.KindOther},
 			want: appmessaging.Received{Outcome: appmessaging.Ignored, Reason: "not_text"}},
+		// a picture sent alone is answered, by the agent, as a message (its note): asked for in words
+		{name: "a picture alone", in: messaging.Inbound{ID: "wamid.1", From: "1555", Name: "Ana", Kind: messaging.KindFile, Text: conversation.AttachmentNote("image")},
+			acct: account.Account{ID: "acct_1", Status: account.Active}, want: appmessaging.Received{Outcome: appmessaging.Accepted}, asked: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			e.agentErr = tt.agentErr
-			if tt.in.Kind == messaging.KindText {
+			if tt.in.Answerable() {
 				e.accts.EXPECT().Get(gomock.Any(), "acct_1").Return(tt.acct, nil)
 			}
 			got, err := e.svc.Receive(t.Context(), messaging.NewInbox(e.conn, messaging.Secrets{}), tt.in)
@@ -243,7 +246,7 @@ func TestReceive(t *testing.T) {
 			if tt.asked {
 				r := e.requests[0]
 				if r.Channel != conversation.ChannelMessaging || r.ConversationID != "whatsapp:1555" || r.CustomerName != "Ana" ||
-					r.Message != text.Text || r.InboxKey != "whatsapp:wamid.1" || r.InboxKeep != messaging.WhatsAppKeep || r.Account.ID != "acct_1" {
+					r.Message != tt.in.Text || r.InboxKey != "whatsapp:wamid.1" || r.InboxKeep != messaging.WhatsAppKeep || r.Account.ID != "acct_1" {
 					t.Errorf("request %+v", r)
 				}
 			}

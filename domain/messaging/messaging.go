@@ -104,7 +104,8 @@ func Connect(app App, phoneNumberID string, s Secrets) error {
 // Kinds of an inbound message.
 const (
 	KindText  = "text"
-	KindOther = "other" // an image, a sticker, a location…: acknowledged, not answered
+	KindFile  = "file"  // a picture, video, document or voice note sent alone: answered (conversation.AttachmentNote)
+	KindOther = "other" // a sticker, a location, a reaction…: acknowledged, not answered
 )
 
 // Inbound is one message a contact sent: ID is the app's id of it (the WhatsApp message id, the
@@ -170,10 +171,10 @@ func dropped(r rune) bool {
 	return r == utf8.RuneError || r < ' ' && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f
 }
 
-// Answerable reports whether the agent answers m: a text message from a valid address, with an
-// id, in valid UTF-8 without NUL.
+// Answerable reports whether the agent answers m: a text message (or a file sent alone, with its
+// note) from a valid address, with an id, in valid UTF-8 without NUL.
 func (m Inbound) Answerable() bool {
-	return m.Kind == KindText && m.ID != "" && len(m.ID) <= 200 && ValidAddress(m.From) &&
+	return (m.Kind == KindText || m.Kind == KindFile && m.Text != "") && m.ID != "" && len(m.ID) <= 200 && ValidAddress(m.From) &&
 		utf8.ValidString(m.Text) && !strings.ContainsRune(m.Text, 0) && utf8.ValidString(m.ID)
 }
 

@@ -86,7 +86,9 @@ func TestAnswerable(t *testing.T) {
 		want bool
 	}{
 		{"text", func(*Inbound) {}, true},
-		{"a picture", func(m *Inbound) { m.Kind = KindOther }, false},
+		{"a sticker", func(m *Inbound) { m.Kind, m.Text = KindOther, "" }, false},
+		{"a file alone, with its note", func(m *Inbound) { m.Kind, m.Text = KindFile, "\uFFFC image" }, true},
+		{"a file without its note", func(m *Inbound) { m.Kind, m.Text = KindFile, "" }, false},
 		{"no id", func(m *Inbound) { m.ID = "" }, false},
 		{"id too long", func(m *Inbound) { m.ID = strings.Repeat("x", 201) }, false},
 		{"sender not an address", func(m *Inbound) { m.From = "15 55" }, false},

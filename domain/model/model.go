@@ -74,6 +74,16 @@ type Request struct {
 	Seed           *int64
 	MaxTokens      int
 	User           string
+	// The sampling and output options an OpenAI-compatible upstream takes as they are (the
+	// built-in engine has no use for them, once checked): whether the model may call several
+	// tools in one reply (nil: the upstream's default), the log probabilities of the reply's
+	// tokens (TopLogprobs alternatives of each, only with Logprobs), and the penalties of
+	// repeated tokens (-2 to 2).
+	ParallelToolCalls *bool
+	Logprobs          *bool
+	TopLogprobs       *int
+	FrequencyPenalty  *float64
+	PresencePenalty   *float64
 }
 
 // Usage counts the tokens of a request and its reply.
@@ -99,6 +109,9 @@ type Response struct {
 	Message      Message
 	FinishReason string
 	Usage        Usage
+	// Logprobs is the upstream's log probabilities of the reply's tokens (a chat completion
+	// choice's logprobs, JSON as it came), nil when it gave none.
+	Logprobs []byte
 }
 
 // Chunk is one piece of a streamed reply: new text, tool-call fragments (Index says which call

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,6 +32,12 @@ type (
 		User           string          `json:"user,omitempty"`
 		Stream         bool            `json:"stream,omitempty"`
 		StreamOptions  *streamOptions  `json:"stream_options,omitempty"`
+		// as the caller sent them (model.Request)
+		ParallelToolCalls *bool    `json:"parallel_tool_calls,omitempty"`
+		Logprobs          *bool    `json:"logprobs,omitempty"`
+		TopLogprobs       *int     `json:"top_logprobs,omitempty"`
+		FrequencyPenalty  *float64 `json:"frequency_penalty,omitempty"`
+		PresencePenalty   *float64 `json:"presence_penalty,omitempty"`
 	}
 	streamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
@@ -97,7 +104,8 @@ type (
 				Refusal   string     `json:"refusal"`
 				ToolCalls []toolCall `json:"tool_calls"`
 			} `json:"message"`
-			FinishReason string `json:"finish_reason"`
+			Logprobs     json.RawMessage `json:"logprobs"`
+			FinishReason string          `json:"finish_reason"`
 		} `json:"choices"`
 		Usage *usage `json:"usage"`
 	}
@@ -149,6 +157,9 @@ func (c *Client) Complete(ctx context.Context, req model.Request) (model.Respons
 		if out.Message.Role == "" {
 			out.Message.Role = model.RoleAssistant
 		}
+		if lp := bytes.TrimSpace(ch.Logprobs); len(lp) > 0 && !bytes.Equal(lp, []byte("null")) {
+			out.Logprobs = bytes.Clone(lp)
+		}
 		for _, tc := range ch.Message.ToolCalls {
 			out.Message.ToolCalls = append(out.Message.ToolCalls,
 				model.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
@@ -198,6 +209,12 @@ func (c *Client) encodeChat(req model.Request, stream bool) ([]byte, error) {
 		Seed:        req.Seed,
 		MaxTokens:   req.MaxTokens,
 		User:        req.User,
+
+		ParallelToolCalls: req.ParallelToolCalls,
+		Logprobs:          req.Logprobs,
+		TopLogprobs:       req.TopLogprobs,
+		FrequencyPenalty:  req.FrequencyPenalty,
+		PresencePenalty:   req.PresencePenalty,
 	}
 	if w.Model == "" {
 		w.Model = c.opts.Model

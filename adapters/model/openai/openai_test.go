@@ -148,6 +148,12 @@ func richRequest() model.Request {
 		Seed:           ptr(int64(42)),
 		MaxTokens:      256,
 		User:           "u_1",
+
+		ParallelToolCalls: ptr(false),
+		Logprobs:          ptr(true),
+		TopLogprobs:       ptr(3),
+		FrequencyPenalty:  ptr(-0.5),
+		PresencePenalty:   ptr(1.25),
 	}
 }
 
@@ -180,13 +186,21 @@ const richWire = `{
 	"stop": ["\n\n", "END"],
 	"seed": 42,
 	"max_tokens": 256,
-	"user": "u_1"
+	"user": "u_1",
+	"parallel_tool_calls": false,
+	"logprobs": true,
+	"top_logprobs": 3,
+	"frequency_penalty": -0.5,
+	"presence_penalty": 1.25
 }`
+
+// wireLogprobs is a choice's logprobs as OpenAI writes them.
+const wireLogprobs = `{"content":[{"token":"{","logprob":-0.01,"bytes":[123],"top_logprobs":[{"token":"{","logprob":-0.01,"bytes":[123]}]}],"refusal":null}`
 
 func TestCompleteSendsRequestFaithfully(t *testing.T) {
 	u := newUpstream(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		reply(w, 200, `{"id":"chatcmpl-1","object":"chat.completion","created":1700000000,"model":"gpt-test-2026",
-			"choices":[{"index":0,"message":{"role":"assistant","content":"{\"a\":\"a cat\"}","refusal":null},"logprobs":null,"finish_reason":"stop"}],
+			"choices":[{"index":0,"message":{"role":"assistant","content":"{\"a\":\"a cat\"}","refusal":null},"logprobs":`+wireLogprobs+`,"finish_reason":"stop"}],
 			"usage":{"prompt_tokens":31,"completion_tokens":7,"total_tokens":38,"prompt_tokens_details":{"cached_tokens":0}}}`)
 	})
 	c, _ := u.client(Options{})
@@ -204,8 +218,9 @@ func TestCompleteSendsRequestFaithfully(t *testing.T) {
 	}
 	want := model.Response{
 		ID: "chatcmpl-1", Model: "gpt-test-2026", Created: 1700000000, FinishReason: model.FinishStop,
-		Message: model.Message{Role: model.RoleAssistant, Content: `{"a":"a cat"}`},
-		Usage:   model.Usage{PromptTokens: 31, CompletionTokens: 7, TotalTokens: 38},
+		Message:  model.Message{Role: model.RoleAssistant, Content: `{"a":"a cat"}`},
+		Usage:    model.Usage{PromptTokens: 31, CompletionTokens: 7, TotalTokens: 38},
+		Logprobs: []byte(wireLogprobs), // as the upstream gave them
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
