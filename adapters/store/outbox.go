@@ -19,10 +19,31 @@ import (
 var _ ports.Outbox = (*Outbox)(nil)
 
 // Outbox implements ports.Outbox. It is system-wide: the relay works for every account.
-type Outbox struct{ db *bun.DB }
+type Outbox struct {
+	db    *bun.DB
+	claim *prepared // Claim's statement: every relay runs it every tick, mostly finding nothing
+}
 
 // NewOutbox returns the outbox of db.
-func NewOutbox(db *bun.DB) *Outbox { return &Outbox{db: db} }
+func NewOutbox(db *bun.DB) *Outbox {
+	return &Outbox{db: db, claim: prepare(db, pgClaim, sqliteClaim)}
+}
+
+// claimQuery is Claim's statement, bun's query with the cutoff (%[1]s), the time of the claim
+// (%[2]s) and the limit (%[3]s) as arguments, prepared: the relay of every process runs it 4 times
+// a second even when nothing was written, and as text Postgres parsed and planned it each time.
+const claimQuery = `UPDATE "outbox" SET enqueued_at = %[2]s, attempts = attempts + 1
+WHERE id IN (SELECT "id" FROM "outbox" WHERE (done_at IS NULL AND (enqueued_at IS NULL OR enqueued_at <= %[1]s))
+ORDER BY "created_at", "id" LIMIT %[3]s%[4]s)
+AND (done_at IS NULL AND (enqueued_at IS NULL OR enqueued_at <= %[1]s))
+RETURNING "id", "account_id", "topic", "payload", "created_at", "enqueued_at", "done_at", "attempts"`
+
+// Claim's statement in each dialect: on Postgres the candidates are locked as they are chosen and
+// those another claimer holds are skipped.
+var (
+	pgClaim     = fmt.Sprintf(claimQuery, "$1", "$2", "$3", " FOR UPDATE SKIP LOCKED")
+	sqliteClaim = fmt.Sprintf(claimQuery, "?1", "?2", "?3", "")
+)
 
 // Add writes a message, in the caller's transaction when ctx has one.
 func (r *Outbox) Add(ctx context.Context, m outbox.Message) error {
@@ -49,9 +70,48 @@ func (r *Outbox) Claim(ctx context.Context, now time.Time, lease time.Duration, 
 	if limit <= 0 {
 		return nil, nil
 	}
-	db := idb(ctx, r.db)
 	now = dbTime(now)
 	cutoff := now.Add(-lease)
+	var rows []outboxRow
+	stmt, ok, err := r.claim.on(ctx, r.db)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("claim outbox messages: %w", err)
+	case ok:
+		var found *sql.Rows
+		if r.db.Dialect().Name() == dialect.PG {
+			found, err = stmt.QueryContext(ctx, cutoff, now, limit)
+		} else {
+			found, err = stmt.QueryContext(ctx, sqliteTime(cutoff), sqliteTime(now), limit)
+		}
+		if err == nil {
+			err = r.db.ScanRows(ctx, found, &rows)
+		}
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("claim outbox messages: %w", err)
+		}
+	default:
+		if rows, err = r.claimText(ctx, cutoff, now, limit); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(rows, func(a, b outboxRow) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	claimed := make([]outbox.Message, len(rows))
+	for i := range rows {
+		claimed[i] = rows[i].domain()
+	}
+	return claimed, nil
+}
+
+// claimText is Claim's statement as bun's text, for when it is not prepared yet (in a
+// transaction, before the schema existed).
+func (r *Outbox) claimText(ctx context.Context, cutoff, now time.Time, limit int) ([]outboxRow, error) {
+	db := idb(ctx, r.db)
 	candidates := db.NewSelect().Model((*outboxRow)(nil)).
 		Column("id").
 		Where(claimable, cutoff).
@@ -70,17 +130,7 @@ func (r *Outbox) Claim(ctx context.Context, now time.Time, lease time.Duration, 
 		Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("claim outbox messages: %w", err)
 	}
-	slices.SortFunc(rows, func(a, b outboxRow) int {
-		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
-	claimed := make([]outbox.Message, len(rows))
-	for i := range rows {
-		claimed[i] = rows[i].domain()
-	}
-	return claimed, nil
+	return rows, nil
 }
 
 // claimable selects what outbox.Message.Claimable accepts: not done, and never enqueued or

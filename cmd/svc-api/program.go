@@ -157,7 +157,7 @@ func (p *program) serve(ctx context.Context) error {
 	relayDone := make(chan struct{})
 	go func() {
 		defer close(relayDone)
-		p.relay.Run(background, p.cfg.RelayInterval, func(err error) { outages.Report("outbox relay", err) })
+		p.relay.Run(background, relayInterval(p.cfg), func(err error) { outages.Report("outbox relay", err) })
 	}()
 	sweepDone := make(chan struct{})
 	go func() {
@@ -294,4 +294,22 @@ func (p *program) demo(ctx context.Context) error {
 			zap.String("account_id", acct.ID), zap.String("api_key", secret))
 	}
 	return nil
+}
+
+// relayIdleInterval is how often svc-api's relay claims the outbox unasked in production, where
+// svc-worker's relay does so every SVC_RELAY_INTERVAL.
+const relayIdleInterval = 5 * time.Second
+
+// relayInterval is the tick of svc-api's outbox relay. Embedded, it is the only relay: it claims
+// every SVC_RELAY_INTERVAL (what another process wrote, svcctl's, and what a lease gave back wait
+// no longer than that). In production svc-worker always runs a relay that claims every
+// SVC_RELAY_INTERVAL, so svc-api's needs no tick of its own for those: it claims when a request of
+// its own wrote to the outbox (nudged, at once) and otherwise every relayIdleInterval, rather than
+// 4 times a second in every svc-api whether or not anything was written. No event waits longer
+// than before: whatever svc-api does not claim at once, svc-worker's tick does.
+func relayInterval(cfg config.Config) time.Duration {
+	if cfg.Embedded() {
+		return cfg.RelayInterval
+	}
+	return max(cfg.RelayInterval, relayIdleInterval)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -111,5 +112,25 @@ func TestInjectors(t *testing.T) {
 				t.Errorf("model svc: %d %s, upstream asked %v; want 503 model_unavailable", rec.Code, rec.Body, asked)
 			}
 		})
+	}
+}
+
+// TestRelayInterval checks the tick of svc-api's outbox relay: embedded, where it is the only
+// relay, SVC_RELAY_INTERVAL; in production, where svc-worker's relay claims every
+// SVC_RELAY_INTERVAL, svc-api's claims when nudged and otherwise only every relayIdleInterval
+// (or a longer SVC_RELAY_INTERVAL), rather than 4 times a second.
+func TestRelayInterval(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		cfg   config.Config
+		wantD time.Duration
+	}{
+		{"embedded", config.Config{RelayInterval: 250 * time.Millisecond}, 250 * time.Millisecond},
+		{"production", config.Config{RedisURL: "redis://127.0.0.1:6379/0", RelayInterval: 250 * time.Millisecond}, 5 * time.Second},
+		{"production, a longer interval", config.Config{RedisURL: "redis://127.0.0.1:6379/0", RelayInterval: time.Minute}, time.Minute},
+	} {
+		if got := relayInterval(tt.cfg); got != tt.wantD {
+			t.Errorf("%s: relayInterval = %s, want %s", tt.name, got, tt.wantD)
+		}
 	}
 }
