@@ -1051,7 +1051,7 @@ func sentences(text string) []sentence {
 				j += size
 			}
 			if j+1 < len(l) && l[j] == ' ' {
-				if next, _ := utf8.DecodeRuneInString(l[j+1:]); unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(`"'(«“¿¡`, next) {
+				if next, _ := utf8.DecodeRuneInString(l[j+1:]); (unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(`"'(«“¿¡`, next)) && !knowledge.Abbreviated(l[:j], next) {
 					add(l[start:j], line)
 					start = j + 1
 				}

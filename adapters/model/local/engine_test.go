@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -1046,5 +1047,28 @@ func TestBestUnstatedClose(t *testing.T) {
 				t.Errorf("best = %s %v; want %s", h.Kind, ok, tt.want)
 			}
 		})
+	}
+}
+
+// The reply's sentences end where knowledge.Sentences ends them: not at an abbreviation before a
+// name or a number ("No. 3", "Dr. Silva"), so the passage quoted holds the price after it.
+func TestSentencesAbbreviated(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"The Cask Tour lasts two hours, in our No. 3 warehouse, and costs £60. It runs at 11am.",
+			[]string{"The Cask Tour lasts two hours, in our No. 3 warehouse, and costs £60.", "It runs at 11am."}},
+		{"Vacinas: nossa veterinária, Dra. Camila, atende às quartas. V10 por R$ 110.",
+			[]string{"Vacinas: nossa veterinária, Dra. Camila, atende às quartas.", "V10 por R$ 110."}},
+		{"Can I park? No. The car park is for staff.", []string{"Can I park?", "No.", "The car park is for staff."}},
+	} {
+		var got []string
+		for _, s := range sentences(c.text) {
+			got = append(got, s.text)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("sentences(%q) = %q, want %q", c.text, got, c.want)
+		}
 	}
 }
