@@ -568,6 +568,22 @@ func OtherDay(question, sentence, hours string) bool {
 	return every || profile&asked == asked
 }
 
+// HoursDay reports whether a question asking the business's hours on a day of the week names
+// nothing of its own ("abre segunda?", "are you open on sunday") and the profile's hours name that
+// day, or every day: the hours answer it, not an FAQ item matched only loosely that names the
+// day for another thing ("o taproom pode ser fechado para eventos às segundas e terças").
+func HoursDay(question, hours string) bool {
+	if len(namedTokens(question)) > 0 {
+		return false
+	}
+	asked, every := namedDays(question, false)
+	if asked == 0 || every {
+		return false
+	}
+	profile, every := namedDays(hours, true)
+	return every || profile&asked == asked
+}
+
 // whereLeads are the words that ask where a place is ("where is the", "onde fica a", "¿dónde
 // está el…?"), in en, pt and es, folded, and placeArticles the articles that may follow them.
 var (

@@ -240,6 +240,29 @@ func TestOtherDay(t *testing.T) {
 	}
 }
 
+// TestHoursDay checks that a question of the hours on a day, naming nothing of its own, is one the
+// profile's hours answer when they name that day (or every day).
+func TestHoursDay(t *testing.T) {
+	const hours = "Qua a sex 16h às 23h, sáb e dom 12h às 23h; seg e ter fechado"
+	for _, c := range []struct {
+		question, hours string
+		want            bool
+	}{
+		{"abre segunda?", hours, true},
+		{"are you open on sunday", "Mon–Fri 9am–8pm, Sat 9am–5pm, Sun 10am–4pm", true},
+		{"are you open on a saturday", "Daily 10am–5pm", true},
+		// The hours do not name the day asked.
+		{"abre segunda?", "Qua a sex 16h às 23h", false},
+		// A thing of its own named, or no day.
+		{"a cozinha abre segunda?", hours, false},
+		{"abre hoje?", hours, false},
+	} {
+		if got := HoursDay(c.question, c.hours); got != c.want {
+			t.Errorf("HoursDay(%q, %q) = %v, want %v", c.question, c.hours, got, c.want)
+		}
+	}
+}
+
 // TestAsksPlace checks that a question asking where a place is by words of the business's name
 // only asks its address.
 func TestAsksPlace(t *testing.T) {

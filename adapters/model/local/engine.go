@@ -179,7 +179,8 @@ func reply(turn conversation.Turn, lim limits) string {
 		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) &&
 			(!knowledge.StatesDetail(told, asked) || asked&knowledge.DetailHours != 0 && h.Kind == knowledge.KindChunk &&
 				(knowledge.HoursName(query, h.Sentence, p.Contact.Hours) || knowledge.OtherSchedule(query, h.Sentence) ||
-					knowledge.OtherDay(query, h.Sentence, p.Contact.Hours))) &&
+					knowledge.OtherDay(query, h.Sentence, p.Contact.Hours)) ||
+				asked&knowledge.DetailHours != 0 && loose && knowledge.HoursDay(query, p.Contact.Hours)) &&
 			len(strings.Fields(query)) <= detailWords {
 			return detail
 		}

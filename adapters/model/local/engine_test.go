@@ -1072,3 +1072,31 @@ func TestSentencesAbbreviated(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyHoursDay checks that a question of the business's hours on a day, naming nothing of its
+// own, is answered by the profile's hours naming the day rather than by an FAQ item matched only
+// loosely that names the day for another thing (knowledge.HoursDay); with the day not in the
+// hours, or a thing of its own named, the item stands as before.
+func TestReplyHoursDay(t *testing.T) {
+	p := lu
+	p.Contact = profile.Contact{Phone: "(54) 99555-0162", Hours: "Qua a sex 16h às 23h, sáb e dom 12h às 23h; seg e ter fechado"}
+	hit := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "f5", Question: "Posso alugar o espaço para uma festa?",
+		Answer: "Sim, o taproom pode ser fechado para eventos às segundas e terças, para até 80 pessoas."},
+		Held: 1, Covers: true, Sole: true, Measured: true}
+	hours := "Horário: Qua a sex 16h às 23h, sáb e dom 12h às 23h; seg e ter fechado."
+	related := "Se a pergunta é “Posso alugar o espaço para uma festa?”: Sim, o taproom pode ser fechado para eventos às segundas e terças, para até 80 pessoas."
+	for _, tt := range []struct {
+		message, hours, want string
+	}{
+		{"abre segunda?", p.Contact.Hours, hours},
+		{"vcs abrem na terça?", p.Contact.Hours, hours},
+		// The hours do not name the day asked.
+		{"abre segunda?", "Qua a sex 16h às 23h", related},
+	} {
+		q := p
+		q.Contact.Hours = tt.hours
+		if got := say(t, conversation.Turn{Profile: q, Lang: "pt", Message: tt.message, Hits: []knowledge.Hit{hit}}); got != tt.want && !(tt.want == hours && strings.HasPrefix(got, "Horário:")) {
+			t.Errorf("reply to %q (hours %q) =\n%q\nwant\n%q", tt.message, tt.hours, got, tt.want)
+		}
+	}
+}
