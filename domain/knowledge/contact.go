@@ -70,6 +70,12 @@ var detailPhrases = map[Detail][]string{
 		"onde e a loja", "onde se encontram", "vossa localizacao", "como chego", "como chegar",
 		"su direccion", "vuestra direccion", "cual es la direccion", "la direccion de la tienda", "su ubicacion",
 		"donde estan", "donde estais", "donde se encuentran", "donde queda", "donde esta la tienda", "como llego", "como llegar",
+		// What to give the sat nav, or a maps app, is the address: "whats the postcode for the
+		// satnav", "o endereço pro waze", "¿qué pongo en el gps?".
+		"for the satnav", "for my satnav", "for the sat nav", "for my sat nav", "in the satnav", "into the satnav",
+		"for the gps", "for my gps", "into the gps", "put in the gps",
+		"pro gps", "para o gps", "pro waze", "no waze", "para o waze", "coloco no gps",
+		"para el gps", "en el gps", "para el waze", "en el waze", "pongo en el gps",
 	},
 	DetailReach: {
 		"contact you", "reach you", "get in touch", "contact details", "contact info", "contact information",

@@ -25,6 +25,11 @@ func TestAskedDetails(t *testing.T) {
 		{"qual o cep", DetailAddress},
 		{"cual es el codigo postal?", DetailAddress},
 		{"do you deliver to my postcode", 0},
+		// What to give the sat nav or a maps app.
+		{"whats the postcode for the satnav", DetailAddress},
+		{"o que eu coloco no gps?", DetailAddress},
+		{"que pongo en el gps para llegar", DetailAddress},
+		{"do your hire cars have a satnav", 0},
 		{"trabajais los sabados?", DetailHours},
 		{"¿atienden los domingos?", DetailHours},
 		{"vocês atendem sábado?", DetailHours},
