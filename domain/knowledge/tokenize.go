@@ -197,7 +197,9 @@ func undouble(w string) string {
 // stopwords are frequent English, Portuguese and Spanish words that say little about a topic,
 // folded like the words they are compared with (apostrophes dropped), and the interjections
 // customers open or close a question with in regional speech ("eh" in Canada, "bah" and "tchê"
-// in the south of Brazil, "wena" and "cachai" in Chile, "lol"): no page is about them.
+// in the south of Brazil, "wena" and "cachai" in Chile, "lol"): no page is about them. So are
+// "somewhere" and "anywhere", which stand for the place asked: "is there somewhere to eat" is
+// about eating, not the "somewhere" of "Is there somewhere to stay nearby?".
 var stopwords = func() map[string]struct{} {
 	const words = `
 a about above after again all also am an and any are as at be because been before being below
@@ -208,7 +210,7 @@ myself no nor not now of off on once only or other our ours ourselves out over o
 she should so some such than that thats the their theirs them themselves then there theres these
 they theyre this those through to too under until up us very was wasnt we were werent what whats
 when where which while who whom why will with wont would you youd youll youre youve your yours
-yourself yourselves hi hello hey thanks thank ok okay eh lol
+yourself yourselves hi hello hey thanks thank ok okay eh lol somewhere anywhere
 
 ao aos as ate com como da das de dela dele deles do dos e ela elas ele eles em entre era essa
 essas esse esses esta estas este estes eu foi for ha isso isto ja la lhe lhes mais mas me mesmo

@@ -46,6 +46,8 @@ func TestTokensInterjections(t *testing.T) {
 		{"wena, que incluye la mantencion? cachai", "que incluye la mantencion?"},
 		{"how much for an hour massage eh", "how much for an hour massage"},
 		{"is it weird to talk during the massage lol", "is it weird to talk during the massage"},
+		{"is there somewhere to eat", "is there to eat"},
+		{"can i park anywhere near you", "can i park near you"},
 	} {
 		if got, want := Tokens(c.with), Tokens(c.without); !slices.Equal(got, want) {
 			t.Errorf("Tokens(%q) = %q, want %q", c.with, got, want)
