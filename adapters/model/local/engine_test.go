@@ -1099,4 +1099,10 @@ func TestReplyHoursDay(t *testing.T) {
 			t.Errorf("reply to %q (hours %q) =\n%q\nwant\n%q", tt.message, tt.hours, got, tt.want)
 		}
 	}
+	// An item asking the hours itself is the owner's answer: it stands.
+	own := hit
+	own.FAQ = knowledge.FAQ{ID: "f1", Question: "Qual o horário de funcionamento?", Answer: "De quarta a domingo; às segundas e terças só com reserva."}
+	if got := say(t, conversation.Turn{Profile: p, Lang: "pt", Message: "abre segunda?", Hits: []knowledge.Hit{own}}); !strings.Contains(got, own.FAQ.Answer) {
+		t.Errorf("reply to %q with an item asking the hours = %q, want the item's answer", "abre segunda?", got)
+	}
 }
