@@ -367,6 +367,7 @@ func TestEvalBusinessesRegression(t *testing.T) {
 		{"tune-15", 176, 92, 21},
 		{"tune-16", 175, 101, 16},
 		{"tune-17", 185, 108, 15},
+		{"tune-19", 187, 122, 13},
 		{"held-out-5", 120, 49, 14},
 		{"held-out-6", 120, 41, 15},
 		{"held-out-7", 120, 24, 14},
