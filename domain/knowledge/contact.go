@@ -559,19 +559,12 @@ func namedDays(text string, short bool) (days uint8, every bool) {
 // "BJJ … no-gi on Friday at 8pm, with open mat on Saturday from 11am to 1pm" tells nothing of
 // Sunday, and the hours "Mon–Fri 4pm–9pm, Sat 9am–1pm, Sun closed" do. The profile's hours answer.
 func OtherDay(question, sentence, hours string) bool {
-	if len(namedTokens(question)) > 0 {
+	if !HoursDay(question, hours) {
 		return false
 	}
-	asked, every := namedDays(question, false)
-	if asked == 0 || every {
-		return false
-	}
+	asked, _ := namedDays(question, false)
 	told, every := namedDays(sentence, true)
-	if told == 0 || every || told&asked != 0 {
-		return false
-	}
-	profile, every := namedDays(hours, true)
-	return every || profile&asked == asked
+	return told != 0 && !every && told&asked == 0
 }
 
 // HoursDay reports whether a question asking the business's hours on a day of the week names
