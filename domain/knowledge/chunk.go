@@ -141,7 +141,7 @@ func splitWords(content string) []word {
 		}
 		for i, f := range fields {
 			w := word{text: f, sep: sep, n: int32(utf8.RuneCountInString(f))}
-			if endsSentence(f) {
+			if endsSentence(f) && (i+1 == len(fields) || !Abbreviated(f, firstRune(fields[i+1]))) {
 				w.brk = brkSentence
 			}
 			if i == len(fields)-1 {
@@ -161,6 +161,12 @@ func endsSentence(w string) bool {
 	w = strings.TrimRight(w, `"')]}»”’`)
 	r, _ := utf8.DecodeLastRuneInString(w)
 	return strings.ContainsRune(".!?…。！？", r)
+}
+
+// firstRune returns the first letter of a word.
+func firstRune(w string) rune {
+	r, _ := utf8.DecodeRuneInString(w)
+	return r
 }
 
 // join writes words with their separators, the first one without.

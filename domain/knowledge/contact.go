@@ -70,6 +70,12 @@ var detailPhrases = map[Detail][]string{
 		"onde e a loja", "onde se encontram", "vossa localizacao", "como chego", "como chegar",
 		"su direccion", "vuestra direccion", "cual es la direccion", "la direccion de la tienda", "su ubicacion",
 		"donde estan", "donde estais", "donde se encuentran", "donde queda", "donde esta la tienda", "como llego", "como llegar",
+		// What to give the sat nav, or a maps app, is the address: "whats the postcode for the
+		// satnav", "o endereço pro waze", "¿qué pongo en el gps?".
+		"for the satnav", "for my satnav", "for the sat nav", "for my sat nav", "in the satnav", "into the satnav",
+		"for the gps", "for my gps", "into the gps", "put in the gps",
+		"pro gps", "para o gps", "pro waze", "no waze", "para o waze", "coloco no gps",
+		"para el gps", "en el gps", "para el waze", "en el waze", "pongo en el gps",
 	},
 	DetailReach: {
 		"contact you", "reach you", "get in touch", "contact details", "contact info", "contact information",
@@ -590,15 +596,24 @@ func namedDays(text string, short bool) (days uint8, every bool) {
 // "BJJ … no-gi on Friday at 8pm, with open mat on Saturday from 11am to 1pm" tells nothing of
 // Sunday, and the hours "Mon–Fri 4pm–9pm, Sat 9am–1pm, Sun closed" do. The profile's hours answer.
 func OtherDay(question, sentence, hours string) bool {
+	if !HoursDay(question, hours) {
+		return false
+	}
+	asked, _ := namedDays(question, false)
+	told, every := namedDays(sentence, true)
+	return told != 0 && !every && told&asked == 0
+}
+
+// HoursDay reports whether a question asking the business's hours on a day of the week names
+// nothing of its own ("abre segunda?", "are you open on sunday") and the profile's hours name that
+// day, or every day: the hours answer it, not an FAQ item matched only loosely that names the
+// day for another thing ("o taproom pode ser fechado para eventos às segundas e terças").
+func HoursDay(question, hours string) bool {
 	if len(namedTokens(question)) > 0 {
 		return false
 	}
 	asked, every := namedDays(question, false)
 	if asked == 0 || every {
-		return false
-	}
-	told, every := namedDays(sentence, true)
-	if told == 0 || every || told&asked != 0 {
 		return false
 	}
 	profile, every := namedDays(hours, true)

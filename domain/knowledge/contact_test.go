@@ -25,6 +25,11 @@ func TestAskedDetails(t *testing.T) {
 		{"qual o cep", DetailAddress},
 		{"cual es el codigo postal?", DetailAddress},
 		{"do you deliver to my postcode", 0},
+		// What to give the sat nav or a maps app.
+		{"whats the postcode for the satnav", DetailAddress},
+		{"o que eu coloco no gps?", DetailAddress},
+		{"que pongo en el gps para llegar", DetailAddress},
+		{"do your hire cars have a satnav", 0},
 		{"trabajais los sabados?", DetailHours},
 		{"¿atienden los domingos?", DetailHours},
 		{"vocês atendem sábado?", DetailHours},
@@ -243,6 +248,29 @@ func TestOtherDay(t *testing.T) {
 	} {
 		if got := OtherDay(c.question, c.sentence, c.hours); got != c.want {
 			t.Errorf("OtherDay(%q, %q, %q) = %v, want %v", c.question, c.sentence, c.hours, got, c.want)
+		}
+	}
+}
+
+// TestHoursDay checks that a question of the hours on a day, naming nothing of its own, is one the
+// profile's hours answer when they name that day (or every day).
+func TestHoursDay(t *testing.T) {
+	const hours = "Qua a sex 16h às 23h, sáb e dom 12h às 23h; seg e ter fechado"
+	for _, c := range []struct {
+		question, hours string
+		want            bool
+	}{
+		{"abre segunda?", hours, true},
+		{"are you open on sunday", "Mon–Fri 9am–8pm, Sat 9am–5pm, Sun 10am–4pm", true},
+		{"are you open on a saturday", "Daily 10am–5pm", true},
+		// The hours do not name the day asked.
+		{"abre segunda?", "Qua a sex 16h às 23h", false},
+		// A thing of its own named, or no day.
+		{"a cozinha abre segunda?", hours, false},
+		{"abre hoje?", hours, false},
+	} {
+		if got := HoursDay(c.question, c.hours); got != c.want {
+			t.Errorf("HoursDay(%q, %q) = %v, want %v", c.question, c.hours, got, c.want)
 		}
 	}
 }

@@ -168,7 +168,7 @@ estais estoy xq`
 // off); the matchers still read them as words.
 var functionWords = func() map[string]map[string]struct{} {
 	lists := map[string]string{
-		"en": `anyone anybody anywhere someone somebody somewhere everyone everybody everything
+		"en": `anyone anybody someone somebody everyone everybody everything
 everywhere nobody nothing nowhere always never ever still even yet already soon maybe perhaps
 really quite just also else another every either neither til till lot lots bit ones yall ya`,
 		"pt": `um uma uns umas algum alguma alguns algumas nenhum nenhuma cada todo toda todos

@@ -151,7 +151,7 @@ func TestFunctionWords(t *testing.T) {
 		{"anywhere", "en", false},
 		{"someone", "en", false},
 		{"shower", "en", true},
-		{"anywhere", "es", true}, // another language's word is read as it is
+		{"someone", "es", true}, // another language's word is read as it is
 	} {
 		if got := contentWord(tt.word, tt.lang); got != tt.content {
 			t.Errorf("contentWord(%q, %q) = %v, want %v", tt.word, tt.lang, got, tt.content)

@@ -308,7 +308,7 @@ func Sentences(text string) []string {
 			}
 			j := i + utf8.RuneLen(r)
 			if j+1 < len(l) && l[j] == ' ' {
-				if next, _ := utf8.DecodeRuneInString(l[j+1:]); unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(`"'(«“¿¡`, next) {
+				if next, _ := utf8.DecodeRuneInString(l[j+1:]); (unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(`"'(«“¿¡`, next)) && !Abbreviated(l[:j], next) {
 					if s := strings.TrimSpace(l[start:j]); s != "" {
 						out = append(out, s)
 					}
@@ -321,6 +321,32 @@ func Sentences(text string) []string {
 		}
 	}
 	return out
+}
+
+// abbreviations are the abbreviations of English, Portuguese and Spanish that stand before a
+// name or a number and so never end a sentence (lower case, without their full stop):
+// titles ("Dr.", "Sra."), streets ("Av.", "Avda.") and "number" ("No. 3", "Nº. 12", "núm. 5"),
+// with what may follow them: any word, or a number only ("No." before a capital is an answer:
+// "Can I park there? No. The car park…").
+var abbreviations = map[string]bool{"dr": false, "dra": false, "mr": false, "mrs": false, "ms": false,
+	"sr": false, "sra": false, "srta": false, "prof": false, "av": false, "avda": false,
+	"no": true, "nos": true, "nº": true, "n°": true, "nr": true, "num": true, "núm": true, "tel": true, "ext": true}
+
+// Abbreviated reports whether text ends with an abbreviation and its full stop (abbreviations)
+// that does not end the sentence before next, the first letter of what follows: "…from the cask
+// in our No." before "3 warehouse".
+func Abbreviated(text string, next rune) bool {
+	text = strings.TrimSuffix(text, ".")
+	w := text[strings.LastIndexAny(text, " (")+1:]
+	if w == "" || len(w) > 5 { // no abbreviation is longer: "avda", "núm"
+		return false
+	}
+	for a, numeric := range abbreviations {
+		if strings.EqualFold(w, a) {
+			return !numeric || unicode.IsDigit(next)
+		}
+	}
+	return false
 }
 
 // cue is what kind of fact a question asks for, by its form: a price, a place, a time.

@@ -15,6 +15,41 @@ func TestSentences(t *testing.T) {
 	}
 }
 
+// An abbreviation before a name or a number does not end a sentence (Abbreviated); "No." before a
+// capital does: it answers.
+func TestSentencesAbbreviations(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"Five drams from the cask in our No. 3 warehouse, for £60. It runs at 11am.",
+			[]string{"Five drams from the cask in our No. 3 warehouse, for £60.", "It runs at 11am."}},
+		{"Can I park there? No. The car park is for staff.",
+			[]string{"Can I park there?", "No.", "The car park is for staff."}},
+		{"Our vet, Dr. Silva, sees cats on Mondays. Book ahead.",
+			[]string{"Our vet, Dr. Silva, sees cats on Mondays.", "Book ahead."}},
+		{"La oficina está en Av. Santa Fe 3960, en la Sra. Gómez (núm. 5) o en la Avda. Mayo.",
+			[]string{"La oficina está en Av. Santa Fe 3960, en la Sra. Gómez (núm. 5) o en la Avda. Mayo."}},
+		{"Ligue para o tel. 244 555 071. Atendemos de manhã.",
+			[]string{"Ligue para o tel. 244 555 071.", "Atendemos de manhã."}},
+		{"We are open till 9. Saturdays too.", []string{"We are open till 9.", "Saturdays too."}},
+	} {
+		if got := Sentences(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("Sentences(%q) = %q, want %q", c.text, got, c.want)
+		}
+		words := splitWords(c.text)
+		var ends int
+		for _, w := range words[:len(words)-1] {
+			if w.brk == brkSentence {
+				ends++
+			}
+		}
+		if ends != len(c.want)-1 {
+			t.Errorf("splitWords(%q): %d sentence ends, want %d", c.text, ends, len(c.want)-1)
+		}
+	}
+}
+
 func TestCues(t *testing.T) {
 	asked := map[string][]struct {
 		query string

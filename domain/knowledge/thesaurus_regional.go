@@ -3,7 +3,10 @@ package knowledge
 // regionalThesaurus widens the thesaurus with the words one country's customers use for what a
 // business of another country of the same language writes in its own: a Brazilian visitor's
 // "chuveiro" for a Portuguese campsite's "duches", "café da manhã" for "pequeno-almoço", a
-// Mexican customer's "computadora" for a Madrid shop's "ordenador", "manejar" for "conducir".
+// Mexican customer's "computadora" for a Madrid shop's "ordenador", "manejar" for "conducir", and
+// the regional words for children: Scotland's "weans" and "bairns", the Brazilian south's "guris"
+// and "piás", Chile's "cabros chicos", the River Plate's "gurises". Not "guria" (a girl, and a
+// girlfriend) nor Colombia's "pelados" (children, and the bald or the broke).
 // Only words of one meaning in both countries are paired, folded as the index folds them: not pt
 // "fato" (a suit in Portugal, a fact in Brazil), "propina" (a fee, a bribe), "apelido" (a
 // surname, a nickname), "tela" (a canvas, a screen), "maiô" (folded, the month "maio") or
@@ -13,6 +16,9 @@ package knowledge
 // thesaurus, it is a general vocabulary, not the words of any one Brain; its groups are read
 // with thesaurus's (thesauri).
 var regionalThesaurus = map[string]string{
+	"en": `
+child, children, kid, kids, wean, weans, bairn, bairns
+`,
 	"pt": `
 duche, duches, chuveiro, chuveiros
 casa de banho, casas de banho, banheiro, banheiros, sanitarios, wc, lavabo, lavabos
@@ -40,6 +46,7 @@ boleia, boleias, carona, caronas
 relva, relvado, gramado
 casaco, casacos, jaqueta, jaquetas
 amendoim, amendoins, frutos secos
+criança, crianças, guri, guris, piá, piás
 `,
 	"es": `
 coche, coches, carro, carros, auto, autos, automóvil, automóviles
@@ -70,5 +77,6 @@ melocotón, melocotones, durazno, duraznos
 cacahuete, cacahuetes, cacahuate, cacahuates, maní, manises, frutos secos
 gambas, camarones
 enchufe, enchufes, tomacorriente, tomacorrientes
+niño, niños, cabros chicos, gurises, chamacos, chibolos
 `,
 }

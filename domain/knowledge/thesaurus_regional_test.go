@@ -13,6 +13,11 @@ func TestRegionalThesaurus(t *testing.T) {
 	for _, c := range []struct {
 		lang, text, member string // member: a member of one of text's groups
 	}{
+		{"en", "weans", "children"},
+		{"en", "bairns", "kids"},
+		{"pt", "guris", "crianças"},
+		{"es", "cabros chicos", "niños"},
+		{"es", "gurises", "niño"},
 		{"pt", "duches", "chuveiro"},
 		{"pt", "chuveiros", "duche"},
 		{"pt", "banheiro", "casa de banho"},

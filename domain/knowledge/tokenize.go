@@ -196,7 +196,12 @@ func undouble(w string) string {
 
 // stopwords are frequent English, Portuguese and Spanish words that say little about a topic,
 // folded like the words they are compared with (apostrophes dropped). Brazilian chat forms of
-// stop words are stop words too: "sou", "ta" (tá, está), "tb" and "tbm" (também), "pq" (porque).
+// stop words are stop words too: "sou", "ta" (tá, está), "tb" and "tbm" (também), "pq" (porque);
+// and so are the interjections customers open or close a question with in regional speech ("eh"
+// in Canada, "bah" and "tchê" in the south of Brazil, "wena" and "cachai" in Chile, "lol"): no
+// page is about them. So are
+// "somewhere" and "anywhere", which stand for the place asked: "is there somewhere to eat" is
+// about eating, not the "somewhere" of "Is there somewhere to stay nearby?".
 var stopwords = func() map[string]struct{} {
 	const words = `
 a about above after again all also am an and any are as at be because been before being below
@@ -207,20 +212,20 @@ myself no nor not now of off on once only or other our ours ourselves out over o
 she should so some such than that thats the their theirs them themselves then there theres these
 they theyre this those through to too under until up us very was wasnt we were werent what whats
 when where which while who whom why will with wont would you youd youll youre youve your yours
-yourself yourselves hi hello hey thanks thank ok okay
+yourself yourselves hi hello hey thanks thank ok okay eh lol somewhere anywhere
 
 ao aos as ate com como da das de dela dele deles do dos e ela elas ele eles em entre era essa
 essas esse esses esta estas este estes eu foi for ha isso isto ja la lhe lhes mais mas me mesmo
 meu meus minha minhas muito na nao nas nem no nos nossa nossas nosso nossos num numa o os ou
 para pela pelas pelo pelos por qual quando que quem se sem ser seu seus so sua suas tambem te
 tem tenho teu tua voce voces vos ola obrigado obrigada oi sao sim esta estao ser sera pode podem
-posso queria gostaria sou ta tb tbm pq
+posso queria gostaria sou ta tb tbm pq bah tche
 
 al algo algunos alguna algunas alguno con cual cuando del desde donde el ella ellas ellos en es
 esa esas ese eso esos esta estan estas este esto estos fue ha han hay la las le les lo los mi mis
 mucho muy ni nos nosotros o os otra otro para pero poco por porque puede puedo pueden que quien
 se ser si sin sobre su sus tambien te tengo ti tu tus un una unas uno unos usted ustedes y ya yo
-hola gracias vosotros
+hola gracias vosotros wena cachai
 `
 	m := make(map[string]struct{}, 400)
 	for _, w := range strings.Fields(words) {

@@ -41,6 +41,23 @@ func TestTokens(t *testing.T) {
 	}
 }
 
+// A regional interjection says nothing of what a question asks: it is no term (stopwords).
+func TestTokensInterjections(t *testing.T) {
+	for _, c := range []struct{ with, without string }{
+		{"bah, como funciona a visita na fabrica?", "como funciona a visita na fabrica?"},
+		{"quanto custa a visita tchê", "quanto custa a visita"},
+		{"wena, que incluye la mantencion? cachai", "que incluye la mantencion?"},
+		{"how much for an hour massage eh", "how much for an hour massage"},
+		{"is it weird to talk during the massage lol", "is it weird to talk during the massage"},
+		{"is there somewhere to eat", "is there to eat"},
+		{"can i park anywhere near you", "can i park near you"},
+	} {
+		if got, want := Tokens(c.with), Tokens(c.without); !slices.Equal(got, want) {
+			t.Errorf("Tokens(%q) = %q, want %q", c.with, got, want)
+		}
+	}
+}
+
 func TestStemJoinsForms(t *testing.T) {
 	same := [][]string{
 		{"policy", "policies"},

@@ -182,12 +182,17 @@ func reply(turn conversation.Turn, lim limits) string {
 		// open" and a page's "Puncture repair: 10 euros…").
 		// So does a sentence of another thing's hours when the question names a thing the
 		// profile's hours name ("what time does the pro shop open" and "The range is open every
-		// day from 8am to 9pm", the hours "…pro shop daily 7am–7pm").
+		// day from 8am to 9pm", the hours "…pro shop daily 7am–7pm"), and an FAQ item matched
+		// only loosely, not itself asking the hours, when the question asks them on a day the
+		// profile's hours name ("abre segunda?" and "Posso alugar o espaço para uma festa?":
+		// "…fechado para eventos às segundas e terças", knowledge.HoursDay).
 		told := actionToken.ReplaceAllString(a, "")
 		if hasDetail && a != "" && (loose || h.Kind != knowledge.KindFAQ) &&
 			(!knowledge.StatesDetail(told, asked) || asked&knowledge.DetailHours != 0 && h.Kind == knowledge.KindChunk &&
 				(knowledge.HoursName(query, h.Sentence, p.Contact.Hours) || knowledge.OtherSchedule(query, h.Sentence) ||
-					knowledge.OtherDay(query, h.Sentence, p.Contact.Hours))) &&
+					knowledge.OtherDay(query, h.Sentence, p.Contact.Hours)) ||
+				asked&knowledge.DetailHours != 0 && loose && knowledge.AskedDetails(h.FAQ.Question)&knowledge.DetailHours == 0 &&
+					knowledge.HoursDay(query, p.Contact.Hours)) &&
 			len(strings.Fields(query)) <= detailWords {
 			return detail
 		}
@@ -1060,7 +1065,7 @@ func sentences(text string) []sentence {
 				j += size
 			}
 			if j+1 < len(l) && l[j] == ' ' {
-				if next, _ := utf8.DecodeRuneInString(l[j+1:]); unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(`"'(«“¿¡`, next) {
+				if next, _ := utf8.DecodeRuneInString(l[j+1:]); (unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(`"'(«“¿¡`, next)) && !knowledge.Abbreviated(l[:j], next) {
 					add(l[start:j], line)
 					start = j + 1
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -1069,5 +1070,62 @@ func wantBest(t *testing.T, hits []knowledge.Hit, message, want string) {
 	h, ok := best(hits, message, shipped)
 	if got := cmpOr(h.FAQ.ID, h.Chunk.Text); !ok || got != want {
 		t.Errorf("best = %q, %v; want %q", got, ok, want)
+	}
+}
+
+// The reply's sentences end where knowledge.Sentences ends them: not at an abbreviation before a
+// name or a number ("No. 3", "Dr. Silva"), so the passage quoted holds the price after it.
+func TestSentencesAbbreviated(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"The Cask Tour lasts two hours, in our No. 3 warehouse, and costs £60. It runs at 11am.",
+			[]string{"The Cask Tour lasts two hours, in our No. 3 warehouse, and costs £60.", "It runs at 11am."}},
+		{"Vacinas: nossa veterinária, Dra. Camila, atende às quartas. V10 por R$ 110.",
+			[]string{"Vacinas: nossa veterinária, Dra. Camila, atende às quartas.", "V10 por R$ 110."}},
+		{"Can I park? No. The car park is for staff.", []string{"Can I park?", "No.", "The car park is for staff."}},
+	} {
+		var got []string
+		for _, s := range sentences(c.text) {
+			got = append(got, s.text)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("sentences(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// TestReplyHoursDay checks that a question of the business's hours on a day, naming nothing of its
+// own, is answered by the profile's hours naming the day rather than by an FAQ item matched only
+// loosely that names the day for another thing (knowledge.HoursDay); with the day not in the
+// hours, or a thing of its own named, the item stands as before.
+func TestReplyHoursDay(t *testing.T) {
+	p := lu
+	p.Contact = profile.Contact{Phone: "(54) 99555-0162", Hours: "Qua a sex 16h às 23h, sáb e dom 12h às 23h; seg e ter fechado"}
+	hit := knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "f5", Question: "Posso alugar o espaço para uma festa?",
+		Answer: "Sim, o taproom pode ser fechado para eventos às segundas e terças, para até 80 pessoas."},
+		Held: 1, Covers: true, Sole: true, Measured: true}
+	hours := "Horário: Qua a sex 16h às 23h, sáb e dom 12h às 23h; seg e ter fechado."
+	related := "Se a pergunta é “Posso alugar o espaço para uma festa?”: Sim, o taproom pode ser fechado para eventos às segundas e terças, para até 80 pessoas."
+	for _, tt := range []struct {
+		message, hours, want string
+	}{
+		{"abre segunda?", p.Contact.Hours, hours},
+		{"vcs abrem na terça?", p.Contact.Hours, hours},
+		// The hours do not name the day asked.
+		{"abre segunda?", "Qua a sex 16h às 23h", related},
+	} {
+		q := p
+		q.Contact.Hours = tt.hours
+		if got := say(t, conversation.Turn{Profile: q, Lang: "pt", Message: tt.message, Hits: []knowledge.Hit{hit}}); got != tt.want && !(tt.want == hours && strings.HasPrefix(got, "Horário:")) {
+			t.Errorf("reply to %q (hours %q) =\n%q\nwant\n%q", tt.message, tt.hours, got, tt.want)
+		}
+	}
+	// An item asking the hours itself is the owner's answer: it stands.
+	own := hit
+	own.FAQ = knowledge.FAQ{ID: "f1", Question: "Qual o horário de funcionamento?", Answer: "De quarta a domingo; às segundas e terças só com reserva."}
+	if got := say(t, conversation.Turn{Profile: p, Lang: "pt", Message: "abre segunda?", Hits: []knowledge.Hit{own}}); !strings.Contains(got, own.FAQ.Answer) {
+		t.Errorf("reply to %q with an item asking the hours = %q, want the item's answer", "abre segunda?", got)
 	}
 }
