@@ -3,8 +3,6 @@ package knowledge
 import (
 	"regexp"
 	"strings"
-
-	"github.com/svcagent/svc/domain/language"
 )
 
 // FactUnstated reports whether a question asks, by its form, how long something takes or from
@@ -16,10 +14,10 @@ import (
 // para começar."), which answers none of it. A duration is stated in figures or in words, of
 // minutes to years or nights (durationStated); an age by ageFact. A question asking a time of day
 // ("when", "a que hora") is read as asking that, not a duration (query.factAsked). lang is the
-// Brain's language, the question's when too short to tell.
+// question's language (en, pt or es; another asks nothing here).
 func FactUnstated(question, reply, lang string) bool {
 	norm := NormalizeQuestion(question)
-	q := &query{text: question, lang: language.Detect(question, lang), norm: norm, padded: " " + norm + " "}
+	q := &query{text: question, lang: lang, norm: norm, padded: " " + norm + " "}
 	c := q.cues()
 	if c&cueTime != 0 {
 		c &^= cueDuration

@@ -158,13 +158,11 @@ func reply(turn conversation.Turn, lim limits) string {
 	if ok {
 		a = answer(h, query)
 	}
-	for ok && (h.Kind == knowledge.KindChunk && (knowledge.NamedOnly(query, a, p.BusinessName) ||
-		knowledge.FactUnstated(query, actionToken.ReplaceAllString(a, ""), p.Language())) ||
-		h.Kind == knowledge.KindFAQ && h.Overlap <= LooseOverlap && knowledge.FactUnstated(query, h.FAQ.Question+" "+a, p.Language())) {
+	for ok && h.Kind == knowledge.KindChunk && (knowledge.NamedOnly(query, a, p.BusinessName) ||
+		knowledge.FactUnstated(query, actionToken.ReplaceAllString(a, ""), questionLang(turn))) {
 		// A passage sharing only the business's name with the question answers none of it;
-		// nor does a passage, or an FAQ item matched loosely (its question and answer), stating
-		// another fact of the thing than the duration or the age asked (knowledge.FactUnstated):
-		// the next best, or none.
+		// nor does one stating another fact of the thing than the duration or the age asked
+		// (knowledge.FactUnstated): the next best, or none.
 		turn.Hits = slices.DeleteFunc(slices.Clone(turn.Hits), func(o knowledge.Hit) bool { return o.Kind == h.Kind && o.Chunk.ID == h.Chunk.ID && o.FAQ.ID == h.FAQ.ID })
 		if h, ok = best(turn.Hits, query, lim); ok {
 			a = answer(h, query)
@@ -216,6 +214,14 @@ func reply(turn conversation.Turn, lim limits) string {
 		return detail
 	}
 	return dontKnow(ph, p.Contact, business)
+}
+
+// questionLang is the language a question is read in: the turn's, else the profile's first.
+func questionLang(turn conversation.Turn) string {
+	if turn.Lang != "" {
+		return strings.ToLower(base(turn.Lang))
+	}
+	return strings.ToLower(base(turn.Profile.Language()))
 }
 
 // followedHits are the hits the engine may answer with: when the Brain was searched for the
