@@ -16,6 +16,9 @@ import (
 // ("when", "a que hora") is read as asking that, not a duration (query.factAsked). lang is the
 // question's language (en, pt or es; another asks nothing here).
 func FactUnstated(question, reply, lang string) bool {
+	if !sharesWord(question, askingStems) {
+		return false // most questions: no word that asks either: nothing read further
+	}
 	norm := NormalizeQuestion(question)
 	q := &query{text: question, lang: lang, norm: norm, padded: " " + norm + " "}
 	c := q.cues()
@@ -39,6 +42,10 @@ func FactUnstated(question, reply, lang string) bool {
 	}
 	return stated&asked == 0
 }
+
+// askingStems hold a part of every phrase of cueWords' durations and of agePhrases (three bytes
+// or more each), read before the question is: a question holding none asks neither.
+const askingStems = "long tempo tard dura demor soon fast quick early advance notice rapid rápid pronto depressa antel antic anteced antes age old idad edad anos años"
 
 // agePhrases are the phrases (folded) by which a question asks an age: ageWords' and those of
 // "age" asked ("what age", "a partir de que idade", "¿desde qué edad?"), not the word alone,
