@@ -163,7 +163,7 @@ func reply(turn conversation.Turn, lim limits) string {
 		// A passage sharing only the business's name with the question answers none of it;
 		// nor does one stating another fact of the thing than the duration or the age asked
 		// (knowledge.FactUnstated): the next best, or none.
-		turn.Hits = slices.DeleteFunc(slices.Clone(turn.Hits), func(o knowledge.Hit) bool { return o.Kind == h.Kind && o.Chunk.ID == h.Chunk.ID && o.FAQ.ID == h.FAQ.ID })
+		turn.Hits = slices.DeleteFunc(slices.Clone(turn.Hits), func(o knowledge.Hit) bool { return o.Kind == h.Kind && o.Chunk.ID == h.Chunk.ID })
 		if h, ok = best(turn.Hits, query, lim); ok {
 			a = answer(h, query)
 		}
