@@ -6,7 +6,7 @@ import (
 )
 
 // FactUnstated reports whether a question asks, by its form, how long something takes or from
-// what age (cueWords, ageWords: "how long", "quanto tempo demora", "¿cuánto tarda?", "com que
+// what age (cueWords, agePhrases: "how long", "quanto tempo demora", "¿cuánto tarda?", "com que
 // idade") and a reply, a passage quoted from a page, states neither, nor any other fact of a
 // definite form the question asks with it (a price, a time of day): the passage holds the
 // question's thing but another fact of it ("quanto tempo demora cada nível" and "Certificados: no
