@@ -45,7 +45,7 @@ func FactUnstated(question, reply, lang string) bool {
 
 // askingStems hold a part of every phrase of cueWords' durations and of agePhrases (three bytes
 // or more each), read before the question is: a question holding none asks neither.
-const askingStems = "long tempo tard dura demor soon fast quick early advance notice rapid rápid pronto depressa antel antic anteced antes age old idad edad anos años"
+const askingStems = "long tempo tiempo tard dura demor soon fast quick early advance notice rapid rápid pronto depressa antel antic anteced antes age old idad edad anos años"
 
 // agePhrases are the phrases (folded) by which a question asks an age: ageWords' and those of
 // "age" asked ("what age", "a partir de que idade", "¿desde qué edad?"), not the word alone,

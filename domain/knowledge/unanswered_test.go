@@ -12,6 +12,7 @@ func TestFactUnstated(t *testing.T) {
 		{"pt: a duration asked, the certificate stated", "quanto tempo demora cada nível", "Certificados: no fim de cada nível, com 80 % de presenças e aprovação no teste final, recebe um certificado.", "pt", true},
 		{"en: a duration asked, the prices stated", "how long does a screen repair take?", "Common repairs: laptop screens from $149, keyboards from $99.", "en", true},
 		{"es: a duration asked, a rule stated", "cuanto tarda el envio", "Los muebles se entregan montados en casa.", "es", true},
+		{"es: a duration asked by cuanto tiempo", "cuanto tiempo es el curso", "El curso se hace en la escuela.", "es", true},
 		// An age asked, a passage stating none.
 		{"pt: an age asked, the booking stated", "com que idade podem começar as aulas?", "As aulas marcam-se por telefone ou WhatsApp, com pelo menos dois dias de antecedência. Não é preciso comprar botas para começar.", "pt", true},
 		{"en: the ages asked", "what ages do you take", "Each room goes outside twice a day, rain or shine.", "en", true},
