@@ -166,9 +166,11 @@ func reply(turn conversation.Turn, lim limits) string {
 	if ok {
 		a = answer(h, query)
 	}
-	for ok && h.Kind == knowledge.KindChunk && knowledge.NamedOnly(query, a, p.BusinessName) {
-		// A passage sharing only the business's name with the question answers none of it:
-		// the next best, or none.
+	for ok && h.Kind == knowledge.KindChunk && (knowledge.NamedOnly(query, a, p.BusinessName) ||
+		knowledge.FactUnstated(query, actionToken.ReplaceAllString(a, ""), questionLang(turn))) {
+		// A passage sharing only the business's name with the question answers none of it;
+		// nor does one stating another fact of the thing than the duration or the age asked
+		// (knowledge.FactUnstated): the next best, or none.
 		turn.Hits = slices.DeleteFunc(slices.Clone(turn.Hits), func(o knowledge.Hit) bool { return o.Kind == h.Kind && o.Chunk.ID == h.Chunk.ID })
 		if h, ok = best(turn.Hits, query, lim); ok {
 			a = answer(h, query)
@@ -225,6 +227,14 @@ func reply(turn conversation.Turn, lim limits) string {
 		return detail
 	}
 	return dontKnow(ph, p.Contact, business)
+}
+
+// questionLang is the language a question is read in: the turn's, else the profile's first.
+func questionLang(turn conversation.Turn) string {
+	if turn.Lang != "" {
+		return strings.ToLower(base(turn.Lang))
+	}
+	return strings.ToLower(base(turn.Profile.Language()))
 }
 
 // followedHits are the hits the engine may answer with: when the Brain was searched for the

@@ -1129,3 +1129,32 @@ func TestReplyHoursDay(t *testing.T) {
 		t.Errorf("reply to %q with an item asking the hours = %q, want the item's answer", "abre segunda?", got)
 	}
 }
+
+// TestReplyFactUnstated checks that a passage stating another fact of the thing than the
+// duration or the age asked (knowledge.FactUnstated) is not the reply: the next hit stating it,
+// else "I don't know"; and that one stating it, or asked no such fact, is.
+func TestReplyFactUnstated(t *testing.T) {
+	chunk := func(id, text string, score float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{ID: id, Text: text}, Sentence: text, Score: score, Held: 1, Measured: true}
+	}
+	cert := chunk("c1", "Certificados: no fim de cada nível, com 80 % de presenças, recebe um certificado.", 0.3)
+	term := chunk("c2", "Cada nível dura um semestre de 15 semanas.", 0.25)
+	boots := chunk("c3", "As aulas marcam-se por telefone, com dois dias de antecedência.", 0.3)
+	idk := "Desculpe, não sei"
+	for _, tt := range []struct {
+		message string
+		hits    []knowledge.Hit
+		want    string
+	}{
+		{"quanto tempo demora cada nível", []knowledge.Hit{cert, term}, "Cada nível dura um semestre de 15 semanas."},
+		{"quanto tempo demora cada nível", []knowledge.Hit{cert}, idk},
+		{"com que idade podem começar as aulas?", []knowledge.Hit{boots}, idk},
+		// Asked no duration nor age: the passage answers.
+		{"como marco as aulas?", []knowledge.Hit{boots}, "As aulas marcam-se por telefone, com dois dias de antecedência."},
+		{"quanto tempo demora cada nível", []knowledge.Hit{term, cert}, "Cada nível dura um semestre de 15 semanas."},
+	} {
+		if got := say(t, conversation.Turn{Profile: lu, Lang: "pt", Message: tt.message, Hits: tt.hits}); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("reply to %q =\n%q\nwant it to begin\n%q", tt.message, got, tt.want)
+		}
+	}
+}
