@@ -557,16 +557,13 @@ func (s *Service) again(ctx context.Context, c Caller, id string, now time.Time,
 	}
 	ctx = context.WithoutCancel(ctx)
 	o, ok := a.Unanswered(c.Account.ID)
-	switch {
-	case ok:
-	case !a.Settling(c.Account.ID, now):
-		return Reply{}, notFound
-	default:
+	if !ok {
+		// Used without an outcome kept: its actions are running (a concurrent approve), or ran and
+		// their outcome waits for the database. Only the process holding that outcome answers it;
+		// any other approve is approval_not_found, as spec 3.2 says of a used approval.
 		held, kept := s.held.Load(heldKey(c.Account.ID, id))
-		if !kept {
-			// its actions are running, or their outcome is on its way to the store (from this
-			// process's keepLater, or another's)
-			return Reply{}, settling(id)
+		if !kept || !a.Awaiting(c.Account.ID) {
+			return Reply{}, notFound
 		}
 		// this process holds its outcome, waiting for the database, which answered Get: keep it now
 		o = held.(approval.Outcome)
@@ -577,20 +574,8 @@ func (s *Service) again(ctx context.Context, c Caller, id string, now time.Time,
 	return s.answerApproval(ctx, c, a, o, now)
 }
 
-// settling is the error of an approve of an approval whose actions are running, or ran and whose
-// outcome is not kept yet: 503 service_unavailable, to try again shortly.
-func settling(id string) error {
-	return &domain.Error{Code: domain.CodeServiceUnavailable, RetryAfter: settleRetryAfter,
-		Message: fmt.Sprintf("approval %s is used: its actions ran or are running, and their outcome is not kept yet; "+
-			"approve again shortly to get it (they never run twice)", id)}
-}
-
-// settleRetryAfter is the wait told to an approve of an approval whose outcome is not kept yet.
-const settleRetryAfter = 2 * time.Second
-
 // keepLaterPauses are the first and the longest pause between the tries of keepLater, and
-// keepLaterFor how long it tries: less than approval.Settle, so that an approve sent again is
-// told to try again (settling) only while an outcome may still come.
+// keepLaterFor how long it tries.
 var (
 	keepLaterPauses = [2]time.Duration{time.Second, 15 * time.Second}
 	keepLaterFor    = 10 * time.Minute

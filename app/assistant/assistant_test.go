@@ -398,33 +398,22 @@ func TestApproveAgainKeepsTheHeldOutcome(t *testing.T) {
 	}
 }
 
-// TestApproveAgainWhileSettling: an approve of an approval used without an outcome kept, which
-// this process does not hold (its actions still running, or another process keeping their
-// outcome), is 503 with Retry-After for approval.Settle after its use, running nothing; past it
-// (the outcome lost with the process that ran it), approval_not_found.
-func TestApproveAgainWhileSettling(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		used time.Time
-		want domain.Code
-	}{
-		{"used a minute ago", now.Add(-time.Minute), domain.CodeServiceUnavailable},
-		{"used just past Settle", now.Add(-approval.Settle - time.Second), domain.CodeApprovalNotFound},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t, false)
-			f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(approval.Request{}, approval.NotFound())
-			f.approvals.EXPECT().Get(gomock.Any(), "acct_a", "apr_1").Return(usedSetting(tt.used), nil)
-			_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
-			e, _ := domain.AsError(err)
-			if domain.ErrorCode(err) != tt.want || tt.want == domain.CodeServiceUnavailable &&
-				(e.RetryAfter < time.Second || !strings.Contains(e.Message, "approval apr_1 is used: its actions ran or are running")) {
-				t.Errorf("approve: %v, want %s", err, tt.want)
-			}
-			if f.profiles.updated != 0 {
-				t.Errorf("the setting changed %d times", f.profiles.updated)
-			}
-		})
+// TestApproveAgainWhileAwaiting: an approve of an approval used without an outcome kept, which
+// this process does not hold (its actions still running for a concurrent approve, or another
+// process keeping their outcome), is approval_not_found as spec 3.2 says of a used approval,
+// running nothing.
+func TestApproveAgainWhileAwaiting(t *testing.T) {
+	for _, used := range []time.Time{now.Add(-time.Second), now.Add(-time.Hour)} {
+		f := newFixture(t, false)
+		f.approvals.EXPECT().Use(gomock.Any(), "acct_a", "apr_1", now).Return(approval.Request{}, approval.NotFound())
+		f.approvals.EXPECT().Get(gomock.Any(), "acct_a", "apr_1").Return(usedSetting(used), nil)
+		_, err := f.svc.Handle(t.Context(), owner, assistant.Request{Approve: sp("apr_1")})
+		if domain.ErrorCode(err) != domain.CodeApprovalNotFound {
+			t.Errorf("approve of one used at %v: %v, want approval_not_found", used, err)
+		}
+		if f.profiles.updated != 0 {
+			t.Errorf("the setting changed %d times", f.profiles.updated)
+		}
 	}
 }
 

@@ -6,7 +6,7 @@
 //	pending ──Refuse (within Lifetime)──▶ refused: its actions never run
 //	answered, expired, used without an outcome ──Use──▶ approval_not_found
 //	used with an outcome, never answered ──Use──▶ that outcome again (Unanswered)
-//	used without an outcome, within Settle ──Use──▶ 503 service_unavailable: try again (Settling)
+//	used without an outcome held by the process ──Use──▶ that outcome, kept then (Awaiting)
 //
 // A used approval whose actions ran keeps their outcome. When the call that ran them failed
 // after (the reply could not be stored, the database went away), the owner never got it: the
@@ -15,9 +15,9 @@
 //
 // Use is kept before any action runs: a used approval without an outcome is one whose actions
 // are running, or ran and whose outcome waits for the database to come back (kept in the
-// background). For Settle after its use, an approve sent again is told to try again shortly,
-// never approval_not_found and never a second run; past Settle its outcome is lost (the process
-// that ran it ended before it could keep it) and an approve is approval_not_found.
+// background by the process that ran them). An approve sent again to that process keeps and
+// answers the outcome it holds; any other approve of it is approval_not_found, as spec 3.2 says
+// of a used approval (so concurrent approves get one run and 404s), and never a second run.
 //
 // An approval belongs to one account and is bound to the exact actions it showed: their hash is
 // kept with it and checked before they run.
@@ -89,16 +89,11 @@ func (r Request) Unanswered(accountID string) (Outcome, bool) {
 	return *r.Outcome, true
 }
 
-// Settle is how long after an approval was used its outcome may still be on its way to the
-// store: its actions running, or their outcome kept in the background while the database is away.
-const Settle = 15 * time.Minute
-
-// Settling reports whether the account's approval was used at most Settle before now and has
-// no outcome kept yet: its actions are running, or ran and their outcome is on its way to the
-// store. An approve sent again meanwhile is told to try again shortly.
-func (r Request) Settling(accountID string, now time.Time) bool {
-	return r.AccountID == accountID && r.Status == Used && r.Outcome == nil && r.AnsweredAt.IsZero() &&
-		!now.After(r.UsedAt.Add(Settle))
+// Awaiting reports whether the account's approval was used and has no outcome kept yet: its
+// actions are running, or ran and their outcome is on its way to the store (held, while the
+// database is away, by the process that ran them).
+func (r Request) Awaiting(accountID string) bool {
+	return r.AccountID == accountID && r.Status == Used && r.Outcome == nil && r.AnsweredAt.IsZero()
 }
 
 // New returns a pending approval of actions for an account, made at now.

@@ -117,34 +117,34 @@ func TestUnanswered(t *testing.T) {
 	}
 }
 
-func TestSettling(t *testing.T) {
+func TestAwaiting(t *testing.T) {
 	made := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 	pending := New("apr_1", "acct_a", []assistant.Action{{Type: assistant.Email, To: "a@b.c", Text: "x"}}, made)
 	usedAt := made.Add(time.Minute)
 	used, _ := pending.Use("acct_a", usedAt)
 	ran := used
 	ran.Outcome = &Outcome{Status: assistant.StatusCompleted}
+	answered := ran
+	answered.AnsweredAt = usedAt.Add(time.Second)
 	refused := pending
 	refused.Status, refused.UsedAt = Refused, usedAt
 	tests := []struct {
 		name    string
 		r       Request
 		account string
-		at      time.Time
 		want    bool
 	}{
-		{"used, no outcome, at once", used, "acct_a", usedAt, true},
-		{"used, no outcome, at Settle", used, "acct_a", usedAt.Add(Settle), true},
-		{"used, no outcome, past Settle: lost", used, "acct_a", usedAt.Add(Settle + time.Second), false},
-		{"used, another account", used, "acct_b", usedAt, false},
-		{"outcome kept", ran, "acct_a", usedAt, false},
-		{"pending", pending, "acct_a", usedAt, false},
-		{"refused", refused, "acct_a", usedAt, false},
+		{"used, no outcome", used, "acct_a", true},
+		{"used, another account", used, "acct_b", false},
+		{"outcome kept", ran, "acct_a", false},
+		{"answered", answered, "acct_a", false},
+		{"pending", pending, "acct_a", false},
+		{"refused", refused, "acct_a", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.r.Settling(tt.account, tt.at); got != tt.want {
-				t.Errorf("Settling(%s, %v) = %v, want %v", tt.account, tt.at, got, tt.want)
+			if got := tt.r.Awaiting(tt.account); got != tt.want {
+				t.Errorf("Awaiting(%s) = %v, want %v", tt.account, got, tt.want)
 			}
 		})
 	}
