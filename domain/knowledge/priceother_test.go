@@ -33,8 +33,25 @@ func TestPriceOther(t *testing.T) {
 		// The thing held by most of the Brain's texts: the business's own, all its prices are of it.
 		{"faixa de preço das roupas?", "Preços\nOs preços vão de R$ 10 a R$ 250.", "pt", []string{"Vender\nCompramos roupas.", "Doar\nDoe as roupas.", obras}, false},
 	} {
-		if got := PriceOther(tt.question, tt.reply, tt.lang, tt.others); got != tt.want {
+		if got := PriceOther(tt.question, tt.reply, tt.lang, func() []string { return tt.others }); got != tt.want {
 			t.Errorf("PriceOther(%q, %q) = %v, want %v", tt.question, tt.reply, got, tt.want)
+		}
+	}
+}
+
+// TestPriceStems checks that every phrase by which a question asks a price (cueWords) holds a
+// word of priceStems, which PriceOther reads first.
+func TestPriceStems(t *testing.T) {
+	for lang, cues := range cueWords {
+		for _, p := range cues[cuePrice] {
+			if !sharesWord(p, priceStems) {
+				t.Errorf("%s %q holds no word of priceStems", lang, p)
+			}
+		}
+	}
+	for _, q := range []string{"Quanto custa?", "¿Cuánto cuesta?", "qual o preço", "PRICE?"} {
+		if !sharesWord(q, priceStems) {
+			t.Errorf("%q holds no word of priceStems", q)
 		}
 	}
 }

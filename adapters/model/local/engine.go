@@ -173,7 +173,7 @@ func reply(turn conversation.Turn, lim limits) string {
 	}
 	for ok && h.Kind == knowledge.KindChunk && (knowledge.NamedOnly(query, a, p.BusinessName) ||
 		knowledge.FactUnstated(query, actionToken.ReplaceAllString(a, ""), questionLang(turn)) ||
-		questionLang(turn) == strings.ToLower(base(p.Language())) && knowledge.PriceOther(query, h.Chunk.Title+"\n"+actionToken.ReplaceAllString(a, ""), questionLang(turn), hitTexts(turn.Hits, h))) {
+		questionLang(turn) == strings.ToLower(base(p.Language())) && knowledge.PriceOther(query, h.Chunk.Title+"\n"+actionToken.ReplaceAllString(a, ""), questionLang(turn), func() []string { return hitTexts(turn.Hits, h) })) {
 		// A passage sharing only the business's name with the question answers none of it;
 		// nor does one stating another fact of the thing than the duration or the age asked
 		// (knowledge.FactUnstated): the next best, or none.
