@@ -18,6 +18,11 @@ func TestPriceOther(t *testing.T) {
 		{"how much does a belt test cost", "Membership\nAn unlimited adult membership costs $149 a month.", "en", []string{grading, classes, trial}, true},
 		{"cuanto cuesta alquilar la sala para una presentacion", "Entradas\nLa entrada de patio de butacas cuesta 26 €.", "es", []string{sala, obras, obras}, true},
 		{"quanto custa a hidroterapia?", "Valores\nSessão avulsa R$ 150.", "pt", []string{"Hidroterapia\nA hidroterapia é feita na piscina aquecida.", obras, obras}, true},
+		// The thing named only as what a discount or a free offer is on (givenWords).
+		{"how much is a ticket for a kid?", "Membership\nMembership costs €45 a year and gives you €2 off every ticket.", "en", []string{"Tickets\nTickets are €11.50, €7 for kids.", classes, trial}, true},
+		{"how much is admission", "Membership\nA yearly membership costs $45 and gives free admission.", "en", []string{"Visit\nAdmission is $12.", classes, trial}, true},
+		// The thing priced as well as given.
+		{"how much is a ticket", "Tickets\nA ticket costs €9, and members get €2 off every ticket.", "en", []string{"Membership\nMembership costs €45.", classes, trial}, false},
 		// The passage holds the thing: its price.
 		{"how much does a belt test cost", grading, "en", []string{classes, trial}, false},
 		// The thing in the passage's title.
@@ -40,13 +45,19 @@ func TestPriceOther(t *testing.T) {
 }
 
 // TestPriceStems checks that every phrase by which a question asks a price (cueWords) holds a
-// word of priceStems, which PriceOther reads first.
+// word of priceStems, and every word of givenWords one of givenStems, which PriceOther reads
+// first.
 func TestPriceStems(t *testing.T) {
 	for lang, cues := range cueWords {
 		for _, p := range cues[cuePrice] {
 			if !sharesWord(p, priceStems) {
 				t.Errorf("%s %q holds no word of priceStems", lang, p)
 			}
+		}
+	}
+	for w := range givenWords {
+		if !sharesWord(w, givenStems) {
+			t.Errorf("given word %q holds no word of givenStems", w)
 		}
 	}
 	for _, q := range []string{"Quanto custa?", "¿Cuánto cuesta?", "qual o preço", "PRICE?"} {
