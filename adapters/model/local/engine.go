@@ -503,8 +503,7 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	loose := faq.Measured && faq.Overlap <= LooseOverlap && !faq.Meant && !faq.Covers
 	off := faq.Unstated && (faq.Overlap <= LooseOverlap || chunk.Kind != "" && chunk.Score >= faq.Score && chunk.Held >= faq.Held) ||
 		faq.Thin(LooseOverlap) || faq.Other ||
-		loose && knowledge.AsksOther(message, faq.FAQ) ||
-		loose && near.Kind != "" && near.Held > faq.Held && faq.Held < NeighbourHeld
+		loose && knowledge.AsksOther(message, faq.FAQ)
 	// An item that neither asks nor states the price or duration asked, however closely matched,
 	// yields to a chunk sure enough that holds as many of the question's words ("how much does
 	// it cost to adopt a dog": "The adoption fee is €180…", not "Can I adopt a dog if I have cats?").
