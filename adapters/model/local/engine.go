@@ -68,11 +68,6 @@ const TieShare = 0.99
 // same there but for a right answer each side, 1.5 the middle).
 const PlainMargin = 1.5
 
-// NeighbourHeld is the share of the question's content words (knowledge.Hit.Held) under which an
-// FAQ item matched only loosely, not covering the question, yields to a page's passage holding
-// more of them: under one word in three, the item asks a neighbouring question (best).
-const NeighbourHeld = 1.0 / 3
-
 // LooseOverlap is the most overlap of terms (knowledge.Hit.Overlap) with which an FAQ item that
 // is not Strong still counts as loosely matched: its answer then comes with its question ("If you
 // mean “What are your opening hours?”: …"), since sharing one term in two ("job openings",
@@ -176,7 +171,8 @@ func reply(turn conversation.Turn, lim limits) string {
 		questionLang(turn) == strings.ToLower(base(p.Language())) && knowledge.PriceOther(query, h.Chunk.Title+"\n"+actionToken.ReplaceAllString(a, ""), questionLang(turn), func() []string { return hitTexts(turn.Hits, h) })) {
 		// A passage sharing only the business's name with the question answers none of it;
 		// nor does one stating another fact of the thing than the duration or the age asked
-		// (knowledge.FactUnstated): the next best, or none.
+		// (knowledge.FactUnstated), nor one stating the price of another thing than the one
+		// asked (knowledge.PriceOther): the next best, or none.
 		turn.Hits = slices.DeleteFunc(slices.Clone(turn.Hits), func(o knowledge.Hit) bool { return o.Kind == h.Kind && o.Chunk.ID == h.Chunk.ID })
 		if h, ok = best(turn.Hits, query, lim); ok {
 			a = answer(h, query)
@@ -495,15 +491,9 @@ func best(hits []knowledge.Hit, message string, lim limits) (knowledge.Hit, bool
 	// kayak" gets "Rent a kayak or a paddleboard for $30 an hour…", not "Do I need experience to
 	// rent a kayak?". (The wider rule below, on fewer, covers the rest of this; here it still keeps
 	// a plain, confident item from answering by the case that ignores fewer.)
-	// So does a loose one holding under a third of the question's content words
-	// (NeighbourHeld) when a page's passage holds more of them, however low it scores: the item
-	// shares a word of the question, the passage more of what it asks ("le pueden poner la foto
-	// de mi hija al pastel" and "¿Pueden copiar un diseño de una foto?", not "Podemos imprimir
-	// una foto comestible por $180.").
-	loose := faq.Measured && faq.Overlap <= LooseOverlap && !faq.Meant && !faq.Covers
 	off := faq.Unstated && (faq.Overlap <= LooseOverlap || chunk.Kind != "" && chunk.Score >= faq.Score && chunk.Held >= faq.Held) ||
 		faq.Thin(LooseOverlap) || faq.Other ||
-		loose && knowledge.AsksOther(message, faq.FAQ)
+		faq.Measured && faq.Overlap <= LooseOverlap && !faq.Meant && !faq.Covers && knowledge.AsksOther(message, faq.FAQ)
 	// An item that neither asks nor states the price or duration asked, however closely matched,
 	// yields to a chunk sure enough that holds as many of the question's words ("how much does
 	// it cost to adopt a dog": "The adoption fee is €180…", not "Can I adopt a dog if I have cats?").

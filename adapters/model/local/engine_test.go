@@ -1193,33 +1193,3 @@ func TestReplyPriceOther(t *testing.T) {
 		}
 	}
 }
-
-// TestReplyNeighbour checks that an FAQ item matched only loosely and holding under a third of
-// the question's content words (NeighbourHeld) is not answered when a page's passage holds more
-// of them: "I don't know" when the passage scores too low to answer; the item is answered when it
-// holds a third, or when no passage holds more.
-func TestReplyNeighbour(t *testing.T) {
-	item := func(held float64) knowledge.Hit {
-		return knowledge.Hit{Kind: knowledge.KindFAQ, FAQ: knowledge.FAQ{ID: "p1", Question: "¿Pueden copiar un diseño de una foto?", Answer: "Sí, mándanos la foto por WhatsApp."},
-			Score: 0.2, Confidence: 0.26, Overlap: 0.29, Held: held, Measured: true}
-	}
-	chunk := func(held float64) knowledge.Hit {
-		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{ID: "c1", Text: "Podemos imprimir una foto comestible por $180."},
-			Sentence: "Podemos imprimir una foto comestible por $180.", Score: 0.09, Held: held, Measured: true}
-	}
-	idk, related := "Lo siento, no lo sé", "Si te refieres a «¿Pueden copiar un diseño de una foto?»"
-	for _, tt := range []struct {
-		name string
-		hits []knowledge.Hit
-		want string
-	}{
-		{"a quarter, the passage more", []knowledge.Hit{item(0.25), chunk(0.75)}, idk},
-		{"a third", []knowledge.Hit{item(1.0 / 3), chunk(0.75)}, related},
-		{"the passage no more", []knowledge.Hit{item(0.25), chunk(0.25)}, related},
-	} {
-		got := say(t, conversation.Turn{Profile: lu, Lang: "es", Message: "le pueden poner la foto de mi hija al pastel", Hits: tt.hits})
-		if !strings.HasPrefix(got, tt.want) {
-			t.Errorf("%s: reply =\n%q\nwant it to begin\n%q", tt.name, got, tt.want)
-		}
-	}
-}
