@@ -196,3 +196,14 @@ func nearTerm(a, b string) bool {
 	}
 	return float64(2*common) >= 0.7*float64(len(a)-1+len(b)-1)
 }
+
+// synonymous reports whether two terms share a thesaurus group in any of its languages.
+func synonymous(a, b string) bool {
+	for _, s := range thesauri {
+		gs := s.words[a]
+		if len(gs) > 0 && slices.ContainsFunc(s.words[b], func(g int32) bool { return slices.Contains(gs, g) }) {
+			return true
+		}
+	}
+	return false
+}

@@ -167,10 +167,12 @@ func reply(turn conversation.Turn, lim limits) string {
 		a = answer(h, query)
 	}
 	for ok && h.Kind == knowledge.KindChunk && (knowledge.NamedOnly(query, a, p.BusinessName) ||
-		knowledge.FactUnstated(query, actionToken.ReplaceAllString(a, ""), questionLang(turn))) {
+		knowledge.FactUnstated(query, actionToken.ReplaceAllString(a, ""), questionLang(turn)) ||
+		questionLang(turn) == strings.ToLower(base(p.Language())) && knowledge.PriceOther(query, h.Chunk.Title+"\n"+actionToken.ReplaceAllString(a, ""), questionLang(turn), func() []string { return hitTexts(turn.Hits, h) })) {
 		// A passage sharing only the business's name with the question answers none of it;
 		// nor does one stating another fact of the thing than the duration or the age asked
-		// (knowledge.FactUnstated): the next best, or none.
+		// (knowledge.FactUnstated), nor one stating the price of another thing than the one
+		// asked (knowledge.PriceOther): the next best, or none.
 		turn.Hits = slices.DeleteFunc(slices.Clone(turn.Hits), func(o knowledge.Hit) bool { return o.Kind == h.Kind && o.Chunk.ID == h.Chunk.ID })
 		if h, ok = best(turn.Hits, query, lim); ok {
 			a = answer(h, query)
@@ -227,6 +229,21 @@ func reply(turn conversation.Turn, lim limits) string {
 		return detail
 	}
 	return dontKnow(ph, p.Contact, business)
+}
+
+// hitTexts returns the texts of the hits other than h: an FAQ item's question and answer, a
+// chunk's title and text.
+func hitTexts(hits []knowledge.Hit, h knowledge.Hit) []string {
+	var out []string
+	for _, o := range hits {
+		switch {
+		case o.Kind == knowledge.KindFAQ && (h.Kind != o.Kind || o.FAQ.ID != h.FAQ.ID):
+			out = append(out, o.FAQ.Question+"\n"+o.FAQ.Answer)
+		case o.Kind == knowledge.KindChunk && (h.Kind != o.Kind || o.Chunk.ID != h.Chunk.ID):
+			out = append(out, o.Chunk.Title+"\n"+o.Chunk.Text)
+		}
+	}
+	return out
 }
 
 // questionLang is the language a question is read in: the turn's, else the profile's first.

@@ -1158,3 +1158,38 @@ func TestReplyFactUnstated(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyPriceOther checks that a passage stating another thing's price than the one asked,
+// which another of the Brain's texts names (knowledge.PriceOther), is not answered: the next
+// hit is, else "I don't know"; and that a question in another language than the Brain's is not
+// read so (its words are not the passages').
+func TestReplyPriceOther(t *testing.T) {
+	dojo := profile.Profile{BusinessName: "Iron Dojo", Languages: []string{"en"}, Contact: profile.Contact{Email: "train@example.com"}}
+	chunk := func(id, title, text string, score float64) knowledge.Hit {
+		return knowledge.Hit{Kind: knowledge.KindChunk, Chunk: knowledge.Chunk{ID: id, Title: title, Text: text}, Sentence: text, Score: score, Held: 1, Measured: true}
+	}
+	member := chunk("c1", "Membership", "An unlimited adult membership costs $149 a month.", 0.3)
+	grading := chunk("c2", "Gradings", "A belt test costs $40, paid on the day.", 0.25)
+	far := chunk("c3", "Gradings", "Belt tests are held every three months.", 0.05)
+	classes := chunk("c4", "Classes", "Karate classes run Monday to Friday at 7pm.", 0.04)
+	trial := chunk("c5", "Trial", "Trial lessons are booked online.", 0.03)
+	fruit := chunk("c6", "Fruit", "You pay by weight: strawberries $4.50 a pound.", 0.3)
+	fresas := chunk("c7", "Words", "Fresas is Spanish for strawberries.", 0.05)
+	idk := "I'm sorry, I don't know"
+	for _, tt := range []struct {
+		message, lang string
+		hits          []knowledge.Hit
+		want          string
+	}{
+		{"how much does a belt test cost", "en", []knowledge.Hit{member, grading, classes, trial}, "A belt test costs $40"},
+		{"how much does a belt test cost", "en", []knowledge.Hit{member, far, classes, trial}, idk},
+		// Asked no price: the passage answers.
+		{"is there a membership for adults", "en", []knowledge.Hit{member, grading, classes, trial}, "An unlimited adult membership"},
+		// Asked in another language than the Brain's.
+		{"precio de las fresas?", "es", []knowledge.Hit{fruit, fresas, classes, trial}, "You pay by weight"},
+	} {
+		if got := say(t, conversation.Turn{Profile: dojo, Lang: tt.lang, Message: tt.message, Hits: tt.hits}); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("reply to %q =\n%q\nwant it to begin\n%q", tt.message, got, tt.want)
+		}
+	}
+}
