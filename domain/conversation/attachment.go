@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/svcagent/svc/domain/language"
@@ -19,8 +20,16 @@ const attachmentMark = "\uFFFC"
 // "document", "audio").
 func AttachmentNote(kind string) string { return attachmentMark + " " + kind }
 
-// IsAttachment reports whether message is the stored text of a file sent alone (AttachmentNote).
-func IsAttachment(message string) bool { return strings.HasPrefix(message, attachmentMark) }
+// attachmentKinds are the kinds of file AttachmentNote is written for.
+var attachmentKinds = []string{"image", "video", "document", "audio"}
+
+// IsAttachment reports whether message is the stored text of a file sent alone: AttachmentNote of
+// one of its kinds, exactly. A typed message holding U+FFFC (text copied with a picture in it, on
+// a phone) is a message like any other, answered by its words.
+func IsAttachment(message string) bool {
+	kind, ok := strings.CutPrefix(message, attachmentMark+" ")
+	return ok && slices.Contains(attachmentKinds, kind)
+}
 
 // AttachmentAsk is the agent's answer to a file sent alone, in lang: it cannot open it, and asks
 // for what the customer wants in words.
