@@ -166,13 +166,8 @@ func reply(turn conversation.Turn, lim limits) string {
 	if ok {
 		a = answer(h, query)
 	}
-	for ok && h.Kind == knowledge.KindChunk && (knowledge.NamedOnly(query, a, p.BusinessName) ||
-		knowledge.FactUnstated(query, actionToken.ReplaceAllString(a, ""), questionLang(turn)) ||
-		questionLang(turn) == strings.ToLower(base(p.Language())) && knowledge.PriceOther(query, h.Chunk.Title+"\n"+actionToken.ReplaceAllString(a, ""), questionLang(turn), func() []string { return hitTexts(turn.Hits, h) })) {
-		// A passage sharing only the business's name with the question answers none of it;
-		// nor does one stating another fact of the thing than the duration or the age asked
-		// (knowledge.FactUnstated), nor one stating the price of another thing than the one
-		// asked (knowledge.PriceOther): the next best, or none.
+	for ok && h.Kind == knowledge.KindChunk && answersNothing(turn, query, h, a) {
+		// the next best, or none
 		turn.Hits = slices.DeleteFunc(slices.Clone(turn.Hits), func(o knowledge.Hit) bool { return o.Kind == h.Kind && o.Chunk.ID == h.Chunk.ID })
 		if h, ok = best(turn.Hits, query, lim); ok {
 			a = answer(h, query)
@@ -229,6 +224,21 @@ func reply(turn conversation.Turn, lim limits) string {
 		return detail
 	}
 	return dontKnow(ph, p.Contact, business)
+}
+
+// answersNothing reports whether a, the reply of h (a page's passage), answers none of query: it
+// shares only the business's name with it (knowledge.NamedOnly), states another fact of the thing
+// than the duration or the age asked (knowledge.FactUnstated), or the price of another thing than
+// the one asked (knowledge.PriceOther, read in the Brain's language only).
+func answersNothing(turn conversation.Turn, query string, h knowledge.Hit, a string) bool {
+	p := turn.Profile
+	if knowledge.NamedOnly(query, a, p.BusinessName) {
+		return true
+	}
+	plain, lang := actionToken.ReplaceAllString(a, ""), questionLang(turn)
+	return knowledge.FactUnstated(query, plain, lang) ||
+		lang == strings.ToLower(base(p.Language())) &&
+			knowledge.PriceOther(query, h.Chunk.Title+"\n"+plain, lang, func() []string { return hitTexts(turn.Hits, h) })
 }
 
 // hitTexts returns the texts of the hits other than h: an FAQ item's question and answer, a
