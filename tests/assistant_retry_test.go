@@ -25,11 +25,7 @@ func TestAssistantApproveRetry(t *testing.T) {
 			mail := testenv.NewSMTP(t, testenv.SMTPOptions{})
 			api := s.startAPI(t)
 			a := newOwner(t, s, api, mail, true)
-			r, _ := ask(t, api, a.key, map[string]any{"message": "email ana@example.com subject Hi text Hello", "mode": "do",
-				"new_conversation": true}, http.StatusOK)
-			if r.Status != "needs_approval" || r.Approval == nil || r.ConversationID == nil {
-				t.Fatalf("the e-mail: %+v, want it waiting in a kept conversation", r)
-			}
+			r := emailAwaitingApproval(t, api, a.key)
 			db := openChatStore(t, s)
 			refuse, allow := refuseApproveTurns(db)
 			if _, err := db.db.Exec(refuse); err != nil {
@@ -154,11 +150,7 @@ func TestAssistantApproveOutcomeAfterOutage(t *testing.T) {
 	}})
 	api := s.startAPI(t)
 	a := newOwner(t, s, api, mail, true)
-	r, _ := ask(t, api, a.key, map[string]any{"message": "email ana@example.com subject Hi text Hello", "mode": "do",
-		"new_conversation": true}, http.StatusOK)
-	if r.Status != "needs_approval" || r.Approval == nil || r.ConversationID == nil {
-		t.Fatalf("the e-mail: %+v, want it waiting in a kept conversation", r)
-	}
+	r := emailAwaitingApproval(t, api, a.key)
 	approve := map[string]any{"approve": r.Approval.ID}
 
 	armed.Store(true)
@@ -205,4 +197,16 @@ func TestAssistantApproveOutcomeAfterOutage(t *testing.T) {
 	if n := logCount(api.log, "request failed"); n != 0 {
 		t.Errorf("%d requests failed with an internal error, want none", n)
 	}
+}
+
+// emailAwaitingApproval asks the owner's assistant, in a new conversation, to send an e-mail,
+// and returns its reply: the e-mail waiting for approval in a kept conversation.
+func emailAwaitingApproval(t *testing.T, api *proc, key string) asReply {
+	t.Helper()
+	r, _ := ask(t, api, key, map[string]any{"message": "email ana@example.com subject Hi text Hello", "mode": "do",
+		"new_conversation": true}, http.StatusOK)
+	if r.Status != "needs_approval" || r.Approval == nil || r.ConversationID == nil {
+		t.Fatalf("the e-mail: %+v, want it waiting in a kept conversation", r)
+	}
+	return r
 }
