@@ -161,7 +161,10 @@ func badInitialize(body []byte) (string, bool) {
 		Params json.RawMessage `json:"params"`
 	}
 	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &msg) != nil || msg.Method != "initialize" || len(msg.ID) == 0 {
+	// Every message of a session passes here: one not naming initialize (a tool's call and its
+	// arguments, mostly), nor holding an escape that could spell it, is not decoded a second time.
+	if len(trimmed) == 0 || trimmed[0] != '{' || !bytes.Contains(trimmed, []byte(`"initialize"`)) && !bytes.Contains(trimmed, []byte(`\u`)) ||
+		json.Unmarshal(trimmed, &msg) != nil || msg.Method != "initialize" || len(msg.ID) == 0 {
 		return "", false
 	}
 	params, ok := jsonObject(msg.Params)
